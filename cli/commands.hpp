@@ -1,0 +1,11 @@
+// Each ptxcheck subcommand registers itself on the CLI11 app; main.cpp calls every register function.
+// A subcommand's callback sets the process exit code (see DESIGN.md: 0 ok, 1 violated, 2 bad input, 3 unknown).
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace ptxcheck::cli {
+// Exit code chosen by the subcommand that ran.
+inline int exit_code = 0;
+
+void register_parse(CLI::App& app);
+}  // namespace ptxcheck::cli

@@ -1,0 +1,16 @@
+// ptxcheck: the one executable. Subcommands live in cmd_<name>.cpp, one file each.
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptxcheck: the formal semantics of NVIDIA PTX (ISA 9.0) — parse, run, litmus, race, abi, prove"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "ptxcheck 0.1");
+  ptxcheck::cli::register_parse(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;  // usage errors are bad input
+  }
+  return ptxcheck::cli::exit_code;
+}

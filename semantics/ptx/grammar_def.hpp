@@ -1,0 +1,230 @@
+// The PTX grammar (ISA 9.0 chapters 4-5 and 11, plus the legacy syntax of ISA 1.4), written generically:
+// an instruction is `[@[!]p] opcode{.qualifier} [operand {, operand}] ;`, and semantics/ir decides what
+// the qualifiers mean, so a new instruction rarely touches this file. Included only by parse.cpp.
+#pragma once
+
+#include "semantics/ptx/ast_adapted.hpp"
+#include "semantics/ptx/grammar.hpp"
+
+#include <boost/spirit/home/x3/support/utility/annotate_on_success.hpp>
+#include <bit>
+#include <cstring>
+
+namespace ptx::grammar {
+using x3::alnum;
+using x3::alpha;
+using x3::attr;
+using x3::char_;
+using x3::lexeme;
+using x3::lit;
+using x3::matches;
+using x3::omit;
+using x3::raw;
+using x3::uint_;
+
+// Rules whose attribute derives from ast::Tagged record their source range on success.
+struct annotated : x3::annotate_on_success {};
+
+#define PTX_RULE(name, type, text) \
+  struct name##_class;             \
+  x3::rule<name##_class, type> const name = text;
+#define PTX_ANNOTATED_RULE(name, type, text) \
+  struct name##_class : annotated {};        \
+  x3::rule<name##_class, type> const name = text;
+
+// ---- lexical rules (ISA 4.3-4.5) ----
+PTX_RULE(identifier, std::string, "identifier")
+PTX_RULE(register_name, std::string, "register or name")
+PTX_RULE(word, std::string, "word")
+PTX_RULE(qualifier, std::string, "qualifier")
+PTX_RULE(quoted, std::string, "string")
+PTX_RULE(u64_literal, std::uint64_t, "integer")
+PTX_RULE(signed_literal, std::int64_t, "integer")
+PTX_RULE(address_offset, std::int64_t, "offset")
+PTX_RULE(address_offset_or_literal, std::int64_t, "offset")
+PTX_RULE(space_word, std::string, "state space")
+PTX_RULE(linkage_word, std::string, "linkage")
+PTX_RULE(dotted_word, std::string, "word")
+PTX_RULE(opcode, std::string, "opcode")
+PTX_RULE(raw_until_semicolon, std::string, "text")
+PTX_RULE(raw_until_brace, std::string, "text")
+PTX_RULE(loc_attribute, std::string, ".loc attribute")
+
+// ---- operands ----
+PTX_ANNOTATED_RULE(operand, ast::Operand, "operand")
+PTX_ANNOTATED_RULE(symbol, ast::Symbol, "name")
+PTX_ANNOTATED_RULE(int_imm, ast::IntImm, "integer")
+PTX_ANNOTATED_RULE(float_imm, ast::FloatImm, "floating-point literal")
+PTX_ANNOTATED_RULE(address, ast::Address, "address")
+PTX_ANNOTATED_RULE(vector, ast::Vector, "vector")
+PTX_ANNOTATED_RULE(paren_list, ast::ParenList, "parenthesised list")
+PTX_ANNOTATED_RULE(pred_pair, ast::PredPair, "predicate pair")
+PTX_ANNOTATED_RULE(generic_ref, ast::SymbolOffset, "generic(name)")
+PTX_ANNOTATED_RULE(symbol_plus, ast::SymbolOffset, "name with offset")
+PTX_RULE(operand_list, std::vector<ast::Operand>, "operand list")
+
+// ---- statements ----
+PTX_ANNOTATED_RULE(guard, ast::Guard, "guard predicate")
+PTX_ANNOTATED_RULE(instruction, ast::Instruction, "instruction")
+PTX_ANNOTATED_RULE(decl_qualifier, ast::DeclQualifier, "declaration qualifier")
+PTX_ANNOTATED_RULE(declarator, ast::Declarator, "declarator")
+PTX_ANNOTATED_RULE(var_decl, ast::VarDecl, "declaration")
+PTX_ANNOTATED_RULE(loc, ast::Loc, ".loc")
+PTX_ANNOTATED_RULE(directive, ast::Directive, "directive")
+PTX_ANNOTATED_RULE(header_directive, ast::Directive, "performance directive")
+PTX_ANNOTATED_RULE(prototype, ast::Directive, ".callprototype")
+PTX_ANNOTATED_RULE(label, ast::Label, "label")
+PTX_ANNOTATED_RULE(statement, ast::Statement, "statement")
+PTX_ANNOTATED_RULE(block, ast::Block, "block")
+PTX_RULE(linkage, std::vector<std::string>, "linkage")
+PTX_RULE(state_space, std::string, "state space")
+
+// ---- module level ----
+PTX_ANNOTATED_RULE(param, ast::Param, "parameter")
+PTX_RULE(param_list, std::vector<ast::Param>, "parameter list")
+PTX_ANNOTATED_RULE(function, ast::Function, "function")
+PTX_ANNOTATED_RULE(section, ast::Section, ".section")
+PTX_ANNOTATED_RULE(file_directive, ast::FileDirective, ".file")
+PTX_ANNOTATED_RULE(version, ast::Version, ".version")
+PTX_ANNOTATED_RULE(line_directive, ast::Directive, "directive")
+PTX_ANNOTATED_RULE(top_level, ast::TopLevel, "directive, declaration or function")
+struct module_class : annotated {};
+module_type const module_rule = "module";
+skipper_type const skipper_rule = "skipper";
+
+#undef PTX_RULE
+#undef PTX_ANNOTATED_RULE
+
+// ---- semantic actions ----
+auto const set_name = [](auto& ctx) { x3::_val(ctx).name = x3::_attr(ctx); };
+// Single-member nodes are filled by actions (X3 handles single-element Fusion sequences poorly).
+auto const set_elements = [](auto& ctx) {
+  if (x3::_attr(ctx)) x3::_val(ctx).elements = std::move(*x3::_attr(ctx));
+};
+auto const set_statements = [](auto& ctx) { x3::_val(ctx).statements = std::move(x3::_attr(ctx)); };
+auto const set_items = [](auto& ctx) { x3::_val(ctx).items = std::move(x3::_attr(ctx)); };
+auto const negate_offset = [](auto& ctx) { x3::_val(ctx) = -static_cast<std::int64_t>(x3::_attr(ctx)); };
+auto const take_offset = [](auto& ctx) { x3::_val(ctx) = static_cast<std::int64_t>(x3::_attr(ctx)); };
+auto const f32_bits = [](auto& ctx) { x3::_val(ctx).is_f32 = true; x3::_val(ctx).bits = x3::_attr(ctx); };
+auto const f64_bits = [](auto& ctx) { x3::_val(ctx).is_f32 = false; x3::_val(ctx).bits = x3::_attr(ctx); };
+auto const decimal_float = [](auto& ctx) {
+  x3::_val(ctx).is_f32 = false;
+  x3::_val(ctx).bits = std::bit_cast<std::uint64_t>(static_cast<double>(x3::_attr(ctx)));
+};
+
+x3::uint_parser<std::uint64_t, 16> const hex64;
+x3::uint_parser<std::uint64_t, 8> const oct64;
+x3::uint_parser<std::uint64_t, 2> const bin64;
+x3::uint_parser<std::uint64_t, 10> const dec64;
+x3::uint_parser<std::uint64_t, 16, 8, 8> const hex8digits;
+x3::uint_parser<std::uint64_t, 16, 16, 16> const hex16digits;
+// A decimal floating literal needs a '.' or an exponent, so that `1` stays an integer.
+// `nan`/`inf` are names in PTX, never float literals.
+struct decimal_float_policies : x3::strict_real_policies<double> {
+  template <typename It, typename Attr> static bool parse_nan(It&, It const&, Attr&) { return false; }
+  template <typename It, typename Attr> static bool parse_inf(It&, It const&, Attr&) { return false; }
+};
+x3::real_parser<double, decimal_float_policies> const strict_double;
+
+auto const followsym = alnum | char_("_$");
+auto const skipper_rule_def = x3::space | lexeme["//" >> *(char_ - x3::eol)] | lexeme["/*" >> *(char_ - "*/") >> "*/"];
+
+// identifier: [a-zA-Z]{followsym}* | [_$%]{followsym}+  (ISA 4.4)
+auto const identifier_def = lexeme[raw[(alpha >> *followsym) | (char_("_$%") >> +followsym)]];
+// A name in operand position may carry a vector component: %tid.x, %ntid.y, %v.w.
+auto const register_name_def =
+    lexeme[raw[((alpha >> *followsym) | (char_("_$%") >> +followsym)) >> -('.' >> char_("xyzwrgba") >> !followsym)]] |
+    lexeme[x3::string("_") >> !followsym];
+auto const word_def = lexeme[raw[+(alnum | char_('_'))]];
+// Instruction qualifiers may contain `::` (L2::evict_last, shared::cta).
+auto const qualifier_def = lexeme['.' >> raw[+(alnum | char_('_') | lit("::"))]];
+auto const quoted_def = lexeme['"' >> *(char_ - '"') >> '"'];
+
+auto const u64_literal_def = lexeme[(lit("0x") | "0X") > hex64] >> -lit('U')
+                           | lexeme[(lit("0b") | "0B") > bin64] >> -lit('U')
+                           | lexeme['0' >> oct64] >> -lit('U')
+                           | lexeme[dec64] >> -lit('U');
+auto const signed_literal_def = ('-' >> u64_literal)[negate_offset] | (-lit('+') >> u64_literal)[take_offset];
+auto const address_offset_def = ('+' >> signed_literal) | ('-' >> u64_literal)[negate_offset] | attr(std::int64_t{0});
+auto const address_offset_or_literal_def = ('+' >> signed_literal) | ('-' >> u64_literal)[negate_offset] | signed_literal
+                                     | attr(std::int64_t{0});
+
+auto const int_imm_def = matches['-'] >> u64_literal;
+auto const float_imm_def = lexeme[lit("0f") >> hex8digits][f32_bits] | lexeme[lit("0F") >> hex8digits][f32_bits]
+                         | lexeme[lit("0d") >> hex16digits][f64_bits] | lexeme[lit("0D") >> hex16digits][f64_bits]
+                         | strict_double[decimal_float];
+
+auto const symbol_def = matches['!'] >> register_name;
+auto const pred_pair_def = identifier >> '|' >> identifier;
+auto const generic_ref_def = lit("generic") >> attr(true) >> '(' >> identifier >> ')' >> address_offset;
+auto const symbol_plus_def = attr(false) >> identifier >> &(lit('+') | '-') >> address_offset;
+// `[reg]`, `[reg+off]`, `[var+off]`, `[imm]` (then base is empty) and `[tex, {coords}]`.
+auto const address_def = '[' >> -register_name >> (address_offset_or_literal) >> *(',' >> operand) > ']';
+auto const vector_def = lit('{') >> (-(operand % ','))[set_elements] > '}';
+auto const paren_list_def = lit('(') >> (-(operand % ','))[set_elements] > ')';
+auto const operand_def = address | vector | paren_list | pred_pair | float_imm | int_imm | generic_ref | symbol_plus
+                       | symbol;
+auto const operand_list_def = operand % ',';
+
+// ---- statements (ISA 4.2, 5.4, 9.1, 11.4) ----
+auto const guard_def = '@' >> matches['!'] >> identifier;
+auto const opcode_def = lexeme[raw[alpha >> *(alnum | char_('_'))]];
+auto const instruction_def = -guard >> opcode >> *qualifier >> -operand_list > ';';
+
+x3::symbols<x3::unused_type> const space_keywords({"reg", "sreg", "const", "global", "local", "param", "shared", "tex"});
+x3::symbols<x3::unused_type> const linkage_keywords({"extern", "visible", "weak", "common"});
+auto const space_word_def = raw[space_keywords >> -(lit("::") >> +alpha)];
+auto const state_space_def = lexeme['.' >> space_word >> !followsym];
+auto const linkage_word_def = raw[linkage_keywords];
+auto const linkage_def = *lexeme['.' >> linkage_word >> !followsym];
+auto const dotted_word_def = lexeme['.' >> raw[+(alnum | char_('_'))]];
+auto const decl_qualifier_def = dotted_word >> -x3::uint_parser<std::uint64_t>();
+auto const declarator_def = (identifier | x3::string("_")) >> -('<' > uint_ > '>')
+                          >> *('[' >> -dec64 > ']') >> -('=' > operand);
+auto const var_decl_def = linkage >> state_space >> *decl_qualifier > (declarator % ',') > ';';
+
+// `.loc` ends at the end of its line (nvcc writes no `;`), so only blanks are skipped inside it.
+auto const loc_attribute_def = lexeme[raw[+(char_ - char_(",;\r\n"))]];
+auto const loc_def = lit(".loc") >> x3::skip(x3::blank)[uint_ > uint_ > uint_ >> *(',' >> loc_attribute) >> -lit(';')];
+
+auto const directive_argument = quoted | operand;
+auto const directive_def = lexeme['.' >> !(lit("loc") >> !followsym) >> word] >> -operand_list
+                         >> *quoted >> -lit(';');
+// Performance directives between a function's signature and its body: no vectors, no `;`.
+auto const header_directive_def = lexeme['.' >> word] >> -((int_imm | symbol) % ',') >> *quoted;
+// `.callprototype` signatures and other directives whose text we keep as written.
+auto const raw_until_semicolon_def = lexeme[raw[*(char_ - ';')]];
+auto const raw_until_brace_def = lexeme[raw[*(char_ - '}')]];
+auto const prototype_def = lexeme['.' >> x3::string("callprototype") >> !followsym] >> attr(std::vector<ast::Operand>())
+                         >> x3::repeat(1)[raw_until_semicolon] > ';';
+auto const label_def = (identifier >> ':')[set_name];
+auto const statement_def = label | block | loc | var_decl | prototype | directive | instruction;
+auto const block_def = lit('{') >> (*statement)[set_statements] > '}';
+
+// ---- module level (ISA 11) ----
+auto const param_def = state_space >> *decl_qualifier >> declarator;
+auto const param_list_def = '(' >> -(param % ',') > ')';
+x3::symbols<std::string> const function_kinds({{"entry", "entry"}, {"func", "func"}});
+auto const function_def = linkage >> lexeme['.' >> function_kinds >> !followsym] > -param_list > identifier
+                        > -param_list > *header_directive > (lit(';') | block);
+auto const section_def = lit(".section") > lexeme[&lit('.') >> raw['.' >> +(alnum | char_('_'))]] > '{'
+                       > raw_until_brace > '}';
+auto const file_directive_def = lit(".file") > x3::skip(x3::blank)[uint_ > quoted >> *(',' >> dec64)];
+auto const version_def = lit(".version") > x3::skip(x3::blank)[uint_ > '.' > uint_];
+// `.target sm_90, debug` / `.address_size 64`: end at the newline, `;` optional.
+auto const line_directive_def = lexeme['.' >> word] >> x3::skip(x3::blank)[-operand_list >> *quoted >> -lit(';')];
+auto const top_level_def = version | file_directive | section | function | var_decl | line_directive;
+auto const module_rule_def = (*top_level)[set_items];
+
+BOOST_SPIRIT_DEFINE(address_offset_or_literal, space_word, linkage_word, dotted_word, opcode, raw_until_semicolon,
+                    raw_until_brace, loc_attribute)
+BOOST_SPIRIT_DEFINE(identifier, register_name, word, qualifier, quoted, u64_literal, signed_literal, address_offset,
+                    operand, symbol, int_imm, float_imm, address, vector, paren_list, pred_pair, generic_ref,
+                    symbol_plus, header_directive,
+                    operand_list, guard, instruction, decl_qualifier, declarator, var_decl, loc, directive,
+                    prototype, label, statement, block, linkage, state_space, param, param_list, function, section)
+BOOST_SPIRIT_DEFINE(file_directive, version, line_directive, top_level, module_rule, skipper_rule)
+
+module_type const& module() { return module_rule; }
+skipper_type const& skipper() { return skipper_rule; }
+}  // namespace ptx::grammar

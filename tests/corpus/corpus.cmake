@@ -1,0 +1,1 @@
+# Corpus drivers (each prints 'N passed, N failed').

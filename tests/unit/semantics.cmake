@@ -1,0 +1,4 @@
+ptxcheck_unit_test(NAME semantics
+  SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_parse.cpp
+  LIBS ptxcheck_semantics)
