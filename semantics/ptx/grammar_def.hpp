@@ -28,6 +28,10 @@ struct annotated : x3::annotate_on_success {};
 #define PTX_RULE(name, type, text) \
   struct name##_class;             \
   x3::rule<name##_class, type> const name = text;
+// For rules that mix actions with plain alternatives: the plain ones still fill the attribute.
+#define PTX_FORCED_RULE(name, type, text) \
+  struct name##_class;                    \
+  x3::rule<name##_class, type, true> const name = text;
 #define PTX_ANNOTATED_RULE(name, type, text) \
   struct name##_class : annotated {};        \
   x3::rule<name##_class, type> const name = text;
@@ -40,8 +44,8 @@ PTX_RULE(qualifier, std::string, "qualifier")
 PTX_RULE(quoted, std::string, "string")
 PTX_RULE(u64_literal, std::uint64_t, "integer")
 PTX_RULE(signed_literal, std::int64_t, "integer")
-PTX_RULE(address_offset, std::int64_t, "offset")
-PTX_RULE(address_offset_or_literal, std::int64_t, "offset")
+PTX_FORCED_RULE(address_offset, std::int64_t, "offset")
+PTX_FORCED_RULE(address_offset_or_literal, std::int64_t, "offset")
 PTX_RULE(space_word, std::string, "state space")
 PTX_RULE(linkage_word, std::string, "linkage")
 PTX_RULE(dotted_word, std::string, "word")
@@ -93,6 +97,7 @@ module_type const module_rule = "module";
 skipper_type const skipper_rule = "skipper";
 
 #undef PTX_RULE
+#undef PTX_FORCED_RULE
 #undef PTX_ANNOTATED_RULE
 
 // ---- semantic actions ----

@@ -1,0 +1,97 @@
+// `ptxcheck parse FILE...`: parse and check PTX (or CUDA via nvcc); --print writes canonical PTX,
+// --json a summary (kernels, params, registers, instruction counts). Exit 0 ok, 2 bad input.
+#include "cli/commands.hpp"
+#include "cli/cuda_flags.hpp"
+#include "semantics/ir/build.hpp"
+#include "semantics/ptx/printer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <map>
+
+namespace ptxcheck::cli {
+namespace {
+struct ParseArgs {
+  std::vector<std::string> files;
+  bool print = false;
+  bool json = false;
+  CudaOptions cuda;
+};
+
+nlohmann::json summary(const ptx::ir::Module& m) {
+  using nlohmann::json;
+  json out;
+  out["file"] = m.file;
+  out["version"] = std::to_string(m.version_major) + "." + std::to_string(m.version_minor);
+  out["targets"] = m.targets;
+  out["address_size"] = m.address_size;
+  std::map<std::string, int> counts;
+  std::size_t total = 0;
+  json functions = json::array();
+  for (const auto& f : m.functions) {
+    json params = json::array();
+    for (const auto& p : f.params)
+      params.push_back({{"name", p.name}, {"type", ptx::ir::type_name(p.type)}, {"bytes", p.size_bytes()}});
+    functions.push_back({{"name", f.name},
+                         {"kind", f.is_entry ? "entry" : "func"},
+                         {"defined", f.has_body},
+                         {"params", params},
+                         {"registers", f.registers.size()},
+                         {"instructions", f.body.size()}});
+    for (const auto& i : f.body) ++counts[ptx::ir::opcode_name(i.op)];
+    total += f.body.size();
+  }
+  out["functions"] = functions;
+  out["kernels"] = json::array();
+  for (const auto* k : m.kernels()) out["kernels"].push_back(k->name);
+  out["globals"] = json::array();
+  for (const auto& g : m.globals)
+    out["globals"].push_back({{"name", g.name}, {"space", ptx::ir::state_space_name(g.space)}, {"bytes", g.size_bytes()}});
+  out["instruction_count"] = total;
+  out["instructions_by_opcode"] = counts;
+  return out;
+}
+
+int run_parse(const ParseArgs& args) {
+  int rc = 0;
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& file : args.files) {
+    auto loaded = load_ptx_or_cuda(file, args.cuda);
+    if (!loaded.text) {
+      std::cerr << loaded.error->render() << "\n";
+      rc = 2;
+      continue;
+    }
+    auto parsed = ptx::parse_ptx(std::move(*loaded.text), file);
+    if (!parsed) {
+      std::cerr << parsed.error->render() << "\n";
+      rc = 2;
+      continue;
+    }
+    auto built = ptx::ir::build(*parsed.module);
+    for (const auto& e : built.errors) std::cerr << e.render() << "\n";
+    for (const auto& w : built.warnings) std::cerr << w.render() << "\n";
+    if (!built) {
+      rc = 2;
+      continue;
+    }
+    if (args.print) std::cout << ptx::print(parsed.module->module);
+    if (args.json) all.push_back(summary(*built.module));
+  }
+  if (args.json) std::cout << (all.size() == 1 ? all[0] : all).dump(2) << "\n";
+  return rc;
+}
+}  // namespace
+
+void register_parse(CLI::App& app) {
+  auto args = std::make_shared<ParseArgs>();
+  auto* cmd = app.add_subcommand("parse", "Parse and check PTX (or CUDA through nvcc); exit 0 when all files are valid");
+  cmd->add_option("files", args->files, "PTX or CUDA files")->required();
+  cmd->add_flag("--print", args->print, "print canonical PTX");
+  cmd->add_flag("--json", args->json, "print a JSON summary of each module");
+  add_cuda_options(cmd, args->cuda);
+  cmd->callback([args]() { exit_code = run_parse(*args); });
+}
+
+}  // namespace ptxcheck::cli

@@ -1,0 +1,739 @@
+// AST -> checked IR (see build.hpp). Names follow ISA 4.4 and 5.1; register scoping follows ISA 11.4
+// (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
+#include "semantics/ir/build.hpp"
+
+#include <boost/variant/apply_visitor.hpp>
+#include <boost/variant/get.hpp>
+
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <unordered_map>
+
+namespace ptx::ir {
+namespace {
+
+using ptxcheck::Diagnostic;
+
+struct OpcodeInfo {
+  const char* name;
+  unsigned min_operands, max_operands;
+  const char* group;
+};
+constexpr OpcodeInfo kOpcodes[] = {
+#define PTX_OPCODE(name, min_ops, max_ops, group) {#name, min_ops, max_ops, #group},
+#include "semantics/ir/opcodes.def"
+#undef PTX_OPCODE
+};
+
+template <class T> const T& unwrap(const T& v) { return v; }
+template <class T> const T& unwrap(const boost::spirit::x3::forward_ast<T>& v) { return v.get(); }
+
+// Register declarations of one lexical scope: exact names, and `%r<N>` ranges by prefix.
+struct RegisterScope {
+  std::unordered_map<std::string, std::int32_t> names;
+  std::unordered_map<std::string, std::pair<std::uint32_t, Type>> ranges;  // prefix -> (count, type)
+};
+
+class Builder {
+ public:
+  explicit Builder(const ParsedModule& parsed) : parsed_(parsed) {}
+
+  BuildResult run() {
+    module_.file = parsed_.file;
+    // Pass 1: module-scope names, so that functions and variables can be used before they are defined.
+    for (const auto& item : parsed_.module.items) declare_top_level(item);
+    // Pass 2: function bodies.
+    for (const auto& item : parsed_.module.items)
+      if (auto* f = boost::get<ast::Function>(&item.get()); f && f->body) build_body(*f);
+    BuildResult result;
+    result.errors = std::move(errors_);
+    result.warnings = std::move(warnings_);
+    if (result.errors.empty()) result.module = std::move(module_);
+    return result;
+  }
+
+ private:
+  const ParsedModule& parsed_;
+  Module module_;
+  std::vector<Diagnostic> errors_;
+  std::unordered_map<std::string, std::size_t> function_index_;
+  std::unordered_map<std::string, std::size_t> global_index_;
+
+  // State while building one function body.
+  Function* fn_ = nullptr;
+  std::vector<RegisterScope> scopes_;
+  std::unordered_map<std::string, VarRef> fn_vars_;
+  SourceLoc current_loc_;
+  struct LabelFixup {
+    std::uint32_t instruction;
+    std::vector<std::size_t> path;  // operand index path to the label operand
+    std::string name;
+    const ast::Tagged* node;
+  };
+  std::vector<LabelFixup> label_fixups_;
+
+  // ---------------------------------------------------------------- diagnostics
+  void error(const ast::Tagged& node, std::string message) {
+    Diagnostic d;
+    d.where = parsed_.locate(node);
+    d.message = std::move(message);
+    d.source_line = parsed_.line_text(d.where.line);
+    errors_.push_back(std::move(d));
+  }
+  void warning(const ast::Tagged& node, std::string message) {
+    Diagnostic d;
+    d.where = parsed_.locate(node);
+    d.message = std::move(message);
+    d.source_line = parsed_.line_text(d.where.line);
+    d.severity = "warning";
+    warnings_.push_back(std::move(d));
+  }
+  std::vector<Diagnostic> warnings_;
+  std::uint32_t line_of(const ast::Tagged& node) const { return parsed_.locate(node).line; }
+
+  // ---------------------------------------------------------------- module level
+  void declare_top_level(const ast::TopLevel& item) {
+    const auto& v = item.get();
+    if (auto* version = boost::get<ast::Version>(&v)) {
+      module_.version_major = version->major;
+      module_.version_minor = version->minor;
+    } else if (auto* d = boost::get<ast::Directive>(&v)) {
+      top_level_directive(*d);
+    } else if (auto* file = boost::get<ast::FileDirective>(&v)) {
+      module_.source_files[file->index] = file->path;
+    } else if (auto* decl = boost::get<ast::VarDecl>(&v)) {
+      for (auto& var : make_variables(*decl)) {
+        if (var.space == StateSpace::reg) {
+          error(*decl, "registers cannot be declared at module scope");
+          continue;
+        }
+        if (global_index_.count(var.name)) {
+          // `.extern` declarations may be repeated; a second definition is an error (ISA 11.6.1).
+          if (!var.is_extern) {
+            auto& old = module_.globals[global_index_[var.name]];
+            if (old.is_extern) old = std::move(var);
+            else error(*decl, "redefinition of '" + var.name + "'");
+          }
+          continue;
+        }
+        global_index_[var.name] = module_.globals.size();
+        module_.globals.push_back(std::move(var));
+      }
+    } else if (auto* f = boost::get<ast::Function>(&v)) {
+      declare_function(*f);
+    }
+    // Sections (DWARF data) carry no semantics.
+  }
+
+  void top_level_directive(const ast::Directive& d) {
+    if (d.name == "target") {
+      for (const auto& arg : d.arguments)
+        if (auto* s = boost::get<ast::Symbol>(&arg.get())) module_.targets.push_back(s->name);
+    } else if (d.name == "address_size") {
+      auto* n = d.arguments.size() == 1 ? boost::get<ast::IntImm>(&d.arguments[0].get()) : nullptr;
+      if (!n || (n->magnitude != 32 && n->magnitude != 64)) error(d, ".address_size must be 32 or 64");
+      else module_.address_size = static_cast<std::uint32_t>(n->magnitude);
+    } else if (d.name != "pragma" && d.name != "alias") {
+      error(d, "unknown module directive '." + d.name + "'");
+    }
+  }
+
+  void declare_function(const ast::Function& f) {
+    Function fn;
+    fn.name = f.name;
+    fn.is_entry = f.kind == "entry";
+    for (const auto& l : f.linkage) {
+      fn.is_extern |= l == "extern";
+      fn.is_visible |= l == "visible";
+      fn.is_weak |= l == "weak";
+    }
+    fn.ptx_line = line_of(f);
+    for (const auto& p : f.params) fn.params.push_back(make_param(p));
+    if (f.returns) {
+      if (fn.is_entry) error(f, "a kernel (.entry) has no return parameters");
+      for (const auto& p : *f.returns) fn.returns.push_back(make_param(p));
+    }
+    for (const auto& d : f.directives) {
+      std::vector<std::uint64_t> values;
+      for (const auto& arg : d.arguments)
+        if (auto* n = boost::get<ast::IntImm>(&arg.get())) values.push_back(n->magnitude);
+      static const char* known[] = {"maxntid", "reqntid", "minnctapersm", "maxnctapersm", "maxnreg", "noreturn",
+                                    "pragma", "explicitcluster", "reqnctapercluster", "maxclusterrank",
+                                    "blocksareclusters", "abi_preserve", "abi_preserve_control"};
+      if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return d.name == k; }) ==
+          std::end(known))
+        error(d, "unknown performance directive '." + d.name + "'");
+      // ptxas rejects this too, but it has an obvious meaning, so it is a warning rather than an error.
+      if (d.name == "noreturn" && fn.is_entry) warning(d, ".noreturn is allowed on .func only (ISA 11.4.7); ignored");
+      fn.performance[d.name] = values;
+    }
+    fn.has_body = f.body.has_value();
+    auto it = function_index_.find(f.name);
+    if (it != function_index_.end()) {
+      Function& old = module_.functions[it->second];
+      if (old.has_body && fn.has_body) error(f, "redefinition of function '" + f.name + "'");
+      if (fn.has_body) old = std::move(fn);
+      return;
+    }
+    function_index_[f.name] = module_.functions.size();
+    module_.functions.push_back(std::move(fn));
+  }
+
+  Variable make_param(const ast::Param& p) {
+    Variable v;
+    v.space = p.space == "reg" ? StateSpace::reg : StateSpace::param;
+    apply_decl_qualifiers(p, p.qualifiers, v);
+    apply_declarator(p.declarator, v);
+    return v;
+  }
+
+  // `.align N`, `.vN`, the type, `.ptr` attributes (ISA 5.1.6.4).
+  void apply_decl_qualifiers(const ast::Tagged& node, const std::vector<ast::DeclQualifier>& qs, Variable& v) {
+    bool have_type = false;
+    for (const auto& q : qs) {
+      if (q.word == "align") {
+        if (!q.value || !std::has_single_bit(*q.value)) error(q, ".align needs a power of two");
+        else v.align = static_cast<std::uint32_t>(*q.value);
+      } else if (q.word == "v2" || q.word == "v4" || q.word == "v8") {
+        v.type.vector = static_cast<std::uint8_t>(q.word[1] - '0');
+      } else if (auto t = scalar_type_from_name(q.word)) {
+        if (have_type) error(q, "more than one type in a declaration");
+        v.type.scalar = *t;
+        have_type = true;
+      } else if (q.word == "ptr" || q.word == "global" || q.word == "shared" || q.word == "const" ||
+                 q.word == "local") {
+        // pointer attributes of kernel parameters: no effect on layout
+      } else {
+        error(q, "unexpected '." + q.word + "' in a declaration");
+      }
+    }
+    if (!have_type) error(node, "declaration without a type");
+  }
+
+  void apply_declarator(const ast::Declarator& d, Variable& v) {
+    v.name = d.name;
+    v.ptx_line = line_of(d);
+    v.count = 1;
+    for (const auto& dim : d.dims) {
+      if (!dim) v.count = 0;
+      else v.count *= *dim;
+    }
+  }
+
+  std::vector<Variable> make_variables(const ast::VarDecl& decl) {
+    std::vector<Variable> out;
+    auto space = state_space_from_name(decl.space);
+    if (!space) {
+      error(decl, "unknown state space '." + decl.space + "'");
+      return out;
+    }
+    for (const auto& d : decl.names) {
+      Variable v;
+      v.space = *space;
+      for (const auto& l : decl.linkage) {
+        v.is_extern |= l == "extern";
+        v.is_visible |= l == "visible";
+        v.is_weak |= l == "weak";
+      }
+      apply_decl_qualifiers(decl, decl.qualifiers, v);
+      apply_declarator(d, v);
+      if (d.range) {
+        // `%r<N>` is a register range; only valid for .reg (handled by the caller).
+        if (v.space != StateSpace::reg) error(d, "a parameterized name <N> is only allowed for registers");
+      }
+      if (d.init) lay_out_initializer(*d.init, v);
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+  // ISA 5.4.4: scalars and (nested) braces fill elements in order; the rest is zero; a name is its address.
+  void lay_out_initializer(const ast::Operand& init, Variable& v) {
+    if (v.space != StateSpace::global && v.space != StateSpace::const_) {
+      error(init, "only .global and .const variables can be initialized");
+      return;
+    }
+    const unsigned elem = std::max(1u, v.type.size_bytes() / v.type.vector);
+    std::vector<const ast::Operand*> scalars;
+    std::function<void(const ast::Operand&)> flatten = [&](const ast::Operand& o) {
+      if (auto* vec = boost::get<boost::spirit::x3::forward_ast<ast::Vector>>(&o.get()))
+        for (const auto& e : vec->get().elements) flatten(e);
+      else scalars.push_back(&o);
+    };
+    flatten(init);
+    std::uint64_t elements = v.count ? v.count * v.type.vector : scalars.size();
+    if (v.count == 0) v.count = (elements + v.type.vector - 1) / v.type.vector;
+    if (scalars.size() > elements) {
+      error(init, "too many initializers for '" + v.name + "'");
+      return;
+    }
+    v.has_initializer = true;
+    v.init.assign(v.count * v.type.size_bytes(), 0);
+    for (std::size_t i = 0; i < scalars.size(); ++i) {
+      const auto& o = scalars[i]->get();
+      std::uint64_t bits = 0;
+      if (auto* n = boost::get<ast::IntImm>(&o)) {
+        bits = n->negative ? ~n->magnitude + 1 : n->magnitude;
+        if (is_float(v.type.scalar)) {
+          double value = n->negative ? -static_cast<double>(n->magnitude) : static_cast<double>(n->magnitude);
+          bits = float_bits(value, v.type.scalar);
+        }
+      } else if (auto* f = boost::get<ast::FloatImm>(&o)) {
+        double value = f->is_f32 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(f->bits)))
+                                 : std::bit_cast<double>(f->bits);
+        bits = f->is_f32 && v.type.scalar == ScalarType::f32 ? f->bits : float_bits(value, v.type.scalar);
+        if (!is_float(v.type.scalar)) bits = f->bits;  // bit pattern into a .b type
+      } else if (auto* so = boost::get<ast::SymbolOffset>(&o)) {
+        v.relocations.push_back({i * elem, so->name, so->offset, so->generic, elem});
+        continue;
+      } else if (auto* sym = boost::get<ast::Symbol>(&o)) {
+        v.relocations.push_back({i * elem, sym->name, 0, false, elem});
+        continue;
+      } else {
+        error(*scalars[i], "unsupported initializer element");
+        continue;
+      }
+      for (unsigned b = 0; b < elem && b < 8; ++b) v.init[i * elem + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+    }
+  }
+
+  static std::uint64_t float_bits(double value, ScalarType t) {
+    if (t == ScalarType::f32) return std::bit_cast<std::uint32_t>(static_cast<float>(value));
+    if (t == ScalarType::f64) return std::bit_cast<std::uint64_t>(value);
+    if (t == ScalarType::f16) return std::bit_cast<std::uint16_t>(static_cast<_Float16>(value));
+    return std::bit_cast<std::uint64_t>(value);
+  }
+
+  // ---------------------------------------------------------------- function bodies
+  void build_body(const ast::Function& f) {
+    fn_ = &module_.functions[function_index_.at(f.name)];
+    scopes_.assign(1, RegisterScope{});
+    fn_vars_.clear();
+    label_fixups_.clear();
+    current_loc_ = SourceLoc{};
+    for (std::size_t i = 0; i < fn_->params.size(); ++i) bind_param(fn_->params[i], VarRef{VarRef::Where::Param, std::uint32_t(i)});
+    for (std::size_t i = 0; i < fn_->returns.size(); ++i) bind_param(fn_->returns[i], VarRef{VarRef::Where::Return, std::uint32_t(i)});
+    walk_block(*f.body);
+    for (const auto& fix : label_fixups_) {
+      auto it = fn_->labels.find(fix.name);
+      if (it == fn_->labels.end()) {
+        error(*fix.node, "undefined label '" + fix.name + "'");
+        continue;
+      }
+      Operand* o = &fn_->body[fix.instruction].operands[fix.path[0]];
+      for (std::size_t k = 1; k < fix.path.size(); ++k) o = &o->elements[fix.path[k]];
+      o->target = static_cast<std::int32_t>(it->second);
+    }
+    fn_ = nullptr;
+  }
+
+  // A `.reg` parameter (legacy ABI) is a register; a `.param` parameter is a variable.
+  void bind_param(const Variable& p, VarRef ref) {
+    if (p.space == StateSpace::reg) declare_register(p.name, p.type);
+    else fn_vars_[p.name] = ref;
+  }
+
+  std::int32_t declare_register(const std::string& name, Type type) {
+    auto index = static_cast<std::int32_t>(fn_->registers.size());
+    fn_->registers.push_back({name, type});
+    scopes_.back().names[name] = index;
+    return index;
+  }
+
+  void walk_block(const ast::Block& block) {
+    for (const auto& st : block.statements) {
+      const auto& v = st.get();
+      if (auto* label = boost::get<ast::Label>(&v)) {
+        if (fn_->labels.count(label->name)) error(*label, "duplicate label '" + label->name + "'");
+        fn_->labels[label->name] = static_cast<std::uint32_t>(fn_->body.size());
+        last_label_ = label->name;
+      } else if (auto* ins = boost::get<ast::Instruction>(&v)) {
+        add_instruction(*ins);
+      } else if (auto* decl = boost::get<ast::VarDecl>(&v)) {
+        declare_in_body(*decl);
+      } else if (auto* loc = boost::get<ast::Loc>(&v)) {
+        set_loc(*loc);
+      } else if (auto* d = boost::get<ast::Directive>(&v)) {
+        body_directive(*d);
+      } else if (auto* nested = boost::get<boost::spirit::x3::forward_ast<ast::Block>>(&v)) {
+        scopes_.emplace_back();
+        walk_block(nested->get());
+        scopes_.pop_back();
+      }
+    }
+  }
+  std::string last_label_;
+
+  void body_directive(const ast::Directive& d) {
+    if (d.name == "callprototype") {
+      fn_->prototypes[last_label_] = d.strings.empty() ? "" : d.strings[0];
+    } else if (d.name == "branchtargets" || d.name == "calltargets") {
+      auto& targets = fn_->branch_targets[last_label_];
+      for (const auto& a : d.arguments)
+        if (auto* s = boost::get<ast::Symbol>(&a.get())) targets.push_back(s->name);
+    } else if (d.name != "pragma" && d.name != "maxnreg" && d.name != "maxntid" && d.name != "reqntid" &&
+               d.name != "minnctapersm") {
+      error(d, "unknown directive '." + d.name + "' in a function body");
+    }
+  }
+
+  void declare_in_body(const ast::VarDecl& decl) {
+    auto space = state_space_from_name(decl.space);
+    if (space == StateSpace::reg) {
+      Variable proto;
+      apply_decl_qualifiers(decl, decl.qualifiers, proto);
+      for (const auto& d : decl.names) {
+        if (d.range) scopes_.back().ranges[d.name] = {*d.range, proto.type};
+        else declare_register(d.name, proto.type);
+      }
+      return;
+    }
+    for (auto& var : make_variables(decl)) {
+      if (var.space == StateSpace::global || var.space == StateSpace::const_) {
+        // ISA 5.1: .global/.const inside a function are still module-lifetime variables, visible in the function.
+      }
+      fn_vars_[var.name] = VarRef{VarRef::Where::Local, static_cast<std::uint32_t>(fn_->locals.size())};
+      fn_->locals.push_back(std::move(var));
+    }
+  }
+
+  void set_loc(const ast::Loc& loc) {
+    current_loc_.pos = {loc.file, loc.line, loc.column};
+    current_loc_.inlined_at.clear();
+    // `inlined_at F L C` attributes (nvcc -lineinfo) give the call site the code was inlined into.
+    for (const auto& attr : loc.attributes) {
+      std::string_view a(attr);
+      while (!a.empty() && (a.front() == ' ' || a.front() == '\t')) a.remove_prefix(1);
+      if (a.substr(0, 10) != "inlined_at") continue;
+      unsigned values[3] = {0, 0, 0};
+      unsigned n = 0;
+      for (std::size_t i = 10; i < a.size() && n < 3;) {
+        while (i < a.size() && (a[i] < '0' || a[i] > '9')) ++i;
+        if (i >= a.size()) break;
+        unsigned x = 0;
+        while (i < a.size() && a[i] >= '0' && a[i] <= '9') x = x * 10 + unsigned(a[i++] - '0');
+        values[n++] = x;
+      }
+      current_loc_.inlined_at.push_back({values[0], values[1], values[2]});
+    }
+  }
+
+  // ---------------------------------------------------------------- instructions
+  void add_instruction(const ast::Instruction& ins) {
+    Instruction out;
+    auto op = opcode_from_name(ins.opcode);
+    if (!op) {
+      error(ins, "unknown instruction '" + ins.opcode + "'");
+      return;
+    }
+    out.op = *op;
+    const OpcodeInfo& info = kOpcodes[static_cast<std::size_t>(*op)];
+    out.loc = current_loc_;
+    out.loc.ptx_line = line_of(ins);
+    decode_qualifiers(ins, out);
+    if (ins.guard) {
+      out.guard = lookup_register(ins.guard->predicate);
+      out.guard_negated = ins.guard->negated;
+      if (out.guard < 0) error(*ins.guard, "undeclared predicate '" + ins.guard->predicate + "'");
+      else if (fn_->registers[out.guard].type.scalar != ScalarType::pred)
+        error(*ins.guard, "guard '" + ins.guard->predicate + "' is not a .pred register");
+    }
+    if (ins.operands.size() < info.min_operands || ins.operands.size() > info.max_operands) {
+      error(ins, std::string("'") + info.name + "' takes " + std::to_string(info.min_operands) +
+                     (info.min_operands == info.max_operands ? "" : "-" + std::to_string(info.max_operands)) +
+                     " operands, not " + std::to_string(ins.operands.size()));
+    }
+    const auto index = static_cast<std::uint32_t>(fn_->body.size());
+    for (std::size_t i = 0; i < ins.operands.size(); ++i) {
+      std::vector<std::size_t> path{i};
+      out.operands.push_back(resolve(ins.operands[i], index, path, out));
+    }
+    check_operands(ins, out);
+    fn_->body.push_back(std::move(out));
+  }
+
+  void decode_qualifiers(const ast::Instruction& ins, Instruction& out) {
+    Qualifiers& q = out.q;
+    const bool compares = out.op == Opcode::set_ || out.op == Opcode::setp_ || out.op == Opcode::vset_;
+    const bool atomic_ops = out.op == Opcode::atom_ || out.op == Opcode::red_ || out.op == Opcode::redux_ ||
+                            out.op == Opcode::bar_ || out.op == Opcode::barrier_;
+    const bool matrix = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group) == "matrix" ||
+                        out.op == Opcode::cp_ || out.op == Opcode::mbarrier_;
+    for (const auto& w : ins.qualifiers) {
+      q.words.push_back(w);
+      if (auto t = scalar_type_from_name(w)) { q.types.push_back({*t, 1}); continue; }
+      if (auto s = state_space_from_name(w); s && w != "reg" && w != "sreg") {
+        (q.space ? q.space2 : q.space) = *s;
+        continue;
+      }
+      if (w == "v2" || w == "v4" || w == "v8") { q.vector_width = static_cast<std::uint8_t>(w[1] - '0'); continue; }
+      if (auto r = rounding_from(w)) { q.rounding = *r; continue; }
+      if (compares || out.op == Opcode::slct_) {
+        if (auto c = compare_from(w)) { q.compare = *c; continue; }
+        if (w == "and" || w == "or" || w == "xor") { q.bool_op = w == "and" ? BoolOp::and_ : w == "or" ? BoolOp::or_ : BoolOp::xor_; continue; }
+      }
+      if (atomic_ops || out.op == Opcode::vote_ || std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group) == "video") {
+        if (auto a = atom_op_from(w)) { q.atom_op = *a; continue; }
+      }
+      if (auto m = semantics_from(w)) { q.semantics = *m; continue; }
+      if (auto s = scope_from(w)) { q.scope = *s; continue; }
+      if (w == "gl") { q.scope = ir::Scope::gpu; q.flags.push_back(Flag::gl); continue; }
+      if (auto f = flag_from_name(w)) { q.flags.push_back(*f); continue; }
+      // Matrix, bulk-copy and mbarrier shapes (m16n8k16, row, col, bytes, ...) are kept as words; these
+      // instructions are reported as unsupported by the interpreter rather than decoded here.
+      if (matrix) continue;
+      error(ins, "unknown qualifier '." + w + "' for '" + ins.opcode + "'");
+    }
+  }
+
+  static std::optional<Rounding> rounding_from(std::string_view w) {
+    static const char* names[] = {"rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi"};
+    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<Rounding>(i);
+    return std::nullopt;
+  }
+  static std::optional<CompareOp> compare_from(std::string_view w) {
+    static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
+                                  "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<CompareOp>(i);
+    return std::nullopt;
+  }
+  static std::optional<AtomOp> atom_op_from(std::string_view w) {
+    static const char* names[] = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
+    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<AtomOp>(i);
+    return std::nullopt;
+  }
+  static std::optional<MemorySemantics> semantics_from(std::string_view w) {
+    static const char* names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
+    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<MemorySemantics>(i);
+    return std::nullopt;
+  }
+  static std::optional<ir::Scope> scope_from(std::string_view w) {
+    static const char* names[] = {"cta", "cluster", "gpu", "sys"};
+    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<ir::Scope>(i);
+    return std::nullopt;
+  }
+
+  // Looks a register name up through the lexical scopes, expanding `%r<N>` ranges on first use.
+  std::int32_t lookup_register(const std::string& name) {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      if (auto it = s->names.find(name); it != s->names.end()) return it->second;
+      std::size_t digits = name.size();
+      while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+      if (digits == name.size() || digits == 0) continue;
+      if (auto r = s->ranges.find(name.substr(0, digits)); r != s->ranges.end()) {
+        // ISA 5.4.5 (parameterized names): %r<N> declares %r0 .. %r(N-1); no leading zeros.
+        const std::string number = name.substr(digits);
+        if (number.size() > 1 && number[0] == '0') continue;
+        if (std::stoull(number) >= r->second.first) continue;
+        auto index = static_cast<std::int32_t>(fn_->registers.size());
+        fn_->registers.push_back({name, r->second.second});
+        s->names[name] = index;
+        return index;
+      }
+    }
+    return -1;
+  }
+
+  std::optional<VarRef> lookup_variable(const std::string& name) const {
+    if (auto it = fn_vars_.find(name); it != fn_vars_.end()) return it->second;
+    if (auto it = global_index_.find(name); it != global_index_.end())
+      return VarRef{VarRef::Where::Global, static_cast<std::uint32_t>(it->second)};
+    return std::nullopt;
+  }
+
+  static std::pair<std::string, std::int8_t> split_component(const std::string& name) {
+    static const std::string comps = "xyzw";
+    static const std::string rgba = "rgba";
+    if (name.size() > 2 && name[name.size() - 2] == '.') {
+      char c = name.back();
+      auto p = comps.find(c);
+      if (p == std::string::npos) p = rgba.find(c);
+      if (p != std::string::npos) return {name.substr(0, name.size() - 2), static_cast<std::int8_t>(p)};
+    }
+    return {name, -1};
+  }
+
+  Operand resolve(const ast::Operand& in, std::uint32_t ins_index, std::vector<std::size_t>& path, const Instruction& ins) {
+    Operand o;
+    const auto& v = in.get();
+    if (auto* s = boost::get<ast::Symbol>(&v)) {
+      o.negated = s->negated;
+      if (s->name == "_") { o.kind = Operand::Kind::Sink; return o; }
+      auto [base, component] = split_component(s->name);
+      if (std::int32_t r = lookup_register(s->name); r >= 0) { o.kind = Operand::Kind::Register; o.reg = r; return o; }
+      if (std::int32_t r = lookup_register(base); r >= 0 && component >= 0) {
+        o.kind = Operand::Kind::Register; o.reg = r; o.component = component; return o;
+      }
+      if (s->name == "WARP_SZ") {
+        // ISA 4.4.2: WARP_SZ is a run-time immediate constant, 32 on every target to date.
+        o.kind = Operand::Kind::Immediate;
+        o.imm = 32;
+        return o;
+      }
+      unsigned special_index = 0;
+      if (auto sr = special_register_from_name(base, &special_index)) {
+        o.kind = Operand::Kind::Special;
+        o.special = *sr;
+        o.component = component;
+        o.imm = special_index;
+        return o;
+      }
+      if (auto var = lookup_variable(s->name)) { o.kind = Operand::Kind::Variable; o.var = *var; return o; }
+      if (auto it = function_index_.find(s->name); it != function_index_.end()) {
+        o.kind = Operand::Kind::Function;
+        o.target = static_cast<std::int32_t>(it->second);
+        return o;
+      }
+      if (ins.op == Opcode::bra_ || ins.op == Opcode::brx_ || ins.op == Opcode::call_) {
+        // A label (possibly defined later): patched once the whole body is known.
+        o.kind = Operand::Kind::Label;
+        label_fixups_.push_back({ins_index, path, s->name, &in});
+        return o;
+      }
+      error(in, "undeclared name '" + s->name + "'");
+      return o;
+    }
+    if (auto* n = boost::get<ast::IntImm>(&v)) {
+      o.kind = Operand::Kind::Immediate;
+      o.imm = n->negative ? ~n->magnitude + 1 : n->magnitude;
+      return o;
+    }
+    if (auto* f = boost::get<ast::FloatImm>(&v)) {
+      o.kind = Operand::Kind::FloatImm;
+      o.imm = f->bits;
+      o.is_f32 = f->is_f32;
+      return o;
+    }
+    if (auto* a = boost::get<boost::spirit::x3::forward_ast<ast::Address>>(&v)) {
+      const auto& addr = a->get();
+      o.kind = Operand::Kind::Address;
+      o.offset = addr.offset;
+      if (addr.base.empty()) {
+        o.base_kind = Operand::BaseKind::Immediate;
+      } else if (std::int32_t r = lookup_register(addr.base); r >= 0) {
+        o.base_kind = Operand::BaseKind::Register;
+        o.reg = r;
+      } else if (auto var = lookup_variable(addr.base)) {
+        o.base_kind = Operand::BaseKind::Variable;
+        o.var = *var;
+      } else if (auto sr = special_register_from_name(split_component(addr.base).first)) {
+        error(in, "a special register cannot be an address base");
+      } else {
+        error(in, "undeclared name '" + addr.base + "' in address");
+      }
+      for (std::size_t i = 0; i < addr.extra.size(); ++i) {
+        path.push_back(i);
+        o.elements.push_back(resolve(addr.extra[i], ins_index, path, ins));
+        path.pop_back();
+      }
+      return o;
+    }
+    auto resolve_list = [&](const std::vector<ast::Operand>& elements, Operand::Kind kind) {
+      o.kind = kind;
+      for (std::size_t i = 0; i < elements.size(); ++i) {
+        path.push_back(i);
+        o.elements.push_back(resolve(elements[i], ins_index, path, ins));
+        path.pop_back();
+      }
+      return o;
+    };
+    if (auto* vec = boost::get<boost::spirit::x3::forward_ast<ast::Vector>>(&v))
+      return resolve_list(vec->get().elements, Operand::Kind::Vector);
+    if (auto* list = boost::get<boost::spirit::x3::forward_ast<ast::ParenList>>(&v))
+      return resolve_list(list->get().elements, Operand::Kind::List);
+    if (auto* pp = boost::get<ast::PredPair>(&v)) {
+      o.kind = Operand::Kind::PredPair;
+      o.reg = lookup_register(pp->first);
+      o.reg2 = lookup_register(pp->second);
+      if (o.reg < 0) error(in, "undeclared predicate '" + pp->first + "'");
+      if (o.reg2 < 0) error(in, "undeclared predicate '" + pp->second + "'");
+      return o;
+    }
+    if (auto* so = boost::get<ast::SymbolOffset>(&v)) {
+      auto var = lookup_variable(so->name);
+      if (!var) {
+        error(in, "undeclared name '" + so->name + "'");
+        return o;
+      }
+      o.kind = Operand::Kind::Address;  // the address value var+offset (mov r, x+4)
+      o.base_kind = Operand::BaseKind::Variable;
+      o.var = *var;
+      o.offset = so->offset;
+      return o;
+    }
+    error(in, "unsupported operand");
+    return o;
+  }
+
+  // Structural checks that hold for every instruction: the destination is writable, branch targets are
+  // labels, memory instructions address memory (ISA 9.7: each instruction's syntax).
+  void check_operands(const ast::Instruction& ins, const Instruction& out) {
+    auto is_writable = [](const Operand& o) {
+      return o.kind == Operand::Kind::Register || o.kind == Operand::Kind::Sink || o.kind == Operand::Kind::Vector ||
+             o.kind == Operand::Kind::PredPair;
+    };
+    const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
+    if (out.operands.empty()) return;
+    switch (out.op) {
+      case Opcode::st_: case Opcode::red_: case Opcode::sust_: case Opcode::sured_:
+        if (out.operands[0].kind != Operand::Kind::Address) error(ins, std::string("'") + ins.opcode + "' needs an address as its first operand");
+        return;
+      case Opcode::bra_:
+        if (out.operands[0].kind != Operand::Kind::Label) error(ins, "'bra' needs a label");
+        return;
+      case Opcode::call_: case Opcode::bar_: case Opcode::barrier_: case Opcode::prefetch_: case Opcode::prefetchu_:
+      case Opcode::fence_: case Opcode::nanosleep_: case Opcode::pmevent_: case Opcode::brx_: case Opcode::mbarrier_:
+      case Opcode::cp_: case Opcode::wgmma_: case Opcode::stackrestore_: case Opcode::setmaxnreg_:
+      case Opcode::applypriority_: case Opcode::discard_: case Opcode::vote_: case Opcode::stmatrix_:
+        return;
+      default:
+        break;
+    }
+    if (group == "matrix" || group == "texture") return;
+    if (!is_writable(out.operands[0])) error(ins, std::string("the destination of '") + ins.opcode + "' must be a register");
+    if ((out.op == Opcode::ld_ || out.op == Opcode::ldu_ || out.op == Opcode::atom_) && out.operands.size() > 1 &&
+        out.operands[1].kind != Operand::Kind::Address)
+      error(ins, std::string("'") + ins.opcode + "' needs an address as its second operand");
+  }
+};
+
+}  // namespace
+
+const char* opcode_name(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].name; }
+
+std::optional<Opcode> opcode_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kOpcodes); ++i)
+    if (name == kOpcodes[i].name) return static_cast<Opcode>(i);
+  return std::nullopt;
+}
+
+bool Qualifiers::has(Flag f) const { return std::find(flags.begin(), flags.end(), f) != flags.end(); }
+
+const Function* Module::find_function(std::string_view name) const {
+  for (const auto& f : functions) if (f.name == name) return &f;
+  return nullptr;
+}
+const Variable* Module::find_global(std::string_view name) const {
+  for (const auto& v : globals) if (v.name == name) return &v;
+  return nullptr;
+}
+std::vector<const Function*> Module::kernels() const {
+  std::vector<const Function*> out;
+  for (const auto& f : functions) if (f.is_entry) out.push_back(&f);
+  return out;
+}
+
+BuildResult build(const ParsedModule& parsed) { return Builder(parsed).run(); }
+
+BuildResult load_ptx(std::string text, std::string file) {
+  auto parsed = parse_ptx(std::move(text), std::move(file));
+  if (!parsed) {
+    BuildResult r;
+    r.errors.push_back(*parsed.error);
+    return r;
+  }
+  return build(*parsed.module);
+}
+
+}  // namespace ptx::ir

@@ -1,0 +1,153 @@
+// The checked PTX IR: a module's functions, variables, typed registers and decoded instructions with
+// resolved operands, label targets and the `.loc` source map. Built from the AST by ir::build (build.hpp).
+#pragma once
+
+#include "semantics/ir/types.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptx::ir {
+
+enum class Opcode : std::uint16_t {
+#define PTX_OPCODE(name, min_ops, max_ops, group) name##_,
+#include "semantics/ir/opcodes.def"
+#undef PTX_OPCODE
+};
+const char* opcode_name(Opcode op);
+std::optional<Opcode> opcode_from_name(std::string_view name);
+
+// A CUDA source position (from `.loc file line col`), with the chain of call sites it was inlined into.
+struct SourcePos {
+  std::uint32_t file = 0, line = 0, column = 0;
+};
+struct SourceLoc {
+  SourcePos pos;                     // file 0 = no `.loc` seen yet
+  std::vector<SourcePos> inlined_at;  // innermost call site first
+  std::uint32_t ptx_line = 0;         // the instruction's line in the PTX text
+};
+
+// A register of a function: scalar or vector (`.reg .v4 .f32 v`).
+struct Register {
+  std::string name;
+  Type type;
+};
+
+// Byte image of an initialized variable plus the addresses it holds (`generic(x)`, `x+8`).
+struct Relocation {
+  std::uint64_t offset = 0;  // byte offset inside the variable
+  std::string symbol;
+  std::int64_t addend = 0;
+  bool generic = false;
+  unsigned size = 8;  // bytes written
+};
+
+struct Variable {
+  std::string name;
+  StateSpace space = StateSpace::global;
+  Type type;                     // element type
+  std::uint64_t count = 1;       // elements (array product); 0 for an unsized `[]` (extern shared)
+  std::uint32_t align = 0;       // 0 = natural
+  bool is_extern = false, is_visible = false, is_weak = false;
+  bool has_initializer = false;
+  std::vector<std::uint8_t> init;  // count * element size bytes when has_initializer
+  std::vector<Relocation> relocations;
+  std::uint32_t ptx_line = 0;
+  std::uint64_t size_bytes() const { return count * type.size_bytes(); }
+};
+
+// An operand after name resolution.
+struct Operand {
+  enum class Kind : std::uint8_t {
+    Register,     // reg: index into Function::registers; component: -1 or 0..3 for v.x/y/z/w
+    Special,      // a special register (%tid.x ...): special + component
+    Immediate,    // integer: imm (two's complement, 64 bits)
+    FloatImm,     // imm holds the bits; is_f32 says which format
+    Address,      // [base + offset]: base_kind says what the base is
+    Vector,       // {a, b, ...}: elements
+    Label,        // target: instruction index in the function
+    Function,     // target: index into Module::functions
+    Variable,     // a variable used as a value (its address): var
+    Sink,         // `_`
+    PredPair,     // p|q: reg and reg2
+    List,         // (a, b): call argument lists
+  };
+  enum class BaseKind : std::uint8_t { None, Register, Variable, Immediate };
+
+  Kind kind = Kind::Immediate;
+  bool negated = false;  // !p
+  bool is_f32 = false;
+  std::int8_t component = -1;
+  BaseKind base_kind = BaseKind::None;
+  std::int32_t reg = -1, reg2 = -1;
+  std::int32_t target = -1;
+  SpecialRegister special = SpecialRegister::tid;
+  std::uint64_t imm = 0;
+  std::int64_t offset = 0;
+  VarRef var;  // Variable / Address with a variable base
+  std::vector<Operand> elements;
+};
+
+// Decoded qualifiers: the words the IR understood, kept in source order too.
+struct Qualifiers {
+  std::vector<Type> types;  // type words in order (`cvt.f32.s32` -> f32, s32)
+  std::optional<StateSpace> space;   // the first state-space word
+  std::optional<StateSpace> space2;  // a second one (`cvta.to.global` has one; `cp.async.ca.shared.global` two)
+  std::optional<Rounding> rounding;
+  std::optional<CompareOp> compare;
+  std::optional<BoolOp> bool_op;
+  std::optional<AtomOp> atom_op;
+  std::optional<MemorySemantics> semantics;
+  std::optional<Scope> scope;
+  std::uint8_t vector_width = 1;  // .v2 / .v4 / .v8
+  std::vector<Flag> flags;        // every other known word
+  std::vector<std::string> words;  // every qualifier as written, for printing and diagnostics
+
+  bool has(Flag f) const;
+};
+
+struct Instruction {
+  Opcode op = Opcode::ret_;
+  Qualifiers q;
+  std::vector<Operand> operands;
+  std::int32_t guard = -1;  // predicate register index, -1 = none
+  bool guard_negated = false;
+  SourceLoc loc;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  bool is_extern = false, is_visible = false, is_weak = false;
+  bool has_body = false;
+  std::vector<Variable> params;   // .param (or legacy .reg) parameters, in order
+  std::vector<Variable> returns;  // return parameters
+  std::vector<Variable> locals;   // .local/.shared/.param declared in the body
+  std::vector<Register> registers;
+  std::vector<Instruction> body;
+  std::map<std::string, std::uint32_t> labels;  // label -> index of the next instruction
+  std::map<std::string, std::vector<std::uint64_t>> performance;  // .maxntid 256,1,1 -> {256,1,1}
+  std::map<std::string, std::string> prototypes;  // .callprototype label -> signature text
+  std::map<std::string, std::vector<std::string>> branch_targets;  // .branchtargets label -> labels
+  std::uint32_t ptx_line = 0;
+};
+
+struct Module {
+  std::string file;
+  std::uint32_t version_major = 0, version_minor = 0;
+  std::vector<std::string> targets;
+  std::uint32_t address_size = 64;
+  std::vector<Variable> globals;  // module-scope variables of every state space
+  std::vector<Function> functions;
+  std::map<std::uint32_t, std::string> source_files;  // `.file` index -> path
+
+  const Function* find_function(std::string_view name) const;
+  const Variable* find_global(std::string_view name) const;
+  // The kernels (`.entry`) of the module.
+  std::vector<const Function*> kernels() const;
+};
+
+}  // namespace ptx::ir
