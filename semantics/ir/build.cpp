@@ -165,7 +165,7 @@ class Builder {
           std::end(known))
         error(d, "unknown performance directive '." + d.name + "'");
       // ptxas rejects this too, but it has an obvious meaning, so it is a warning rather than an error.
-      if (d.name == "noreturn" && fn.is_entry) warning(d, ".noreturn is allowed on .func only (ISA 11.4.7); ignored");
+      if (d.name == "noreturn" && fn.is_entry) warning(d, ".noreturn is allowed on .func only (ISA 11.4.6); ignored");
       fn.performance[d.name] = values;
     }
     fn.has_body = f.body.has_value();

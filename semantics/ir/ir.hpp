@@ -139,7 +139,7 @@ struct Module {
   std::string file;
   std::uint32_t version_major = 0, version_minor = 0;
   std::vector<std::string> targets;
-  std::uint32_t address_size = 64;
+  std::uint32_t address_size = 32;  // ISA 11.1.3: 32 when `.address_size` is omitted
   std::vector<Variable> globals;  // module-scope variables of every state space
   std::vector<Function> functions;
   std::map<std::uint32_t, std::string> source_files;  // `.file` index -> path
