@@ -450,7 +450,35 @@ class Builder {
       out.operands.push_back(resolve(ins.operands[i], index, path, out));
     }
     check_operands(ins, out);
+    check_type_count(ins, out);
     fn_->body.push_back(std::move(out));
+  }
+
+  // How many type qualifiers each instruction takes (ISA 9.7, each instruction's syntax): most take one,
+  // conversions and `set`/`slct`/`dp2a`/`dp4a` two, control flow and fences none. Texture, video, matrix,
+  // bulk-copy and mbarrier forms vary too much for a count and are not checked here.
+  void check_type_count(const ast::Instruction& ins, const Instruction& out) {
+    const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
+    if (group == "texture" || group == "video" || group == "matrix") return;
+    unsigned lo = 1, hi = 1;
+    switch (out.op) {
+      case Opcode::cvt_: lo = 2; hi = 3; break;  // cvt.frnd2 / cvt.pack forms carry a third
+      case Opcode::set_: case Opcode::slct_: case Opcode::dp2a_: case Opcode::dp4a_: lo = hi = 2; break;
+      case Opcode::bra_: case Opcode::brx_: case Opcode::call_: case Opcode::ret_: case Opcode::exit_:
+      case Opcode::membar_: case Opcode::fence_: case Opcode::isspacep_: case Opcode::prefetch_:
+      case Opcode::prefetchu_: case Opcode::applypriority_: case Opcode::discard_: case Opcode::trap_:
+      case Opcode::brkpt_: case Opcode::griddepcontrol_: case Opcode::elect_: case Opcode::pmevent_:
+        lo = hi = 0; break;
+      case Opcode::bar_: case Opcode::barrier_: lo = 0; hi = 1; break;  // bar.red.popc.u32 / .pred
+      case Opcode::cp_: case Opcode::mbarrier_: case Opcode::setmaxnreg_: case Opcode::stackrestore_: return;
+      default: break;
+    }
+    const auto n = static_cast<unsigned>(out.q.types.size());
+    if (n < lo || n > hi) {
+      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+      error(ins, "'" + ins.opcode + "' takes " + want + " type qualifier" + (hi == 1 ? "" : "s") + ", not " +
+                     std::to_string(n));
+    }
   }
 
   void decode_qualifiers(const ast::Instruction& ins, Instruction& out) {

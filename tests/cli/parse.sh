@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# CLI behaviour of `ptxcheck parse` (ISSUE: foundation): exit codes, located errors, .cu input through nvcc,
+# --print idempotence and --json. Usage: parse.sh PTXCHECK SOURCE_DIR
+set -u
+ptxcheck=$1; src=$2; data=$src/tests/data
+passed=0; failed=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+"$ptxcheck" parse "$src"/examples/ptx/*.ptx >"$tmp/out" 2>&1; rc=$?
+check "valid examples exit 0" test $rc -eq 0
+
+"$ptxcheck" parse "$data/bad_operand.ptx" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "syntax error exits 2" test $rc -eq 2
+check "syntax error is located at the missing comma" grep -q "bad_operand.ptx:7:19: error: expected ';' here" "$tmp/err"
+check "syntax error shows a caret" grep -qE '^[[:space:]]*\^$' "$tmp/err"
+
+"$ptxcheck" parse "$data/undeclared.ptx" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "check errors exit 2" test $rc -eq 2
+check "undeclared register named" grep -q "undeclared.ptx:7:.*undeclared name '%r9'" "$tmp/err"
+check "undefined label named" grep -q "undefined label 'missing_label'" "$tmp/err"
+check "unknown instruction named" grep -q "unknown instruction 'frobnicate'" "$tmp/err"
+check "qualifier that add does not take" grep -q "unknown qualifier '.exch' for 'add'" "$tmp/err"
+check "add without a type" grep -q "undeclared.ptx:11:.*'add' takes 1 type qualifier, not 0" "$tmp/err"
+check "cvt with one type" grep -q "undeclared.ptx:12:.*'cvt' takes 2-3 type qualifiers, not 1" "$tmp/err"
+
+"$ptxcheck" parse "$tmp/does-not-exist.ptx" >/dev/null 2>"$tmp/err"; rc=$?
+check "missing file exits 2" test $rc -eq 2
+
+"$ptxcheck" parse --frobnicate >/dev/null 2>&1; rc=$?
+check "bad usage exits 2" test $rc -eq 2
+
+if command -v nvcc >/dev/null; then
+  "$ptxcheck" parse --json "$data/saxpy.cu" >"$tmp/json" 2>"$tmp/err"; rc=$?
+  check ".cu compiles through nvcc" test $rc -eq 0
+  check ".cu summary names the kernel" grep -q '"_Z5saxpyifPKfPf"' "$tmp/json"
+  "$ptxcheck" parse "$data/broken.cu" >/dev/null 2>"$tmp/err"; rc=$?
+  check "nvcc error exits 2" test $rc -eq 2
+  check "nvcc's message is reported" grep -q "undefined_name" "$tmp/err"
+  "$ptxcheck" parse -D N=4 --nvcc-flag=-O3 "$data/saxpy.cu" >/dev/null 2>&1; rc=$?
+  check "nvcc pass-through flags" test $rc -eq 0
+else
+  echo "unsupported: nvcc not on PATH, 5 .cu checks not run"
+fi
+
+"$ptxcheck" parse --print "$src/examples/ptx/shared_reduce.ptx" >"$tmp/p1.ptx"
+"$ptxcheck" parse --print "$tmp/p1.ptx" >"$tmp/p2.ptx"; rc=$?
+check "printed PTX parses" test $rc -eq 0
+check "printing is idempotent" cmp -s "$tmp/p1.ptx" "$tmp/p2.ptx"
+
+echo "cli parse: $passed passed, $failed failed"
+test $failed -eq 0
