@@ -298,11 +298,41 @@ class Builder {
     }
   }
 
+  // An initializer's value in the element's format, rounded to nearest even (ISA 5.4.4 initializers
+  // are constant expressions evaluated as f64 and converted to the variable's type).
   static std::uint64_t float_bits(double value, ScalarType t) {
-    if (t == ScalarType::f32) return std::bit_cast<std::uint32_t>(static_cast<float>(value));
-    if (t == ScalarType::f64) return std::bit_cast<std::uint64_t>(value);
-    if (t == ScalarType::f16) return std::bit_cast<std::uint16_t>(static_cast<_Float16>(value));
-    return std::bit_cast<std::uint64_t>(value);
+    switch (t) {
+      case ScalarType::f32: return std::bit_cast<std::uint32_t>(static_cast<float>(value));
+      case ScalarType::f16: return narrow_float(value, 5, 10);
+      case ScalarType::bf16: return narrow_float(value, 8, 7);
+      default: return std::bit_cast<std::uint64_t>(value);
+    }
+  }
+
+  // f64 -> a binary format with `eb` exponent and `mb` mantissa bits, round to nearest even.
+  static std::uint64_t narrow_float(double value, int eb, int mb) {
+    const auto b = std::bit_cast<std::uint64_t>(value);
+    const std::uint64_t sign = (b >> 63) << (eb + mb);
+    const int exp = static_cast<int>((b >> 52) & 0x7ff);
+    std::uint64_t mant = b & ((1ull << 52) - 1);
+    const int max_exp = (1 << eb) - 1, bias = (1 << (eb - 1)) - 1;
+    if (exp == 0x7ff) return sign | (std::uint64_t(max_exp) << mb) | (mant ? 1ull << (mb - 1) : 0);
+    if (exp == 0 && mant == 0) return sign;
+    int e = exp - 1023 + bias;
+    if (e >= max_exp) return sign | (std::uint64_t(max_exp) << mb);
+    int shift = 52 - mb;
+    std::uint64_t result;
+    if (e <= 0) {  // subnormal in the narrow format
+      mant |= 1ull << 52;
+      shift += 1 - e;
+      if (shift >= 64) return sign;
+      result = mant >> shift;
+    } else {
+      result = (std::uint64_t(e) << mb) | (mant >> shift);
+    }
+    const std::uint64_t rem = mant & ((1ull << shift) - 1), halfway = 1ull << (shift - 1);
+    if (rem > halfway || (rem == halfway && (result & 1))) ++result;  // a carry may round up to infinity
+    return sign | result;
   }
 
   // ---------------------------------------------------------------- function bodies

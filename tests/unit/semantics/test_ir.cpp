@@ -1,0 +1,163 @@
+// The checked IR: name resolution by scope, `%r<N>` ranges, initializer layout (ISA 5.4.4), qualifier
+// decoding, the `.loc`/inlined_at source map, and the checker's rejections.
+#include "semantics/ir/build.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace ptx;
+using namespace ptx::ir;
+
+namespace {
+Module load(const std::string& text) {
+  auto r = load_ptx(text, "t.ptx");
+  std::string errors;
+  for (const auto& e : r.errors) errors += e.render() + "\n";
+  REQUIRE_MESSAGE(r, errors);
+  return *r.module;
+}
+std::vector<std::string> errors_of(const std::string& text) {
+  std::vector<std::string> out;
+  for (const auto& e : load_ptx(text, "t.ptx").errors) out.push_back(e.message);
+  return out;
+}
+const std::string kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+}  // namespace
+
+TEST_CASE("initializers are laid out little-endian, rest zero, names become relocations") {
+  auto m = load(kHeader + R"(
+.global .u16 a[4] = {1, 0xABCD};
+.global .f16 h[3] = {0d3FF0000000000000, 0d40EFFE0000000000, 0d3FB999999999999A};
+.global .f32 f = 0f3F800000;
+.global .u64 p[2] = {generic(a)+2, f};
+)");
+  const auto* a = m.find_global("a");
+  REQUIRE(a);
+  CHECK(a->init == std::vector<std::uint8_t>{1, 0, 0xCD, 0xAB, 0, 0, 0, 0});
+  // f16: 1.0 = 0x3C00; 65520 rounds (to even) up to infinity 0x7C00; 0.1 = 0x2E66 (hand-computed, RNE)
+  const auto* h = m.find_global("h");
+  REQUIRE(h);
+  CHECK(h->init == std::vector<std::uint8_t>{0x00, 0x3C, 0x00, 0x7C, 0x66, 0x2E});
+  CHECK(m.find_global("f")->init == std::vector<std::uint8_t>{0, 0, 0x80, 0x3F});
+  const auto* p = m.find_global("p");
+  REQUIRE(p->relocations.size() == 2);
+  CHECK(p->relocations[0].symbol == "a");
+  CHECK(p->relocations[0].generic);
+  CHECK(p->relocations[0].addend == 2);
+  CHECK(p->relocations[1].offset == 8);
+}
+
+TEST_CASE("registers: ranges, nested scopes, vector components, special registers") {
+  auto m = load(kHeader + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .v4 .f32 v;
+  mov.u32 %r2, %tid.y;
+  {
+    .reg .b64 %r2;
+    mov.b64 %r2, 7;
+  }
+  mov.f32 v.z, 0f00000000;
+  add.u32 %r0, %r2, 1;
+  ret;
+}
+)");
+  const auto& f = m.functions.at(0);
+  CHECK(m.address_size == 64);
+  REQUIRE(f.body.size() == 5);
+  const auto& outer = f.body[0].operands[0];
+  const auto& inner = f.body[1].operands[0];
+  CHECK(outer.kind == Operand::Kind::Register);
+  CHECK(f.registers[outer.reg].type.scalar == ScalarType::b32);
+  CHECK(f.registers[inner.reg].type.scalar == ScalarType::b64);  // the nested declaration shadows
+  CHECK(f.body[3].operands[1].reg == outer.reg);                    // and ends with its block
+  CHECK(f.body[0].operands[1].kind == Operand::Kind::Special);
+  CHECK(f.body[0].operands[1].special == SpecialRegister::tid);
+  CHECK(f.body[0].operands[1].component == 1);
+  CHECK(f.body[2].operands[0].component == 2);
+  CHECK(f.registers[f.body[2].operands[0].reg].type.vector == 4);
+}
+
+TEST_CASE("qualifiers decode into their groups, in any order") {
+  auto m = load(kHeader + R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p;
+  ld.param.u64 %rd1, [p];
+  atom.global.cta.exch.b32 %r1, [%rd1], 5;
+  ld.volatile.global.u32 %r2, [%rd1+4];
+  st.release.gpu.global.u32 [%rd1], %r2;
+  setp.hi.u32 %p, %r1, %r2;
+  mul.hi.u32 %r1, %r1, %r2;
+  fence.sc.sys;
+  membar.gl;
+  ret;
+}
+)");
+  const auto& b = m.functions.at(0).body;
+  CHECK(b[1].q.space == StateSpace::global);
+  CHECK(b[1].q.scope == Scope::cta);
+  CHECK(b[1].q.atom_op == AtomOp::exch);
+  CHECK(b[1].q.types.at(0).scalar == ScalarType::b32);
+  CHECK(b[2].q.semantics == MemorySemantics::volatile_);
+  CHECK(b[2].operands[1].offset == 4);
+  CHECK(b[3].q.semantics == MemorySemantics::release);
+  CHECK(b[3].q.scope == Scope::gpu);
+  CHECK(b[4].q.compare == CompareOp::hi);   // .hi is a comparison for setp ...
+  CHECK(b[5].q.has(Flag::hi));              // ... and the high half for mul
+  CHECK_FALSE(b[5].q.compare.has_value());
+  CHECK(b[6].q.semantics == MemorySemantics::sc);
+  CHECK(b[6].q.scope == Scope::sys);
+  CHECK(b[7].q.scope == Scope::gpu);  // membar.gl is GPU scope (ISA 9.7.13.4)
+}
+
+TEST_CASE("labels resolve forward and backward; .loc and inlined_at reach every instruction") {
+  auto m = load(kHeader + R"(
+.visible .entry k()
+{
+  .reg .pred %p;
+$L_top:
+  .loc 1 10 3
+  @%p bra $L_end;
+  .loc 1 12 5, function_name $L__info_string0, inlined_at 1 30 7
+  bra.uni $L_top;
+$L_end:
+  ret;
+}
+.file 1 "/src/k.cu"
+)");
+  const auto& f = m.functions.at(0);
+  CHECK(f.body[0].operands[0].target == 2);
+  CHECK(f.body[1].operands[0].target == 0);
+  CHECK(f.body[0].guard >= 0);
+  CHECK(f.body[0].loc.pos.line == 10);
+  CHECK(f.body[1].loc.pos.line == 12);
+  REQUIRE(f.body[1].loc.inlined_at.size() == 1);
+  CHECK(f.body[1].loc.inlined_at[0].line == 30);
+  CHECK(f.body[1].loc.inlined_at[0].column == 7);
+  CHECK(f.body[2].loc.ptx_line == 14);
+  CHECK(m.source_files.at(1) == "/src/k.cu");
+}
+
+TEST_CASE("address size defaults to 32 without the directive (ISA 11.1.3)") {
+  auto m = load(".version 1.4\n.target sm_13\n.entry k { exit; }\n");
+  CHECK(m.address_size == 32);
+  CHECK(m.kernels().size() == 1);
+}
+
+TEST_CASE("the checker rejects what the spec rejects") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .pred %p;\n" + body + "\n ret;\n}\n");
+  };
+  CHECK(errs("add.u32 %r1, %r2;").at(0) == "'add' takes 3 operands, not 2");
+  CHECK(errs("add.u32 %r1, %r2, %r4;").at(0) == "undeclared name '%r4'");  // %r<4> is %r0..%r3
+  CHECK(errs("add.u32 %r01, %r2, %r3;").at(0) == "undeclared name '%r01'");
+  CHECK(errs("@%r1 bra $x;\n$x:").at(0) == "guard '%r1' is not a .pred register");
+  CHECK(errs("st.global.u32 %r1, %r2;").at(0) == "'st' needs an address as its first operand");
+  CHECK(errs("mov.u32 5, %r1;").at(0) == "the destination of 'mov' must be a register");
+  CHECK(errs("ld.global.bogus.u32 %r1, [%r2];").at(0) == "unknown qualifier '.bogus' for 'ld'");
+  CHECK(errs("$a:\n$a:").at(0) == "duplicate label '$a'");
+  CHECK(errors_of(kHeader + ".global .u32 x;\n.global .u32 x;\n").at(0) == "redefinition of 'x'");
+}
