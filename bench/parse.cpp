@@ -4,6 +4,8 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ptx/parse.hpp"
 
+#include "semantics/support/allocator.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +30,7 @@ static std::size_t count_tokens(const std::string& s) {
 }
 
 int main(int argc, char** argv) {
+  ptxcheck::tune_allocator();
   std::vector<fs::path> dirs;
   for (int i = 1; i < argc; ++i) dirs.push_back(argv[i]);
   std::vector<std::string> texts;

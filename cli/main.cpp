@@ -1,7 +1,9 @@
 // ptxcheck: the one executable. Subcommands live in cmd_<name>.cpp, one file each.
 #include "cli/commands.hpp"
+#include "semantics/support/allocator.hpp"
 
 int main(int argc, char** argv) {
+  ptxcheck::tune_allocator();
   CLI::App app{"ptxcheck: the formal semantics of NVIDIA PTX (ISA 9.0) — parse, run, litmus, race, abi, prove"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ptxcheck 0.1");

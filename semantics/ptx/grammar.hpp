@@ -11,10 +11,32 @@ struct module_class;
 using module_type = x3::rule<module_class, ast::Module>;
 BOOST_SPIRIT_DECLARE(module_type)
 
-// The skipper: white space, // line comments and /* block */ comments (ISA 4.1).
-struct skipper_class;
-using skipper_type = x3::rule<skipper_class, x3::unused_type>;
-BOOST_SPIRIT_DECLARE(skipper_type)
+// The skipper: white space, // line comments and /* block */ comments (ISA 4.1), as one primitive parser
+// (a rule of alternatives calling isspace() took a quarter of the parse time).
+struct skipper_type : x3::parser<skipper_type> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <class It, class Context, class RContext, class Attribute>
+  bool parse(It& first, It const& last, Context const&, RContext&, Attribute&) const {
+    It const start = first;
+    while (first != last) {
+      char c = *first;
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        ++first;
+      } else if (c == '/' && last - first > 1 && first[1] == '/') {
+        while (first != last && *first != '\n') ++first;
+      } else if (c == '/' && last - first > 1 && first[1] == '*') {
+        It p = first + 2;
+        while (last - p > 1 && !(p[0] == '*' && p[1] == '/')) ++p;
+        if (last - p <= 1) break;  // unterminated comment: left for the grammar to report
+        first = p + 2;
+      } else {
+        break;
+      }
+    }
+    return first != start;
+  }
+};
 
 module_type const& module();
 skipper_type const& skipper();

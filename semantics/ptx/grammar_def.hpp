@@ -11,8 +11,6 @@
 #include <cstring>
 
 namespace ptx::grammar {
-using x3::alnum;
-using x3::alpha;
 using x3::attr;
 using x3::char_;
 using x3::lexeme;
@@ -57,14 +55,13 @@ PTX_RULE(loc_attribute, std::string, ".loc attribute")
 // ---- operands ----
 PTX_ANNOTATED_RULE(operand, ast::Operand, "operand")
 PTX_ANNOTATED_RULE(symbol, ast::Symbol, "name")
+PTX_ANNOTATED_RULE(name_operand, ast::Operand, "name")
 PTX_ANNOTATED_RULE(int_imm, ast::IntImm, "integer")
 PTX_ANNOTATED_RULE(float_imm, ast::FloatImm, "floating-point literal")
 PTX_ANNOTATED_RULE(address, ast::Address, "address")
 PTX_ANNOTATED_RULE(vector, ast::Vector, "vector")
 PTX_ANNOTATED_RULE(paren_list, ast::ParenList, "parenthesised list")
-PTX_ANNOTATED_RULE(pred_pair, ast::PredPair, "predicate pair")
 PTX_ANNOTATED_RULE(generic_ref, ast::SymbolOffset, "generic(name)")
-PTX_ANNOTATED_RULE(symbol_plus, ast::SymbolOffset, "name with offset")
 PTX_RULE(operand_list, std::vector<ast::Operand>, "operand list")
 
 // ---- statements ----
@@ -94,7 +91,7 @@ PTX_ANNOTATED_RULE(line_directive, ast::Directive, "directive")
 PTX_ANNOTATED_RULE(top_level, ast::TopLevel, "directive, declaration or function")
 struct module_class : annotated {};
 module_type const module_rule = "module";
-skipper_type const skipper_rule = "skipper";
+skipper_type const skipper_rule{};
 
 #undef PTX_RULE
 #undef PTX_FORCED_RULE
@@ -117,6 +114,9 @@ auto const decimal_float = [](auto& ctx) {
   x3::_val(ctx).bits = std::bit_cast<std::uint64_t>(static_cast<double>(x3::_attr(ctx)));
 };
 
+// ASCII classes as bit sets: x3::alnum/alpha call the locale-aware isalnum() per character.
+auto const alnum = char_("a-zA-Z0-9");
+auto const alpha = char_("a-zA-Z");
 x3::uint_parser<std::uint64_t, 16> const hex64;
 x3::uint_parser<std::uint64_t, 8> const oct64;
 x3::uint_parser<std::uint64_t, 2> const bin64;
@@ -132,7 +132,6 @@ struct decimal_float_policies : x3::strict_real_policies<double> {
 x3::real_parser<double, decimal_float_policies> const strict_double;
 
 auto const followsym = alnum | char_("_$");
-auto const skipper_rule_def = x3::space | lexeme["//" >> *(char_ - x3::eol)] | lexeme["/*" >> *(char_ - "*/") >> "*/"];
 
 // identifier: [a-zA-Z]{followsym}* | [_$%]{followsym}+  (ISA 4.4)
 auto const identifier_def = lexeme[raw[(alpha >> *followsym) | (char_("_$%") >> +followsym)]];
@@ -160,15 +159,34 @@ auto const float_imm_def = lexeme[lit("0f") >> hex8digits][f32_bits] | lexeme[li
                          | strict_double[decimal_float];
 
 auto const symbol_def = matches['!'] >> register_name;
-auto const pred_pair_def = identifier >> '|' >> identifier;
 auto const generic_ref_def = lit("generic") >> attr(true) >> '(' >> identifier >> ')' >> address_offset;
-auto const symbol_plus_def = attr(false) >> identifier >> &(lit('+') | '-') >> address_offset;
 // `[reg]`, `[reg+off]`, `[var+off]`, `[imm]` (then base is empty) and `[tex, {coords}]`.
 auto const address_def = '[' >> -register_name >> (address_offset_or_literal) >> *(',' >> operand) > ']';
 auto const vector_def = lit('{') >> (-(operand % ','))[set_elements] > '}';
 auto const paren_list_def = lit('(') >> (-(operand % ','))[set_elements] > ')';
-auto const operand_def = address | vector | paren_list | pred_pair | float_imm | int_imm | generic_ref | symbol_plus
-                       | symbol;
+// A name is read once, then a following `|q` makes it a predicate pair and `+off` a name with offset
+// (reading it three times, once per alternative, cost a third of the parse time).
+auto const start_symbol = [](auto& ctx) {
+  ast::Symbol s;
+  s.negated = boost::fusion::at_c<0>(x3::_attr(ctx));
+  s.name = std::move(boost::fusion::at_c<1>(x3::_attr(ctx)));
+  x3::_val(ctx) = std::move(s);
+};
+auto const to_pred_pair = [](auto& ctx) {
+  ast::PredPair p;
+  p.first = boost::get<ast::Symbol>(x3::_val(ctx).get()).name;
+  p.second = std::move(x3::_attr(ctx));
+  x3::_val(ctx) = std::move(p);
+};
+auto const to_symbol_plus = [](auto& ctx) {
+  ast::SymbolOffset so;
+  so.name = boost::get<ast::Symbol>(x3::_val(ctx).get()).name;
+  so.offset = x3::_attr(ctx);
+  x3::_val(ctx) = std::move(so);
+};
+auto const name_operand_def = (matches['!'] >> register_name)[start_symbol]
+                            >> -(('|' >> identifier)[to_pred_pair] | (&(lit('+') | '-') >> address_offset)[to_symbol_plus]);
+auto const operand_def = generic_ref | name_operand | address | vector | paren_list | float_imm | int_imm;
 auto const operand_list_def = operand % ',';
 
 // ---- statements (ISA 4.2, 5.4, 9.1, 11.4) ----
@@ -202,7 +220,8 @@ auto const raw_until_semicolon_def = lexeme[raw[*(char_ - ';')]];
 auto const raw_until_brace_def = lexeme[raw[*(char_ - '}')]];
 auto const prototype_def = lexeme['.' >> x3::string("callprototype") >> !followsym] >> attr(std::vector<ast::Operand>())
                          >> x3::repeat(1)[raw_until_semicolon] > ';';
-auto const label_def = (identifier >> ':')[set_name];
+// The lookahead reads the name without building a string, so instruction lines pay almost nothing here.
+auto const label_def = &(lexeme[(alpha >> *followsym) | (char_("_$%") >> +followsym)] >> ':') >> (identifier >> ':')[set_name];
 auto const statement_def = label | block | loc | var_decl | prototype | directive | instruction;
 auto const block_def = lit('{') >> (*statement)[set_statements] > '}';
 
@@ -224,11 +243,11 @@ auto const module_rule_def = (*top_level)[set_items];
 BOOST_SPIRIT_DEFINE(address_offset_or_literal, space_word, linkage_word, dotted_word, opcode, raw_until_semicolon,
                     raw_until_brace, loc_attribute)
 BOOST_SPIRIT_DEFINE(identifier, register_name, word, qualifier, quoted, u64_literal, signed_literal, address_offset,
-                    operand, symbol, int_imm, float_imm, address, vector, paren_list, pred_pair, generic_ref,
-                    symbol_plus, header_directive,
+                    operand, symbol, int_imm, float_imm, address, vector, paren_list, generic_ref,
+                    header_directive, name_operand,
                     operand_list, guard, instruction, decl_qualifier, declarator, var_decl, loc, directive,
                     prototype, label, statement, block, linkage, state_space, param, param_list, function, section)
-BOOST_SPIRIT_DEFINE(file_directive, version, line_directive, top_level, module_rule, skipper_rule)
+BOOST_SPIRIT_DEFINE(file_directive, version, line_directive, top_level, module_rule)
 
 module_type const& module() { return module_rule; }
 skipper_type const& skipper() { return skipper_rule; }

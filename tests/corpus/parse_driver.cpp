@@ -5,6 +5,7 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ptx/parse.hpp"
 #include "semantics/ptx/printer.hpp"
+#include "semantics/support/allocator.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -55,6 +56,7 @@ std::map<std::string, int> read_floors(const fs::path& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ptxcheck::tune_allocator();
   fs::path corpus = argc > 1 ? argv[1] : PTXCHECK_CORPUS_DIR;
   fs::path cache = argc > 2 ? argv[2] : fs::temp_directory_path() / "ptxcheck-corpus-ptx";
   unsigned jobs = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 2;
