@@ -117,6 +117,7 @@ auto const decimal_float = [](auto& ctx) {
 // ASCII classes as bit sets: x3::alnum/alpha call the locale-aware isalnum() per character.
 auto const alnum = char_("a-zA-Z0-9");
 auto const alpha = char_("a-zA-Z");
+auto const blank = char_(" \t");
 x3::uint_parser<std::uint64_t, 16> const hex64;
 x3::uint_parser<std::uint64_t, 8> const oct64;
 x3::uint_parser<std::uint64_t, 2> const bin64;
@@ -208,7 +209,7 @@ auto const var_decl_def = linkage >> state_space >> *decl_qualifier > (declarato
 
 // `.loc` ends at the end of its line (nvcc writes no `;`), so only blanks are skipped inside it.
 auto const loc_attribute_def = lexeme[raw[+(char_ - char_(",;\r\n"))]];
-auto const loc_def = lit(".loc") >> x3::skip(x3::blank)[uint_ > uint_ > uint_ >> *(',' >> loc_attribute) >> -lit(';')];
+auto const loc_def = lit(".loc") >> x3::skip(blank)[uint_ > uint_ > uint_ >> *(',' >> loc_attribute) >> -lit(';')];
 
 auto const directive_argument = quoted | operand;
 auto const directive_def = lexeme['.' >> !(lit("loc") >> !followsym) >> word] >> -operand_list
@@ -233,10 +234,10 @@ auto const function_def = linkage >> lexeme['.' >> function_kinds >> !followsym]
                         > -param_list > *header_directive > (lit(';') | block);
 auto const section_def = lit(".section") > lexeme[&lit('.') >> raw['.' >> +(alnum | char_('_'))]] > '{'
                        > raw_until_brace > '}';
-auto const file_directive_def = lit(".file") > x3::skip(x3::blank)[uint_ > quoted >> *(',' >> dec64)];
-auto const version_def = lit(".version") > x3::skip(x3::blank)[uint_ > '.' > uint_];
+auto const file_directive_def = lit(".file") > x3::skip(blank)[uint_ > quoted >> *(',' >> dec64)];
+auto const version_def = lit(".version") > x3::skip(blank)[uint_ > '.' > uint_];
 // `.target sm_90, debug` / `.address_size 64`: end at the newline, `;` optional.
-auto const line_directive_def = lexeme['.' >> word] >> x3::skip(x3::blank)[-operand_list >> *quoted >> -lit(';')];
+auto const line_directive_def = lexeme['.' >> word] >> x3::skip(blank)[-operand_list >> *quoted >> -lit(';')];
 auto const top_level_def = version | file_directive | section | function | var_decl | line_directive;
 auto const module_rule_def = (*top_level)[set_items];
 
