@@ -74,20 +74,17 @@ class Builder {
   std::vector<LabelFixup> label_fixups_;
 
   // ---------------------------------------------------------------- diagnostics
-  void error(const ast::Tagged& node, std::string message) {
+  Diagnostic located(const ast::Tagged& node, std::string message, const char* severity) const {
     Diagnostic d;
     d.where = parsed_.locate(node);
     d.message = std::move(message);
     d.source_line = parsed_.line_text(d.where.line);
-    errors_.push_back(std::move(d));
+    d.severity = severity;
+    return d;
   }
+  void error(const ast::Tagged& node, std::string message) { errors_.push_back(located(node, std::move(message), "error")); }
   void warning(const ast::Tagged& node, std::string message) {
-    Diagnostic d;
-    d.where = parsed_.locate(node);
-    d.message = std::move(message);
-    d.source_line = parsed_.line_text(d.where.line);
-    d.severity = "warning";
-    warnings_.push_back(std::move(d));
+    warnings_.push_back(located(node, std::move(message), "warning"));
   }
   std::vector<Diagnostic> warnings_;
   std::uint32_t line_of(const ast::Tagged& node) const { return parsed_.locate(node).line; }
