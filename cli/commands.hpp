@@ -8,4 +8,5 @@ namespace ptxcheck::cli {
 inline int exit_code = 0;
 
 void register_parse(CLI::App& app);
+void register_abi(CLI::App& app);
 }  // namespace ptxcheck::cli

@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "ptxcheck 0.1");
   ptxcheck::cli::register_parse(app);
+  ptxcheck::cli::register_abi(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,208 @@
+// Decodes the ordering instructions of a PTX module and attributes each to a user-source position by
+// rebuilding the whole `.loc` inlined_at chain (the IR keeps only the innermost link) from the AST.
+#include "checker/abi/ptx_ops.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+namespace ptxcheck::abi {
+namespace {
+namespace fs = std::filesystem;
+using ptx::ir::Opcode;
+using ptx::ir::SourcePos;
+using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+Key key(const SourcePos& p) { return {p.file, p.line, p.column}; }
+
+// `inlined_at F L C` inside a `.loc` attribute (ISA 11.6.2).
+std::optional<SourcePos> inlined_at(const ptx::ast::Loc& loc) {
+  for (const auto& attr : loc.attributes) {
+    std::string_view a(attr);
+    while (!a.empty() && (a.front() == ' ' || a.front() == '\t')) a.remove_prefix(1);
+    if (a.substr(0, 10) != "inlined_at") continue;
+    a.remove_prefix(10);
+    std::uint32_t v[3] = {0, 0, 0};
+    unsigned n = 0;
+    for (char c : a) {
+      if (c >= '0' && c <= '9') v[n] = v[n] * 10 + static_cast<std::uint32_t>(c - '0');
+      else if ((c == ' ' || c == '\t') && v[n] != 0 && n < 2) ++n;
+    }
+    return SourcePos{v[0], v[1], v[2]};
+  }
+  return std::nullopt;
+}
+
+// For each instruction of a function body (same order as ir::build walks it): its chain of source
+// positions, innermost first. nvcc emits a chain outermost-first, one `.loc P, inlined_at Q` per link,
+// so Q is looked up innermost-first in the current chain (Q may equal P: operator++ calling fetch_add
+// at the same position), else in the chain of the latest `.loc` at Q.
+struct ChainWalker {
+  std::map<Key, std::vector<SourcePos>> chain_at;
+  std::vector<SourcePos> current;
+  std::vector<std::vector<SourcePos>> chains;
+
+  static bool same(const SourcePos& a, const SourcePos& b) { return key(a) == key(b); }
+
+  void walk(const ptx::ast::Block& block) {
+    for (const auto& st : block.statements) {
+      const auto& v = st.get();
+      if (auto* loc = boost::get<ptx::ast::Loc>(&v)) {
+        SourcePos pos{loc->file, loc->line, loc->column};
+        std::vector<SourcePos> chain{pos};
+        if (auto q = inlined_at(*loc)) {
+          auto it = std::find_if(current.begin(), current.end(), [&](const SourcePos& p) { return same(p, *q); });
+          if (it != current.end()) chain.insert(chain.end(), it, current.end());
+          else if (auto c = chain_at.find(key(*q)); c != chain_at.end()) chain.insert(chain.end(), c->second.begin(), c->second.end());
+          else chain.push_back(*q);
+        }
+        if (chain.size() > 64) chain.resize(64);
+        chain_at[key(pos)] = chain;
+        current = std::move(chain);
+      } else if (boost::get<ptx::ast::Instruction>(&v)) {
+        chains.push_back(current.empty() ? std::vector<SourcePos>{SourcePos{}} : current);
+      } else if (auto* nested = boost::get<boost::spirit::x3::forward_ast<ptx::ast::Block>>(&v)) {
+        walk(nested->get());
+      }
+    }
+  }
+};
+
+std::optional<PtxClass> classify(const ptx::ir::Instruction& ins, MemorySemantics& sem, Scope& scope) {
+  using S = MemorySemantics;
+  const auto& q = ins.q;
+  switch (ins.op) {
+    case Opcode::membar_:  // ISA 9.7.13.4: on sm_70+ membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}
+      if (q.words.empty() || q.words[0] == "proxy") return std::nullopt;
+      sem = S::sc;
+      scope = q.scope.value_or(Scope::gpu);
+      return PtxClass::fence;
+    case Opcode::fence_:
+      for (const auto& w : q.words)
+        if (w == "proxy" || w == "mbarrier_init" || w == "op_restrict" || w == "sync_restrict") return std::nullopt;
+      sem = q.semantics.value_or(S::acq_rel);  // ISA 9.7.13.4: .acq_rel when .sem is absent
+      scope = q.scope.value_or(Scope::sys);
+      return PtxClass::fence;
+    case Opcode::atom_:
+    case Opcode::red_:  // ISA 9.7.13.5-6: .relaxed and .gpu when absent
+      sem = q.semantics.value_or(S::relaxed);
+      scope = q.scope.value_or(Scope::gpu);
+      return PtxClass::atom;
+    case Opcode::ld_:
+    case Opcode::st_: {
+      if (q.space && *q.space != ptx::ir::StateSpace::global && *q.space != ptx::ir::StateSpace::shared &&
+          *q.space != ptx::ir::StateSpace::generic)
+        return std::nullopt;  // .param/.local/.const accesses are private to the thread
+      sem = q.semantics.value_or(S::weak);
+      if (sem == S::volatile_ || sem == S::mmio) scope = Scope::sys;  // ISA 8.4.1, 8.4.2
+      else scope = q.scope.value_or(Scope::gpu);
+      auto cls = ins.op == Opcode::ld_ ? PtxClass::ld : PtxClass::st;
+      return sem == S::weak ? std::optional<PtxClass>() : cls;
+    }
+    default: return std::nullopt;
+  }
+}
+
+bool weak_access(const ptx::ir::Instruction& ins) {
+  return (ins.op == Opcode::ld_ || ins.op == Opcode::st_) && !ins.q.semantics &&
+         (!ins.q.space || *ins.q.space == ptx::ir::StateSpace::global || *ins.q.space == ptx::ir::StateSpace::shared);
+}
+
+struct Collector {
+  const ptx::ir::Module& module;
+  std::map<std::string, std::vector<std::vector<SourcePos>>> chains;  // function name -> per instruction
+  std::vector<std::uint32_t> user_files;
+  PtxOps out;
+
+  bool is_user(std::uint32_t file) const {
+    for (auto f : user_files) if (f == file) return true;
+    return false;
+  }
+
+  // A body without branches (and calling only such bodies) runs the same instructions on every call.
+  bool straight(const ptx::ir::Function& f, int depth) const {
+    if (depth > 16) return false;
+    for (const auto& ins : f.body) {
+      if (ins.op == Opcode::bra_ || ins.op == Opcode::brx_) return false;
+      if (ins.op == Opcode::call_)
+        for (const auto& o : ins.operands)
+          if (o.kind == ptx::ir::Operand::Kind::Function && o.target >= 0 &&
+              !straight(module.functions[static_cast<std::size_t>(o.target)], depth + 1))
+            return false;
+    }
+    return true;
+  }
+
+  // `via_call`: reached through a call to a body with branches (see PtxOp::via_call).
+  void walk(const ptx::ir::Function& f, const std::vector<SourcePos>& context, bool via_call, int depth) {
+    const auto& fchains = chains[f.name];
+    for (std::size_t i = 0; i < f.body.size(); ++i) {
+      const auto& ins = f.body[i];
+      std::vector<SourcePos> chain = i < fchains.size() ? fchains[i] : std::vector<SourcePos>{ins.loc.pos};
+      chain.insert(chain.end(), context.begin(), context.end());
+      if (ins.op == Opcode::call_) {
+        for (const auto& o : ins.operands) {
+          if (o.kind != ptx::ir::Operand::Kind::Function || o.target < 0) continue;
+          const auto& callee = module.functions[static_cast<std::size_t>(o.target)];
+          if (callee.has_body && depth < 16) walk(callee, chain, via_call || !straight(callee, 0), depth + 1);
+        }
+        continue;
+      }
+      PtxOp op;
+      MemorySemantics sem = MemorySemantics::weak;
+      Scope scope = Scope::gpu;
+      op.cls = classify(ins, sem, scope);
+      if (!op.cls && !weak_access(ins)) continue;
+      op.sem = sem;
+      op.scope = scope;
+      op.atom_op = ins.q.atom_op;
+      op.text = ptx::ir::opcode_name(ins.op);
+      for (const auto& w : ins.q.words) op.text += "." + w;
+      op.ptx_line = ins.loc.ptx_line;
+      op.function = f.name;
+      // Innermost user-file position; when it comes from a call site (the callee has none of its own) the
+      // callee's code serves every order it was called with, so the operation is marked via_call.
+      const std::size_t own = chain.size() - context.size();
+      for (std::size_t k = 0; k < chain.size(); ++k)
+        if (chain[k].line != 0 && is_user(chain[k].file)) {
+          op.line = chain[k].line;
+          op.column = chain[k].column;
+          op.via_call = via_call && k >= own;
+          break;
+        }
+      out.ops.push_back(std::move(op));
+    }
+  }
+};
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  std::error_code ec;
+  auto ca = fs::weakly_canonical(a, ec), cb = fs::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+}  // namespace
+
+PtxOps collect_ptx_ops(const ptx::ParsedModule& parsed, const ptx::ir::Module& module, const std::string& user_source) {
+  Collector c{module, {}, {}, {}};
+  for (const auto& [index, path] : module.source_files)
+    if (same_file(path, user_source)) c.user_files.push_back(index);
+  if (c.user_files.empty())  // hand-written or relocated PTX: fall back to the file name
+    for (const auto& [index, path] : module.source_files)
+      if (fs::path(path).filename() == fs::path(user_source).filename()) c.user_files.push_back(index);
+  for (const auto& item : parsed.module.items) {
+    const auto* f = boost::get<ptx::ast::Function>(&item.get());
+    if (!f || !f->body) continue;
+    ChainWalker w;
+    w.walk(*f->body);
+    c.chains[f->name] = std::move(w.chains);
+  }
+  auto kernels = module.kernels();
+  if (kernels.empty())
+    for (const auto& f : module.functions) if (f.has_body) kernels.push_back(&f);
+  for (const auto* k : kernels) c.walk(*k, {}, false, 0);
+  c.out.user_files = c.user_files;
+  return std::move(c.out);
+}
+
+}  // namespace ptxcheck::abi

@@ -1,0 +1,284 @@
+// The CUDA source scanner for `ptxcheck abi`: a Spirit X3 grammar run once over the whole file that
+// recognises atomic objects, their member calls and operators, fences, legacy atomics and volatile accesses.
+#include "checker/abi/source_ops.hpp"
+
+#include <boost/optional.hpp>
+#include <boost/spirit/home/x3.hpp>
+
+#include <map>
+#include <set>
+
+namespace ptxcheck::abi {
+namespace x3 = boost::spirit::x3;
+using Iter = std::string::const_iterator;
+
+namespace {
+// What the scanner knows while it walks the file.
+struct State {
+  Iter begin;
+  LineIndex lines;
+  std::string file;
+  std::map<std::string, ThreadScope> atomics;  // atomic object (or pointer/array of them) -> its scope
+  std::set<std::string> volatile_ptrs;         // pointers to volatile
+  std::set<std::string> volatile_vars;         // volatile objects
+  ScanResult out;
+
+  Iter mark;  // where the current item starts (Boost 1.74's _where in an action is the range after the match)
+  void push(Iter, SourceOp op) {
+    auto loc = lines.locate(static_cast<std::size_t>(mark - begin), file);
+    op.line = loc.line;
+    op.column = loc.column;
+    out.ops.push_back(std::move(op));
+  }
+};
+struct state_tag;
+template <class Ctx> State& st(const Ctx& ctx) { return x3::get<state_tag>(ctx).get(); }
+
+// ---- symbol tables: the words of the C++/CUDA API ----
+struct OrderSym : x3::symbols<Order> {
+  OrderSym() {
+    add("relaxed", Order::relaxed)("consume", Order::consume)("acquire", Order::acquire)("release", Order::release)(
+        "acq_rel", Order::acq_rel)("seq_cst", Order::seq_cst);
+  }
+} const order_sym;
+struct ScopeSym : x3::symbols<ThreadScope> {
+  ScopeSym() {
+    add("thread", ThreadScope::thread)("block", ThreadScope::block)("cluster", ThreadScope::cluster)(
+        "device", ThreadScope::device)("system", ThreadScope::system);
+  }
+} const scope_sym;
+struct Method {
+  OpKind kind;
+  RmwOp rmw;
+  const char* name;
+};
+struct MethodSym : x3::symbols<Method> {
+  MethodSym() {
+    for (const Method& m : {Method{OpKind::Load, RmwOp::none, "load"},
+                            Method{OpKind::Store, RmwOp::none, "store"},
+                            Method{OpKind::Rmw, RmwOp::exch, "exchange"},
+                            Method{OpKind::Rmw, RmwOp::cas, "compare_exchange_strong"},
+                            Method{OpKind::Rmw, RmwOp::cas, "compare_exchange_weak"},
+                            Method{OpKind::Rmw, RmwOp::add, "fetch_add"},
+                            Method{OpKind::Rmw, RmwOp::sub, "fetch_sub"},
+                            Method{OpKind::Rmw, RmwOp::and_, "fetch_and"},
+                            Method{OpKind::Rmw, RmwOp::or_, "fetch_or"},
+                            Method{OpKind::Rmw, RmwOp::xor_, "fetch_xor"},
+                            Method{OpKind::Rmw, RmwOp::min, "fetch_min"},
+                            Method{OpKind::Rmw, RmwOp::max, "fetch_max"}})
+      add(m.name, m);
+  }
+} const method_sym;
+// CUDA C++ Programming Guide, "Atomic Functions": atomicAdd ... are relaxed; _block / _system set the scope.
+struct LegacySym : x3::symbols<RmwOp> {
+  LegacySym() {
+    add("Add", RmwOp::add)("Sub", RmwOp::sub)("Exch", RmwOp::exch)("Min", RmwOp::min)("Max", RmwOp::max)(
+        "Inc", RmwOp::inc)("Dec", RmwOp::dec)("CAS", RmwOp::cas)("And", RmwOp::and_)("Or", RmwOp::or_)(
+        "Xor", RmwOp::xor_);
+  }
+} const legacy_sym;
+struct CompoundSym : x3::symbols<RmwOp> {
+  CompoundSym() {
+    add("+=", RmwOp::add)("-=", RmwOp::sub)("&=", RmwOp::and_)("|=", RmwOp::or_)("^=", RmwOp::xor_)(
+        "++", RmwOp::add)("--", RmwOp::sub);
+  }
+} const compound_sym;
+
+// ---- the words inside an argument list: memory orders and thread scopes ----
+struct ArgFacts {
+  std::optional<Order> order;  // the strongest order named (a CAS names success and failure orders)
+  std::optional<ThreadScope> scope;
+};
+ArgFacts arg_facts(const std::string& args) {
+  ArgFacts f;
+  auto idchar = x3::alnum | x3::char_('_');
+  auto on_order = [&](auto& ctx) {
+    Order o = x3::_attr(ctx);
+    if (!f.order || static_cast<int>(o) > static_cast<int>(*f.order)) f.order = o;
+  };
+  auto on_scope = [&](auto& ctx) { f.scope = x3::_attr(ctx); };
+  auto order_tok = x3::lexeme["memory_order" >> (x3::lit('_') | "::") >> order_sym >> !idchar];
+  auto scope_tok = x3::lexeme["thread_scope" >> (x3::lit('_') | "::") >> scope_sym >> !idchar];
+  auto word = x3::lexeme[+idchar];
+  auto it = args.cbegin();
+  x3::parse(it, args.cend(), *(order_tok[on_order] | scope_tok[on_scope] | x3::omit[word] | x3::omit[x3::char_]));
+  return f;
+}
+
+// ---- the grammar ----
+auto const idchar = x3::alnum | x3::char_('_');
+auto const ident = x3::rule<struct ident_, std::string>{"identifier"} = x3::lexeme[(x3::alpha | x3::char_('_')) >> *idchar];
+auto const kw = [](const char* w) { return x3::lexeme[x3::lit(w) >> !idchar]; };
+auto const comment = x3::lexeme["//" >> *(x3::char_ - x3::eol)] | x3::lexeme["/*" >> *(x3::char_ - "*/") >> "*/"];
+auto const skipper = x3::space | comment;
+auto const string_lit = x3::lexeme['"' >> *(('\\' >> x3::char_) | (x3::char_ - '"')) >> '"'];
+auto const char_lit = x3::lexeme['\'' >> *(('\\' >> x3::char_) | (x3::char_ - '\'')) >> '\''];
+
+x3::rule<struct parens_> const parens{"( ... )"};
+x3::rule<struct angles_> const angles{"< ... >"};
+x3::rule<struct brackets_> const brackets{"[ ... ]"};
+auto const parens_def = '(' >> *(parens | string_lit | char_lit | (x3::char_ - x3::char_("()\"'"))) >> ')';
+auto const angles_def = '<' >> *(angles | (x3::char_ - x3::char_("<>;{}"))) >> '>';
+auto const brackets_def = '[' >> *(brackets | (x3::char_ - x3::char_("[]"))) >> ']';
+BOOST_SPIRIT_DEFINE(parens, angles, brackets)
+auto const args = x3::rule<struct args_, std::string>{"argument list"} = x3::raw[x3::lexeme[parens]];
+auto const qualifier = x3::omit[*(ident >> "::")];
+
+// `cuda::atomic_ref<int, cuda::thread_scope_device> a`, `cuda::std::atomic<int>* p`, `atomic<int> arr[4]`:
+// the scope comes from the template arguments (cuda::atomic's default and cuda::std's only scope is system).
+auto const atomic_decl = x3::rule<struct atomic_decl_, boost::fusion::deque<std::string, std::string>>{"atomic declaration"} =
+    qualifier >> x3::lexeme[(x3::lit("atomic_ref") | "atomic") >> !idchar] >> x3::raw[x3::lexeme[angles]] >>
+    x3::omit[*(x3::char_("&*") | kw("const"))] >> ident;
+
+auto on_atomic_decl = [](auto& ctx) {
+  auto& s = st(ctx);
+  const auto& attr = x3::_attr(ctx);
+  s.atomics[boost::fusion::at_c<1>(attr)] = arg_facts(boost::fusion::at_c<0>(attr)).scope.value_or(ThreadScope::system);
+};
+
+// `a.load(...)`, `p->fetch_add(...)`, `arr[i].store(...)` on a known atomic object.
+auto on_member = [](auto& ctx) {
+  auto& s = st(ctx);
+  const auto& attr = x3::_attr(ctx);
+  const std::string& name = boost::fusion::at_c<0>(attr);
+  const Method& m = boost::fusion::at_c<1>(attr);
+  auto it = s.atomics.find(name);
+  if (it == s.atomics.end()) {
+    x3::_pass(ctx) = false;
+    return;
+  }
+  SourceOp op;
+  op.kind = m.kind;
+  op.rmw = m.rmw;
+  op.order = arg_facts(boost::fusion::at_c<2>(attr)).order.value_or(Order::seq_cst);
+  op.scope = it->second;
+  op.api = name + "." + m.name;
+  s.push(x3::_where(ctx).begin(), op);
+};
+auto const member_call = x3::rule<struct member_call_, boost::fusion::deque<std::string, Method, std::string>>{"member call"} =
+    ident >> x3::omit[-x3::lexeme[brackets]] >> (x3::lit("->") | '.') >> x3::lexeme[method_sym >> !idchar] >> args;
+
+// `++a`, `a++`, `a += v`, `a = v` on an atomic object: seq_cst read-modify-writes and stores.
+auto const postfix_op = x3::rule<struct postfix_op_, boost::fusion::deque<std::string, RmwOp>>{"atomic operator"} =
+    ident >> x3::omit[-x3::lexeme[brackets]] >> compound_sym;
+auto on_postfix = [](auto& ctx) {
+  auto& s = st(ctx);
+  const std::string& name = boost::fusion::at_c<0>(x3::_attr(ctx));
+  auto it = s.atomics.find(name);
+  if (it == s.atomics.end()) { x3::_pass(ctx) = false; return; }
+  SourceOp op{0, 0, OpKind::Rmw, boost::fusion::at_c<1>(x3::_attr(ctx)), Order::seq_cst, it->second, name + " operator", false};
+  s.push(x3::_where(ctx).begin(), op);
+};
+auto const prefix_op = x3::rule<struct prefix_op_, boost::fusion::deque<RmwOp, std::string>>{"atomic operator"} =
+    x3::lexeme[(x3::lit("++") >> x3::attr(RmwOp::add)) | (x3::lit("--") >> x3::attr(RmwOp::sub))] >> ident;
+auto on_prefix = [](auto& ctx) {
+  auto& s = st(ctx);
+  const std::string& name = boost::fusion::at_c<1>(x3::_attr(ctx));
+  auto it = s.atomics.find(name);
+  if (it == s.atomics.end()) { x3::_pass(ctx) = false; return; }
+  SourceOp op{0, 0, OpKind::Rmw, boost::fusion::at_c<0>(x3::_attr(ctx)), Order::seq_cst, it->second, name + " operator", false};
+  s.push(x3::_where(ctx).begin(), op);
+};
+auto const assign_op = x3::rule<struct assign_op_, std::string>{"atomic assignment"} =
+    ident >> x3::omit[-x3::lexeme[brackets]] >> x3::lexeme['=' >> !x3::lit('=')];
+auto on_assign = [](auto& ctx) {
+  auto& s = st(ctx);
+  const std::string& name = x3::_attr(ctx);
+  auto it = s.atomics.find(name);
+  if (it == s.atomics.end()) { x3::_pass(ctx) = false; return; }
+  SourceOp op{0, 0, OpKind::Store, RmwOp::none, Order::seq_cst, it->second, name + " = ", false};
+  s.push(x3::_where(ctx).begin(), op);
+};
+
+// `cuda::atomic_thread_fence(order, scope)`, `cuda::std::atomic_thread_fence(order)` (system scope).
+auto const fence_call = x3::rule<struct fence_call_, std::string>{"fence"} =
+    qualifier >> x3::lexeme[x3::lit("atomic_thread_fence") >> !idchar] >> args;
+auto on_fence = [](auto& ctx) {
+  auto f = arg_facts(x3::_attr(ctx));
+  SourceOp op{0, 0, OpKind::Fence, RmwOp::none, f.order.value_or(Order::seq_cst), f.scope.value_or(ThreadScope::system),
+              "atomic_thread_fence", false};
+  st(ctx).push(x3::_where(ctx).begin(), op);
+};
+
+// `atomicAdd(...)`, `atomicCAS_block(...)`, `atomicExch_system(...)`.
+auto const legacy_call = x3::rule<struct legacy_call_, boost::fusion::deque<RmwOp, boost::optional<ThreadScope>>>{"atomic function"} =
+    x3::lexeme["atomic" >> legacy_sym >>
+               -(("_block" >> x3::attr(ThreadScope::block)) | ("_system" >> x3::attr(ThreadScope::system))) >>
+               !idchar] >> x3::omit[args];
+auto on_legacy = [](auto& ctx) {
+  const auto& attr = x3::_attr(ctx);
+  auto scope = boost::fusion::at_c<1>(attr).get_value_or(ThreadScope::device);
+  RmwOp r = boost::fusion::at_c<0>(attr);
+  std::string api = std::string("atomic") + rmw_name(r) + (scope == ThreadScope::block ? "_block" : scope == ThreadScope::system ? "_system" : "");
+  SourceOp op{0, 0, OpKind::Rmw, r, Order::relaxed, scope, api, false};
+  st(ctx).push(x3::_where(ctx).begin(), op);
+};
+
+// `__threadfence()` = atomic_thread_fence(seq_cst, device); _block -> block, _system -> system
+// (CUDA C++ Programming Guide, "Memory Fence Functions").
+auto const threadfence = x3::rule<struct threadfence_, boost::optional<ThreadScope>>{"__threadfence"} =
+    x3::lexeme["__threadfence" >> -(("_block" >> x3::attr(ThreadScope::block)) | ("_system" >> x3::attr(ThreadScope::system))) >>
+               !idchar] >> '(' >> ')';
+auto on_threadfence = [](auto& ctx) {
+  auto scope = x3::_attr(ctx).get_value_or(ThreadScope::device);
+  std::string api = std::string("__threadfence") + (scope == ThreadScope::block ? "_block" : scope == ThreadScope::system ? "_system" : "");
+  SourceOp op{0, 0, OpKind::Fence, RmwOp::none, Order::seq_cst, scope, api, false};
+  st(ctx).push(x3::_where(ctx).begin(), op);
+};
+
+// `volatile int* p`, `int volatile *p`, `volatile unsigned x`: the words after `volatile` up to the name.
+auto const volatile_decl = x3::rule<struct volatile_decl_, std::vector<std::string>>{"volatile declaration"} =
+    kw("volatile") >> *(ident | x3::string("*") | x3::string("::") | x3::string("&"));
+auto on_volatile_decl = [](auto& ctx) {
+  auto& s = st(ctx);
+  const auto& words = x3::_attr(ctx);
+  bool pointer = false;
+  std::string name;
+  for (const auto& w : words) {
+    if (w == "*") pointer = true;
+    else if (w != "::" && w != "&" && w != "const") name = w;
+  }
+  if (name.empty()) return;
+  (pointer ? s.volatile_ptrs : s.volatile_vars).insert(name);
+};
+
+// `*p`, `p[i]`, `p->f` for a pointer to volatile; `x` for a volatile object. Followed by `=` it is a store,
+// by a compound assignment a load and a store, else a load.
+auto const vol_access = x3::rule<struct vol_access_, boost::fusion::deque<boost::optional<char>, std::string, bool, boost::optional<std::string>>>{"volatile access"} =
+    -x3::char_('*') >> ident >> ((x3::lexeme[brackets] >> x3::attr(true)) | (x3::lit("->") >> x3::omit[ident] >> x3::attr(true)) | x3::attr(false)) >>
+    -x3::raw[x3::lexeme[(x3::lit('=') >> !x3::lit('=')) | compound_sym]];
+auto on_vol_access = [](auto& ctx) {
+  auto& s = st(ctx);
+  const auto& attr = x3::_attr(ctx);
+  bool star = boost::fusion::at_c<0>(attr).is_initialized();
+  const std::string& name = boost::fusion::at_c<1>(attr);
+  bool indexed = boost::fusion::at_c<2>(attr);
+  const auto& assign = boost::fusion::at_c<3>(attr);
+  bool is_access = (s.volatile_ptrs.count(name) && (star || indexed)) || (s.volatile_vars.count(name) && !star);
+  if (!is_access) { x3::_pass(ctx) = false; return; }
+  bool store = assign.is_initialized(), load = !assign || *assign != "=";
+  // ISA 8.4.2: a volatile operation is a relaxed operation at system scope.
+  if (load) st(ctx).push(x3::_where(ctx).begin(), SourceOp{0, 0, OpKind::Load, RmwOp::none, Order::relaxed, ThreadScope::system, "volatile load", true});
+  if (store) st(ctx).push(x3::_where(ctx).begin(), SourceOp{0, 0, OpKind::Store, RmwOp::none, Order::relaxed, ThreadScope::system, "volatile store", true});
+};
+
+auto on_mark = [](auto& ctx) { st(ctx).mark = x3::_where(ctx).begin(); };
+auto const item = x3::eps[on_mark] >> ((atomic_decl[on_atomic_decl]) | (volatile_decl[on_volatile_decl]) | (fence_call[on_fence]) |
+                  (legacy_call[on_legacy]) | (threadfence[on_threadfence]) | (member_call[on_member]) |
+                  (postfix_op[on_postfix]) | (prefix_op[on_prefix]) | (assign_op[on_assign]) |
+                  (vol_access[on_vol_access]) | x3::omit[string_lit] | x3::omit[char_lit] | x3::omit[ident] |
+                  x3::omit[x3::char_]);
+}  // namespace
+
+ScanResult scan_cuda_source(const std::string& text, const std::string& file) {
+  State s;
+  s.begin = text.cbegin();
+  s.lines = LineIndex(text);
+  s.file = file;
+  auto it = text.cbegin();
+  auto grammar = x3::with<state_tag>(std::ref(s))[*item];
+  x3::phrase_parse(it, text.cend(), grammar, skipper);
+  return std::move(s.out);
+}
+
+}  // namespace ptxcheck::abi
