@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "ptxcheck 0.1");
   ptxcheck::cli::register_parse(app);
   ptxcheck::cli::register_abi(app);
+  ptxcheck::cli::register_prove(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

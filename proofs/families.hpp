@@ -1,0 +1,12 @@
+// The theorem families of proofs/, one source file each: instruction identities over all bit-vector
+// inputs (identities.cpp) and memory-model properties within a stated litmus bound (model.cpp).
+#pragma once
+
+#include "proofs/theorem.hpp"
+
+#include <vector>
+
+namespace ptxcheck::proofs {
+std::vector<Theorem> identity_theorems();
+std::vector<Theorem> model_theorems();
+}  // namespace ptxcheck::proofs

@@ -1,0 +1,39 @@
+// A bounded theorem: a named property, the bound within which it is checked, and a function that asks
+// Z3 (within a time and memory budget) and returns proved, refuted with a counterexample, or unknown.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::proofs {
+
+struct Budget {
+  unsigned timeout_ms = 60'000;   // per solver call
+  unsigned memory_mb = 4096;      // Z3's memory_max_size
+};
+
+enum class Verdict { proved, refuted, unknown };
+const char* verdict_name(Verdict v);
+
+struct ProofResult {
+  Verdict verdict = Verdict::unknown;
+  std::string detail;  // the counterexample when refuted, the reason when unknown
+  double seconds = 0;
+};
+
+struct Theorem {
+  std::string name;       // `identity.add_cc_addc_chain_64`
+  std::string statement;  // what is claimed, with the spec sections it rests on
+  std::string bound;      // "all 2^128 inputs (exhaustive over bit-vectors)", "2 threads x 3 accesses"
+  std::function<ProofResult(const Budget&)> check;
+};
+
+// Every theorem of proofs/, in a fixed order (families: identity.*, model.*, mapping.*).
+const std::vector<Theorem>& all_theorems();
+
+// Runs one theorem and times it (the check's own `seconds` is overwritten).
+ProofResult run_theorem(const Theorem& t, const Budget& budget);
+
+}  // namespace ptxcheck::proofs

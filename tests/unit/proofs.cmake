@@ -1,0 +1,4 @@
+ptxcheck_unit_test(NAME proofs
+  SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/proofs/test_spec_reference.cpp
+  LIBS ptxcheck_proofs)
