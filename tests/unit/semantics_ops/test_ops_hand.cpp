@@ -1,0 +1,164 @@
+// Instruction semantics on hand-computed values and values quoted from the ISA text (one check per rule),
+// run through the concrete domain and, for the same inputs, through Z3's evaluation of the symbolic term.
+#include "semantics/domain/concrete.hpp"
+#include "semantics/domain/symbolic.hpp"
+#include "semantics/ops/compare.hpp"
+#include "semantics/ops/convert.hpp"
+#include "semantics/ops/logic.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace ptx;
+using domain::Concrete;
+using domain::CV;
+using domain::FpFormat;
+using domain::Rnd;
+
+namespace {
+CV u32(std::uint32_t x) { return Concrete::lit(32, x); }
+CV u64(std::uint64_t x) { return Concrete::lit(64, x); }
+std::uint32_t f(float x) { return domain::f32_to_bits(x); }
+}  // namespace
+
+TEST_CASE("integer: add/sub/mul wrap, mul.hi/wide, mul24") {
+  Concrete d;
+  CHECK(ops::add(d, u32(0xffffffffu), u32(2)).v == 1);
+  CHECK(ops::sub(d, u32(1), u32(2)).v == 0xffffffffu);
+  CHECK(ops::mul_hi(d, false, u32(0x80000000u), u32(4)).v == 2);
+  CHECK(ops::mul_hi(d, true, u32(0x80000000u), u32(4)).v == 0xfffffffeu);  // -2^31*4 = -2^33
+  CHECK(ops::mul_wide(d, true, u32(0xffffffffu), u32(0xffffffffu)).v == 1);
+  CHECK(ops::mul_wide(d, false, u32(0xffffffffu), u32(0xffffffffu)).v == 0xfffffffe00000001ull);
+  // mul24.hi: bits 47..16 of the 48-bit product. 0xffffff * 0xffffff = 0xfffffe000001.
+  CHECK(ops::mul24(d, false, true, u32(0xffffff), u32(0xffffff)).v == 0xfffffe00u);
+  CHECK(ops::mul24(d, false, false, u32(0xffffff), u32(0xffffff)).v == 0xfe000001u);
+  CHECK(ops::add_sat_s(d, u32(0x7fffffff), u32(1)).v == 0x7fffffffu);
+  CHECK(ops::add_sat_s(d, u32(0x80000000u), u32(0xffffffffu)).v == 0x80000000u);
+  CHECK(ops::sad(d, true, u32(0xfffffffeu), u32(3), u32(10)).v == 15);
+}
+
+TEST_CASE("integer: carry chain (ISA 9.7.2): 128-bit add and subtract") {
+  Concrete d;
+  auto s0 = ops::add_carry(d, u32(0xffffffffu), u32(1), d.lit(1, 0));
+  CHECK(s0.value.v == 0);
+  CHECK(s0.carry.v == 1);
+  auto s1 = ops::add_carry(d, u32(5), u32(6), s0.carry);
+  CHECK(s1.value.v == 12);
+  auto b0 = ops::sub_borrow(d, u32(0), u32(1), d.lit(1, 0));
+  CHECK(b0.value.v == 0xffffffffu);
+  CHECK(b0.carry.v == 1);  // borrow-out
+  auto b1 = ops::sub_borrow(d, u32(5), u32(1), b0.carry);
+  CHECK(b1.value.v == 3);
+  CHECK(b1.carry.v == 0);
+}
+
+TEST_CASE("integer: bit operations against the ISA's pseudo-code") {
+  Concrete d;
+  CHECK(ops::popc(d, u32(0xf0f0f0f1u)).v == 17);
+  CHECK(ops::popc(d, u64(~0ull)).v == 64);
+  CHECK(ops::clz(d, u32(0)).v == 32);
+  CHECK(ops::clz(d, u32(1)).v == 31);
+  CHECK(ops::clz(d, u64(1ull << 40)).v == 23);
+  CHECK(ops::bfind(d, false, false, u32(0)).v == 0xffffffffu);
+  CHECK(ops::bfind(d, false, false, u32(0x10)).v == 4);
+  CHECK(ops::bfind(d, false, true, u32(0x10)).v == 27);
+  CHECK(ops::bfind(d, true, false, u32(0xffffffffu)).v == 0xffffffffu);  // -1: no non-sign bit
+  CHECK(ops::bfind(d, true, false, u32(0xfffffff0u)).v == 3);
+  CHECK(ops::brev(d, u32(1)).v == 0x80000000u);
+  // bfe.s32 of 0x000000f0 at 4, len 4 -> field 0xf, sign bit 1 -> -1.
+  CHECK(ops::bfe(d, true, u32(0xf0), u32(4), u32(4)).v == 0xffffffffu);
+  CHECK(ops::bfe(d, false, u32(0xf0), u32(4), u32(4)).v == 0xf);
+  CHECK(ops::bfe(d, false, u32(0xf0), u32(4), u32(0)).v == 0);
+  CHECK(ops::bfe(d, true, u32(0x80000000u), u32(40), u32(4)).v == 0xffffffffu);  // beyond msb: sign replicated
+  CHECK(ops::bfi(d, u32(0xab), u32(0xffffffffu), u32(8), u32(8)).v == 0xffffabffu);
+  CHECK(ops::bfi(d, u32(0xab), u32(0x12345678u), u32(40), u32(8)).v == 0x12345678u);
+  CHECK(ops::shf(d, true, true, u32(0x80000000u), u32(1), u32(1)).v == 3);   // {b,a}<<1, top word
+  CHECK(ops::shf(d, false, true, u32(0), u32(1), u32(40)).v == 1);            // clamp to 32: d = b
+  CHECK(ops::shf(d, false, false, u32(0), u32(1), u32(33)).v == 0x80000000u); // wrap: 33 & 31 = 1
+  CHECK(ops::prmt(d, ops::PrmtMode::generic, u32(0x44332211u), u32(0x88776655u), u32(0x3210)).v == 0x44332211u);
+  CHECK(ops::prmt(d, ops::PrmtMode::generic, u32(0x44332211u), u32(0x88776655u), u32(0x7654)).v == 0x88776655u);
+  CHECK(ops::prmt(d, ops::PrmtMode::generic, u32(0x44332211u), u32(0x88776655u), u32(0x0008)).v == 0x11111100u);
+  CHECK(ops::prmt(d, ops::PrmtMode::generic, u32(0x44332211u), u32(0x88776655u), u32(0x000f)).v == 0x111111ffu);
+  CHECK(ops::prmt(d, ops::PrmtMode::rc8, u32(0x44332211u), u32(0), u32(1)).v == 0x22222222u);
+  CHECK(ops::lop3(d, u32(0xf0f0f0f0u), u32(0xccccccccu), u32(0xaaaaaaaau), 0x80).v == 0x80808080u);  // a&b&c
+  CHECK(ops::shl(d, u32(1), u32(32)).v == 0);
+  CHECK(ops::shr(d, true, u32(0x80000000u), u32(100)).v == 0xffffffffu);
+  CHECK(ops::bmsk(d, false, u32(4), u32(8)).v == 0xff0u);
+  CHECK(ops::dp4a(d, true, true, u32(0xff020304u), u32(0x01010101u), u32(10)).v == 10 + 4 + 3 + 2 - 1);
+}
+
+TEST_CASE("compare and select") {
+  Concrete d;
+  CHECK(ops::compare_int(d, ops::CompareOp::lt, true, u32(0xffffffffu), u32(0)).v == 1);
+  CHECK(ops::compare_int(d, ops::CompareOp::lt, false, u32(0xffffffffu), u32(0)).v == 0);
+  CHECK(ops::compare_int(d, ops::CompareOp::hs, true, u32(0xffffffffu), u32(0)).v == 1);
+  CV nan = u32(0x7fc00000u);
+  CHECK(ops::compare_float(d, FpFormat::f32, ops::CompareOp::ne, nan, u32(f(1.0f))).v == 0);
+  CHECK(ops::compare_float(d, FpFormat::f32, ops::CompareOp::neu, nan, u32(f(1.0f))).v == 1);
+  CHECK(ops::compare_float(d, FpFormat::f32, ops::CompareOp::eq, u32(0x80000000u), u32(0)).v == 1);
+  CHECK(ops::selp(d, u32(1), u32(2), d.lit(1, 0)).v == 2);
+}
+
+TEST_CASE("float: rounding modes, ftz, sat, NaN (ISA 9.7.3)") {
+  Concrete d;
+  ops::FpMods rn, rz{Rnd::rz}, rm{Rnd::rm}, rp{Rnd::rp};
+  // 1 + 2^-24 is a tie between 1 and 1+2^-23: rn -> 1 (even), rp -> 1+2^-23.
+  CV one = u32(f(1.0f)), tiny = u32(f(0x1p-24f));
+  CHECK(ops::fadd(d, FpFormat::f32, rn, one, tiny).v == f(1.0f));
+  CHECK(ops::fadd(d, FpFormat::f32, rp, one, tiny).v == f(1.0f + 0x1p-23f));
+  CHECK(ops::fadd(d, FpFormat::f32, rz, one, tiny).v == f(1.0f));
+  CHECK(ops::fsub(d, FpFormat::f32, rm, one, one).v == 0x80000000u);  // x - x = -0 toward -inf
+  CHECK(ops::fsub(d, FpFormat::f32, rn, one, one).v == 0);
+  CHECK(ops::fadd(d, FpFormat::f32, rz, u32(f(3.0e38f)), u32(f(3.0e38f))).v == 0x7f7fffffu);  // rz: max finite
+  CHECK(ops::fadd(d, FpFormat::f32, rn, u32(f(3.0e38f)), u32(f(3.0e38f))).v == 0x7f800000u);
+  // NaN results are the canonical 0x7fffffff for f32.
+  CHECK(ops::fadd(d, FpFormat::f32, rn, u32(0x7f800000u), u32(0xff800000u)).v == 0x7fffffffu);
+  CHECK(ops::fmul(d, FpFormat::f32, rn, u32(0x7fc00001u), one).v == 0x7fffffffu);
+  // f64 keeps the payload of a NaN input (made quiet).
+  CHECK(ops::fadd(d, FpFormat::f64, rn, u64(0x7ff0000000000001ull), u64(0)).v == 0x7ff8000000000001ull);
+  // .ftz: subnormal input 2^-140 flushed, so 2^-140 + 0 = +0.
+  ops::FpMods ftz;
+  ftz.ftz = true;
+  CHECK(ops::fadd(d, FpFormat::f32, ftz, u32(f(0x1p-140f)), u32(0)).v == 0);
+  CHECK(ops::fadd(d, FpFormat::f32, rn, u32(f(0x1p-140f)), u32(0)).v == f(0x1p-140f));
+  ops::FpMods sat;
+  sat.sat = true;
+  CHECK(ops::fadd(d, FpFormat::f32, sat, u32(f(0.75f)), u32(f(0.75f))).v == f(1.0f));
+  CHECK(ops::fadd(d, FpFormat::f32, sat, u32(f(-0.75f)), u32(f(0.25f))).v == 0);
+  CHECK(ops::fadd(d, FpFormat::f32, sat, u32(0x7fc00000u), u32(0)).v == 0);
+  // f16: 1 + 2^-11 ties to 1; 65504 + 8 rounds back to 65504; 65504 + 16 = 65520 is the tie with 2^16 and
+  // rounds to the even significand, i.e. overflows to +inf (IEEE 754 7.4).
+  CHECK(ops::fadd(d, FpFormat::f16, rn, d.lit(16, 0x3c00), d.lit(16, 0x1000)).v == 0x3c00);
+  CHECK(ops::fadd(d, FpFormat::f16, rn, d.lit(16, 0x7bff), d.lit(16, 0x4800)).v == 0x7bff);
+  CHECK(ops::fadd(d, FpFormat::f16, rn, d.lit(16, 0x7bff), d.lit(16, 0x4c00)).v == 0x7c00);
+  CHECK(ops::fadd(d, FpFormat::f16, rp, d.lit(16, 0x7bff), d.lit(16, 0x3c00)).v == 0x7c00);
+  // bf16 rounding of 1 + 2^-8 (tie) -> 1.0 = 0x3f80.
+  CHECK(ops::fadd(d, FpFormat::bf16, rn, d.lit(16, 0x3f80), d.lit(16, 0x3b80)).v == 0x3f80);
+  // min/max: NaN operand ignored; -0 < +0.
+  CHECK(ops::fminmax(d, FpFormat::f32, false, {}, u32(0x7fc00000u), one).v == f(1.0f));
+  CHECK(ops::fminmax(d, FpFormat::f32, false, {}, u32(0), u32(0x80000000u)).v == 0x80000000u);
+  CHECK(ops::fminmax(d, FpFormat::f32, true, {}, u32(0x80000000u), u32(0)).v == 0);
+}
+
+TEST_CASE("convert (ISA 9.7.9.21)") {
+  Concrete d;
+  ops::FpMods rni{Rnd::rn}, rzi{Rnd::rz}, rmi{Rnd::rm}, rpi{Rnd::rp};
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 32, true, rni, u32(f(2.5f))).v == 2);
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 32, true, rni, u32(f(3.5f))).v == 4);
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 32, true, rmi, u32(f(-2.5f))).v == 0xfffffffdu);
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 32, true, rpi, u32(f(-2.5f))).v == 0xfffffffeu);
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 32, true, rzi, u32(f(1e10f))).v == 0x7fffffffu);
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 32, false, rzi, u32(f(-5.0f))).v == 0);
+  CHECK(ops::cvt_f2i(d, FpFormat::f32, 16, false, rzi, u32(0x7fc00000u)).v == 0);
+  CHECK(ops::cvt_i2f(d, FpFormat::f32, false, rzi, u32(0xffffffffu)).v == f(4294967040.0f));
+  CHECK(ops::cvt_i2f(d, FpFormat::f32, false, rni, u32(0xffffffffu)).v == f(4294967296.0f));
+  CHECK(ops::cvt_f2f(d, FpFormat::f32, FpFormat::f16, rni, u32(f(65520.0f))).v == 0x7c00);  // rounds up to inf
+  CHECK(ops::cvt_f2f(d, FpFormat::f32, FpFormat::f16, rzi, u32(f(65520.0f))).v == 0x7bff);
+  CHECK(ops::cvt_f2f(d, FpFormat::f32, FpFormat::bf16, rni, u32(0x3f808000u)).v == 0x3f80);  // tie to even
+  CHECK(ops::cvt_f2f(d, FpFormat::f32, FpFormat::bf16, rni, u32(0x3f818000u)).v == 0x3f82);
+  CHECK(ops::cvt_f2f(d, FpFormat::f32, FpFormat::f16, rni, u32(f(0x1p-25f))).v == 0);      // tie to even 0
+  CHECK(ops::cvt_f2f(d, FpFormat::f32, FpFormat::f16, rni, u32(f(0x1.8p-25f))).v == 1);
+  CHECK(ops::cvt_fround(d, FpFormat::f32, rni, u32(f(-0.5f))).v == 0x80000000u);
+  CHECK(ops::cvt_int(d, 8, false, true, true, u32(0xffffff00u)).v == 0);     // .sat u8 of -256
+  CHECK(ops::cvt_int(d, 8, true, false, true, u32(200)).v == 127);
+  CHECK(ops::cvt_int(d, 64, true, true, false, u32(0x80000000u)).v == 0xffffffff80000000ull);
+}
