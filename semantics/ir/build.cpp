@@ -580,7 +580,7 @@ class Builder {
         // ISA 5.4.5 (parameterized names): %r<N> declares %r0 .. %r(N-1); no leading zeros.
         const std::string number = name.substr(digits);
         if (number.size() > 1 && number[0] == '0') continue;
-        if (std::stoull(number) >= r->second.first) continue;
+        if (number.size() > 10 || std::stoull(number) >= r->second.first) continue;  // > 10 digits: out of any range
         auto index = static_cast<std::int32_t>(fn_->registers.size());
         fn_->registers.push_back({name, r->second.second});
         s->names[name] = index;

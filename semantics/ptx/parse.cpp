@@ -29,6 +29,21 @@ ParseResult parse_ptx(std::string text_in, std::string file) {
   parsed.lines = ptxcheck::LineIndex(*text);
 
   // X3's error_handler holds the position cache that annotate_on_success fills; errors are reported by us.
+  // Recursive descent needs a bounded depth: deeper nesting than any real PTX is refused before parsing,
+  // so hostile input cannot overflow the stack.
+  constexpr int kMaxNesting = 256;
+  int depth = 0;
+  for (iterator p = begin; p != end; ++p) {
+    if (*p == '{' || *p == '(' || *p == '[') {
+      if (++depth > kMaxNesting) {
+        result.error = ptxcheck::make_diagnostic(*text, file, static_cast<std::size_t>(p - begin),
+                                                 "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+        return result;
+      }
+    } else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0) {
+      --depth;
+    }
+  }
   x3::error_handler<iterator> handler(begin, end, std::cerr, file);
   auto const parser = x3::with<x3::error_handler_tag>(std::ref(handler))[grammar::module()];
   try {

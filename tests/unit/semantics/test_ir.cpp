@@ -161,3 +161,9 @@ TEST_CASE("the checker rejects what the spec rejects") {
   CHECK(errs("$a:\n$a:").at(0) == "duplicate label '$a'");
   CHECK(errors_of(kHeader + ".global .u32 x;\n.global .u32 x;\n").at(0) == "redefinition of 'x'");
 }
+
+TEST_CASE("a register number beyond any range is an undeclared name (found by the fuzzer)") {
+  auto e = errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n mov.u32 %r1, %r99999999999999999999999;\n ret;\n}\n");
+  REQUIRE(e.size() == 1);
+  CHECK(e[0] == "undeclared name '%r99999999999999999999999'");
+}

@@ -143,3 +143,15 @@ $LBB1_main:
   CHECK(first_function(r.module->module).params.empty());
   CHECK(instructions(first_function(r.module->module)).size() == 4);
 }
+
+TEST_CASE("hostile input: deep nesting is refused with a location, not a stack overflow") {
+  std::string deep = ".version 7.0\n.target sm_80\n.global .u32 x[1] = " + std::string(100000, '{');
+  auto r = parse_ptx(deep, "deep.ptx");
+  REQUIRE_FALSE(r);
+  CHECK(r.error->where.line == 3);
+  CHECK(r.error->message.find("nesting deeper than") == 0);
+  // bytes >= 0x80 are ordinary bad input
+  auto bytes = parse_ptx(".version 7.0\n\xff\xfe\x80", "bytes.ptx");
+  REQUIRE_FALSE(bytes);
+  CHECK(bytes.error->where.line == 2);
+}
