@@ -1,6 +1,6 @@
 // Judging compiled code against chapter 4: the ordering instructions of one source line are split into
-// consecutive chunks, one per source operation of that line in column order (repeating for unrolled
-// copies), each chunk a table alternative or a strengthening of one (the chapter's first note).
+// consecutive chunks, each a table alternative (or a strengthening of one, the chapter's first note) of
+// one of the line's operations, every operation getting at least one chunk.
 #include "checker/abi/check.hpp"
 
 #include <fmt/format.h>
@@ -57,26 +57,30 @@ struct Chunk {
   bool stronger;
 };
 
-// Splits `s` into chunks assigned to ops[0], ops[1], ..., ops[n-1], ops[0], ... ending after ops[n-1].
+// Splits `s` into consecutive chunks, each a table sequence of one of the line's operations, every operation
+// getting at least one (C++ leaves the evaluation order inside an expression open, and unrolled loops repeat).
 struct Splitter {
   const std::vector<const PtxOp*>& s;
   const std::vector<const SourceOp*>& ops;
   const std::vector<Row>& rows;
-  std::set<std::pair<std::size_t, std::size_t>> failed;
+  std::set<std::pair<std::size_t, std::uint64_t>> failed;
   std::vector<Chunk> chunks;
 
-  bool run(std::size_t pos, std::size_t idx) {
-    if (pos == s.size()) return idx == 0 && !s.empty();
-    if (failed.count({pos, idx})) return false;
-    for (const auto& alt : rows[idx].alternatives) {
-      if (alt.empty()) continue;
-      auto m = match(s, pos, alt, *ops[idx]);
-      if (!m) continue;
-      chunks.push_back({idx, pos, alt.size(), *m});
-      if (run(pos + alt.size(), (idx + 1) % ops.size())) return true;
-      chunks.pop_back();
+  bool run(std::size_t pos, std::uint64_t mask) {
+    const std::uint64_t full = ops.size() >= 64 ? ~0ull : (1ull << ops.size()) - 1;
+    if (pos == s.size()) return mask == full;
+    if (failed.count({pos, mask})) return false;
+    for (std::size_t idx = 0; idx < ops.size() && idx < 64; ++idx) {
+      for (const auto& alt : rows[idx].alternatives) {
+        if (alt.empty()) continue;
+        auto m = match(s, pos, alt, *ops[idx]);
+        if (!m) continue;
+        chunks.push_back({idx, pos, alt.size(), *m});
+        if (run(pos + alt.size(), mask | (1ull << idx))) return true;
+        chunks.pop_back();
+      }
     }
-    failed.insert({pos, idx});
+    failed.insert({pos, mask});
     return false;
   }
 };

@@ -90,9 +90,8 @@ std::optional<PtxClass> classify(const ptx::ir::Instruction& ins, MemorySemantic
       return PtxClass::atom;
     case Opcode::ld_:
     case Opcode::st_: {
-      if (q.space && *q.space != ptx::ir::StateSpace::global && *q.space != ptx::ir::StateSpace::shared &&
-          *q.space != ptx::ir::StateSpace::generic)
-        return std::nullopt;  // .param/.local/.const accesses are private to the thread
+      if (q.space && (*q.space == ptx::ir::StateSpace::param || *q.space == ptx::ir::StateSpace::const_))
+        return std::nullopt;  // .param/.const accesses are read-only or private to the thread
       sem = q.semantics.value_or(S::weak);
       if (sem == S::volatile_ || sem == S::mmio) scope = Scope::sys;  // ISA 8.4.1, 8.4.2
       else scope = q.scope.value_or(Scope::gpu);

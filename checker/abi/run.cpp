@@ -2,6 +2,8 @@
 // Errors are values: nvcc or parse failures come back as a Diagnostic (exit 2), never an exception.
 #include "checker/abi/run.hpp"
 
+#include "checker/abi/active_lines.hpp"
+
 #include "semantics/ir/build.hpp"
 
 #include <fstream>
@@ -56,7 +58,6 @@ AbiRun run_abi(const AbiRequest& request) {
     run.error = Diagnostic{{source, 0, 0}, "cannot read file", "", "error"};
     return run;
   }
-  const ScanResult scan = scan_cuda_source(*text, source);
 
   if (!cuda_input) {
     auto ptx_text = read_text(request.input);
@@ -65,7 +66,8 @@ AbiRun run_abi(const AbiRequest& request) {
       return run;
     }
     AbiReport report;
-    if (auto e = check_ptx(std::move(*ptx_text), request.input, source, scan, report)) run.error = e;
+    // A .ptx input: the whole source is scanned (the flags it was preprocessed with are unknown).
+    if (auto e = check_ptx(std::move(*ptx_text), request.input, source, scan_cuda_source(*text, source), report)) run.error = e;
     else {
       report.config = "given PTX " + request.input;
       run.reports.push_back(std::move(report));
@@ -79,13 +81,22 @@ AbiRun run_abi(const AbiRequest& request) {
       CudaOptions o = request.cuda;
       o.arch = arch;
       if (!level.empty()) o.extra.insert(o.extra.end(), {"-Xcicc", "-O" + level});
+      // The device pass's preprocessing decides which lines exist (#ifdef, __CUDA_ARCH__): `nvcc -E`.
+      CudaOptions pre = o;
+      pre.extra.push_back("-E");
+      auto preprocessed = compile_cuda(source, pre);
+      if (!preprocessed.text) {
+        run.error = preprocessed.error;
+        return run;
+      }
+      const ScanResult active_scan = scan_cuda_source(keep_active_lines(*text, *preprocessed.text, source), source);
       auto compiled = compile_cuda(source, o);
       if (!compiled.text) {
         run.error = compiled.error;
         return run;
       }
       AbiReport report;
-      if (auto e = check_ptx(std::move(*compiled.text), source + ".ptx", source, scan, report)) {
+      if (auto e = check_ptx(std::move(*compiled.text), source + ".ptx", source, active_scan, report)) {
         run.error = e;
         return run;
       }

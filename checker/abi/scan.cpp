@@ -5,6 +5,7 @@
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -23,6 +24,7 @@ struct State {
   std::set<std::string> volatile_vars;         // volatile objects
   ScanResult out;
 
+  Iter end;
   Iter mark;  // where the current item starts (Boost 1.74's _where in an action is the range after the match)
   void push(Iter, SourceOp op) {
     auto loc = lines.locate(static_cast<std::size_t>(mark - begin), file);
@@ -150,13 +152,20 @@ auto on_member = [](auto& ctx) {
   SourceOp op;
   op.kind = m.kind;
   op.rmw = m.rmw;
-  op.order = arg_facts(boost::fusion::at_c<2>(attr)).order.value_or(Order::seq_cst);
+  // The argument list starts at the first '(' after the method name (the item began at the object name).
+  std::string arg_text;
+  const std::string method(m.name);
+  auto at = std::search(s.mark, s.end, method.begin(), method.end());
+  if (at != s.end) at = std::find(at + static_cast<std::ptrdiff_t>(method.size()), s.end, '(');
+  x3::phrase_parse(at, s.end, args, skipper, arg_text);
+  op.order = arg_facts(arg_text).order.value_or(Order::seq_cst);
   op.scope = it->second;
   op.api = name + "." + m.name;
   s.push(x3::_where(ctx).begin(), op);
 };
-auto const member_call = x3::rule<struct member_call_, boost::fusion::deque<std::string, Method, std::string>>{"member call"} =
-    ident >> x3::omit[-x3::lexeme[brackets]] >> (x3::lit("->") | '.') >> x3::lexeme[method_sym >> !idchar] >> args;
+auto const member_call = x3::rule<struct member_call_, boost::fusion::deque<std::string, Method>>{"member call"} =
+    ident >> x3::omit[-x3::lexeme[brackets]] >> (x3::lit("->") | '.') >> x3::lexeme[method_sym >> !idchar] >>
+    &x3::lit('(');  // the arguments are read for orders here, then scanned on for nested calls
 
 // `++a`, `a++`, `a += v`, `a = v` on an atomic object: seq_cst read-modify-writes and stores.
 auto const postfix_op = x3::rule<struct postfix_op_, boost::fusion::deque<std::string, RmwOp>>{"atomic operator"} =
@@ -204,7 +213,7 @@ auto on_fence = [](auto& ctx) {
 auto const legacy_call = x3::rule<struct legacy_call_, boost::fusion::deque<RmwOp, boost::optional<ThreadScope>>>{"atomic function"} =
     x3::lexeme["atomic" >> legacy_sym >>
                -(("_block" >> x3::attr(ThreadScope::block)) | ("_system" >> x3::attr(ThreadScope::system))) >>
-               !idchar] >> x3::omit[args];
+               !idchar] >> &x3::lit('(');  // arguments are scanned on: `atomicExch(p, atomicAdd(q, 0))`
 auto on_legacy = [](auto& ctx) {
   const auto& attr = x3::_attr(ctx);
   auto scope = boost::fusion::at_c<1>(attr).get_value_or(ThreadScope::device);
@@ -226,22 +235,33 @@ auto on_threadfence = [](auto& ctx) {
   st(ctx).push(x3::_where(ctx).begin(), op);
 };
 
-// `volatile int* p`, `int volatile *p`, `volatile unsigned x`: the words after `volatile` up to the name.
+// `volatile int* p`, `__shared__ volatile int x[4]`, `volatile T& r = p[i];`: storage words, `volatile`, then
+// the words up to the name. Pointers and references to volatile are tracked; a volatile object only when
+// it lives in shared or global memory (`__shared__`, `__device__`): a volatile automatic variable is
+// private to its thread and nvcc may keep it in a register. A reference's initializer binds, not loads.
+auto const storage_word = x3::rule<struct storage_word_, std::string>{"storage class"} =
+    x3::lexeme[(x3::string("__shared__") | x3::string("__device__") | x3::string("static") | x3::string("extern")) >> !idchar];
 auto const volatile_decl = x3::rule<struct volatile_decl_, std::vector<std::string>>{"volatile declaration"} =
-    kw("volatile") >> *(ident | x3::string("*") | x3::string("::") | x3::string("&"));
+    *storage_word >> kw("volatile") >> *(ident | x3::string("*") | x3::string("::") | x3::string("&"));
+auto const volatile_ref_decl = x3::rule<struct volatile_ref_decl_, std::string>{"volatile reference"} =
+    x3::omit[*storage_word] >> kw("volatile") >> x3::omit[*(ident | x3::string("::"))] >> '&' >> ident >> '=' >>
+    !x3::lit('=') >> x3::omit[*(x3::char_ - x3::char_(";,)"))];
+auto on_volatile_ref_decl = [](auto& ctx) { st(ctx).volatile_vars.insert(x3::_attr(ctx)); };
 auto on_volatile_decl = [](auto& ctx) {
   auto& s = st(ctx);
   const auto& words = x3::_attr(ctx);
-  bool pointer = false;
+  bool pointer = false, reference = false, global_storage = false;
   std::string name;
   for (const auto& w : words) {
     if (w == "*") pointer = true;
-    else if (w != "::" && w != "&" && w != "const") name = w;
+    else if (w == "&") reference = true;
+    else if (w == "__shared__" || w == "__device__") global_storage = true;
+    else if (w != "::" && w != "const" && w != "static" && w != "extern") name = w;
   }
   if (name.empty()) return;
-  (pointer ? s.volatile_ptrs : s.volatile_vars).insert(name);
+  if (pointer) s.volatile_ptrs.insert(name);
+  else if (reference || global_storage) s.volatile_vars.insert(name);
 };
-
 // `*p`, `p[i]`, `p->f` for a pointer to volatile; `x` for a volatile object. Followed by `=` it is a store,
 // by a compound assignment a load and a store, else a load.
 auto const vol_access = x3::rule<struct vol_access_, boost::fusion::deque<boost::optional<char>, std::string, bool, boost::optional<std::string>>>{"volatile access"} =
@@ -263,16 +283,23 @@ auto on_vol_access = [](auto& ctx) {
 };
 
 auto on_mark = [](auto& ctx) { st(ctx).mark = x3::_where(ctx).begin(); };
-auto const item = x3::eps[on_mark] >> ((atomic_decl[on_atomic_decl]) | (volatile_decl[on_volatile_decl]) | (fence_call[on_fence]) |
+// `&data[0]`, `&p->f`: taking an address reads nothing. Written without a space, as address-of usually is
+// (`a & b[0]` with spaces stays a bitwise and whose operands are read); `&&` is skipped whole first.
+auto const address_of = x3::rule<struct address_of_>{"address-of"} =
+    x3::lexeme['&' >> &(x3::alpha | '_')] >> ident >> -x3::lexeme[brackets] >>
+    *((x3::lit("->") | '.') >> ident >> -x3::lexeme[brackets]);
+
+auto const item = x3::eps[on_mark] >> ((atomic_decl[on_atomic_decl]) | (volatile_ref_decl[on_volatile_ref_decl]) | (volatile_decl[on_volatile_decl]) | (fence_call[on_fence]) |
                   (legacy_call[on_legacy]) | (threadfence[on_threadfence]) | (member_call[on_member]) |
                   (postfix_op[on_postfix]) | (prefix_op[on_prefix]) | (assign_op[on_assign]) |
-                  (vol_access[on_vol_access]) | x3::omit[string_lit] | x3::omit[char_lit] | x3::omit[ident] |
+                  x3::omit[x3::lit("&&")] | x3::omit[address_of] | (vol_access[on_vol_access]) | x3::omit[string_lit] | x3::omit[char_lit] | x3::omit[ident] |
                   x3::omit[x3::char_]);
 }  // namespace
 
 ScanResult scan_cuda_source(const std::string& text, const std::string& file) {
   State s;
   s.begin = text.cbegin();
+  s.end = text.cend();
   s.lines = LineIndex(text);
   s.file = file;
   auto it = text.cbegin();

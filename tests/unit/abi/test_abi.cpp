@@ -1,5 +1,6 @@
 // Tests of `ptxcheck abi`: the chapter-4 table against the seed's text, the X3 source scanner, the
 // strength order, and end-to-end verdicts on examples/abi (nvcc output and hand-written wrong PTX).
+#include "checker/abi/active_lines.hpp"
 #include "checker/abi/run.hpp"
 #include "checker/abi/table.hpp"
 
@@ -97,6 +98,10 @@ TEST_CASE("abi: the scanner finds operations with order, scope and position, and
       "  cuda::atomic_thread_fence(cuda::std::memory_order_acq_rel, cuda::thread_scope_device);\n"           // 8
       "  ++b; b = 3; x = v[2]; *v += 1; myatomicAdd(q); atomicInc_block((unsigned*)q, 4u);\n"  // 9
       "  __threadfence_system(); bool y = b == 3;\n"                                     // 10
+      "  volatile float f; f = 1.0f; __shared__ volatile int sflag; sflag = 1;\n"       // 11
+      "  volatile int& r = q[0]; r = 2; volatile int* w = q + 1;\n"                      // 12
+      "#ifdef NEVER\n  atomicOr(q, 1);\n#endif\n"                                     // 13-15
+      "  atomicExch((int*)&v[0], atomicAdd(q, b.load(cuda::std::memory_order_relaxed)));\n"  // 16
       "}\n";
   auto scan = scan_cuda_source(src, "k.cu");
   std::vector<std::string> got;
@@ -113,8 +118,20 @@ TEST_CASE("abi: the scanner finds operations with order, scope and position, and
       "9:25 volatile_store(relaxed, system)",
       "9:50 atomic_fetch_inc(relaxed, block)",
       "10:3 atomic_thread_fence(seq_cst, system)",
+      "11:62 volatile_store(relaxed, system)",  // the local `f` is private: not a memory operation
+      "12:27 volatile_store(relaxed, system)",  // binding `r` loads nothing; `w = q + 1` stores nothing
+      "14:3 atomic_fetch_or(relaxed, device)",  // the scanner alone does not preprocess
+      "16:3 atomic_exchange(relaxed, device)",  // `&v[0]` takes an address: no volatile load
+      "16:27 atomic_fetch_add(relaxed, device)", "16:40 atomic_load(relaxed, block)",  // nested calls
   };
   CHECK(got == want);
+}
+
+TEST_CASE("abi: lines the device preprocessing drops are blanked (nvcc -E line markers)") {
+  const std::string text = "a\n#ifdef X\nb\n#else\nc\n#endif\nd\n";
+  const std::string pre = "# 1 \"k.cu\"\na\n# 5 \"k.cu\"\nc\n\n# 1 \"other.h\" 1\nb\n# 7 \"k.cu\" 2\nd\n";
+  CHECK(keep_active_lines(text, pre, "k.cu") == "a\n\n\n\nc\n\nd\n");
+  CHECK(keep_active_lines(text, "# 1 \"x.cu\"\nq\n", "k.cu") == text);  // no marker names the file
 }
 
 TEST_CASE("abi: nvcc's output for examples/abi/atomics_table.cu follows chapter 4 on every row") {
