@@ -10,4 +10,5 @@ inline int exit_code = 0;
 void register_parse(CLI::App& app);
 void register_abi(CLI::App& app);
 void register_prove(CLI::App& app);
+void register_run(CLI::App& app);
 }  // namespace ptxcheck::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_parse(app);
   ptxcheck::cli::register_abi(app);
   ptxcheck::cli::register_prove(app);
+  ptxcheck::cli::register_run(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

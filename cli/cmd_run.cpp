@@ -1,0 +1,121 @@
+// `ptxcheck run FILE --launch LAUNCH.json` (or --grid/--block/--param/--buffer): runs a kernel on the CPU
+// interpreter and prints {"buffers": ..., "stats": ...} as JSON. Exit 0 ran, 1 out-of-bounds/deadlock/trap,
+// 2 bad input, 3 unsupported instruction or step limit (each reported by name and PTX line).
+#include "cli/commands.hpp"
+#include "cli/cuda_flags.hpp"
+#include "semantics/interp/launch_json.hpp"
+#include "semantics/ir/build.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ptxcheck::cli {
+namespace {
+struct RunArgs {
+  std::string file, launch_file, kernel;
+  std::vector<std::uint32_t> grid, block;
+  std::vector<std::string> params, buffers;
+  std::uint32_t shared = 0;
+  bool shared_given = false;
+  std::uint64_t seed = 0, max_steps = 2'000'000'000;
+  CudaOptions cuda;
+};
+
+bool dims(const std::vector<std::uint32_t>& v, std::array<std::uint32_t, 3>& out) {
+  if (v.empty()) return true;
+  if (v.size() > 3) return false;
+  out = {1, 1, 1};
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == 0) return false;
+    out[i] = v[i];
+  }
+  return true;
+}
+
+int run_run(const RunArgs& args) {
+  ptx::interp::Launch launch;
+  std::string error;
+  if (!args.launch_file.empty()) {
+    std::ifstream in(args.launch_file);
+    if (!in) { std::cerr << "error: cannot read " << args.launch_file << "\n"; return 2; }
+    nlohmann::json j;
+    try { in >> j; } catch (const std::exception& e) {
+      std::cerr << args.launch_file << ": error: invalid JSON: " << e.what() << "\n";
+      return 2;
+    }
+    if (!ptx::interp::launch_from_json(j, launch, error)) { std::cerr << args.launch_file << ": error: " << error << "\n"; return 2; }
+  }
+  if (!args.kernel.empty()) launch.kernel = args.kernel;
+  if (!dims(args.grid, launch.grid) || !dims(args.block, launch.block)) {
+    std::cerr << "error: --grid/--block take 1 to 3 positive numbers\n";
+    return 2;
+  }
+  if (args.shared_given) launch.dynamic_shared_bytes = args.shared;
+  // --buffer NAME=HEX or NAME:zero=N
+  for (const auto& b : args.buffers) {
+    std::vector<std::uint8_t> bytes;
+    auto eq = b.find('=');
+    if (eq == std::string::npos) { std::cerr << "error: --buffer is NAME=HEXBYTES or NAME=zero:N\n"; return 2; }
+    std::string name = b.substr(0, eq), value = b.substr(eq + 1);
+    if (value.rfind("zero:", 0) == 0) bytes.assign(std::stoull(value.substr(5)), 0);
+    else if (!ptx::interp::hex_to_bytes(value, bytes)) { std::cerr << "error: --buffer " << name << ": bad hex\n"; return 2; }
+    launch.buffers.push_back({name, bytes});
+  }
+  if (!args.params.empty()) {
+    launch.params.clear();
+    for (const auto& p : args.params) {
+      ptx::interp::ParamValue v;
+      if (!ptx::interp::param_from_text(p, v, error)) { std::cerr << "error: --param " << p << ": " << error << "\n"; return 2; }
+      launch.params.push_back(v);
+    }
+  }
+  auto loaded = load_ptx_or_cuda(args.file, args.cuda);
+  if (!loaded.text) { std::cerr << loaded.error->render() << "\n"; return 2; }
+  auto built = ptx::ir::load_ptx(std::move(*loaded.text), args.file);
+  for (const auto& e : built.errors) std::cerr << e.render() << "\n";
+  if (!built) return 2;
+  const auto& m = *built.module;
+  if (launch.kernel.empty()) {
+    auto ks = m.kernels();
+    if (ks.size() != 1) { std::cerr << "error: the module has " << ks.size() << " kernels; name one with --kernel\n"; return 2; }
+    launch.kernel = ks[0]->name;
+  }
+  ptx::interp::Options opt;
+  opt.seed = args.seed;
+  opt.max_steps = args.max_steps;
+  auto r = ptx::interp::run(m, launch, opt);
+  std::cout << ptx::interp::result_to_json(r, m).dump(2) << "\n";
+  using K = ptx::interp::Problem::Kind;
+  switch (r.problem.kind) {
+    case K::none: return 0;
+    case K::bad_launch: std::cerr << "error: " << r.problem.message << "\n"; return 2;
+    case K::unsupported: case K::step_limit:
+      for (const auto& u : r.unsupported) std::cerr << args.file << ":" << u.ptx_line << ": unsupported: " << u.instruction << "\n";
+      if (r.unsupported.empty()) std::cerr << "unknown: " << r.problem.message << "\n";
+      return 3;
+    default:
+      std::cerr << "error: " << r.problem.message << "\n";
+      return 1;
+  }
+}
+}  // namespace
+
+void register_run(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Run a kernel bit-exactly on the CPU interpreter; prints buffers and stats as JSON");
+  cmd->add_option("file", args->file, "PTX (or CUDA) file")->required();
+  cmd->add_option("--launch", args->launch_file, "launch description (JSON: kernel, grid, block, buffers, params)");
+  cmd->add_option("--kernel", args->kernel, "kernel to launch (default: the launch's, or the only one)");
+  cmd->add_option("--grid", args->grid, "grid dimensions, e.g. --grid 4 1 1")->expected(1, 3);
+  cmd->add_option("--block", args->block, "block dimensions, e.g. --block 64")->expected(1, 3);
+  cmd->add_option("--param", args->params, "kernel parameter in order: TYPE:VALUE (u32:7, f32:1.5) or buffer:NAME")->allow_extra_args(false);
+  cmd->add_option("--buffer", args->buffers, "a buffer: NAME=HEXBYTES (little-endian) or NAME=zero:N")->allow_extra_args(false);
+  cmd->add_option("--shared", args->shared, "dynamic shared memory bytes")->each([args](const std::string&) { args->shared_given = true; });
+  cmd->add_option("--seed", args->seed, "scheduling seed (0: deterministic lowest-pc-first)")->capture_default_str();
+  cmd->add_option("--max-steps", args->max_steps, "warp-instruction budget (exit 3 when reached)")->capture_default_str();
+  add_cuda_options(cmd, args->cuda);
+  cmd->callback([args]() { exit_code = run_run(*args); });
+}
+
+}  // namespace ptxcheck::cli

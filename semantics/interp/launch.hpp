@@ -1,0 +1,79 @@
+// A kernel launch (grid, block, dynamic shared memory, buffers, parameters) and its result (buffers after the
+// kernel, statistics, and the first error: out-of-bounds access, deadlock, trap, unsupported instruction).
+// `run` executes it on the interpreter (machine.cpp); launch_json.cpp reads and writes the CLI's JSON.
+#pragma once
+
+#include "semantics/ir/ir.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptx::interp {
+
+struct ParamValue {
+  std::string buffer;           // non-empty: the device address of this buffer
+  ir::ScalarType type = ir::ScalarType::u64;  // otherwise a scalar of this type
+  std::uint64_t bits = 0;
+};
+
+struct Launch {
+  std::string kernel;  // empty: the module's only kernel
+  std::array<std::uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+  std::uint32_t dynamic_shared_bytes = 0;
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers;  // in declaration order
+  std::vector<ParamValue> params;
+};
+
+struct Options {
+  std::uint64_t seed = 0;              // 0: deterministic lowest-pc-first scheduling; else randomised
+  std::uint64_t max_steps = 2'000'000'000;  // warp-instruction budget; running out is "unknown"
+};
+
+// Where a thread was when something happened.
+struct ThreadPos {
+  std::array<std::uint32_t, 3> ctaid{}, tid{};
+  std::string function;
+  std::uint32_t ptx_line = 0;
+  ir::SourcePos source;  // CUDA line from `.loc`, file 0 when none
+};
+
+struct Problem {
+  enum class Kind { none, out_of_bounds, deadlock, trap, unsupported, bad_launch, step_limit, misaligned, illegal };
+  Kind kind = Kind::none;
+  std::string message;
+  std::vector<ThreadPos> threads;
+};
+const char* problem_kind_name(Problem::Kind k);
+
+struct Stats {
+  std::uint64_t warp_instructions = 0;  // instructions issued (one per converged group)
+  std::uint64_t lane_instructions = 0;  // instructions executed per thread
+  std::uint64_t threads = 0, warps = 0, ctas = 0;
+  std::uint64_t barriers = 0, warp_syncs = 0, divergent_branches = 0;
+  std::uint64_t bytes_per_thread = 0;  // registers + local stack of one thread at its peak
+  double seconds = 0;
+};
+
+struct Unsupported {
+  std::string instruction;  // as written, e.g. "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+  std::uint32_t ptx_line = 0;
+};
+
+struct RunResult {
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers;
+  Stats stats;
+  Problem problem;
+  std::vector<Unsupported> unsupported;  // every unsupported instruction reachable from the kernel
+  bool ok() const { return problem.kind == Problem::Kind::none; }
+};
+
+RunResult run(const ir::Module& module, const Launch& launch, const Options& options = {});
+
+// The instructions of `fn` and of every function it calls that the interpreter cannot execute.
+std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& fn);
+
+}  // namespace ptx::interp

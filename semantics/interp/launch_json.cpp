@@ -1,0 +1,173 @@
+// Reading launches from JSON and writing results (see launch_json.hpp).
+#include "semantics/interp/launch_json.hpp"
+
+#include <bit>
+#include <charconv>
+#include <cstring>
+
+namespace ptx::interp {
+
+std::string bytes_to_hex(const std::vector<std::uint8_t>& bytes) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (auto b : bytes) { s += d[b >> 4]; s += d[b & 15]; }
+  return s;
+}
+
+bool hex_to_bytes(std::string_view hex, std::vector<std::uint8_t>& out) {
+  if (hex.size() % 2) return false;
+  out.clear();
+  auto nib = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    int a = nib(hex[i]), b = nib(hex[i + 1]);
+    if (a < 0 || b < 0) return false;
+    out.push_back(static_cast<std::uint8_t>(a * 16 + b));
+  }
+  return true;
+}
+
+namespace {
+bool scalar_bits(const std::string& type, const nlohmann::json& v, ParamValue& out, std::string& error) {
+  auto t = ir::scalar_type_from_name(type);
+  if (!t || !(ir::is_integer(*t) || *t == ir::ScalarType::f32 || *t == ir::ScalarType::f64)) {
+    error = "unknown parameter type '" + type + "' (use u8..u64, s8..s64, b8..b64, f32, f64, or buffer)";
+    return false;
+  }
+  out.type = *t;
+  unsigned bits = ir::scalar_bits(*t);
+  std::uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  if (*t == ir::ScalarType::f32 || *t == ir::ScalarType::f64) {
+    double x;
+    if (v.is_number()) x = v.get<double>();
+    else if (v.is_string()) x = std::stod(v.get<std::string>());
+    else { error = "parameter value must be a number"; return false; }
+    out.bits = *t == ir::ScalarType::f32 ? std::bit_cast<std::uint32_t>(static_cast<float>(x)) : std::bit_cast<std::uint64_t>(x);
+    return true;
+  }
+  if (v.is_number_unsigned()) out.bits = v.get<std::uint64_t>() & mask;
+  else if (v.is_number_integer()) out.bits = static_cast<std::uint64_t>(v.get<std::int64_t>()) & mask;
+  else if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    try {
+      if (s.rfind("0x", 0) == 0) out.bits = std::stoull(s.substr(2), nullptr, 16) & mask;
+      else if (!s.empty() && s[0] == '-') out.bits = static_cast<std::uint64_t>(std::stoll(s)) & mask;
+      else out.bits = std::stoull(s) & mask;
+    } catch (...) {
+      error = "bad integer '" + s + "'";
+      return false;
+    }
+  } else {
+    error = "parameter value must be a number";
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool param_from_json(const nlohmann::json& j, ParamValue& out, std::string& error) {
+  if (!j.is_object() || j.size() != 1) {
+    error = "a parameter is an object with one key: {\"buffer\": NAME} or {\"u32\": 7}";
+    return false;
+  }
+  auto it = j.begin();
+  if (it.key() == "buffer") {
+    if (!it.value().is_string()) { error = "buffer parameter needs a name"; return false; }
+    out.buffer = it.value().get<std::string>();
+    return true;
+  }
+  return scalar_bits(it.key(), it.value(), out, error);
+}
+
+bool param_from_text(std::string_view text, ParamValue& out, std::string& error) {
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    error = "a --param is TYPE:VALUE (u32:7, f32:1.5) or buffer:NAME";
+    return false;
+  }
+  std::string key(text.substr(0, colon)), value(text.substr(colon + 1));
+  if (key == "buffer") { out.buffer = value; return true; }
+  return scalar_bits(key, nlohmann::json(value), out, error);
+}
+
+bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) {
+  if (!j.is_object()) { error = "the launch must be a JSON object"; return false; }
+  if (j.contains("kernel")) out.kernel = j["kernel"].get<std::string>();
+  auto dims = [&](const char* key, std::array<std::uint32_t, 3>& d) {
+    if (!j.contains(key)) return true;
+    const auto& a = j[key];
+    if (!a.is_array() || a.empty() || a.size() > 3) { error = std::string(key) + " must be [x, y, z]"; return false; }
+    d = {1, 1, 1};
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!a[i].is_number_unsigned() || a[i].get<std::uint64_t>() == 0) { error = std::string(key) + " dimensions must be positive"; return false; }
+      d[i] = a[i].get<std::uint32_t>();
+    }
+    return true;
+  };
+  if (!dims("grid", out.grid) || !dims("block", out.block)) return false;
+  if (j.contains("dynamic_shared_bytes")) out.dynamic_shared_bytes = j["dynamic_shared_bytes"].get<std::uint32_t>();
+  if (j.contains("buffers")) {
+    if (!j["buffers"].is_object()) { error = "buffers must be an object"; return false; }
+    for (auto it = j["buffers"].begin(); it != j["buffers"].end(); ++it) {
+      std::vector<std::uint8_t> bytes;
+      const auto& b = it.value();
+      if (b.contains("bytes_le_hex")) {
+        if (!hex_to_bytes(b["bytes_le_hex"].get<std::string>(), bytes)) { error = "buffer '" + it.key() + "': bad hex"; return false; }
+      }
+      if (b.contains("zero_bytes")) bytes.resize(std::max<std::size_t>(bytes.size(), b["zero_bytes"].get<std::size_t>()), 0);
+      out.buffers.push_back({it.key(), std::move(bytes)});
+    }
+  }
+  if (j.contains("params")) {
+    for (const auto& p : j["params"]) {
+      ParamValue v;
+      if (!param_from_json(p, v, error)) return false;
+      out.params.push_back(v);
+    }
+  }
+  for (const auto& p : out.params)
+    if (!p.buffer.empty()) {
+      bool found = false;
+      for (const auto& b : out.buffers) found |= b.first == p.buffer;
+      if (!found) { error = "parameter refers to unknown buffer '" + p.buffer + "'"; return false; }
+    }
+  return true;
+}
+
+nlohmann::json result_to_json(const RunResult& r, const ir::Module& m) {
+  nlohmann::json j;
+  j["buffers"] = nlohmann::json::object();
+  for (const auto& [name, bytes] : r.buffers) j["buffers"][name] = {{"bytes_le_hex", bytes_to_hex(bytes)}};
+  const Stats& s = r.stats;
+  j["stats"] = {{"warp_instructions", s.warp_instructions}, {"lane_instructions", s.lane_instructions},
+                {"threads", s.threads}, {"warps", s.warps}, {"ctas", s.ctas}, {"barriers", s.barriers},
+                {"warp_syncs", s.warp_syncs}, {"divergent_branches", s.divergent_branches},
+                {"bytes_per_thread", s.bytes_per_thread}, {"seconds", s.seconds}};
+  if (!r.ok()) {
+    nlohmann::json e = {{"kind", problem_kind_name(r.problem.kind)}, {"message", r.problem.message}};
+    nlohmann::json threads = nlohmann::json::array();
+    for (const auto& t : r.problem.threads) {
+      nlohmann::json tj = {{"ctaid", t.ctaid}, {"tid", t.tid}, {"function", t.function}, {"ptx_line", t.ptx_line}};
+      if (t.source.file) {
+        auto it = m.source_files.find(t.source.file);
+        tj["source"] = {{"file", it != m.source_files.end() ? it->second : std::to_string(t.source.file)}, {"line", t.source.line}, {"column", t.source.column}};
+      }
+      threads.push_back(tj);
+    }
+    e["threads"] = threads;
+    j["error"] = e;
+  }
+  if (!r.unsupported.empty()) {
+    nlohmann::json u = nlohmann::json::array();
+    for (const auto& x : r.unsupported) u.push_back({{"instruction", x.instruction}, {"ptx_line", x.ptx_line}});
+    j["unsupported"] = u;
+  }
+  return j;
+}
+
+}  // namespace ptx::interp

@@ -1,0 +1,804 @@
+// The interpreter's machine: launch setup (memory layout, parameters), CTA-by-CTA execution, the warp
+// scheduler over converged lane groups (ISA 3.2 independent thread scheduling: each thread has its own pc;
+// a group of lanes at the same pc executes one decoded instruction together), barriers (ISA 9.7.13.1-2) with
+// deadlock detection, warp rendezvous over membermask (9.7.9.6 shfl.sync, 9.7.13.8-11 vote/match/redux/elect
+// .sync, bar.warp.sync), and calls per the PTX ABI (ISA 7, ptx-interoperability chapter 2 .param passing).
+#include "semantics/interp/machine.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+
+namespace ptx::interp {
+
+const char* problem_kind_name(Problem::Kind k) {
+  switch (k) {
+    case Problem::Kind::none: return "none";
+    case Problem::Kind::out_of_bounds: return "out_of_bounds";
+    case Problem::Kind::deadlock: return "deadlock";
+    case Problem::Kind::trap: return "trap";
+    case Problem::Kind::unsupported: return "unsupported";
+    case Problem::Kind::bad_launch: return "bad_launch";
+    case Problem::Kind::step_limit: return "step_limit";
+    case Problem::Kind::misaligned: return "misaligned";
+    case Problem::Kind::illegal: return "illegal";
+  }
+  return "?";
+}
+
+namespace {
+std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+std::uint64_t var_align(const ir::Variable& v) {
+  std::uint64_t a = v.align ? v.align : std::max<std::uint64_t>(1, v.type.size_bytes());
+  return std::max<std::uint64_t>(a, 1);
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------- problems
+ThreadPos Machine::position(Thread& t) {
+  ThreadPos p;
+  if (cta_) p.ctaid = cta_->ctaid;
+  p.tid = t.tid;
+  if (!t.frames.empty()) {
+    const Frame& f = t.frames.back();
+    const ir::Function& fn = mod_.functions[f.fn];
+    p.function = fn.name;
+    std::uint32_t pc = std::min<std::uint32_t>(f.pc, fn.body.empty() ? 0 : static_cast<std::uint32_t>(fn.body.size() - 1));
+    if (!fn.body.empty()) {
+      p.ptx_line = fn.body[pc].loc.ptx_line;
+      p.source = fn.body[pc].loc.pos;
+    }
+  }
+  return p;
+}
+
+void Machine::fail(Problem::Kind k, std::string message, std::vector<Thread*> threads) {
+  if (stop_) return;
+  stop_ = true;
+  result_.problem.kind = k;
+  result_.problem.message = std::move(message);
+  for (Thread* t : threads) result_.problem.threads.push_back(position(*t));
+}
+
+// ---------------------------------------------------------------------------------------------- setup
+const Decoded& Machine::decode(std::uint32_t fn, std::uint32_t pc) {
+  Decoded& d = fns_[fn].decoded[pc];
+  if (d.ready) return d;
+  const Instruction& ins = mod_.functions[fn].body[pc];
+  auto fmt_of = [](ir::ScalarType t) {
+    switch (t) {
+      case ir::ScalarType::f16: case ir::ScalarType::f16x2: return domain::FpFormat::f16;
+      case ir::ScalarType::bf16: case ir::ScalarType::bf16x2: return domain::FpFormat::bf16;
+      case ir::ScalarType::f64: return domain::FpFormat::f64;
+      default: return domain::FpFormat::f32;
+    }
+  };
+  if (!ins.q.types.empty()) {
+    d.t0 = ins.q.types[0].scalar;
+    d.t1 = ins.q.types.size() > 1 ? ins.q.types[1].scalar : d.t0;
+  }
+  d.w0 = ir::scalar_bits(d.t0);
+  d.w1 = ir::scalar_bits(d.t1);
+  d.s0 = ir::is_signed_int(d.t0);
+  d.s1 = ir::is_signed_int(d.t1);
+  d.f0 = ir::is_float(d.t0);
+  d.f1 = ir::is_float(d.t1);
+  d.fmt0 = fmt_of(d.t0);
+  d.fmt1 = fmt_of(d.t1);
+  d.packed = d.t0 == ir::ScalarType::f16x2 || d.t0 == ir::ScalarType::bf16x2;
+  if (ins.q.rounding) {
+    d.has_rounding = true;
+    switch (*ins.q.rounding) {
+      case ir::Rounding::rn: case ir::Rounding::rni: d.mods.rnd = domain::Rnd::rn; break;
+      case ir::Rounding::rz: case ir::Rounding::rzi: d.mods.rnd = domain::Rnd::rz; break;
+      case ir::Rounding::rm: case ir::Rounding::rmi: d.mods.rnd = domain::Rnd::rm; break;
+      case ir::Rounding::rp: case ir::Rounding::rpi: d.mods.rnd = domain::Rnd::rp; break;
+      case ir::Rounding::rna: d.mods.rnd = domain::Rnd::rna; break;
+      case ir::Rounding::rs: d.mods.rnd = domain::Rnd::rn; break;
+    }
+  }
+  d.mods.ftz = ins.q.has(ir::Flag::ftz);
+  d.mods.sat = ins.q.has(ir::Flag::sat);
+  d.mods.relu = ins.q.has(ir::Flag::relu);
+  d.space = ins.q.space.value_or(StateSpace::generic);
+  d.ready = true;
+  return d;
+}
+
+bool Machine::setup() {
+  // Functions: register slots and frame layouts (ISA 5.1.5 .local, 5.1.6 .param: per call, per thread).
+  fns_.resize(mod_.functions.size());
+  for (std::uint32_t i = 0; i < mod_.functions.size(); ++i) {
+    const ir::Function& f = mod_.functions[i];
+    FnInfo& fi = fns_[i];
+    fi.fn = &f;
+    for (const auto& r : f.registers) {
+      fi.slot.push_back(fi.nslots);
+      for (unsigned k = 0; k < r.type.vector; ++k) {
+        fi.width.push_back(static_cast<std::uint16_t>(ir::scalar_bits(r.type.scalar)));
+        fi.is_signed.push_back(ir::is_signed_int(r.type.scalar));
+      }
+      fi.nslots += r.type.vector;
+    }
+    std::uint64_t off = 0;
+    auto place = [&](const ir::Variable& v) {
+      off = align_up(off, var_align(v));
+      std::uint64_t at = off;
+      off += std::max<std::uint64_t>(v.size_bytes(), 1);
+      return at;
+    };
+    for (const auto& p : f.params) fi.param_off.push_back(place(p));
+    for (const auto& p : f.returns) fi.ret_off.push_back(place(p));
+    for (std::uint32_t k = 0; k < f.locals.size(); ++k) {
+      const auto& v = f.locals[k];
+      if (v.space == StateSpace::shared) {
+        fi.local_off.push_back(0);
+        continue;
+      }
+      fi.local_off.push_back(place(v));
+    }
+    fi.frame_bytes = align_up(off, 16);
+    fi.decoded.resize(f.body.size());
+  }
+  // Static shared memory: module-scope .shared variables, then those declared inside functions; every
+  // `.extern .shared` array starts at the dynamic area after them (ISA 5.1.4, CUDA's extern __shared__).
+  std::uint64_t shared = 0;
+  global_addr_.assign(mod_.globals.size(), 0);
+  std::vector<std::uint32_t> extern_shared;
+  for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
+    const auto& v = mod_.globals[g];
+    if (v.space != StateSpace::shared) continue;
+    if (v.is_extern || v.count == 0) { extern_shared.push_back(g); continue; }
+    shared = align_up(shared, var_align(v));
+    global_addr_[g] = shared;
+    shared += v.size_bytes();
+  }
+  for (std::uint32_t i = 0; i < mod_.functions.size(); ++i)
+    for (std::uint32_t k = 0; k < mod_.functions[i].locals.size(); ++k) {
+      const auto& v = mod_.functions[i].locals[k];
+      if (v.space != StateSpace::shared) continue;
+      shared = align_up(shared, var_align(v));
+      local_shared_[{i, k}] = shared;
+      shared += v.size_bytes();
+    }
+  static_shared_ = shared;
+  dynamic_shared_base_ = align_up(shared, 16);
+  for (auto g : extern_shared) global_addr_[g] = dynamic_shared_base_;
+  // Global and const variables with their initializers (ISA 5.4.4), then the launch's buffers.
+  for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
+    const auto& v = mod_.globals[g];
+    if (v.space != StateSpace::global && v.space != StateSpace::const_) continue;
+    global_addr_[g] = global_.allocate(v.name, v.size_bytes(), std::max<std::uint64_t>(var_align(v), 16), false);
+    auto& r = global_.region(global_.regions().size() - 1);
+    if (v.has_initializer) std::memcpy(r.bytes.data(), v.init.data(), std::min<std::size_t>(v.init.size(), r.bytes.size()));
+  }
+  for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
+    const auto& v = mod_.globals[g];
+    if (v.space != StateSpace::global && v.space != StateSpace::const_) continue;
+    for (const auto& rel : v.relocations) {
+      const ir::Variable* target = mod_.find_global(rel.symbol);
+      std::uint64_t value = 0;
+      if (target) {
+        auto ti = static_cast<std::uint32_t>(target - mod_.globals.data());
+        value = global_addr_[ti];
+        if (rel.generic) value = to_generic(target->space, value);
+      } else if (const ir::Function* fn = mod_.find_function(rel.symbol)) {
+        value = 0xF0000000u + static_cast<std::uint64_t>(fn - mod_.functions.data());
+      }
+      value += static_cast<std::uint64_t>(rel.addend);
+      auto* p = global_.find(global_addr_[g] + rel.offset, rel.size);
+      if (p) std::memcpy(p->bytes.data() + (global_addr_[g] + rel.offset - p->base), &value, std::min(8u, rel.size));
+    }
+  }
+  return true;
+}
+
+std::uint64_t Machine::to_generic(StateSpace s, std::uint64_t a) {
+  switch (s) {
+    case StateSpace::shared: case StateSpace::shared_cluster: return kSharedWindow + a;
+    case StateSpace::local: return kLocalWindow + a;
+    case StateSpace::param: return kParamWindow + a;
+    default: return a;
+  }
+}
+
+void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread*) {
+  const FnInfo& fi = fns_[fn];
+  Frame f;
+  f.fn = fn;
+  f.pc = 0;
+  f.call = call;
+  f.reg_base = static_cast<std::uint32_t>(t.regs.size());
+  f.stack_base = align_up(t.stack.size(), 16);
+  for (std::uint32_t s = 0; s < fi.nslots; ++s) t.regs.push_back(CV{0, fi.width[s]});
+  t.stack.resize(f.stack_base + fi.frame_bytes, 0);
+  t.peak_stack = std::max<std::uint64_t>(t.peak_stack, t.stack.size() + t.regs.size() * sizeof(CV));
+  t.frames.push_back(f);
+}
+
+void Machine::setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid) {
+  cta.ctaid = ctaid;
+  const auto& b = launch_.block;
+  std::uint32_t n = b[0] * b[1] * b[2];
+  cta.threads.assign(n, Thread{});
+  cta.shared.assign(dynamic_shared_base_ + launch_.dynamic_shared_bytes, 0);
+  cta.barriers = {};
+  cta.exited = 0;
+  cta.warps.assign((n + 31) / 32, Warp{});
+  const ir::Function* kernel = nullptr;
+  std::uint32_t kidx = 0;
+  for (std::uint32_t i = 0; i < mod_.functions.size(); ++i)
+    if (mod_.functions[i].is_entry && (launch_.kernel.empty() || mod_.functions[i].name == launch_.kernel)) {
+      kernel = &mod_.functions[i];
+      kidx = i;
+      break;
+    }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Thread& t = cta.threads[i];
+    t.linear = i;
+    t.tid = {i % b[0], (i / b[0]) % b[1], i / (b[0] * b[1])};
+    t.warp = i / 32;
+    t.lane = i % 32;
+    cta.warps[t.warp].lanes.push_back(i);
+    push_frame(t, kidx, nullptr, nullptr);
+    // Kernel parameters (ISA 5.1.6.1): each thread sees the launch's values in its param space.
+    const FnInfo& fi = fns_[kidx];
+    for (std::size_t p = 0; p < kernel->params.size() && p < launch_.params.size(); ++p) {
+      const ParamValue& pv = launch_.params[p];
+      std::uint64_t value = pv.bits;
+      if (!pv.buffer.empty()) {
+        for (std::size_t k = 0; k < launch_.buffers.size(); ++k)
+          if (launch_.buffers[k].first == pv.buffer) value = buffer_base_[k];
+      }
+      std::uint64_t size = kernel->params[p].size_bytes();
+      std::memcpy(t.stack.data() + t.frames.back().stack_base + fi.param_off[p], &value, std::min<std::uint64_t>(size, 8));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- run
+RunResult Machine::run() {
+  auto start = std::chrono::steady_clock::now();
+  const ir::Function* kernel = nullptr;
+  for (const auto& f : mod_.functions)
+    if (f.is_entry && (launch_.kernel.empty() || f.name == launch_.kernel)) { kernel = &f; break; }
+  if (!kernel) {
+    result_.problem = {Problem::Kind::bad_launch, "no kernel named '" + launch_.kernel + "'", {}};
+    return result_;
+  }
+  if (launch_.params.size() != kernel->params.size()) {
+    result_.problem = {Problem::Kind::bad_launch,
+                       "kernel '" + kernel->name + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +
+                           std::to_string(launch_.params.size()), {}};
+    return result_;
+  }
+  result_.unsupported = find_unsupported(mod_, *kernel);
+  if (!result_.unsupported.empty()) {
+    result_.problem.kind = Problem::Kind::unsupported;
+    result_.problem.message = "unsupported instruction '" + result_.unsupported[0].instruction + "' at line " +
+                              std::to_string(result_.unsupported[0].ptx_line);
+    return result_;
+  }
+  setup();
+  for (const auto& [name, bytes] : launch_.buffers) {
+    buffer_base_.push_back(global_.allocate(name, bytes.size(), 256));
+    auto& r = global_.region(global_.regions().size() - 1);
+    std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
+  }
+  const auto& g = launch_.grid;
+  for (std::uint32_t z = 0; z < g[2] && !stop_; ++z)
+    for (std::uint32_t y = 0; y < g[1] && !stop_; ++y)
+      for (std::uint32_t x = 0; x < g[0] && !stop_; ++x) {
+        Cta cta;
+        cta_ = &cta;
+        setup_cta(cta, {x, y, z});
+        result_.stats.threads += cta.threads.size();
+        result_.stats.warps += cta.warps.size();
+        result_.stats.ctas += 1;
+        run_cta(cta);
+        for (auto& t : cta.threads)
+          result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
+        cta_ = nullptr;
+      }
+  for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
+    auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
+    result_.buffers.push_back({launch_.buffers[k].first, r ? r->bytes : std::vector<std::uint8_t>{}});
+  }
+  result_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result_;
+}
+
+void Machine::run_cta(Cta& cta) {
+  const std::uint32_t quantum = 256;
+  std::vector<std::uint32_t> order(cta.warps.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  while (!stop_) {
+    bool progress = false;
+    if (opt_.seed) std::shuffle(order.begin(), order.end(), rng_);
+    for (std::uint32_t w : order) {
+      if (stop_) break;
+      progress |= step_warp(cta.warps[w], quantum) > 0;
+    }
+    if (cta.exited == cta.threads.size()) break;
+    if (stop_) break;
+    if (!progress) {
+      // Nothing can run: every live thread waits at a barrier or a warp rendezvous that cannot complete.
+      std::vector<Thread*> stuck;
+      std::string what;
+      for (auto& t : cta.threads)
+        if (t.status == Status::at_barrier || t.status == Status::at_warp_sync) {
+          if (stuck.size() < 8) stuck.push_back(&t);
+        }
+      for (std::uint32_t b = 0; b < 16; ++b)
+        if (cta.barriers[b].arrived)
+          what += " barrier " + std::to_string(b) + ": " + std::to_string(cta.barriers[b].arrived) + " of " +
+                  std::to_string(cta.barriers[b].expected ? cta.barriers[b].expected : cta.threads.size() - cta.exited) + " arrived;";
+      fail(Problem::Kind::deadlock, "deadlock: no thread can make progress;" + what, stuck);
+    }
+  }
+}
+
+std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
+  std::uint32_t executed = 0;
+  while (executed < quantum && !stop_) {
+    // Choose a converged group: the lanes at the same (frame depth, function, pc). Deterministic mode takes
+    // the deepest frame and lowest pc first (so that divergent paths meet again); seeded mode picks a random
+    // runnable lane's position.
+    int best = -1;
+    std::uint64_t best_key = ~std::uint64_t(0);
+    std::uint32_t candidates = 0;
+    for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
+      Thread& t = cta_->threads[w.lanes[i]];
+      if (t.status != Status::running) continue;
+      ++candidates;
+      const Frame& f = t.frames.back();
+      std::uint64_t key = (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) |
+                          (std::uint64_t(f.fn) << 32) | f.pc;
+      if (key < best_key) { best_key = key; best = static_cast<int>(i); }
+    }
+    if (best < 0) break;
+    if (opt_.seed && candidates > 1) {
+      std::uint32_t pick = static_cast<std::uint32_t>(rng_() % candidates);
+      for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
+        Thread& t = cta_->threads[w.lanes[i]];
+        if (t.status != Status::running) continue;
+        if (pick-- == 0) {
+          const Frame& f = t.frames.back();
+          best_key = (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) | (std::uint64_t(f.fn) << 32) | f.pc;
+          break;
+        }
+      }
+    }
+    std::uint32_t mask = 0;
+    for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
+      Thread& t = cta_->threads[w.lanes[i]];
+      if (t.status != Status::running) continue;
+      const Frame& f = t.frames.back();
+      std::uint64_t key = (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) | (std::uint64_t(f.fn) << 32) | f.pc;
+      if (key == best_key) mask |= 1u << i;
+    }
+    if (mask != (1u << w.lanes.size()) - 1 && std::popcount(mask) != static_cast<int>(candidates) ) {}
+    bool same = true;
+    while (same && executed < quantum && !stop_) {
+      if (++steps_ > opt_.max_steps) {
+        fail(Problem::Kind::step_limit, "step limit of " + std::to_string(opt_.max_steps) + " warp instructions reached");
+        break;
+      }
+      same = exec_group(w, mask);
+      ++executed;
+    }
+  }
+  return executed;
+}
+
+// ---------------------------------------------------------------------------------------------- group step
+bool Machine::exec_group(Warp& w, std::uint32_t mask) {
+  Thread& first = cta_->threads[w.lanes[std::countr_zero(mask)]];
+  const Frame& f0 = first.frames.back();
+  const std::uint32_t fn = f0.fn, pc = f0.pc;
+  const ir::Function& func = mod_.functions[fn];
+  if (pc >= func.body.size()) {  // falling off the end of a body is a return (ISA 9.7.12.4)
+    for (std::uint32_t m = mask; m; m &= m - 1) do_return(cta_->threads[w.lanes[std::countr_zero(m)]]);
+    return false;
+  }
+  const Instruction& ins = func.body[pc];
+  const Decoded& d = decode(fn, pc);
+  ++result_.stats.warp_instructions;
+  result_.stats.lane_instructions += static_cast<std::uint64_t>(std::popcount(mask));
+  ++clock_;
+  std::uint32_t active = 0;
+  for (std::uint32_t m = mask; m; m &= m - 1) {
+    unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    Thread& t = cta_->threads[w.lanes[i]];
+    bool on = true;
+    if (ins.guard >= 0) on = (reg(t, ins.guard).v != 0) != ins.guard_negated;
+    if (on) active |= 1u << i;
+  }
+  auto each = [&](std::uint32_t set, auto&& body) {
+    for (std::uint32_t m = set; m; m &= m - 1) body(cta_->threads[w.lanes[std::countr_zero(m)]], static_cast<unsigned>(std::countr_zero(m)));
+  };
+  auto skip_inactive = [&]() { each(mask & ~active, [&](Thread& t, unsigned) { t.frames.back().pc++; }); };
+  using ir::Opcode;
+  switch (ins.op) {
+    case Opcode::bra_: {
+      std::uint32_t target = static_cast<std::uint32_t>(ins.operands[0].target);
+      each(active, [&](Thread& t, unsigned) { t.frames.back().pc = target; });
+      skip_inactive();
+      bool diverged = active != 0 && active != mask;
+      if (diverged) ++result_.stats.divergent_branches;
+      return !diverged;
+    }
+    case Opcode::call_:
+      each(active, [&](Thread& t, unsigned) { do_call(t, ins); });
+      skip_inactive();
+      return false;
+    case Opcode::ret_:
+      each(active, [&](Thread& t, unsigned) { do_return(t); });
+      skip_inactive();
+      return false;
+    case Opcode::exit_:
+      each(active, [&](Thread& t, unsigned) { thread_exit(t); });
+      skip_inactive();
+      return false;
+    case Opcode::trap_:
+      if (active) {
+        std::vector<Thread*> ts;
+        each(active, [&](Thread& t, unsigned) { if (ts.size() < 4) ts.push_back(&t); });
+        fail(Problem::Kind::trap, "trap executed", ts);
+      }
+      skip_inactive();
+      return false;
+    case Opcode::bar_: case Opcode::barrier_:
+      if (ins.q.has(ir::Flag::warp)) {  // bar.warp.sync membermask (ISA 9.7.13.3)
+        each(active, [&](Thread& t, unsigned) {
+          t.sync_ins = &ins;
+          t.sync_mask = static_cast<std::uint32_t>(read(t, ins.operands[0], 32).v);
+          t.status = Status::at_warp_sync;
+          t.frames.back().pc++;
+        });
+        skip_inactive();
+        try_warp_sync(w);
+        return false;
+      }
+      each(active, [&](Thread& t, unsigned) { arrive_barrier(t, ins, d); });
+      skip_inactive();
+      check_barriers();
+      ++result_.stats.barriers;
+      return false;
+    case Opcode::activemask_:
+      // ISA 9.7.13.12: the threads currently executing this instruction together.
+      each(active, [&](Thread& t, unsigned) {
+        write(t, ins.operands[0], domain::Concrete::lit(32, active));
+        t.frames.back().pc++;
+      });
+      skip_inactive();
+      return true;
+    case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_: {
+      const bool has_sync = ins.q.has(ir::Flag::sync);
+      each(active, [&](Thread& t, unsigned) {
+        t.sync_ins = &ins;
+        const auto& ops = ins.operands;
+        std::size_t mask_at = ops.size() - 1;
+        if (ins.op == Opcode::shfl_) {
+          t.sync_a = read(t, ops[1], 32);
+          t.sync_b = read(t, ops[2], 32);
+          t.sync_c = read(t, ops[3], 32);
+        } else if (ins.op == Opcode::vote_) {
+          t.sync_a = read(t, ops[1], 1);
+        } else if (ins.op == Opcode::match_ || ins.op == Opcode::redux_) {
+          t.sync_a = read(t, ops[1], d.w0 == 1 ? 32 : d.w0);
+        }
+        bool legacy = !has_sync || (ins.op == Opcode::shfl_ && ops.size() < 5) || (ins.op == Opcode::vote_ && ops.size() < 3);
+        t.sync_mask = legacy ? active : static_cast<std::uint32_t>(read(t, ops[mask_at], 32).v);
+        t.status = Status::at_warp_sync;
+        t.frames.back().pc++;
+      });
+      skip_inactive();
+      ++result_.stats.warp_syncs;
+      try_warp_sync(w);
+      return false;
+    }
+    case Opcode::brx_:
+      fail(Problem::Kind::unsupported, "brx.idx is not supported");
+      return false;
+    default:
+      break;
+  }
+  bool ok = true;
+  each(active, [&](Thread& t, unsigned) {
+    if (!ok || stop_) return;
+    if (!exec_lane(t, ins, d)) ok = false;
+    t.frames.back().pc++;
+  });
+  if (!ok && !stop_) {
+    std::string text = ir::opcode_name(ins.op);
+    for (const auto& q : ins.q.words) text += "." + q;
+    fail(Problem::Kind::unsupported, "unsupported instruction '" + text + "'", {&first});
+  }
+  skip_inactive();
+  return !stop_;
+}
+
+// ---------------------------------------------------------------------------------------------- threads
+void Machine::thread_exit(Thread& t) {
+  if (t.status == Status::exited) return;
+  t.status = Status::exited;
+  cta_->exited++;
+  check_barriers();
+  try_warp_sync(cta_->warps[t.warp]);
+}
+
+// ISA 9.7.13.1 bar / barrier: bar{.cta}.sync a{, b}; bar.arrive a, b; bar.red.{popc.u32,and.pred,or.pred}
+// d, a{, b}, {!}c. Without b every thread of the CTA participates. Counts are in threads.
+void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded&) {
+  const auto& ops = ins.operands;
+  const bool red = ins.q.has(ir::Flag::red);
+  const bool arrive = ins.q.has(ir::Flag::arrive);
+  std::size_t first = red ? 1 : 0;
+  std::uint32_t id = ops.size() > first ? static_cast<std::uint32_t>(read(t, ops[first], 32).v) : 0;
+  std::size_t rest = ops.size() - first;  // operands from a on
+  std::uint32_t count = 0;
+  if ((red && rest == 3) || (!red && rest == 2)) count = static_cast<std::uint32_t>(read(t, ops[first + 1], 32).v);
+  if (id >= 16) {
+    fail(Problem::Kind::illegal, "barrier number " + std::to_string(id) + " out of range 0..15", {&t});
+    return;
+  }
+  Barrier& b = cta_->barriers[id];
+  if (b.arrived == 0) { b.expected = count; b.popc = 0; b.all = true; b.any = false; }
+  else if (count && b.expected != count) {
+    fail(Problem::Kind::illegal, "barrier " + std::to_string(id) + " used with different thread counts", {&t});
+    return;
+  }
+  b.arrived++;
+  if (red) {
+    bool p = read(t, ops.back(), 1).v != 0;
+    b.popc += p;
+    b.all = b.all && p;
+    b.any = b.any || p;
+  }
+  t.frames.back().pc++;
+  if (!arrive) {
+    t.status = Status::at_barrier;
+    t.barrier_id = id;
+    t.sync_ins = &ins;
+    b.waiting.push_back(t.linear);
+  }
+}
+
+void Machine::check_barriers() {
+  for (std::uint32_t id = 0; id < 16; ++id) {
+    Barrier& b = cta_->barriers[id];
+    if (b.arrived == 0) continue;
+    std::uint32_t expected = b.expected ? b.expected : static_cast<std::uint32_t>(cta_->threads.size() - cta_->exited);
+    if (b.arrived < expected) continue;
+    for (std::uint32_t ti : b.waiting) {
+      Thread& t = cta_->threads[ti];
+      t.status = Status::running;
+      const Instruction& ins = *t.sync_ins;
+      if (ins.q.has(ir::Flag::red)) {
+        CV v;
+        if (ins.q.has(ir::Flag::popc)) v = domain::Concrete::lit(32, b.popc);
+        else if (ins.q.atom_op == ir::AtomOp::and_) v = domain::Concrete::boolean(b.all);
+        else v = domain::Concrete::boolean(b.any);
+        write(t, ins.operands[0], v);
+      }
+    }
+    b = Barrier{};
+  }
+}
+
+// A rendezvous completes when every non-exited lane named in a waiting lane's membermask waits at an
+// instruction with the same opcode and qualifiers and the same membermask (ISA 9.7.9.6, 9.7.13.8-11).
+void Machine::try_warp_sync(Warp& w) {
+  bool again = true;
+  while (again && !stop_) {
+    again = false;
+    for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
+      Thread& t = cta_->threads[w.lanes[i]];
+      if (t.status != Status::at_warp_sync) continue;
+      std::uint32_t need = t.sync_mask, group = 0;
+      bool complete = true;
+      for (std::uint32_t j = 0; j < w.lanes.size(); ++j) {
+        if (!((need >> j) & 1)) continue;
+        Thread& u = cta_->threads[w.lanes[j]];
+        if (u.status == Status::exited) continue;
+        if (u.status != Status::at_warp_sync || u.sync_mask != need || u.sync_ins->op != t.sync_ins->op ||
+            u.sync_ins->q.words != t.sync_ins->q.words) {
+          complete = false;
+          break;
+        }
+        group |= 1u << j;
+      }
+      if (!((need >> i) & 1)) group |= 1u << i;  // a lane outside its own mask: undefined; it goes alone
+      if (!complete) continue;
+      complete_warp_sync(w, group, *t.sync_ins);
+      again = true;
+      break;
+    }
+  }
+}
+
+void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction& ins) {
+  using ir::Opcode;
+  auto lane_thread = [&](unsigned j) -> Thread& { return cta_->threads[w.lanes[j]]; };
+  auto each = [&](auto&& body) {
+    for (std::uint32_t m = group; m; m &= m - 1) body(lane_thread(static_cast<unsigned>(std::countr_zero(m))), static_cast<unsigned>(std::countr_zero(m)));
+  };
+  const auto& ops = ins.operands;
+  auto write_pair = [&](Thread& t, const Operand& o, CV v, bool p) {
+    if (o.kind == Operand::Kind::PredPair) {
+      reg(t, o.reg) = v;
+      if (o.reg2 >= 0) reg(t, o.reg2) = domain::Concrete::boolean(p);
+    } else {
+      write(t, o, v);
+    }
+  };
+  switch (ins.op) {
+    case Opcode::shfl_: {
+      enum { up, down, bfly, idx } mode = ins.q.has(ir::Flag::up) ? up : ins.q.has(ir::Flag::down) ? down : ins.q.has(ir::Flag::bfly) ? bfly : idx;
+      std::vector<CV> src(32);
+      each([&](Thread& t, unsigned lane) { src[lane] = t.sync_a; });
+      each([&](Thread& t, unsigned lane) {
+        std::uint32_t b = static_cast<std::uint32_t>(t.sync_b.v) & 31, c = static_cast<std::uint32_t>(t.sync_c.v);
+        std::uint32_t cval = c & 31, seg = (c >> 8) & 31;
+        std::uint32_t maxl = (lane & seg) | (cval & ~seg), minl = lane & seg;
+        std::int32_t j = 0;
+        bool p = false;
+        switch (mode) {
+          case up: j = static_cast<std::int32_t>(lane) - static_cast<std::int32_t>(b); p = j >= static_cast<std::int32_t>(maxl); break;
+          case down: j = static_cast<std::int32_t>(lane + b); p = j <= static_cast<std::int32_t>(maxl); break;
+          case bfly: j = static_cast<std::int32_t>(lane ^ b); p = j <= static_cast<std::int32_t>(maxl); break;
+          case idx: j = static_cast<std::int32_t>(minl | (b & ~seg)); p = j <= static_cast<std::int32_t>(maxl); break;
+        }
+        if (!p) j = static_cast<std::int32_t>(lane);
+        // Sourcing from a lane outside the group is undefined (ISA 9.7.9.6); we give the lane's own value.
+        CV v = (j >= 0 && j < 32 && ((group >> j) & 1)) ? src[static_cast<unsigned>(j)] : t.sync_a;
+        write_pair(t, ops[0], v, p);
+      });
+      break;
+    }
+    case Opcode::vote_: {
+      std::uint32_t ballot = 0;
+      each([&](Thread& t, unsigned lane) { if (t.sync_a.v) ballot |= 1u << lane; });
+      each([&](Thread& t, unsigned) {
+        if (ins.q.has(ir::Flag::ballot)) write(t, ops[0], domain::Concrete::lit(32, ballot));
+        else if (ins.q.has(ir::Flag::all) || ins.q.atom_op == ir::AtomOp::and_) write(t, ops[0], domain::Concrete::boolean(ballot == group));
+        else if (ins.q.has(ir::Flag::any) || ins.q.atom_op == ir::AtomOp::or_) write(t, ops[0], domain::Concrete::boolean(ballot != 0));
+        else write(t, ops[0], domain::Concrete::boolean(ballot == 0 || ballot == group));  // .uni
+      });
+      break;
+    }
+    case Opcode::match_: {
+      const bool all = ins.q.has(ir::Flag::all);
+      each([&](Thread& t, unsigned) {
+        std::uint32_t same = 0;
+        bool all_equal = true;
+        for (std::uint32_t m = group; m; m &= m - 1) {
+          unsigned j = static_cast<unsigned>(std::countr_zero(m));
+          if (lane_thread(j).sync_a.v == t.sync_a.v) same |= 1u << j;
+          else all_equal = false;
+        }
+        if (all) write_pair(t, ops[0], domain::Concrete::lit(32, all_equal ? group : 0), all_equal);
+        else write(t, ops[0], domain::Concrete::lit(32, same));
+      });
+      break;
+    }
+    case Opcode::redux_: {
+      const Decoded& d = decode(lane_thread(static_cast<unsigned>(std::countr_zero(group))).frames.back().fn,
+                                lane_thread(static_cast<unsigned>(std::countr_zero(group))).frames.back().pc - 1);
+      domain::Concrete c;
+      CV acc;
+      bool firstv = true;
+      each([&](Thread& t, unsigned) {
+        CV a = t.sync_a;
+        if (firstv) { acc = a; firstv = false; return; }
+        switch (ins.q.atom_op.value_or(ir::AtomOp::add)) {
+          case ir::AtomOp::add: acc = c.add(acc, a); break;
+          case ir::AtomOp::min: acc = ops::min(c, d.s0, acc, a); break;
+          case ir::AtomOp::max: acc = ops::max(c, d.s0, acc, a); break;
+          case ir::AtomOp::and_: acc = c.band(acc, a); break;
+          case ir::AtomOp::or_: acc = c.bor(acc, a); break;
+          case ir::AtomOp::xor_: acc = c.bxor(acc, a); break;
+          default: break;
+        }
+      });
+      each([&](Thread& t, unsigned) { write(t, ops[0], acc); });
+      break;
+    }
+    case Opcode::elect_: {
+      unsigned leader = static_cast<unsigned>(std::countr_zero(group));
+      each([&](Thread& t, unsigned lane) { write_pair(t, ops[0], domain::Concrete::lit(32, leader), lane == leader); });
+      break;
+    }
+    default:
+      break;  // bar.warp.sync: only the rendezvous
+  }
+  each([&](Thread& t, unsigned) {
+    t.status = Status::running;
+    t.sync_ins = nullptr;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- calls
+// call (ret), f, (args): the arguments are copied into the callee's .param variables and the return
+// .param variables are copied back on `ret` (ISA 7.1, ptx-interoperability 2.x: parameters by value).
+void Machine::do_call(Thread& t, const Instruction& ins) {
+  const auto& ops = ins.operands;
+  std::size_t fi = 0;
+  while (fi < ops.size() && ops[fi].kind != Operand::Kind::Function) ++fi;
+  if (fi == ops.size()) {
+    fail(Problem::Kind::unsupported, "indirect call (through a register) is not supported", {&t});
+    return;
+  }
+  auto callee = static_cast<std::uint32_t>(ops[fi].target);
+  const ir::Function& cf = mod_.functions[callee];
+  if (!cf.has_body) {
+    fail(Problem::Kind::unsupported, "call to '" + cf.name + "', which has no body in this module", {&t});
+    return;
+  }
+  const Operand* args = fi + 1 < ops.size() && ops[fi + 1].kind == Operand::Kind::List ? &ops[fi + 1] : nullptr;
+  std::vector<std::vector<std::uint8_t>> bytes;
+  if (args) {
+    for (std::size_t i = 0; i < args->elements.size() && i < cf.params.size(); ++i) {
+      const Operand& a = args->elements[i];
+      std::uint64_t size = cf.params[i].size_bytes();
+      std::vector<std::uint8_t> b(size, 0);
+      if (a.kind == Operand::Kind::Variable) {
+        auto [space, addr] = variable_address(t, a.var);
+        if (auto* p = locate(t, space, addr, size, false)) std::memcpy(b.data(), p, size);
+      } else {
+        CV v = read(t, a, static_cast<unsigned>(std::min<std::uint64_t>(size * 8, 128)));
+        for (std::uint64_t k = 0; k < size && k < 16; ++k) b[k] = static_cast<std::uint8_t>(v.v >> (8 * k));
+      }
+      bytes.push_back(std::move(b));
+    }
+  }
+  t.frames.back().pc++;
+  push_frame(t, callee, &ins, nullptr);
+  const FnInfo& info = fns_[callee];
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    std::memcpy(t.stack.data() + t.frames.back().stack_base + info.param_off[i], bytes[i].data(), bytes[i].size());
+}
+
+void Machine::do_return(Thread& t) {
+  if (t.frames.size() <= 1) {
+    thread_exit(t);
+    return;
+  }
+  Frame callee = t.frames.back();
+  const ir::Function& cf = mod_.functions[callee.fn];
+  const FnInfo& info = fns_[callee.fn];
+  std::vector<std::vector<std::uint8_t>> rets;
+  for (std::size_t j = 0; j < cf.returns.size(); ++j) {
+    std::uint64_t size = cf.returns[j].size_bytes();
+    const std::uint8_t* p = t.stack.data() + callee.stack_base + info.ret_off[j];
+    rets.emplace_back(p, p + size);
+  }
+  t.frames.pop_back();
+  t.regs.resize(callee.reg_base);
+  t.stack.resize(callee.stack_base);
+  const auto& ops = callee.call->operands;
+  if (!ops.empty() && ops[0].kind == Operand::Kind::List) {
+    for (std::size_t j = 0; j < ops[0].elements.size() && j < rets.size(); ++j) {
+      const Operand& o = ops[0].elements[j];
+      const auto& b = rets[j];
+      if (o.kind == Operand::Kind::Variable) {
+        auto [space, addr] = variable_address(t, o.var);
+        if (auto* p = locate(t, space, addr, b.size(), true)) std::memcpy(p, b.data(), b.size());
+      } else if (o.kind == Operand::Kind::Register) {
+        CV& r = reg(t, o.reg, o.component);
+        domain::u128 v = 0;
+        for (std::size_t k = 0; k < b.size() && k < 16; ++k) v |= domain::u128(b[k]) << (8 * k);
+        r = domain::Concrete::lit(r.w, v);
+      }
+    }
+  }
+}
+
+RunResult run(const ir::Module& module, const Launch& launch, const Options& options) {
+  Machine m(module, launch, options);
+  return m.run();
+}
+
+}  // namespace ptx::interp

@@ -1,0 +1,155 @@
+// The interpreter's state (internal to semantics/interp): threads with their own program counters and call
+// stacks (ISA 3.2 independent thread scheduling), warps of 32, CTAs with shared memory and 16 barriers, and
+// the Machine that schedules converged lane groups, runs rendezvous (bar, *.sync) and reports problems.
+#pragma once
+
+#include "semantics/domain/concrete.hpp"
+#include "semantics/interp/launch.hpp"
+#include "semantics/interp/memory.hpp"
+#include "semantics/ops/float.hpp"
+
+#include <random>
+
+namespace ptx::interp {
+
+using domain::CV;
+using ir::Instruction;
+using ir::Operand;
+using ir::StateSpace;
+
+struct Frame {
+  std::uint32_t fn = 0, pc = 0;
+  std::uint32_t reg_base = 0;
+  std::uint64_t stack_base = 0;
+  const Instruction* call = nullptr;  // the caller's call instruction (return values go to its operands)
+};
+
+enum class Status : std::uint8_t { running, at_barrier, at_warp_sync, exited };
+
+struct Thread {
+  std::vector<Frame> frames;
+  std::vector<CV> regs;
+  std::vector<std::uint8_t> stack;  // local and param spaces of every frame
+  Status status = Status::running;
+  CV carry{0, 1};  // CC.CF (ISA 9.7.2)
+  std::array<std::uint32_t, 3> tid{};
+  std::uint32_t lane = 0, warp = 0, linear = 0;
+  // A pending rendezvous: the instruction, its membermask and captured operand values.
+  const Instruction* sync_ins = nullptr;
+  std::uint32_t sync_mask = 0;
+  CV sync_a, sync_b, sync_c;
+  std::uint32_t barrier_id = 0;
+  bool barrier_pred = false;
+  std::uint64_t peak_stack = 0;
+};
+
+struct Warp {
+  std::vector<std::uint32_t> lanes;  // thread indices in the CTA, lane i = lanes[i]
+};
+
+struct Barrier {
+  std::uint32_t arrived = 0, expected = 0;
+  std::uint32_t popc = 0;
+  bool all = true, any = false;
+  std::vector<std::uint32_t> waiting;  // thread indices
+};
+
+// Per-instruction facts decoded once (on first execution) and reused by every lane and every later visit.
+struct Decoded {
+  bool ready = false;
+  ir::ScalarType t0 = ir::ScalarType::b32, t1 = ir::ScalarType::b32;  // first and second type qualifiers
+  unsigned w0 = 32, w1 = 32;
+  bool s0 = false, s1 = false, f0 = false, f1 = false;
+  domain::FpFormat fmt0 = domain::FpFormat::f32, fmt1 = domain::FpFormat::f32;
+  bool packed = false;  // .f16x2 / .bf16x2
+  ops::FpMods mods;
+  bool has_rounding = false;
+  StateSpace space = StateSpace::generic;
+};
+
+struct FnInfo {
+  const ir::Function* fn = nullptr;
+  std::vector<std::uint32_t> slot;    // register index -> first slot
+  std::vector<std::uint16_t> width;   // slot -> bits of one element
+  std::vector<bool> is_signed;        // slot -> signed integer type
+  std::uint32_t nslots = 0;
+  std::vector<std::uint64_t> param_off, ret_off, local_off;  // byte offsets in the frame (or in shared memory)
+  std::uint64_t frame_bytes = 0;
+  std::vector<Decoded> decoded;
+};
+
+struct Cta {
+  std::array<std::uint32_t, 3> ctaid{};
+  std::vector<Thread> threads;
+  std::vector<Warp> warps;
+  std::vector<std::uint8_t> shared;
+  std::array<Barrier, 16> barriers{};
+  std::uint32_t exited = 0;
+};
+
+class Machine {
+ public:
+  Machine(const ir::Module& m, const Launch& l, const Options& o) : mod_(m), launch_(l), opt_(o), rng_(o.seed) {}
+  RunResult run();
+
+  // ---- used by exec.cpp
+  const ir::Module& mod_;
+  const Launch& launch_;
+  const Options& opt_;
+  std::mt19937_64 rng_;
+  GlobalMemory global_;
+  std::vector<FnInfo> fns_;
+  std::vector<std::uint64_t> global_addr_;    // module global index -> address (global/const) or shared offset
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> local_shared_;  // (fn, local) -> shared offset
+  std::uint64_t static_shared_ = 0, dynamic_shared_base_ = 0;
+  std::vector<std::uint64_t> buffer_base_;  // launch buffer index -> address
+  Cta* cta_ = nullptr;
+  RunResult result_;
+  bool stop_ = false;
+  std::uint64_t clock_ = 0;
+
+  Frame& frame(Thread& t) { return t.frames.back(); }
+  const FnInfo& info(const Thread& t) { return fns_[t.frames.back().fn]; }
+  const Decoded& decode(std::uint32_t fn, std::uint32_t pc);
+
+  // Operands. `width` is the instruction type's width; `is_signed` extends narrower registers by sign.
+  CV read(Thread& t, const Operand& o, unsigned width, bool is_signed = false, bool is_f = false);
+  void write(Thread& t, const Operand& o, CV v, bool is_signed = false);
+  CV& reg(Thread& t, std::int32_t r, int component = -1);
+  CV special(Thread& t, const Operand& o, unsigned width);
+  // The address an instruction's [address] operand names, in `space` (generic if none was given).
+  std::uint64_t address(Thread& t, const Operand& o);
+  std::pair<StateSpace, std::uint64_t> variable_address(Thread& t, const ir::VarRef& v);
+  const ir::Variable& variable(Thread& t, const ir::VarRef& v);
+  // Memory access with bounds check; null (and a reported problem) when out of bounds.
+  std::uint8_t* locate(Thread& t, StateSpace space, std::uint64_t addr, std::uint64_t size, bool write);
+  CV load(Thread& t, StateSpace space, std::uint64_t addr, unsigned bits);
+  void store(Thread& t, StateSpace space, std::uint64_t addr, const CV& v, unsigned bytes);
+  static std::uint64_t to_generic(StateSpace s, std::uint64_t a);
+
+  // Problems stop the run; the first one is reported.
+  void fail(Problem::Kind k, std::string message, std::vector<Thread*> threads = {});
+  ThreadPos position(Thread& t);
+
+  // Per-lane execution of the instructions that need no other thread (exec.cpp). Returns false if the
+  // instruction is not supported.
+  bool exec_lane(Thread& t, const Instruction& ins, const Decoded& d);
+
+ private:
+  bool setup();
+  void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
+  void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
+  void run_cta(Cta& cta);
+  std::uint32_t step_warp(Warp& w, std::uint32_t quantum);
+  bool exec_group(Warp& w, std::uint32_t mask);
+  void thread_exit(Thread& t);
+  void arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d);
+  void check_barriers();
+  void try_warp_sync(Warp& w);
+  void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
+  void do_call(Thread& t, const Instruction& ins);
+  void do_return(Thread& t);
+  std::uint64_t steps_ = 0;
+};
+
+}  // namespace ptx::interp

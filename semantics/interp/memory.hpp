@@ -1,0 +1,45 @@
+// The interpreter's memory: one byte-addressed generic address space (ISA 5.1, 6.4.1 generic addressing) in
+// which global and const allocations sit at their own addresses and the per-CTA shared and per-thread local
+// and param spaces appear through fixed windows. Every access is bounds-checked against one allocation.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptx::interp {
+
+// Windows of the generic address space (all below 2^32 so that `.address_size 32` modules work too).
+inline constexpr std::uint64_t kGlobalBase = 0x10000000;    // first global/const allocation
+inline constexpr std::uint64_t kSharedWindow = 0xC0000000;  // generic = window + shared-space address
+inline constexpr std::uint64_t kLocalWindow = 0xD0000000;   // generic = window + local-space address
+inline constexpr std::uint64_t kParamWindow = 0xE0000000;   // generic = window + param-space address
+inline constexpr std::uint64_t kWindowSize = 0x10000000;
+
+// Global (and const) memory: named allocations with a guard gap between them, so that an access past one
+// allocation's end never lands in the next one.
+class GlobalMemory {
+ public:
+  struct Region {
+    std::string name;
+    std::uint64_t base = 0;
+    std::vector<std::uint8_t> bytes;
+    bool read_only = false;  // .const
+  };
+  // Returns the base address of a new allocation of `size` bytes (zero-filled), aligned to `align`.
+  std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false);
+  // The region holding [addr, addr+size), or null when the access is out of bounds.
+  Region* find(std::uint64_t addr, std::uint64_t size);
+  const std::vector<Region>& regions() const { return regions_; }
+  Region& region(std::size_t i) { return regions_[i]; }
+  std::uint64_t bytes_allocated() const;
+
+ private:
+  std::vector<Region> regions_;
+  std::uint64_t next_ = kGlobalBase;
+  std::size_t last_ = 0;  // the region of the previous access (accesses cluster)
+};
+
+}  // namespace ptx::interp
