@@ -6,6 +6,10 @@
 #include <doctest/doctest.h>
 #include <boost/variant/get.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 using namespace ptx;
 
 namespace {
@@ -154,4 +158,18 @@ TEST_CASE("hostile input: deep nesting is refused with a location, not a stack o
   auto bytes = parse_ptx(".version 7.0\n\xff\xfe\x80", "bytes.ptx");
   REQUIRE_FALSE(bytes);
   CHECK(bytes.error->where.line == 2);
+}
+
+TEST_CASE("inputs that once crashed the fuzzer now get a module or a located error") {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(PTXCHECK_SOURCE_DIR) / "tests/data/fuzz-regressions")) {
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto r = parse_ptx(ss.str(), e.path().string());
+    if (!r) CHECK(r.error->where.line > 0);
+    ++files;
+  }
+  CHECK(files >= 2);
 }
