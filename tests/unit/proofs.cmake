@@ -1,4 +1,5 @@
 ptxcheck_unit_test(NAME proofs
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/proofs/test_spec_reference.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/proofs/test_theorems.cpp
   LIBS ptxcheck_proofs)
