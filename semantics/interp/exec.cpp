@@ -92,7 +92,19 @@ std::pair<StateSpace, std::uint64_t> Machine::variable_address(Thread& t, const 
 CV Machine::read(Thread& t, const Operand& o, unsigned width, bool is_signed, bool) {
   CV v;
   switch (o.kind) {
-    case OK::Register: v = reg(t, o.reg, o.component); break;
+    case OK::Register: {
+      const FnInfo& fi = fns_[t.frames.back().fn];
+      unsigned n = fi.vec[static_cast<std::size_t>(o.reg)];
+      if (n > 1 && o.component < 0) {  // a whole vector register: its elements, element 0 lowest
+        for (unsigned k = 0; k < n; ++k) {
+          CV e = reg(t, o.reg, static_cast<int>(k));
+          v = k == 0 ? e : (v.w + e.w <= 128 ? Concrete::concat(e, v) : v);
+        }
+      } else {
+        v = reg(t, o.reg, o.component);
+      }
+      break;
+    }
     case OK::Special: v = special(t, o, width); break;
     case OK::Immediate: v = Concrete::lit(64, o.imm); is_signed = true; break;
     case OK::FloatImm: {
@@ -130,6 +142,13 @@ CV Machine::read(Thread& t, const Operand& o, unsigned width, bool is_signed, bo
 void Machine::write(Thread& t, const Operand& o, CV v, bool is_signed) {
   switch (o.kind) {
     case OK::Register: {
+      const FnInfo& fi = fns_[t.frames.back().fn];
+      unsigned n = fi.vec[static_cast<std::size_t>(o.reg)];
+      if (n > 1 && o.component < 0) {
+        unsigned ew = reg(t, o.reg, 0).w;
+        for (unsigned k = 0; k < n && ew * k < v.w; ++k) reg(t, o.reg, static_cast<int>(k)) = Concrete::extract(v, std::min(v.w - 1, ew * k + ew - 1), ew * k);
+        break;
+      }
       CV& r = reg(t, o.reg, o.component);
       r = fit(v, r.w, is_signed);
       break;
@@ -301,7 +320,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       if (d.f0) {
         W(0, fp2([&](CV a, CV b) { return sub ? ops::fsub(C, fmt, mods, a, b) : ops::fadd(C, fmt, mods, a, b); }));
       } else if (ins.q.has(ir::Flag::cc)) {
-        auto r = sub ? ops::sub_borrow(C, R(1, w), R(2, w), Concrete::lit(1, 0)) : ops::add_carry(C, R(1, w), R(2, w), Concrete::lit(1, 0));
+        auto r = sub ? ops::sub_carry(C, R(1, w), R(2, w), Concrete::lit(1, 1)) : ops::add_carry(C, R(1, w), R(2, w), Concrete::lit(1, 0));
         W(0, r.value);
         t.carry = r.carry;
       } else if (d.mods.sat) {
@@ -312,7 +331,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     }
     case Opcode::addc_: case Opcode::subc_: {
-      auto r = ins.op == Opcode::subc_ ? ops::sub_borrow(C, R(1, w), R(2, w), t.carry) : ops::add_carry(C, R(1, w), R(2, w), t.carry);
+      auto r = ins.op == Opcode::subc_ ? ops::sub_carry(C, R(1, w), R(2, w), t.carry) : ops::add_carry(C, R(1, w), R(2, w), t.carry);
       W(0, r.value);
       if (ins.q.has(ir::Flag::cc)) t.carry = r.carry;
       return true;
@@ -513,8 +532,9 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       if (o[0].kind == OK::Vector && o[1].kind != OK::Vector && ins.q.vector_width == 1) {
         W(0, R(1, w));  // mov.b64 {a, b}, x: unpack
       } else if (o[0].kind == OK::Vector && o[1].kind == OK::Vector) {
-        for (std::size_t k = 0; k < o[0].elements.size() && k < o[1].elements.size(); ++k)
-          write(t, o[0].elements[k], read(t, o[1].elements[k], w));
+        std::vector<CV> vals;  // all sources are read before any destination is written
+        for (std::size_t k = 0; k < o[1].elements.size(); ++k) vals.push_back(read(t, o[1].elements[k], w));
+        for (std::size_t k = 0; k < o[0].elements.size() && k < vals.size(); ++k) write(t, o[0].elements[k], vals[k]);
       } else if (o[0].kind == OK::Register && o[0].component < 0 && ins.q.vector_width > 1) {
         // mov.v4.u32 v, {a,b,c,d} or v, w: element-wise over the vector register's slots
         const auto& r = mod_.functions[t.frames.back().fn].registers[static_cast<std::size_t>(o[0].reg)];

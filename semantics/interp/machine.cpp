@@ -115,6 +115,7 @@ bool Machine::setup() {
     fi.fn = &f;
     for (const auto& r : f.registers) {
       fi.slot.push_back(fi.nslots);
+      fi.vec.push_back(r.type.vector);
       for (unsigned k = 0; k < r.type.vector; ++k) {
         fi.width.push_back(static_cast<std::uint16_t>(ir::scalar_bits(r.type.scalar)));
         fi.is_signed.push_back(ir::is_signed_int(r.type.scalar));
@@ -128,8 +129,16 @@ bool Machine::setup() {
       off += std::max<std::uint64_t>(v.size_bytes(), 1);
       return at;
     };
-    for (const auto& p : f.params) fi.param_off.push_back(place(p));
-    for (const auto& p : f.returns) fi.ret_off.push_back(place(p));
+    // Legacy `.reg` parameters are the function's first registers, parameters then returns (ir/build.cpp).
+    std::int32_t next_reg = 0;
+    for (const auto& p : f.params) {
+      fi.param_off.push_back(place(p));
+      fi.param_reg.push_back(p.space == StateSpace::reg ? next_reg++ : -1);
+    }
+    for (const auto& p : f.returns) {
+      fi.ret_off.push_back(place(p));
+      fi.ret_reg.push_back(p.space == StateSpace::reg ? next_reg++ : -1);
+    }
     for (std::uint32_t k = 0; k < f.locals.size(); ++k) {
       const auto& v = f.locals[k];
       if (v.space == StateSpace::shared) {
@@ -739,9 +748,17 @@ void Machine::do_call(Thread& t, const Instruction& ins) {
   }
   const Operand* args = fi + 1 < ops.size() && ops[fi + 1].kind == Operand::Kind::List ? &ops[fi + 1] : nullptr;
   std::vector<std::vector<std::uint8_t>> bytes;
+  std::vector<std::vector<CV>> reg_values;  // for legacy .reg parameters: every element of the value
+  const FnInfo& cinfo = fns_[callee];
   if (args) {
     for (std::size_t i = 0; i < args->elements.size() && i < cf.params.size(); ++i) {
       const Operand& a = args->elements[i];
+      if (cinfo.param_reg[i] >= 0) {
+        reg_values.push_back(operand_elements(t, a, cf.params[i].type));
+        bytes.emplace_back();
+        continue;
+      }
+      reg_values.emplace_back();
       std::uint64_t size = cf.params[i].size_bytes();
       std::vector<std::uint8_t> b(size, 0);
       if (a.kind == Operand::Kind::Variable) {
@@ -757,8 +774,31 @@ void Machine::do_call(Thread& t, const Instruction& ins) {
   t.frames.back().pc++;
   push_frame(t, callee, &ins, nullptr);
   const FnInfo& info = fns_[callee];
-  for (std::size_t i = 0; i < bytes.size(); ++i)
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (info.param_reg[i] >= 0) {
+      for (std::size_t k = 0; k < reg_values[i].size(); ++k) {
+        CV& r = reg(t, info.param_reg[i], static_cast<int>(k));
+        r = domain::Concrete::lit(r.w, reg_values[i][k].v);
+      }
+      continue;
+    }
     std::memcpy(t.stack.data() + t.frames.back().stack_base + info.param_off[i], bytes[i].data(), bytes[i].size());
+  }
+}
+
+// The elements of a value passed to or from a legacy `.reg` parameter of type `type` (a vector register
+// gives each component; a `{a, b}` list gives each element).
+std::vector<CV> Machine::operand_elements(Thread& t, const Operand& a, const ir::Type& type) {
+  std::vector<CV> out;
+  unsigned ew = ir::scalar_bits(type.scalar);
+  if (a.kind == Operand::Kind::Register && a.component < 0) {
+    for (unsigned k = 0; k < type.vector; ++k) out.push_back(reg(t, a.reg, static_cast<int>(k)));
+  } else if (a.kind == Operand::Kind::Vector) {
+    for (const auto& e : a.elements) out.push_back(read(t, e, ew));
+  } else {
+    out.push_back(read(t, a, ew));
+  }
+  return out;
 }
 
 void Machine::do_return(Thread& t) {
@@ -770,7 +810,11 @@ void Machine::do_return(Thread& t) {
   const ir::Function& cf = mod_.functions[callee.fn];
   const FnInfo& info = fns_[callee.fn];
   std::vector<std::vector<std::uint8_t>> rets;
+  std::vector<std::vector<CV>> ret_values;
   for (std::size_t j = 0; j < cf.returns.size(); ++j) {
+    ret_values.emplace_back();
+    if (info.ret_reg[j] >= 0)
+      for (unsigned k = 0; k < cf.returns[j].type.vector; ++k) ret_values.back().push_back(reg(t, info.ret_reg[j], static_cast<int>(k)));
     std::uint64_t size = cf.returns[j].size_bytes();
     const std::uint8_t* p = t.stack.data() + callee.stack_base + info.ret_off[j];
     rets.emplace_back(p, p + size);
@@ -783,6 +827,19 @@ void Machine::do_return(Thread& t) {
     for (std::size_t j = 0; j < ops[0].elements.size() && j < rets.size(); ++j) {
       const Operand& o = ops[0].elements[j];
       const auto& b = rets[j];
+      if (!ret_values[j].empty()) {
+        if (o.kind == Operand::Kind::Register && o.component < 0) {
+          for (std::size_t k = 0; k < ret_values[j].size(); ++k) {
+            CV& r = reg(t, o.reg, static_cast<int>(k));
+            r = domain::Concrete::lit(r.w, ret_values[j][k].v);
+          }
+        } else if (o.kind == Operand::Kind::Vector) {
+          for (std::size_t k = 0; k < o.elements.size() && k < ret_values[j].size(); ++k) write(t, o.elements[k], ret_values[j][k]);
+        } else {
+          write(t, o, ret_values[j][0]);
+        }
+        continue;
+      }
       if (o.kind == Operand::Kind::Variable) {
         auto [space, addr] = variable_address(t, o.var);
         if (auto* p = locate(t, space, addr, b.size(), true)) std::memcpy(p, b.data(), b.size());

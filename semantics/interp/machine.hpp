@@ -70,10 +70,12 @@ struct Decoded {
 struct FnInfo {
   const ir::Function* fn = nullptr;
   std::vector<std::uint32_t> slot;    // register index -> first slot
+  std::vector<std::uint8_t> vec;      // register index -> elements (1, 2, 4 or 8)
   std::vector<std::uint16_t> width;   // slot -> bits of one element
   std::vector<bool> is_signed;        // slot -> signed integer type
   std::uint32_t nslots = 0;
   std::vector<std::uint64_t> param_off, ret_off, local_off;  // byte offsets in the frame (or in shared memory)
+  std::vector<std::int32_t> param_reg, ret_reg;  // legacy `.reg` parameters: their register, else -1
   std::uint64_t frame_bytes = 0;
   std::vector<Decoded> decoded;
 };
@@ -148,6 +150,7 @@ class Machine {
   void try_warp_sync(Warp& w);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void do_call(Thread& t, const Instruction& ins);
+  std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);
   void do_return(Thread& t);
   std::uint64_t steps_ = 0;
 };

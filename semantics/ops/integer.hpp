@@ -213,11 +213,19 @@ template <class D> WithCarry<D> add_carry(const D& d, const Val<D>& a, const Val
   Val<D> s = d.add(d.add(d.zext(a, w + 1), d.zext(b, w + 1)), d.zext(cin, w + 1));
   return {d.extract(s, w - 1, 0), d.extract(s, w, w)};
 }
-// sub.cc / subc{.cc}: d = a - (b + CC.CF); borrow-out = 1 when the exact difference is negative.
-template <class D> WithCarry<D> sub_borrow(const D& d, const Val<D>& a, const Val<D>& b, const Val<D>& bin) {
-  unsigned w = d.width(a);
-  Val<D> s = d.sub(d.zext(a, w + 1), d.add(d.zext(b, w + 1), d.zext(bin, w + 1)));
-  return {d.extract(s, w - 1, 0), d.extract(s, w, w)};
+// sub.cc / subc{.cc}: ISA 9.7.2.3-4 describe d = a - (b + borrow). The hardware keeps the flag as a carry, not
+// a borrow: nv50 seed 3.1 "sub: s1 = SRC1, s2 = ~SRC2, c = 1; res = s1+s2+c; CDST.C = res >> 32", and subc
+// adds ~b with the carry in. So CC.CF = 1 means "no borrow", which is observable when addc reads the flag
+// after sub.cc (zluda-ptx subc_cc_s32, measured on a GPU, agrees). sub.cc passes cin = 1, subc passes CC.CF.
+template <class D> WithCarry<D> sub_carry(const D& d, const Val<D>& a, const Val<D>& b, const Val<D>& cin) {
+  return add_carry(d, a, d.bnot(b), cin);
+}
+// The ISA's own view of the same chain (9.7.2.3-4): d = a - (b + borrow_in), borrow-out = the exact difference
+// is negative. Defined through sub_carry with the flag inverted (borrow = !carry), so the two views are one
+// semantics; proofs/ can check that a chain of these equals the wide subtraction.
+template <class D> WithCarry<D> sub_borrow(const D& d, const Val<D>& a, const Val<D>& b, const Val<D>& borrow_in) {
+  WithCarry<D> r = sub_carry(d, a, b, d.bnot(borrow_in));
+  return {r.value, d.bnot(r.carry)};
 }
 
 // 9.7.1.4 mad.{lo,hi,wide} (9.7.2.5 mad.cc / 9.7.2.6 madc add a carry): the product's selected part plus c.

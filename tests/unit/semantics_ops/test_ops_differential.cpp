@@ -106,6 +106,10 @@ std::vector<Case> all_cases() {
       return d.concat(r.carry, r.value);
     }));
     cs.push_back(make_case("subc.cc" + t, V{I(w), I(w), I(1)}, [](auto& d, auto& x) {
+      auto r = ops::sub_carry(d, x[0], x[1], x[2]);
+      return d.concat(r.carry, r.value);
+    }));
+    cs.push_back(make_case("sub.borrow" + t, V{I(w), I(w), I(1)}, [](auto& d, auto& x) {
       auto r = ops::sub_borrow(d, x[0], x[1], x[2]);
       return d.concat(r.carry, r.value);
     }));

@@ -43,12 +43,17 @@ TEST_CASE("integer: carry chain (ISA 9.7.2): 128-bit add and subtract") {
   CHECK(s0.carry.v == 1);
   auto s1 = ops::add_carry(d, u32(5), u32(6), s0.carry);
   CHECK(s1.value.v == 12);
-  auto b0 = ops::sub_borrow(d, u32(0), u32(1), d.lit(1, 0));
+  // sub.cc is a + ~b + 1 with the carry kept (nv50 3.1): 0 - 1 borrows, so CC.CF = 0.
+  auto b0 = ops::sub_carry(d, u32(0), u32(1), d.lit(1, 1));
   CHECK(b0.value.v == 0xffffffffu);
-  CHECK(b0.carry.v == 1);  // borrow-out
-  auto b1 = ops::sub_borrow(d, u32(5), u32(1), b0.carry);
+  CHECK(b0.carry.v == 0);
+  auto b1 = ops::sub_carry(d, u32(5), u32(1), b0.carry);  // subc: 5 - 1 - borrow = 3, no borrow out
   CHECK(b1.value.v == 3);
-  CHECK(b1.carry.v == 0);
+  CHECK(b1.carry.v == 1);
+  // The ISA's borrow view of the same operation: 0 - 1 borrows.
+  auto b2 = ops::sub_borrow(d, u32(0), u32(1), d.lit(1, 0));
+  CHECK(b2.value.v == 0xffffffffu);
+  CHECK(b2.carry.v == 1);
 }
 
 TEST_CASE("integer: bit operations against the ISA's pseudo-code") {
