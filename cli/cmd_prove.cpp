@@ -11,7 +11,7 @@
 namespace ptxcheck::cli {
 namespace {
 struct ProveArgs {
-  std::vector<std::string> names;  // exact names or prefixes (`identity.`)
+  std::vector<std::string> names;  // names or prefixes (`identity.`, `identity.prmt`)
   bool list = false, json = false;
   proofs::Budget budget;
 };
@@ -19,7 +19,7 @@ struct ProveArgs {
 bool selected(const std::string& name, const std::vector<std::string>& names) {
   if (names.empty()) return true;
   for (const auto& n : names)
-    if (name == n || (name.rfind(n, 0) == 0 && (n.back() == '.' || name[n.size()] == '.'))) return true;
+    if (name.rfind(n, 0) == 0) return true;
   return false;
 }
 
