@@ -168,12 +168,33 @@ double integral(double x, Rnd r) {
 
 }  // namespace
 
-CV Concrete::fadd(FpFormat f, Rnd r, CV a, CV b) { return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x + y; }); }
-CV Concrete::fsub(FpFormat f, Rnd r, CV a, CV b) { return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x - y; }); }
-CV Concrete::fmul(FpFormat f, Rnd r, CV a, CV b) { return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x * y; }); }
-CV Concrete::fdiv(FpFormat f, Rnd r, CV a, CV b) { return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x / y; }); }
+// Round-to-nearest-even f32/f64 is what the host computes in its default mode: no mode switch is needed.
+// (The host runs with subnormals enabled and round-to-nearest; NaN results still become canonical_nan.)
+#define PTX_HOST_RN(F, R, EXPR32, EXPR64)                                                     \
+  if ((R) == Rnd::rn && (F) == FpFormat::f32) {                                                \
+    volatile float z_ = (EXPR32);                                                              \
+    float zz = z_;                                                                             \
+    return make(F, zz != zz ? canonical_nan(F) : f32_to_bits(zz));                              \
+  }                                                                                            \
+  if ((R) == Rnd::rn && (F) == FpFormat::f64) {                                                \
+    volatile double z_ = (EXPR64);                                                             \
+    double zz = z_;                                                                            \
+    return make(F, zz != zz ? canonical_nan(F) : f64_to_bits(zz));                              \
+  }
+#define F32(x) bits_to_f32(static_cast<std::uint32_t>((x).v))
+#define F64(x) bits_to_f64(static_cast<std::uint64_t>((x).v))
+
+CV Concrete::fadd(FpFormat f, Rnd r, CV a, CV b) {
+  PTX_HOST_RN(f, r, F32(a) + F32(b), F64(a) + F64(b)) return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x + y; }); }
+CV Concrete::fsub(FpFormat f, Rnd r, CV a, CV b) {
+  PTX_HOST_RN(f, r, F32(a) - F32(b), F64(a) - F64(b)) return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x - y; }); }
+CV Concrete::fmul(FpFormat f, Rnd r, CV a, CV b) {
+  PTX_HOST_RN(f, r, F32(a) * F32(b), F64(a) * F64(b)) return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x * y; }); }
+CV Concrete::fdiv(FpFormat f, Rnd r, CV a, CV b) {
+  PTX_HOST_RN(f, r, F32(a) / F32(b), F64(a) / F64(b)) return binary(f, r, dec(f, a), dec(f, b), [](double x, double y) { return x / y; }); }
 
 CV Concrete::ffma(FpFormat f, Rnd r, CV a, CV b, CV c) {
+  PTX_HOST_RN(f, r, std::fma(F32(a), F32(b), F32(c)), std::fma(F64(a), F64(b), F64(c)))
   volatile double x = dec(f, a), y = dec(f, b), z = dec(f, c);
   if (std::isnan(x) || std::isnan(y) || std::isnan(z)) return make(f, canonical_nan(f));
   if (f == FpFormat::f64) {

@@ -102,6 +102,7 @@ const Decoded& Machine::decode(std::uint32_t fn, std::uint32_t pc) {
   d.mods.sat = ins.q.has(ir::Flag::sat);
   d.mods.relu = ins.q.has(ir::Flag::relu);
   d.space = ins.q.space.value_or(StateSpace::generic);
+  if (opt_.fast_path) plan_fast(fn, ins, d);
   d.ready = true;
   return d;
 }
@@ -428,6 +429,11 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
     for (std::uint32_t m = set; m; m &= m - 1) body(cta_->threads[w.lanes[std::countr_zero(m)]], static_cast<unsigned>(std::countr_zero(m)));
   };
   auto skip_inactive = [&]() { each(mask & ~active, [&](Thread& t, unsigned) { t.frames.back().pc++; }); };
+  if (d.fast.kind != FastKind::none) {
+    run_fast(w, active, d.fast);
+    skip_inactive();
+    return !stop_;
+  }
   using ir::Opcode;
   switch (ins.op) {
     case Opcode::bra_: {

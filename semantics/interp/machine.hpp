@@ -54,6 +54,30 @@ struct Barrier {
   std::vector<std::uint32_t> waiting;  // thread indices
 };
 
+// The fast path: the commonest instructions with plain register/immediate operands whose widths match the
+// instruction type, pre-resolved to register slots and run over all lanes of a group in one tight loop
+// (fast.cpp). It must compute exactly what semantics/ops computes; tests/unit/interp checks both ways agree.
+enum class FastKind : std::uint8_t {
+  none, add, sub, mul_lo, mad_lo, mul_wide_u, mul_wide_s, and_, or_, xor_, not_, shl, shr_u, shr_s, mov, setp, selp,
+  cvt_zext, cvt_sext, cvt_trunc, fadd32, fsub32, fmul32, ffma32, ld, st
+};
+struct FastArg {
+  std::uint32_t slot = 0;
+  std::uint64_t imm = 0;
+  bool is_imm = false;
+};
+struct Fast {
+  FastKind kind = FastKind::none;
+  unsigned width = 32;
+  std::uint64_t mask = 0xffffffff;
+  std::uint32_t dst = 0;
+  FastArg a, b, c;
+  ir::CompareOp cmp = ir::CompareOp::eq;
+  bool is_signed = false;
+  const Operand* address = nullptr;
+  StateSpace space = StateSpace::generic;
+};
+
 // Per-instruction facts decoded once (on first execution) and reused by every lane and every later visit.
 struct Decoded {
   bool ready = false;
@@ -65,6 +89,7 @@ struct Decoded {
   ops::FpMods mods;
   bool has_rounding = false;
   StateSpace space = StateSpace::generic;
+  Fast fast;
 };
 
 struct FnInfo {
@@ -136,6 +161,9 @@ class Machine {
   // Per-lane execution of the instructions that need no other thread (exec.cpp). Returns false if the
   // instruction is not supported.
   bool exec_lane(Thread& t, const Instruction& ins, const Decoded& d);
+  // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
+  void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);
+  void run_fast(Warp& w, std::uint32_t active, const Fast& f);
 
  private:
   bool setup();
