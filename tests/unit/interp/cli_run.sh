@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `ptxcheck run` through the real executable: JSON output and the stable exit codes (0 ran, 1 out of bounds,
+# 2 bad input, 3 unsupported). Usage: cli_run.sh PTXCHECK SOURCE_DIR
+set -u
+exe=$1; src=$2; data=$src/tests/unit/interp/data; fails=0
+check() { # name expected_rc actual_rc
+  if [ "$2" != "$3" ]; then echo "FAIL $1: exit $3, expected $2"; fails=$((fails+1)); else echo "ok   $1"; fi
+}
+out=$("$exe" run "$data/scale.ptx" --launch "$data/scale.json"); rc=$?
+check "launch json" 0 $rc
+# out = in * 7 for the first n = 3 elements, the 4th stays zero
+echo "$out" | grep -q '"bytes_le_hex": "07000000' || { echo "FAIL launch json: output"; fails=$((fails+1)); }
+echo "$out" | grep -q '0e000000150000000000000' || { echo "FAIL launch json: values"; fails=$((fails+1)); }
+out=$("$exe" run "$data/scale.ptx" --grid 1 --block 4 --buffer in=01000000ffffffff --buffer out=zero:8 \
+      --param buffer:in --param buffer:out --param u32:2 --param u32:2); rc=$?
+check "flags" 0 $rc
+echo "$out" | grep -q '"bytes_le_hex": "02000000feffffff"' || { echo "FAIL flags: output"; fails=$((fails+1)); }
+"$exe" run "$data/scale.ptx" --block 4 --buffer in=01000000 --buffer out=zero:4 \
+      --param buffer:in --param buffer:out --param u32:2 --param u32:4 >/dev/null 2>&1; rc=$?
+check "out of bounds -> 1" 1 $rc
+"$exe" run "$data/scale.ptx" --block 4 --param u32:2 >/dev/null 2>&1; rc=$?
+check "wrong parameter count -> 2" 2 $rc
+"$exe" run "$data/missing.ptx" --block 4 >/dev/null 2>&1; rc=$?
+check "missing file -> 2" 2 $rc
+tmp=$(mktemp); printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry u(.param .u64 o)\n{\n.reg .b32 %%r<4>;\nvshr.u32.u32.u32.clamp.add %%r1, %%r2, %%r3, %%r1;\nret;\n}\n' > "$tmp"
+err=$("$exe" run "$tmp" --param u64:0 2>&1 >/dev/null); rc=$?
+check "unsupported -> 3" 3 $rc
+echo "$err" | grep -q ':7: unsupported: vshr.u32.u32.u32.clamp.add' || { echo "FAIL unsupported: message '$err'"; fails=$((fails+1)); }
+rm -f "$tmp"
+exit $fails

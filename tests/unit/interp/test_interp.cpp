@@ -1,0 +1,396 @@
+// The interpreter on small kernels whose results are computed by hand from the ISA text: divergent warps at
+// shfl/vote/match/redux rendezvous (ISA 9.7.9.6, 9.7.13.8-11), barriers and deadlock detection (9.7.13.1),
+// atomics, calls through .param (ISA 7), bounds checks, initialised globals, and the fast path == ops.
+#include "semantics/interp/launch.hpp"
+#include "semantics/interp/launch_json.hpp"
+#include "semantics/ir/build.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+
+using namespace ptx::interp;
+
+namespace {
+const char* kHeader = ".version 7.8\n.target sm_80\n.address_size 64\n";
+
+struct Run {
+  RunResult r;
+  std::vector<std::uint32_t> out;  // the "out" buffer as u32 words
+};
+
+// One kernel `k(.param .u64 out)` with `words` u32 outputs, or an extra input buffer when `in` is given.
+Run run_kernel(const std::string& body, std::uint32_t threads, std::uint32_t words, Options opt = {},
+               std::vector<std::uint32_t> in = {}, std::uint32_t blocks = 1, std::uint32_t shared = 0) {
+  auto loaded = ptx::ir::load_ptx(std::string(kHeader) + body, "test.ptx");
+  for (const auto& e : loaded.errors) FAIL(e.render());
+  REQUIRE(loaded);
+  Launch l;
+  l.kernel = "k";
+  l.grid = {blocks, 1, 1};
+  l.block = {threads, 1, 1};
+  l.dynamic_shared_bytes = shared;
+  l.buffers.push_back({"out", std::vector<std::uint8_t>(words * 4)});
+  l.params.push_back({"out", {}, 0});
+  if (!in.empty()) {
+    std::vector<std::uint8_t> bytes(in.size() * 4);
+    std::memcpy(bytes.data(), in.data(), bytes.size());
+    l.buffers.push_back({"in", bytes});
+    l.params.push_back({"in", {}, 0});
+  }
+  Run result;
+  result.r = run(*loaded.module, l, opt);
+  if (!result.r.buffers.empty()) {
+    result.out.resize(words);
+    std::memcpy(result.out.data(), result.r.buffers[0].second.data(), words * 4);
+  }
+  return result;
+}
+
+// Stores %r9 (u32) at out[tid] and returns; every test kernel ends with this.
+const char* kStoreTid = R"(
+  mov.u32 %r8, %tid.x;
+  mul.wide.u32 %rd2, %r8, 4;
+  ld.param.u64 %rd1, [out];
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r9;
+  ret;
+})";
+const char* kDecls = ".reg .u32 %r<16>; .reg .u64 %rd<8>; .reg .pred %p<4>;\n";
+}  // namespace
+
+TEST_CASE("shfl.sync in a divergent warp: each branch is its own rendezvous over its membermask") {
+  // Even lanes: bfly 2 among mask 0x55555555; odd lanes: bfly 2 among 0xaaaaaaaa. Value = 100 + lane.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  mov.u32 %r1, %laneid;
+  add.u32 %r2, %r1, 100;
+  and.b32 %r3, %r1, 1;
+  setp.eq.u32 %p1, %r3, 1;
+  @%p1 bra ODD;
+  shfl.sync.bfly.b32 %r9, %r2, 2, 31, 0x55555555;
+  bra DONE;
+ODD:
+  shfl.sync.bfly.b32 %r9, %r2, 2, 31, 0xaaaaaaaa;
+DONE:
+)" + kStoreTid;
+  for (std::uint64_t seed : {0, 1, 7}) {
+    Options o;
+    o.seed = seed;
+    auto r = run_kernel(k, 32, 32, o);
+    REQUIRE(r.r.ok());
+    for (std::uint32_t lane = 0; lane < 32; ++lane) CHECK(r.out[lane] == 100 + (lane ^ 2));
+  }
+}
+
+TEST_CASE("shfl.sync with a full mask completes across two different instructions (ISA 9.7.9.6 wait)") {
+  // Lanes < 16 and >= 16 execute different shfl.sync instructions with the same qualifiers and mask; the
+  // spec's rule is that all threads of membermask have executed *a* shfl.sync, so all see lane 5's value.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  mov.u32 %r1, %laneid;
+  mul.lo.u32 %r2, %r1, 3;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra LOW;
+  shfl.sync.idx.b32 %r9, %r2, 5, 31, 0xffffffff;
+  bra DONE;
+LOW:
+  shfl.sync.idx.b32 %r9, %r2, 5, 31, 0xffffffff;
+DONE:
+)" + kStoreTid;
+  auto r = run_kernel(k, 32, 32);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t lane = 0; lane < 32; ++lane) CHECK(r.out[lane] == 15);
+}
+
+TEST_CASE("shfl.sync down with the predicate, vote/match/redux over partial masks") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  mov.u32 %r1, %laneid;
+  shfl.sync.down.b32 %r2|%p1, %r1, 3, 31, 0xffffffff;
+  selp.u32 %r3, 1000, 0, %p1;
+  add.u32 %r2, %r2, %r3;                  // lane+3 (+1000 when in range)
+  setp.lt.u32 %p2, %r1, 20;
+  vote.sync.ballot.b32 %r4, %p2, 0xffffffff;  // 0x000fffff
+  and.b32 %r5, %r1, 3;
+  match.any.sync.b32 %r6, %r5, 0xffffffff;     // lanes with the same lane%4
+  redux.sync.add.u32 %r7, %r1, 0x0000ffff;     // only lanes 0..15 take part
+  setp.lt.u32 %p3, %r1, 16;
+  @!%p3 mov.u32 %r7, 0;
+  add.u32 %r9, %r2, %r4;
+  xor.b32 %r9, %r9, %r6;
+  add.u32 %r9, %r9, %r7;
+)" + kStoreTid;
+  auto r = run_kernel(k, 32, 32);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    std::uint32_t shfl = lane + 3 <= 31 ? lane + 3 + 1000 : lane;
+    std::uint32_t match = 0x11111111u << (lane & 3);
+    std::uint32_t redux = lane < 16 ? 120 : 0;  // 0+1+...+15
+    CHECK(r.out[lane] == (((shfl + 0x000fffffu) ^ match) + redux));
+  }
+}
+
+TEST_CASE("bar.sync: every thread sees the others' shared-memory writes; bar.red.popc counts") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 4 .u32 s[64];
+  mov.u32 %r1, %tid.x;
+  mov.u64 %rd3, s;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.u64 %rd4, %rd3, %rd4;
+  mul.lo.u32 %r2, %r1, %r1;
+  st.shared.u32 [%rd4], %r2;
+  bar.sync 0;
+  xor.b32 %r3, %r1, 63;                    // read the mirror thread's value
+  mul.wide.u32 %rd5, %r3, 4;
+  add.u64 %rd5, %rd3, %rd5;
+  ld.shared.u32 %r4, [%rd5];
+  setp.lt.u32 %p1, %r1, 10;
+  bar.red.popc.u32 %r5, 1, %p1;            // 10 threads have tid < 10
+  mad.lo.u32 %r9, %r5, 100000, %r4;
+)" + kStoreTid;
+  auto r = run_kernel(k, 64, 64);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t t = 0; t < 64; ++t) CHECK(r.out[t] == 10 * 100000 + (t ^ 63) * (t ^ 63));
+}
+
+TEST_CASE("a barrier that can never complete is a deadlock report, not a hang") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @!%p1 bra WAIT;
+  bar.sync 0, 64;                          // 64 expected, but the others wait at barrier 1
+  bra DONE;
+WAIT:
+  bar.sync 1, 64;
+DONE:
+  mov.u32 %r9, 1;
+)" + kStoreTid;
+  auto r = run_kernel(k, 64, 64);
+  CHECK(r.r.problem.kind == Problem::Kind::deadlock);
+  CHECK(!r.r.problem.threads.empty());
+}
+
+TEST_CASE("exited threads do not block a CTA-wide bar.sync") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 40;
+  @%p1 exit;
+  bar.sync 0;
+  mov.u32 %r9, 7;
+)" + kStoreTid;
+  auto r = run_kernel(k, 64, 64);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t t = 0; t < 64; ++t) CHECK(r.out[t] == (t < 40 ? 7u : 0u));
+}
+
+TEST_CASE("an out-of-bounds store is reported with the thread and the PTX line") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r1;
+  ret;
+})";
+  auto r = run_kernel(k, 8, 8);  // 32 bytes, threads 4..7 write past the end
+  REQUIRE(r.r.problem.kind == Problem::Kind::out_of_bounds);
+  REQUIRE(r.r.problem.threads.size() == 1);
+  CHECK(r.r.problem.threads[0].tid[0] == 4);
+  CHECK(r.r.problem.threads[0].ptx_line == 10);
+}
+
+TEST_CASE("atomics: 4 CTAs x 128 threads add to one counter; atom.cas and atom.inc wrap") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  atom.global.add.u32 %r1, [%rd1], 1;
+  atom.global.inc.u32 %r2, [%rd1+4], 9;   // counts 0..9 then wraps to 0
+  atom.global.max.s32 %r3, [%rd1+8], %r1;
+  atom.global.cas.b32 %r4, [%rd1+12], 0, 77;
+  ret;
+})";
+  auto r = run_kernel(k, 128, 4, {}, {}, 4);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 512);
+  CHECK(r.out[1] == 512 % 10);
+  CHECK(r.out[2] == 511);
+  CHECK(r.out[3] == 77);
+}
+
+TEST_CASE("calls: .param arguments and return values, recursion (ISA 7, PTX ABI)") {
+  auto k = std::string(R"(
+.func (.param .u32 r) fact(.param .u32 n)
+{
+  .reg .u32 %a; .reg .u32 %b; .reg .pred %p;
+  ld.param.u32 %a, [n];
+  setp.le.u32 %p, %a, 1;
+  @%p bra BASE;
+  sub.u32 %b, %a, 1;
+  {
+    .param .u32 arg;
+    .param .u32 ret;
+    st.param.u32 [arg], %b;
+    call (ret), fact, (arg);
+    ld.param.u32 %b, [ret];
+  }
+  mul.lo.u32 %a, %a, %b;
+  st.param.u32 [r], %a;
+  ret;
+BASE:
+  st.param.u32 [r], 1;
+  ret;
+}
+.visible .entry k(.param .u64 out) {)") + kDecls + R"(
+  .param .u32 a0;
+  .param .u32 r0;
+  mov.u32 %r1, %tid.x;
+  add.u32 %r1, %r1, 1;
+  st.param.u32 [a0], %r1;
+  call (r0), fact, (a0);
+  ld.param.u32 %r9, [r0];
+)" + kStoreTid;
+  auto r = run_kernel(k, 10, 10);
+  REQUIRE(r.r.ok());
+  std::uint32_t f = 1;
+  for (std::uint32_t t = 0; t < 10; ++t) {
+    f *= t + 1;
+    CHECK(r.out[t] == f);
+  }
+}
+
+TEST_CASE("static and dynamic (extern) shared memory per CTA; initialised globals with addresses") {
+  auto k = std::string(R"(
+.global .align 4 .u32 table[4] = {10, 20, 30, 40};
+.global .align 8 .u64 ptr = generic(table);
+.extern .shared .align 4 .b32 dyn[];
+.visible .entry k(.param .u64 out) {)") + kDecls + R"(
+  .shared .align 4 .u32 st;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.u32 [st], %r2;
+  mov.u64 %rd3, dyn;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.u64 %rd4, %rd3, %rd4;
+  st.shared.u32 [%rd4], %r1;
+  bar.sync 0;
+  ld.shared.u32 %r3, [st];
+  ld.shared.u32 %r4, [dyn+12];
+  ld.global.u64 %rd5, [ptr];
+  ld.u32 %r5, [%rd5+8];                   // generic load through the relocated pointer: table[2]
+  mad.lo.u32 %r9, %r3, 1000, %r4;
+  add.u32 %r9, %r9, %r5;
+  mov.u32 %r6, %ctaid.x;
+  mad.lo.u32 %r1, %r6, 8, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  ld.param.u64 %rd1, [out];
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r9;
+  ret;
+})";
+  auto r = run_kernel(k, 8, 16, {}, {}, 2, 64);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t i = 0; i < 16; ++i) CHECK(r.out[i] == (i / 8) * 1000 + 3 + 30);
+}
+
+TEST_CASE("unsupported instructions are reported by name and line before running") {
+  auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<4>;
+  vshr.u32.u32.u32.clamp.add %r1, %r2, %r3, %r1;
+  ret;
+})", "u.ptx");
+  REQUIRE(loaded);
+  Launch l;
+  l.kernel = "k";
+  l.buffers.push_back({"out", std::vector<std::uint8_t>(4)});
+  l.params.push_back({"out", {}, 0});
+  auto r = run(*loaded.module, l);
+  CHECK(r.problem.kind == Problem::Kind::unsupported);
+  REQUIRE(r.unsupported.size() == 1);
+  CHECK(r.unsupported[0].instruction == "vshr.u32.u32.u32.clamp.add");
+  CHECK(r.unsupported[0].ptx_line == 7);
+}
+
+TEST_CASE("fast path and semantics/ops agree on random operands") {
+  // Every fast-path form, once with the fast path and once through semantics/ops only.
+  auto k = std::string(".visible .entry k(.param .u64 out, .param .u64 in) {") + kDecls + R"(
+  .reg .u16 %h<4>; .reg .s64 %s<4>; .reg .f32 %f<6>;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 12;
+  ld.param.u64 %rd1, [in];
+  add.u64 %rd1, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd1];
+  ld.global.u32 %r3, [%rd1+4];
+  ld.global.u32 %r4, [%rd1+8];
+  add.u32 %r5, %r2, %r3;
+  sub.u32 %r5, %r5, %r4;
+  mul.lo.u32 %r6, %r2, %r3;
+  mad.lo.u32 %r6, %r6, %r4, %r5;
+  xor.b32 %r6, %r6, %r2;
+  and.b32 %r7, %r6, %r3;
+  or.b32 %r7, %r7, 0x00f0f000;
+  not.b32 %r7, %r7;
+  and.b32 %r10, %r4, 63;
+  shl.b32 %r11, %r7, %r10;
+  shr.s32 %r12, %r6, %r10;
+  shr.u32 %r13, %r6, %r10;
+  setp.lt.s32 %p1, %r2, %r3;
+  setp.hi.u32 %p2, %r2, %r4;
+  selp.u32 %r14, %r11, %r12, %p1;
+  selp.u32 %r15, %r13, %r14, %p2;
+  mul.wide.s32 %rd3, %r2, %r3;
+  cvt.u32.u64 %r9, %rd3;
+  xor.b32 %r9, %r9, %r15;
+  cvt.u16.u32 %h1, %r2;
+  cvt.s64.s16 %s1, %h1;
+  cvt.u32.u64 %r8, %s1;
+  add.u32 %r9, %r9, %r8;
+  mov.b32 %f1, %r2;
+  mov.b32 %f2, %r3;
+  mov.b32 %f3, %r4;
+  add.f32 %f4, %f1, %f2;
+  mul.f32 %f5, %f4, %f3;
+  fma.rn.f32 %f5, %f5, %f1, %f2;
+  sub.f32 %f5, %f5, %f3;
+  mov.b32 %r8, %f5;
+  xor.b32 %r9, %r9, %r8;
+)" + kStoreTid;
+  std::mt19937 rng(4);
+  std::vector<std::uint32_t> in(3 * 256);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    std::uint32_t x = rng();
+    if (i % 7 == 0) x = 0x7f800000u;                 // inf
+    if (i % 11 == 0) x = 0x80000000u;                // -0 / INT_MIN
+    if (i % 13 == 0) x = rng() & 0x007fffffu;        // subnormal
+    in[i] = x;
+  }
+  Options fast, slow;
+  slow.fast_path = false;
+  auto a = run_kernel(k, 256, 256, fast, in);
+  auto b = run_kernel(k, 256, 256, slow, in);
+  REQUIRE(a.r.ok());
+  REQUIRE(b.r.ok());
+  CHECK(a.out == b.out);
+  CHECK(a.r.stats.lane_instructions == b.r.stats.lane_instructions);
+}
+
+TEST_CASE("the launch JSON of the issue is read as written") {
+  Launch l;
+  std::string error;
+  auto j = nlohmann::json::parse(R"({"kernel": "add", "grid": [1,1,1], "block": [64,1,1], "dynamic_shared_bytes": 1024,
+    "buffers": {"in": {"bytes_le_hex": "0100000000000000"}, "out": {"zero_bytes": 8}},
+    "params": [{"buffer": "in"}, {"buffer": "out"}, {"u32": 7}]})");
+  REQUIRE(launch_from_json(j, l, error));
+  CHECK(l.kernel == "add");
+  CHECK(l.block[0] == 64);
+  CHECK(l.dynamic_shared_bytes == 1024);
+  REQUIRE(l.buffers.size() == 2);
+  CHECK(l.buffers[0].second.size() == 8);
+  CHECK(l.buffers[0].second[0] == 1);
+  CHECK(l.buffers[1].second.size() == 8);
+  REQUIRE(l.params.size() == 3);
+  CHECK(l.params[2].bits == 7);
+  auto bad = nlohmann::json::parse(R"({"params": [{"buffer": "nope"}]})");
+  Launch l2;
+  CHECK(!launch_from_json(bad, l2, error));
+}
