@@ -122,7 +122,7 @@ CV Machine::read(Thread& t, const Operand& o, unsigned width, bool is_signed, bo
       v = Concrete::lit(64, base + static_cast<std::uint64_t>(o.offset));
       break;
     }
-    case OK::Function: v = Concrete::lit(64, 0xF0000000u + static_cast<std::uint64_t>(o.target)); break;
+    case OK::Function: v = Concrete::lit(64, kFunctionBase + static_cast<std::uint64_t>(o.target)); break;
     case OK::Vector: {
       unsigned n = static_cast<unsigned>(o.elements.size());
       unsigned ew = n ? width / n : width;
@@ -263,11 +263,6 @@ bool supported(const Instruction& ins) {
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
   if ((ins.op == Opcode::ld_ || ins.op == Opcode::st_) && ins.q.vector_width > 4 && false) return false;
   if (ins.op == Opcode::cvt_ && (ins.q.has(ir::Flag::pack) || ins.q.rounding == ir::Rounding::rs)) return false;
-  if (ins.op == Opcode::call_) {
-    for (const auto& o : ins.operands)
-      if (o.kind == OK::Function) return true;
-    return false;  // indirect calls
-  }
   return true;
 }
 
@@ -288,9 +283,17 @@ std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Fu
     if (!seen.insert(f).second) continue;
     for (const auto& ins : f->body) {
       if (!supported(ins)) out.push_back({instruction_text(ins), ins.loc.ptx_line});
-      if (ins.op == Opcode::call_)
-        for (const auto& o : ins.operands)
-          if (o.kind == OK::Function) todo.push_back(&module.functions[static_cast<std::size_t>(o.target)]);
+      if (ins.op == Opcode::call_) {
+        for (const auto& o : ins.operands) {
+          if (o.kind != OK::Function) continue;
+          const ir::Function& callee = module.functions[static_cast<std::size_t>(o.target)];
+          if (!callee.has_body && callee.name != "vprintf" && callee.name != "__assertfail") out.push_back({"call " + callee.name + " (no body in this module)", ins.loc.ptx_line});
+          todo.push_back(&callee);
+        }
+      }
+      // Functions whose address is taken may be called indirectly.
+      for (const auto& o : ins.operands)
+        if (o.kind == OK::Function && ins.op != Opcode::call_) todo.push_back(&module.functions[static_cast<std::size_t>(o.target)]);
     }
   }
   return out;

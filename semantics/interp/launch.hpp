@@ -55,6 +55,7 @@ struct Stats {
   std::uint64_t lane_instructions = 0;  // instructions executed per thread
   std::uint64_t threads = 0, warps = 0, ctas = 0;
   std::uint64_t barriers = 0, warp_syncs = 0, divergent_branches = 0;
+  std::uint64_t vprintf_calls = 0;  // printf output is not modelled: each call returns 0
   std::uint64_t bytes_per_thread = 0;  // registers + local stack of one thread at its peak
   double seconds = 0;
 };

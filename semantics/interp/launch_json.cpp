@@ -146,7 +146,7 @@ nlohmann::json result_to_json(const RunResult& r, const ir::Module& m) {
   const Stats& s = r.stats;
   j["stats"] = {{"warp_instructions", s.warp_instructions}, {"lane_instructions", s.lane_instructions},
                 {"threads", s.threads}, {"warps", s.warps}, {"ctas", s.ctas}, {"barriers", s.barriers},
-                {"warp_syncs", s.warp_syncs}, {"divergent_branches", s.divergent_branches},
+                {"warp_syncs", s.warp_syncs}, {"divergent_branches", s.divergent_branches}, {"vprintf_calls", s.vprintf_calls},
                 {"bytes_per_thread", s.bytes_per_thread}, {"seconds", s.seconds}};
   if (!r.ok()) {
     nlohmann::json e = {{"kind", problem_kind_name(r.problem.kind)}, {"message", r.problem.message}};

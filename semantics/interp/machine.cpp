@@ -194,7 +194,7 @@ bool Machine::setup() {
         value = global_addr_[ti];
         if (rel.generic) value = to_generic(target->space, value);
       } else if (const ir::Function* fn = mod_.find_function(rel.symbol)) {
-        value = 0xF0000000u + static_cast<std::uint64_t>(fn - mod_.functions.data());
+        value = kFunctionBase + static_cast<std::uint64_t>(fn - mod_.functions.data());
       }
       value += static_cast<std::uint64_t>(rel.addend);
       auto* p = global_.find(global_addr_[g] + rel.offset, rel.size);
@@ -742,12 +742,42 @@ void Machine::do_call(Thread& t, const Instruction& ins) {
   const auto& ops = ins.operands;
   std::size_t fi = 0;
   while (fi < ops.size() && ops[fi].kind != Operand::Kind::Function) ++fi;
-  if (fi == ops.size()) {
-    fail(Problem::Kind::unsupported, "indirect call (through a register) is not supported", {&t});
+  std::uint32_t callee = 0;
+  if (fi < ops.size()) {
+    callee = static_cast<std::uint32_t>(ops[fi].target);
+  } else {
+    // Indirect call `call (r), %fptr, (args), prototype;` (ISA 9.7.12.3): the register holds a function
+    // address as `mov.u64 %fptr, f` produced it.
+    fi = !ops.empty() && ops[0].kind == Operand::Kind::List ? 1 : 0;
+    std::uint64_t v = fi < ops.size() ? read(t, ops[fi], 64).u64() : 0;
+    if (v < kFunctionBase || v - kFunctionBase >= mod_.functions.size()) {
+      fail(Problem::Kind::illegal, "indirect call through a value that is not a function address", {&t});
+      return;
+    }
+    callee = static_cast<std::uint32_t>(v - kFunctionBase);
+  }
+  const ir::Function& cf = mod_.functions[callee];
+  if (!cf.has_body && cf.name == "vprintf") {
+    // CUDA's printf (ptx-interoperability: vprintf(format, args) returns an int): output is not modelled;
+    // the call returns 0 and is counted in the statistics.
+    ++result_.stats.vprintf_calls;
+    t.frames.back().pc++;
+    if (!ops.empty() && ops[0].kind == Operand::Kind::List && !ops[0].elements.empty()) {
+      const Operand& r = ops[0].elements[0];
+      if (r.kind == Operand::Kind::Variable) {
+        auto [space, addr] = variable_address(t, r.var);
+        if (auto* p = locate(t, space, addr, 4, true)) std::memset(p, 0, 4);
+      } else {
+        write(t, r, domain::Concrete::lit(32, 0));
+      }
+    }
     return;
   }
-  auto callee = static_cast<std::uint32_t>(ops[fi].target);
-  const ir::Function& cf = mod_.functions[callee];
+  if (!cf.has_body && cf.name == "__assertfail") {
+    // CUDA's assert() failing: __assertfail(message, file, line, function, charSize) stops the kernel.
+    fail(Problem::Kind::trap, "assertion failed (__assertfail called)", {&t});
+    return;
+  }
   if (!cf.has_body) {
     fail(Problem::Kind::unsupported, "call to '" + cf.name + "', which has no body in this module", {&t});
     return;

@@ -17,6 +17,7 @@ inline constexpr std::uint64_t kSharedWindow = 0xC0000000;  // generic = window 
 inline constexpr std::uint64_t kLocalWindow = 0xD0000000;   // generic = window + local-space address
 inline constexpr std::uint64_t kParamWindow = 0xE0000000;   // generic = window + param-space address
 inline constexpr std::uint64_t kWindowSize = 0x10000000;
+inline constexpr std::uint64_t kFunctionBase = 0xF0000000;  // "address" of function i (mov r, f; calls through r)
 
 // Global (and const) memory: named allocations with a guard gap between them, so that an access past one
 // allocation's end never lands in the next one.
