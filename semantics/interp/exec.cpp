@@ -5,6 +5,7 @@
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/video.hpp"
 
 #include <bit>
 #include <cstring>
@@ -256,6 +257,10 @@ bool supported(const Instruction& ins) {
     case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
       break;
+    case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
+    case Opcode::vshl_: case Opcode::vshr_:
+      // the full-word forms (no .b0-.h1 selectors, which the IR does not decode)
+      return ins.q.types.size() == 3 && (ins.operands.size() == 3 || (ins.operands.size() == 4 && ins.q.atom_op));
     default:
       return false;
   }
@@ -686,6 +691,21 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       }
       store(t, space, a, nv, eb);
       if (!is_red && !stop_) W(0, old, d.s0);
+      return true;
+    }
+    case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
+    case Opcode::vshl_: case Opcode::vshr_: {
+      if (ins.q.types.size() != 3) return false;
+      ops::VideoOp vop = ins.op == Opcode::vadd_ ? ops::VideoOp::add : ins.op == Opcode::vsub_ ? ops::VideoOp::sub
+                       : ins.op == Opcode::vabsdiff_ ? ops::VideoOp::absdiff : ins.op == Opcode::vmin_ ? ops::VideoOp::min
+                       : ins.op == Opcode::vmax_ ? ops::VideoOp::max : ins.op == Opcode::vshl_ ? ops::VideoOp::shl : ops::VideoOp::shr;
+      ops::VideoSecOp sec = ops::VideoSecOp::none;
+      if (o.size() == 4) {
+        if (!ins.q.atom_op) return false;  // data merge with .dsel is not modelled
+        sec = *ins.q.atom_op == ir::AtomOp::add ? ops::VideoSecOp::add : *ins.q.atom_op == ir::AtomOp::min ? ops::VideoSecOp::min : ops::VideoSecOp::max;
+      }
+      W(0, ops::video(C, vop, d.s0, d.s1, ir::is_signed_int(ins.q.types[2].scalar), mods.sat, ins.q.has(ir::Flag::clamp), sec,
+                      R(1, 32), R(2, 32), o.size() == 4 ? R(3, 32) : Concrete::lit(32, 0)));
       return true;
     }
     case Opcode::createpolicy_: W(0, Concrete::lit(64, 0)); return true;

@@ -102,6 +102,7 @@ const Decoded& Machine::decode(std::uint32_t fn, std::uint32_t pc) {
   d.mods.sat = ins.q.has(ir::Flag::sat);
   d.mods.relu = ins.q.has(ir::Flag::relu);
   d.space = ins.q.space.value_or(StateSpace::generic);
+  if (ins.guard >= 0) d.guard_slot = static_cast<std::int32_t>(fns_[fn].slot[static_cast<std::size_t>(ins.guard)]);
   if (opt_.fast_path) plan_fast(fn, ins, d);
   d.ready = true;
   return d;
@@ -417,13 +418,15 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
   ++result_.stats.warp_instructions;
   result_.stats.lane_instructions += static_cast<std::uint64_t>(std::popcount(mask));
   ++clock_;
-  std::uint32_t active = 0;
-  for (std::uint32_t m = mask; m; m &= m - 1) {
-    unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    Thread& t = cta_->threads[w.lanes[i]];
-    bool on = true;
-    if (ins.guard >= 0) on = (reg(t, ins.guard).v != 0) != ins.guard_negated;
-    if (on) active |= 1u << i;
+  std::uint32_t active = mask;
+  if (d.guard_slot >= 0) {
+    active = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1) {
+      unsigned i = static_cast<unsigned>(std::countr_zero(m));
+      Thread& t = cta_->threads[w.lanes[i]];
+      bool on = (t.regs[t.frames.back().reg_base + static_cast<std::uint32_t>(d.guard_slot)].v != 0) != ins.guard_negated;
+      if (on) active |= 1u << i;
+    }
   }
   auto each = [&](std::uint32_t set, auto&& body) {
     for (std::uint32_t m = set; m; m &= m - 1) body(cta_->threads[w.lanes[std::countr_zero(m)]], static_cast<unsigned>(std::countr_zero(m)));

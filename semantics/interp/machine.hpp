@@ -89,6 +89,7 @@ struct Decoded {
   ops::FpMods mods;
   bool has_rounding = false;
   StateSpace space = StateSpace::generic;
+  std::int32_t guard_slot = -1;  // the guard predicate's register slot
   Fast fast;
 };
 

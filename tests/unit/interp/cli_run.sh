@@ -22,9 +22,9 @@ check "out of bounds -> 1" 1 $rc
 check "wrong parameter count -> 2" 2 $rc
 "$exe" run "$data/missing.ptx" --block 4 >/dev/null 2>&1; rc=$?
 check "missing file -> 2" 2 $rc
-tmp=$(mktemp); printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry u(.param .u64 o)\n{\n.reg .b32 %%r<4>;\nvshr.u32.u32.u32.clamp.add %%r1, %%r2, %%r3, %%r1;\nret;\n}\n' > "$tmp"
+tmp=$(mktemp); printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry u(.param .u64 o)\n{\n.reg .b32 %%r<4>;\nfns.b32 %%r1, %%r2, %%r3, 1;\nret;\n}\n' > "$tmp"
 err=$("$exe" run "$tmp" --param u64:0 2>&1 >/dev/null); rc=$?
 check "unsupported -> 3" 3 $rc
-echo "$err" | grep -q ':7: unsupported: vshr.u32.u32.u32.clamp.add' || { echo "FAIL unsupported: message '$err'"; fails=$((fails+1)); }
+echo "$err" | grep -q ':7: unsupported: fns.b32' || { echo "FAIL unsupported: message '$err'"; fails=$((fails+1)); }
 rm -f "$tmp"
 exit $fails

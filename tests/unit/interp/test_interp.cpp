@@ -296,7 +296,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 out) {
   .reg .b32 %r<4>;
-  vshr.u32.u32.u32.clamp.add %r1, %r2, %r3, %r1;
+  fns.b32 %r1, %r2, %r3, 1;
   ret;
 })", "u.ptx");
   REQUIRE(loaded);
@@ -307,7 +307,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto r = run(*loaded.module, l);
   CHECK(r.problem.kind == Problem::Kind::unsupported);
   REQUIRE(r.unsupported.size() == 1);
-  CHECK(r.unsupported[0].instruction == "vshr.u32.u32.u32.clamp.add");
+  CHECK(r.unsupported[0].instruction == "fns.b32");
   CHECK(r.unsupported[0].ptx_line == 7);
 }
 

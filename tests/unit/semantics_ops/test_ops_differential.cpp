@@ -6,6 +6,7 @@
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/video.hpp"
 
 #include <doctest/doctest.h>
 
@@ -134,6 +135,11 @@ std::vector<Case> all_cases() {
       cs.push_back(make_case(std::string("shf") + (s ? ".l" : ".r") + (clamp ? ".clamp" : ".wrap"), V{I(32), I(32), I(32)},
                              [s, clamp](auto& d, auto& x) { return ops::shf(d, s, clamp, x[0], x[1], x[2]); }));
   }
+  for (int op = 0; op <= 6; ++op)
+    for (int sec = 0; sec <= 3; ++sec)
+      cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)}, [op, sec](auto& d, auto& x) {
+        return ops::video(d, static_cast<ops::VideoOp>(op), sec & 1, op & 1, false, sec >= 2, op == 5, static_cast<ops::VideoSecOp>(sec), x[0], x[1], x[2]);
+      }));
   cs.push_back(make_case("add.sat.s32", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::add_sat_s(d, x[0], x[1]); }));
   cs.push_back(make_case("bfi.b32", V{I(32), I(32), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
   cs.push_back(make_case("bfi.b64", V{I(64), I(64), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
