@@ -238,6 +238,9 @@ bool exotic_type(ir::ScalarType s) {
 }
 
 bool supported(const Instruction& ins) {
+  if (ins.op == Opcode::cvt_ && ins.q.types.size() == 2 && ins.q.types[0].scalar == ir::ScalarType::f16x2 &&
+      (ins.q.types[1].scalar == ir::ScalarType::e4m3x2 || ins.q.types[1].scalar == ir::ScalarType::e5m2x2))
+    return true;
   for (const auto& t : ins.q.types)
     if (exotic_type(t.scalar)) return false;
   switch (ins.op) {
@@ -568,6 +571,14 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       // cvt{.rnd}{.ftz}{.sat}{.relu}.dtype.atype d, a (ISA 9.7.9.21); the .f16x2/.bf16x2 destinations take two
       // f32 sources: d = {cvt(a), cvt(b)} with a in the upper half.
       const ir::ScalarType dt = d.t0, at = d.t1;
+      if (dt == ir::ScalarType::f16x2 && (at == ir::ScalarType::e4m3x2 || at == ir::ScalarType::e5m2x2)) {
+        CV a = R(1, 16);
+        auto one = [&](CV byte) { return at == ir::ScalarType::e4m3x2 ? ops::e4m3_to_f16(C, byte) : ops::e5m2_to_f16(C, byte); };
+        CV r = Concrete::concat(one(Concrete::extract(a, 15, 8)), one(Concrete::extract(a, 7, 0)));
+        if (mods.relu) r = ops::packed2(C, r, r, [&](CV x, CV) { return ops::relu(C, domain::FpFormat::f16, x); });
+        W(0, r);
+        return true;
+      }
       if (d.packed) {
         if (at != ir::ScalarType::f32 || o.size() < 3) return false;
         domain::FpFormat half = dt == ir::ScalarType::f16x2 ? domain::FpFormat::f16 : domain::FpFormat::bf16;

@@ -43,4 +43,30 @@ template <class D> Val<D> cvt_f2i(const D& d, FpFormat from, unsigned w, bool ds
   return d.f2i(from, m.rnd, a, w, dst_signed);
 }
 
+// 9.7.9.21 cvt.rn.f16x2.{e4m3x2,e5m2x2}: 8-bit floats widened to f16, which is exact (ISA 5.2.5: e4m3 has
+// bias 7, no infinities and NaN = S.1111.111; e5m2 has f16's exponent, so its bits are f16's top byte).
+// NaN inputs give the canonical f16 NaN 0x7fff.
+template <class D> Val<D> e5m2_to_f16(const D& d, const Val<D>& b) {
+  Val<D> h = d.concat(b, d.lit(8, 0));
+  Val<D> nan = d.band(d.eq(d.extract(b, 6, 2), d.lit(5, 31)), d.ne(d.extract(b, 1, 0), d.lit(2, 0)));
+  return d.ite(nan, d.lit(16, 0x7fff), h);
+}
+template <class D> Val<D> e4m3_to_f16(const D& d, const Val<D>& b) {
+  Val<D> s = d.extract(b, 7, 7), e = d.extract(b, 6, 3), m = d.extract(b, 2, 0);
+  // normal: f16 exponent = e - 7 + 15, mantissa = m << 7
+  Val<D> normal = d.concat(d.concat(s, d.add(d.zext(e, 5), d.lit(5, 8))), d.concat(m, d.lit(7, 0)));
+  // subnormal: m * 2^-9, normalised for f16 (m = 1: 2^-9; 2,3: 2^-8 * 1.x; 4..7: 2^-7 * 1.xx)
+  Val<D> sub = d.lit(15, 0);
+  for (unsigned k = 1; k < 8; ++k) {
+    unsigned top = k >= 4 ? 2 : k >= 2 ? 1 : 0;           // position of the leading one
+    unsigned exp = static_cast<unsigned>(15 - 9 + static_cast<int>(top));
+    unsigned mant = (k & ((1u << top) - 1)) << (10 - top);
+    sub = d.ite(d.eq(m, d.lit(3, k)), d.lit(15, (exp << 10) | mant), sub);
+  }
+  Val<D> subv = d.concat(s, sub);
+  Val<D> zero_e = d.eq(e, d.lit(4, 0));
+  Val<D> nan = d.band(d.eq(e, d.lit(4, 15)), d.eq(m, d.lit(3, 7)));
+  return d.ite(nan, d.lit(16, 0x7fff), d.ite(zero_e, subv, normal));
+}
+
 }  // namespace ptx::ops

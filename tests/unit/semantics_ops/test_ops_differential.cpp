@@ -140,6 +140,8 @@ std::vector<Case> all_cases() {
       cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)}, [op, sec](auto& d, auto& x) {
         return ops::video(d, static_cast<ops::VideoOp>(op), sec & 1, op & 1, false, sec >= 2, op == 5, static_cast<ops::VideoSecOp>(sec), x[0], x[1], x[2]);
       }));
+  cs.push_back(make_case("cvt.f16.e4m3", V{I(8)}, [](auto& d, auto& x) { return ops::e4m3_to_f16(d, x[0]); }));
+  cs.push_back(make_case("cvt.f16.e5m2", V{I(8)}, [](auto& d, auto& x) { return ops::e5m2_to_f16(d, x[0]); }));
   cs.push_back(make_case("add.sat.s32", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::add_sat_s(d, x[0], x[1]); }));
   cs.push_back(make_case("bfi.b32", V{I(32), I(32), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
   cs.push_back(make_case("bfi.b64", V{I(64), I(64), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 using namespace ptx;
 using domain::Concrete;
 using domain::CV;
@@ -178,4 +180,22 @@ TEST_CASE("video (ISA 9.7.18.1.2): vshr .clamp caps the amount at 32, .wrap take
   CHECK(ops::video(d, VideoOp::shr, true, true, false, false, true, VideoSecOp::none, u32(0x80000000u), u32(40), u32(0)).v == 0xffffffffu);
   CHECK(ops::video(d, VideoOp::add, false, false, false, true, false, VideoSecOp::none, u32(0xffffffffu), u32(2), u32(0)).v == 0xffffffffu);  // .sat u32
   CHECK(ops::video(d, VideoOp::absdiff, false, true, true, false, false, VideoSecOp::none, u32(0xfffffffeu), u32(3), u32(0)).v == 5);
+}
+
+TEST_CASE("cvt f16 from e4m3/e5m2: every byte against its value (ISA 5.2.5 formats)") {
+  Concrete d;
+  for (unsigned b = 0; b < 256; ++b) {
+    // e4m3: bias 7, 3 mantissa bits, S.1111.111 is NaN, no infinities.
+    unsigned e = (b >> 3) & 15, m = b & 7;
+    double v = e == 0 ? std::ldexp(m, -9) : std::ldexp(8 + m, static_cast<int>(e) - 10);
+    if (b & 0x80) v = -v;
+    CV h = ops::e4m3_to_f16(d, d.lit(8, b));
+    if (e == 15 && m == 7) CHECK(h.v == 0x7fff);
+    else CHECK(domain::fp_to_double(FpFormat::f16, h.u64()) == v);
+    // e5m2 is f16's top byte.
+    CV g = ops::e5m2_to_f16(d, d.lit(8, b));
+    double w = domain::fp_to_double(FpFormat::f16, b << 8);
+    if (w != w) CHECK(g.v == 0x7fff);
+    else CHECK(g.v == (b << 8));
+  }
 }
