@@ -260,6 +260,12 @@ bool supported(const Instruction& ins) {
     case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
       break;
+    case Opcode::ldmatrix_: {
+      // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
+      bool m8n8 = false, b16 = false;
+      for (const auto& w : ins.q.words) { m8n8 |= w == "m8n8"; b16 |= w == "b16"; }
+      return m8n8 && b16;
+    }
     case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
     case Opcode::vshl_: case Opcode::vshr_:
       // the full-word forms (no .b0-.h1 selectors, which the IR does not decode)

@@ -517,6 +517,24 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
       try_warp_sync(w);
       return false;
     }
+    case Opcode::ldmatrix_: {
+      // ISA 9.7.14.5.15 ldmatrix.sync.aligned: a warp-collective load; every lane gives one row address and
+      // the rendezvous is over the whole warp (.aligned: all threads execute the same ldmatrix).
+      std::uint32_t all = 0;
+      for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
+        if (cta_->threads[w.lanes[i]].status != Status::exited) all |= 1u << i;
+      each(active, [&](Thread& t, unsigned) {
+        t.sync_ins = &ins;
+        t.sync_a = domain::Concrete::lit(64, address(t, ins.operands[1]));
+        t.sync_mask = all;
+        t.status = Status::at_warp_sync;
+        t.frames.back().pc++;
+      });
+      skip_inactive();
+      ++result_.stats.warp_syncs;
+      try_warp_sync(w);
+      return false;
+    }
     case Opcode::brx_:
       fail(Problem::Kind::unsupported, "brx.idx is not supported");
       return false;
@@ -727,6 +745,45 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
     case Opcode::elect_: {
       unsigned leader = static_cast<unsigned>(std::countr_zero(group));
       each([&](Thread& t, unsigned lane) { write_pair(t, ops[0], domain::Concrete::lit(32, leader), lane == leader); });
+      break;
+    }
+    case Opcode::ldmatrix_: {
+      // Matrix j (of .x1/.x2/.x4) has its 8 rows of 8 b16 at the addresses of lanes 8j..8j+7. Lane i receives
+      // row i/4, columns 2(i%4) and 2(i%4)+1 (with .trans: rows 2(i%4), 2(i%4)+1 of column i/4), packed.
+      unsigned count = 1;
+      for (const auto& word : ins.q.words) {
+        if (word == "x2") count = 2;
+        if (word == "x4") count = 4;
+      }
+      const bool trans = std::find(ins.q.words.begin(), ins.q.words.end(), "trans") != ins.q.words.end();
+      StateSpace space = ins.q.space.value_or(StateSpace::generic);
+      auto element = [&](Thread& reader, unsigned j, unsigned row, unsigned col) -> std::uint32_t {
+        unsigned src = 8 * j + row;
+        if (src >= w.lanes.size() || !((group >> src) & 1)) return 0;
+        std::uint64_t addr = lane_thread(src).sync_a.u64() + 2 * col;
+        std::uint8_t* p = locate(reader, space, addr, 2, false);
+        return p ? static_cast<std::uint32_t>(p[0] | (p[1] << 8)) : 0;
+      };
+      each([&](Thread& t, unsigned lane) {
+        if (stop_) return;
+        std::vector<CV> regs;
+        for (unsigned j = 0; j < count; ++j) {
+          std::uint32_t lo, hi;
+          if (!trans) {
+            lo = element(t, j, lane / 4, 2 * (lane % 4));
+            hi = element(t, j, lane / 4, 2 * (lane % 4) + 1);
+          } else {
+            lo = element(t, j, 2 * (lane % 4), lane / 4);
+            hi = element(t, j, 2 * (lane % 4) + 1, lane / 4);
+          }
+          regs.push_back(domain::Concrete::lit(32, lo | (hi << 16)));
+        }
+        const Operand& dst = ops[0];
+        if (dst.kind == Operand::Kind::Vector)
+          for (std::size_t k = 0; k < dst.elements.size() && k < regs.size(); ++k) write(t, dst.elements[k], regs[k]);
+        else
+          write(t, dst, regs[0]);
+      });
       break;
     }
     default:

@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
       report("FAIL", detail);
     }
   }
-  for (const auto& [n, c] : unsupported_names) std::cout << "unsupported: " << n << " (" << c << " tests)\n";
+  for (const auto& [n, c] : unsupported_names) std::cout << "unsupported: " << n << " (" << c << " occurrences)\n";
   std::cout << "zluda-ptx run: " << passed << " passed, " << failed << " failed, " << unsupported << " unsupported";
   std::cout << " (" << approx_passed << " of the passes are .approx results within the ISA error bound, the rest bit-exact;"
             << " disabled upstream, not counted: " << disabled_passed << " of " << disabled << " pass)\n";
