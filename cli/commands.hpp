@@ -10,5 +10,7 @@ inline int exit_code = 0;
 void register_parse(CLI::App& app);
 void register_abi(CLI::App& app);
 void register_prove(CLI::App& app);
+void register_compile_litmus(CLI::App& app);
 void register_run(CLI::App& app);
+void register_race(CLI::App& app);
 }  // namespace ptxcheck::cli

@@ -255,7 +255,10 @@ Compiled compile_litmus(const CuLitmus& test, const std::string& file, const Cud
     return c;
   }
   // Print in the herd/Dat3M PTX dialect: header, init, thread columns, condition.
-  std::string out = fmt::format("PTX {}\n\"compiled from {} by nvcc ({})\"\n{{\n", test.name, file, compiled.origin);
+  std::string flags;
+  for (const auto& e : options.extra) flags += " " + e;
+  std::string out = fmt::format("PTX {}\n\"compiled from {} by nvcc -arch={}{}\"\n{{\n", test.name,
+                                std::filesystem::path(file).filename().string(), options.arch, flags);
   for (const auto& th : lifted.threads)
     for (const auto& r : th.register_init) out += r + ";\n";
   for (const auto& [loc, v] : test.init) out += fmt::format("{}={};\n", loc, v);

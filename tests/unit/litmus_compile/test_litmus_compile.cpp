@@ -21,10 +21,10 @@ const std::string dir = std::string(PTXCHECK_SOURCE_DIR) + "/examples/cu-litmus/
 }  // namespace
 
 TEST_CASE("litmus_compile: parse a .cu.litmus file") {
-  auto p = parse_cu_litmus(slurp(dir + "MP+rel+acq.cu.litmus"), "MP+rel+acq.cu.litmus");
+  auto p = parse_cu_litmus(slurp(dir + "MP+ra+dev.cu.litmus"), "MP+ra+dev.cu.litmus");
   REQUIRE_MESSAGE(p.test, (p.error ? p.error->render() : ""));
   const auto& t = *p.test;
-  CHECK(t.name == "MP+rel+acq");
+  CHECK(t.name == "MP+ra+dev");
   REQUIRE(t.init.size() == 2);
   CHECK(t.init[0].first == "x");
   CHECK(t.init[1].first == "y");
@@ -46,9 +46,9 @@ TEST_CASE("litmus_compile: errors are located") {
 }
 
 TEST_CASE("litmus_compile: MP compiles to the chapter-4 instructions") {
-  auto p = parse_cu_litmus(slurp(dir + "MP+rel+acq.cu.litmus"), "MP+rel+acq.cu.litmus");
+  auto p = parse_cu_litmus(slurp(dir + "MP+ra+dev.cu.litmus"), "MP+ra+dev.cu.litmus");
   REQUIRE(p.test);
-  auto c = compile_litmus(*p.test, "MP+rel+acq.cu.litmus", ptxcheck::CudaOptions{});
+  auto c = compile_litmus(*p.test, "MP+ra+dev.cu.litmus", ptxcheck::CudaOptions{});
   REQUIRE_MESSAGE(!c.error, (c.error ? c.error->render() : ""));
   INFO(c.ptx_litmus);
   // Chapter 4: relaxed store -> st.relaxed, release store -> st.release, acquire load -> ld.acquire.
