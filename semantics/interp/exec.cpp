@@ -7,6 +7,7 @@
 #include "semantics/ops/logic.hpp"
 #include "semantics/ops/video.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <set>
@@ -238,6 +239,18 @@ bool exotic_type(ir::ScalarType s) {
 }
 
 bool supported(const Instruction& ins) {
+  if (ins.op == Opcode::mma_) {
+    // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
+    auto has = [&](const char* w) { return std::find(ins.q.words.begin(), ins.q.words.end(), w) != ins.q.words.end(); };
+    const auto& t = ins.q.types;
+    if (t.size() != 4 || !has("row") || !has("col") || has("satfinite") || ins.operands.size() != 4) return false;
+    using ST = ir::ScalarType;
+    if (has("m16n8k16")) return t[0].scalar == ST::f32 && t[3].scalar == ST::f32 && t[1].scalar == t[2].scalar &&
+                                (t[1].scalar == ST::f16 || t[1].scalar == ST::bf16);
+    if (has("m16n8k32")) return t[0].scalar == ST::s32 && t[3].scalar == ST::s32 && (t[1].scalar == ST::s8 || t[1].scalar == ST::u8) &&
+                                (t[2].scalar == ST::s8 || t[2].scalar == ST::u8) && t[1].scalar == t[2].scalar;
+    return false;
+  }
   if (ins.op == Opcode::cvt_ && ins.q.types.size() == 2 && ins.q.types[0].scalar == ir::ScalarType::f16x2 &&
       (ins.q.types[1].scalar == ir::ScalarType::e4m3x2 || ins.q.types[1].scalar == ir::ScalarType::e5m2x2))
     return true;

@@ -535,6 +535,25 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
       try_warp_sync(w);
       return false;
     }
+    case Opcode::mma_: {
+      // ISA 9.7.14.5.14 mma.sync.aligned: warp-collective; each lane contributes its fragments of A, B, C.
+      std::uint32_t all = 0;
+      for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
+        if (cta_->threads[w.lanes[i]].status != Status::exited) all |= 1u << i;
+      each(active, [&](Thread& t, unsigned) {
+        t.sync_ins = &ins;
+        t.sync_a = read(t, ins.operands[1], 128);
+        t.sync_b = read(t, ins.operands[2], 64);
+        t.sync_c = read(t, ins.operands[3], 128);
+        t.sync_mask = all;
+        t.status = Status::at_warp_sync;
+        t.frames.back().pc++;
+      });
+      skip_inactive();
+      ++result_.stats.warp_syncs;
+      try_warp_sync(w);
+      return false;
+    }
     case Opcode::brx_:
       fail(Problem::Kind::unsupported, "brx.idx is not supported");
       return false;
@@ -783,6 +802,64 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
           for (std::size_t k = 0; k < dst.elements.size() && k < regs.size(); ++k) write(t, dst.elements[k], regs[k]);
         else
           write(t, dst, regs[0]);
+      });
+      break;
+    }
+    case Opcode::mma_: {
+      // Fragment layouts of ISA 9.7.14.5.8 (m16n8k16, .f16/.bf16) and 9.7.14.5.10 (m16n8k32, .s8/.u8):
+      // g = lane >> 2, t = lane % 4. D = A * B + C, 16x8 result, C/D element i at row g (+8 for i >= 2),
+      // column 2t + (i & 1).
+      const bool k32 = std::find(ins.q.words.begin(), ins.q.words.end(), "m16n8k32") != ins.q.words.end();
+      const ir::ScalarType at = ins.q.types[1].scalar;
+      const unsigned K = k32 ? 32 : 16;
+      double A[16][32] = {}, B[32][8] = {};
+      std::int64_t Ai[16][32] = {}, Bi[32][8] = {};
+      CV Cv[16][8];
+      auto fp_elem = [&](domain::u128 bits, unsigned i) -> double {
+        std::uint64_t h = static_cast<std::uint64_t>(bits >> (16 * i)) & 0xffff;
+        return domain::fp_to_double(at == ir::ScalarType::bf16 ? domain::FpFormat::bf16 : domain::FpFormat::f16, h);
+      };
+      auto int_elem = [&](domain::u128 bits, unsigned i) -> std::int64_t {
+        std::uint64_t b = static_cast<std::uint64_t>(bits >> (8 * i)) & 0xff;
+        return at == ir::ScalarType::s8 ? static_cast<std::int8_t>(b) : static_cast<std::int64_t>(b);
+      };
+      each([&](Thread& t, unsigned lane) {
+        unsigned g = lane >> 2, tg = lane & 3;
+        if (!k32) {
+          for (unsigned i = 0; i < 8; ++i) {
+            unsigned row = (i < 2 || (i >= 4 && i < 6)) ? g : g + 8, col = tg * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+            A[row][col] = fp_elem(t.sync_a.v, i);
+          }
+          for (unsigned i = 0; i < 4; ++i) B[tg * 2 + (i & 1) + (i >= 2 ? 8 : 0)][g] = fp_elem(t.sync_b.v, i);
+        } else {
+          for (unsigned i = 0; i < 16; ++i) {
+            unsigned row = (i < 4 || (i >= 8 && i < 12)) ? g : g + 8, col = tg * 4 + (i & 3) + (i >= 8 ? 16 : 0);
+            Ai[row][col] = int_elem(t.sync_a.v, i);
+          }
+          for (unsigned i = 0; i < 8; ++i) Bi[tg * 4 + (i & 3) + (i >= 4 ? 16 : 0)][g] = int_elem(t.sync_b.v, i);
+        }
+        for (unsigned i = 0; i < 4; ++i) Cv[i < 2 ? g : g + 8][tg * 2 + (i & 1)] = domain::Concrete::extract(t.sync_c, 32 * i + 31, 32 * i);
+      });
+      each([&](Thread& t, unsigned lane) {
+        unsigned g = lane >> 2, tg = lane & 3;
+        std::vector<CV> out;
+        for (unsigned i = 0; i < 4; ++i) {
+          unsigned row = i < 2 ? g : g + 8, col = tg * 2 + (i & 1);
+          if (k32) {
+            std::int64_t acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(Cv[row][col].v));
+            for (unsigned k = 0; k < K; ++k) acc += Ai[row][k] * Bi[k][col];
+            out.push_back(domain::Concrete::lit(32, static_cast<std::uint64_t>(acc)));
+          } else {
+            // Products of f16/bf16 are exact; the sum is formed in f64 and rounded once to f32 (the ISA leaves
+            // the accumulation order and intermediate precision to the implementation).
+            double acc = static_cast<double>(domain::bits_to_f32(static_cast<std::uint32_t>(Cv[row][col].v)));
+            for (unsigned k = 0; k < K; ++k) acc += A[row][k] * B[k][col];
+            float r = static_cast<float>(acc);
+            out.push_back(domain::Concrete::lit(32, r != r ? 0x7fffffffu : domain::f32_to_bits(r)));
+          }
+        }
+        const Operand& dst = ops[0];
+        for (std::size_t k = 0; k < dst.elements.size() && k < out.size(); ++k) write(t, dst.elements[k], out[k]);
       });
       break;
     }
