@@ -222,7 +222,8 @@ void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, T
   f.call = call;
   f.reg_base = static_cast<std::uint32_t>(t.regs.size());
   f.stack_base = align_up(t.stack.size(), 16);
-  for (std::uint32_t s = 0; s < fi.nslots; ++s) t.regs.push_back(CV{0, fi.width[s]});
+  t.regs.resize(f.reg_base + fi.nslots);
+  for (std::uint32_t s = 0; s < fi.nslots; ++s) t.regs[f.reg_base + s] = CV{0, fi.width[s]};
   t.stack.resize(f.stack_base + fi.frame_bytes, 0);
   t.peak_stack = std::max<std::uint64_t>(t.peak_stack, t.stack.size() + t.regs.size() * sizeof(CV));
   t.frames.push_back(f);
@@ -473,6 +474,7 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
           t.sync_ins = &ins;
           t.sync_mask = static_cast<std::uint32_t>(read(t, ins.operands[0], 32).v);
           t.status = Status::at_warp_sync;
+        ++w.syncing;
           t.frames.back().pc++;
         });
         skip_inactive();
@@ -510,6 +512,7 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
         bool legacy = !has_sync || (ins.op == Opcode::shfl_ && ops.size() < 5) || (ins.op == Opcode::vote_ && ops.size() < 3);
         t.sync_mask = legacy ? active : static_cast<std::uint32_t>(read(t, ops[mask_at], 32).v);
         t.status = Status::at_warp_sync;
+        ++w.syncing;
         t.frames.back().pc++;
       });
       skip_inactive();
@@ -528,6 +531,7 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
         t.sync_a = domain::Concrete::lit(64, address(t, ins.operands[1]));
         t.sync_mask = all;
         t.status = Status::at_warp_sync;
+        ++w.syncing;
         t.frames.back().pc++;
       });
       skip_inactive();
@@ -547,6 +551,7 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
         t.sync_c = read(t, ins.operands[3], 128);
         t.sync_mask = all;
         t.status = Status::at_warp_sync;
+        ++w.syncing;
         t.frames.back().pc++;
       });
       skip_inactive();
@@ -606,6 +611,7 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded&) 
     return;
   }
   b.arrived++;
+  cta_->arrivals++;
   if (red) {
     bool p = read(t, ops.back(), 1).v != 0;
     b.popc += p;
@@ -622,6 +628,7 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded&) 
 }
 
 void Machine::check_barriers() {
+  if (cta_->arrivals == 0) return;
   for (std::uint32_t id = 0; id < 16; ++id) {
     Barrier& b = cta_->barriers[id];
     if (b.arrived == 0) continue;
@@ -639,6 +646,7 @@ void Machine::check_barriers() {
         write(t, ins.operands[0], v);
       }
     }
+    cta_->arrivals -= b.arrived;
     b = Barrier{};
   }
 }
@@ -646,6 +654,7 @@ void Machine::check_barriers() {
 // A rendezvous completes when every non-exited lane named in a waiting lane's membermask waits at an
 // instruction with the same opcode and qualifiers and the same membermask (ISA 9.7.9.6, 9.7.13.8-11).
 void Machine::try_warp_sync(Warp& w) {
+  if (w.syncing == 0) return;
   bool again = true;
   while (again && !stop_) {
     again = false;
@@ -869,6 +878,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
   each([&](Thread& t, unsigned) {
     t.status = Status::running;
     t.sync_ins = nullptr;
+    --w.syncing;
   });
 }
 

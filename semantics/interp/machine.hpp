@@ -45,6 +45,7 @@ struct Thread {
 
 struct Warp {
   std::vector<std::uint32_t> lanes;  // thread indices in the CTA, lane i = lanes[i]
+  std::uint32_t syncing = 0;         // lanes waiting at a warp rendezvous
 };
 
 struct Barrier {
@@ -113,6 +114,7 @@ struct Cta {
   std::vector<std::uint8_t> shared;
   std::array<Barrier, 16> barriers{};
   std::uint32_t exited = 0;
+  std::uint32_t arrivals = 0;  // threads counted at any barrier and not yet released
 };
 
 class Machine {
