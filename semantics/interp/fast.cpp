@@ -134,8 +134,8 @@ void Machine::run_fast(Warp& w, std::uint32_t active, const Fast& f) {
 #define PTX_LANES(BODY)                                                                  \
   for (std::uint32_t m_ = active; m_; m_ &= m_ - 1) {                                     \
     Thread& t = threads[w.lanes[static_cast<unsigned>(std::countr_zero(m_))]];            \
-    Frame& fr = t.frames.back();                                                          \
-    CV* R = t.regs.data() + fr.reg_base;                                                  \
+    Frame& fr = *t.top;                                                                   \
+    CV* R = t.rbase;                                                                      \
     [[maybe_unused]] const std::uint64_t A = f.a.is_imm ? f.a.imm : static_cast<std::uint64_t>(R[f.a.slot].v); \
     [[maybe_unused]] const std::uint64_t B = f.b.is_imm ? f.b.imm : static_cast<std::uint64_t>(R[f.b.slot].v); \
     BODY;                                                                                 \

@@ -227,6 +227,7 @@ void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, T
   t.stack.resize(f.stack_base + fi.frame_bytes, 0);
   t.peak_stack = std::max<std::uint64_t>(t.peak_stack, t.stack.size() + t.regs.size() * sizeof(CV));
   t.frames.push_back(f);
+  sync_top(t);
 }
 
 void Machine::setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid) {
@@ -1005,6 +1006,7 @@ void Machine::do_return(Thread& t) {
   t.frames.pop_back();
   t.regs.resize(callee.reg_base);
   t.stack.resize(callee.stack_base);
+  sync_top(t);
   const auto& ops = callee.call->operands;
   if (!ops.empty() && ops[0].kind == Operand::Kind::List) {
     for (std::size_t j = 0; j < ops[0].elements.size() && j < rets.size(); ++j) {

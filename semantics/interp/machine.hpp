@@ -27,6 +27,9 @@ struct Frame {
 enum class Status : std::uint8_t { running, at_barrier, at_warp_sync, exited };
 
 struct Thread {
+  // The top frame and its registers, cached (set by Machine::sync_top whenever frames or regs change).
+  Frame* top = nullptr;
+  CV* rbase = nullptr;
   std::vector<Frame> frames;
   std::vector<CV> regs;
   std::vector<std::uint8_t> stack;  // local and param spaces of every frame
@@ -139,6 +142,10 @@ class Machine {
   std::uint64_t clock_ = 0;
 
   Frame& frame(Thread& t) { return t.frames.back(); }
+  static void sync_top(Thread& t) {
+    t.top = t.frames.empty() ? nullptr : &t.frames.back();
+    t.rbase = t.top ? t.regs.data() + t.top->reg_base : nullptr;
+  }
   const FnInfo& info(const Thread& t) { return fns_[t.frames.back().fn]; }
   const Decoded& decode(std::uint32_t fn, std::uint32_t pc);
 
