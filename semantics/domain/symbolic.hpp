@@ -5,8 +5,11 @@
 // Use from other modules (litmus, memmodel, proofs):
 //   z3::context ctx; ptx::domain::Symbolic d(ctx);
 //   auto r1 = d.var("r1", 32), r2 = d.lit(32, 5);
-//   auto sum = ptx::ops::add(d, r1, r2);                 // semantics/ops/integer.hpp
-//   auto p   = ptx::ops::setp_int(d, CompareOp::lt, true, r1, r2);  // 1-bit result; d.to_bool(p) for Z3 bool
+//   auto sum = ptx::ops::add(d, r1, r2);                                    // semantics/ops/integer.hpp
+//   auto p   = ptx::ops::compare_int(d, ir::CompareOp::lt, true, r1, r2);  // ops/compare.hpp: 1-bit result
+//   auto v   = ptx::ops::selp(d, sum, r2, p);                              // d.to_bool(p): a Z3 Boolean
+// Link ptxcheck_domain. Every operation of semantics/ops takes (domain, operands...) and works the same on
+// domain::Concrete (bit-exact values) and domain::Symbolic (Z3 terms).
 #pragma once
 
 #include "semantics/domain/concrete.hpp"
