@@ -199,6 +199,46 @@ auto on_assign = [](auto& ctx) {
   s.push(x3::_where(ctx).begin(), op);
 };
 
+// The argument text of the call whose name `word` follows the current item's start: `(...)`, or empty.
+template <class Ctx> std::string call_args(State& s, const std::string& word) {
+  auto at = std::search(s.mark, s.end, word.begin(), word.end());
+  if (at != s.end) at = std::find(at + static_cast<std::ptrdiff_t>(word.size()), s.end, '(');
+  std::string text;
+  x3::phrase_parse(at, s.end, args, skipper, text);
+  return text;
+}
+
+// `cuda::atomic_ref<int, cuda::thread_scope_device>(x).load(order)`: a member call on a temporary.
+auto const temp_call = x3::rule<struct temp_call_, boost::fusion::deque<std::string, Method>>{"atomic temporary"} =
+    qualifier >> x3::lexeme[(x3::lit("atomic_ref") | "atomic") >> !idchar] >> x3::raw[x3::lexeme[angles]] >>
+    x3::omit[x3::lexeme[parens]] >> (x3::lit("->") | '.') >> x3::lexeme[method_sym >> !idchar] >> &x3::lit('(');
+auto on_temp_call = [](auto& ctx) {
+  auto& s = st(ctx);
+  const auto& attr = x3::_attr(ctx);
+  const Method& m = boost::fusion::at_c<1>(attr);
+  SourceOp op{0, 0, m.kind, m.rmw, Order::seq_cst, arg_facts(boost::fusion::at_c<0>(attr)).scope.value_or(ThreadScope::system),
+              std::string("atomic_ref(...).") + m.name, false};
+  op.order = arg_facts(call_args<decltype(ctx)>(s, std::string(".") + m.name)).order.value_or(Order::seq_cst);
+  s.push(s.mark, op);
+};
+
+// C-style free functions on an atomic object: `cuda::std::atomic_fetch_add_explicit(&a, 1, order)`,
+// `atomic_load(&a)`; the object (first argument, `&a` or a pointer `p`) gives the scope.
+auto const free_call = x3::rule<struct free_call_, Method>{"atomic free function"} =
+    qualifier >> x3::lexeme["atomic_" >> method_sym >> -x3::lit("_explicit") >> !idchar] >> &x3::lit('(');
+auto on_free_call = [](auto& ctx) {
+  auto& s = st(ctx);
+  const Method& m = x3::_attr(ctx);
+  std::string text = call_args<decltype(ctx)>(s, std::string("atomic_") + m.name), object;
+  auto it = text.cbegin();
+  x3::phrase_parse(it, text.cend(), '(' >> -x3::lit('&') >> ident, skipper, object);
+  auto found = s.atomics.find(object);
+  if (found == s.atomics.end()) { x3::_pass(ctx) = false; return; }
+  SourceOp op{0, 0, m.kind, m.rmw, arg_facts(text).order.value_or(Order::seq_cst), found->second,
+              std::string("atomic_") + m.name, false};
+  s.push(s.mark, op);
+};
+
 // `cuda::atomic_thread_fence(order, scope)`, `cuda::std::atomic_thread_fence(order)` (system scope).
 auto const fence_call = x3::rule<struct fence_call_, std::string>{"fence"} =
     qualifier >> x3::lexeme[x3::lit("atomic_thread_fence") >> !idchar] >> args;
@@ -289,7 +329,7 @@ auto const address_of = x3::rule<struct address_of_>{"address-of"} =
     x3::lexeme['&' >> &(x3::alpha | '_')] >> ident >> -x3::lexeme[brackets] >>
     *((x3::lit("->") | '.') >> ident >> -x3::lexeme[brackets]);
 
-auto const item = x3::eps[on_mark] >> ((atomic_decl[on_atomic_decl]) | (volatile_ref_decl[on_volatile_ref_decl]) | (volatile_decl[on_volatile_decl]) | (fence_call[on_fence]) |
+auto const item = x3::eps[on_mark] >> ((temp_call[on_temp_call]) | (free_call[on_free_call]) | (atomic_decl[on_atomic_decl]) | (volatile_ref_decl[on_volatile_ref_decl]) | (volatile_decl[on_volatile_decl]) | (fence_call[on_fence]) |
                   (legacy_call[on_legacy]) | (threadfence[on_threadfence]) | (member_call[on_member]) |
                   (postfix_op[on_postfix]) | (prefix_op[on_prefix]) | (assign_op[on_assign]) |
                   x3::omit[x3::lit("&&")] | x3::omit[address_of] | (vol_access[on_vol_access]) | x3::omit[string_lit] | x3::omit[char_lit] | x3::omit[ident] |

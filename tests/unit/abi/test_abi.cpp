@@ -102,6 +102,8 @@ TEST_CASE("abi: the scanner finds operations with order, scope and position, and
       "  volatile int& r = q[0]; r = 2; volatile int* w = q + 1;\n"                      // 12
       "#ifdef NEVER\n  atomicOr(q, 1);\n#endif\n"                                     // 13-15
       "  atomicExch((int*)&v[0], atomicAdd(q, b.load(cuda::std::memory_order_relaxed)));\n"  // 16
+      "  x = cuda::atomic_ref<int, cuda::thread_scope_device>(q[0]).fetch_max(1, cuda::std::memory_order_acq_rel);\n"  // 17
+      "  cuda::std::atomic_store_explicit(s, 1, cuda::std::memory_order_release); x = atomic_load(&b);\n"  // 18
       "}\n";
   auto scan = scan_cuda_source(src, "k.cu");
   std::vector<std::string> got;
@@ -123,6 +125,8 @@ TEST_CASE("abi: the scanner finds operations with order, scope and position, and
       "14:3 atomic_fetch_or(relaxed, device)",  // the scanner alone does not preprocess
       "16:3 atomic_exchange(relaxed, device)",  // `&v[0]` takes an address: no volatile load
       "16:27 atomic_fetch_add(relaxed, device)", "16:40 atomic_load(relaxed, block)",  // nested calls
+      "17:7 atomic_fetch_max(acq_rel, device)",  // member call on a temporary atomic_ref
+      "18:3 atomic_store(release, system)", "18:80 atomic_load(seq_cst, block)",  // C-style free functions
   };
   CHECK(got == want);
 }
