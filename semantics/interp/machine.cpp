@@ -354,44 +354,38 @@ void Machine::run_cta(Cta& cta) {
 
 std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
   std::uint32_t executed = 0;
+  auto key_of = [](const Thread& t) {
+    const Frame& f = t.frames.back();
+    return (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) | (std::uint64_t(f.fn) << 32) | f.pc;
+  };
   while (executed < quantum && !stop_) {
     // Choose a converged group: the lanes at the same (frame depth, function, pc). Deterministic mode takes
-    // the deepest frame and lowest pc first (so that divergent paths meet again); seeded mode picks a random
-    // runnable lane's position.
-    int best = -1;
-    std::uint64_t best_key = ~std::uint64_t(0);
-    std::uint32_t candidates = 0;
-    for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
-      Thread& t = cta_->threads[w.lanes[i]];
-      if (t.status != Status::running) continue;
-      ++candidates;
-      const Frame& f = t.frames.back();
-      std::uint64_t key = (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) |
-                          (std::uint64_t(f.fn) << 32) | f.pc;
-      if (key < best_key) { best_key = key; best = static_cast<int>(i); }
+    // the deepest frame and lowest pc first, so that divergent paths meet again at their join point; lanes
+    // that looped back while the warp was diverged yield to the other groups first, so that no group can
+    // starve another (ISA 3.2: a thread spinning on a flag must not block the thread that sets it). Seeded
+    // mode picks a random runnable lane's position.
+    std::uint32_t running = 0;
+    for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
+      if (cta_->threads[w.lanes[i]].status == Status::running) running |= 1u << i;
+    if (!running) break;
+    std::uint32_t eligible = running & ~w.yielded;
+    if (!eligible) {
+      w.yielded = 0;
+      eligible = running;
     }
-    if (best < 0) break;
-    if (opt_.seed && candidates > 1) {
-      std::uint32_t pick = static_cast<std::uint32_t>(rng_() % candidates);
-      for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
-        Thread& t = cta_->threads[w.lanes[i]];
-        if (t.status != Status::running) continue;
-        if (pick-- == 0) {
-          const Frame& f = t.frames.back();
-          best_key = (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) | (std::uint64_t(f.fn) << 32) | f.pc;
-          break;
-        }
-      }
+    std::uint64_t best_key = ~std::uint64_t(0);
+    if (opt_.seed && std::popcount(running) > 1) {
+      std::uint32_t pick = static_cast<std::uint32_t>(rng_() % static_cast<std::uint32_t>(std::popcount(eligible)));
+      for (std::uint32_t m = eligible; m; m &= m - 1)
+        if (pick-- == 0) { best_key = key_of(cta_->threads[w.lanes[std::countr_zero(m)]]); break; }
+    } else {
+      for (std::uint32_t m = eligible; m; m &= m - 1) best_key = std::min(best_key, key_of(cta_->threads[w.lanes[std::countr_zero(m)]]));
     }
     std::uint32_t mask = 0;
-    for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
-      Thread& t = cta_->threads[w.lanes[i]];
-      if (t.status != Status::running) continue;
-      const Frame& f = t.frames.back();
-      std::uint64_t key = (std::uint64_t(0xffff - std::min<std::size_t>(t.frames.size(), 0xffff)) << 48) | (std::uint64_t(f.fn) << 32) | f.pc;
-      if (key == best_key) mask |= 1u << i;
-    }
-    if (mask != (1u << w.lanes.size()) - 1 && std::popcount(mask) != static_cast<int>(candidates) ) {}
+    for (std::uint32_t m = running; m; m &= m - 1)
+      if (key_of(cta_->threads[w.lanes[std::countr_zero(m)]]) == best_key) mask |= 1u << std::countr_zero(m);
+    w.yielded &= ~mask;
+    w.diverged = mask != running;
     bool same = true;
     while (same && executed < quantum && !stop_) {
       if (++steps_ > opt_.max_steps) {
@@ -447,6 +441,12 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
       skip_inactive();
       bool diverged = active != 0 && active != mask;
       if (diverged) ++result_.stats.divergent_branches;
+      if (w.diverged && active) {
+        // The warp is split: choose again, so that a group behind this one can catch up and reconverge, and
+        // a group looping back yields to the others.
+        if (target <= pc) w.yielded |= active;
+        return false;
+      }
       return !diverged;
     }
     case Opcode::call_:

@@ -49,6 +49,8 @@ struct Thread {
 struct Warp {
   std::vector<std::uint32_t> lanes;  // thread indices in the CTA, lane i = lanes[i]
   std::uint32_t syncing = 0;         // lanes waiting at a warp rendezvous
+  std::uint32_t yielded = 0;         // lanes that took a backward branch while the warp was diverged
+  bool diverged = false;             // the group being run is not every running lane of the warp
 };
 
 struct Barrier {

@@ -394,3 +394,43 @@ TEST_CASE("the launch JSON of the issue is read as written") {
   Launch l2;
   CHECK(!launch_from_json(bad, l2, error));
 }
+
+TEST_CASE("independent thread scheduling: lanes spinning on a flag do not starve the lane that sets it") {
+  // ISA 3.2: a thread's progress does not depend on other threads unless it waits for them. Lanes 1..31 spin
+  // at a lower pc than lane 0, which sets the flag; a lowest-pc-first scheduler without yielding would starve
+  // lane 0 forever. Also across warps: warp 1 spins until warp 0 (which first loops 100 times) sets a flag.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 4 .u32 flag[2];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra PRODUCER;
+  setp.eq.u32 %p3, %r1, 32;
+  @%p3 bra PRODUCER2;
+SPIN:
+  ld.volatile.shared.u32 %r2, [flag];
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 bra SPIN;
+  mov.u32 %r9, %r2;
+  bra DONE;
+PRODUCER:
+  mov.u32 %r3, 100;
+LOOP:
+  sub.u32 %r3, %r3, 1;
+  setp.ne.u32 %p2, %r3, 0;
+  @%p2 bra LOOP;
+  st.volatile.shared.u32 [flag], 5;
+  mov.u32 %r9, 1;
+  bra DONE;
+PRODUCER2:
+  mov.u32 %r9, 2;
+DONE:
+)" + kStoreTid;
+  for (std::uint64_t seed : {0, 3}) {
+    Options o;
+    o.seed = seed;
+    o.max_steps = 200000;
+    auto r = run_kernel(k, 64, 64, o);
+    REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+    for (std::uint32_t t = 0; t < 64; ++t) CHECK(r.out[t] == (t == 0 ? 1u : t == 32 ? 2u : 5u));
+  }
+}
