@@ -3,4 +3,4 @@
 ptxcheck_corpus_driver(NAME zluda
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/corpus/zluda_driver.cpp
   LIBS ptxcheck_interp nlohmann_json::nlohmann_json
-  ARGS ${PTXCHECK_CORPUS_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/corpus/zluda_floor.txt)
+  ARGS ${PTXCHECK_CORPUS_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/corpus/zluda_floor.txt --seeds 3)

@@ -1,7 +1,9 @@
 // Corpus driver for `ptxcheck run`: every zluda-ptx test of kind "run" becomes a launch exactly as the corpus
 // README describes (grid 1, block from the record, 1024 dynamic shared bytes, input/output buffers as params);
 // the output bytes must equal the values measured on an NVIDIA GPU. Prints "N passed, N failed, N unsupported".
-// Usage: corpus_zluda CORPUS_DIR FLOOR_FILE [-v] [NAME...]
+// Usage: corpus_zluda CORPUS_DIR FLOOR_FILE [-v] [--seeds N] [NAME...]
+// --seeds N also runs each test under N randomised schedules (seeds 1..N); every schedule must give the
+// measured bytes too (the tests are race-free, so the result must not depend on the interleaving).
 #include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
 
@@ -78,9 +80,11 @@ int main(int argc, char** argv) {
   fs::path corpus = fs::path(argv[1]) / "zluda-ptx";
   if (!fs::exists(corpus)) corpus = argv[1];
   bool verbose = false;
+  int seeds = 0;
   std::set<std::string> only;
   for (int i = 3; i < argc; ++i) {
     if (std::string(argv[i]) == "-v") verbose = true;
+    else if (std::string(argv[i]) == "--seeds" && i + 1 < argc) seeds = std::stoi(argv[++i]);
     else only.insert(argv[i]);
   }
   std::vector<fs::path> records;
@@ -158,6 +162,17 @@ int main(int argc, char** argv) {
       ok = approx = true;
     } else {
       detail = "output " + ptx::interp::bytes_to_hex(got ? *got : std::vector<std::uint8_t>{}) + ", expected " + ptx::interp::bytes_to_hex(want);
+    }
+    for (int seed = 1; ok && seed <= seeds; ++seed) {
+      ptx::interp::Options o;
+      o.seed = static_cast<std::uint64_t>(seed);
+      auto rs = ptx::interp::run(*built.module, launch, o);
+      const std::vector<std::uint8_t>* gs = nullptr;
+      for (const auto& b : rs.buffers) if (b.first == "output") gs = &b.second;
+      if (!rs.ok() || !gs || *gs != *got) {
+        ok = false;
+        detail = "schedule seed " + std::to_string(seed) + " gives " + (rs.ok() && gs ? ptx::interp::bytes_to_hex(*gs) : rs.problem.message);
+      }
     }
     if (is_disabled) {
       ++disabled;
