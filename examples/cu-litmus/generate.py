@@ -11,8 +11,26 @@ PLACE_DOC = {"dev": "device scope, threads in different CTAs",
              "blk": "block scope, all threads in one CTA",
              "blkx": "block scope but threads in different CTAs (scope too narrow: no synchronisation)"}
 
-def test(name, doc, locs, threads, cond, place):
+# Source-level verdict of each test's condition under scoped RC11 (memmodel/models/scoped-c11.cat), derived
+# by hand from the C++ rules, independently of PTX: "forbidden", "allowed", or "racy" (a consistent
+# execution has a data race, or atomics whose scopes do not include each other: undefined behaviour).
+VERDICTS = {}
+SOURCE = {  # shape -> verdict per order configuration (rlx, ra, sc), for inclusive placements
+    "MP": ("allowed", "forbidden", "forbidden"),     # release/acquire (and sc) synchronise
+    "SB": ("allowed", "allowed", "forbidden"),       # only psc forbids SB
+    "LB": ("forbidden", "forbidden", "forbidden"),   # RC11: po | rf acyclic (no-thin-air axiom)
+    "IRIW": ("allowed", "allowed", "forbidden"),     # acquire reads are not multi-copy atomic; psc
+    "WRC": ("allowed", "forbidden", "forbidden"),    # hb is transitive through the middle thread
+    "CoRR": ("forbidden", "forbidden", "forbidden"), # coherence
+    "2+2W": ("allowed", "allowed", "forbidden"),     # only psc orders the four writes
+}
+
+def test(name, doc, locs, threads, cond, place, verdict=None):
     _, _, cta = place
+    if verdict is None:
+        shape, order, pn = name.rsplit("+", 2)
+        verdict = "racy" if pn == "blkx" else SOURCE[shape][["rlx", "ra", "sc"].index(order)]
+    VERDICTS[name] = verdict
     out = [f"CUDA {name}", f'"{doc}"', "{ " + " ".join(f"{l}=0;" for l in locs) + " }"]
     for i, body in enumerate(threads):
         out.append(f"P{i}@cta {cta(i)},gpu 0:")
@@ -59,16 +77,20 @@ for place in PLACES:
     test(f"MP+fences+{pn}", "message passing with release and acquire fences; " + PLACE_DOC[pn], "xy",
          [[st(s, "x", 1, "rlx"), f"fence(rel, {s});", st(s, "y", 1, "rlx")],
           [ld(s, "r0", "y", "rlx"), f"fence(acq, {s});", ld(s, "r1", "x", "rlx")]],
-         "exists (P1:r0 == 1 /\\ P1:r1 == 0)", place)
+         "exists (P1:r0 == 1 /\\ P1:r1 == 0)", place, "racy" if pn == "blkx" else "forbidden")
     test(f"SB+fence.sc+{pn}", "store buffering with seq_cst fences; " + PLACE_DOC[pn], "xy",
          [[st(s, "x", 1, "rlx"), f"fence(sc, {s});", ld(s, "r0", "y", "rlx")],
           [st(s, "y", 1, "rlx"), f"fence(sc, {s});", ld(s, "r0", "x", "rlx")]],
-         "exists (P0:r0 == 0 /\\ P1:r0 == 0)", place)
+         "exists (P0:r0 == 0 /\\ P1:r0 == 0)", place, "racy" if pn == "blkx" else "forbidden")
     test(f"MP+rmw+{pn}", "message passing through fetch_add (release) and exchange (acquire); " + PLACE_DOC[pn], "xy",
          [[st(s, "x", 1, "rlx"), f"at<{s}>(y).fetch_add(1, rel);"], [f"r0 = at<{s}>(y).exchange(5, acq);", ld(s, "r1", "x", "rlx")]],
-         "exists (P1:r0 == 1 /\\ P1:r1 == 0)", place)
+         "exists (P1:r0 == 1 /\\ P1:r1 == 0)", place, "racy" if pn == "blkx" else "forbidden")
     test(f"MP+plain+{pn}", "message passing of plain data under a release/acquire flag; " + PLACE_DOC[pn], "xy",
          [["*x = 1;", st(s, "y", 1, "rel")], [ld(s, "r0", "y", "acq"), "r1 = *x;"]],
-         "exists (P1:r0 == 1 /\\ P1:r1 == 0)", place)
+         "exists (P1:r0 == 1 /\\ P1:r1 == 0)", place, "racy")  # x is read whatever the flag: a data race
     count += 4
+with open("MANIFEST.tsv", "w") as f:
+    f.write("test\tsource_verdict\n")
+    for name in sorted(VERDICTS):
+        f.write(f"{name}\t{VERDICTS[name]}\n")
 print(count, "tests")
