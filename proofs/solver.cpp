@@ -23,6 +23,7 @@ ProofResult refute_if_sat(z3::context& ctx, const z3::expr& condition, const Bud
     z3::solver s(ctx);
     z3::params p(ctx);
     p.set("timeout", budget.timeout_ms);
+    if (budget.rlimit) p.set("rlimit", budget.rlimit);
     s.set(p);
     s.add(condition);
     switch (s.check()) {

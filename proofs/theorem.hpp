@@ -12,6 +12,7 @@ namespace ptxcheck::proofs {
 struct Budget {
   unsigned timeout_ms = 60'000;   // per solver call
   unsigned memory_mb = 4096;      // Z3's memory_max_size
+  unsigned rlimit = 0;            // Z3 resource limit per call (deterministic, unlike time); 0: none
 };
 
 enum class Verdict { proved, refuted, unknown };
