@@ -19,6 +19,7 @@ struct RunArgs {
   std::uint32_t shared = 0;
   bool shared_given = false;
   std::uint64_t seed = 0, max_steps = 2'000'000'000;
+  std::uint32_t resident = 8;
   CudaOptions cuda;
 };
 
@@ -84,6 +85,7 @@ int run_run(const RunArgs& args) {
   ptx::interp::Options opt;
   opt.seed = args.seed;
   opt.max_steps = args.max_steps;
+  opt.resident_ctas = args.resident;
   auto r = ptx::interp::run(m, launch, opt);
   std::cout << ptx::interp::result_to_json(r, m).dump(2) << "\n";
   using K = ptx::interp::Problem::Kind;
@@ -114,6 +116,7 @@ void register_run(CLI::App& app) {
   cmd->add_option("--shared", args->shared, "dynamic shared memory bytes")->each([args](const std::string&) { args->shared_given = true; });
   cmd->add_option("--seed", args->seed, "scheduling seed (0: deterministic lowest-pc-first)")->capture_default_str();
   cmd->add_option("--max-steps", args->max_steps, "warp-instruction budget (exit 3 when reached)")->capture_default_str();
+  cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once, run interleaved")->capture_default_str();
   add_cuda_options(cmd, args->cuda);
   cmd->callback([args]() { exit_code = run_run(*args); });
 }

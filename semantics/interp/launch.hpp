@@ -31,6 +31,7 @@ struct Launch {
 struct Options {
   std::uint64_t seed = 0;              // 0: deterministic lowest-pc-first scheduling; else randomised
   std::uint64_t max_steps = 2'000'000'000;  // warp-instruction budget; running out is "unknown"
+  std::uint32_t resident_ctas = 8;     // CTAs in flight at once (interleaved); the rest wait their turn
   bool fast_path = true;               // false: every instruction through semantics/ops (for cross-checks)
 };
 

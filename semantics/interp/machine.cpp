@@ -9,6 +9,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <memory>
 
 namespace ptx::interp {
 
@@ -299,21 +300,39 @@ RunResult Machine::run() {
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
   }
+  // Up to `resident_ctas` CTAs are resident at once and run interleaved (so that a CTA waiting for another
+  // resident one makes progress, as on a GPU with that many CTAs in flight); a finished CTA makes room for
+  // the next in grid order.
   const auto& g = launch_.grid;
-  for (std::uint32_t z = 0; z < g[2] && !stop_; ++z)
-    for (std::uint32_t y = 0; y < g[1] && !stop_; ++y)
-      for (std::uint32_t x = 0; x < g[0] && !stop_; ++x) {
-        Cta cta;
-        cta_ = &cta;
-        setup_cta(cta, {x, y, z});
-        result_.stats.threads += cta.threads.size();
-        result_.stats.warps += cta.warps.size();
-        result_.stats.ctas += 1;
-        run_cta(cta);
-        for (auto& t : cta.threads)
+  std::vector<std::array<std::uint32_t, 3>> pending;
+  for (std::uint32_t z = 0; z < g[2]; ++z)
+    for (std::uint32_t y = 0; y < g[1]; ++y)
+      for (std::uint32_t x = 0; x < g[0]; ++x) pending.push_back({x, y, z});
+  std::size_t next = 0;
+  std::vector<std::unique_ptr<Cta>> resident;
+  const std::size_t limit = std::max<std::uint32_t>(1, opt_.resident_ctas);
+  while (!stop_ && (next < pending.size() || !resident.empty())) {
+    while (resident.size() < limit && next < pending.size()) {
+      resident.push_back(std::make_unique<Cta>());
+      cta_ = resident.back().get();
+      setup_cta(*cta_, pending[next++]);
+      result_.stats.threads += cta_->threads.size();
+      result_.stats.warps += cta_->warps.size();
+      result_.stats.ctas += 1;
+    }
+    for (std::size_t i = 0; i < resident.size() && !stop_;) {
+      cta_ = resident[i].get();
+      run_cta(*cta_, resident.size() == 1);
+      if (cta_->exited == cta_->threads.size()) {
+        for (auto& t : cta_->threads)
           result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
-        cta_ = nullptr;
+        resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
       }
+    }
+  }
+  cta_ = nullptr;
   for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
     auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
     result_.buffers.push_back({launch_.buffers[k].first, r ? r->bytes : std::vector<std::uint8_t>{}});
@@ -322,11 +341,12 @@ RunResult Machine::run() {
   return result_;
 }
 
-void Machine::run_cta(Cta& cta) {
+// Runs one CTA for a round (every warp one quantum), or to completion when `to_end` (no other CTA resident).
+void Machine::run_cta(Cta& cta, bool to_end) {
   const std::uint32_t quantum = 256;
   std::vector<std::uint32_t> order(cta.warps.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  while (!stop_) {
+  for (bool first = true; !stop_ && (first || to_end); first = false) {
     bool progress = false;
     if (opt_.seed) std::shuffle(order.begin(), order.end(), rng_);
     for (std::uint32_t w : order) {

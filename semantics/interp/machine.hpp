@@ -181,7 +181,7 @@ class Machine {
   bool setup();
   void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
   void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
-  void run_cta(Cta& cta);
+  void run_cta(Cta& cta, bool to_end);
   std::uint32_t step_warp(Warp& w, std::uint32_t quantum);
   bool exec_group(Warp& w, std::uint32_t mask);
   void thread_exit(Thread& t);

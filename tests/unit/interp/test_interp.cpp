@@ -434,3 +434,32 @@ DONE:
     for (std::uint32_t t = 0; t < 64; ++t) CHECK(r.out[t] == (t == 0 ? 1u : t == 32 ? 2u : 5u));
   }
 }
+
+TEST_CASE("resident CTAs run interleaved: CTA 0 waits for a flag that CTA 3 sets") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  setp.eq.u32 %p1, %r1, 3;
+  @%p1 bra SET;
+  setp.ne.u32 %p2, %r1, 0;
+  @%p2 bra DONE;
+SPIN:
+  ld.volatile.global.u32 %r2, [%rd1+16];
+  setp.eq.u32 %p3, %r2, 0;
+  @%p3 bra SPIN;
+  st.global.u32 [%rd1], %r2;
+  bra DONE;
+SET:
+  st.volatile.global.u32 [%rd1+16], 9;
+DONE:
+  ret;
+})";
+  Options o;
+  o.max_steps = 1000000;
+  auto r = run_kernel(k, 32, 5, o, {}, 4);
+  REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+  CHECK(r.out[0] == 9);
+  o.resident_ctas = 1;  // one CTA at a time: CTA 0 can never see the flag; the step budget says so
+  auto r1 = run_kernel(k, 32, 5, o, {}, 4);
+  CHECK(r1.r.problem.kind == Problem::Kind::step_limit);
+}
