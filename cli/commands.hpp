@@ -12,4 +12,5 @@ void register_abi(CLI::App& app);
 void register_prove(CLI::App& app);
 void register_compile_litmus(CLI::App& app);
 void register_run(CLI::App& app);
+void register_race(CLI::App& app);
 }  // namespace ptxcheck::cli

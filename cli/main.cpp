@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_prove(app);
   ptxcheck::cli::register_compile_litmus(app);
   ptxcheck::cli::register_run(app);
+  ptxcheck::cli::register_race(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

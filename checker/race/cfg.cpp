@@ -1,0 +1,170 @@
+// Basic blocks, loops and post-dominators of a PTX function (see cfg.hpp). nvcc emits reducible control
+// flow; anything else is reported as irreducible rather than analysed.
+#include "checker/race/cfg.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace ptxcheck::race {
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+
+std::vector<int> written_registers(const ptx::ir::Instruction& in) {
+  std::vector<int> out;
+  if (in.operands.empty()) return out;
+  switch (in.op) {
+    case Opcode::st_: case Opcode::bra_: case Opcode::red_: case Opcode::bar_: case Opcode::barrier_:
+    case Opcode::ret_: case Opcode::exit_: case Opcode::prefetch_: case Opcode::call_: case Opcode::sust_:
+    case Opcode::membar_: case Opcode::fence_:
+      return out;
+    default: break;
+  }
+  const Operand& d = in.operands[0];
+  if (d.kind == Operand::Kind::Register) out.push_back(d.reg);
+  if (d.kind == Operand::Kind::PredPair) { out.push_back(d.reg); if (d.reg2 >= 0) out.push_back(d.reg2); }
+  if (d.kind == Operand::Kind::Vector)
+    for (const auto& e : d.elements) if (e.kind == Operand::Kind::Register) out.push_back(e.reg);
+  return out;
+}
+
+static bool ends_block(const ptx::ir::Instruction& in) {
+  return in.op == Opcode::bra_ || in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::brx_ ||
+         in.op == Opcode::trap_;
+}
+
+Cfg build_cfg(const ptx::ir::Function& f) {
+  Cfg g;
+  const auto n = static_cast<std::uint32_t>(f.body.size());
+  std::vector<bool> leader(n + 1, false);
+  leader[0] = true;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const auto& in = f.body[i];
+    if (ends_block(in)) leader[i + 1] = true;
+    if (in.op == Opcode::bra_ && !in.operands.empty() && in.operands[0].target >= 0)
+      leader[static_cast<std::uint32_t>(in.operands[0].target)] = true;
+  }
+  for (const auto& [name, idx] : f.labels) if (idx <= n) leader[idx] = true;
+  g.block_of.assign(n, -1);
+  for (std::uint32_t i = 0; i < n;) {
+    Block b;
+    b.begin = i;
+    do { g.block_of[i] = static_cast<int>(g.blocks.size()); ++i; } while (i < n && !leader[i]);
+    b.end = i;
+    g.blocks.push_back(b);
+  }
+  if (g.blocks.empty()) g.blocks.push_back(Block{});
+  const int nb = static_cast<int>(g.blocks.size());
+  for (int b = 0; b < nb; ++b) {
+    auto& bl = g.blocks[b];
+    if (bl.end == bl.begin) continue;
+    const auto& last = f.body[bl.end - 1];
+    bool falls = true;
+    if (last.op == Opcode::bra_) {
+      int t = last.operands.empty() ? -1 : last.operands[0].target;
+      if (t >= 0 && static_cast<std::uint32_t>(t) < n) bl.succ.push_back(g.block_of[t]);
+      falls = last.guard >= 0;
+    } else if (last.op == Opcode::ret_ || last.op == Opcode::exit_ || last.op == Opcode::trap_ || last.op == Opcode::brx_) {
+      falls = last.guard >= 0;
+    }
+    if (falls && bl.end < n) {
+      int s = g.block_of[bl.end];
+      if (std::find(bl.succ.begin(), bl.succ.end(), s) == bl.succ.end()) bl.succ.push_back(s);
+    }
+  }
+  for (int b = 0; b < nb; ++b) for (int s : g.blocks[b].succ) g.blocks[s].pred.push_back(b);
+
+  // DFS: back edges are edges to a block on the stack; postorder gives the forward order.
+  std::vector<int> state(nb, 0), post;
+  std::function<void(int)> dfs = [&](int b) {
+    state[b] = 1;
+    for (int s : g.blocks[b].succ) {
+      if (state[s] == 1) g.back.insert({b, s});
+      else if (state[s] == 0) dfs(s);
+    }
+    state[b] = 2;
+    post.push_back(b);
+  };
+  dfs(0);
+  g.order.assign(post.rbegin(), post.rend());
+
+  // Dominators over the reachable blocks (iterative, on the forward order).
+  std::vector<std::set<int>> dom(nb);
+  std::set<int> all(g.order.begin(), g.order.end());
+  for (int b : g.order) dom[b] = all;
+  dom[0] = {0};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int b : g.order) {
+      if (b == 0) continue;
+      std::set<int> d = all;
+      bool any = false;
+      for (int p : g.blocks[b].pred) {
+        if (state[p] == 0) continue;
+        std::set<int> r;
+        std::set_intersection(d.begin(), d.end(), dom[p].begin(), dom[p].end(), std::inserter(r, r.begin()));
+        d = std::move(r);
+        any = true;
+      }
+      if (!any) d.clear();
+      d.insert(b);
+      if (d != dom[b]) { dom[b] = std::move(d); changed = true; }
+    }
+  }
+  g.dom = dom;
+  for (const auto& [from, to] : g.back) {
+    if (!dom[from].count(to)) {
+      g.irreducible = "irreducible control flow (edge into a loop that does not enter by its header)";
+      continue;
+    }
+    Loop* L = nullptr;
+    for (auto& l : g.loops) if (l.header == to) L = &l;
+    if (!L) { g.loops.push_back(Loop{to, {to}, {}}); L = &g.loops.back(); }
+    std::vector<int> stack{from};
+    while (!stack.empty()) {
+      int x = stack.back(); stack.pop_back();
+      if (!L->body.insert(x).second && x != from) continue;
+      if (x == to) continue;
+      for (int p : g.blocks[x].pred) if (!L->body.count(p)) stack.push_back(p);
+    }
+  }
+  for (auto& l : g.loops)
+    for (int b : l.body)
+      for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i)
+        for (int r : written_registers(f.body[i])) l.modified.insert(r);
+
+  // Post-dominators with a virtual exit (index nb): blocks without successors go to it.
+  std::vector<std::set<int>> pdom(nb + 1);
+  std::set<int> alln(all);
+  alln.insert(nb);
+  for (int b = 0; b < nb; ++b) pdom[b] = alln;
+  pdom[nb] = {nb};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = g.order.rbegin(); it != g.order.rend(); ++it) {
+      int b = *it;
+      std::set<int> d = alln;
+      auto succ = g.blocks[b].succ;
+      if (succ.empty()) succ.push_back(nb);
+      for (int s : succ) {
+        std::set<int> r;
+        std::set_intersection(d.begin(), d.end(), pdom[s].begin(), pdom[s].end(), std::inserter(r, r.begin()));
+        d = std::move(r);
+      }
+      d.insert(b);
+      if (d != pdom[b]) { pdom[b] = std::move(d); changed = true; }
+    }
+  }
+  g.ipdom.assign(nb, -1);
+  for (int b : g.order) {
+    // The immediate post-dominator: the strict post-dominator that every other strict one post-dominates.
+    for (int c : pdom[b]) {
+      if (c == b) continue;
+      bool imm = true;
+      for (int o : pdom[b]) if (o != b && o != c && !pdom[c].count(o)) { imm = false; break; }
+      if (imm) { g.ipdom[b] = c == nb ? -1 : c; break; }
+    }
+  }
+  return g;
+}
+
+}  // namespace ptxcheck::race

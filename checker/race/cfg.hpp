@@ -1,0 +1,41 @@
+// Control-flow structure of one PTX function for the race checker: basic blocks, forward (DAG) order,
+// natural loops, post-dominators, and barrier-free reachability (the barrier intervals of a kernel).
+#pragma once
+
+#include "semantics/ir/ir.hpp"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::race {
+
+struct Block {
+  std::uint32_t begin = 0, end = 0;  // instruction range [begin, end)
+  std::vector<int> succ, pred;
+};
+
+struct Loop {
+  int header = -1;
+  std::set<int> body;       // blocks, header included
+  std::set<int> modified;   // registers written inside the loop
+};
+
+struct Cfg {
+  std::vector<Block> blocks;
+  std::vector<int> block_of;            // instruction -> block
+  std::vector<int> order;               // forward topological order (back edges removed)
+  std::set<std::pair<int, int>> back;   // back edges (from, to)
+  std::vector<Loop> loops;              // one per header
+  std::vector<std::set<int>> dom;      // dominators of each block (reachable blocks)
+  std::vector<int> ipdom;               // immediate post-dominator (-1 = the virtual exit)
+  std::optional<std::string> irreducible;  // set when a retreating edge does not go to a dominator
+};
+
+Cfg build_cfg(const ptx::ir::Function& f);
+
+// Registers an instruction writes (operand 0 for most; both for PredPair; vector elements).
+std::vector<int> written_registers(const ptx::ir::Instruction& in);
+
+}  // namespace ptxcheck::race

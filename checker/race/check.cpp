@@ -1,0 +1,322 @@
+// Pairs of accesses of two symbolic threads asked to Z3 (see check.hpp): barrier intervals from barrier-free
+// reachability, loop iterations aligned across a CTA by barriers, moral strength per ISA 8.6, and barrier
+// divergence as "one thread of a CTA reaches a barrier instance that another does not".
+#include "checker/race/check.hpp"
+
+#include "checker/race/encode.hpp"
+
+#include <chrono>
+#include <map>
+#include <set>
+
+namespace ptxcheck::race {
+using ptx::ir::Opcode;
+
+std::string Where::text() const {
+  std::string s = file.empty() ? "<ptx>" : file;
+  if (line) s += ":" + std::to_string(line) + ":" + std::to_string(column);
+  s += " (ptx line " + std::to_string(ptx_line) + ")";
+  return s;
+}
+
+namespace {
+// A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count).
+bool cta_barrier(const ptx::ir::Instruction& in) {
+  if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
+  if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;
+  std::size_t ops = in.operands.size();
+  if (in.q.has(ptx::ir::Flag::red)) return ops <= 3;  // bar.red.op d, id, {count,} p
+  return ops <= 1;
+}
+
+Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
+  Where w;
+  if (in.loc.pos.file) {
+    auto it = m.source_files.find(in.loc.pos.file);
+    w.file = it == m.source_files.end() ? "file" + std::to_string(in.loc.pos.file) : it->second;
+    w.line = in.loc.pos.line;
+    w.column = in.loc.pos.column;
+  }
+  w.ptx_line = in.loc.ptx_line;
+  return w;
+}
+
+const char* scope_name(ptx::ir::Scope s) {
+  switch (s) {
+    case ptx::ir::Scope::cta: return "cta";
+    case ptx::ir::Scope::cluster: return "cluster";
+    case ptx::ir::Scope::gpu: return "gpu";
+    default: return "sys";
+  }
+}
+
+struct Analysis {
+  const ptx::ir::Function& f;
+  const Cfg& g;
+  std::vector<std::uint32_t> starts;               // interval starts: 0 and the instruction after each barrier
+  std::vector<std::vector<bool>> in_interval;      // instruction -> start index -> reachable without a barrier
+  std::vector<bool> aligned;                        // loop -> every iteration passes a CTA barrier
+  std::vector<std::vector<std::uint8_t>> side;      // loop -> instruction -> 1 before, 2 after, 3 both
+
+  std::vector<std::uint32_t> succ(std::uint32_t i, int loop_only = -1, bool no_back = false) const {
+    std::vector<std::uint32_t> out;
+    int b = g.block_of[i];
+    if (i + 1 < g.blocks[b].end) { out.push_back(i + 1); return out; }
+    for (int s : g.blocks[b].succ) {
+      if (no_back && g.back.count({b, s})) continue;
+      if (loop_only >= 0 && !g.loops[loop_only].body.count(s)) continue;
+      if (g.blocks[s].end > g.blocks[s].begin) out.push_back(g.blocks[s].begin);
+    }
+    return out;
+  }
+  // Instructions reachable from `from` (inclusive) without passing a CTA barrier.
+  std::vector<bool> reach(std::uint32_t from, int loop_only, bool no_back) const {
+    std::vector<bool> seen(f.body.size(), false);
+    std::vector<std::uint32_t> stack{from};
+    while (!stack.empty()) {
+      auto i = stack.back();
+      stack.pop_back();
+      if (i >= f.body.size() || seen[i]) continue;
+      seen[i] = true;
+      if (cta_barrier(f.body[i])) continue;
+      for (auto s : succ(i, loop_only, no_back)) stack.push_back(s);
+    }
+    return seen;
+  }
+
+  Analysis(const ptx::ir::Function& fn, const Cfg& cfg) : f(fn), g(cfg) {
+    const auto n = static_cast<std::uint32_t>(f.body.size());
+    if (n == 0) return;
+    starts.push_back(0);
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (cta_barrier(f.body[i])) for (auto s : succ(i)) starts.push_back(s);
+    in_interval.assign(n, std::vector<bool>(starts.size(), false));
+    for (std::size_t s = 0; s < starts.size(); ++s) {
+      auto r = reach(starts[s], -1, false);
+      for (std::uint32_t i = 0; i < n; ++i) if (r[i]) in_interval[i][s] = true;
+    }
+    aligned.assign(g.loops.size(), false);
+    side.assign(g.loops.size(), {});
+    for (std::size_t L = 0; L < g.loops.size(); ++L) {
+      const auto& loop = g.loops[L];
+      std::vector<int> latches;
+      for (const auto& [from, to] : g.back) if (to == loop.header) latches.push_back(from);
+      std::vector<std::uint32_t> bars;
+      for (int b : loop.body)
+        for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i) {
+          if (!cta_barrier(f.body[i])) continue;
+          bars.push_back(i);
+          bool dominates = f.body[i].guard < 0;
+          for (int l : latches) if (!g.dom[l].count(b)) dominates = false;
+          if (dominates) aligned[L] = true;
+        }
+      if (!aligned[L]) continue;
+      side[L].assign(n, 0);
+      auto before = reach(g.blocks[loop.header].begin, static_cast<int>(L), true);
+      for (std::uint32_t i = 0; i < n; ++i) if (before[i]) side[L][i] |= 1;
+      for (auto bi : bars)
+        for (auto s : succ(bi, static_cast<int>(L), true)) {
+          auto after = reach(s, static_cast<int>(L), true);
+          for (std::uint32_t i = 0; i < n; ++i) if (after[i]) side[L][i] |= 2;
+        }
+    }
+  }
+
+  bool same_interval(std::uint32_t a, std::uint32_t b) const {
+    for (std::size_t s = 0; s < starts.size(); ++s) if (in_interval[a][s] && in_interval[b][s]) return true;
+    return false;
+  }
+};
+
+z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
+  z3::expr r = a[0] == b[0];
+  for (std::size_t i = 1; i < a.size(); ++i) r = r && a[i] == b[i];
+  return r;
+}
+
+ThreadIds ids_of(const z3::model& m, const ThreadEncoding& t) {
+  ThreadIds r;
+  for (int d = 0; d < 3; ++d) {
+    r.tid[d] = m.eval(t.tid[d], true).get_numeral_uint64();
+    r.ctaid[d] = m.eval(t.ctaid[d], true).get_numeral_uint64();
+  }
+  return r;
+}
+}  // namespace
+
+KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, const Options& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  KernelResult res;
+  res.kernel = f.name;
+  Prepared prep = prepare(m, f);
+  for (const auto& u : prep.unsupported)
+    res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
+  if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
+
+  z3::context c;
+  Launch launch = make_launch(c);
+  ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
+  ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
+  Analysis an(f, prep.cfg);
+
+  z3::solver s(c);
+  z3::params sp(c);
+  sp.set("timeout", o.timeout_ms);
+  s.set(sp);
+  auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
+  for (int d = 0; d < 3; ++d) {
+    if (o.block) s.add(launch.ntid[d] == u32((*o.block)[d]));
+    if (o.grid) s.add(launch.nctaid[d] == u32((*o.grid)[d]));
+    s.add(z3::uge(launch.ntid[d], u32(1)) && z3::uge(launch.nctaid[d], u32(1)));
+    for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));
+  }
+  if (!o.block) {
+    s.add(z3::ule(launch.ntid[0], u32(1024)) && z3::ule(launch.ntid[1], u32(1024)) && z3::ule(launch.ntid[2], u32(64)));
+    s.add(z3::ule(z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32), c.bv_val(1024, 64)));
+  }
+  if (!o.grid) s.add(z3::ult(launch.nctaid[0], u32(0x80000000u)) && z3::ule(launch.nctaid[1], u32(65535)) && z3::ule(launch.nctaid[2], u32(65535)));
+  s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
+  const z3::expr same_cta = all_eq(T1.ctaid, T2.ctaid);
+
+  // Orderings this engine does not model: fences and release/acquire operations (ISA 8.8 causality order).
+  bool sync_ops = false;
+  for (const auto& in : f.body) {
+    using MS = ptx::ir::MemorySemantics;
+    auto sem = in.q.semantics;
+    if (in.op == Opcode::fence_ || in.op == Opcode::membar_) sync_ops = true;
+    if ((in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
+        (*sem == MS::acquire || *sem == MS::release || *sem == MS::acq_rel || *sem == MS::sc))
+      sync_ops = true;
+  }
+
+  auto check = [&](const z3::expr& q) {
+    ++res.queries;
+    s.push();
+    s.add(q);
+    auto r = s.check();
+    std::optional<z3::model> model;
+    if (r == z3::sat) model = s.get_model();
+    std::string why = r == z3::unknown ? s.reason_unknown() : "";
+    s.pop();
+    return std::make_tuple(r, model, why);
+  };
+
+  // ---- barrier divergence: two threads of one CTA, the same iteration of every enclosing loop.
+  for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
+    const auto& b1 = T1.barriers[k];
+    const auto& b2 = T2.barriers[k];
+    if (!cta_barrier(f.body[b1.instr])) continue;
+    int blk = prep.cfg.block_of[b1.instr];
+    bool div = prep.uni.divergent[blk] || (f.body[b1.instr].guard >= 0 && !prep.uni.reg[f.body[b1.instr].guard]);
+    if (!div) continue;
+    z3::expr q = same_cta && (b1.pc != b2.pc);
+    for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
+      if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
+    auto [r, model, why] = check(q);
+    if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (barrier divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
+    if (r != z3::sat) continue;
+    DivergenceReport d{b1.instr, where_of(m, f.body[b1.instr]), ids_of(*model, T1), ids_of(*model, T2),
+                       model->eval(b1.pc, true).is_true()};
+    res.divergences.push_back(d);
+  }
+
+  // ---- data races
+  auto describe = [&](const Access& a, const z3::model& mdl) {
+    AccessReport r;
+    r.instr = a.instr;
+    r.kind = a.atomic ? "atomic" : a.write ? "write" : "read";
+    const auto& in = f.body[a.instr];
+    r.strength = !a.strong ? "weak"
+               : std::string(a.atomic ? "atomic" : in.q.semantics == ptx::ir::MemorySemantics::volatile_ ? "volatile" : "strong") + "." + scope_name(a.scope);
+    r.space = space_name(a.space);
+    r.object = a.object >= 0 ? prep.objects[a.object].name : "?";
+    r.size = a.size;
+    r.opcode = ptx::ir::opcode_name(in.op);
+    for (const auto& w : in.q.words) r.opcode += "." + w;
+    z3::expr base = a.object >= 0 ? c.bv_const(prep.objects[a.object].base_symbol.c_str(), 64) : c.bv_val(0, 64);
+    r.offset = static_cast<std::int64_t>(mdl.eval(a.addr - base, true).get_numeral_uint64());
+    r.where = where_of(m, in);
+    return r;
+  };
+  auto ignorable = [](Space sp) { return sp == Space::local || sp == Space::param || sp == Space::const_; };
+  std::set<std::pair<std::string, std::string>> reported;
+  std::size_t n = T1.accesses.size();
+  bool budget = false;
+  for (std::size_t i = 0; i < n && !budget; ++i) {
+    for (std::size_t j = i; j < n; ++j) {
+      const Access& a = T1.accesses[i];
+      const Access& b = T2.accesses[j];
+      if (!a.write && !b.write) continue;
+      if (ignorable(a.space) || ignorable(b.space)) continue;
+      bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
+      if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) continue;
+      if (a.object >= 0 && b.object >= 0 && a.object != b.object) continue;
+      Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
+      std::string ta = wa.text(), tb = wb.text();
+      std::pair<std::string, std::string> key = ta < tb ? std::make_pair(ta, tb) : std::make_pair(tb, ta);
+      if (reported.count(key)) continue;
+      if (res.races.size() >= o.max_races) break;
+      if (res.queries >= o.max_queries) { budget = true; break; }
+      z3::expr q = a.pc && b.pc && z3::ult(a.addr, b.addr + c.bv_val(b.size, 64)) && z3::ult(b.addr, a.addr + c.bv_val(a.size, 64));
+      bool shared = a_sh || b_sh || a.space == Space::unknown || b.space == Space::unknown;
+      if (a_sh || b_sh) q = q && same_cta;
+      if (!an.same_interval(a.instr, b.instr)) {
+        if (a_sh || b_sh) continue;
+        q = q && !same_cta;
+      } else {
+        // Within one CTA the barriers keep the two threads' iterations of a barrier loop together.
+        z3::expr align = c.bool_val(true);
+        for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+          if (!an.aligned[L]) continue;
+          const auto& body = prep.cfg.loops[L].body;
+          if (!body.count(prep.cfg.block_of[a.instr]) || !body.count(prep.cfg.block_of[b.instr])) continue;
+          z3::expr k1 = T1.k.at(static_cast<int>(L)), k2 = T2.k.at(static_cast<int>(L));
+          auto sa = an.side[L][a.instr], sb = an.side[L][b.instr];
+          z3::expr one = c.bv_val(1, 64);
+          if (sa == sb && sa != 3) align = align && k1 == k2;
+          else if (sa == 2 && sb == 1) align = align && k2 == k1 + one;
+          else if (sa == 1 && sb == 2) align = align && k1 == k2 + one;
+          else align = align && (k1 == k2 || k2 == k1 + one || k1 == k2 + one);
+        }
+        q = q && z3::implies(same_cta, align);
+      }
+      (void)shared;
+      if (a.strong && b.strong) {
+        // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
+        auto includes = [&](ptx::ir::Scope sc) { return sc == ptx::ir::Scope::cta ? same_cta : c.bool_val(true); };
+        z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
+        q = q && !ms;
+      }
+      auto [r, model, why] = check(q);
+      if (r == z3::unknown) {
+        res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
+        continue;
+      }
+      if (r != z3::sat) continue;
+      reported.insert(key);
+      RaceReport rr{describe(a, *model), describe(b, *model), ids_of(*model, T1), ids_of(*model, T2), false, ""};
+      if (sync_ops) { rr.possible = true; rr.note = "the kernel has fences or release/acquire operations, whose ordering (ISA 8.8 causality) is not modelled"; }
+      else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
+      res.races.push_back(rr);
+    }
+    if (res.races.size() >= o.max_races) break;
+  }
+  if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
+
+  if (!prep.cfg.loops.empty())
+    res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, other loop-modified registers havocked): no bound");
+  res.notes.push_back("distinct pointer parameters and variables are assumed not to alias");
+
+  bool definite = false;
+  for (const auto& r : res.races) if (!r.possible) definite = true;
+  if (definite || !res.divergences.empty()) res.verdict = KernelResult::Verdict::race;
+  else if (!res.races.empty() || !res.unknown_reasons.empty() || !res.unsupported.empty()) {
+    res.verdict = KernelResult::Verdict::unknown;
+    if (!res.races.empty()) res.unknown_reasons.push_back("possible race: " + res.races.front().note);
+    if (!res.unsupported.empty()) res.unknown_reasons.push_back("unsupported instructions: " + res.unsupported.front());
+  }
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,71 @@
+// The race and barrier-divergence check of one kernel (PTX ISA 9.0 8.7.1): two distinct symbolic threads, every
+// pair of overlapping conflicting accesses that is not morally strong and not ordered by a CTA barrier.
+#pragma once
+
+#include "semantics/ir/ir.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::race {
+
+struct Options {
+  std::optional<std::array<std::uint32_t, 3>> block, grid;  // fixed launch shape, else symbolic
+  unsigned timeout_ms = 5000;                             // per solver call
+  unsigned max_queries = 20000;                           // solver calls per kernel
+  unsigned max_races = 32;
+};
+
+struct Where {
+  std::string file;  // CUDA source from `.loc`, empty when none
+  std::uint32_t line = 0, column = 0, ptx_line = 0;
+  std::string text() const;
+};
+
+struct ThreadIds {
+  std::array<std::uint64_t, 3> tid{}, ctaid{};
+};
+
+struct AccessReport {
+  std::uint32_t instr = 0;
+  std::string kind;      // read, write, atomic
+  std::string strength;  // weak, or relaxed/volatile/atomic with the scope
+  std::string space;     // global, shared, generic
+  std::string object;    // parameter or variable, "?" unknown
+  std::int64_t offset = 0;
+  unsigned size = 0;
+  std::string opcode;
+  Where where;
+};
+
+struct RaceReport {
+  AccessReport first, second;
+  ThreadIds t1, t2;
+  bool possible = false;  // not replayed and an unmodelled ordering may exist
+  std::string note;
+};
+
+struct DivergenceReport {
+  std::uint32_t instr = 0;
+  Where where;
+  ThreadIds t1, t2;
+  bool t1_reaches = false;
+};
+
+struct KernelResult {
+  std::string kernel;
+  enum class Verdict { race_free, race, unknown } verdict = Verdict::race_free;
+  std::vector<RaceReport> races;
+  std::vector<DivergenceReport> divergences;
+  std::vector<std::string> unknown_reasons;
+  std::vector<std::string> unsupported;  // "opcode at file:line"
+  std::vector<std::string> notes;        // what was abstracted (loops, aliasing assumptions)
+  unsigned queries = 0;
+  double seconds = 0;
+};
+
+KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, const Options& o);
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,577 @@
+// Symbolic execution of one thread (see encode.hpp): forward over the acyclic order of the CFG, values merged
+// with ite at joins, integer arithmetic through semantics/ops over the symbolic domain (one semantics); what is
+// not modelled as a value gets a fresh symbol, which only adds behaviours (sound for race freedom).
+#include "checker/race/encode.hpp"
+
+#include "semantics/domain/symbolic.hpp"
+#include "semantics/ops/compare.hpp"
+#include "semantics/ops/convert.hpp"
+#include "semantics/ops/integer.hpp"
+#include "semantics/ops/logic.hpp"
+
+#include <optional>
+
+namespace ptxcheck::race {
+using ptx::ir::Instruction;
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+using ptx::ir::ScalarType;
+using ptx::ir::StateSpace;
+using OK = Operand::Kind;
+namespace ops = ptx::ops;
+
+const char* space_name(Space s) {
+  switch (s) {
+    case Space::global: return "global";
+    case Space::shared: return "shared";
+    case Space::local: return "local";
+    case Space::param: return "param";
+    case Space::const_: return "const";
+    default: return "generic";
+  }
+}
+
+Launch make_launch(z3::context& c) {
+  Launch l;
+  for (const char* d : {"x", "y", "z"}) {
+    l.ntid.push_back(c.bv_const((std::string("ntid.") + d).c_str(), 32));
+    l.nctaid.push_back(c.bv_const((std::string("nctaid.") + d).c_str(), 32));
+  }
+  return l;
+}
+
+namespace {
+Space space_of(StateSpace s) {
+  switch (s) {
+    case StateSpace::global: return Space::global;
+    case StateSpace::shared: case StateSpace::shared_cluster: return Space::shared;
+    case StateSpace::local: return Space::local;
+    case StateSpace::param: return Space::param;
+    case StateSpace::const_: return Space::const_;
+    default: return Space::unknown;
+  }
+}
+
+bool is_memory_op(Opcode op) {
+  return op == Opcode::ld_ || op == Opcode::ldu_ || op == Opcode::st_ || op == Opcode::atom_ || op == Opcode::red_;
+}
+
+// Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
+bool register_only(Opcode op) {
+  switch (op) {
+    case Opcode::add_: case Opcode::sub_: case Opcode::mul_: case Opcode::mad_: case Opcode::mul24_: case Opcode::mad24_:
+    case Opcode::sad_: case Opcode::div_: case Opcode::rem_: case Opcode::abs_: case Opcode::neg_: case Opcode::min_:
+    case Opcode::max_: case Opcode::popc_: case Opcode::clz_: case Opcode::bfind_: case Opcode::brev_: case Opcode::bfe_:
+    case Opcode::bfi_: case Opcode::szext_: case Opcode::bmsk_: case Opcode::dp4a_: case Opcode::dp2a_: case Opcode::addc_:
+    case Opcode::subc_: case Opcode::madc_: case Opcode::testp_: case Opcode::copysign_: case Opcode::fma_: case Opcode::rcp_:
+    case Opcode::sqrt_: case Opcode::rsqrt_: case Opcode::sin_: case Opcode::cos_: case Opcode::lg2_: case Opcode::ex2_:
+    case Opcode::tanh_: case Opcode::set_: case Opcode::setp_: case Opcode::selp_: case Opcode::slct_: case Opcode::and_:
+    case Opcode::or_: case Opcode::xor_: case Opcode::not_: case Opcode::cnot_: case Opcode::lop3_: case Opcode::shf_:
+    case Opcode::shl_: case Opcode::shr_: case Opcode::mov_: case Opcode::shfl_: case Opcode::prmt_: case Opcode::cvta_:
+    case Opcode::cvt_: case Opcode::isspacep_: case Opcode::vote_: case Opcode::match_: case Opcode::activemask_:
+    case Opcode::redux_: case Opcode::elect_: case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
+    case Opcode::bra_: case Opcode::ret_: case Opcode::exit_: case Opcode::trap_: case Opcode::membar_: case Opcode::fence_:
+    case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
+    case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
+      return true;
+    default: return false;
+  }
+}
+
+int join_prov(int a, int b) {
+  if (a == -3) return b;  // unset
+  if (b == -3) return a;
+  return a == b ? a : -1;
+}
+}  // namespace
+
+Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f) {
+  Prepared p;
+  p.cfg = build_cfg(f);
+  p.uni = analyse_uniformity(f, p.cfg);
+  std::map<std::string, int> obj_index;
+  auto object = [&](const std::string& key, const std::string& name, Space s) {
+    auto it = obj_index.find(key);
+    if (it != obj_index.end()) return it->second;
+    p.objects.push_back({name, s, key.rfind("p:", 0) == 0 ? "arg." + name + "+0" : "&" + name});
+    return obj_index[key] = static_cast<int>(p.objects.size() - 1);
+  };
+  auto var_object = [&](const ptx::ir::VarRef& v) -> int {
+    using W = ptx::ir::VarRef::Where;
+    if (v.where == W::Global) { const auto& g = m.globals[v.index]; return object("g:" + g.name, g.name, space_of(g.space)); }
+    if (v.where == W::Local) { const auto& g = f.locals[v.index]; return object("l:" + g.name, g.name, space_of(g.space)); }
+    if (v.where == W::Param) return -2;
+    return -1;
+  };
+  // Flow-insensitive provenance: which allocation each register's value can point into.
+  p.prov.assign(f.registers.size(), -3);
+  auto src_prov = [&](const Operand& o) -> int {
+    switch (o.kind) {
+      case OK::Register: return o.reg >= 0 ? p.prov[o.reg] : -2;
+      case OK::Variable: return var_object(o.var);
+      default: return -2;
+    }
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& in : f.body) {
+      auto outs = written_registers(in);
+      if (outs.empty()) continue;
+      int v = -2;
+      switch (in.op) {
+        case Opcode::ld_: case Opcode::ldu_: {
+          const Operand* a = in.operands.size() > 1 ? &in.operands[1] : nullptr;
+          bool param = a && a->kind == OK::Address && a->base_kind == Operand::BaseKind::Variable &&
+                       a->var.where == ptx::ir::VarRef::Where::Param;
+          if (param) {
+            const auto& pv = f.params[a->var.index];
+            v = pv.type.size_bytes() == 8 ? object("p:" + pv.name, pv.name, Space::global) : -2;
+          } else {
+            unsigned bits = in.q.types.empty() ? 32 : ptx::ir::scalar_bits(in.q.types[0].scalar);
+            v = bits == 64 ? -1 : -2;  // a loaded 64-bit value may be a pointer to anything
+          }
+          break;
+        }
+        case Opcode::mov_: case Opcode::cvta_: case Opcode::cvt_:
+          v = in.operands.size() > 1 ? src_prov(in.operands[1]) : -2;
+          if (v == -3) v = -2;
+          break;
+        case Opcode::add_: case Opcode::sub_: case Opcode::mad_: case Opcode::selp_: {
+          int acc = -2;
+          bool two = false;
+          for (std::size_t k = 1; k < in.operands.size(); ++k) {
+            int s = src_prov(in.operands[k]);
+            if (s == -3 || s == -2) continue;
+            if (acc != -2) two = true;
+            acc = acc == -2 ? s : (acc == s && in.op == Opcode::selp_ ? s : -1);
+          }
+          v = two && in.op != Opcode::selp_ ? -1 : acc;
+          break;
+        }
+        default: {
+          for (std::size_t k = 1; k < in.operands.size(); ++k) {
+            int s = src_prov(in.operands[k]);
+            if (s >= 0 || s == -1) v = -1;  // arithmetic on a pointer we do not follow
+          }
+        }
+      }
+      for (int r : outs) {
+        int n = join_prov(p.prov[r], v);
+        if (n != p.prov[r]) { p.prov[r] = n; changed = true; }
+      }
+    }
+  }
+  for (auto& x : p.prov) if (x == -3) x = -2;
+  for (std::uint32_t i = 0; i < f.body.size(); ++i) {
+    const auto& in = f.body[i];
+    if (is_memory_op(in.op) || register_only(in.op)) continue;
+    if (in.op == Opcode::call_) {
+      bool harmless = false;
+      for (const auto& o : in.operands)
+        if (o.kind == OK::Function && m.functions[o.target].name == "vprintf") harmless = true;
+      if (harmless) continue;
+    }
+    p.unsupported.push_back({i, std::string(ptx::ir::opcode_name(in.op))});
+  }
+  return p;
+}
+
+namespace {
+class Encoder {
+ public:
+  Encoder(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p, const Launch& l, int t)
+      : c_(c), d_(c), m_(m), f_(f), p_(p), l_(l), t_(t), pre_("t" + std::to_string(t) + ".") {}
+
+  ThreadEncoding run() {
+    for (const char* dim : {"x", "y", "z"}) {
+      out_.tid.push_back(c_.bv_const((pre_ + "tid." + dim).c_str(), 32));
+      out_.ctaid.push_back(c_.bv_const((pre_ + "ctaid." + dim).c_str(), 32));
+    }
+    for (std::size_t L = 0; L < p_.cfg.loops.size(); ++L)
+      out_.k.emplace(static_cast<int>(L), c_.bv_const((pre_ + "k" + std::to_string(L)).c_str(), 64));
+    const auto& g = p_.cfg;
+    const std::size_t nb = g.blocks.size();
+    std::vector<std::vector<std::pair<z3::expr, State>>> incoming(nb);
+    for (int b : g.order) {
+      State s = b == 0 ? State{c_.bool_val(true), std::vector<std::optional<z3::expr>>(f_.registers.size())}
+                       : merge(incoming[b]);
+      incoming[b].clear();
+      for (std::size_t L = 0; L < g.loops.size(); ++L)
+        if (g.loops[L].header == b) havoc(s, static_cast<int>(L));
+      for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i) step(s, i);
+      // Successor edges (back edges are summarised by the header's havoc).
+      const auto& bl = g.blocks[b];
+      if (bl.end == bl.begin) continue;
+      const auto& last = f_.body[bl.end - 1];
+      for (int succ : bl.succ) {
+        if (g.back.count({b, succ})) continue;
+        z3::expr cond = c_.bool_val(true);
+        if (last.op == Opcode::bra_ && last.guard >= 0) {
+          z3::expr gv = guard(s, last);
+          bool taken = last.operands[0].target >= 0 && g.block_of[last.operands[0].target] == succ;
+          bool falls = bl.end < f_.body.size() && g.block_of[bl.end] == succ;
+          if (taken && !falls) cond = gv;
+          else if (!taken && falls) cond = !gv;
+        } else if ((last.op == Opcode::ret_ || last.op == Opcode::exit_ || last.op == Opcode::trap_) && last.guard >= 0) {
+          cond = !guard(s, last);
+        }
+        incoming[succ].push_back({s.pc && cond, s});
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct State {
+    z3::expr pc;
+    std::vector<std::optional<z3::expr>> reg;
+  };
+
+  State merge(std::vector<std::pair<z3::expr, State>>& ins) {
+    if (ins.empty()) return State{c_.bool_val(false), std::vector<std::optional<z3::expr>>(f_.registers.size())};
+    State s = ins[0].second;
+    s.pc = ins[0].first;
+    for (std::size_t k = 1; k < ins.size(); ++k) {
+      const auto& [cond, o] = ins[k];
+      for (std::size_t r = 0; r < s.reg.size(); ++r) {
+        if (!o.reg[r] && !s.reg[r]) continue;
+        z3::expr a = o.reg[r] ? *o.reg[r] : fresh_reg(static_cast<int>(r));
+        z3::expr b = s.reg[r] ? *s.reg[r] : fresh_reg(static_cast<int>(r));
+        if (z3::eq(a, b)) { s.reg[r] = a; continue; }
+        s.reg[r] = z3::ite(cond, a, b);
+      }
+      s.pc = s.pc || cond;
+    }
+    s.pc = s.pc.simplify();
+    return s;
+  }
+
+  unsigned reg_bits(int r) const {
+    const auto& t = f_.registers[r].type;
+    return t.scalar == ScalarType::pred ? 1 : ptx::ir::scalar_bits(t.scalar) * t.vector;
+  }
+  z3::expr fresh(const std::string& what, unsigned w) { return c_.bv_const((pre_ + what + "#" + std::to_string(n_++)).c_str(), w); }
+  z3::expr fresh_reg(int r) { return fresh("undef." + f_.registers[r].name, reg_bits(r)); }
+
+  // Loop header: registers the loop modifies take their value at an arbitrary iteration k.
+  void havoc(State& s, int L) {
+    const auto& loop = p_.cfg.loops[L];
+    std::vector<z3::expr> args;
+    for (int d = 0; d < 3; ++d) args.push_back(out_.ctaid[d]);
+    for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
+      if (p_.cfg.loops[M].body.count(loop.header)) args.push_back(out_.k.at(static_cast<int>(M)));
+    for (int r : loop.modified) {
+      unsigned w = reg_bits(r);
+      std::optional<z3::expr> init = s.reg[r];
+      bool shrinks = init && w <= 64 && only_shrinks(L, r);
+      if (auto step = induction_step(s, L, r, w); step && s.reg[r]) {
+        z3::expr k = w <= 64 ? out_.k.at(L).extract(w - 1, 0) : z3::zext(out_.k.at(L), w - 64);
+        s.reg[r] = *s.reg[r] + k * *step;
+        continue;
+      }
+      if (p_.uni.reg[r] && w <= 64) {
+        // CTA-uniform: the same value in every thread of a CTA at the same iteration (a function of both).
+        z3::sort_vector dom(c_);
+        for (const auto& a : args) dom.push_back(a.get_sort());
+        z3::func_decl fn = c_.function(("uni.L" + std::to_string(L) + "." + f_.registers[r].name).c_str(), dom, c_.bv_sort(w));
+        z3::expr_vector av(c_);
+        for (const auto& a : args) av.push_back(a);
+        s.reg[r] = fn(av);
+      } else {
+        s.reg[r] = fresh("loop." + f_.registers[r].name, w);
+      }
+      // Invariant: a register the loop only shifts right (unsigned) or masks never grows: v <= its entry value.
+      if (shrinks) s.pc = s.pc && z3::ule(*s.reg[r], *init);
+    }
+  }
+
+  bool only_shrinks(int L, int r) const {
+    const auto& loop = p_.cfg.loops[L];
+    bool any = false;
+    for (int b : loop.body)
+      for (auto i = p_.cfg.blocks[b].begin; i < p_.cfg.blocks[b].end; ++i) {
+        const auto& in = f_.body[i];
+        bool writes = false;
+        for (int x : written_registers(in)) writes |= x == r;
+        if (!writes) continue;
+        any = true;
+        bool uns = !in.q.types.empty() && !ptx::ir::is_signed_int(in.q.types[0].scalar) && !ptx::ir::is_float(in.q.types[0].scalar);
+        bool self = in.operands.size() >= 2 && in.operands[1].kind == OK::Register && in.operands[1].reg == r;
+        if (!(uns && self && (in.op == Opcode::shr_ || in.op == Opcode::and_))) return false;
+      }
+    return any;
+  }
+
+  // r = r + step (or r - step) is the loop's only definition of r, with step loop-invariant.
+  std::optional<z3::expr> induction_step(State& s, int L, int r, unsigned w) {
+    const auto& loop = p_.cfg.loops[L];
+    const Instruction* def = nullptr;
+    for (int b : loop.body)
+      for (auto i = p_.cfg.blocks[b].begin; i < p_.cfg.blocks[b].end; ++i)
+        for (int x : written_registers(f_.body[i]))
+          if (x == r) { if (def) return std::nullopt; def = &f_.body[i]; }
+    if (!def || def->guard >= 0 || (def->op != Opcode::add_ && def->op != Opcode::sub_) || def->operands.size() != 3) return std::nullopt;
+    if (!def->q.types.empty() && ptx::ir::is_float(def->q.types[0].scalar)) return std::nullopt;
+    if (def->q.has(ptx::ir::Flag::cc) || def->q.has(ptx::ir::Flag::sat)) return std::nullopt;
+    const Operand& a = def->operands[1];
+    const Operand& b = def->operands[2];
+    auto is_r = [&](const Operand& o) { return o.kind == OK::Register && o.reg == r && o.component < 0; };
+    auto invariant = [&](const Operand& o) {
+      return o.kind == OK::Immediate || (o.kind == OK::Register && !loop.modified.count(o.reg)) || o.kind == OK::Special;
+    };
+    const Operand* st = nullptr;
+    if (is_r(a) && invariant(b)) st = &b;
+    else if (def->op == Opcode::add_ && is_r(b) && invariant(a)) st = &a;
+    if (!st || (st->kind == OK::Special && !(st->special == ptx::ir::SpecialRegister::ntid || st->special == ptx::ir::SpecialRegister::nctaid)))
+      return std::nullopt;
+    z3::expr v = read(s, *st, w, false);
+    return def->op == Opcode::sub_ ? -v : v;
+  }
+
+  z3::expr guard(State& s, const Instruction& in) {
+    z3::expr g = read(s, Operand{OK::Register, false, false, -1, Operand::BaseKind::None, in.guard}, 1, false) == c_.bv_val(1, 1);
+    return in.guard_negated ? !g : g;
+  }
+
+  z3::expr fit(z3::expr v, unsigned w, bool sgn) {
+    unsigned vw = v.get_sort().bv_size();
+    if (vw == w) return v;
+    if (vw > w) return v.extract(w - 1, 0);
+    return sgn ? z3::sext(v, w - vw) : z3::zext(v, w - vw);
+  }
+
+  z3::expr special(const Operand& o) {
+    int comp = o.component < 0 ? 0 : o.component;
+    using SR = ptx::ir::SpecialRegister;
+    if (comp < 3) {
+      if (o.special == SR::tid) return out_.tid[comp];
+      if (o.special == SR::ctaid) return out_.ctaid[comp];
+      if (o.special == SR::ntid) return l_.ntid[comp];
+      if (o.special == SR::nctaid) return l_.nctaid[comp];
+    }
+    return fresh(std::string("sreg.") + ptx::ir::special_register_name(o.special), 64);
+  }
+
+  z3::expr var_address(const ptx::ir::VarRef& v) {
+    using W = ptx::ir::VarRef::Where;
+    std::string name = v.where == W::Global ? m_.globals[v.index].name : v.where == W::Local ? f_.locals[v.index].name
+                     : v.where == W::Param ? f_.params[v.index].name : "?";
+    // Declared variables sit at distinct, widely separated (shared by both threads) base addresses.
+    return c_.bv_const(("&" + name).c_str(), 64);
+  }
+
+  z3::expr read(State& s, const Operand& o, unsigned w, bool sgn) {
+    switch (o.kind) {
+      case OK::Register: {
+        if (o.reg < 0) return fresh("reg", w);
+        if (o.component >= 0 || f_.registers[o.reg].type.vector > 1) return fresh("vec", w);
+        if (!s.reg[o.reg]) s.reg[o.reg] = fresh_reg(o.reg);
+        return fit(*s.reg[o.reg], w, sgn);
+      }
+      case OK::Special: return fit(special(o), w, false);
+      case OK::Immediate: return fit(c_.bv_val(static_cast<std::uint64_t>(o.imm), 64), w, true);
+      case OK::FloatImm: return fit(c_.bv_val(static_cast<std::uint64_t>(o.imm), 64), w, false);
+      case OK::Variable: return fit(var_address(o.var), w, false);
+      default: return fresh("opnd", w);
+    }
+  }
+
+  void write(State& s, const Instruction& in, const Operand& o, z3::expr v, bool sgn) {
+    auto put = [&](int r, z3::expr val) {
+      if (r < 0) return;
+      unsigned w = reg_bits(r);
+      if (f_.registers[r].type.vector > 1) return;
+      val = fit(val, w, sgn);
+      if (in.guard >= 0) {
+        z3::expr old = s.reg[r] ? *s.reg[r] : fresh_reg(r);
+        val = z3::ite(guard(s, in), val, old);
+      }
+      s.reg[r] = val;
+    };
+    if (o.kind == OK::Register && o.component < 0) put(o.reg, v);
+    else if (o.kind == OK::Vector)
+      for (const auto& e : o.elements) if (e.kind == OK::Register) put(e.reg, fresh("elem", reg_bits(e.reg)));
+  }
+
+  void havoc_outputs(State& s, const Instruction& in) {
+    for (int r : written_registers(in)) {
+      Operand o{OK::Register};
+      o.reg = r;
+      write(s, in, o, fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r)), false);
+    }
+  }
+
+  void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic) {
+    Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc};
+    if (in.guard >= 0) a.pc = s.pc && guard(s, in);
+    auto sem = in.q.semantics;
+    using MS = ptx::ir::MemorySemantics;
+    if (sem && *sem != MS::weak) a.strong = true;
+    a.scope = in.q.scope.value_or(sem == MS::volatile_ ? ptx::ir::Scope::sys : atomic ? ptx::ir::Scope::gpu : ptx::ir::Scope::sys);
+    StateSpace sp = in.q.space.value_or(StateSpace::generic);
+    a.space = space_of(sp);
+    z3::expr base = c_.bv_val(0, 64);
+    if (addr.base_kind == Operand::BaseKind::Register && addr.reg >= 0) {
+      base = read(s, Operand{OK::Register, false, false, -1, Operand::BaseKind::None, addr.reg}, 64, false);
+      a.object = p_.prov[addr.reg];
+    } else if (addr.base_kind == Operand::BaseKind::Variable) {
+      base = var_address(addr.var);
+      using W = ptx::ir::VarRef::Where;
+      if (addr.var.where == W::Param) { a.space = Space::param; }
+      else {
+        const auto& v = addr.var.where == W::Global ? m_.globals[addr.var.index] : f_.locals[addr.var.index];
+        if (a.space == Space::unknown) a.space = space_of(v.space);
+        for (std::size_t k = 0; k < p_.objects.size(); ++k) if (p_.objects[k].name == v.name) a.object = static_cast<int>(k);
+      }
+    } else if (addr.base_kind == Operand::BaseKind::Immediate) {
+      base = c_.bv_val(static_cast<std::uint64_t>(addr.imm), 64);
+    }
+    if (a.object < 0) a.object = -1;
+    if (a.space == Space::unknown && a.object >= 0) a.space = p_.objects[a.object].space;
+    a.addr = (base + c_.bv_val(static_cast<std::uint64_t>(addr.offset), 64)).simplify();
+    out_.accesses.push_back(a);
+  }
+
+  void step(State& s, std::uint32_t i) {
+    const Instruction& in = f_.body[i];
+    const auto& o = in.operands;
+    const ScalarType t0 = in.q.types.empty() ? ScalarType::b32 : in.q.types[0].scalar;
+    const unsigned w = ptx::ir::scalar_bits(t0);
+    const bool sg = ptx::ir::is_signed_int(t0);
+    const bool isf = ptx::ir::is_float(t0);
+    auto R = [&](std::size_t k, unsigned width, bool sgn = false) { return read(s, o[k], width, sgn); };
+    auto W = [&](z3::expr v, bool sgn = false) { write(s, in, o[0], v, sgn); };
+    switch (in.op) {
+      case Opcode::ld_: case Opcode::ldu_: {
+        unsigned size = (w + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
+        const Operand& ad = o[1];
+        bool param = ad.base_kind == Operand::BaseKind::Variable && ad.var.where == ptx::ir::VarRef::Where::Param;
+        if (param) {
+          // Kernel arguments: the same symbols in every thread.
+          const auto& pv = f_.params[ad.var.index];
+          std::string nm = "arg." + pv.name + "+" + std::to_string(ad.offset);
+          if (o[0].kind == OK::Register) W(c_.bv_const(nm.c_str(), std::max(1u, w)));
+          else havoc_outputs(s, in);
+          return;
+        }
+        access(s, i, in, ad, size, true, false, false);
+        havoc_outputs(s, in);
+        return;
+      }
+      case Opcode::st_: {
+        unsigned size = (w + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
+        access(s, i, in, o[0], size, false, true, false);
+        return;
+      }
+      case Opcode::atom_: case Opcode::red_: {
+        const Operand& ad = in.op == Opcode::atom_ ? o[1] : o[0];
+        unsigned ww = 32;
+        for (const auto& t : in.q.types) ww = ptx::ir::scalar_bits(t.scalar);
+        access(s, i, in, ad, (ww + 7) / 8 * std::max<unsigned>(1, in.q.vector_width), in.op == Opcode::atom_, true, true);
+        if (in.op == Opcode::atom_) havoc_outputs(s, in);
+        return;
+      }
+      case Opcode::bar_: case Opcode::barrier_:
+        out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
+        havoc_outputs(s, in);
+        return;
+      default: break;
+    }
+    if (written_registers(in).empty()) return;
+    if (isf || o.size() < 2 || o[0].kind != OK::Register) { havoc_outputs(s, in); return; }
+    const domain_t& D = d_;
+    switch (in.op) {
+      case Opcode::add_: case Opcode::sub_:
+        if (in.q.has(ptx::ir::Flag::sat)) break;
+        W(in.op == Opcode::add_ ? ops::add(D, R(1, w), R(2, w)) : ops::sub(D, R(1, w), R(2, w)), sg);
+        return;
+      case Opcode::mul_: {
+        if (in.q.has(ptx::ir::Flag::wide)) W(ops::mul_wide(D, sg, R(1, w, sg), R(2, w, sg)));
+        else if (in.q.has(ptx::ir::Flag::hi)) W(ops::mul_hi(D, sg, R(1, w, sg), R(2, w, sg)));
+        else W(ops::mul_lo(D, R(1, w), R(2, w)), sg);
+        return;
+      }
+      case Opcode::mad_: {
+        if (in.q.has(ptx::ir::Flag::cc) || in.q.has(ptx::ir::Flag::sat)) break;
+        ops::MulPart part = in.q.has(ptx::ir::Flag::wide) ? ops::MulPart::wide : in.q.has(ptx::ir::Flag::hi) ? ops::MulPart::hi : ops::MulPart::lo;
+        z3::expr pr = ops::mul_part(D, part, sg, R(1, w, sg), R(2, w, sg));
+        W(ops::add(D, pr, R(3, pr.get_sort().bv_size(), sg)), sg);
+        return;
+      }
+      case Opcode::mul24_: W(ops::mul24(D, sg, in.q.has(ptx::ir::Flag::hi), R(1, 32), R(2, 32))); return;
+      case Opcode::mad24_:
+        if (in.q.has(ptx::ir::Flag::sat)) break;
+        W(ops::add(D, ops::mul24(D, sg, in.q.has(ptx::ir::Flag::hi), R(1, 32), R(2, 32)), R(3, 32)));
+        return;
+      case Opcode::div_: W(ops::div(D, sg, R(1, w), R(2, w))); return;
+      case Opcode::rem_: W(ops::rem(D, sg, R(1, w), R(2, w))); return;
+      case Opcode::neg_: W(ops::neg(D, R(1, w))); return;
+      case Opcode::abs_: W(ops::abs(D, R(1, w))); return;
+      case Opcode::min_: case Opcode::max_:
+        if (o.size() != 3 || in.q.has(ptx::ir::Flag::relu)) break;
+        W(in.op == Opcode::min_ ? ops::min(D, sg, R(1, w), R(2, w)) : ops::max(D, sg, R(1, w), R(2, w)));
+        return;
+      case Opcode::and_: W(ops::and_(D, R(1, w), R(2, w))); return;
+      case Opcode::or_: W(ops::or_(D, R(1, w), R(2, w))); return;
+      case Opcode::xor_: W(ops::xor_(D, R(1, w), R(2, w))); return;
+      case Opcode::not_: W(ops::not_(D, R(1, w))); return;
+      case Opcode::shl_: W(ops::shl(D, R(1, w), R(2, 32))); return;
+      case Opcode::shr_: W(ops::shr(D, sg, R(1, w), R(2, 32)), sg); return;
+      case Opcode::popc_: W(ops::popc(D, R(1, w))); return;
+      case Opcode::clz_: W(ops::clz(D, R(1, w))); return;
+      case Opcode::brev_: W(ops::brev(D, R(1, w))); return;
+      case Opcode::bfe_: W(ops::bfe(D, sg, R(1, w), R(2, 32), R(3, 32))); return;
+      case Opcode::bfi_: W(ops::bfi(D, R(1, w), R(2, w), R(3, 32), R(4, 32))); return;
+      case Opcode::selp_: W(ops::selp(D, R(1, w), R(2, w), R(3, 1))); return;
+      case Opcode::mov_:
+        if (in.q.vector_width > 1 || o[1].kind == OK::Vector) break;
+        W(R(1, w), sg);
+        return;
+      case Opcode::cvta_: W(R(1, w)); return;
+      case Opcode::cvt_: {
+        if (in.q.types.size() < 2 || ptx::ir::is_float(in.q.types[1].scalar) || in.q.has(ptx::ir::Flag::sat)) break;
+        const ScalarType t1 = in.q.types[1].scalar;
+        const unsigned w1 = ptx::ir::scalar_bits(t1);
+        if (w1 > 64 || w > 64) break;
+        W(ops::cvt_int(D, w, sg, ptx::ir::is_signed_int(t1), false, R(1, w1, ptx::ir::is_signed_int(t1))), sg);
+        return;
+      }
+      case Opcode::setp_: {
+        if (ptx::ir::is_float(t0) || ptx::ir::scalar_bits(t0) > 64 || o.size() < 3) break;
+        z3::expr r = ops::compare_int(D, in.q.compare.value_or(ptx::ir::CompareOp::eq), sg, R(1, w), R(2, w));
+        if (o.size() > 3 && in.q.bool_op) {
+          z3::expr c = R(3, 1);
+          z3::expr p = ops::combine(D, *in.q.bool_op, r, c);
+          if (o[0].kind == OK::PredPair && o[0].reg2 >= 0) break;
+          W(p);
+          return;
+        }
+        if (o[0].kind == OK::PredPair) break;
+        W(r);
+        return;
+      }
+      default: break;
+    }
+    havoc_outputs(s, in);
+  }
+
+  using domain_t = ptx::domain::Symbolic;
+  z3::context& c_;
+  domain_t d_;
+  const ptx::ir::Module& m_;
+  const ptx::ir::Function& f_;
+  const Prepared& p_;
+  const Launch& l_;
+  int t_;
+  std::string pre_;
+  ThreadEncoding out_;
+  unsigned n_ = 0;
+};
+}  // namespace
+
+ThreadEncoding encode_thread(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p,
+                             const Launch& launch, int thread) {
+  return Encoder(c, m, f, p, launch, thread).run();
+}
+
+}  // namespace ptxcheck::race

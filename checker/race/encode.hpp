@@ -1,0 +1,76 @@
+// One thread's symbolic execution of a kernel for the race checker: registers are Z3 terms over the thread's
+// ids, the launch shape and the kernel arguments; loads and unmodelled results are fresh symbols, and a loop
+// header havocs what the loop modifies (induction variables as init + k*step). Collects accesses and barriers.
+#pragma once
+
+#include "checker/race/cfg.hpp"
+#include "checker/race/uniform.hpp"
+
+#include <z3++.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::race {
+
+// Which memory an address points into, as far as the instruction and the data flow tell.
+enum class Space : std::uint8_t { unknown, global, shared, local, param, const_ };
+const char* space_name(Space s);
+
+// An allocation an address is derived from: a pointer parameter or a declared variable.
+struct Object {
+  std::string name;
+  Space space = Space::unknown;
+  std::string base_symbol;  // the Z3 constant holding its start address
+};
+
+struct Access {
+  std::uint32_t instr = 0;
+  bool read = false, write = false, atomic = false;
+  bool strong = false;                         // relaxed/acquire/release/volatile or atomic (ISA 8.4)
+  ptx::ir::Scope scope = ptx::ir::Scope::gpu;  // meaningful when strong
+  Space space = Space::unknown;
+  int object = -1;                             // index into Encoding::objects, -1 = unknown
+  z3::expr addr;                               // 64-bit byte address
+  unsigned size = 0;                           // bytes
+  z3::expr pc;                                 // executed by this thread
+};
+
+struct Barrier {
+  std::uint32_t instr = 0;
+  z3::expr pc;
+};
+
+struct Unsupported {
+  std::uint32_t instr = 0;
+  std::string what;
+};
+
+// Symbols every thread of the launch shares.
+struct Launch {
+  std::vector<z3::expr> ntid, nctaid;  // 32-bit x y z
+};
+Launch make_launch(z3::context& c);
+
+struct ThreadEncoding {
+  std::vector<z3::expr> tid, ctaid;  // 32-bit x y z
+  std::vector<Access> accesses;
+  std::vector<Barrier> barriers;
+  std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
+};
+
+// Static facts shared by both threads' encodings.
+struct Prepared {
+  Cfg cfg;
+  Uniformity uni;
+  std::vector<Object> objects;
+  std::vector<int> prov;  // register -> object (>= 0), -1 unknown pointer, -2 not a pointer
+  std::vector<Unsupported> unsupported;
+};
+Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f);
+
+ThreadEncoding encode_thread(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p,
+                             const Launch& launch, int thread);
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,124 @@
+// JSON, text and SARIF renderings of race-check results (see report.hpp).
+#include "checker/race/report.hpp"
+
+#include <sstream>
+
+namespace ptxcheck::race {
+using nlohmann::json;
+
+int exit_code_of(const std::vector<KernelResult>& ks) {
+  int rc = 0;
+  for (const auto& k : ks) {
+    if (k.verdict == KernelResult::Verdict::race) return 1;
+    if (k.verdict == KernelResult::Verdict::unknown) rc = 3;
+  }
+  return rc;
+}
+
+namespace {
+const char* verdict_name(KernelResult::Verdict v) {
+  switch (v) {
+    case KernelResult::Verdict::race: return "race";
+    case KernelResult::Verdict::unknown: return "unknown";
+    default: return "race-free";
+  }
+}
+json where_json(const Where& w) { return {{"file", w.file}, {"line", w.line}, {"column", w.column}, {"ptx_line", w.ptx_line}}; }
+json ids_json(const ThreadIds& t) { return {{"ctaid", t.ctaid}, {"tid", t.tid}}; }
+json access_json(const AccessReport& a) {
+  return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"offset", a.offset},
+          {"size", a.size}, {"instruction", a.opcode}, {"location", where_json(a.where)}};
+}
+std::string ids_text(const ThreadIds& t) {
+  std::ostringstream s;
+  s << "ctaid (" << t.ctaid[0] << "," << t.ctaid[1] << "," << t.ctaid[2] << ") tid (" << t.tid[0] << "," << t.tid[1] << "," << t.tid[2] << ")";
+  return s.str();
+}
+std::string access_text(const AccessReport& a) {
+  std::ostringstream s;
+  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << "+" << a.offset << " [" << a.size << " bytes] by "
+    << a.opcode << " at " << a.where.text();
+  return s.str();
+}
+}  // namespace
+
+json to_json(const FileResult& r) {
+  json out{{"file", r.file}, {"mode", r.mode}, {"exit_code", r.exit_code}};
+  if (!r.error.empty()) out["error"] = r.error;
+  json ks = json::array();
+  for (const auto& k : r.kernels) {
+    json races = json::array(), divs = json::array();
+    for (const auto& x : k.races)
+      races.push_back({{"first", access_json(x.first)}, {"second", access_json(x.second)}, {"thread1", ids_json(x.t1)},
+                       {"thread2", ids_json(x.t2)}, {"possible", x.possible}, {"note", x.note}});
+    for (const auto& d : k.divergences)
+      divs.push_back({{"barrier", where_json(d.where)}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
+                      {"thread1_reaches", d.t1_reaches}});
+    ks.push_back({{"kernel", k.kernel}, {"verdict", verdict_name(k.verdict)}, {"races", races}, {"barrier_divergence", divs},
+                  {"unknown_reasons", k.unknown_reasons}, {"unsupported", k.unsupported}, {"notes", k.notes},
+                  {"solver_calls", k.queries}, {"seconds", k.seconds}});
+  }
+  out["kernels"] = ks;
+  return out;
+}
+
+std::string to_text(const FileResult& r) {
+  std::ostringstream s;
+  if (!r.error.empty()) {
+    s << r.file << ": " << r.error << "\n";
+    return s.str();
+  }
+  for (const auto& k : r.kernels) {
+    s << r.file << ": kernel " << k.kernel << ": " << verdict_name(k.verdict) << " [" << r.mode << "]\n";
+    for (const auto& x : k.races) {
+      s << "  " << (x.possible ? "possible race" : "race") << ":\n";
+      s << "    thread 1 " << ids_text(x.t1) << ": " << access_text(x.first) << "\n";
+      s << "    thread 2 " << ids_text(x.t2) << ": " << access_text(x.second) << "\n";
+      if (!x.note.empty()) s << "    note: " << x.note << "\n";
+    }
+    for (const auto& d : k.divergences)
+      s << "  barrier divergence at " << d.where.text() << ": thread " << ids_text(d.t1) << (d.t1_reaches ? " reaches it, " : " does not reach it, ")
+        << "thread " << ids_text(d.t2) << (d.t1_reaches ? " does not\n" : " does\n");
+    for (const auto& u : k.unknown_reasons) s << "  unknown: " << u << "\n";
+    for (const auto& u : k.unsupported) s << "  unsupported: " << u << "\n";
+    for (const auto& n : k.notes) s << "  note: " << n << "\n";
+  }
+  return s.str();
+}
+
+json to_sarif(const std::vector<FileResult>& rs) {
+  json results = json::array();
+  auto location = [](const Where& w, const std::string& file) {
+    json region = w.line ? json{{"startLine", w.line}, {"startColumn", std::max<std::uint32_t>(1, w.column)}} : json{{"startLine", std::max<std::uint32_t>(1, w.ptx_line)}};
+    return json{{"physicalLocation", {{"artifactLocation", {{"uri", w.file.empty() ? file : w.file}}}, {"region", region}}}};
+  };
+  for (const auto& r : rs) {
+    if (!r.error.empty()) {
+      results.push_back({{"ruleId", "ptxcheck.race.input"}, {"level", "error"}, {"message", {{"text", r.error}}},
+                         {"locations", json::array({json{{"physicalLocation", {{"artifactLocation", {{"uri", r.file}}}}}}})}});
+      continue;
+    }
+    for (const auto& k : r.kernels) {
+      for (const auto& x : k.races)
+        results.push_back({{"ruleId", "ptxcheck.race.data-race"}, {"level", x.possible ? "warning" : "error"},
+                           {"message", {{"text", std::string(x.possible ? "possible " : "") + "data race in " + k.kernel + ": " +
+                                                     access_text(x.first) + " / " + access_text(x.second)}}},
+                           {"locations", json::array({location(x.first.where, r.file)})},
+                           {"relatedLocations", json::array({location(x.second.where, r.file)})}});
+      for (const auto& d : k.divergences)
+        results.push_back({{"ruleId", "ptxcheck.race.barrier-divergence"}, {"level", "error"},
+                           {"message", {{"text", "barrier divergence in " + k.kernel}}}, {"locations", json::array({location(d.where, r.file)})}});
+      for (const auto& u : k.unknown_reasons)
+        results.push_back({{"ruleId", "ptxcheck.race.unknown"}, {"level", "note"}, {"message", {{"text", k.kernel + ": " + u}}},
+                           {"locations", json::array({json{{"physicalLocation", {{"artifactLocation", {{"uri", r.file}}}}}}})}});
+    }
+  }
+  json rules = json::array({json{{"id", "ptxcheck.race.data-race"}, {"shortDescription", {{"text", "data race (PTX ISA 8.7.1)"}}}},
+                            json{{"id", "ptxcheck.race.barrier-divergence"}, {"shortDescription", {{"text", "barrier divergence"}}}},
+                            json{{"id", "ptxcheck.race.unknown"}, {"shortDescription", {{"text", "no verdict"}}}},
+                            json{{"id", "ptxcheck.race.input"}, {"shortDescription", {{"text", "bad input or no kernel"}}}}});
+  return {{"version", "2.1.0"}, {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"runs", json::array({json{{"tool", {{"driver", {{"name", "ptxcheck race"}, {"rules", rules}}}}}, {"results", results}}})}};
+}
+
+}  // namespace ptxcheck::race

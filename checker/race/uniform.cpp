@@ -1,0 +1,105 @@
+// Fixed point of "uniform operands, uniform control" (see uniform.hpp): thread ids, lane ids, clocks and
+// memory loads are thread-dependent; a conditional branch on one makes the blocks up to its immediate
+// post-dominator divergent, and values defined there are thread-dependent too.
+#include "checker/race/uniform.hpp"
+
+namespace ptxcheck::race {
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+using ptx::ir::SpecialRegister;
+using ptx::ir::StateSpace;
+
+namespace {
+bool special_uniform(SpecialRegister s) {
+  switch (s) {
+    case SpecialRegister::ctaid: case SpecialRegister::ntid: case SpecialRegister::nctaid:
+    case SpecialRegister::nwarpid: case SpecialRegister::gridid: case SpecialRegister::clusterid:
+    case SpecialRegister::nclusterid: case SpecialRegister::cluster_ctaid: case SpecialRegister::cluster_nctaid:
+    case SpecialRegister::cluster_ctarank: case SpecialRegister::cluster_nctarank:
+    case SpecialRegister::dynamic_smem_size: case SpecialRegister::total_smem_size:
+      return true;
+    default: return false;
+  }
+}
+
+bool operand_uniform(const Operand& o, const std::vector<bool>& reg) {
+  switch (o.kind) {
+    case Operand::Kind::Register: return reg[o.reg];
+    case Operand::Kind::Special: return special_uniform(o.special);
+    case Operand::Kind::Address: return o.base_kind != Operand::BaseKind::Register || reg[o.reg];
+    case Operand::Kind::Vector:
+    case Operand::Kind::List:
+      for (const auto& e : o.elements) if (!operand_uniform(e, reg)) return false;
+      return true;
+    default: return true;
+  }
+}
+
+// Whether the value an instruction produces can differ between threads with equal uniform inputs.
+bool source_thread_dependent(const ptx::ir::Instruction& in) {
+  switch (in.op) {
+    case Opcode::ld_: case Opcode::ldu_: {
+      auto sp = in.q.space.value_or(StateSpace::generic);
+      return !(sp == StateSpace::param || sp == StateSpace::const_);
+    }
+    case Opcode::bar_: case Opcode::barrier_: return false;  // bar.red: the same result in every thread
+    case Opcode::mov_: case Opcode::add_: case Opcode::sub_: case Opcode::mul_: case Opcode::mad_:
+    case Opcode::mul24_: case Opcode::mad24_: case Opcode::div_: case Opcode::rem_: case Opcode::abs_:
+    case Opcode::neg_: case Opcode::min_: case Opcode::max_: case Opcode::and_: case Opcode::or_:
+    case Opcode::xor_: case Opcode::not_: case Opcode::cnot_: case Opcode::shl_: case Opcode::shr_:
+    case Opcode::setp_: case Opcode::set_: case Opcode::selp_: case Opcode::slct_: case Opcode::cvt_:
+    case Opcode::cvta_: case Opcode::popc_: case Opcode::clz_: case Opcode::bfe_: case Opcode::bfi_:
+    case Opcode::brev_: case Opcode::bfind_: case Opcode::prmt_: case Opcode::lop3_: case Opcode::shf_:
+    case Opcode::fma_: case Opcode::rcp_: case Opcode::sqrt_: case Opcode::rsqrt_: case Opcode::sad_:
+    case Opcode::addc_: case Opcode::subc_: case Opcode::madc_: case Opcode::copysign_: case Opcode::testp_:
+    case Opcode::ex2_: case Opcode::lg2_: case Opcode::sin_: case Opcode::cos_: case Opcode::tanh_:
+      return false;
+    default: return true;
+  }
+}
+}  // namespace
+
+Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g) {
+  Uniformity u;
+  u.reg.assign(f.registers.size(), true);
+  u.divergent.assign(g.blocks.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Divergent regions: from a thread-dependent branch to its immediate post-dominator.
+    std::vector<bool> div(g.blocks.size(), false);
+    for (std::size_t b = 0; b < g.blocks.size(); ++b) {
+      const auto& bl = g.blocks[b];
+      if (bl.end == bl.begin || bl.succ.size() < 2) continue;
+      const auto& last = f.body[bl.end - 1];
+      bool uniform_branch = last.guard < 0 || u.reg[last.guard];
+      if (last.op == Opcode::bra_ && last.q.has(ptx::ir::Flag::uni)) uniform_branch = uniform_branch || false;
+      if (uniform_branch && !u.divergent[b]) continue;
+      if (uniform_branch) continue;
+      int stop = g.ipdom[b];
+      std::vector<int> stack(bl.succ.begin(), bl.succ.end());
+      while (!stack.empty()) {
+        int x = stack.back(); stack.pop_back();
+        if (x == stop || div[x]) continue;
+        div[x] = true;
+        for (int s : g.blocks[x].succ) stack.push_back(s);
+      }
+    }
+    // A block inside a divergent block's region stays divergent (nesting).
+    for (std::size_t b = 0; b < div.size(); ++b)
+      if (div[b] && !u.divergent[b]) { u.divergent[b] = true; changed = true; }
+    for (std::size_t b = 0; b < g.blocks.size(); ++b) {
+      for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i) {
+        const auto& in = f.body[i];
+        auto outs = written_registers(in);
+        if (outs.empty()) continue;
+        bool uni = !u.divergent[b] && !source_thread_dependent(in) && (in.guard < 0 || u.reg[in.guard]);
+        for (std::size_t k = 1; uni && k < in.operands.size(); ++k) uni = operand_uniform(in.operands[k], u.reg);
+        if (uni) continue;
+        for (int r : outs) if (u.reg[r]) { u.reg[r] = false; changed = true; }
+      }
+    }
+  }
+  return u;
+}
+
+}  // namespace ptxcheck::race

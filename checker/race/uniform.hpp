@@ -1,0 +1,18 @@
+// Uniformity within a CTA: which registers hold the same value in every thread of a CTA at the same point
+// of a barrier-synchronised execution, and which blocks only some threads of a CTA may reach (divergence).
+#pragma once
+
+#include "checker/race/cfg.hpp"
+
+#include <vector>
+
+namespace ptxcheck::race {
+
+struct Uniformity {
+  std::vector<bool> reg;        // register -> uniform across the CTA
+  std::vector<bool> divergent;  // block -> reached under a thread-dependent condition
+};
+
+Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g);
+
+}  // namespace ptxcheck::race

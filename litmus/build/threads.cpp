@@ -1,0 +1,411 @@
+// Runs litmus thread code with semantics/ops over the symbolic (Z3) domain: register arithmetic and branch
+// comparisons are the ISA's own definitions; reads take each value of a candidate set (one trace per choice).
+#include "litmus/build/threads.hpp"
+
+#include "semantics/domain/symbolic.hpp"
+#include "semantics/ops/compare.hpp"
+#include "semantics/ops/integer.hpp"
+
+#include <functional>
+
+namespace ptxcheck::litmus {
+namespace {
+constexpr unsigned kWidth = 64;
+
+bool is_int(const std::string& s) {
+  if (s.empty()) return false;
+  std::size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); ++i) if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+std::vector<std::string> split_dots(const std::string& s) {
+  std::vector<std::string> v;
+  std::size_t a = 0;
+  for (;;) {
+    auto b = s.find('.', a);
+    v.push_back(s.substr(a, b - a));
+    if (b == std::string::npos) return v;
+    a = b + 1;
+  }
+}
+std::string strip_brackets(const std::string& s) {
+  if (s.size() >= 2 && s.front() == '[' && s.back() == ']') return s.substr(1, s.size() - 2);
+  return s;
+}
+}  // namespace
+
+bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
+  auto add_phys = [&](const std::string& n) {
+    if (p.vloc_of.count(n)) return;
+    int ph = static_cast<int>(p.pnames.size());
+    p.pnames.push_back(n);
+    p.init.push_back(t.mem_init.count(n) ? t.mem_init.at(n) : 0);
+    p.vloc_of[n] = static_cast<int>(p.vnames.size());
+    p.va_of.push_back(static_cast<int>(p.vnames.size()));
+    p.vnames.push_back(n);
+    p.phys_of.push_back(ph);
+  };
+  for (auto& n : t.mem_order) add_phys(n);
+  // Aliases: a new virtual name mapped onto the target's physical location (chains resolve in order).
+  for (auto& a : t.aliases) {
+    auto it = p.vloc_of.find(a.target);
+    if (it == p.vloc_of.end()) add_phys(a.target), it = p.vloc_of.find(a.target);
+    int ph = p.phys_of[it->second];
+    // A generic alias is a new virtual address of the same memory; a surface/texture/constant alias names
+    // the target's generic address through another proxy (8.6 "overlap completely" is per virtual address).
+    p.va_of.push_back(a.proxy == "generic" ? static_cast<int>(p.vnames.size()) : p.va_of[it->second]);
+    if (a.proxy != "generic" && a.proxy != "surface" && a.proxy != "texture" && a.proxy != "constant") {
+      diags.push_back(make_diagnostic(t.text, t.file, a.offset, "unsupported proxy '" + a.proxy + "'"));
+      return false;
+    }
+    p.vloc_of[a.name] = static_cast<int>(p.vnames.size());
+    p.vnames.push_back(a.name);
+    p.phys_of.push_back(ph);
+  }
+  for (std::size_t ti = 0; ti < t.threads.size(); ++ti) {
+    Program::Thread th;
+    auto& d = t.threads[ti];
+    th.id = d.id;
+    for (auto& [k, v] : d.place) {
+      if (k == "cta") th.cta = v;
+      else if (k == "gpu") th.gpu = v;
+      else if (k == "cluster") th.cluster = v;
+      else {
+        diags.push_back(make_diagnostic(t.text, t.file, d.offset, "unsupported scope level '" + k + "'"));
+        return false;
+      }
+    }
+    for (auto& row : t.rows) {
+      if (ti >= row.size()) continue;
+      auto& c = row[ti];
+      if (!c.label.empty()) th.labels[c.label] = static_cast<int>(th.code.size());
+      if (c.has_instr) th.code.push_back(c.instr);
+    }
+    p.threads.push_back(std::move(th));
+  }
+  // Locations used by instructions but not declared start at 0 (herd convention).
+  for (auto& th : p.threads)
+    for (auto& in : th.code) {
+      auto parts = split_dots(in.opcode);
+      const std::string& op = parts[0];
+      int pos = -1;
+      if (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom") pos = 1;
+      else if (op == "st" || op == "sust" || op == "red") pos = 0;
+      if (pos >= 0 && pos < static_cast<int>(in.operands.size())) {
+        auto n = strip_brackets(in.operands[pos]);
+        if (!is_int(n) && !(n.size() > 1 && n[0] == 'r' && is_int(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
+      }
+    }
+  return true;
+}
+
+namespace {
+struct Runner {
+  const Test& t;
+  const Program& p;
+  const Program::Thread& th;
+  const std::vector<std::set<std::int64_t>>& values;
+  int unroll;
+  std::vector<Trace>& out;
+  std::vector<Diagnostic>& diags;
+  z3::context& ctx;
+  ptx::domain::Symbolic d;
+  bool error = false;
+
+  struct State {
+    std::map<std::string, z3::expr> regs;
+    std::map<std::string, std::set<int>> taint;  // register -> reads it depends on
+    std::set<int> ctrl;                           // reads the path so far depends on
+    std::vector<TEvent> events;
+    std::map<int, int> visits;                    // backward-jump counts per target
+  };
+
+  void fail(const Instr& in, const std::string& msg) {
+    if (!error) diags.push_back(make_diagnostic(t.text, t.file, in.offset, msg));
+    error = true;
+  }
+  bool is_reg(const std::string& s) const {
+    return !s.empty() && !is_int(s) && !p.vloc_of.count(strip_brackets(s));
+  }
+  z3::expr reg(State& s, const std::string& r) {
+    auto it = s.regs.find(r);
+    if (it != s.regs.end()) return it->second;
+    auto ri = t.reg_init.find({th.id, r});
+    return d.lit(kWidth, static_cast<std::uint64_t>(ri == t.reg_init.end() ? 0 : ri->second));
+  }
+  z3::expr value(State& s, const std::string& o, std::set<int>& deps) {
+    if (is_int(o)) return d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(o)));
+    if (s.taint.count(o)) deps.insert(s.taint[o].begin(), s.taint[o].end());
+    return reg(s, o);
+  }
+  static std::int64_t concrete(const z3::expr& e) {
+    z3::expr v = e.simplify();
+    std::uint64_t x = 0;
+    v.is_numeral_u64(x);
+    return static_cast<std::int64_t>(x);
+  }
+  int vloc(const Instr& in, const std::string& o) {
+    auto n = strip_brackets(o);
+    auto it = p.vloc_of.find(n);
+    if (it == p.vloc_of.end()) { fail(in, "unknown location '" + n + "'"); return -1; }
+    return it->second;
+  }
+  void set_reg(State& s, const std::string& r, z3::expr v, std::set<int> deps) {
+    s.regs.insert_or_assign(r, v);
+    s.taint[r] = std::move(deps);
+  }
+
+  // Qualifiers of a memory instruction: semantics, scope, and (for atom/red) the operation.
+  struct Quals { Sem sem = Sem::weak; bool sem_given = false; Scope scope = Scope::none; std::string op; };
+  Quals quals(const Instr& in, const std::vector<std::string>& parts, bool is_rmw) {
+    Quals q;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      auto& w = parts[i];
+      if (w == "weak") q.sem = Sem::weak, q.sem_given = true;
+      else if (w == "relaxed") q.sem = Sem::relaxed, q.sem_given = true;
+      else if (w == "acquire") q.sem = Sem::acquire, q.sem_given = true;
+      else if (w == "release") q.sem = Sem::release, q.sem_given = true;
+      else if (w == "acq_rel") q.sem = Sem::acq_rel, q.sem_given = true;
+      else if (w == "sc") q.sem = Sem::sc, q.sem_given = true;
+      else if (w == "volatile") q.sem = Sem::volatile_, q.sem_given = true;
+      else if (w == "cta") q.scope = Scope::cta;
+      else if (w == "cluster") q.scope = Scope::cluster;
+      else if (w == "gpu" || w == "gl") q.scope = Scope::gpu;
+      else if (w == "sys") q.scope = Scope::sys;
+      else if (w == "global" || w == "shared" || w == "u32" || w == "s32" || w == "b32" || w == "u64" || w == "b64" ||
+               w == "s64")
+        continue;
+      else if (is_rmw && q.op.empty()) q.op = w;
+      else fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'");
+    }
+    if (is_rmw && !q.sem_given) q.sem = Sem::relaxed;  // atom/red default to .relaxed (ISA 9.7.13.5)
+    if (q.sem == Sem::volatile_) q.scope = Scope::sys;  // ISA 8.4: volatile = relaxed.sys
+    if (q.sem != Sem::weak && q.scope == Scope::none) q.scope = Scope::sys;  // default scope .sys
+    return q;
+  }
+  TEvent mem_event(State& s, EvKind k, const Quals& q, Proxy px, int vl, const Instr& in) {
+    TEvent e;
+    e.kind = k;
+    e.sem = q.sem;
+    e.scope = q.scope;
+    e.proxy = px;
+    e.vloc = vl;
+    e.loc = vl >= 0 ? p.phys_of[vl] : -1;
+    e.ctrl = s.ctrl;
+    e.text = in.opcode;
+    return e;
+  }
+
+  void run(State s, int pc) {
+    if (error) return;
+    while (pc < static_cast<int>(th.code.size())) {
+      const Instr& in = th.code[pc];
+      auto parts = split_dots(in.opcode);
+      const std::string& op = parts[0];
+      auto& ops = in.operands;
+      auto need = [&](std::size_t n) {
+        if (ops.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
+        return !error;
+      };
+      if (op == "ld" || op == "suld" || op == "tld" || op == "cold") {
+        if (!need(2)) return;
+        if (op == "ld" && is_int(ops[1])) {  // `ld r, 1`: the dialect's move of an immediate
+          set_reg(s, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(ops[1]))), {});
+          ++pc;
+          continue;
+        }
+        Quals q = quals(in, parts, false);
+        int vl = vloc(in, ops[1]);
+        if (error) return;
+        Proxy px = op == "suld" ? Proxy::surface : op == "tld" ? Proxy::texture : op == "cold" ? Proxy::constant : Proxy::generic;
+        if (q.sem == Sem::release || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported load semantics in '" + in.opcode + "'");
+        TEvent e = mem_event(s, EvKind::read, q, px, vl, in);
+        int idx = static_cast<int>(s.events.size());
+        for (auto v : values[e.loc]) {
+          State s2 = s;
+          TEvent e2 = e;
+          e2.value = v;
+          s2.events.push_back(e2);
+          set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(v)), {idx});
+          run(std::move(s2), pc + 1);
+        }
+        return;
+      }
+      if (op == "st" || op == "sust") {
+        if (!need(2)) return;
+        Quals q = quals(in, parts, false);
+        int vl = vloc(in, ops[0]);
+        if (error) return;
+        if (q.sem == Sem::acquire || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported store semantics in '" + in.opcode + "'");
+        TEvent e = mem_event(s, EvKind::write, q, op == "sust" ? Proxy::surface : Proxy::generic, vl, in);
+        e.value = concrete(value(s, ops[1], e.data));
+        s.events.push_back(e);
+        ++pc;
+        continue;
+      }
+      if (op == "atom" || op == "red") {
+        bool has_dst = op == "atom";
+        Quals q = quals(in, parts, true);
+        if (error) return;
+        std::size_t base = has_dst ? 1 : 0;
+        bool cas = q.op == "cas";
+        if (!need(base + (cas ? 3 : 2))) return;
+        int vl = vloc(in, ops[base]);
+        if (error) return;
+        Quals rq = q, wq = q;
+        if (q.sem == Sem::acq_rel) rq.sem = Sem::acquire, wq.sem = Sem::release;
+        else if (q.sem == Sem::acquire) wq.sem = Sem::relaxed;
+        else if (q.sem == Sem::release) rq.sem = Sem::relaxed;
+        else if (q.sem != Sem::relaxed) return fail(in, "unsupported RMW semantics in '" + in.opcode + "'");
+        TEvent r = mem_event(s, EvKind::read, rq, Proxy::generic, vl, in);
+        r.rmw = true;
+        std::set<int> deps;
+        z3::expr a = value(s, ops[base + 1], deps);
+        std::set<int> deps2;
+        z3::expr b = cas ? value(s, ops[base + 2], deps2) : a;
+        int idx = static_cast<int>(s.events.size());
+        for (auto v : values[r.loc]) {
+          State s2 = s;
+          TEvent r2 = r;
+          r2.value = v;
+          z3::expr old = d.lit(kWidth, static_cast<std::uint64_t>(v));
+          std::optional<z3::expr> nv;
+          const std::string& o = q.op;
+          if (o == "add" || o == "plus") nv = ptx::ops::add(d, old, a);
+          else if (o == "sub" || o == "minus") nv = ptx::ops::sub(d, old, a);
+          else if (o == "exch") nv = a;
+          else if (o == "and") nv = d.band(old, a);
+          else if (o == "or") nv = d.bor(old, a);
+          else if (o == "xor") nv = d.bxor(old, a);
+          else if (o == "max") nv = ptx::ops::max(d, true, old, a);
+          else if (o == "min") nv = ptx::ops::min(d, true, old, a);
+          else if (cas) {
+            // atom.cas: the write happens only when the comparison succeeds (a failed CAS is a read).
+            z3::expr eq = ptx::ops::compare_int(d, ptx::ir::CompareOp::eq, false, old, a);
+            if (concrete(eq) == 1) nv = b;
+          } else return fail(in, "unsupported atomic operation '." + o + "'");
+          s2.events.push_back(r2);
+          if (nv) {
+            TEvent w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
+            w.rmw = true;
+            w.value = concrete(*nv);
+            w.data = deps;
+            w.data.insert(deps2.begin(), deps2.end());
+            w.data.insert(idx);
+            s2.events.push_back(w);
+          } else {
+            s2.events.back().rmw = false;
+          }
+          if (has_dst) set_reg(s2, ops[0], old, {idx});
+          run(std::move(s2), pc + 1);
+        }
+        return;
+      }
+      if (op == "fence" || op == "membar") {
+        TEvent e;
+        e.kind = EvKind::fence;
+        e.ctrl = s.ctrl;
+        e.text = in.opcode;
+        if (parts.size() >= 2 && parts[1] == "proxy") {
+          if (parts.size() != 3) return fail(in, "unsupported fence '" + in.opcode + "'");
+          e.proxy_fence = true;
+          e.sem = Sem::acq_rel;
+          e.scope = Scope::cta;
+          if (parts[2] == "surface") e.proxy = Proxy::surface;
+          else if (parts[2] == "texture") e.proxy = Proxy::texture;
+          else if (parts[2] == "constant") e.proxy = Proxy::constant;
+          else if (parts[2] == "alias") e.alias_fence = true;
+          else return fail(in, "unsupported proxy fence '" + in.opcode + "'");
+          e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
+        } else {
+          Quals q = quals(in, parts, false);
+          if (error) return;
+          if (op == "membar") q.sem = Sem::sc;  // ISA 9.7.13.4: membar is a synonym for fence.sc
+          if (!q.sem_given && op == "fence") q.sem = Sem::acq_rel;
+          if (q.sem != Sem::sc && q.sem != Sem::acq_rel) return fail(in, "unsupported fence '" + in.opcode + "'");
+          if (q.scope == Scope::none) q.scope = Scope::sys;
+          e.sem = q.sem;
+          e.scope = q.scope;
+        }
+        s.events.push_back(e);
+        ++pc;
+        continue;
+      }
+      if (op == "bar" || op == "barrier") {
+        bool ok = parts.size() >= 2;
+        for (std::size_t i = 1; i < parts.size(); ++i)
+          if (parts[i] != "cta" && parts[i] != "sync" && parts[i] != "aligned") ok = false;
+        if (!ok) return fail(in, "unsupported barrier '" + in.opcode + "'");
+        if (ops.empty() || ops.size() > 3) return fail(in, "'" + in.opcode + "' expects 1 to 3 operands");
+        TEvent e;
+        e.kind = EvKind::barrier;
+        e.sem = Sem::acq_rel;
+        e.scope = Scope::cta;
+        e.ctrl = s.ctrl;
+        e.text = in.opcode;
+        std::set<int> deps;
+        e.bar_id = static_cast<int>(concrete(value(s, ops[0], deps)));
+        // Dialect: `bar.cta.sync id[, instance[, count]]` (corpus Barrier/ and Manual/barrier-*-id tests).
+        if (ops.size() >= 2) e.bar_instance = static_cast<int>(concrete(value(s, ops[1], deps)));
+        if (ops.size() >= 3) e.bar_count = static_cast<int>(concrete(value(s, ops[2], deps)));
+        s.events.push_back(e);
+        ++pc;
+        continue;
+      }
+      if (op == "add" || op == "sub" || op == "mov") {
+        bool mov = op == "mov";
+        if (!need(mov ? 2 : 3)) return;
+        std::set<int> deps;
+        z3::expr a = value(s, ops[1], deps);
+        z3::expr r = mov ? a : op == "add" ? ptx::ops::add(d, a, value(s, ops[2], deps)) : ptx::ops::sub(d, a, value(s, ops[2], deps));
+        set_reg(s, ops[0], r.simplify(), deps);
+        ++pc;
+        continue;
+      }
+      if (op == "beq" || op == "bne" || op == "goto" || op == "b") {
+        std::string target;
+        bool taken = true;
+        if (op == "goto" || op == "b") {
+          if (!need(1)) return;
+          target = ops[0];
+        } else {
+          if (!need(3)) return;
+          std::set<int> deps;
+          z3::expr a = value(s, ops[0], deps), b = value(s, ops[1], deps);
+          auto c = ptx::ops::compare_int(d, op == "beq" ? ptx::ir::CompareOp::eq : ptx::ir::CompareOp::ne, false, a, b);
+          taken = concrete(c) == 1;
+          s.ctrl.insert(deps.begin(), deps.end());
+          target = ops[2];
+        }
+        if (!taken) { ++pc; continue; }
+        auto it = th.labels.find(target);
+        if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'");
+        if (it->second <= pc && ++s.visits[it->second] > unroll) {
+          Trace tr;
+          tr.cut = true;
+          out.push_back(std::move(tr));
+          return;
+        }
+        pc = it->second;
+        continue;
+      }
+      return fail(in, "unsupported instruction '" + in.opcode + "'");
+    }
+    Trace tr;
+    tr.events = std::move(s.events);
+    for (auto& [r, v] : s.regs) tr.regs[r] = concrete(v);
+    out.push_back(std::move(tr));
+  }
+};
+}  // namespace
+
+bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<std::set<std::int64_t>>& values,
+                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags) {
+  z3::context ctx;
+  Runner r{t, p, p.threads[ti], values, unroll, out, diags, ctx, ptx::domain::Symbolic(ctx)};
+  r.run(Runner::State{}, 0);
+  return !r.error;
+}
+
+}  // namespace ptxcheck::litmus

@@ -1,0 +1,70 @@
+// Thread code -> traces: each thread of a litmus test is run with the instruction semantics of semantics/ops
+// over the symbolic domain, once per choice of values returned by its reads (from a candidate value set),
+// giving per-thread traces of memory events with dependencies. Loops are unrolled to a bound.
+#pragma once
+
+#include "litmus/parse/ast.hpp"
+#include "semantics/support/diagnostic.hpp"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::litmus {
+
+enum class EvKind { read, write, fence, barrier };
+enum class Sem { weak, relaxed, acquire, release, acq_rel, sc, volatile_ };
+enum class Scope { none, cta, cluster, gpu, sys };
+enum class Proxy { generic, surface, texture, constant };
+
+struct TEvent {
+  EvKind kind = EvKind::read;
+  Sem sem = Sem::weak;
+  Scope scope = Scope::none;
+  Proxy proxy = Proxy::generic;
+  bool rmw = false;         // part of an RMW pair (read immediately followed by its write)
+  bool alias_fence = false; // fence.proxy.alias
+  bool proxy_fence = false; // any fence.proxy.*
+  int vloc = -1, loc = -1;  // virtual and physical location ids
+  std::int64_t value = 0;   // value read or written
+  int bar_id = 0;
+  int bar_instance = 0;     // the dialect's second operand: barriers sync only with the same (id, instance)
+  int bar_count = -1;       // third operand; -1: every thread of the CTA that uses this (id, instance)
+  std::set<int> addr, data, ctrl;  // indices of earlier reads of the same trace
+  std::string text;         // the instruction, for labels
+};
+
+struct Trace {
+  std::vector<TEvent> events;
+  std::map<std::string, std::int64_t> regs;  // final register values
+  bool cut = false;                           // the unroll bound was reached: trace incomplete, dropped
+};
+
+// The static view of a test: locations (virtual names, physical ids), threads' programs.
+struct Program {
+  std::vector<std::string> vnames;           // virtual location names
+  std::vector<int> phys_of;                  // vloc -> physical loc
+  std::vector<int> va_of;                    // vloc -> generic virtual address (non-generic aliases map to their target's)
+  std::vector<std::string> pnames;           // physical location names
+  std::vector<std::int64_t> init;            // physical loc -> initial value
+  std::map<std::string, int> vloc_of;
+  struct Thread {
+    int id = 0;
+    int cta = 0, cluster = -1, gpu = 0;
+    std::vector<Instr> code;
+    std::map<std::string, int> labels;       // label -> index into code
+  };
+  std::vector<Thread> threads;
+};
+
+// Builds the static view; unsupported constructs are reported (by name, with location) in diags.
+bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags);
+
+// All traces of thread `ti` when each read of physical loc L returns a value from values[L].
+// Returns false (with a diagnostic) on an unsupported instruction.
+bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<std::set<std::int64_t>>& values,
+                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags);
+
+}  // namespace ptxcheck::litmus

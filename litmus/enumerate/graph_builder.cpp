@@ -1,0 +1,353 @@
+// Builds the base sets and relations of candidate execution graphs (names as in memmodel/cat/base_names.cpp)
+// and enumerates the choices the model leaves open: rf, co partial orders, fence-SC order, barrier groups.
+#include "litmus/enumerate/graph_builder.hpp"
+
+#include "litmus/parse/ast.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace ptxcheck::litmus {
+using mm::Rel;
+using mm::Set;
+
+namespace {
+// All strict partial orders on k elements, as lists of (a, b) pairs.
+const std::vector<std::vector<std::pair<int, int>>>& partial_orders(int k) {
+  static std::map<int, std::vector<std::vector<std::pair<int, int>>>> cache;
+  auto it = cache.find(k);
+  if (it != cache.end()) return it->second;
+  std::vector<std::pair<int, int>> pairs;
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b)
+      if (a != b) pairs.emplace_back(a, b);
+  std::vector<std::vector<std::pair<int, int>>> out;
+  std::size_t np = pairs.size();
+  for (std::uint64_t m = 0; m < (std::uint64_t{1} << np); ++m) {
+    std::vector<std::vector<bool>> r(k, std::vector<bool>(k, false));
+    for (std::size_t i = 0; i < np; ++i)
+      if (m >> i & 1) r[pairs[i].first][pairs[i].second] = true;
+    bool ok = true;
+    for (int a = 0; a < k && ok; ++a)
+      for (int b = 0; b < k && ok; ++b) {
+        if (r[a][b] && r[b][a]) ok = false;
+        for (int c = 0; c < k && ok; ++c)
+          if (r[a][b] && r[b][c] && !r[a][c]) ok = false;
+      }
+    if (!ok) continue;
+    std::vector<std::pair<int, int>> po;
+    for (std::size_t i = 0; i < np; ++i)
+      if (m >> i & 1) po.push_back(pairs[i]);
+    out.push_back(std::move(po));
+  }
+  return cache[k] = std::move(out);
+}
+
+int scope_rank(Scope s) { return static_cast<int>(s); }
+
+// Does the scope of event e (in thread a) include thread b?
+bool includes(const Program& p, Scope s, int a, int b) {
+  if (a < 0 || b < 0) return false;
+  auto& ta = p.threads[a];
+  auto& tb = p.threads[b];
+  switch (s) {
+    case Scope::none: return false;
+    case Scope::sys: return true;
+    case Scope::gpu: return ta.gpu == tb.gpu;
+    case Scope::cluster: return ta.gpu == tb.gpu && (ta.cluster < 0 ? ta.cta == tb.cta : ta.cluster == tb.cluster);
+    case Scope::cta: return ta.gpu == tb.gpu && ta.cta == tb.cta && ta.cluster == tb.cluster;
+  }
+  return false;
+}
+bool same_cta(const Program& p, int a, int b) { return includes(p, Scope::cta, a, b); }
+
+std::string label_of(const Program& p, const GraphEvent& g, int idx) {
+  auto& e = g.ev;
+  std::string s = "e" + std::to_string(idx) + ": ";
+  s += g.thread < 0 ? "init" : "P" + std::to_string(p.threads[g.thread].id);
+  s += " ";
+  switch (e.kind) {
+    case EvKind::read: s += "R " + p.vnames[e.vloc] + "=" + std::to_string(e.value); break;
+    case EvKind::write: s += "W " + p.vnames[e.vloc] + "=" + std::to_string(e.value); break;
+    case EvKind::fence: s += "F"; break;
+    case EvKind::barrier: s += "B" + std::to_string(e.bar_id); break;
+  }
+  if (g.thread >= 0) s += " (" + e.text + ")";
+  return s;
+}
+}  // namespace
+
+bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Trace*>& traces,
+                      const std::function<bool(const CandidateGraph&)>& f) {
+  CandidateGraph g;
+  g.traces = traces;
+  for (std::size_t l = 0; l < p.pnames.size(); ++l) {
+    GraphEvent ge;
+    ge.ev.kind = EvKind::write;
+    ge.ev.loc = static_cast<int>(l);
+    ge.ev.vloc = p.vloc_of.at(p.pnames[l]);
+    ge.ev.value = p.init[l];
+    ge.ev.text = "init";
+    g.events.push_back(ge);
+  }
+  std::vector<int> first(traces.size());
+  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
+    first[ti] = static_cast<int>(g.events.size());
+    for (auto& e : traces[ti]->events) g.events.push_back(GraphEvent{e, static_cast<int>(ti)});
+  }
+  const int n = static_cast<int>(g.events.size());
+  auto& x = g.exec;
+  x.n = n;
+  for (int i = 0; i < n; ++i) x.labels.push_back(label_of(p, g.events[i], i));
+  auto mkset = [&](auto pred) {
+    Set s(n);
+    for (int i = 0; i < n; ++i) if (pred(g.events[i])) s.add(i);
+    return s;
+  };
+  using GE = const GraphEvent&;
+  x.sets["R"] = mkset([](GE e) { return e.ev.kind == EvKind::read; });
+  x.sets["W"] = mkset([](GE e) { return e.ev.kind == EvKind::write; });
+  x.sets["M"] = mkset([](GE e) { return e.ev.kind == EvKind::read || e.ev.kind == EvKind::write; });
+  x.sets["F"] = mkset([](GE e) { return e.ev.kind == EvKind::fence || e.ev.kind == EvKind::barrier; });
+  x.sets["BAR"] = mkset([](GE e) { return e.ev.kind == EvKind::barrier; });
+  x.sets["IW"] = mkset([](GE e) { return e.thread < 0; });
+  x.sets["RMW"] = mkset([](GE e) { return e.ev.rmw; });
+  x.sets["RLX"] = mkset([](GE e) { return e.ev.sem == Sem::relaxed || e.ev.sem == Sem::volatile_; });
+  x.sets["VOL"] = mkset([](GE e) { return e.ev.sem == Sem::volatile_; });
+  x.sets["ACQ"] = mkset([](GE e) { return e.ev.kind != EvKind::fence && e.ev.sem == Sem::acquire; });
+  x.sets["REL"] = mkset([](GE e) { return e.ev.kind != EvKind::fence && e.ev.sem == Sem::release; });
+  x.sets["ACQ_REL"] = mkset([](GE e) { return e.ev.kind == EvKind::fence && !e.ev.proxy_fence && e.ev.sem == Sem::acq_rel; });
+  x.sets["SC"] = mkset([](GE e) { return e.ev.kind == EvKind::fence && e.ev.sem == Sem::sc; });
+  x.sets["WEAK"] = mkset([](GE e) { return (e.ev.kind == EvKind::read || e.ev.kind == EvKind::write) && e.ev.sem == Sem::weak; });
+  x.sets["GEN"] = mkset([](GE e) { return e.ev.proxy == Proxy::generic; });
+  x.sets["SUR"] = mkset([](GE e) { return e.ev.proxy == Proxy::surface; });
+  x.sets["TEX"] = mkset([](GE e) { return e.ev.proxy == Proxy::texture; });
+  x.sets["CON"] = mkset([](GE e) { return e.ev.proxy == Proxy::constant; });
+  x.sets["ALIAS"] = mkset([](GE e) { return e.ev.alias_fence; });
+  x.sets["PROXYF"] = mkset([](GE e) { return e.ev.proxy_fence; });
+  x.sets["CTA"] = mkset([](GE e) { return e.ev.scope == Scope::cta; });
+  x.sets["CLUSTER"] = mkset([](GE e) { return e.ev.scope == Scope::cluster; });
+  x.sets["GPU"] = mkset([](GE e) { return e.ev.scope == Scope::gpu; });
+  x.sets["SYS"] = mkset([](GE e) { return e.ev.scope == Scope::sys; });
+
+  Rel po(n), loc(n), vloc(n), rmw(n), sr(n), incl(n), scta(n), intr(n), addr(n), data(n), ctrl(n);
+  for (int a = 0; a < n; ++a) {
+    auto& ea = g.events[a];
+    bool ma = ea.ev.kind == EvKind::read || ea.ev.kind == EvKind::write;
+    for (int b = 0; b < n; ++b) {
+      auto& eb = g.events[b];
+      bool mb = eb.ev.kind == EvKind::read || eb.ev.kind == EvKind::write;
+      if (ea.thread >= 0 && ea.thread == eb.thread) {
+        intr.add(a, b);
+        if (a < b) po.add(a, b);
+      }
+      if (ma && mb && ea.ev.loc == eb.ev.loc) loc.add(a, b);
+      if (ma && mb && p.va_of[ea.ev.vloc] == p.va_of[eb.ev.vloc]) vloc.add(a, b);
+      if (includes(p, ea.ev.scope, ea.thread, eb.thread)) incl.add(a, b);
+      if (ea.thread >= 0 && eb.thread >= 0 && same_cta(p, ea.thread, eb.thread)) scta.add(a, b);
+    }
+  }
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (incl.has(a, b) && incl.has(b, a)) sr.add(a, b);
+  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
+    auto& ev = traces[ti]->events;
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      int gi = first[ti] + static_cast<int>(i);
+      if (ev[i].rmw && ev[i].kind == EvKind::read && i + 1 < ev.size() && ev[i + 1].rmw && ev[i + 1].kind == EvKind::write)
+        rmw.add(gi, gi + 1);
+      for (int r : ev[i].addr) addr.add(first[ti] + r, gi);
+      for (int r : ev[i].data) data.add(first[ti] + r, gi);
+      for (int r : ev[i].ctrl) ctrl.add(first[ti] + r, gi);
+    }
+  }
+  x.rels["po"] = po;
+  x.rels["loc"] = loc;
+  x.rels["vloc"] = vloc;
+  Rel poloc = po;
+  poloc &= loc;
+  x.rels["po-loc"] = poloc;
+  x.rels["rmw"] = rmw;
+  x.rels["sr"] = sr;
+  x.rels["incl"] = incl;
+  x.rels["scta"] = scta;
+  x.rels["int"] = intr;
+  Rel ext = Rel::identity(n).complement();
+  ext.minus(intr);
+  x.rels["ext"] = ext;
+  x.rels["addr"] = addr;
+  x.rels["data"] = data;
+  x.rels["ctrl"] = ctrl;
+  x.rels["id"] = Rel::identity(n);
+
+  // ---- choices
+  std::vector<int> reads;
+  std::vector<std::vector<int>> rf_cands;
+  for (int r = 0; r < n; ++r)
+    if (g.events[r].ev.kind == EvKind::read) {
+      std::vector<int> c;
+      for (int w = 0; w < n; ++w)
+        if (g.events[w].ev.kind == EvKind::write && g.events[w].ev.loc == g.events[r].ev.loc &&
+            g.events[w].ev.value == g.events[r].ev.value)
+          c.push_back(w);
+      if (c.empty()) return true;  // this read's value cannot be produced: no candidate
+      reads.push_back(r);
+      rf_cands.push_back(std::move(c));
+    }
+  std::vector<std::vector<int>> loc_writes(p.pnames.size());
+  for (int w = 0; w < n; ++w)
+    if (g.events[w].ev.kind == EvKind::write && g.events[w].thread >= 0) loc_writes[g.events[w].ev.loc].push_back(w);
+  std::vector<const std::vector<std::vector<std::pair<int, int>>>*> co_cands;
+  for (auto& ws : loc_writes) {
+    if (ws.size() > 5) return f(g) && false;  // unreachable in practice; guarded by the candidate budget
+    co_cands.push_back(&partial_orders(static_cast<int>(ws.size())));
+  }
+  std::vector<int> scf;
+  for (int i = 0; i < n; ++i)
+    if (g.events[i].ev.kind == EvKind::fence && g.events[i].ev.sem == Sem::sc) scf.push_back(i);
+  std::vector<std::vector<int>> sc_orders;
+  {
+    std::vector<int> perm = scf;
+    std::sort(perm.begin(), perm.end());
+    do sc_orders.push_back(perm);
+    while (std::next_permutation(perm.begin(), perm.end()));
+  }
+  // Barrier groups per (CTA, barrier id): interleavings of the threads' arrivals, cut into chunks of the count.
+  std::map<std::tuple<int, int, int>, std::vector<std::vector<int>>> arrivals;  // key -> per-thread event lists
+  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
+    std::map<std::tuple<int, int, int>, std::vector<int>> mine;
+    for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i)
+      if (g.events[i].ev.kind == EvKind::barrier) {
+        // The CTA is named by its lowest thread index.
+        int cta_key = static_cast<int>(ti);
+        for (std::size_t tj = 0; tj < traces.size(); ++tj)
+          if (same_cta(p, static_cast<int>(ti), static_cast<int>(tj))) { cta_key = static_cast<int>(tj); break; }
+        mine[{cta_key, g.events[i].ev.bar_id, g.events[i].ev.bar_instance}].push_back(i);
+      }
+    for (auto& [k, v] : mine) arrivals[k].push_back(v);
+  }
+  std::vector<std::vector<Rel>> bar_choices;  // per key: possible syncbar contributions
+  for (auto& [key, per_thread] : arrivals) {
+    std::set<std::vector<std::vector<int>>> groupings;
+    std::vector<std::size_t> idx(per_thread.size(), 0);
+    std::vector<int> order;
+    std::size_t total = 0;
+    for (auto& v : per_thread) total += v.size();
+    int count = -1;
+    for (auto& v : per_thread)
+      for (int e : v)
+        if (g.events[e].ev.bar_count >= 0) count = g.events[e].ev.bar_count;
+    if (count < 0) count = static_cast<int>(per_thread.size());
+    if (count <= 0) return true;
+    std::function<void()> interleave = [&]() {
+      if (order.size() == total) {
+        std::vector<std::vector<int>> groups;
+        std::size_t full = order.size() / count;
+        if (full == 0) return;  // the barrier never completes: no complete execution
+        for (std::size_t gi = 0; gi < full; ++gi) {
+          std::vector<int> grp(order.begin() + gi * count, order.begin() + (gi + 1) * count);
+          std::sort(grp.begin(), grp.end());
+          groups.push_back(grp);
+        }
+        std::sort(groups.begin(), groups.end());
+        groupings.insert(groups);
+        return;
+      }
+      for (std::size_t t = 0; t < per_thread.size(); ++t)
+        if (idx[t] < per_thread[t].size()) {
+          order.push_back(per_thread[t][idx[t]++]);
+          interleave();
+          --idx[t];
+          order.pop_back();
+        }
+    };
+    interleave();
+    if (groupings.empty()) return true;  // hangs
+    std::vector<Rel> rels;
+    for (auto& grs : groupings) {
+      Rel r(n);
+      for (auto& grp : grs)
+        for (int a : grp)
+          for (int b : grp)
+            if (a != b) r.add(a, b);
+      rels.push_back(r);
+    }
+    bar_choices.push_back(std::move(rels));
+  }
+
+  // Odometer over rf x co x sc x barrier.
+  std::vector<std::size_t> rf_i(reads.size(), 0), co_i(co_cands.size(), 0), bar_i(bar_choices.size(), 0);
+  std::size_t sc_i = 0;
+  for (;;) {
+    Rel rf(n), co(n), syncbar(n), sync_fence(n);
+    for (std::size_t k = 0; k < reads.size(); ++k) rf.add(rf_cands[k][rf_i[k]], reads[k]);
+    for (std::size_t l = 0; l < co_cands.size(); ++l) {
+      auto& ws = loc_writes[l];
+      for (int w : ws) co.add(static_cast<int>(l), w);  // the initial write is co-first
+      for (auto [a, b] : (*co_cands[l])[co_i[l]]) co.add(ws[a], ws[b]);
+    }
+    for (std::size_t k = 0; k < bar_choices.size(); ++k) syncbar |= bar_choices[k][bar_i[k]];
+    auto& so = sc_orders[sc_i];
+    for (std::size_t a = 0; a < so.size(); ++a)
+      for (std::size_t b = a + 1; b < so.size(); ++b)
+        if (sr.has(so[a], so[b])) sync_fence.add(so[a], so[b]);
+    x.rels["rf"] = rf;
+    x.rels["co"] = co;
+    x.rels["syncbar"] = syncbar;
+    x.rels["sync_fence"] = sync_fence;
+    if (!f(g)) return false;
+    // advance
+    std::size_t k = 0;
+    for (; k < reads.size(); ++k) { if (++rf_i[k] < rf_cands[k].size()) break; rf_i[k] = 0; }
+    if (k < reads.size()) continue;
+    for (k = 0; k < co_cands.size(); ++k) { if (++co_i[k] < co_cands[k]->size()) break; co_i[k] = 0; }
+    if (k < co_cands.size()) continue;
+    for (k = 0; k < bar_choices.size(); ++k) { if (++bar_i[k] < bar_choices[k].size()) break; bar_i[k] = 0; }
+    if (k < bar_choices.size()) continue;
+    if (++sc_i < sc_orders.size()) continue;
+    return true;
+  }
+}
+
+std::vector<std::map<std::string, std::int64_t>> final_states(const CandidateGraph& g, const std::vector<Term>& terms,
+                                                              const Program& p, const Test& t) {
+  std::vector<std::map<std::string, std::int64_t>> out(1);
+  const Rel& co = g.exec.rels.at("co");
+  for (auto& term : terms) {
+    if (term.kind == Term::reg) {
+      std::string key = "P" + std::to_string(term.thread) + ":" + term.name;
+      std::int64_t v = 0;
+      auto ri = t.reg_init.find({term.thread, term.name});
+      if (ri != t.reg_init.end()) v = ri->second;
+      for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
+        if (p.threads[ti].id == term.thread) {
+          auto it = g.traces[ti]->regs.find(term.name);
+          if (it != g.traces[ti]->regs.end()) v = it->second;
+        }
+      for (auto& m : out) m[key] = v;
+    } else if (term.kind == Term::loc) {
+      int l = p.phys_of[p.vloc_of.at(term.name)];
+      std::set<std::int64_t> finals;
+      for (int w = 0; w < g.exec.n; ++w) {
+        auto& e = g.events[w].ev;
+        if (e.kind != EvKind::write || e.loc != l) continue;
+        bool maximal = true;
+        for (int w2 = 0; w2 < g.exec.n; ++w2)
+          if (co.has(w, w2)) maximal = false;
+        if (maximal) finals.insert(e.value);
+      }
+      std::vector<std::map<std::string, std::int64_t>> next;
+      for (auto& m : out)
+        for (auto v : finals) {
+          auto m2 = m;
+          m2[term.name] = v;
+          next.push_back(std::move(m2));
+        }
+      out = std::move(next);
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxcheck::litmus

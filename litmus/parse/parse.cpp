@@ -1,0 +1,217 @@
+// The litmus grammar (Spirit X3; the only translation unit instantiating it). The header line and doc
+// strings are read by hand; init block, thread columns, rows and the condition by X3 with semantic actions.
+#include "litmus/parse/parse.hpp"
+
+#include <boost/fusion/include/std_pair.hpp>
+#include <boost/spirit/home/x3.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace ptxcheck::litmus {
+namespace x3 = boost::spirit::x3;
+
+namespace {
+thread_local Test* g_test = nullptr;
+thread_local const char* g_base = nullptr;
+
+namespace g {
+using x3::char_;
+using x3::int64;
+using x3::lexeme;
+using x3::lit;
+using x3::uint_;
+
+auto const skipper = char_(" \t\r\n") | (lit("(*") >> *(char_ - lit("*)")) >> lit("*)"));
+
+auto off = [](auto& ctx) { return static_cast<std::size_t>(&*x3::_where(ctx).begin() - g_base); };
+
+struct ident_class;
+x3::rule<ident_class, std::string> const ident = "name";
+auto const ident_def = lexeme[char_("a-zA-Z_%$") >> *char_("a-zA-Z0-9_%$")];
+struct opcode_class;
+x3::rule<opcode_class, std::string> const opcode = "opcode";
+auto const opcode_def = lexeme[char_("a-zA-Z_") >> *char_("a-zA-Z0-9_.:")];
+struct operand_class;
+x3::rule<operand_class, std::string> const operand = "operand";
+auto const operand_def = lexeme[char_('[') >> +char_("a-zA-Z0-9_%$+") >> char_(']')] |
+                         lexeme[-char_('-') >> +char_("0-9") >> !char_("a-zA-Z_")] | ident;
+
+// ---- init block
+struct reg_ref_class;
+x3::rule<reg_ref_class, std::pair<int, std::string>> const reg_ref = "register";
+auto const reg_ref_def = lexeme[lit('P') >> uint_] >> lit(':') >> ident;
+
+auto const reg_init = (reg_ref >> '=' >> int64)[([](auto& ctx) {
+  auto& a = x3::_attr(ctx);
+  auto rr = boost::fusion::at_c<0>(a);
+  g_test->reg_init[{rr.first, rr.second}] = boost::fusion::at_c<1>(a);
+})];
+auto const alias_decl = (ident >> '@' >> ident >> lit("aliases") >> ident)[([](auto& ctx) {
+  auto& a = x3::_attr(ctx);
+  g_test->aliases.push_back(Alias{boost::fusion::at_c<0>(a), boost::fusion::at_c<1>(a), boost::fusion::at_c<2>(a), off(ctx)});
+})];
+auto const mem_init = (ident >> '=' >> int64)[([](auto& ctx) {
+  auto& a = x3::_attr(ctx);
+  auto& n = boost::fusion::at_c<0>(a);
+  if (!g_test->mem_init.count(n)) g_test->mem_order.push_back(n);
+  g_test->mem_init[n] = boost::fusion::at_c<1>(a);
+})];
+auto const init_block = lit('{') > -((reg_init | alias_decl | mem_init) % ';') > -lit(';') > lit('}');
+
+// ---- thread columns
+struct place_class;
+x3::rule<place_class, std::pair<std::string, int>> const place_r = "scope and index (cta 0)";
+auto const place_r_def = ident >> x3::int_;
+auto const thread_decl = (lexeme[lit('P') >> uint_] > '@' > (place_r % ','))[([](auto& ctx) {
+  auto& a = x3::_attr(ctx);
+  ThreadDecl d;
+  d.id = static_cast<int>(boost::fusion::at_c<0>(a));
+  for (auto& [k, v] : boost::fusion::at_c<1>(a)) d.place[k] = v;
+  d.offset = off(ctx);
+  g_test->threads.push_back(d);
+})];
+auto const header_row = (thread_decl % '|') > ';';
+
+// ---- rows of cells
+thread_local std::vector<Cell> row_cells;
+auto const label_cell = (ident >> ':' >> !lit(':'))[([](auto& ctx) {
+  Cell c;
+  c.label = x3::_attr(ctx);
+  row_cells.push_back(c);
+})];
+auto const instr_cell = (opcode >> -(operand % ','))[([](auto& ctx) {
+  auto& a = x3::_attr(ctx);
+  Cell c;
+  c.has_instr = true;
+  c.instr.opcode = boost::fusion::at_c<0>(a);
+  if (boost::fusion::at_c<1>(a)) c.instr.operands = *boost::fusion::at_c<1>(a);
+  c.instr.offset = off(ctx);
+  row_cells.push_back(c);
+})];
+auto const empty_cell = x3::eps[([](auto&) { row_cells.push_back(Cell{}); })];
+auto const start_row = x3::eps[([](auto&) { row_cells.clear(); })];
+auto const cell = label_cell | instr_cell | empty_cell;
+auto const row = (start_row >> (cell % '|') >> ';')[([](auto&) { g_test->rows.push_back(row_cells); })];
+
+// ---- condition
+struct term_class;
+x3::rule<term_class, Term> const term = "register, location or integer";
+auto const term_def = reg_ref[([](auto& ctx) {
+                        Term t;
+                        t.kind = Term::reg;
+                        t.thread = x3::_attr(ctx).first;
+                        t.name = x3::_attr(ctx).second;
+                        x3::_val(ctx) = t;
+                      })] |
+                      int64[([](auto& ctx) {
+                        Term t;
+                        t.kind = Term::imm;
+                        t.value = x3::_attr(ctx);
+                        x3::_val(ctx) = t;
+                      })] |
+                      ident[([](auto& ctx) {
+                        Term t;
+                        t.kind = Term::loc;
+                        t.name = x3::_attr(ctx);
+                        x3::_val(ctx) = t;
+                      })];
+
+CondPtr mkc(Cond c) { return std::make_shared<Cond>(std::move(c)); }
+struct disj_class;
+struct conj_class;
+struct neg_class;
+x3::rule<disj_class, CondPtr> const disj = "condition";
+x3::rule<conj_class, CondPtr> const conj = "condition";
+x3::rule<neg_class, CondPtr> const neg = "condition";
+auto assign = [](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); };
+struct atom_class;
+x3::rule<atom_class, CondPtr> const atom_r = "comparison";
+struct cmp_table : x3::symbols<Cond::Kind> {
+  cmp_table() { add("==", Cond::eq)("!=", Cond::ne)("=", Cond::eq); }
+} const cmp;
+auto const atom_r_def = (term >> cmp > term)[([](auto& ctx) {
+  auto& a = x3::_attr(ctx);
+  Cond c;
+  c.kind = boost::fusion::at_c<1>(a);
+  c.lhs = boost::fusion::at_c<0>(a);
+  c.rhs = boost::fusion::at_c<2>(a);
+  x3::_val(ctx) = mkc(c);
+})];
+auto const disj_def = conj[assign] >> *(lit("\\/") > conj)[([](auto& ctx) {
+  x3::_val(ctx) = mkc(Cond{Cond::or_, x3::_val(ctx), x3::_attr(ctx), {}, {}});
+})];
+auto const conj_def = neg[assign] >> *(lit("/\\") > neg)[([](auto& ctx) {
+  x3::_val(ctx) = mkc(Cond{Cond::and_, x3::_val(ctx), x3::_attr(ctx), {}, {}});
+})];
+auto const neg_def = (lit('~') > neg)[([](auto& ctx) { x3::_val(ctx) = mkc(Cond{Cond::not_, x3::_attr(ctx), {}, {}, {}}); })] |
+                     (lit('(') > disj > lit(')'))[assign] | atom_r[assign];
+auto const quantifier = lit("~exists")[([](auto&) { g_test->quantifier = Quantifier::not_exists; })] |
+                        lit("exists")[([](auto&) { g_test->quantifier = Quantifier::exists; })] |
+                        lit("forall")[([](auto&) { g_test->quantifier = Quantifier::forall; })];
+auto const condition = (quantifier > disj)[([](auto& ctx) { g_test->cond = x3::_attr(ctx); })];
+
+auto const body = init_block > header_row > *row > condition > x3::eoi;
+
+BOOST_SPIRIT_DEFINE(ident, opcode, operand, reg_ref, place_r, term, atom_r, disj, conj, neg)
+}  // namespace g
+}  // namespace
+
+std::optional<Test> parse_litmus(const std::string& text, const std::string& file, std::vector<Diagnostic>& diags) {
+  Test t;
+  t.file = file;
+  t.text = text;
+  const char* it = text.data();
+  const char* end = it + text.size();
+  auto skip_ws = [&] { while (it != end && (*it == ' ' || *it == '\t' || *it == '\r' || *it == '\n')) ++it; };
+  skip_ws();
+  // Header: `ARCH name` on one line.
+  const char* eol = std::find(it, end, '\n');
+  std::string head(it, eol);
+  while (!head.empty() && (head.back() == '\r' || head.back() == ' ')) head.pop_back();
+  auto sp = head.find_first_of(" \t");
+  if (sp == std::string::npos) {
+    diags.push_back(make_diagnostic(text, file, it - text.data(), "expected `ARCH name` header here"));
+    return std::nullopt;
+  }
+  t.arch = head.substr(0, sp);
+  t.name = head.substr(head.find_first_not_of(" \t", sp));
+  it = eol;
+  // Doc strings.
+  for (;;) {
+    skip_ws();
+    if (it == end || *it != '"') break;
+    const char* q = std::find(it + 1, end, '"');
+    if (q == end) {
+      diags.push_back(make_diagnostic(text, file, it - text.data(), "unterminated doc string"));
+      return std::nullopt;
+    }
+    t.docs.emplace_back(it + 1, q);
+    it = q + 1;
+  }
+  g_test = &t;
+  g_base = text.data();
+  try {
+    if (!x3::phrase_parse(it, end, g::body, g::skipper)) {
+      diags.push_back(make_diagnostic(text, file, it - text.data(), "expected an init block `{ ... }` here"));
+      return std::nullopt;
+    }
+  } catch (const x3::expectation_failure<const char*>& e) {
+    diags.push_back(make_diagnostic(text, file, e.where() - text.data(), "expected " + e.which() + " here"));
+    return std::nullopt;
+  }
+  return t;
+}
+
+std::optional<Test> load_litmus(const std::string& path, std::vector<Diagnostic>& diags) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.push_back(Diagnostic{{path, 0, 0}, "cannot read file", "", "error"});
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_litmus(ss.str(), path, diags);
+}
+
+}  // namespace ptxcheck::litmus

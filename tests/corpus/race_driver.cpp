@@ -1,0 +1,183 @@
+// Corpus driver for `ptxcheck race`: every compiling row of the four race corpora with the MANIFEST's launch
+// arguments, a confusion matrix per corpus against `expected`, unknowns and nvcc time apart; exits 1 below the
+// floors in tests/corpus/race_floors.txt (correct verdicts, and a ceiling on false "race-free" verdicts).
+#include "manifest.hpp"
+#include "checker/race/run.hpp"
+#include "semantics/support/allocator.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstdlib>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <regex>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace ptxcheck;
+
+namespace {
+struct Job {
+  std::string set, name, expected;
+  fs::path file;
+  CudaOptions cuda;
+  std::string block, grid;
+};
+
+// The value of `--name=V` or `--name V` in an argument string.
+std::string arg_value(const std::string& args, const std::string& name) {
+  std::smatch m;
+  std::regex re(name + "[= ](\\[[^\\]]*\\]|[^ ]+)");
+  return std::regex_search(args, m, re) ? m[1].str() : "";
+}
+
+// GPUVerify-style `//--blockDim=.. --gridDim=..` header lines at the top of a source file.
+std::string header_args(const fs::path& p) {
+  std::ifstream in(p);
+  std::string all, line;
+  for (int i = 0; i < 5 && std::getline(in, line); ++i) if (line.rfind("//", 0) == 0) all += line.substr(2) + " ";
+  return all;
+}
+
+Job make_job(const std::string& set, const fs::path& dir, const corpus::Row& row) {
+  Job j{set, row.at("path"), row.at("expected"), dir / row.at("path"), corpus::compile_options(dir, row), "", ""};
+  if (set == "gpuverify-cuda") {
+    std::string a = row.at("gpuverify_args");
+    j.block = arg_value(a, "--blockDim");
+    j.grid = arg_value(a, "--gridDim");
+    j.name += " " + a;
+  } else if (set == "faial-drf") {
+    std::string a = row.at("faial_args"), h = header_args(j.file);
+    j.block = arg_value(a, "--blockDim");
+    if (j.block.empty()) j.block = arg_value(h, "--blockDim");
+    j.grid = arg_value(a, "--gridDim");
+    // Faial checks block-level races unless told --grid-level (its README): one CTA.
+    if (j.grid.empty()) j.grid = a.find("--grid-level") != std::string::npos ? arg_value(h, "--gridDim") : "1";
+    j.name += " " + a;
+  } else if (set == "scor") {
+    std::smatch m;
+    std::string gb = row.at("grid_x_block");
+    if (std::regex_search(gb, m, std::regex("(\\d+) x (\\d+)"))) { j.grid = m[1]; j.block = m[2]; }
+  } else {
+    j.block = "256";
+    j.grid = "4";
+  }
+  if (row.count("nvcc_extra_flags") && !row.at("nvcc_extra_flags").empty()) j.name += " [" + row.at("nvcc_extra_flags") + "]";
+  return j;
+}
+
+std::map<std::string, int> read_floors(const fs::path& p) {
+  std::map<std::string, int> floors;
+  std::ifstream in(p);
+  for (std::string key; in >> key;) {
+    if (key[0] == '#') { std::getline(in, key); continue; }
+    in >> floors[key];
+  }
+  return floors;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  ptxcheck::tune_allocator();
+  fs::path corpus = argc > 1 ? argv[1] : PTXCHECK_CORPUS_DIR;
+  fs::path cache = argc > 2 ? argv[2] : fs::temp_directory_path() / "ptxcheck-corpus-ptx";
+  unsigned jobs = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 2;
+  std::string only = argc > 4 ? argv[4] : "";
+  auto floors = read_floors(fs::path(PTXCHECK_SOURCE_DIR) / "tests/corpus/race_floors.txt");
+
+  std::vector<Job> work;
+  std::map<std::string, int> not_compiling;
+  for (std::string set : {"gpuverify-cuda", "faial-drf", "scor", "indigo-hirace"}) {
+    if (!only.empty() && only != set) continue;
+    for (const auto& row : corpus::read_manifest(corpus / set / "MANIFEST.tsv")) {
+      if (!corpus::compiles(row)) { ++not_compiling[set]; continue; }
+      Job j = make_job(set, corpus / set, row);
+      j.cuda.cache_dir = cache.string();
+      work.push_back(std::move(j));
+    }
+  }
+  // set -> expected -> got -> count
+  std::map<std::string, std::map<std::string, std::map<std::string, int>>> matrix;
+  std::vector<std::string> lines;
+  std::vector<double> times;
+  double nvcc = 0;
+  std::mutex mutex;
+  std::atomic<std::size_t> next{0};
+  auto worker = [&]() {
+    for (std::size_t i; (i = next++) < work.size();) {
+      const Job& job = work[i];
+      if (std::getenv("PTXCHECK_RACE_VERBOSE")) std::cerr << "start " << job.set << "/" << job.name << std::endl;
+      race::RunOptions o;
+      o.cuda = job.cuda;
+      if (!job.block.empty()) o.check.block = race::parse_dim(job.block);
+      if (!job.grid.empty()) o.check.grid = race::parse_dim(job.grid);
+      o.check.timeout_ms = 5000;
+      auto t0 = std::chrono::steady_clock::now();
+      race::FileResult r = race::run_file(job.file.string(), o);
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - o.nvcc_seconds;
+      std::string got = r.exit_code == 0 ? "no-race" : r.exit_code == 3 ? "unknown" : r.exit_code == 2 ? (r.error == "no kernel" ? "no-kernel" : "error") : "race";
+      if (r.exit_code == 1) {
+        bool div = false, race = false;
+        for (const auto& k : r.kernels) { div |= !k.divergences.empty(); for (const auto& x : k.races) race |= !x.possible; }
+        if (div && !race) got = "barrier-divergence";
+      }
+      std::lock_guard lock(mutex);
+      matrix[job.set][job.expected][got]++;
+      times.push_back(secs);
+      nvcc += o.nvcc_seconds;
+      std::string why;
+      for (const auto& k : r.kernels) if (!k.unknown_reasons.empty()) { why = k.unknown_reasons.back(); break; }
+      if (!r.error.empty()) why = r.error.substr(0, 160);
+      lines.push_back(job.set + "/" + job.name + ": expected " + job.expected + ", got " + got + " (" + std::to_string(secs) + " s)" + (why.empty() ? "" : " — " + why));
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(1u, jobs); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  std::sort(lines.begin(), lines.end());
+  for (const auto& l : lines) std::cout << l << "\n";
+
+  int rc = 0;
+  const std::vector<std::string> cols{"race", "barrier-divergence", "no-race", "unknown", "no-kernel", "error"};
+  for (const auto& [set, m] : matrix) {
+    int correct = 0, decided = 0, false_free = 0, total = 0;
+    std::cout << "\n" << set << " (rows: expected; columns: got)\n  " << std::string(20, ' ');
+    for (const auto& c : cols) std::cout << c.substr(0, 10) << std::string(12 - std::min<std::size_t>(10, c.size()), ' ');
+    std::cout << "\n";
+    for (const auto& [exp, row] : m) {
+      std::cout << "  " << exp << std::string(20 - std::min<std::size_t>(19, exp.size()), ' ');
+      for (const auto& c : cols) {
+        int v = row.count(c) ? row.at(c) : 0;
+        std::cout << v << std::string(12 - std::to_string(v).size(), ' ');
+        total += v;
+        if (exp == "other-error") continue;
+        if (c == exp || (exp == "race" && c == "barrier-divergence")) correct += v;
+        if ((exp == "race" || exp == "barrier-divergence") && c == "no-race") false_free += v;
+        if (c != "unknown" && c != "error") decided += v;
+      }
+      std::cout << "\n";
+    }
+    int rated = 0;
+    for (const auto& [exp, row] : m) if (exp != "other-error") for (const auto& [c, v] : row) rated += v;
+    std::cout << "  " << set << ": " << correct << " correct of " << rated << " rated rows (" << total << " run, "
+              << not_compiling[set] << " not compiling), " << false_free << " false race-free\n";
+    if (floors.count(set + ".correct") && correct < floors[set + ".correct"]) {
+      std::cout << "  below the floor of " << floors[set + ".correct"] << " correct\n";
+      rc = 1;
+    }
+    if (floors.count(set + ".false_race_free") && false_free > floors[set + ".false_race_free"]) {
+      std::cout << "  more false race-free verdicts than the ceiling " << floors[set + ".false_race_free"] << "\n";
+      rc = 1;
+    }
+  }
+  std::sort(times.begin(), times.end());
+  double total = 0;
+  for (double t : times) total += t;
+  if (!times.empty())
+    std::cout << "\ncheck time: median " << times[times.size() / 2] << " s, max " << times.back() << " s, total " << total
+              << " s over " << times.size() << " runs; nvcc " << nvcc << " s apart\n";
+  return rc;
+}
