@@ -6,3 +6,10 @@ ptxcheck_corpus_driver(NAME parse
 include(${CMAKE_CURRENT_SOURCE_DIR}/corpus/zluda.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/corpus/race.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/litmus.cmake)
+# The drivers that compile the race corpora share one nvcc cache (corpus-ptx): the parse driver fills it
+# first, so nvcc runs once per file in CI.
+foreach(_t corpus_race corpus_abi)
+  if(TEST ${_t})
+    set_tests_properties(${_t} PROPERTIES DEPENDS corpus_parse)
+  endif()
+endforeach()
