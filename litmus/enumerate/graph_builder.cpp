@@ -113,6 +113,9 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
   x.sets["BAR"] = mkset([](GE e) { return e.ev.kind == EvKind::barrier; });
   x.sets["IW"] = mkset([](GE e) { return e.thread < 0; });
   x.sets["RMW"] = mkset([](GE e) { return e.ev.rmw; });
+  // The read of a reduction (`red`, ISA 9.7.13.7): 8.8 says it never forms an acquire pattern.
+  x.sets["RED"] = mkset([](GE e) { return e.ev.kind == EvKind::read && e.ev.text.rfind("red", 0) == 0 &&
+                                          (e.ev.text.size() == 3 || e.ev.text[3] == '.'); });
   x.sets["RLX"] = mkset([](GE e) { return e.ev.sem == Sem::relaxed || e.ev.sem == Sem::volatile_; });
   x.sets["VOL"] = mkset([](GE e) { return e.ev.sem == Sem::volatile_; });
   x.sets["ACQ"] = mkset([](GE e) { return e.ev.kind != EvKind::fence && e.ev.sem == Sem::acquire; });

@@ -29,9 +29,18 @@ using x3::lit;
 auto const skipper = (char_(" \t\r\n")) | (lit("(*") >> *(char_ - lit("*)")) >> lit("*)")) |
                      (lit("//") >> *(char_ - char_('\n')));
 
+// Statement keywords end an expression: herd reads `let a = b*` followed by `let c = ...` as a postfix star,
+// never as the cartesian product `b * let` (the bug this guards against).
+auto const keyword = lexeme[(lit("let") | lit("rec") | lit("and") | lit("acyclic") | lit("irreflexive") |
+                             lit("empty") | lit("as") | lit("include") | lit("show") | lit("flag")) >>
+                            !char_("a-zA-Z0-9_-")];
+
 struct ident_class;
 x3::rule<ident_class, std::string> const ident = "name";
 auto const ident_def = lexeme[(char_("a-zA-Z_") >> *(char_("a-zA-Z0-9_-")))];
+struct name_class;
+x3::rule<name_class, std::string> const name = "name";
+auto const name_def = !keyword >> ident;
 
 struct expr_class;
 struct union_class;
@@ -62,25 +71,25 @@ auto const expr_def = seq[assign] >> *(lit('|') > seq)[bin(BinOp::union_)];
 auto const seq_def = diff[assign] >> *(lit(';') > diff)[bin(BinOp::seq)];
 auto const diff_def = inter[assign] >> *(lit('\\') > inter)[bin(BinOp::diff)];
 auto const inter_def = cart[assign] >> *(lit('&') > cart)[bin(BinOp::inter)];
-auto const cart_def = prefix[assign] >> *(lit('*') >> !lit(')') >> !lit('|') >> !lit(';') >> !lit('&') >> !lit(']') >>
-                                          !lit('\\') >> !x3::eoi >> prefix)[bin(BinOp::cartesian)];
+// `*` is a cartesian product only when an operand follows (`name` rejects keywords); otherwise postfix.
+auto const star_ends = lit(')') | lit('|') | lit(';') | lit('&') | lit(']') | lit('\\') | keyword | x3::eoi;
+auto const cart_def = prefix[assign] >> *(lit('*') >> !star_ends >> prefix)[bin(BinOp::cartesian)];
 auto const prefix_def = (lit('~') > prefix)[([](auto& ctx) {
                           x3::_val(ctx) = mk(off(ctx), Unary{UnOp::complement, x3::_attr(ctx)});
                         })] |
                         postfix[assign];
 auto const postfix_def = primary[assign] >> *(lit("^-1")[post(UnOp::inverse)] | lit("^+")[post(UnOp::plus)] |
                                               lit("^*")[post(UnOp::star)] | lit('+')[post(UnOp::plus)] |
-                                              (lit('*') >> &(lit(')') | lit('|') | lit(';') | lit('&') | lit(']') |
-                                                             lit('\\') | x3::eoi))[post(UnOp::star)] |
+                                              (lit('*') >> &star_ends)[post(UnOp::star)] |
                                               lit('?')[post(UnOp::opt)]);
 auto const primary_def =
     (lit('(') > expr > lit(')'))[assign] |
     (lit('[') > expr > lit(']'))[([](auto& ctx) { x3::_val(ctx) = mk(off(ctx), Unary{UnOp::bracket, x3::_attr(ctx)}); })] |
     (lexeme[lit('_') >> !char_("a-zA-Z0-9_-")])[([](auto& ctx) { x3::_val(ctx) = mk(off(ctx), Universe{}); })] |
     (lexeme[lit('0') >> !char_("a-zA-Z0-9_")])[([](auto& ctx) { x3::_val(ctx) = mk(off(ctx), EmptyRel{}); })] |
-    ident[([](auto& ctx) { x3::_val(ctx) = mk(off(ctx), Name{x3::_attr(ctx)}); })];
+    name[([](auto& ctx) { x3::_val(ctx) = mk(off(ctx), Name{x3::_attr(ctx)}); })];
 
-BOOST_SPIRIT_DEFINE(expr, seq, diff, inter, cart, prefix, postfix, primary, ident)
+BOOST_SPIRIT_DEFINE(expr, seq, diff, inter, cart, prefix, postfix, primary, ident, name)
 }  // namespace g
 
 bool is_keyword(const std::string& w) {
