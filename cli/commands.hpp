@@ -13,4 +13,5 @@ void register_prove(CLI::App& app);
 void register_compile_litmus(CLI::App& app);
 void register_run(CLI::App& app);
 void register_race(CLI::App& app);
+void register_litmus(CLI::App& app);
 }  // namespace ptxcheck::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_compile_litmus(app);
   ptxcheck::cli::register_run(app);
   ptxcheck::cli::register_race(app);
+  ptxcheck::cli::register_litmus(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

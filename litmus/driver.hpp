@@ -1,10 +1,14 @@
-// Running many litmus files against one model with N worker threads (used by the CLI, the corpus driver
-// and the benchmark); results come back in input order.
+// Running many litmus files against one model with N workers (used by the CLI, the corpus drivers and the
+// benchmark); results come back in input order. With a time budget every test runs in its own child process,
+// so a slow test becomes `unknown` (DESIGN.md principle 4) instead of a hang.
 #pragma once
 
 #include "litmus/enumerate/enumerate.hpp"
+#include "litmus/parse/ast.hpp"
 #include "memmodel/cat/ast.hpp"
+#include "semantics/support/diagnostic.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +18,23 @@ namespace ptxcheck::litmus {
 // `ptx` names memmodel/models/ptx.cat; anything else is a path. nullopt + diagnostics on error.
 std::optional<cat::Model> load_named_model(const std::string& name, std::vector<std::string>& errors);
 
-// Parses and runs each file; a parse error yields result "error" with the located message as reason.
+// Reads one file into a Test (default: load_litmus); nullopt + located diagnostics on bad input.
+using Loader = std::function<std::optional<Test>(const std::string& file, std::vector<Diagnostic>& diags)>;
+// Runs in the worker (thread or child process) after a test ran, before its witnesses are dropped: writes
+// pictures, for instance.
+using PostHook = std::function<void(const Test& test, Result& result)>;
+
+struct RunConfig {
+  int jobs = 1;
+  long long budget_ms = 0;  // per test wall-clock budget; 0 = none (tests run in threads, not processes)
+  Loader loader;            // empty: load_litmus
+  PostHook post;            // may be empty
+};
+
+// Parses and runs each file; bad input yields result "error" with the located message as reason, a test
+// over the budget yields "unknown" with reason "time budget exhausted (N ms)".
+std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt,
+                              const RunConfig& cfg);
 std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt, int jobs);
 
 }  // namespace ptxcheck::litmus

@@ -5,8 +5,10 @@
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/integer.hpp"
+#include "semantics/ops/logic.hpp"
 
 #include <functional>
+#include <optional>
 
 namespace ptxcheck::litmus {
 namespace {
@@ -28,6 +30,20 @@ std::vector<std::string> split_dots(const std::string& s) {
     if (b == std::string::npos) return v;
     a = b + 1;
   }
+}
+// State spaces and integer types carry no memory-model meaning here (every location is one global word).
+bool is_space_or_type(const std::string& w) {
+  static const std::set<std::string> k = {"global", "shared", "shared::cta", "shared::cluster", "gen",
+                                          "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "b8", "b16", "b32", "b64"};
+  return k.count(w) != 0;
+}
+// Opcodes the thread runner knows (the dialect's and chapter 8's); anything else is unsupported, named with its
+// location before any trace runs, so unreachable code cannot hide it.
+bool known_opcode(const std::string& op) {
+  static const std::set<std::string> k = {"ld", "st", "suld", "sust", "tld", "cold", "atom", "red", "fence", "membar",
+                                          "bar", "barrier", "add", "sub", "mul", "and", "or", "xor", "mov", "beq", "bne",
+                                          "goto", "b", "bra", "setp"};
+  return k.count(op) != 0;
 }
 std::string strip_brackets(const std::string& s) {
   if (s.size() >= 2 && s.front() == '[' && s.back() == ']') return s.substr(1, s.size() - 2);
@@ -89,6 +105,10 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
     for (auto& in : th.code) {
       auto parts = split_dots(in.opcode);
       const std::string& op = parts[0];
+      if (!known_opcode(op)) {
+        diags.push_back(make_diagnostic(t.text, t.file, in.offset, "unsupported instruction '" + in.opcode + "'"));
+        return false;
+      }
       int pos = -1;
       if (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom") pos = 1;
       else if (op == "st" || op == "sust" || op == "red") pos = 0;
@@ -173,8 +193,7 @@ struct Runner {
       else if (w == "cluster") q.scope = Scope::cluster;
       else if (w == "gpu" || w == "gl") q.scope = Scope::gpu;
       else if (w == "sys") q.scope = Scope::sys;
-      else if (w == "global" || w == "shared" || w == "u32" || w == "s32" || w == "b32" || w == "u64" || w == "b64" ||
-               w == "s64")
+      else if (is_space_or_type(w))
         continue;
       else if (is_rmw && q.op.empty()) q.op = w;
       else fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'");
@@ -184,6 +203,7 @@ struct Runner {
     if (q.sem != Sem::weak && q.scope == Scope::none) q.scope = Scope::sys;  // default scope .sys
     return q;
   }
+  std::set<int> guard_ctrl{};  // reads the current instruction's `@p` guard depends on
   TEvent mem_event(State& s, EvKind k, const Quals& q, Proxy px, int vl, const Instr& in) {
     TEvent e;
     e.kind = k;
@@ -193,6 +213,7 @@ struct Runner {
     e.vloc = vl;
     e.loc = vl >= 0 ? p.phys_of[vl] : -1;
     e.ctrl = s.ctrl;
+    e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
     e.text = in.opcode;
     return e;
   }
@@ -208,6 +229,16 @@ struct Runner {
         if (ops.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
         return !error;
       };
+      // `@p` / `@!p` (ISA 9.7: the instruction executes when the predicate holds). A guarded branch makes
+      // everything after it control dependent, taken or not; another guarded instruction only itself.
+      guard_ctrl.clear();
+      if (!in.guard.empty()) {
+        std::set<int> deps;
+        bool on = (concrete(value(s, in.guard, deps)) != 0) != in.guard_negated;
+        if (op == "bra") s.ctrl.insert(deps.begin(), deps.end());
+        else guard_ctrl = deps;
+        if (!on) { ++pc; continue; }
+      }
       if (op == "ld" || op == "suld" || op == "tld" || op == "cold") {
         if (!need(2)) return;
         if (op == "ld" && is_int(ops[1])) {  // `ld r, 1`: the dialect's move of an immediate
@@ -280,6 +311,10 @@ struct Runner {
           else if (o == "xor") nv = d.bxor(old, a);
           else if (o == "max") nv = ptx::ops::max(d, true, old, a);
           else if (o == "min") nv = ptx::ops::min(d, true, old, a);
+          // atom.inc / atom.dec (9.7.13.5): ((old >= b) ? 0 : old+1) and ((old == 0 || old > b) ? b : old-1).
+          else if (o == "inc") nv = d.ite(d.ule(a, old), d.lit(kWidth, 0), ptx::ops::add(d, old, d.lit(kWidth, 1)));
+          else if (o == "dec")
+            nv = d.ite(d.bor(d.eq(old, d.lit(kWidth, 0)), d.ult(a, old)), a, ptx::ops::sub(d, old, d.lit(kWidth, 1)));
           else if (cas) {
             // atom.cas: the write happens only when the comparison succeeds (a failed CAS is a read).
             z3::expr eq = ptx::ops::compare_int(d, ptx::ir::CompareOp::eq, false, old, a);
@@ -306,6 +341,7 @@ struct Runner {
         TEvent e;
         e.kind = EvKind::fence;
         e.ctrl = s.ctrl;
+        e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
         e.text = in.opcode;
         if (parts.size() >= 2 && parts[1] == "proxy") {
           if (parts.size() != 3) return fail(in, "unsupported fence '" + in.opcode + "'");
@@ -323,7 +359,9 @@ struct Runner {
           if (error) return;
           if (op == "membar") q.sem = Sem::sc;  // ISA 9.7.13.4: membar is a synonym for fence.sc
           if (!q.sem_given && op == "fence") q.sem = Sem::acq_rel;
-          if (q.sem != Sem::sc && q.sem != Sem::acq_rel) return fail(in, "unsupported fence '" + in.opcode + "'");
+          // .sem = { .sc, .acq_rel, .acquire, .release } (9.7.13.4); .acquire/.release are uni-directional.
+          if (q.sem != Sem::sc && q.sem != Sem::acq_rel && q.sem != Sem::acquire && q.sem != Sem::release)
+            return fail(in, "unsupported fence '" + in.opcode + "'");
           if (q.scope == Scope::none) q.scope = Scope::sys;
           e.sem = q.sem;
           e.scope = q.scope;
@@ -343,6 +381,7 @@ struct Runner {
         e.sem = Sem::acq_rel;
         e.scope = Scope::cta;
         e.ctrl = s.ctrl;
+        e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
         e.text = in.opcode;
         std::set<int> deps;
         e.bar_id = static_cast<int>(concrete(value(s, ops[0], deps)));
@@ -353,20 +392,50 @@ struct Runner {
         ++pc;
         continue;
       }
-      if (op == "add" || op == "sub" || op == "mov") {
+      if (op == "add" || op == "sub" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "mov") {
         bool mov = op == "mov";
         if (!need(mov ? 2 : 3)) return;
+        if (op == "mul" && (parts.size() < 2 || parts[1] != "lo")) return fail(in, "unsupported instruction '" + in.opcode + "' (mul.lo only)");
         std::set<int> deps;
         z3::expr a = value(s, ops[1], deps);
-        z3::expr r = mov ? a : op == "add" ? ptx::ops::add(d, a, value(s, ops[2], deps)) : ptx::ops::sub(d, a, value(s, ops[2], deps));
-        set_reg(s, ops[0], r.simplify(), deps);
+        std::optional<z3::expr> r;
+        if (mov) r = a;
+        else {
+          z3::expr b = value(s, ops[2], deps);
+          if (op == "add") r = ptx::ops::add(d, a, b);
+          else if (op == "sub") r = ptx::ops::sub(d, a, b);
+          else if (op == "mul") r = ptx::ops::mul_lo(d, a, b);
+          else if (op == "and") r = ptx::ops::and_(d, a, b);
+          else if (op == "or") r = ptx::ops::or_(d, a, b);
+          else r = ptx::ops::xor_(d, a, b);
+        }
+        set_reg(s, ops[0], r->simplify(), deps);
         ++pc;
         continue;
       }
-      if (op == "beq" || op == "bne" || op == "goto" || op == "b") {
+      // setp.CmpOp.type p, a, b (ISA 9.7.7.1), integer comparisons; the predicate is 0 or 1.
+      if (op == "setp") {
+        if (!need(3)) return;
+        if (parts.size() != 3) return fail(in, "unsupported instruction '" + in.opcode + "'");
+        static const std::map<std::string, ptx::ir::CompareOp> cmp = {
+            {"eq", ptx::ir::CompareOp::eq}, {"ne", ptx::ir::CompareOp::ne}, {"lt", ptx::ir::CompareOp::lt},
+            {"le", ptx::ir::CompareOp::le}, {"gt", ptx::ir::CompareOp::gt}, {"ge", ptx::ir::CompareOp::ge},
+            {"lo", ptx::ir::CompareOp::lo}, {"ls", ptx::ir::CompareOp::ls}, {"hi", ptx::ir::CompareOp::hi},
+            {"hs", ptx::ir::CompareOp::hs}};
+        auto c = cmp.find(parts[1]);
+        if (c == cmp.end() || !is_space_or_type(parts[2])) return fail(in, "unsupported comparison in '" + in.opcode + "'");
+        std::set<int> deps;
+        z3::expr a = value(s, ops[1], deps), b = value(s, ops[2], deps);
+        set_reg(s, ops[0], ptx::ops::compare_int(d, c->second, parts[2][0] == 's', a, b).simplify(), deps);
+        ++pc;
+        continue;
+      }
+      if (op == "beq" || op == "bne" || op == "goto" || op == "b" || op == "bra") {
         std::string target;
         bool taken = true;
-        if (op == "goto" || op == "b") {
+        if (op == "goto" || op == "b" || op == "bra") {
+          if (op == "bra" && !(parts.size() == 1 || (parts.size() == 2 && parts[1] == "uni")))
+            return fail(in, "unsupported instruction '" + in.opcode + "'");
           if (!need(1)) return;
           target = ops[0];
         } else {

@@ -12,8 +12,10 @@ namespace ptxcheck::litmus {
 
 struct Instr {
   std::string opcode;                 // dotted, e.g. `atom.acq_rel.gpu.add`
-  std::vector<std::string> operands;  // raw tokens: registers, names, integers, `[x]`
+  std::vector<std::string> operands;  // raw tokens: registers (a leading `%` dropped), names, integers, `[x]`
   std::size_t offset = 0;             // byte offset in the file
+  std::string guard;                  // real PTX `@p` / `@!p` predicate register (without `%`); empty: none
+  bool guard_negated = false;
 };
 
 struct Cell {

@@ -48,6 +48,7 @@ nlohmann::json render_json(const Result& r) {
   j["file"] = r.file;
   j["result"] = r.result;
   if (!r.reason.empty()) j["reason"] = r.reason;
+  j["quantifier"] = quant_word(r.quantifier);
   j["condition"] = quant_word(r.quantifier) + " " + r.condition;
   nlohmann::json states = nlohmann::json::array();
   for (auto& s : r.states) {
@@ -59,6 +60,7 @@ nlohmann::json render_json(const Result& r) {
   }
   j["states"] = states;
   j["positive"] = r.positive;
+  j["observation"] = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
   j["negative"] = r.negative;
   j["candidates"] = r.candidates;
   j["bounded"] = r.bounded;
@@ -68,40 +70,120 @@ nlohmann::json render_json(const Result& r) {
   return j;
 }
 
+static std::string escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    o += c;
+  }
+  return o;
+}
+
 std::string render_dot(const Result& r, const FinalState& s) {
-  std::string o = "digraph \"" + r.name + "\" {\n  rankdir=TB; node [shape=box,fontname=monospace];\n";
-  o += "  label=\"" + r.name + ": " + state_line(s) + "\";\n";
+  std::string o = "digraph \"" + escape(r.name) + "\" {\n  rankdir=TB; newrank=true; node [shape=box,fontname=monospace];\n";
+  o += "  label=\"" + escape(r.name + ": " + state_line(s)) + "\"; labelloc=t;\n";
   if (!s.witness) return o + "}\n";
   auto& x = *s.witness;
-  for (int i = 0; i < x.n; ++i) o += fmt::format("  e{} [label=\"{}\"];\n", i, x.labels[i]);
-  auto edges = [&](const char* name, const char* color, bool immediate_po) {
+  auto rel = [&](const char* name) -> const mm::Rel* {
     auto it = x.rels.find(name);
-    if (it == x.rels.end()) return;
+    return it == x.rels.end() ? nullptr : &it->second;
+  };
+  auto set = [&](const char* name) -> const mm::Set* {
+    auto it = x.sets.find(name);
+    return it == x.sets.end() ? nullptr : &it->second;
+  };
+  // Columns: initial writes, then the classes of `int` (same thread) in event order.
+  const mm::Set* iw = set("IW");
+  const mm::Rel* same_thread = rel("int");
+  std::vector<int> column(x.n, -1);
+  int columns = 0;
+  for (int i = 0; i < x.n; ++i) {
+    if (iw && iw->has(i)) continue;
+    if (column[i] >= 0) continue;
+    column[i] = columns;
+    for (int j = i + 1; j < x.n; ++j)
+      if (same_thread && same_thread->has(i, j) && !(iw && iw->has(j))) column[j] = columns;
+    ++columns;
+  }
+  auto node = [&](int i) { return fmt::format("    e{} [label=\"{}\"];\n", i, escape(x.labels[i])); };
+  if (iw && !iw->empty()) {
+    o += "  subgraph cluster_init {\n    label=\"init\"; style=dashed;\n";
+    for (int i = 0; i < x.n; ++i) if (iw->has(i)) o += node(i);
+    o += "  }\n";
+  }
+  for (int c = 0; c < columns; ++c) {
+    std::string title;
+    for (int i = 0; i < x.n && title.empty(); ++i)
+      if (column[i] == c) {
+        auto& l = x.labels[i];
+        auto a = l.find(": ");
+        auto b = a == std::string::npos ? a : l.find(' ', a + 2);
+        title = a == std::string::npos ? "thread" : l.substr(a + 2, b - a - 2);
+      }
+    o += fmt::format("  subgraph cluster_t{} {{\n    label=\"{}\";\n", c, escape(title));
+    for (int i = 0; i < x.n; ++i) if (column[i] == c) o += node(i);
+    o += "  }\n";
+  }
+  auto edges = [&](const char* name, const char* color, bool immediate, const char* extra) {
+    const mm::Rel* r = rel(name);
+    if (!r) return;
     for (int a = 0; a < x.n; ++a)
       for (int b = 0; b < x.n; ++b) {
-        if (!it->second.has(a, b) || a == b) continue;
-        if (immediate_po) {
+        if (!r->has(a, b) || a == b) continue;
+        if (immediate) {
           bool mid = false;
-          for (int m = 0; m < x.n; ++m) if (it->second.has(a, m) && it->second.has(m, b)) mid = true;
+          for (int m = 0; m < x.n && !mid; ++m) mid = m != a && m != b && r->has(a, m) && r->has(m, b);
           if (mid) continue;
         }
-        o += fmt::format("  e{} -> e{} [label=\"{}\",color={},fontcolor={}];\n", a, b, name, color, color);
+        o += fmt::format("  e{} -> e{} [label=\"{}\",color={},fontcolor={}{}];\n", a, b, name, color, color, extra);
       }
   };
-  edges("po", "black", true);
-  edges("rf", "red", false);
-  edges("co", "blue", true);
-  edges("syncbar", "darkgreen", false);
-  edges("sync_fence", "darkgreen", false);
-  // fr = rf^-1; co
-  auto& rf = x.rels.at("rf");
-  auto& co = x.rels.at("co");
-  for (int rd = 0; rd < x.n; ++rd)
-    for (int w = 0; w < x.n; ++w)
-      if (rf.has(w, rd))
-        for (int w2 = 0; w2 < x.n; ++w2)
-          if (co.has(w, w2)) o += fmt::format("  e{} -> e{} [label=\"fr\",color=orange,fontcolor=orange];\n", rd, w2);
+  edges("po", "black", true, "");
+  edges("rf", "red", false, ",constraint=false");
+  edges("co", "blue", true, ",constraint=false");
+  edges("syncbar", "darkgreen", false, ",constraint=false,style=dashed");
+  edges("sync_fence", "darkgreen", true, ",constraint=false,style=dashed");
+  // fr = rf^-1; co (8.9.6 Communication order uses it too), only to immediate co-successors.
+  const mm::Rel* rf = rel("rf");
+  const mm::Rel* co = rel("co");
+  if (rf && co)
+    for (int rd = 0; rd < x.n; ++rd)
+      for (int w = 0; w < x.n; ++w)
+        if (rf->has(w, rd))
+          for (int w2 = 0; w2 < x.n; ++w2) {
+            if (!co->has(w, w2)) continue;
+            bool mid = false;
+            for (int m = 0; m < x.n && !mid; ++m) mid = m != w && m != w2 && co->has(w, m) && co->has(m, w2);
+            if (!mid) o += fmt::format("  e{} -> e{} [label=\"fr\",color=orange,fontcolor=orange,constraint=false];\n", rd, w2);
+          }
   return o + "}\n";
+}
+
+Result result_from_json(const nlohmann::json& j) {
+  Result r;
+  r.name = j.at("name").get<std::string>();
+  r.file = j.value("file", std::string());
+  r.result = j.at("result").get<std::string>();
+  r.reason = j.value("reason", std::string());
+  std::string q = j.value("quantifier", std::string("exists"));
+  r.quantifier = q == "forall" ? Quantifier::forall : q == "~exists" ? Quantifier::not_exists : Quantifier::exists;
+  std::string c = j.value("condition", std::string());
+  r.condition = c.size() > q.size() && c.compare(0, q.size() + 1, q + " ") == 0 ? c.substr(q.size() + 1) : c;
+  for (auto& st : j.at("states")) {
+    FinalState s;
+    s.values = st.at("values").get<std::map<std::string, std::int64_t>>();
+    s.satisfies = st.at("satisfies").get<bool>();
+    s.executions = st.at("executions").get<long long>();
+    r.states.push_back(std::move(s));
+  }
+  r.positive = j.at("positive").get<long long>();
+  r.negative = j.at("negative").get<long long>();
+  r.candidates = j.value("candidates", 0LL);
+  r.bounded = j.value("bounded", false);
+  r.unsupported = j.value("unsupported", std::vector<std::string>());
+  r.explanation = j.value("forbidden_by", std::vector<std::string>());
+  r.time_ms = j.value("time_ms", 0.0);
+  return r;
 }
 
 }  // namespace ptxcheck::litmus

@@ -1,0 +1,184 @@
+// `ptxcheck litmus FILE...`: the outcomes the PTX memory model (ISA 9.0 chapter 8, or any cat model) allows
+// for litmus tests, printed herd7-style or as JSON. Exit 0 every condition holds, 1 some condition does not
+// hold, 2 bad input or usage, 3 unknown (budget, unsupported construct, loop bound) — the worst test decides.
+#include "cli/commands.hpp"
+#include "cli/cuda_flags.hpp"
+#include "litmus/compile/lift.hpp"
+#include "litmus/driver.hpp"
+#include "litmus/parse/parse.hpp"
+#include "litmus/report/report.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+extern char** environ;
+
+namespace ptxcheck::cli {
+namespace {
+struct LitmusArgs {
+  std::vector<std::string> files;
+  std::string model = "ptx";
+  int jobs = 1;
+  int unroll = 2;
+  long long timeout_ms = 60000;
+  bool json = false, explain = false, compile = false;
+  std::string dot_dir;
+  CudaOptions cuda;
+};
+
+// Severity when several tests ran: fails (1) over unknown (3) over bad input (2) over holds (0), as `race`.
+int rank(int rc) { return rc == 1 ? 3 : rc == 3 ? 2 : rc == 2 ? 1 : 0; }
+int exit_of(const litmus::Result& r) {
+  if (r.result == "holds") return 0;
+  if (r.result == "fails") return 1;
+  if (r.result == "unknown") return 3;
+  return 2;
+}
+
+// A file name for test `name`'s k-th final state: letters, digits, '-', '_', '.', '+' kept.
+std::string picture_name(const std::string& name, std::size_t k) {
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '+') ? c : '_';
+  return s + "-state" + std::to_string(k);
+}
+
+bool have_dot() {
+  static const bool found = [] {
+    const char* path = std::getenv("PATH");
+    std::stringstream ss(path ? path : "");
+    for (std::string dir; std::getline(ss, dir, ':');)
+      if (!dir.empty() && access((dir + "/dot").c_str(), X_OK) == 0) return true;
+    return false;
+  }();
+  return found;
+}
+
+// `dot -Tsvg IN -o OUT`; returns false when dot failed.
+bool render_svg(const std::string& in, const std::string& out) {
+  std::vector<std::string> argv_s = {"dot", "-Tsvg", in, "-o", out};
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawnp(&pid, "dot", nullptr, nullptr, argv.data(), environ) != 0) return false;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+Diagnostic file_error(const std::string& file, const std::string& message) {
+  Diagnostic d;
+  d.where.file = file;
+  d.message = message;
+  return d;
+}
+
+// `--compile`: a FILE.cu.litmus is compiled with nvcc and lifted back to a PTX litmus test
+// (litmus/compile); other files are read as PTX litmus tests.
+std::optional<litmus::Test> load_compiled(const std::string& file, const CudaOptions& cuda, std::vector<Diagnostic>& diags) {
+  if (!file.ends_with(".cu.litmus")) return litmus::load_litmus(file, diags);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    diags.push_back(file_error(file, "cannot read file"));
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto parsed = litmus_compile::parse_cu_litmus(ss.str(), file);
+  if (!parsed.test) {
+    if (parsed.error) diags.push_back(*parsed.error);
+    return std::nullopt;
+  }
+  auto c = litmus_compile::compile_litmus(*parsed.test, file, cuda);
+  if (c.error) {
+    diags.push_back(*c.error);
+    return std::nullopt;
+  }
+  return litmus::parse_litmus(c.ptx_litmus, file, diags);
+}
+
+int run_litmus(const LitmusArgs& a) {
+  std::vector<std::string> errors;
+  auto model = litmus::load_named_model(a.model, errors);
+  if (!model) {
+    for (auto& e : errors) std::cerr << e << "\n";
+    if (errors.empty()) std::cerr << a.model << ": error: cannot load model\n";
+    return 2;
+  }
+  if (a.jobs < 1 || a.unroll < 0 || a.timeout_ms < 0) {
+    std::cerr << "error: --jobs must be at least 1, --unroll and --timeout-ms at least 0\n";
+    return 2;
+  }
+  if (!a.dot_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.dot_dir, ec);
+    if (ec) {
+      std::cerr << a.dot_dir << ": error: cannot create folder: " << ec.message() << "\n";
+      return 2;
+    }
+  }
+  litmus::Options opt;
+  opt.unroll = a.unroll;
+  opt.explain = a.explain;
+  opt.keep_witnesses = !a.dot_dir.empty();
+  litmus::RunConfig cfg;
+  cfg.jobs = a.jobs;
+  cfg.budget_ms = a.timeout_ms;
+  if (a.compile) {
+    auto cuda = a.cuda;
+    cfg.loader = [cuda](const std::string& f, std::vector<Diagnostic>& d) { return load_compiled(f, cuda, d); };
+  } else {
+    cfg.loader = [](const std::string& f, std::vector<Diagnostic>& d) -> std::optional<litmus::Test> {
+      if (f.ends_with(".cu.litmus")) {
+        d.push_back(file_error(f, "a CUDA litmus test: run it with --compile"));
+        return std::nullopt;
+      }
+      return litmus::load_litmus(f, d);
+    };
+  }
+  if (!a.dot_dir.empty()) {
+    std::string dir = a.dot_dir;
+    // Runs in the worker, where the witnesses still exist: one picture per final state.
+    cfg.post = [dir](const litmus::Test&, litmus::Result& r) {
+      for (std::size_t k = 0; k < r.states.size(); ++k) {
+        auto base = (std::filesystem::path(dir) / picture_name(r.name, k)).string();
+        std::ofstream(base + ".dot") << litmus::render_dot(r, r.states[k]);
+        if (have_dot()) render_svg(base + ".dot", base + ".svg");
+      }
+    };
+  }
+  auto results = litmus::run_files(a.files, *model, opt, cfg);
+  int rc = 0;
+  for (auto& r : results) {
+    if (a.json) std::cout << litmus::render_json(r).dump() << "\n";
+    else if (r.result == "error") std::cerr << r.reason << "\n";
+    else std::cout << litmus::render_text(r) << "\n";
+    if (rank(exit_of(r)) > rank(rc)) rc = exit_of(r);
+  }
+  return rc;
+}
+}  // namespace
+
+void register_litmus(CLI::App& app) {
+  auto args = std::make_shared<LitmusArgs>();
+  auto* cmd = app.add_subcommand(
+      "litmus", "Outcomes the PTX memory model allows for litmus tests; exit 0 every condition holds, 1 one fails, 2 bad input, 3 unknown");
+  cmd->add_option("files", args->files, "litmus tests (.litmus; .cu.litmus with --compile)")->required();
+  cmd->add_option("--model", args->model, "ptx (memmodel/models/ptx.cat) or a .cat file")->capture_default_str();
+  cmd->add_option("--jobs,-j", args->jobs, "tests run in parallel")->capture_default_str();
+  cmd->add_option("--unroll", args->unroll, "loop unrolling bound (backward jumps per target)")->capture_default_str();
+  cmd->add_option("--timeout-ms", args->timeout_ms, "wall-clock budget per test, then unknown; 0 = none")->capture_default_str();
+  cmd->add_flag("--json", args->json, "one JSON object per test and line");
+  cmd->add_option("--dot", args->dot_dir, "write a Graphviz picture of one witness per final state (and SVG when dot is installed)");
+  cmd->add_flag("--explain", args->explain, "name the axioms that forbid the condition's outcomes");
+  cmd->add_flag("--compile", args->compile, "compile FILE.cu.litmus with nvcc first (see compile-litmus)");
+  add_cuda_options(cmd, args->cuda);
+  cmd->callback([args]() { exit_code = run_litmus(*args); });
+}
+
+}  // namespace ptxcheck::cli
