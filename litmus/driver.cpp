@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 namespace ptxcheck::litmus {
@@ -27,6 +28,14 @@ std::optional<cat::Model> load_named_model(const std::string& name, std::vector<
 }
 
 namespace {
+// The test's name from its header line (`ARCH name`), for results of tests that never reported back.
+std::string header_name(const std::string& file) {
+  std::ifstream in(file);
+  std::string arch, name;
+  in >> arch >> name;
+  return name.empty() ? file : name;
+}
+
 Result error_result(const std::string& file, const std::string& name, const std::string& reason) {
   Result r;
   r.file = file;
@@ -90,10 +99,10 @@ std::vector<Result> run_processes(const std::vector<std::string>& files, const c
     double ms = std::chrono::duration<double, std::milli>(clock::now() - c.start).count();
     Result r;
     if (timed_out) {
-      r = error_result(files[c.index], files[c.index], "time budget exhausted (" + std::to_string(cfg.budget_ms) + " ms)");
+      r = error_result(files[c.index], header_name(files[c.index]), "time budget exhausted (" + std::to_string(cfg.budget_ms) + " ms)");
       r.result = "unknown";
     } else if (WIFSIGNALED(status)) {
-      r = error_result(files[c.index], files[c.index], "crashed with signal " + std::to_string(WTERMSIG(status)));
+      r = error_result(files[c.index], header_name(files[c.index]), "crashed with signal " + std::to_string(WTERMSIG(status)));
     } else {
       try {
         r = result_from_json(nlohmann::json::parse(c.data));

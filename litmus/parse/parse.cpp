@@ -27,7 +27,11 @@ auto const skipper = char_(" \t\r\n") | (lit("(*") >> *(char_ - lit("*)")) >> li
 
 std::string strip_percent(const std::string& s) { return !s.empty() && s[0] == '%' ? s.substr(1) : s; }
 
-auto off = [](auto& ctx) { return static_cast<std::size_t>(&*x3::_where(ctx).begin() - g_base); };
+// Source offsets: `mark` (an eps, so after the skipper) records where a construct starts; an action's own
+// _where range is not its match (X3 hands the action the input after the match).
+thread_local std::size_t g_mark = 0;
+auto const mark = x3::eps[([](auto& ctx) { g_mark = static_cast<std::size_t>(x3::_where(ctx).begin() - g_base); })];
+auto off = [](auto&) { return g_mark; };
 
 struct ident_class;
 x3::rule<ident_class, std::string> const ident = "name";
@@ -51,7 +55,7 @@ auto const reg_init = (reg_ref >> '=' >> int64)[([](auto& ctx) {
   auto rr = boost::fusion::at_c<0>(a);
   g_test->reg_init[{rr.first, strip_percent(rr.second)}] = boost::fusion::at_c<1>(a);
 })];
-auto const alias_decl = (ident >> '@' >> ident >> lit("aliases") >> ident)[([](auto& ctx) {
+auto const alias_decl = (mark >> ident >> '@' >> ident >> lit("aliases") >> ident)[([](auto& ctx) {
   auto& a = x3::_attr(ctx);
   g_test->aliases.push_back(Alias{boost::fusion::at_c<0>(a), boost::fusion::at_c<1>(a), boost::fusion::at_c<2>(a), off(ctx)});
 })];
@@ -67,7 +71,7 @@ auto const init_block = lit('{') > -((reg_init | alias_decl | mem_init) % ';') >
 struct place_class;
 x3::rule<place_class, std::pair<std::string, int>> const place_r = "scope and index (cta 0)";
 auto const place_r_def = ident >> x3::int_;
-auto const thread_decl = (lexeme[lit('P') >> uint_] > '@' > (place_r % ','))[([](auto& ctx) {
+auto const thread_decl = (mark >> lexeme[lit('P') >> uint_] > '@' > (place_r % ','))[([](auto& ctx) {
   auto& a = x3::_attr(ctx);
   ThreadDecl d;
   d.id = static_cast<int>(boost::fusion::at_c<0>(a));
@@ -88,7 +92,7 @@ auto const label_cell = (ident >> ':' >> !lit(':'))[([](auto& ctx) {
 struct guard_class;
 x3::rule<guard_class, std::string> const guard = "predicate guard";
 auto const guard_def = lexeme[char_('@') >> -char_('!') >> char_("a-zA-Z_%$") >> *char_("a-zA-Z0-9_%$")];
-auto const instr_cell = (-guard >> opcode >> -(operand % ','))[([](auto& ctx) {
+auto const instr_cell = (mark >> -guard >> opcode >> -(operand % ','))[([](auto& ctx) {
   auto& a = x3::_attr(ctx);
   Cell c;
   c.has_instr = true;

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# CLI behaviour of `ptxcheck litmus` (issue 5): every chapter-8 example of examples/litmus gives the spec's
+# answer under memmodel/models/ptx.cat (examples/litmus/MANIFEST.tsv: the observation the spec implies), and
+# the command's contract: exit codes, JSON fields, located errors, --model FILE.cat, --dot, --explain,
+# --jobs, --timeout-ms. Usage: litmus.sh PTXCHECK SOURCE_DIR
+set -u
+ptxcheck=$1; src=$2; ex=$src/examples/litmus; here=$(dirname "$0")
+passed=0; failed=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# --- the chapter-8 examples: each file's condition is the spec's claim, so each must hold, with the
+# observation (Never / Sometimes / Always) listed in MANIFEST.tsv.
+tail -n +2 "$ex/MANIFEST.tsv" | while IFS=$'\t' read -r file section answer observation; do
+  echo "$file	$observation"
+done >"$tmp/expected"
+check "MANIFEST lists every example" test "$(wc -l <"$tmp/expected")" -eq "$(ls "$ex"/*.litmus | wc -l)"
+while IFS=$'\t' read -r file observation; do
+  "$ptxcheck" litmus --json "$ex/$file" >"$tmp/one.json" 2>"$tmp/one.err"; rc=$?
+  check "$file: the spec's claim holds (exit 0)" test $rc -eq 0
+  check "$file: result holds" grep -q '"result":"holds"' "$tmp/one.json"
+  check "$file: observation $observation" grep -q "\"observation\":\"$observation\"" "$tmp/one.json"
+done <"$tmp/expected"
+
+"$ptxcheck" litmus "$ex"/*.litmus >"$tmp/all.txt" 2>&1; rc=$?
+check "all examples together exit 0" test $rc -eq 0
+for f in "$ex"/*.litmus; do
+  name=$(head -1 "$f" | cut -d' ' -f2)
+  check "$name: herd-style block" grep -q "^Test $name \(Allowed\|Required\)$" "$tmp/all.txt"
+  check "$name: Observation line" grep -qE "^Observation $name (Never|Sometimes|Always) [0-9]+ [0-9]+$" "$tmp/all.txt"
+  check "$name: Time line" grep -qE "^Time $name [0-9.]+$" "$tmp/all.txt"
+done
+check "States, Ok, Witnesses, Condition lines" \
+  bash -c "grep -q '^States [0-9]' '$tmp/all.txt' && grep -q '^Ok$' '$tmp/all.txt' && grep -q '^Positive: [0-9]* Negative: [0-9]*$' '$tmp/all.txt' && grep -q '^Condition ' '$tmp/all.txt'"
+
+# --- a model given as a file: sequential consistency (herd's sc.cat in one axiom).
+cat >"$tmp/sc.cat" <<'EOF'
+SC
+(* Sequential consistency: one total order over all events that respects po and explains rf / co / fr. *)
+let fr = rf^-1 ; co
+acyclic po | rf | co | fr as sc
+EOF
+cat >"$tmp/sb.litmus" <<'EOF'
+PTX SB
+{ x = 0; y = 0; }
+ P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;
+ st.weak x, 1   | st.weak y, 1   ;
+ ld.weak r0, y  | ld.weak r1, x  ;
+exists (P0:r0 == 0 /\ P1:r1 == 0)
+EOF
+"$ptxcheck" litmus --model "$tmp/sc.cat" --json "$tmp/sb.litmus" >"$tmp/sb.json" 2>&1; rc=$?
+check "SB under SC: the condition fails, exit 1" test $rc -eq 1
+check "SB under SC: result fails" grep -q '"result":"fails"' "$tmp/sb.json"
+check "SB under SC: 3 final states" grep -q '"positive":0' "$tmp/sb.json"
+"$ptxcheck" litmus --json "$tmp/sb.litmus" >"$tmp/sb2.json" 2>&1; rc=$?
+check "SB without fences under ptx.cat: allowed, exit 0" test $rc -eq 0
+for field in name result states positive negative time_ms file condition observation; do
+  check "JSON has $field" grep -q "\"$field\":" "$tmp/sb2.json"
+done
+check "JSON: one object per line" test "$(wc -l <"$tmp/sb2.json")" -eq 1
+
+# --- --explain: the axioms forbidding MP-fence's outcome are axioms that ptx.cat declares.
+"$ptxcheck" litmus --explain --json "$ex/MP-fence.litmus" >"$tmp/mp.json" 2>&1
+axioms=$(grep -o '"forbidden_by":\[[^]]*\]' "$tmp/mp.json" | grep -o '"[A-Za-z-]*"' | grep -v forbidden_by | tr -d '"')
+check "--explain names at least one axiom" test -n "$axioms"
+for a in $axioms; do
+  check "--explain: $a is an axiom of ptx.cat" grep -qE "as $a\$" "$src/memmodel/models/ptx.cat"
+done
+"$ptxcheck" litmus --explain "$ex/MP-fence.litmus" >"$tmp/mp.txt" 2>&1
+check "--explain in text" grep -q "^Forbidden by: " "$tmp/mp.txt"
+"$ptxcheck" litmus --model "$tmp/sc.cat" --explain "$tmp/sb.litmus" >"$tmp/sb.txt" 2>&1
+check "--explain under SC names sc" grep -q "^Forbidden by: sc$" "$tmp/sb.txt"
+
+# --- --dot: one picture per final state, SVG when Graphviz is installed.
+"$ptxcheck" litmus --dot "$tmp/dot" "$ex/SB-fence-acq_rel.litmus" >"$tmp/dot.txt" 2>&1; rc=$?
+check "--dot exits 0" test $rc -eq 0
+states=$(sed -n 's/^States \([0-9]*\)$/\1/p' "$tmp/dot.txt")
+check "--dot writes one .dot per final state" test "$(ls "$tmp/dot"/*.dot 2>/dev/null | wc -l)" -eq "${states:-x}"
+check "--dot: threads as columns" grep -q "subgraph cluster_t1" "$tmp/dot/SB-fence-acq_rel-state0.dot"
+check "--dot: po and rf edges labelled" \
+  bash -c "grep -q 'label=\"po\"' '$tmp'/dot/*.dot && grep -q 'label=\"rf\"' '$tmp'/dot/*.dot"
+check "--dot: fr edge for a stale read" grep -q 'label="fr"' "$tmp"/dot/*.dot
+if command -v dot >/dev/null; then
+  check "--dot renders SVG" test "$(ls "$tmp/dot"/*.svg 2>/dev/null | wc -l)" -eq "${states:-x}"
+else
+  echo "unsupported: Graphviz not installed, SVG check not run"
+fi
+
+# --- bad input: located error, exit 2.
+printf 'PTX bad\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r0 == )\n' >"$tmp/bad.litmus"
+"$ptxcheck" litmus "$tmp/bad.litmus" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "syntax error exits 2" test $rc -eq 2
+check "syntax error is located" grep -q "bad.litmus:5:17: error: expected " "$tmp/err"
+check "syntax error shows a caret" grep -qE '^[[:space:]]*\^$' "$tmp/err"
+"$ptxcheck" litmus --json "$tmp/bad.litmus" >"$tmp/out" 2>&1; rc=$?
+check "syntax error in JSON: result error" grep -q '"result":"error"' "$tmp/out"
+"$ptxcheck" litmus "$tmp/missing.litmus" >/dev/null 2>&1; rc=$?
+check "missing file exits 2" test $rc -eq 2
+"$ptxcheck" litmus --model "$tmp/missing.cat" "$ex/LB.litmus" >/dev/null 2>&1; rc=$?
+check "missing model exits 2" test $rc -eq 2
+"$ptxcheck" litmus --frobnicate "$ex/LB.litmus" >/dev/null 2>&1; rc=$?
+check "bad usage exits 2" test $rc -eq 2
+
+# --- unsupported construct: unknown with its location, exit 3.
+printf 'PTX unsup\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n mad.lo.u32 r0, r1, r2, r3 ;\nexists (x == 0)\n' >"$tmp/unsup.litmus"
+"$ptxcheck" litmus "$tmp/unsup.litmus" >"$tmp/out" 2>&1; rc=$?
+check "unsupported instruction exits 3" test $rc -eq 3
+check "unsupported instruction named with its location" grep -q "unsup.litmus:4:2: error: unsupported instruction 'mad.lo.u32'" "$tmp/out"
+# Severity over several files: a failing claim (1) wins over unknown (3) and bad input (2).
+"$ptxcheck" litmus --model "$tmp/sc.cat" "$tmp/unsup.litmus" "$tmp/sb.litmus" "$tmp/bad.litmus" >/dev/null 2>&1; rc=$?
+check "fails wins over unknown and bad input" test $rc -eq 1
+"$ptxcheck" litmus "$tmp/unsup.litmus" "$ex/LB.litmus" >/dev/null 2>&1; rc=$?
+check "unknown wins over holds" test $rc -eq 3
+
+# --- loops: a spin loop whose exit the bound cannot reach says so (unknown, exit 3).
+cat >"$tmp/spin.litmus" <<'EOF'
+PTX spin
+{ flag = 0; }
+ P0@cta 0,gpu 0          ;
+ L:                      ;
+ ld.relaxed.gpu r0, flag ;
+ beq r0, 0, L            ;
+exists (P0:r0 == 1)
+EOF
+"$ptxcheck" litmus --unroll 1 "$tmp/spin.litmus" >"$tmp/out" 2>&1; rc=$?
+check "loop bound reached: exit 3" test $rc -eq 3
+check "loop bound named" grep -q "unroll 1" "$tmp/out"
+
+# --- --jobs: same results in the same order.
+"$ptxcheck" litmus --jobs 2 "$ex"/*.litmus | grep -v '^Time ' >"$tmp/j2.txt"
+grep -v '^Time ' "$tmp/all.txt" >"$tmp/j1.txt"
+check "--jobs 2 prints what --jobs 1 prints" cmp -s "$tmp/j1.txt" "$tmp/j2.txt"
+
+# --- --timeout-ms: a test too large for its budget is unknown (never a hang).
+{
+  echo "PTX big"; echo "{ x = 0; }"; echo " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;"
+  echo " st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, x ;"; echo " ld.relaxed.gpu r2, x | st.relaxed.gpu x, 2 ;"
+  echo " st.relaxed.gpu x, 3 | ld.relaxed.gpu r3, x ;"; echo " ld.relaxed.gpu r4, x | st.relaxed.gpu x, 4 ;"
+  echo " st.relaxed.gpu x, 5 | ld.relaxed.gpu r5, x ;"; echo "exists (x == 0)"
+} >"$tmp/big.litmus"
+"$ptxcheck" litmus --timeout-ms 300 --json "$tmp/big.litmus" >"$tmp/out" 2>&1; rc=$?
+check "over budget: exit 3" test $rc -eq 3
+check "over budget: reason given" grep -q 'time budget exhausted (300 ms)' "$tmp/out"
+check "over budget: the test is named" grep -q '"name":"big"' "$tmp/out"
+
+echo "cli litmus: $passed passed, $failed failed"
+test $failed -eq 0
