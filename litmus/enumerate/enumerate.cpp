@@ -1,7 +1,9 @@
-// The explicit enumerator: traces x rf x co x fence-SC order x barrier grouping, each candidate graph
-// checked by the explicit cat evaluator; final states collected and the condition decided.
+// run_test: the test's value sets and thread traces (shared by both engines), the engine chosen by
+// Options::engine, and the verdict. Also the explicit engine: traces x rf x co x Fence-SC order x barrier
+// grouping, each candidate graph checked by the explicit cat evaluator.
 #include "litmus/enumerate/enumerate.hpp"
 
+#include "litmus/enumerate/engine.hpp"
 #include "litmus/enumerate/graph_builder.hpp"
 #include "memmodel/cat/explicit.hpp"
 
@@ -55,6 +57,66 @@ static void collect_terms(const CondPtr& c, std::vector<Term>& out) {
   collect_terms(c->b, out);
 }
 
+void StateCollector::add(const std::map<std::string, std::int64_t>& vals, bool sat, const mm::Execution* witness) {
+  auto [it, fresh] = index_.emplace(vals, res_.states.size());
+  if (fresh) {
+    FinalState fs;
+    fs.values = vals;
+    fs.satisfies = sat;
+    if (witness) fs.witness = *witness;
+    res_.states.push_back(std::move(fs));
+  }
+  res_.states[it->second].executions++;
+  (sat ? res_.positive : res_.negative)++;
+}
+
+bool for_each_combination(const Prepared& pr, const std::function<bool(const std::vector<const Trace*>&)>& f) {
+  for (auto& ts : pr.traces)
+    if (ts.empty()) return true;
+  std::vector<std::size_t> pick(pr.traces.size(), 0);
+  std::function<bool(std::size_t)> rec = [&](std::size_t ti) -> bool {
+    if (ti == pr.traces.size()) {
+      std::vector<const Trace*> chosen;
+      for (std::size_t i = 0; i < pick.size(); ++i) chosen.push_back(&pr.traces[i][pick[i]]);
+      return f(chosen);
+    }
+    for (pick[ti] = 0; pick[ti] < pr.traces[ti].size(); ++pick[ti])
+      if (!rec(ti + 1)) return false;
+    return true;
+  };
+  return rec(0);
+}
+
+std::optional<std::string> enumerate_explicit(const Prepared& pr, const cat::Model& model, const Options& opt,
+                                              Result& res) {
+  bool budget_hit = false;
+  StateCollector states(res);
+  std::vector<std::string> explain_axioms;
+  auto on_candidate = [&](const CandidateGraph& g) {
+    if (++res.candidates > opt.max_candidates) { budget_hit = true; return false; }
+    auto er = cat::evaluate_explicit(model, g.exec, !opt.explain);
+    auto finals = final_states(g, pr.terms, pr.p, pr.t);
+    for (auto& vals : finals) {
+      bool sat = eval_condition(pr.t.cond, vals);
+      if (!er.consistent()) {
+        if (opt.explain && sat)
+          for (auto& n : er.violated())
+            if (std::find(explain_axioms.begin(), explain_axioms.end(), n) == explain_axioms.end())
+              explain_axioms.push_back(n);
+        continue;
+      }
+      states.add(vals, sat, opt.keep_witnesses ? &g.exec : nullptr);
+    }
+    return true;
+  };
+  for_each_combination(pr, [&](const std::vector<const Trace*>& chosen) {
+    return enumerate_graphs(pr.p, pr.t, chosen, on_candidate);
+  });
+  res.explanation = explain_axioms;
+  if (budget_hit) return "candidate budget exhausted (" + std::to_string(opt.max_candidates) + ")";
+  return std::nullopt;
+}
+
 Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
   auto t0 = std::chrono::steady_clock::now();
   Result res;
@@ -83,11 +145,27 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
       return finish();
     }
 
-  // Candidate read values: a fixpoint over the values the threads can write.
+  // Candidate read values: a fixpoint over the values the threads can write. A value is kept with its
+  // provenance, the write events ("sites": the k-th write of a thread, unique in any one execution) that its
+  // data-dependency chain goes through. A write's value is derived only from read values whose provenance
+  // avoids the write itself: in an execution where rf | data is acyclic (8.10.4 No-Thin-Air) every value has
+  // such a derivation, so the fixpoint keeps every value of such executions and terminates (chains are no
+  // longer than the number of sites). Provenances are kept as minimal sets (bit masks).
+  std::vector<std::map<std::int64_t, std::vector<std::uint64_t>>> prov(p.pnames.size());
+  for (std::size_t l = 0; l < p.pnames.size(); ++l) prov[l][p.init[l]] = {0};
+  std::map<std::pair<std::size_t, int>, int> site_bit;
+  auto add_prov = [](std::vector<std::uint64_t>& v, std::uint64_t m) {
+    for (auto o : v)
+      if ((o & m) == o) return false;  // an existing subset already derives it
+    v.erase(std::remove_if(v.begin(), v.end(), [&](std::uint64_t o) { return (o & m) == m; }), v.end());
+    v.push_back(m);
+    return true;
+  };
   std::vector<std::set<std::int64_t>> values(p.pnames.size());
-  for (std::size_t l = 0; l < p.pnames.size(); ++l) values[l].insert(p.init[l]);
   std::vector<std::vector<Trace>> traces;
   for (int iter = 0;; ++iter) {
+    for (std::size_t l = 0; l < p.pnames.size(); ++l)
+      for (auto& [v, ps] : prov[l]) values[l].insert(v);
     traces.assign(p.threads.size(), {});
     for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
       if (!thread_traces(t, p, static_cast<int>(ti), values, opt.unroll, traces[ti], diags)) {
@@ -97,23 +175,34 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
         return finish();
       }
     bool changed = false;
-    for (auto& ts : traces)
-      for (auto& tr : ts)
-        for (auto& e : tr.events)
-          if (e.kind == EvKind::write && values[e.loc].insert(e.value).second) changed = true;
+    for (std::size_t ti = 0; ti < traces.size(); ++ti)
+      for (auto& tr : traces[ti]) {
+        int ordinal = 0;
+        for (auto& e : tr.events) {
+          if (e.kind != EvKind::write) continue;
+          auto [it, fresh] = site_bit.emplace(std::make_pair(ti, ordinal++), static_cast<int>(site_bit.size()));
+          if (it->second >= 64) {
+            res.result = "unknown";
+            res.reason = "more than 64 write events per execution";
+            return finish();
+          }
+          std::uint64_t site = std::uint64_t{1} << it->second;
+          std::vector<std::uint64_t> acc{site};
+          for (int r : e.data) {
+            auto& re = tr.events[static_cast<std::size_t>(r)];
+            std::vector<std::uint64_t> next;
+            for (auto a : acc)
+              for (auto pm : prov[re.loc][re.value])
+                if (!(pm & site)) add_prov(next, a | pm);
+            acc = std::move(next);
+          }
+          for (auto a : acc) changed |= add_prov(prov[e.loc][e.value], a);
+        }
+      }
     if (!changed) break;
-    // A value in an execution that satisfies No-Thin-Air (8.10.4) comes from a dependency chain no longer
-    // than the number of events of one execution, so that many rounds reach every such value.
-    std::size_t longest = 0;
-    for (auto& ts : traces) {
-      std::size_t m = 0;
-      for (auto& tr : ts) m = std::max(m, tr.events.size());
-      longest += m;
-    }
-    if (static_cast<std::size_t>(iter) >= longest + 1) break;
     std::size_t total = 0;
-    for (auto& v : values) total += v.size();
-    if (total > 256) {
+    for (auto& v : prov) total += v.size();
+    if (total > 256 || iter > 64) {
       res.result = "unknown";
       res.reason = "value set did not converge";
       return finish();
@@ -125,55 +214,17 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     if (ts.size() != before) res.bounded = true;
   }
 
-  // Enumerate candidates.
-  std::vector<std::size_t> pick(p.threads.size(), 0);
-  bool budget_hit = false;
-  std::map<std::map<std::string, std::int64_t>, std::size_t> state_index;
-  std::vector<std::string> explain_axioms;
-  auto on_candidate = [&](const CandidateGraph& g) {
-    if (++res.candidates > opt.max_candidates) { budget_hit = true; return false; }
-    auto er = cat::evaluate_explicit(model, g.exec, !opt.explain);
-    auto finals = final_states(g, terms, p, t);
-    for (auto& vals : finals) {
-      bool sat = eval_condition(t.cond, vals);
-      if (!er.consistent()) {
-        if (opt.explain && sat)
-          for (auto& n : er.violated())
-            if (std::find(explain_axioms.begin(), explain_axioms.end(), n) == explain_axioms.end())
-              explain_axioms.push_back(n);
-        continue;
-      }
-      auto [it, fresh] = state_index.emplace(vals, res.states.size());
-      if (fresh) {
-        FinalState fs;
-        fs.values = vals;
-        fs.satisfies = sat;
-        if (opt.keep_witnesses) fs.witness = g.exec;
-        res.states.push_back(std::move(fs));
-      }
-      res.states[it->second].executions++;
-      (sat ? res.positive : res.negative)++;
-    }
-    return true;
-  };
-  std::function<bool(std::size_t)> over_traces = [&](std::size_t ti) -> bool {
-    if (ti == p.threads.size()) {
-      std::vector<const Trace*> chosen;
-      for (std::size_t i = 0; i < pick.size(); ++i) chosen.push_back(&traces[i][pick[i]]);
-      return enumerate_graphs(p, t, chosen, on_candidate);
-    }
-    for (pick[ti] = 0; pick[ti] < traces[ti].size(); ++pick[ti])
-      if (!over_traces(ti + 1)) return false;
-    return true;
-  };
-  bool any_empty = std::any_of(traces.begin(), traces.end(), [](auto& v) { return v.empty(); });
-  if (!any_empty) over_traces(0);
+  Prepared pr{t, std::move(p), std::move(terms), std::move(traces)};
+  std::optional<std::string> why;
+  try {
+    why = opt.engine == Engine::explicit_ ? enumerate_explicit(pr, model, opt, res) : enumerate_symbolic(pr, model, opt, res);
+  } catch (const std::runtime_error& e) {  // a model that does not type-check, or a let rec out of reach
+    why = std::string("model: ") + e.what();
+  }
   std::sort(res.states.begin(), res.states.end(), [](auto& a, auto& b) { return a.values < b.values; });
-  res.explanation = explain_axioms;
-
-  if (budget_hit) {
+  if (why) {
     res.result = "unknown";
-    res.reason = "candidate budget exhausted (" + std::to_string(opt.max_candidates) + ")";
+    res.reason = *why;
     return finish();
   }
   bool some_sat = res.positive > 0, some_unsat = res.negative > 0;

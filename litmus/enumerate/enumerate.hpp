@@ -1,5 +1,5 @@
-// Outcome enumeration: every combination of thread traces, rf, co (a partial order per location, 8.9.6),
-// fence-SC order and barrier grouping is built as an execution graph and checked against a cat model.
+// Outcome enumeration: for every combination of thread traces, the rf, co (a partial order per location,
+// 8.9.6), Fence-SC order and barrier grouping the model allows, symbolically (Z3) or explicitly.
 // The result is data (one struct); report/ renders it as text or JSON.
 #pragma once
 
@@ -15,16 +15,29 @@
 
 namespace ptxcheck::litmus {
 
+// symbolic (default): per combination of thread traces, rf / co / Fence-SC order / barrier groups are Z3
+// variables, the model is encoded by cat::SymbolicEncoder and distinct final states are enumerated with
+// blocking clauses. explicit_: every candidate graph is built and checked by the explicit evaluator (the
+// baseline; `explicit` is a C++ keyword).
+enum class Engine { symbolic, explicit_ };
+
 struct Options {
   int unroll = 2;
   bool explain = false;
   bool keep_witnesses = false;  // keep one execution graph per final state (for --dot)
-  long long max_candidates = 2'000'000;  // budget: beyond it the result is unknown
+  long long max_candidates = 2'000'000;  // explicit engine budget: beyond it the result is unknown
+  Engine engine = Engine::symbolic;
+  unsigned solver_timeout_ms = 20'000;   // symbolic engine: per Z3 check; running out => unknown
+  unsigned solver_memory_mb = 4096;      // symbolic engine: Z3 memory cap (process-wide Z3 parameter)
+  bool verify_witnesses = false;         // symbolic engine: re-check every witness with the explicit evaluator
 };
 
 struct FinalState {
   std::map<std::string, std::int64_t> values;  // "P1:r0" / "x" -> value
   bool satisfies = false;
+  // explicit engine: allowed executions with this final state (as herd7 counts); symbolic engine: combinations
+  // of thread traces that allow it (one per distinct final state per combination; executions that differ
+  // only in rf/co/Fence-SC/barrier choices are not counted apart). `positive`/`negative` sum these.
   long long executions = 0;
   std::optional<mm::Execution> witness;
 };
@@ -37,7 +50,7 @@ struct Result {
   std::string condition;         // printed back
   std::vector<FinalState> states;
   long long positive = 0, negative = 0;
-  long long candidates = 0;
+  long long candidates = 0;      // explicit: candidate graphs checked; symbolic: feasible trace combinations
   bool bounded = false;          // some trace reached the unroll bound
   std::vector<std::string> unsupported;
   std::vector<std::string> explanation;  // axioms forbidding the condition's outcomes (--explain)

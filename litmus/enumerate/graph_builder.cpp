@@ -44,7 +44,6 @@ const std::vector<std::vector<std::pair<int, int>>>& partial_orders(int k) {
   return cache[k] = std::move(out);
 }
 
-int scope_rank(Scope s) { return static_cast<int>(s); }
 
 // Does the scope of event e (in thread a) include thread b?
 bool includes(const Program& p, Scope s, int a, int b) {
@@ -78,9 +77,9 @@ std::string label_of(const Program& p, const GraphEvent& g, int idx) {
 }
 }  // namespace
 
-bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Trace*>& traces,
-                      const std::function<bool(const CandidateGraph&)>& f) {
-  CandidateGraph g;
+CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces) {
+  CandidateSpace space;
+  CandidateGraph& g = space.g;
   g.traces = traces;
   for (std::size_t l = 0; l < p.pnames.size(); ++l) {
     GraphEvent ge;
@@ -184,9 +183,14 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
   x.rels["ctrl"] = ctrl;
   x.rels["id"] = Rel::identity(n);
 
+  x.rels["rf"] = Rel(n);
+  x.rels["co"] = Rel(n);
+  x.rels["syncbar"] = Rel(n);
+  x.rels["sync_fence"] = Rel(n);
+
   // ---- choices
-  std::vector<int> reads;
-  std::vector<std::vector<int>> rf_cands;
+  auto& reads = space.reads;
+  auto& rf_cands = space.rf_cands;
   for (int r = 0; r < n; ++r)
     if (g.events[r].ev.kind == EvKind::read) {
       std::vector<int> c;
@@ -194,28 +198,16 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
         if (g.events[w].ev.kind == EvKind::write && g.events[w].ev.loc == g.events[r].ev.loc &&
             g.events[w].ev.value == g.events[r].ev.value)
           c.push_back(w);
-      if (c.empty()) return true;  // this read's value cannot be produced: no candidate
+      if (c.empty()) { space.feasible = false; return space; }  // this read's value cannot be produced
       reads.push_back(r);
       rf_cands.push_back(std::move(c));
     }
-  std::vector<std::vector<int>> loc_writes(p.pnames.size());
+  auto& loc_writes = space.loc_writes;
+  loc_writes.assign(p.pnames.size(), {});
   for (int w = 0; w < n; ++w)
     if (g.events[w].ev.kind == EvKind::write && g.events[w].thread >= 0) loc_writes[g.events[w].ev.loc].push_back(w);
-  std::vector<const std::vector<std::vector<std::pair<int, int>>>*> co_cands;
-  for (auto& ws : loc_writes) {
-    if (ws.size() > 5) return f(g) && false;  // unreachable in practice; guarded by the candidate budget
-    co_cands.push_back(&partial_orders(static_cast<int>(ws.size())));
-  }
-  std::vector<int> scf;
   for (int i = 0; i < n; ++i)
-    if (g.events[i].ev.kind == EvKind::fence && g.events[i].ev.sem == Sem::sc) scf.push_back(i);
-  std::vector<std::vector<int>> sc_orders;
-  {
-    std::vector<int> perm = scf;
-    std::sort(perm.begin(), perm.end());
-    do sc_orders.push_back(perm);
-    while (std::next_permutation(perm.begin(), perm.end()));
-  }
+    if (g.events[i].ev.kind == EvKind::fence && g.events[i].ev.sem == Sem::sc) space.sc_fences.push_back(i);
   // Barrier groups per (CTA, barrier id): interleavings of the threads' arrivals, cut into chunks of the count.
   std::map<std::tuple<int, int, int>, std::vector<std::vector<int>>> arrivals;  // key -> per-thread event lists
   for (std::size_t ti = 0; ti < traces.size(); ++ti) {
@@ -230,7 +222,7 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
       }
     for (auto& [k, v] : mine) arrivals[k].push_back(v);
   }
-  std::vector<std::vector<Rel>> bar_choices;  // per key: possible syncbar contributions
+  auto& bar_choices = space.bar_choices;  // per key: possible syncbar contributions
   for (auto& [key, per_thread] : arrivals) {
     std::set<std::vector<std::vector<int>>> groupings;
     std::vector<std::size_t> idx(per_thread.size(), 0);
@@ -242,7 +234,7 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
       for (int e : v)
         if (g.events[e].ev.bar_count >= 0) count = g.events[e].ev.bar_count;
     if (count < 0) count = static_cast<int>(per_thread.size());
-    if (count <= 0) return true;
+    if (count <= 0) { space.feasible = false; return space; }
     std::function<void()> interleave = [&]() {
       if (order.size() == total) {
         std::vector<std::vector<int>> groups;
@@ -266,7 +258,7 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
         }
     };
     interleave();
-    if (groupings.empty()) return true;  // hangs
+    if (groupings.empty()) { space.feasible = false; return space; }  // hangs
     std::vector<Rel> rels;
     for (auto& grs : groupings) {
       Rel r(n);
@@ -277,6 +269,33 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
       rels.push_back(r);
     }
     bar_choices.push_back(std::move(rels));
+  }
+  return space;
+}
+
+bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Trace*>& traces,
+                      const std::function<bool(const CandidateGraph&)>& f) {
+  CandidateSpace space = build_space(p, traces);
+  if (!space.feasible) return true;
+  CandidateGraph& g = space.g;
+  auto& x = g.exec;
+  const int n = x.n;
+  const Rel& sr = x.rels.at("sr");
+  auto& reads = space.reads;
+  auto& rf_cands = space.rf_cands;
+  auto& loc_writes = space.loc_writes;
+  auto& bar_choices = space.bar_choices;
+  std::vector<const std::vector<std::vector<std::pair<int, int>>>*> co_cands;
+  for (auto& ws : loc_writes) {
+    if (ws.size() > 5) return f(g) && false;  // unreachable in practice; guarded by the candidate budget
+    co_cands.push_back(&partial_orders(static_cast<int>(ws.size())));
+  }
+  std::vector<std::vector<int>> sc_orders;
+  {
+    std::vector<int> perm = space.sc_fences;
+    std::sort(perm.begin(), perm.end());
+    do sc_orders.push_back(perm);
+    while (std::next_permutation(perm.begin(), perm.end()));
   }
 
   // Odometer over rf x co x sc x barrier.
@@ -313,6 +332,18 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
   }
 }
 
+std::int64_t register_value(const Term& term, const std::vector<const Trace*>& traces, const Program& p, const Test& t) {
+  std::int64_t v = 0;
+  auto ri = t.reg_init.find({term.thread, term.name});
+  if (ri != t.reg_init.end()) v = ri->second;
+  for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
+    if (p.threads[ti].id == term.thread) {
+      auto it = traces[ti]->regs.find(term.name);
+      if (it != traces[ti]->regs.end()) v = it->second;
+    }
+  return v;
+}
+
 std::vector<std::map<std::string, std::int64_t>> final_states(const CandidateGraph& g, const std::vector<Term>& terms,
                                                               const Program& p, const Test& t) {
   std::vector<std::map<std::string, std::int64_t>> out(1);
@@ -320,14 +351,7 @@ std::vector<std::map<std::string, std::int64_t>> final_states(const CandidateGra
   for (auto& term : terms) {
     if (term.kind == Term::reg) {
       std::string key = "P" + std::to_string(term.thread) + ":" + term.name;
-      std::int64_t v = 0;
-      auto ri = t.reg_init.find({term.thread, term.name});
-      if (ri != t.reg_init.end()) v = ri->second;
-      for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
-        if (p.threads[ti].id == term.thread) {
-          auto it = g.traces[ti]->regs.find(term.name);
-          if (it != g.traces[ti]->regs.end()) v = it->second;
-        }
+      std::int64_t v = register_value(term, g.traces, p, t);
       for (auto& m : out) m[key] = v;
     } else if (term.kind == Term::loc) {
       int l = p.phys_of[p.vloc_of.at(term.name)];

@@ -23,9 +23,26 @@ struct CandidateGraph {
   std::vector<const Trace*> traces;
 };
 
+// The choices one combination of thread traces leaves open, shared by both engines: the explicit one
+// enumerates them, the symbolic one turns them into Z3 variables.
+struct CandidateSpace {
+  CandidateGraph g;                          // static base sets and relations; rf, co, syncbar, sync_fence empty
+  bool feasible = true;                      // false: a read's value has no write, or a barrier never completes
+  std::vector<int> reads;                    // read events, and for each its candidate writes (same loc, value)
+  std::vector<std::vector<int>> rf_cands;
+  std::vector<std::vector<int>> loc_writes;  // per physical location: its non-initial writes (the initial write
+                                             // of location l is event l, co-before all of them)
+  std::vector<int> sc_fences;                // fence.sc events (Fence-SC order: a total order over them, 8.9.3)
+  std::vector<std::vector<mm::Rel>> bar_choices;  // per (CTA, barrier, instance): the possible syncbar groupings
+};
+CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces);
+
 // Calls `f` once per candidate; stops early (returns false) when `f` returns false.
 bool enumerate_graphs(const Program& p, const Test& t, const std::vector<const Trace*>& traces,
                       const std::function<bool(const CandidateGraph&)>& f);
+
+// The final value of a condition's register term in these traces (its initial value if never written).
+std::int64_t register_value(const Term& term, const std::vector<const Trace*>& traces, const Program& p, const Test& t);
 
 // The final states of a candidate for the condition's terms (several when co leaves the last write open).
 std::vector<std::map<std::string, std::int64_t>> final_states(const CandidateGraph& g, const std::vector<Term>& terms,
