@@ -23,6 +23,7 @@ namespace {
 struct LitmusArgs {
   std::vector<std::string> files;
   std::string model = "ptx";
+  std::string engine = "symbolic";
   int jobs = 1;
   int unroll = 2;
   long long timeout_ms = 60000;
@@ -123,6 +124,7 @@ int run_litmus(const LitmusArgs& a) {
     }
   }
   litmus::Options opt;
+  opt.engine = a.engine == "explicit" ? litmus::Engine::explicit_ : litmus::Engine::symbolic;
   opt.unroll = a.unroll;
   opt.explain = a.explain;
   opt.keep_witnesses = !a.dot_dir.empty();
@@ -170,6 +172,9 @@ void register_litmus(CLI::App& app) {
       "litmus", "Outcomes the PTX memory model allows for litmus tests; exit 0 every condition holds, 1 one fails, 2 bad input, 3 unknown");
   cmd->add_option("files", args->files, "litmus tests (.litmus; .cu.litmus with --compile)")->required();
   cmd->add_option("--model", args->model, "ptx (memmodel/models/ptx.cat) or a .cat file")->capture_default_str();
+  cmd->add_option("--engine", args->engine, "symbolic (Z3) or explicit (enumerates candidate executions)")
+      ->check(CLI::IsMember({"symbolic", "explicit"}))
+      ->capture_default_str();
   cmd->add_option("--jobs,-j", args->jobs, "tests run in parallel")->capture_default_str();
   cmd->add_option("--unroll", args->unroll, "loop unrolling bound (backward jumps per target)")->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "wall-clock budget per test, then unknown; 0 = none")->capture_default_str();

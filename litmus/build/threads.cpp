@@ -139,7 +139,83 @@ struct Runner {
     std::set<int> ctrl;                           // reads the path so far depends on
     std::vector<TEvent> events;
     std::map<int, int> visits;                    // backward-jump counts per target
+    struct Head { std::size_t events = 0; std::map<std::string, std::pair<std::int64_t, std::set<int>>> live; };
+    std::map<int, Head> heads;                    // the state at the last arrival at each loop head
   };
+
+  // ---- Spin-loop reduction. A loop iteration that only reads memory (no write, fence or barrier) and leaves
+  // every register live at the loop head with the value and dependencies it had when the iteration began can
+  // be deleted from any execution: its reads have no outgoing rf, deleting them only removes edges, and the
+  // rest of the execution is the path that skips the iteration with the same later read values. So such a
+  // back jump is dropped instead of counting toward the unroll bound (Dat3M's spin-loop treatment). This
+  // relies on the model's axioms being monotone under removing read events, which holds for models whose set
+  // differences subtract base relations or event properties only (ptx.cat and both reference models).
+  std::vector<std::set<std::string>> live_in{};  // per pc; live_in[code.size()] = registers the condition reads
+  std::vector<char> is_head{};
+  void uses(const Instr& in, std::set<std::string>& gen, std::string& def, std::vector<int>& succ, int pc) {
+    auto parts = split_dots(in.opcode);
+    const std::string& op = parts[0];
+    auto& o = in.operands;
+    auto reg_from = [&](std::size_t k) { for (; k < o.size(); ++k) if (is_reg(o[k])) gen.insert(o[k]); };
+    bool falls_through = true;
+    auto target = [&](const std::string& l) { auto it = th.labels.find(l); if (it != th.labels.end()) succ.push_back(it->second); };
+    if (op == "ld" || op == "suld" || op == "tld" || op == "cold") { if (!o.empty()) def = o[0]; }
+    else if (op == "st" || op == "sust") reg_from(1);
+    else if (op == "atom") { if (!o.empty()) def = o[0]; reg_from(2); }
+    else if (op == "red") reg_from(1);
+    else if (op == "add" || op == "sub" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "mov" ||
+             op == "setp") { if (!o.empty()) def = o[0]; reg_from(1); }
+    else if (op == "beq" || op == "bne") {
+      if (o.size() >= 2) { if (is_reg(o[0])) gen.insert(o[0]); if (is_reg(o[1])) gen.insert(o[1]); }
+      if (o.size() >= 3) target(o[2]);
+    } else if (op == "goto" || op == "b" || op == "bra") {
+      if (!o.empty()) target(o[0]);
+      falls_through = !in.guard.empty();
+    } else if (op == "bar" || op == "barrier") reg_from(0);
+    if (!in.guard.empty()) { gen.insert(in.guard); def.clear(); }  // a guarded write may not happen
+    if (falls_through) succ.push_back(pc + 1);
+  }
+  void compute_liveness() {
+    int n = static_cast<int>(th.code.size());
+    std::vector<std::set<std::string>> gen(n);
+    std::vector<std::string> def(n);
+    std::vector<std::vector<int>> succ(n);
+    for (int i = 0; i < n; ++i) uses(th.code[i], gen[i], def[i], succ[i], i);
+    live_in.assign(n + 1, {});
+    std::function<void(const CondPtr&)> cond_regs = [&](const CondPtr& c) {
+      if (!c) return;
+      for (auto* term : {&c->lhs, &c->rhs})
+        if ((c->kind == Cond::eq || c->kind == Cond::ne) && term->kind == Term::reg && term->thread == th.id)
+          live_in[n].insert(term->name);
+      cond_regs(c->a);
+      cond_regs(c->b);
+    };
+    cond_regs(t.cond);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (int i = n - 1; i >= 0; --i) {
+        std::set<std::string> in = gen[i];
+        for (int j : succ[i])
+          for (auto& r : live_in[std::min(j, n)]) if (r != def[i]) in.insert(r);
+        if (in != live_in[i]) live_in[i] = std::move(in), changed = true;
+      }
+    }
+    is_head.assign(n + 1, 0);
+    for (auto& [l, pc] : th.labels) if (pc <= n) is_head[pc] = 1;
+  }
+  State::Head head_of(State& s, int pc) {
+    State::Head h;
+    h.events = s.events.size();
+    for (auto& r : live_in[pc]) h.live[r] = {concrete(reg(s, r)), s.taint.count(r) ? s.taint[r] : std::set<int>{}};
+    return h;
+  }
+  bool spin_iteration(State& s, int head) {
+    auto it = s.heads.find(head);
+    if (it == s.heads.end()) return false;
+    for (std::size_t k = it->second.events; k < s.events.size(); ++k)
+      if (s.events[k].kind != EvKind::read || s.events[k].rmw) return false;
+    return head_of(s, head).live == it->second.live;
+  }
 
   void fail(const Instr& in, const std::string& msg) {
     if (!error) diags.push_back(make_diagnostic(t.text, t.file, in.offset, msg));
@@ -221,6 +297,7 @@ struct Runner {
   void run(State s, int pc) {
     if (error) return;
     while (pc < static_cast<int>(th.code.size())) {
+      if (is_head[pc]) s.heads[pc] = head_of(s, pc);
       const Instr& in = th.code[pc];
       auto parts = split_dots(in.opcode);
       const std::string& op = parts[0];
@@ -450,6 +527,7 @@ struct Runner {
         if (!taken) { ++pc; continue; }
         auto it = th.labels.find(target);
         if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'");
+        if (it->second <= pc && spin_iteration(s, it->second)) return;  // see "Spin-loop reduction"
         if (it->second <= pc && ++s.visits[it->second] > unroll) {
           Trace tr;
           tr.cut = true;
@@ -473,6 +551,7 @@ bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<st
                    int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags) {
   z3::context ctx;
   Runner r{t, p, p.threads[ti], values, unroll, out, diags, ctx, ptx::domain::Symbolic(ctx)};
+  r.compute_liveness();
   r.run(Runner::State{}, 0);
   return !r.error;
 }
