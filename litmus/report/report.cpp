@@ -124,6 +124,18 @@ std::string render_dot(const Result& r, const FinalState& s) {
     for (int i = 0; i < x.n; ++i) if (column[i] == c) o += node(i);
     o += "  }\n";
   }
+  // Layout: initial writes above the threads, thread columns left to right in order (invisible edges).
+  std::vector<int> first(columns, -1);
+  for (int i = 0; i < x.n; ++i) if (column[i] >= 0 && first[column[i]] < 0) first[column[i]] = i;
+  if (columns > 1) {
+    o += "  { rank=same;";
+    for (int c = 0; c < columns; ++c) o += fmt::format(" e{};", first[c]);
+    o += " }\n";
+    for (int c = 0; c + 1 < columns; ++c) o += fmt::format("  e{} -> e{} [style=invis];\n", first[c], first[c + 1]);
+  }
+  for (int i = 0; i < x.n; ++i)
+    if (iw && iw->has(i))
+      for (int c = 0; c < columns; ++c) o += fmt::format("  e{} -> e{} [style=invis];\n", i, first[c]);
   auto edges = [&](const char* name, const char* color, bool immediate, const char* extra) {
     const mm::Rel* r = rel(name);
     if (!r) return;
