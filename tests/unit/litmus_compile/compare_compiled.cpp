@@ -1,11 +1,12 @@
-// Compiled-litmus outcome inclusion: every test of examples/cu-litmus is compiled by nvcc, lifted, and run
-// under a PTX model; where the source-level verdict (examples/cu-litmus/MANIFEST.tsv, scoped RC11, derived
-// by hand) forbids the condition's outcome, the compiled test must not allow it. Known mismatches (with
-// their reason, per model) are listed in known_mismatches.txt and inverted: one that disappears fails too.
-// Usage: compare_compiled MODEL(path or `ptx`) [CACHE_DIR]. Prints one line per test and a summary.
-#include "litmus/compile/lift.hpp"
-#include "litmus/driver.hpp"
-#include "litmus/parse/parse.hpp"
+// Compiled-litmus outcome inclusion over examples/cu-litmus with litmus_compile::check_compiled (the one
+// definition `ptxcheck litmus --compile` uses). Two independent expectations per test:
+//  1. the engine's source-level verdict under scoped-c11.cat (racy / condition allowed / forbidden) equals
+//     the verdict derived by hand in examples/cu-litmus/MANIFEST.tsv;
+//  2. the compiled test (PTX model given on the command line) has no outcome the source forbids, except the
+//     known mismatches of known_mismatches.txt (per model, with their reason), which are inverted: one that
+//     disappears fails too.
+// Usage: compare_compiled MODEL(path or `ptx`) [CACHE_DIR] [TEST...]. One line per test and a summary.
+#include "litmus/compile/check.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -19,15 +20,18 @@ using namespace ptxcheck;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: compare_compiled MODEL [CACHE_DIR]\n";
+    std::cerr << "usage: compare_compiled MODEL [CACHE_DIR] [TEST...]\n";
     return 2;
   }
-  const std::string model_name = argv[1];
-  const std::string model_key = fs::path(model_name).stem().string();  // ptx-v7.5 / ptx
+  litmus_compile::CheckOptions options;
+  options.ptx_model = argv[1];
+  if (argc > 2) options.cuda.cache_dir = argv[2];
+  std::set<std::string> only(argv + std::min(argc, 3), argv + argc);
+  const std::string model_key = fs::path(options.ptx_model).stem().string();  // ptx-v7.5 / ptx
   const fs::path suite = fs::path(PTXCHECK_SOURCE_DIR) / "examples/cu-litmus";
   std::vector<std::string> errors;
-  auto model = litmus::load_named_model(model_name, errors);
-  if (!model) {
+  auto models = litmus_compile::load_check_models(options, errors);
+  if (!models) {
     for (const auto& e : errors) std::cerr << e << "\n";
     return 2;
   }
@@ -52,44 +56,40 @@ int main(int argc, char** argv) {
       known.insert(m + " " + t);
     }
   }
-  CudaOptions cuda;
-  if (argc > 2) cuda.cache_dir = argv[2];
-  int consistent = 0, mismatches = 0, known_seen = 0, fixed = 0, unknown = 0, errors_n = 0;
+  int consistent = 0, mismatches = 0, known_seen = 0, fixed = 0, unknown = 0, errors_n = 0, source_wrong = 0;
   for (const auto& [name, verdict] : verdicts) {
-    const fs::path file = suite / (name + ".cu.litmus");
-    std::ifstream in(file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto parsed = litmus_compile::parse_cu_litmus(ss.str(), file.string());
+    if (!only.empty() && !only.count(name)) continue;
+    auto r = litmus_compile::check_compiled((suite / (name + ".cu.litmus")).string(), *models, options);
     std::string status, detail;
-    if (!parsed.test) {
-      status = "ERROR", detail = parsed.error->render();
-    } else if (auto c = litmus_compile::compile_litmus(*parsed.test, file.string(), cuda); c.error) {
-      status = "ERROR", detail = c.error->render();
+    if (r.verdict == "error") {
+      status = "ERROR", detail = r.reason;
+    } else if (r.verdict == "unknown") {
+      status = "UNKNOWN", detail = r.reason;
     } else {
-      std::vector<Diagnostic> diags;
-      auto t = litmus::parse_litmus(c.ptx_litmus, name + ".litmus", diags);
-      if (!t) {
-        status = "ERROR", detail = diags.empty() ? "lifted test does not parse" : diags[0].render();
-      } else {
-        auto r = litmus::run_test(*t, *model, litmus::Options{});
-        detail = "compiled: " + r.result + (r.reason.empty() ? "" : " (" + r.reason + ")") + ", source: " + verdict;
-        const bool is_known = known.count(model_key + " " + name) != 0;
-        if (r.result == "unknown" || r.result == "error") status = "UNKNOWN";
-        else if (verdict == "forbidden" && r.result == "holds") status = is_known ? "KNOWN-MISMATCH" : "MISMATCH";
-        else status = is_known ? "FIXED" : "OK";
+      const std::string engine_verdict = r.source_racy ? "racy" : r.source.result == "holds" ? "allowed" : "forbidden";
+      const bool is_known = known.count(model_key + " " + name) != 0;
+      detail = "source " + engine_verdict + " (hand: " + verdict + "), compiled condition " + r.compiled.result + ", " +
+               std::to_string(r.extra.size()) + " extra outcome(s)";
+      for (const auto& o : r.extra) {
+        detail += " [";
+        for (const auto& [k, v] : o.values) detail += k + "=" + std::to_string(v) + " ";
+        detail += "]";
       }
+      if (engine_verdict != verdict) status = "SOURCE-VERDICT-DIFFERS";
+      else if (r.verdict == "extra-outcomes") status = is_known ? "KNOWN-MISMATCH" : "MISMATCH";
+      else status = is_known ? "FIXED" : "OK";
     }
-    std::cout << name << "  " << status << "  " << detail << "\n";
+    std::cout << name << "  " << status << "  " << detail << "  (" << static_cast<long>(r.time_ms) << " ms)\n";
     if (status == "OK") ++consistent;
     else if (status == "MISMATCH") ++mismatches;
     else if (status == "KNOWN-MISMATCH") ++known_seen;
     else if (status == "FIXED") ++fixed;
     else if (status == "UNKNOWN") ++unknown;
+    else if (status == "SOURCE-VERDICT-DIFFERS") ++source_wrong;
     else ++errors_n;
   }
   std::cout << consistent << " consistent, " << mismatches << " mismatches, " << known_seen << " known mismatches, "
-            << fixed << " known mismatches gone, " << unknown << " unknown, " << errors_n << " errors (model " << model_key
-            << ")\n";
-  return mismatches || fixed || errors_n ? 1 : 0;
+            << fixed << " known mismatches gone, " << source_wrong << " source verdicts differing from MANIFEST, " << unknown
+            << " unknown, " << errors_n << " errors (model " << model_key << ")\n";
+  return mismatches || fixed || errors_n || source_wrong || unknown ? 1 : 0;
 }
