@@ -22,6 +22,7 @@ struct Cell {
   std::string label;  // non-empty for `L:`
   bool has_instr = false;
   Instr instr;
+  std::size_t offset = 0;  // byte offset of a label or instruction cell
 };
 
 struct ThreadDecl {
@@ -37,6 +38,7 @@ struct Term {
   int thread = -1;
   std::string name;
   std::int64_t value = 0;
+  std::size_t offset = 0;  // byte offset in the file (registers: checked against the thread columns)
 };
 
 struct Cond;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 
 namespace ptxcheck::litmus {
@@ -83,9 +85,10 @@ auto const header_row = (thread_decl % '|') > ';';
 
 // ---- rows of cells
 thread_local std::vector<Cell> row_cells;
-auto const label_cell = (ident >> ':' >> !lit(':'))[([](auto& ctx) {
+auto const label_cell = (mark >> ident >> ':' >> !lit(':'))[([](auto& ctx) {
   Cell c;
   c.label = x3::_attr(ctx);
+  c.offset = off(ctx);
   row_cells.push_back(c);
 })];
 // Real PTX predication (ISA 9.7: `@p` / `@!p` before the opcode).
@@ -104,7 +107,7 @@ auto const instr_cell = (mark >> -guard >> opcode >> -(operand % ','))[([](auto&
   c.instr.opcode = boost::fusion::at_c<1>(a);
   if (boost::fusion::at_c<2>(a))
     for (auto& o : *boost::fusion::at_c<2>(a)) c.instr.operands.push_back(strip_percent(o));
-  c.instr.offset = off(ctx);
+  c.instr.offset = c.offset = off(ctx);
   row_cells.push_back(c);
 })];
 auto const empty_cell = x3::eps[([](auto&) { row_cells.push_back(Cell{}); })];
@@ -115,8 +118,9 @@ auto const row = (start_row >> (cell % '|') >> ';')[([](auto&) { g_test->rows.pu
 // ---- condition
 struct term_class;
 x3::rule<term_class, Term> const term = "register, location or integer";
-auto const term_def = reg_ref[([](auto& ctx) {
+auto const term_def = (mark >> reg_ref)[([](auto& ctx) {
                         Term t;
+                        t.offset = g_mark;
                         t.kind = Term::reg;
                         t.thread = x3::_attr(ctx).first;
                         t.name = strip_percent(x3::_attr(ctx).second);
@@ -226,6 +230,33 @@ std::optional<Test> parse_litmus(const std::string& text, const std::string& fil
     diags.push_back(make_diagnostic(text, file, e.where() - text.data(), "expected " + e.which() + " here"));
     return std::nullopt;
   }
+  // Shape checks the grammar cannot express: every instruction sits in a declared thread column, thread ids
+  // are distinct, and the condition names registers of existing threads only.
+  std::set<int> ids;
+  for (auto& d : t.threads)
+    if (!ids.insert(d.id).second) {
+      diags.push_back(make_diagnostic(text, file, d.offset, "thread P" + std::to_string(d.id) + " is declared twice"));
+      return std::nullopt;
+    }
+  for (auto& r : t.rows)
+    for (std::size_t c = t.threads.size(); c < r.size(); ++c)
+      if (r[c].has_instr || !r[c].label.empty()) {
+        diags.push_back(make_diagnostic(text, file, r[c].offset,
+                                        "cell in column " + std::to_string(c + 1) + ", but only " +
+                                            std::to_string(t.threads.size()) + " threads are declared"));
+        return std::nullopt;
+      }
+  std::function<bool(const CondPtr&)> check = [&](const CondPtr& c) -> bool {
+    if (!c) return true;
+    for (auto* term : {&c->lhs, &c->rhs})
+      if ((c->kind == Cond::eq || c->kind == Cond::ne) && term->kind == Term::reg && !ids.count(term->thread)) {
+        diags.push_back(make_diagnostic(text, file, term->offset,
+                                        "the condition names thread P" + std::to_string(term->thread) + ", which the test does not declare"));
+        return false;
+      }
+    return check(c->a) && check(c->b);
+  };
+  if (!check(t.cond)) return std::nullopt;
   return t;
 }
 

@@ -97,6 +97,14 @@ check "syntax error is located" grep -q "bad.litmus:5:17: error: expected " "$tm
 check "syntax error shows a caret" grep -qE '^[[:space:]]*\^$' "$tmp/err"
 "$ptxcheck" litmus --json "$tmp/bad.litmus" >"$tmp/out" 2>&1; rc=$?
 check "syntax error in JSON: result error" grep -q '"result":"error"' "$tmp/out"
+printf 'PTX wide\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak x, 2 ;\nexists (x == 1)\n' >"$tmp/wide.litmus"
+"$ptxcheck" litmus "$tmp/wide.litmus" >/dev/null 2>"$tmp/err"; rc=$?
+check "instruction outside the thread columns: exit 2" test $rc -eq 2
+check "instruction outside the thread columns: located" grep -q "wide.litmus:4:17: error: cell in column 2" "$tmp/err"
+printf 'PTX nothread\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P3:r0 == 0)\n' >"$tmp/nothread.litmus"
+"$ptxcheck" litmus "$tmp/nothread.litmus" >/dev/null 2>"$tmp/err"; rc=$?
+check "condition on an undeclared thread: exit 2" test $rc -eq 2
+check "condition on an undeclared thread: located" grep -q "nothread.litmus:5:9: error: the condition names thread P3" "$tmp/err"
 "$ptxcheck" litmus "$tmp/missing.litmus" >/dev/null 2>&1; rc=$?
 check "missing file exits 2" test $rc -eq 2
 "$ptxcheck" litmus --model "$tmp/missing.cat" "$ex/LB.litmus" >/dev/null 2>&1; rc=$?
