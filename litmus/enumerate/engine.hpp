@@ -19,6 +19,9 @@ struct Prepared {
   std::vector<std::vector<Trace>> traces;  // per thread, complete traces only
 };
 
+// "P1:r0" for a register term, the name for a location, the number for an immediate (the keys of final states).
+std::string render_term(const Term& t);
+
 class StateCollector {
  public:
   explicit StateCollector(Result& res) : res_(res) {}

@@ -7,6 +7,8 @@
 #include "litmus/enumerate/graph_builder.hpp"
 #include "memmodel/cat/explicit.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -15,7 +17,7 @@
 namespace ptxcheck::litmus {
 
 std::string render_term(const Term& t) {
-  if (t.kind == Term::reg) return "P" + std::to_string(t.thread) + ":" + t.name;
+  if (t.kind == Term::reg) return fmt::format("P{}:{}", t.thread, t.name);
   if (t.kind == Term::loc) return t.name;
   return std::to_string(t.value);
 }
@@ -109,11 +111,13 @@ std::optional<std::string> enumerate_explicit(const Prepared& pr, const cat::Mod
     }
     return true;
   };
+  bool too_large = false;
   for_each_combination(pr, [&](const std::vector<const Trace*>& chosen) {
-    return enumerate_graphs(pr.p, pr.t, chosen, on_candidate);
+    return enumerate_graphs(pr.p, pr.t, chosen, on_candidate, &too_large);
   });
   res.explanation = explain_axioms;
   if (budget_hit) return "candidate budget exhausted (" + std::to_string(opt.max_candidates) + ")";
+  if (too_large) return "candidate budget exhausted (more than 5 writes to one location)";
   return std::nullopt;
 }
 
@@ -212,6 +216,9 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     std::size_t before = ts.size();
     ts.erase(std::remove_if(ts.begin(), ts.end(), [](const Trace& tr) { return tr.cut; }), ts.end());
     if (ts.size() != before) res.bounded = true;
+    // Short traces first: their combinations are the cheapest to solve and often allowed, so a test whose
+    // terms are all registers stops looking early (the symbolic engine skips combinations with known states).
+    std::stable_sort(ts.begin(), ts.end(), [](const Trace& a, const Trace& b) { return a.events.size() < b.events.size(); });
   }
 
   Prepared pr{t, std::move(p), std::move(terms), std::move(traces)};

@@ -35,9 +35,10 @@ struct Options {
 struct FinalState {
   std::map<std::string, std::int64_t> values;  // "P1:r0" / "x" -> value
   bool satisfies = false;
-  // explicit engine: allowed executions with this final state (as herd7 counts); symbolic engine: combinations
-  // of thread traces that allow it (one per distinct final state per combination; executions that differ
-  // only in rf/co/Fence-SC/barrier choices are not counted apart). `positive`/`negative` sum these.
+  // explicit engine: allowed executions with this final state (as herd7 counts); symbolic engine: 1 (it finds
+  // each distinct final state once and does not count executions). `positive`/`negative` sum these, so under
+  // the symbolic engine they are the numbers of distinct allowed final states that satisfy / do not satisfy
+  // the condition.
   long long executions = 0;
   std::optional<mm::Execution> witness;
 };

@@ -2,7 +2,10 @@
 // and enumerates the choices the model leaves open: rf, co partial orders, fence-SC order, barrier groups.
 #include "litmus/enumerate/graph_builder.hpp"
 
+#include "litmus/enumerate/engine.hpp"
 #include "litmus/parse/ast.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
@@ -64,7 +67,7 @@ bool same_cta(const Program& p, int a, int b) { return includes(p, Scope::cta, a
 std::string label_of(const Program& p, const GraphEvent& g, int idx) {
   auto& e = g.ev;
   std::string s = "e" + std::to_string(idx) + ": ";
-  s += g.thread < 0 ? "init" : "P" + std::to_string(p.threads[g.thread].id);
+  s += g.thread < 0 ? std::string("init") : fmt::format("P{}", p.threads[g.thread].id);
   s += " ";
   switch (e.kind) {
     case EvKind::read: s += "R " + p.vnames[e.vloc] + "=" + std::to_string(e.value); break;
@@ -274,7 +277,7 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
 }
 
 bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Trace*>& traces,
-                      const std::function<bool(const CandidateGraph&)>& f) {
+                      const std::function<bool(const CandidateGraph&)>& f, bool* too_large) {
   CandidateSpace space = build_space(p, traces);
   if (!space.feasible) return true;
   CandidateGraph& g = space.g;
@@ -287,7 +290,12 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
   auto& bar_choices = space.bar_choices;
   std::vector<const std::vector<std::vector<std::pair<int, int>>>*> co_cands;
   for (auto& ws : loc_writes) {
-    if (ws.size() > 5) return f(g) && false;  // unreachable in practice; guarded by the candidate budget
+    // More than 5 writes to one location: 2^30 relations to filter for partial orders; out of this
+    // engine's reach (the symbolic engine has no such limit).
+    if (ws.size() > 5) {
+      if (too_large) *too_large = true;
+      return false;
+    }
     co_cands.push_back(&partial_orders(static_cast<int>(ws.size())));
   }
   std::vector<std::vector<int>> sc_orders;
@@ -350,7 +358,7 @@ std::vector<std::map<std::string, std::int64_t>> final_states(const CandidateGra
   const Rel& co = g.exec.rels.at("co");
   for (auto& term : terms) {
     if (term.kind == Term::reg) {
-      std::string key = "P" + std::to_string(term.thread) + ":" + term.name;
+      std::string key = render_term(term);
       std::int64_t v = register_value(term, g.traces, p, t);
       for (auto& m : out) m[key] = v;
     } else if (term.kind == Term::loc) {

@@ -37,9 +37,10 @@ struct CandidateSpace {
 };
 CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces);
 
-// Calls `f` once per candidate; stops early (returns false) when `f` returns false.
+// Calls `f` once per candidate; stops early (returns false) when `f` returns false, or when a location has
+// more writes than the explicit enumeration of partial orders can handle (then *too_large is set).
 bool enumerate_graphs(const Program& p, const Test& t, const std::vector<const Trace*>& traces,
-                      const std::function<bool(const CandidateGraph&)>& f);
+                      const std::function<bool(const CandidateGraph&)>& f, bool* too_large = nullptr);
 
 // The final value of a condition's register term in these traces (its initial value if never written).
 std::int64_t register_value(const Term& term, const std::vector<const Trace*>& traces, const Program& p, const Test& t);

@@ -7,10 +7,12 @@
 #include "memmodel/cat/explicit.hpp"
 #include "memmodel/cat/symbolic.hpp"
 
+#include <fmt/format.h>
 #include <z3++.h>
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 
 namespace ptxcheck::litmus {
 namespace {
@@ -23,7 +25,7 @@ struct Choices {
 };
 
 std::string name_of(const char* kind, int a, int b = -1) {
-  return std::string(kind) + "!" + std::to_string(a) + (b >= 0 ? "_" + std::to_string(b) : "");
+  return b >= 0 ? fmt::format("{}!{}_{}", kind, a, b) : fmt::format("{}!{}", kind, a);
 }
 
 Choices make_choices(const CandidateSpace& sp, SymbolicEncoder& enc) {
@@ -142,10 +144,10 @@ mm::Rel concrete(const SymValue& v, const SymbolicEncoder& enc, const z3::model&
 z3::expr cond_expr(const CondPtr& c, const std::map<std::string, std::int64_t>& regs,
                    const std::map<std::string, z3::expr>& locs, z3::context& ctx) {
   auto term = [&](const Term& t) -> z3::expr {
-    if (t.kind == Term::imm) return ctx.int_val(static_cast<int64_t>(t.value));
+    if (t.kind == Term::imm) return ctx.bv_val(static_cast<int64_t>(t.value), 64);
     if (t.kind == Term::loc) return locs.at(t.name);
-    auto it = regs.find("P" + std::to_string(t.thread) + ":" + t.name);
-    return ctx.int_val(static_cast<int64_t>(it == regs.end() ? 0 : it->second));
+    auto it = regs.find(render_term(t));
+    return ctx.bv_val(static_cast<int64_t>(it == regs.end() ? 0 : it->second), 64);
   };
   switch (c->kind) {
     case Cond::and_: return cond_expr(c->a, regs, locs, ctx) && cond_expr(c->b, regs, locs, ctx);
@@ -163,10 +165,21 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
   static std::once_flag mem_once;
   std::call_once(mem_once, [&] { z3::set_param("memory_max_size", static_cast<int>(opt.solver_memory_mb)); });
   StateCollector states(res);
+  std::set<std::map<std::string, std::int64_t>> found;  // allowed final states so far (over all combinations)
   std::optional<std::string> why;
   try {
     z3::context ctx;
     for_each_combination(pr, [&](const std::vector<const Trace*>& chosen) -> bool {
+      // Registers are fixed by the traces: a combination that fixes every term to a state already found
+      // cannot add one (only new final states are looked for).
+      std::map<std::string, std::int64_t> regs;
+      bool has_locs = false;
+      for (auto& term : pr.terms) {
+        if (term.kind == Term::reg)
+          regs[render_term(term)] = register_value(term, chosen, pr.p, pr.t);
+        else has_locs = true;
+      }
+      if (!has_locs && !opt.explain && found.count(regs)) return true;
       CandidateSpace sp = build_space(pr.p, chosen);
       if (!sp.feasible) return true;
       ++res.candidates;
@@ -182,7 +195,8 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
       enc.set_base("syncbar", ch.syncbar);
       enc.encode(model);
 
-      z3::solver s(ctx);
+      // Everything is finite-domain (Booleans and bit-vectors): Z3's incremental SAT-based solver.
+      z3::solver s(ctx, "QF_FD");
       z3::params prm(ctx);
       prm.set("timeout", opt.solver_timeout_ms);
       s.set(prm);
@@ -192,7 +206,7 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
       z3::expr_vector guards(ctx);
       std::map<std::string, std::string> guard_axiom;
       for (std::size_t i = 0; i < enc.axioms().size(); ++i) {
-        z3::expr g = ctx.bool_const(("ax!" + std::to_string(i)).c_str());
+        z3::expr g = ctx.bool_const(fmt::format("ax!{}", i).c_str());
         guards.push_back(g);
         guard_axiom[g.to_string()] = enc.axioms()[i].name;
         s.add(z3::implies(g, enc.axioms()[i].holds));
@@ -200,15 +214,11 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
 
       // Final states: registers are fixed by the traces; each location of the condition takes the value of a
       // co-maximal write (several when co leaves the last write open, as the explicit engine reads it).
-      std::map<std::string, std::int64_t> regs;
       std::map<std::string, z3::expr> locs;
       for (auto& term : pr.terms) {
-        if (term.kind == Term::reg) {
-          regs["P" + std::to_string(term.thread) + ":" + term.name] = register_value(term, chosen, pr.p, pr.t);
-          continue;
-        }
+        if (term.kind == Term::reg) continue;
         int l = pr.p.phys_of[pr.p.vloc_of.at(term.name)];
-        z3::expr v = ctx.int_const(("fin!" + term.name).c_str());
+        z3::expr v = ctx.bv_const(fmt::format("fin!{}", term.name).c_str(), 64);
         locs.emplace(term.name, v);
         z3::expr_vector opts(ctx);
         std::vector<int> ws{l};
@@ -218,7 +228,7 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
           for (int w2 : sp.loc_writes[l])
             if (w2 != w) maximal.push_back(!enc.expr(ch.co.bits[w * n + w2]));
           z3::expr is_max = maximal.empty() ? ctx.bool_val(true) : z3::mk_and(maximal);
-          opts.push_back(is_max && v == ctx.int_val(static_cast<int64_t>(sp.g.events[w].ev.value)));
+          opts.push_back(is_max && v == ctx.bv_val(static_cast<int64_t>(sp.g.events[w].ev.value), 64));
         }
         s.add(z3::mk_or(opts));
       }
@@ -247,6 +257,16 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
         }
         s.pop();
       }
+      // Only new final states are looked for: the ones already found with these register values are blocked.
+      if (locs.empty() && found.count(regs)) return true;
+      for (auto& st : found) {
+        bool same_regs = true;
+        for (auto& [k, v] : regs) same_regs &= st.at(k) == v;
+        if (!same_regs) continue;
+        z3::expr_vector differ(ctx);
+        for (auto& [name, v] : locs) differ.push_back(v != ctx.bv_val(static_cast<int64_t>(st.at(name)), 64));
+        if (!differ.empty()) s.add(z3::mk_or(differ));
+      }
       for (;;) {
         auto r = s.check(guards);
         if (r == z3::unknown) return unknown("check");
@@ -256,9 +276,9 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
         z3::expr_vector differ(ctx);
         for (auto& [name, v] : locs) {
           z3::expr val = m.eval(v, true);
-          int64_t iv = 0;
-          val.is_numeral_i64(iv);
-          vals[name] = iv;
+          std::uint64_t uv = 0;
+          val.is_numeral_u64(uv);
+          vals[name] = static_cast<std::int64_t>(uv);
           differ.push_back(v != val);
         }
         std::optional<mm::Execution> w;
@@ -277,6 +297,7 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
           }
         }
         states.add(vals, eval_condition(pr.t.cond, vals), opt.keep_witnesses ? &*w : nullptr);
+        found.insert(vals);
         if (differ.empty()) break;
         s.add(z3::mk_or(differ));
       }

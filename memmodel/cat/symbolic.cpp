@@ -3,6 +3,8 @@
 // fold (unknown bits stay unknown, no Z3 terms) computes the may/must shape of `let rec` fixpoints.
 #include "memmodel/cat/symbolic.hpp"
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -239,7 +241,7 @@ struct SymEval {
     if ((polarity & kPos) == 0) {
       // Negative use: fresh t(a,b) >= r(a,b) and t(a,k) & r(k,b) (a least-fixpoint upper bound).
       for (std::size_t i = 0; i < t.bits.size(); ++i)
-        if (t.bits[i] == kUnknown) t.bits[i] = E.bit(E.ctx_.bool_const(("t!" + std::to_string(E.fresh_++)).c_str()));
+        if (t.bits[i] == kUnknown) t.bits[i] = E.bit(E.ctx_.bool_const(fmt::format("t!{}", E.fresh_++).c_str()));
       for (int a = 0; a < N; ++a)
         for (int b = 0; b < N; ++b) {
           int tab = t.bits[a * N + b];
@@ -358,7 +360,7 @@ struct SymEval {
     if (lower_bound) {
       for (auto& b : let.bindings)
         for (auto& x : (*env)[b.name].bits)
-          if (x == kUnknown) x = E.bit(E.ctx_.bool_const(("r!" + std::to_string(E.fresh_++)).c_str()));
+          if (x == kUnknown) x = E.bit(E.ctx_.bool_const(fmt::format("r!{}", E.fresh_++).c_str()));
       for (auto& b : let.bindings) {
         SymValue body = eval(b.body);
         auto& v = (*env)[b.name].bits;
@@ -403,18 +405,22 @@ void SymbolicEncoder::encode(const Model& model) {
           // edge can lie on a cycle).
           std::vector<char> may, must;
           ev.closures(v, may, must);
+          // Bit-vector clocks wide enough to number every event (keeps the problem finite-domain, so Z3's SAT
+          // core solves it).
+          unsigned width = 1;
+          while ((1 << width) < N) ++width;
           std::map<int, z3::expr> clock;
           auto c = [&](int i) -> z3::expr {
             auto it = clock.find(i);
             if (it == clock.end())
-              it = clock.emplace(i, ctx_.int_const(("c!" + std::to_string(fresh_++)).c_str())).first;
+              it = clock.emplace(i, ctx_.bv_const(fmt::format("c!{}", fresh_++).c_str(), width)).first;
             return it->second;
           };
           for (int a = 0; a < N; ++a)
             for (int b = 0; b < N; ++b) {
               int x = v.bits[a * N + b];
               if (a == b || x == kFalse || !may[b * N + a]) continue;
-              conj.push_back(z3::implies(pool_[x], c(a) < c(b)));
+              conj.push_back(z3::implies(pool_[x], z3::ult(c(a), c(b))));
             }
         }
       }
