@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -43,11 +44,18 @@ int main(int argc, char** argv) {
     auto results = litmus::run_files(files, *model, opt, cfg);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::vector<double> ms;
-    std::map<std::string, int> by_result;
+    std::map<std::string, int> by_result, unknown_why;
     std::size_t slowest = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
       ms.push_back(results[i].time_ms);
       by_result[results[i].result]++;
+      if (results[i].result == "unknown") {
+        // The reason without its numbers ("time budget exhausted (N ms)", "loop bound reached (--unroll N)").
+        std::string why;
+        for (char ch : results[i].reason.substr(0, results[i].reason.find('(')))
+          if (!std::isdigit(static_cast<unsigned char>(ch))) why += ch;
+        unknown_why[why]++;
+      }
       if (results[i].time_ms > results[slowest].time_ms) slowest = i;
     }
     std::vector<double> sorted = ms;
@@ -57,6 +65,7 @@ int main(int argc, char** argv) {
                "holds {}, fails {}, unknown {}, error {}\n",
                name, wall, sorted[sorted.size() / 2], sorted.back(), fs::relative(files[slowest], dir).string(),
                over_2s, by_result["holds"], by_result["fails"], by_result["unknown"], by_result["error"]);
+    for (auto& [why, n] : unknown_why) fmt::print("{:>9}  unknown: {} x {}\n", "", n, why);
     all.push_back(std::move(results));
   }
   for (std::size_t e = 1; e < all.size(); ++e) {

@@ -105,6 +105,10 @@ printf 'PTX nothread\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P
 "$ptxcheck" litmus "$tmp/nothread.litmus" >/dev/null 2>"$tmp/err"; rc=$?
 check "condition on an undeclared thread: exit 2" test $rc -eq 2
 check "condition on an undeclared thread: located" grep -q "nothread.litmus:5:9: error: the condition names thread P3" "$tmp/err"
+cp "$ex/LB.litmus" "$tmp/lb.cu.litmus"
+"$ptxcheck" litmus "$tmp/lb.cu.litmus" >/dev/null 2>"$tmp/err"; rc=$?
+check "a .cu.litmus without --compile: exit 2" test $rc -eq 2
+check "a .cu.litmus without --compile: says so" grep -q "lb.cu.litmus: error: a CUDA litmus test: run it with --compile" "$tmp/err"
 "$ptxcheck" litmus "$tmp/missing.litmus" >/dev/null 2>&1; rc=$?
 check "missing file exits 2" test $rc -eq 2
 "$ptxcheck" litmus --model "$tmp/missing.cat" "$ex/LB.litmus" >/dev/null 2>&1; rc=$?
