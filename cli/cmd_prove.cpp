@@ -45,11 +45,18 @@ int run_prove(const ProveArgs& args) {
     else if (r.verdict == proofs::Verdict::unknown && rc == 0) rc = 3;
     if (args.json) {
       all.push_back({{"name", t->name}, {"statement", t->statement}, {"bound", t->bound},
-                     {"verdict", proofs::verdict_name(r.verdict)}, {"detail", r.detail}, {"seconds", r.seconds}});
+                     {"verdict", proofs::verdict_name(r.verdict)}, {"detail", r.detail}, {"seconds", r.seconds},
+                     {"recorded_verdict", proofs::verdict_name(proofs::expected_verdict(t->name))}});
     } else {
       std::cout << fmt::format("{:<44} {:<8} {:>8.2f}s  {}\n", t->name, proofs::verdict_name(r.verdict), r.seconds, t->bound);
       std::cout << fmt::format("    {}\n", t->statement);
-      if (!r.detail.empty()) std::cout << fmt::format("    {}: {}\n", r.verdict == proofs::Verdict::refuted ? "counterexample" : "reason", r.detail);
+      const char* label = r.verdict == proofs::Verdict::refuted ? "counterexample"
+                          : r.verdict == proofs::Verdict::unknown ? "reason"
+                                                                   : "checked";
+      if (!r.detail.empty()) std::cout << fmt::format("    {}: {}\n", label, r.detail);
+      if (auto f = proofs::recorded_findings().find(t->name); f != proofs::recorded_findings().end())
+        std::cout << fmt::format("    recorded finding (proofs/FINDINGS.md, expected {}): {}\n",
+                                 r.verdict == proofs::Verdict::refuted ? "and reproduced" : "but NOT reproduced", f->second);
       std::cout.flush();
     }
   }

@@ -1,7 +1,602 @@
-// Memory-model theorems within a stated bound (mapping soundness, fence.sc restores SC, DRF-SC), checked
-// with the memmodel/ engine.
+// Memory-model theorems within a stated bound, checked by running generated litmus tests through the
+// litmus engine (litmus::run_test, the same API whether its enumerator is explicit or Z3-based):
+//   mapping.*   the chapter-4 C++ -> PTX mapping (checker/abi/table.cpp) adds no outcome to scoped RC11;
+//   model.fence_sc_*  fence.sc between every pair of accesses restores sequential consistency;
+//   model.drf_sc_*    programs without data races (PTX ISA 8.7.1) have only SC outcomes.
+// Each family is enumerated programmatically up to the renaming of locations and of symmetric threads.
+#include "checker/abi/table.hpp"
+#include "litmus/compile/check.hpp"
+#include "litmus/compile/source_test.hpp"
+#include "litmus/driver.hpp"
+#include "litmus/parse/parse.hpp"
 #include "proofs/families.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
 namespace ptxcheck::proofs {
-std::vector<Theorem> model_theorems() { return {}; }
+namespace {
+using abi::OpKind;
+using abi::Order;
+using abi::ThreadScope;
+using litmus_compile::CxxOp;
+using litmus_compile::CxxProgram;
+using litmus_compile::CxxThread;
+using litmus_compile::LitmusColumn;
+
+// ---------------------------------------------------------------- models (loaded once)
+struct Models {
+  cat::Model ptx, sc;
+  cat::Model c11, c11_race;          // scoped-c11.cat, and its racy executions
+  cat::Model c11_no_nta;             // scoped-c11.cat without its no-thin-air axiom (po | rf acyclic)
+  cat::Model ptx_race;               // ptx.cat executions with an 8.7.1 data race
+};
+
+cat::Model without_axiom(cat::Model m, const std::string& name) {
+  std::erase_if(m.statements, [&](const cat::Statement& st) {
+    auto* ax = std::get_if<cat::Axiom>(&st);
+    return ax && ax->name == name;
+  });
+  return m;
+}
+
+const Models* models(std::string& error) {
+  static std::unique_ptr<Models> loaded;
+  static std::string load_error;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    std::vector<std::string> errors;
+    const std::string dir = PTXCHECK_MODELS_DIR;
+    auto ptx = litmus::load_named_model("ptx", errors);
+    auto sc = litmus::load_named_model(dir + "/sc.cat", errors);
+    auto c11 = litmus::load_named_model(dir + "/scoped-c11.cat", errors);
+    auto race = litmus::load_named_model(std::string(PTXCHECK_PROOFS_DIR) + "/models/ptx-race.cat", errors);
+    if (ptx && sc && c11 && race) {
+      loaded = std::make_unique<Models>(Models{*ptx, *sc, *c11, litmus_compile::with_nonempty_axiom(*c11, "data-race"),
+                                               without_axiom(*c11, "no-thin-air"),
+                                               litmus_compile::with_nonempty_axiom(*race, "data-race")});
+    } else {
+      for (const auto& e : errors) load_error += e + "\n";
+    }
+  }
+  error = load_error;
+  return loaded.get();
+}
+
+// ---------------------------------------------------------------- one comparison per generated test
+struct Case {
+  std::string target;     // litmus text run under the target model
+  std::string reference;  // litmus text run under the reference model (may equal target)
+  std::string summary;    // one-line description of the program
+};
+
+// Outcome inclusion over a family: every outcome of `target` (under target_model) is an outcome of
+// `reference` (under reference_model); a case where `guard_model` has a consistent execution of the
+// guarded test (the reference's when guard_on_reference, else the target's) is out of the claim (racy).
+struct Inclusion {
+  const cat::Model* target_model = nullptr;
+  const cat::Model* reference_model = nullptr;
+  const cat::Model* guard_model = nullptr;
+  bool guard_on_reference = true;
+  std::string guard_name = "racy";
+};
+
+ProofResult check_family(const std::vector<Case>& cases, const Inclusion& inc, const Budget& budget) {
+  ProofResult res;
+  litmus::Options opt;
+  if (budget.rlimit) opt.max_candidates = budget.rlimit;  // a deterministic budget for the tests
+  long long guarded = 0, unknown = 0, refuted = 0;
+  std::string first_unknown, first_cex;
+  long long checked = 0;
+  for (const auto& c : cases) {
+    if (refuted) break;  // one counterexample refutes the theorem
+    ++checked;
+    std::vector<Diagnostic> diags;
+    auto target = litmus::parse_litmus(c.target, "target.litmus", diags);
+    auto reference = litmus::parse_litmus(c.reference, "reference.litmus", diags);
+    if (!target || !reference) {
+      res.verdict = Verdict::unknown;
+      res.detail = "a generated test does not parse: " + (diags.empty() ? std::string("?") : diags[0].render()) + "\n" + c.target;
+      return res;
+    }
+    auto undecided = [&](const litmus::Result& r) {
+      if (r.result != "unknown" && r.result != "error") return false;
+      if (unknown++ == 0) first_unknown = c.summary + ": " + r.result + " (" + r.reason + ")";
+      return true;
+    };
+    if (inc.guard_model) {
+      auto g = litmus::run_test(inc.guard_on_reference ? *reference : *target, *inc.guard_model, opt);
+      if (undecided(g)) continue;
+      if (!g.states.empty()) { ++guarded; continue; }
+    }
+    litmus::Options wopt = opt;
+    wopt.keep_witnesses = true;
+    auto t = litmus::run_test(*target, *inc.target_model, wopt);
+    auto r = litmus::run_test(*reference, *inc.reference_model, opt);
+    if (undecided(t) || undecided(r)) continue;
+    auto extra = litmus_compile::extra_outcomes(t, r);
+    if (extra.empty()) continue;
+    if (refuted++ == 0) {  // (the loop stops after this one)
+      std::string values;
+      for (const auto& [k, v] : extra[0].values) values += fmt::format("{}={}; ", k, v);
+      first_cex = fmt::format("{}\n  outcome allowed by the target model only: {}\n  target test:\n{}  witness:\n", c.summary,
+                              values, c.target);
+      for (const auto& e : extra[0].events) first_cex += "    " + e + "\n";
+      std::string edges;
+      for (const auto& e : extra[0].edges) edges += (edges.empty() ? "" : ", ") + e;
+      first_cex += "    " + edges;
+    }
+  }
+  const std::string counts = fmt::format("{} of {} programs checked, {} {} (outside the claim), {} counterexample(s), {} unknown",
+                                         checked, cases.size(), guarded, inc.guard_name, refuted, unknown);
+  if (refuted) {
+    res.verdict = Verdict::refuted;
+    res.detail = counts + "; first: " + first_cex;
+  } else if (unknown) {
+    res.verdict = Verdict::unknown;
+    res.detail = counts + "; first: " + first_unknown;
+  } else if (guarded == static_cast<long long>(cases.size())) {
+    res.verdict = Verdict::unknown;  // nothing inside the claim: a proof would be vacuous
+    res.detail = counts + "; vacuous: every program of the family is outside the claim";
+  } else {
+    res.verdict = Verdict::proved;
+    res.detail = counts;
+  }
+  return res;
+}
+
+// ---------------------------------------------------------------- program families
+// A family: `threads` threads, each a sequence of `per_thread` slots filled from `menu`; programs are kept
+// up to the renaming x <-> y and, when every thread has the same place, up to the order of the threads.
+template <class Op>
+std::vector<std::vector<std::vector<Op>>> programs(int threads, int per_thread, const std::vector<Op>& menu,
+                                                   const std::function<Op(const Op&)>& swap_locations, bool symmetric_threads) {
+  std::vector<std::vector<std::vector<Op>>> out;
+  std::set<std::string> seen;
+  auto key = [&](const std::vector<std::vector<Op>>& p) {
+    std::string k;
+    for (const auto& th : p) {
+      for (const auto& op : th) k += op.key() + ",";
+      k += "|";
+    }
+    return k;
+  };
+  const long long slots = static_cast<long long>(threads) * per_thread;
+  long long total = 1;
+  for (long long i = 0; i < slots; ++i) total *= static_cast<long long>(menu.size());
+  for (long long n = 0; n < total; ++n) {
+    std::vector<std::vector<Op>> p(threads);
+    long long m = n;
+    for (int t = 0; t < threads; ++t)
+      for (int s = 0; s < per_thread; ++s) p[t].push_back(menu[m % menu.size()]), m /= menu.size();
+    // canonical representative: the least key over the symmetry group
+    std::vector<std::vector<std::vector<Op>>> variants{p};
+    auto q = p;
+    for (auto& th : q)
+      for (auto& op : th) op = swap_locations(op);
+    variants.push_back(q);
+    if (symmetric_threads) {
+      for (std::size_t i = 0, e = variants.size(); i < e; ++i) {
+        auto v = variants[i];
+        std::sort(v.begin(), v.end(), [&](auto& a, auto& b) { return key({a}) < key({b}); });
+        variants.push_back(v);
+      }
+    }
+    std::string best = key(p);
+    for (const auto& v : variants) best = std::min(best, key(v));
+    if (seen.insert(best).second) {
+      for (const auto& v : variants)
+        if (key(v) == best) { out.push_back(v); break; }
+    }
+  }
+  return out;
+}
+
+// The condition that names every register and location, so the engine reports full final states.
+std::string all_terms_condition(const std::vector<std::vector<std::string>>& regs, const std::vector<std::string>& locs) {
+  std::string c;
+  for (std::size_t t = 0; t < regs.size(); ++t)
+    for (const auto& r : regs[t]) c += fmt::format("{}P{}:{} == 99", c.empty() ? "" : " \\/ ", t, r);
+  for (const auto& l : locs) c += fmt::format("{}{} == 99", c.empty() ? "" : " \\/ ", l);
+  return "exists (" + c + ")";
+}
+
+// ---- the classic two-thread shapes: each thread accesses both locations (kind, location) per slot
+struct Access { bool write; int loc; };
+struct Shape { const char* name; std::vector<std::vector<Access>> threads; };
+const std::vector<Shape>& shapes() {
+  static const std::vector<Shape> all = {
+      {"MP", {{{true, 0}, {true, 1}}, {{false, 1}, {false, 0}}}},
+      {"SB", {{{true, 0}, {false, 1}}, {{true, 1}, {false, 0}}}},
+      {"LB", {{{false, 0}, {true, 1}}, {{false, 1}, {true, 0}}}},
+      {"S", {{{true, 0}, {true, 1}}, {{false, 1}, {true, 0}}}},
+      {"R", {{{true, 0}, {true, 1}}, {{true, 1}, {false, 0}}}},
+      {"2+2W", {{{true, 0}, {true, 1}}, {{true, 1}, {true, 0}}}},
+  };
+  return all;
+}
+std::vector<Shape> shapes_named(std::initializer_list<const char*> names) {
+  std::vector<Shape> out;
+  for (const auto* n : names)
+    for (const auto& s : shapes())
+      if (std::string(s.name) == n) out.push_back(s);
+  return out;
+}
+
+// Every filling of the shapes' slots: a read slot from `reads`, a write slot from `writes` (slot templates
+// whose kind and location the shape sets).
+template <class Op>
+std::vector<std::vector<std::vector<Op>>> fill(const std::vector<Shape>& shs, const std::vector<Op>& reads, const std::vector<Op>& writes,
+                                               const std::function<Op(Op, const Access&)>& place) {
+  std::vector<std::vector<std::vector<Op>>> out;
+  for (const auto& sh : shs) {
+    std::vector<const Access*> slots;
+    for (const auto& th : sh.threads)
+      for (const auto& a : th) slots.push_back(&a);
+    std::vector<std::size_t> idx(slots.size(), 0);
+    for (;;) {
+      std::vector<std::vector<Op>> p(sh.threads.size());
+      std::size_t k = 0;
+      for (std::size_t t = 0; t < sh.threads.size(); ++t)
+        for (const auto& a : sh.threads[t]) {
+          const auto& menu = a.write ? writes : reads;
+          p[t].push_back(place(menu[idx[k]], a));
+          ++k;
+        }
+      out.push_back(std::move(p));
+      std::size_t j = 0;
+      for (; j < slots.size(); ++j) {
+        if (++idx[j] < (slots[j]->write ? writes : reads).size()) break;
+        idx[j] = 0;
+      }
+      if (j == slots.size()) break;
+    }
+  }
+  return out;
+}
+
+const char* kLocs[] = {"x", "y"};
+
+// ---- C++ programs for the mapping theorems
+struct CxxSlot {
+  OpKind kind = OpKind::Load;
+  bool plain = false;
+  Order order = Order::relaxed;
+  ThreadScope scope = ThreadScope::device;
+  int loc = 0;
+  std::string key() const {
+    return fmt::format("{}{}{}{}{}", static_cast<int>(kind), plain, static_cast<int>(order), static_cast<int>(scope), loc);
+  }
+};
+
+CxxProgram cxx_of(const std::vector<std::vector<CxxSlot>>& p, const std::vector<int>& ctas, std::vector<std::vector<std::string>>& regs) {
+  CxxProgram prog;
+  prog.name = "gen";
+  prog.init = {{"x", 0}, {"y", 0}};
+  int stores[2] = {0, 0};
+  regs.assign(p.size(), {});
+  for (std::size_t t = 0; t < p.size(); ++t) {
+    CxxThread th;
+    th.index = static_cast<unsigned>(t);
+    th.cta = ctas[t];
+    for (const auto& s : p[t]) {
+      CxxOp op;
+      op.kind = s.kind, op.plain = s.plain, op.order = s.order, op.scope = s.scope, op.loc = kLocs[s.loc];
+      if (s.kind == OpKind::Rmw) op.rmw = abi::RmwOp::add, op.value = 1;
+      if (s.kind == OpKind::Store) op.value = ++stores[s.loc];
+      if (s.kind == OpKind::Load || s.kind == OpKind::Rmw) {
+        op.reg = fmt::format("r{}", regs[t].size());
+        regs[t].push_back(op.reg);
+      }
+      th.ops.push_back(op);
+    }
+    prog.threads.push_back(th);
+  }
+  prog.condition = all_terms_condition(regs, {"x", "y"});
+  return prog;
+}
+
+std::string describe(const CxxProgram& p) {
+  std::string s;
+  for (const auto& th : p.threads) {
+    s += fmt::format("{}P{}@cta{}: ", s.empty() ? "" : " || ", th.index, th.cta);
+    for (std::size_t i = 0; i < th.ops.size(); ++i) {
+      const auto& op = th.ops[i];
+      s += i ? "; " : "";
+      if (op.plain) s += op.kind == OpKind::Load ? "plain load " + op.loc : "plain store " + op.loc;
+      else
+        s += fmt::format("{}({},{},{})", abi::kind_name(op.kind), abi::order_name(op.order), abi::scope_name(op.scope), op.loc);
+    }
+  }
+  return s;
+}
+
+// The chapter-4 mapping of a C++ program (the row's first, recommended alternative for every operation;
+// alternative `pick` when the row has one), as a PTX litmus test. The table is checker/abi/table.cpp.
+std::string mapped_litmus(const CxxProgram& p, std::size_t pick) {
+  static const char* sems[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
+  static const char* scopes[] = {"cta", "cluster", "gpu", "sys"};
+  std::vector<LitmusColumn> cols;
+  int temps = 0;
+  for (const auto& th : p.threads) {
+    LitmusColumn c{th.index, th.cta, th.gpu, {}};
+    for (const auto& op : th.ops) {
+      if (op.plain) {
+        c.instructions.push_back(op.kind == OpKind::Load ? fmt::format("ld.weak {}, {}", op.reg, op.loc)
+                                                         : fmt::format("st.weak {}, {}", op.loc, op.value));
+        continue;
+      }
+      auto row = abi::table_row(op.kind, op.order);
+      const auto& alt = row->alternatives[std::min(pick, row->alternatives.size() - 1)];
+      const char* scope = scopes[static_cast<int>(abi::ptx_scope(op.scope))];
+      for (const auto& step : alt) {
+        const char* sem = sems[static_cast<int>(step.sem)];
+        switch (step.cls) {
+          case abi::PtxClass::fence: c.instructions.push_back(fmt::format("fence.{}.{}", sem, scope)); break;
+          case abi::PtxClass::ld: c.instructions.push_back(fmt::format("ld.{}.{} {}, {}", sem, scope, op.reg, op.loc)); break;
+          case abi::PtxClass::st: c.instructions.push_back(fmt::format("st.{}.{} {}, {}", sem, scope, op.loc, op.value)); break;
+          case abi::PtxClass::atom: {
+            std::string reg = op.reg.empty() ? fmt::format("t{}", temps++) : op.reg;
+            c.instructions.push_back(fmt::format("atom.{}.{}.add {}, {}, {}", sem, scope, reg, op.loc, op.value));
+            break;
+          }
+        }
+      }
+    }
+    cols.push_back(std::move(c));
+  }
+  return litmus_compile::render_litmus(p.name, "chapter-4 mapping of a generated C++ program", p.init, cols, p.condition);
+}
+
+std::vector<Case> mapping_cases(const std::vector<std::vector<std::vector<CxxSlot>>>& progs, const std::vector<int>& ctas,
+                                std::size_t alternative) {
+  std::vector<Case> cases;
+  for (const auto& p : progs) {
+    std::vector<std::vector<std::string>> regs;
+    auto prog = cxx_of(p, ctas, regs);
+    cases.push_back({mapped_litmus(prog, alternative), litmus_compile::c11_litmus(prog), describe(prog)});
+  }
+  return cases;
+}
+
+// Slot templates: C++ loads and stores with the given orders, scopes and (optionally) plain accesses.
+std::vector<CxxSlot> cxx_menu(OpKind kind, std::initializer_list<Order> orders, std::initializer_list<ThreadScope> scopes, bool plain) {
+  std::vector<CxxSlot> m;
+  for (auto sc : scopes)
+    for (auto o : orders) m.push_back({kind, false, o, sc, 0});
+  if (plain) m.push_back({kind, true, Order::relaxed, ThreadScope::device, 0});
+  return m;
+}
+const std::function<CxxSlot(CxxSlot, const Access&)> cxx_place = [](CxxSlot s, const Access& a) { s.loc = a.loc; return s; };
+
+// ---- PTX programs for the SC theorems
+struct PtxSlot {
+  bool write = false;
+  std::string sem;    // weak relaxed acquire release
+  std::string scope;  // cta gpu (empty for weak)
+  int loc = 0;
+  std::string key() const { return fmt::format("{}{}{}{}", write, sem, scope, loc); }
+};
+
+// fence: the instruction put between every two accesses of a thread (empty: none).
+std::string ptx_litmus(const std::vector<std::vector<PtxSlot>>& p, const std::vector<int>& ctas, const std::string& fence,
+                       std::string& summary) {
+  std::vector<LitmusColumn> cols;
+  std::vector<std::vector<std::string>> regs(p.size());
+  int stores[2] = {0, 0};
+  summary.clear();
+  for (std::size_t t = 0; t < p.size(); ++t) {
+    LitmusColumn c{static_cast<unsigned>(t), ctas[t], 0, {}};
+    summary += fmt::format("{}P{}@cta{}:", t ? " || " : "", t, ctas[t]);
+    for (std::size_t i = 0; i < p[t].size(); ++i) {
+      const auto& s = p[t][i];
+      if (i && !fence.empty()) c.instructions.push_back(fence);
+      std::string q = s.sem == "weak" ? "weak" : s.sem + "." + s.scope;
+      if (s.write) {
+        c.instructions.push_back(fmt::format("st.{} {}, {}", q, kLocs[s.loc], ++stores[s.loc]));
+      } else {
+        std::string r = fmt::format("r{}", regs[t].size());
+        regs[t].push_back(r);
+        c.instructions.push_back(fmt::format("ld.{} {}, {}", q, r, kLocs[s.loc]));
+      }
+    }
+    summary += " " + fmt::format("{}", fmt::join(c.instructions, "; "));
+    cols.push_back(std::move(c));
+  }
+  return litmus_compile::render_litmus("gen", "generated PTX program", {{"x", 0}, {"y", 0}}, cols,
+                                       all_terms_condition(regs, {"x", "y"}));
+}
+
+std::vector<PtxSlot> ptx_menu(const std::vector<std::string>& sems, const std::vector<std::string>& scopes) {
+  std::vector<PtxSlot> m;
+  for (int loc = 0; loc < 2; ++loc)
+    for (bool w : {false, true})
+      for (const auto& sem : sems) {
+        if ((w && sem == "acquire") || (!w && sem == "release")) continue;
+        if (sem == "weak") { m.push_back({w, sem, "", loc}); continue; }
+        for (const auto& sc : scopes) m.push_back({w, sem, sc, loc});
+      }
+  return m;
+}
+
+std::vector<Case> ptx_shape_cases(const std::vector<Shape>& shs, const std::vector<PtxSlot>& reads, const std::vector<PtxSlot>& writes,
+                                  const std::string& fence) {
+  std::vector<Case> cases;
+  auto place = [](PtxSlot s, const Access& a) { s.loc = a.loc; return s; };
+  for (const auto& p : fill<PtxSlot>(shs, reads, writes, place)) {
+    Case c;
+    c.target = ptx_litmus(p, {0, 1}, fence, c.summary);
+    c.reference = c.target;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+std::vector<PtxSlot> ptx_slots(bool write, std::initializer_list<const char*> sems) {
+  std::vector<PtxSlot> m;
+  for (const auto* sem : sems) m.push_back({write, sem, std::string(sem) == "weak" ? "" : "gpu", 0});
+  return m;
+}
+
+std::vector<Case> ptx_cases(const std::vector<int>& ctas, int per_thread, const std::vector<PtxSlot>& menu, const std::string& fence) {
+  auto swap = [](const PtxSlot& s) { PtxSlot t = s; t.loc = 1 - s.loc; return t; };
+  const bool symmetric = std::set<int>(ctas.begin(), ctas.end()).size() == ctas.size() ||
+                         std::all_of(ctas.begin(), ctas.end(), [&](int c) { return c == ctas[0]; });
+  std::vector<Case> cases;
+  for (const auto& p : programs<PtxSlot>(static_cast<int>(ctas.size()), per_thread, menu, swap, symmetric)) {
+    Case c;
+    c.target = ptx_litmus(p, ctas, fence, c.summary);
+    c.reference = c.target;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::function<ProofResult(const Budget&)> family_check(std::function<std::vector<Case>()> make,
+                                                       std::function<Inclusion(const Models&)> inclusion) {
+  return [make, inclusion](const Budget& budget) {
+    std::string err;
+    const Models* m = models(err);
+    if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
+    return check_family(make(), inclusion(*m), budget);
+  };
+}
+
+}  // namespace
+
+std::vector<Theorem> model_theorems() {
+  std::vector<Theorem> v;
+  using O = Order;
+  using TS = ThreadScope;
+  auto mapping = [](const Models& m, bool nta) {
+    return Inclusion{&m.ptx, nta ? &m.c11 : &m.c11_no_nta, &m.c11_race, true, "racy in the source (undefined)"};
+  };
+  const std::string c11 =
+      " (source model: memmodel/models/scoped-c11.cat, scoped RC11 after Lahav et al. PLDI'17 with the scopes of Lustig "
+      "et al. ASPLOS'19; mapping: the chapter-4 table of ptx-interoperability-13.0 in checker/abi/table.cpp; PTX model: "
+      "memmodel/models/ptx.cat, ISA 9.0 chapter 8)";
+  const std::string shapes6 = "the six two-thread shapes MP, SB, LB, S, R, 2+2W (each thread accesses x and y)";
+  // All orders: loads relaxed/acquire/seq_cst, stores relaxed/release/seq_cst.
+  auto all_orders = [](bool plain, std::initializer_list<TS> scopes) {
+    return std::make_pair(cxx_menu(OpKind::Load, {O::relaxed, O::acquire, O::seq_cst}, scopes, plain),
+                          cxx_menu(OpKind::Store, {O::relaxed, O::release, O::seq_cst}, scopes, plain));
+  };
+
+  v.push_back({"mapping.sound_no_thin_air.shapes",
+               "every outcome the PTX model allows for the chapter-4 mapping (recommended alternative of every row) of a "
+               "race-free C++ program is allowed by scoped RC11 without its po|rf-acyclicity axiom" + c11,
+               shapes6 + ", threads in different CTAs, every combination of orders (loads relaxed/acquire/seq_cst, stores "
+               "relaxed/release/seq_cst), device scope: 6 x 3^4 = 486 programs",
+               family_check([all_orders] {
+                 auto [r, w] = all_orders(false, {TS::device});
+                 return mapping_cases(fill<CxxSlot>(shapes(), r, w, cxx_place), {0, 1}, 0);
+               }, [mapping](const Models& m) { return mapping(m, false); })});
+  v.push_back({"mapping.sound_no_thin_air.plain",
+               "as mapping.sound_no_thin_air.shapes, with plain (non-atomic) accesses; racy source programs (undefined "
+               "behaviour, C++ [intro.races]) are outside the claim" + c11,
+               "MP and SB shapes, threads in different CTAs, each access plain, acquire/release (loads acquire, stores "
+               "release) or seq_cst, device scope: 2 x 3^4 = 162 programs",
+               family_check([] {
+                 auto r = cxx_menu(OpKind::Load, {O::acquire, O::seq_cst}, {TS::device}, true);
+                 auto w = cxx_menu(OpKind::Store, {O::release, O::seq_cst}, {TS::device}, true);
+                 return mapping_cases(fill<CxxSlot>(shapes_named({"MP", "SB"}), r, w, cxx_place), {0, 1}, 0);
+               }, [mapping](const Models& m) { return mapping(m, false); })});
+  v.push_back({"mapping.sound_no_thin_air.scopes",
+               "as mapping.sound_no_thin_air.shapes with block and device scopes mixed, threads in one CTA or in two; "
+               "programs whose atomics are not scope-inclusive race (undefined) and are outside the claim" + c11,
+               "MP with release stores and acquire loads, SB with seq_cst accesses, every access at block or device "
+               "scope, both threads in one CTA and in two CTAs: 2 x 2^4 x 2 = 64 programs",
+               family_check([] {
+                 auto mp = fill<CxxSlot>(shapes_named({"MP"}), cxx_menu(OpKind::Load, {O::acquire}, {TS::block, TS::device}, false),
+                                         cxx_menu(OpKind::Store, {O::release}, {TS::block, TS::device}, false), cxx_place);
+                 auto sb = fill<CxxSlot>(shapes_named({"SB"}), cxx_menu(OpKind::Load, {O::seq_cst}, {TS::block, TS::device}, false),
+                                         cxx_menu(OpKind::Store, {O::seq_cst}, {TS::block, TS::device}, false), cxx_place);
+                 mp.insert(mp.end(), sb.begin(), sb.end());
+                 auto a = mapping_cases(mp, {0, 0}, 0), b = mapping_cases(mp, {0, 1}, 0);
+                 a.insert(a.end(), b.begin(), b.end());
+                 return a;
+               }, [mapping](const Models& m) { return mapping(m, false); })});
+  v.push_back({"mapping.sound_no_thin_air.rmw",
+               "as mapping.sound_no_thin_air.shapes for message passing through read-modify-writes" + c11,
+               "P0: store x (relaxed/release/seq_cst); fetch_add y (all five orders) || P1: fetch_add y (all five orders); "
+               "load x (relaxed/acquire/seq_cst); device scope, threads in different CTAs: 3 x 5 x 5 x 3 = 225 programs",
+               family_check([] {
+                 std::vector<std::vector<std::vector<CxxSlot>>> progs;
+                 const auto rmw_orders = {O::relaxed, O::acquire, O::release, O::acq_rel, O::seq_cst};
+                 for (auto so : {O::relaxed, O::release, O::seq_cst})
+                   for (auto r0 : rmw_orders)
+                     for (auto r1 : rmw_orders)
+                       for (auto lo : {O::relaxed, O::acquire, O::seq_cst})
+                         progs.push_back({{{OpKind::Store, false, so, TS::device, 0}, {OpKind::Rmw, false, r0, TS::device, 1}},
+                                          {{OpKind::Rmw, false, r1, TS::device, 1}, {OpKind::Load, false, lo, TS::device, 0}}});
+                 return mapping_cases(progs, {0, 1}, 0);
+               }, [mapping](const Models& m) { return mapping(m, false); })});
+  v.push_back({"mapping.sound_no_thin_air.alternatives",
+               "as mapping.sound_no_thin_air.shapes with the last alternative of every row (fence.sc; ld.relaxed; "
+               "fence.acquire for a seq_cst load, ld.relaxed; fence.acquire for an acquire load, fence.release; st.relaxed "
+               "for a release store)" + c11,
+               "MP and SB shapes, threads in different CTAs, every combination of orders, device scope: 2 x 3^4 = 162 programs",
+               family_check([all_orders] {
+                 auto [r, w] = all_orders(false, {TS::device});
+                 return mapping_cases(fill<CxxSlot>(shapes_named({"MP", "SB"}), r, w, cxx_place), {0, 1}, 9);
+               }, [mapping](const Models& m) { return mapping(m, false); })});
+  v.push_back({"mapping.sound_rc11.shapes",
+               "every outcome the PTX model allows for the chapter-4 mapping of a race-free C++ program is allowed by full "
+               "scoped RC11 (with po|rf acyclic)" + c11,
+               shapes6 + ", threads in different CTAs, every combination of orders, device scope: 486 programs (stops at "
+               "the first counterexample)",
+               family_check([all_orders] {
+                 auto [r, w] = all_orders(false, {TS::device});
+                 return mapping_cases(fill<CxxSlot>(shapes(), r, w, cxx_place), {0, 1}, 0);
+               }, [mapping](const Models& m) { return mapping(m, true); })});
+
+  auto sc_incl = [](const Models& m) { return Inclusion{&m.ptx, &m.sc, nullptr, true, "-"}; };
+  v.push_back({"model.fence_sc_restores_sc.2x2",
+               "a program with fence.sc.gpu between every two accesses of each thread has only sequentially consistent "
+               "outcomes under ptx.cat (ISA 9.0 8.9.3 Fence-SC order, 8.10.2); SC is memmodel/models/sc.cat",
+               "every program of 2 threads in different CTAs x 2 ld/st.relaxed.gpu accesses over 2 locations (any kinds "
+               "and locations, up to renaming of locations and threads), fence.sc.gpu between the two accesses",
+               family_check([] { return ptx_cases({0, 1}, 2, ptx_menu({"relaxed"}, {"gpu"}), "fence.sc.gpu"); }, sc_incl)});
+  v.push_back({"model.fence_sc_restores_sc.shapes",
+               "as model.fence_sc_restores_sc.2x2 with acquire loads and release stores too",
+               shapes6 + ", threads in different CTAs, loads ld.relaxed.gpu/ld.acquire.gpu, stores st.relaxed.gpu/"
+               "st.release.gpu, fence.sc.gpu between the two accesses of each thread: 6 x 2^4 = 96 programs",
+               family_check([] {
+                 return ptx_shape_cases(shapes(), ptx_slots(false, {"relaxed", "acquire"}), ptx_slots(true, {"relaxed", "release"}),
+                                        "fence.sc.gpu");
+               }, sc_incl)});
+  v.push_back({"model.fence_sc_restores_sc.3threads",
+               "as model.fence_sc_restores_sc.2x2 with three threads (WRC, ISA2-like shapes)",
+               "every program of 3 threads in different CTAs x 2 ld/st.relaxed.gpu accesses over 2 locations, up to "
+               "renaming of locations and threads, fence.sc.gpu between the two accesses of each thread",
+               family_check([] { return ptx_cases({0, 1, 2}, 2, ptx_menu({"relaxed"}, {"gpu"}), "fence.sc.gpu"); }, sc_incl)});
+
+  v.push_back({"model.drf_sc.8_7_1",
+               "a program none of whose ptx.cat-consistent executions has a data race (ISA 9.0 8.7.1: conflicting, not "
+               "morally strong, unordered by causality order) has only sequentially consistent outcomes (sc.cat)",
+               shapes6 + ", threads in different CTAs, each access .weak, .relaxed.gpu or acquire/release .gpu, no fences: "
+               "6 x 3^4 = 486 programs (stops at the first counterexample); data races from proofs/models/ptx-race.cat",
+               family_check([] {
+                 return ptx_shape_cases(shapes(), ptx_slots(false, {"weak", "relaxed", "acquire"}),
+                                        ptx_slots(true, {"weak", "relaxed", "release"}), "");
+               }, [](const Models& m) { return Inclusion{&m.ptx, &m.sc, &m.ptx_race, false, "with a data race"}; })});
+  v.push_back({"model.drf_sc.fenced",
+               "a program whose threads put fence.sc.gpu between every two accesses and none of whose ptx.cat-consistent "
+               "executions has a data race (ISA 9.0 8.7.1) has only sequentially consistent outcomes (sc.cat): the PTX "
+               "counterpart of C++'s DRF-SC for seq_cst atomics",
+               shapes6 + ", threads in different CTAs, each access .weak or .relaxed.gpu, fence.sc.gpu between the two "
+               "accesses of each thread: 6 x 2^4 = 96 programs; data races from proofs/models/ptx-race.cat",
+               family_check([] {
+                 return ptx_shape_cases(shapes(), ptx_slots(false, {"weak", "relaxed"}), ptx_slots(true, {"weak", "relaxed"}),
+                                        "fence.sc.gpu");
+               }, [](const Models& m) { return Inclusion{&m.ptx, &m.sc, &m.ptx_race, false, "with a data race"}; })});
+  return v;
+}
+
 }  // namespace ptxcheck::proofs

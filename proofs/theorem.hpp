@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct Theorem {
   std::string bound;      // "all 2^128 inputs (exhaustive over bit-vectors)", "2 threads x 3 accesses"
   std::function<ProofResult(const Budget&)> check;
 };
+
+// A theorem refuted within its bound is a finding, written up in proofs/FINDINGS.md: it stays registered,
+// and the tests assert the recorded verdict, so they fail if the finding goes away. name -> finding title.
+const std::map<std::string, std::string>& recorded_findings();
+// refuted for a recorded finding, proved otherwise.
+Verdict expected_verdict(const std::string& name);
 
 // Every theorem of proofs/, in a fixed order (families: identity.*, model.*, mapping.*).
 const std::vector<Theorem>& all_theorems();
