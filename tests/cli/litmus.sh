@@ -2,9 +2,9 @@
 # CLI behaviour of `ptxcheck litmus` (issue 5): every chapter-8 example of examples/litmus gives the spec's
 # answer under memmodel/models/ptx.cat (examples/litmus/MANIFEST.tsv: the observation the spec implies), and
 # the command's contract: exit codes, JSON fields, located errors, --model FILE.cat, --dot, --explain,
-# --jobs, --timeout-ms. Usage: litmus.sh PTXCHECK SOURCE_DIR
+# --jobs, --timeout-ms. Usage: litmus.sh PTXCHECK SOURCE_DIR [CORPUS_DIR]
 set -u
-ptxcheck=$1; src=$2; ex=$src/examples/litmus; here=$(dirname "$0")
+ptxcheck=$1; src=$2; corpus=${3:-$src/../shared/corpus}; ex=$src/examples/litmus; here=$(dirname "$0")
 passed=0; failed=0
 check() {  # check NAME CONDITION...
   local name=$1; shift
@@ -35,6 +35,26 @@ for f in "$ex"/*.litmus; do
 done
 check "States, Ok, Witnesses, Condition lines" \
   bash -c "grep -q '^States [0-9]' '$tmp/all.txt' && grep -q '^Ok$' '$tmp/all.txt' && grep -q '^Positive: [0-9]* Negative: [0-9]*$' '$tmp/all.txt' && grep -q '^Condition ' '$tmp/all.txt'"
+
+# --- spec answers that the reference models do not give (tests/cli/litmus-spec, memmodel/models/NOTES.md).
+spec=$here/litmus-spec
+for f in "$spec"/*.litmus; do
+  "$ptxcheck" litmus --json "$f" >"$tmp/spec.json" 2>&1; rc=$?
+  check "$(basename "$f"): the spec's answer under ptx.cat" test $rc -eq 0
+done
+refs=$corpus/litmus-ptx/reference-models
+if [ -d "$refs" ]; then
+  for m in ptx-v7.5.cat ptx-v6.0.cat; do
+    for f in MP-fence.sc+acq_rel MP-fence.acq_rel+sc MP-red-acq_rel; do
+      "$ptxcheck" litmus --model "$refs/$m" "$spec/$f.litmus" >/dev/null 2>&1; rc=$?
+      check "$f: $m deviates from the spec (exit 1)" test $rc -eq 1
+    done
+    "$ptxcheck" litmus --model "$refs/$m" "$spec/CoRR-3threads.litmus" >/dev/null 2>&1; rc=$?
+    check "CoRR-3threads: $m agrees with the spec" test $rc -eq 0
+  done
+else
+  echo "unsupported: no corpus at $corpus, reference-model checks not run"
+fi
 
 # --- a model given as a file: sequential consistency (herd's sc.cat in one axiom).
 cat >"$tmp/sc.cat" <<'EOF'
