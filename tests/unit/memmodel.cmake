@@ -2,6 +2,7 @@
 # enumerator on every litmus test (examples/litmus and the shared corpus).
 ptxcheck_unit_test(NAME memmodel
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_cat_parse.cpp
+          ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_symbolic_eval.cpp
   LIBS ptxcheck_memmodel)
 # Both litmus engines on every litmus test under ptx.cat and the two reference models (a few minutes).
 ptxcheck_unit_test(NAME memmodel_engines
