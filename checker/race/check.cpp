@@ -20,13 +20,23 @@ std::string Where::text() const {
 }
 
 namespace {
-// A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count).
+// A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
+// ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
 bool cta_barrier(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
   if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;
   std::size_t ops = in.operands.size();
   if (in.q.has(ptx::ir::Flag::red)) return ops <= 3;  // bar.red.op d, id, {count,} p
   return ops <= 1;
+}
+bool separating_cta_barrier(const ptx::ir::Instruction& in) { return in.guard < 0 && cta_barrier(in); }
+
+// bar.warp.sync with the full mask, unguarded: every thread of the warp waits, and the barrier orders their
+// memory accesses (ISA 9.7.13.3 "bar.warp.sync ... also guarantee memory ordering among threads participating").
+bool full_warp_barrier(const ptx::ir::Instruction& in) {
+  if (in.op != Opcode::bar_ || !in.q.has(ptx::ir::Flag::warp) || in.guard >= 0 || in.operands.empty()) return false;
+  const auto& m = in.operands[0];
+  return m.kind == ptx::ir::Operand::Kind::Immediate && (static_cast<std::uint64_t>(m.imm) & 0xffffffffu) == 0xffffffffu;
 }
 
 Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
@@ -53,6 +63,8 @@ const char* scope_name(ptx::ir::Scope s) {
 struct Analysis {
   const ptx::ir::Function& f;
   const Cfg& g;
+  bool warp = false;  // also a full-mask bar.warp.sync ends an interval (for two threads of one warp)
+  bool barrier(const ptx::ir::Instruction& in) const { return separating_cta_barrier(in) || (warp && full_warp_barrier(in)); }
   std::vector<std::uint32_t> starts;               // interval starts: 0 and the instruction after each barrier
   std::vector<std::vector<bool>> in_interval;      // instruction -> start index -> reachable without a barrier
   std::vector<bool> aligned;                        // loop -> every iteration passes a CTA barrier
@@ -78,18 +90,18 @@ struct Analysis {
       stack.pop_back();
       if (i >= f.body.size() || seen[i]) continue;
       seen[i] = true;
-      if (cta_barrier(f.body[i])) continue;
+      if (barrier(f.body[i])) continue;
       for (auto s : succ(i, loop_only, no_back)) stack.push_back(s);
     }
     return seen;
   }
 
-  Analysis(const ptx::ir::Function& fn, const Cfg& cfg) : f(fn), g(cfg) {
+  Analysis(const ptx::ir::Function& fn, const Cfg& cfg, bool with_warp) : f(fn), g(cfg), warp(with_warp) {
     const auto n = static_cast<std::uint32_t>(f.body.size());
     if (n == 0) return;
     starts.push_back(0);
     for (std::uint32_t i = 0; i < n; ++i)
-      if (cta_barrier(f.body[i])) for (auto s : succ(i)) starts.push_back(s);
+      if (barrier(f.body[i])) for (auto s : succ(i)) starts.push_back(s);
     in_interval.assign(n, std::vector<bool>(starts.size(), false));
     for (std::size_t s = 0; s < starts.size(); ++s) {
       auto r = reach(starts[s], -1, false);
@@ -104,7 +116,7 @@ struct Analysis {
       std::vector<std::uint32_t> bars;
       for (int b : loop.body)
         for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i) {
-          if (!cta_barrier(f.body[i])) continue;
+          if (!separating_cta_barrier(f.body[i])) continue;
           bars.push_back(i);
           bool dominates = f.body[i].guard < 0;
           for (int l : latches) if (!g.dom[l].count(b)) dominates = false;
@@ -157,7 +169,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   Launch launch = make_launch(c);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
   ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
-  Analysis an(f, prep.cfg);
+  Analysis an(f, prep.cfg, false), an_warp(f, prep.cfg, true);
 
   z3::solver s(c);
   z3::params sp(c);
@@ -177,6 +189,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   if (!o.grid) s.add(z3::ult(launch.nctaid[0], u32(0x80000000u)) && z3::ule(launch.nctaid[1], u32(65535)) && z3::ule(launch.nctaid[2], u32(65535)));
   s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
   const z3::expr same_cta = all_eq(T1.ctaid, T2.ctaid);
+  // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).
+  auto warp_of = [&](const ThreadEncoding& t) {
+    z3::expr lin = t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2]);
+    return z3::udiv(lin, u32(32));
+  };
+  const z3::expr same_warp = same_cta && warp_of(T1) == warp_of(T2);
 
   // Orderings this engine does not model: fences and release/acquire operations (ISA 8.8 causality order).
   bool sync_ops = false;
@@ -252,8 +270,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) continue;
       if (a.object >= 0 && b.object >= 0 && a.object != b.object) continue;
       Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
-      std::string ta = wa.text(), tb = wb.text();
-      std::pair<std::string, std::string> key = ta < tb ? std::make_pair(ta, tb) : std::make_pair(tb, ta);
+      // One report per pair of source locations (not one per thread pair).
+      std::pair<std::string, std::string> key{wa.text(), wb.text()};
+      if (key.second < key.first) std::swap(key.first, key.second);
       if (reported.count(key)) continue;
       if (res.races.size() >= o.max_races) break;
       if (res.queries >= o.max_queries) { budget = true; break; }
@@ -281,6 +300,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
         q = q && z3::implies(same_cta, align);
       }
       (void)shared;
+      // A full-mask bar.warp.sync between them orders two threads of one warp.
+      if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
       if (a.strong && b.strong) {
         // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
         auto includes = [&](ptx::ir::Scope sc) { return sc == ptx::ir::Scope::cta ? same_cta : c.bool_val(true); };

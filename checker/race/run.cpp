@@ -9,7 +9,7 @@ namespace ptxcheck::race {
 
 std::optional<std::array<std::uint32_t, 3>> parse_dim(const std::string& s0) {
   std::string s;
-  for (char ch : s0) if (ch != '[' && ch != ']' && ch != ' ') s += ch;
+  for (char ch : s0) if (ch != '[' && ch != ']' && ch != '{' && ch != '}' && ch != ' ') s += ch;
   std::array<std::uint32_t, 3> d{1, 1, 1};
   std::size_t k = 0, pos = 0;
   while (pos <= s.size()) {

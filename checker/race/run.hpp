@@ -20,7 +20,7 @@ struct RunOptions {
 
 FileResult run_file(const std::string& path, RunOptions& o);
 
-// "64", "64,2", "[64,2]", "64,2,1" -> {x, y, z}; nullopt on a malformed value.
+// GPUVerify's spellings "64", "64,2", "[64,2]", "{64,2}", "64,2,1" -> {x, y, z}; nullopt on a malformed value.
 std::optional<std::array<std::uint32_t, 3>> parse_dim(const std::string& s);
 
 }  // namespace ptxcheck::race

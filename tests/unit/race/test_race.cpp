@@ -1,3 +1,150 @@
-// Unit tests for the race checker on hand-written PTX kernels whose answers are known (filled below).
-#include "checker/race/check.hpp"
+// Unit tests for the race checker: every hand-written kernel in tests/unit/race/kernels is checked against the
+// known answer on its first line (`// expect: race|race-free|barrier-divergence  launch: --blockDim=.. --gridDim=..`),
+// plus the launch-shape spellings and the report renderings (JSON, SARIF) on a racy kernel.
+#include "checker/race/run.hpp"
+
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace fs = std::filesystem;
+using namespace ptxcheck;
+
+namespace {
+const fs::path kernels = fs::path(PTXCHECK_SOURCE_DIR) / "tests/unit/race/kernels";
+
+struct Expectation {
+  std::string verdict, block, grid;
+};
+
+Expectation expectation(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  std::smatch m;
+  Expectation e;
+  if (std::regex_search(line, m, std::regex(R"(expect:\s*(\S+))"))) e.verdict = m[1];
+  if (std::regex_search(line, m, std::regex(R"(--blockDim=(\S+))"))) e.block = m[1];
+  if (std::regex_search(line, m, std::regex(R"(--gridDim=(\S+))"))) e.grid = m[1];
+  return e;
+}
+
+race::RunOptions options(const Expectation& e) {
+  race::RunOptions o;
+  o.cuda.cache_dir = (fs::temp_directory_path() / "ptxcheck-race-unit-ptx").string();
+  if (!e.block.empty()) o.check.block = race::parse_dim(e.block);
+  if (!e.grid.empty()) o.check.grid = race::parse_dim(e.grid);
+  return o;
+}
+
+// The verdict a file result stands for, in the vocabulary of the `expect:` lines.
+std::string verdict_of(const race::FileResult& r) {
+  if (r.exit_code == 0) return "race-free";
+  if (r.exit_code == 2) return "error: " + r.error;
+  if (r.exit_code == 3) return "unknown";
+  bool div = false, race = false;
+  for (const auto& k : r.kernels) {
+    div |= !k.divergences.empty();
+    for (const auto& x : k.races) race |= !x.possible;
+  }
+  return div && !race ? "barrier-divergence" : "race";
+}
+}  // namespace
+
+TEST_CASE("every kernel in tests/unit/race/kernels gets its expected verdict") {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kernels))
+    if (e.path().extension() == ".cu") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 20);
+  for (const auto& p : files) {
+    CAPTURE(p.filename().string());
+    Expectation e = expectation(p);
+    // A kernel without an expectation fails the run instead of being skipped.
+    REQUIRE_MESSAGE((e.verdict == "race" || e.verdict == "race-free" || e.verdict == "barrier-divergence"),
+                    "missing or malformed `// expect:` line");
+    auto o = options(e);
+    auto r = race::run_file(p.string(), o);
+    CHECK(verdict_of(r) == e.verdict);
+    if (e.verdict != "race-free") {
+      // A racy verdict comes with a located report: a CUDA source line from .loc for both accesses.
+      REQUIRE(!r.kernels.empty());
+      const auto& k = r.kernels.front();
+      for (const auto& x : k.races) {
+        CHECK(x.first.where.line > 0);
+        CHECK(x.second.where.line > 0);
+        CHECK(x.first.where.file.find(p.filename().string()) != std::string::npos);
+      }
+      for (const auto& d : k.divergences) CHECK(d.where.line > 0);
+    }
+  }
+}
+
+TEST_CASE("one report per race: a race between every pair of threads is reported once") {
+  Expectation e{"race", "64", "2"};
+  auto o = options(e);
+  auto r = race::run_file((kernels / "ww_same_index.cu").string(), o);
+  REQUIRE(r.kernels.size() == 1);
+  CHECK(r.kernels[0].races.size() == 1);
+  const auto& x = r.kernels[0].races[0];
+  CHECK(x.first.kind == "write");
+  CHECK(x.second.kind == "write");
+  CHECK(x.first.strength == "weak");
+  CHECK(x.first.offset == 0);
+  CHECK(x.first.where.line == 3);
+  CHECK((x.t1.ctaid != x.t2.ctaid || x.t1.tid != x.t2.tid));  // two distinct threads
+}
+
+TEST_CASE("block-scoped atomics across CTAs are not morally strong (ISA 8.6): the report names the scope") {
+  auto p = kernels / "atomic_block_scope_across_ctas.cu";
+  auto o = options(expectation(p));
+  auto r = race::run_file(p.string(), o);
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(!r.kernels[0].races.empty());
+  const auto& x = r.kernels[0].races[0];
+  CHECK(x.first.strength.find(".cta") != std::string::npos);
+  CHECK(x.t1.ctaid != x.t2.ctaid);  // the witness threads are in different CTAs
+}
+
+TEST_CASE("JSON and SARIF renderings of a race") {
+  Expectation e{"race", "64", "2"};
+  auto o = options(e);
+  auto r = race::run_file((kernels / "ww_same_index.cu").string(), o);
+  auto j = race::to_json(r);
+  CHECK(j.at("exit_code") == 1);
+  CHECK(j.at("kernels").size() == 1);
+  auto s = race::to_sarif({r});
+  CHECK(s.at("version") == "2.1.0");
+  REQUIRE(s.at("runs").size() == 1);
+  const auto& results = s.at("runs")[0].at("results");
+  REQUIRE(results.size() == 1);
+  CHECK(results[0].at("locations")[0].at("physicalLocation").at("region").at("startLine") == 3);
+}
+
+TEST_CASE("launch shapes: GPUVerify's spellings") {
+  CHECK(race::parse_dim("64") == std::array<std::uint32_t, 3>{64, 1, 1});
+  CHECK(race::parse_dim("[64,2]") == std::array<std::uint32_t, 3>{64, 2, 1});
+  CHECK(race::parse_dim("{4,2}") == std::array<std::uint32_t, 3>{4, 2, 1});
+  CHECK(race::parse_dim("4,2,3") == std::array<std::uint32_t, 3>{4, 2, 3});
+  CHECK(!race::parse_dim("0"));
+  CHECK(!race::parse_dim("x"));
+  CHECK(!race::parse_dim("1,2,3,4"));
+}
+
+TEST_CASE("bad input: a file without a kernel and a missing file are errors (exit 2)") {
+  auto tmp = fs::temp_directory_path() / "ptxcheck_race_nokernel.ptx";
+  {
+    std::ofstream out(tmp);
+    out << ".version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n ret;\n}\n";
+  }
+  race::RunOptions o;
+  auto r = race::run_file(tmp.string(), o);
+  CHECK(r.exit_code == 2);
+  CHECK(r.error == "no kernel");
+  auto missing = race::run_file((fs::temp_directory_path() / "ptxcheck_race_missing.cu").string(), o);
+  CHECK(missing.exit_code == 2);
+  fs::remove(tmp);
+}
