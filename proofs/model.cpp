@@ -91,7 +91,9 @@ struct Inclusion {
 ProofResult check_family(const std::vector<Case>& cases, const Inclusion& inc, const Budget& budget) {
   ProofResult res;
   litmus::Options opt;
-  if (budget.rlimit) opt.max_candidates = budget.rlimit;  // a deterministic budget for the tests
+  opt.solver_timeout_ms = budget.timeout_ms;  // the symbolic engine's per-check budget (unknown beyond it)
+  opt.solver_memory_mb = budget.memory_mb;
+  if (budget.rlimit) opt.max_candidates = budget.rlimit;  // the explicit engine's (deterministic) budget
   long long guarded = 0, unknown = 0, refuted = 0;
   std::string first_unknown, first_cex;
   long long checked = 0;
