@@ -1,8 +1,12 @@
-// `ptxcheck compile-litmus FILE.cu.litmus... [--out DIR] [--cuda] [--ptx] [nvcc options]`: compiles each CUDA
-// litmus test (one kernel per thread) with nvcc and prints the lifted PTX litmus test. Exit 0 ok, 2 bad input.
+// `ptxcheck compile-litmus FILE.cu.litmus... [--out DIR] [--cuda] [--ptx] [--source] [nvcc options]`: compiles each
+// CUDA litmus test (one kernel per thread) with nvcc and prints the lifted PTX litmus test. Exit 0 ok, 2 bad input.
+// `--check [--model M] [--json]`: litmus_compile::check_compiled on each file (compiled outcomes under the PTX
+// model against the source under scoped-c11.cat); exit 0 consistent, 1 compiled-only outcomes, 2 error, 3 unknown.
 #include "cli/commands.hpp"
 #include "cli/cuda_flags.hpp"
+#include "litmus/compile/check.hpp"
 #include "litmus/compile/lift.hpp"
+#include "litmus/compile/source_test.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -14,12 +18,40 @@ namespace {
 struct CompileLitmusArgs {
   std::vector<std::string> files;
   std::string out_dir;
-  bool show_cuda = false, show_ptx = false;
+  bool show_cuda = false, show_ptx = false, show_source = false;
+  bool check = false, json = false;
+  std::string model = "ptx";
   CudaOptions cuda;
 };
 
+int run_check(const CompileLitmusArgs& args) {
+  litmus_compile::CheckOptions opt;
+  opt.ptx_model = args.model;
+  opt.cuda = args.cuda;
+  std::vector<std::string> errors;
+  auto models = litmus_compile::load_check_models(opt, errors);
+  if (!models) {
+    for (const auto& e : errors) std::cerr << e << "\n";
+    return 2;
+  }
+  int rc = 0;
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& file : args.files) {
+    auto r = litmus_compile::check_compiled(file, *models, opt);
+    int code = litmus_compile::exit_code(r);
+    // worst first: error (2) > violation (1) > unknown (3) > ok (0)
+    auto rank = [](int c) { return c == 2 ? 3 : c == 1 ? 2 : c == 3 ? 1 : 0; };
+    if (rank(code) > rank(rc)) rc = code;
+    if (args.json) all.push_back(litmus_compile::to_json(r));
+    else std::cout << litmus_compile::render_text(r) << "\n";
+  }
+  if (args.json) std::cout << all.dump(2) << "\n";
+  return rc;
+}
+
 int run_compile_litmus(const CompileLitmusArgs& args) {
   namespace fs = std::filesystem;
+  if (args.check) return run_check(args);
   int rc = 0;
   for (const auto& file : args.files) {
     std::ifstream in(file);
@@ -35,6 +67,16 @@ int run_compile_litmus(const CompileLitmusArgs& args) {
       std::cerr << parsed.error->render() << "\n";
       rc = 2;
       continue;
+    }
+    if (args.show_source) {
+      Diagnostic err;
+      auto prog = litmus_compile::cxx_program(*parsed.test, file, err);
+      if (!prog) {
+        std::cerr << err.render() << "\n";
+        rc = 2;
+        continue;
+      }
+      std::cout << litmus_compile::c11_litmus(*prog) << "\n";
     }
     auto c = litmus_compile::compile_litmus(*parsed.test, file, args.cuda);
     if (args.show_cuda) std::cout << c.cuda << "\n";
@@ -65,6 +107,11 @@ void register_compile_litmus(CLI::App& app) {
   cmd->add_option("--out", args->out_dir, "write NAME.litmus files to this folder instead of printing");
   cmd->add_flag("--cuda", args->show_cuda, "also print the generated CUDA source");
   cmd->add_flag("--ptx", args->show_ptx, "also print nvcc's PTX");
+  cmd->add_flag("--source", args->show_source, "also print the source-level test for scoped-c11.cat");
+  cmd->add_flag("--check", args->check,
+                "compare outcomes: the compiled test under the PTX model against the source under scoped-c11.cat");
+  cmd->add_option("--model", args->model, "PTX model for --check: `ptx` or a .cat path")->capture_default_str();
+  cmd->add_flag("--json", args->json, "with --check: print the reports as JSON");
   add_cuda_options(cmd, args->cuda);
   cmd->callback([args]() { exit_code = run_compile_litmus(*args); });
 }

@@ -25,5 +25,16 @@ printf 'CUDA bad\n{ x=0; }\nP0@cta 0,gpu 0:\n  r0 = at<dev>(x).load(rlx);\n' >"$
 "$ptxcheck" compile-litmus "$tmp/bad.cu.litmus" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing condition exits 2" test $rc -eq 2
 check "error is located" grep -q "bad.cu.litmus:4:3: error: expected 'exists'" "$tmp/err"
+# --check: the compiled-only outcome of LB+rlx (proofs/FINDINGS.md finding 1) exits 1 with its witness;
+# MP+ra is consistent (exit 0); JSON carries the verdict.
+"$ptxcheck" compile-litmus --check "$suite/LB+rlx+dev.cu.litmus" >"$tmp/lb" 2>&1; rc=$?
+check "LB+rlx --check exits 1" test $rc -eq 1
+check "LB+rlx: compiled-only outcome printed" grep -q "Only the compiled program has: P0:r0=1; P1:r0=1;" "$tmp/lb"
+check "LB+rlx: witness edges" grep -q -- "-rf->" "$tmp/lb"
+"$ptxcheck" compile-litmus --check --json "$suite/MP+ra+dev.cu.litmus" >"$tmp/mp" 2>&1; rc=$?
+check "MP+ra --check exits 0" test $rc -eq 0
+check "MP+ra: JSON verdict" grep -q '"verdict": "consistent"' "$tmp/mp"
+"$ptxcheck" compile-litmus --source "$suite/SB+sc+dev.cu.litmus" >"$tmp/src" 2>&1
+check "--source prints the scoped-c11 encoding" grep -q "fence.proxy.alias" "$tmp/src"
 echo "$passed passed, $failed failed"
 test $failed -eq 0

@@ -17,5 +17,11 @@ check "verdict printed" grep -qE '^identity.bfe_s32 +PROVED' "$tmp/one"
 check "prefix selects the family" test "$(grep -c '"verdict": "PROVED"' "$tmp/json")" -eq 7
 "$ptxcheck" prove no.such.theorem >/dev/null 2>&1; rc=$?
 check "unknown name exits 2" test $rc -eq 2
+# Model theorems state their bound; a recorded finding is refuted (exit 1) and says so.
+check "model theorem bound listed" grep -q 'bound: .*fence.sc.gpu between' "$tmp/list"
+"$ptxcheck" prove model.drf_sc.8_7_1 >"$tmp/drf"; rc=$?
+check "refuted theorem exits 1" test $rc -eq 1
+check "counterexample printed" grep -q 'counterexample: .*st.relaxed.gpu x, 1' "$tmp/drf"
+check "recorded finding reproduced" grep -q 'expected and reproduced' "$tmp/drf"
 echo "$passed passed, $failed failed"
 test $failed -eq 0
