@@ -11,7 +11,7 @@ namespace {
 struct RaceArgs {
   std::vector<std::string> files;
   std::string kernel, block, grid;
-  bool json = false, sarif = false, o0 = false;
+  bool json = false, sarif = false, o0 = false, x_only = false;
   unsigned timeout_ms = 5000;
   CudaOptions cuda;
 };
@@ -21,6 +21,7 @@ int run_race(const RaceArgs& a) {
   o.cuda = a.cuda;
   o.o0 = a.o0;
   o.check.timeout_ms = a.timeout_ms;
+  o.check.x_only = a.x_only;
   if (!a.kernel.empty()) o.kernel = a.kernel;
   if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "bad --blockDim " << a.block << "\n"; return 2; }
   if (!a.grid.empty() && !(o.check.grid = race::parse_dim(a.grid))) { std::cerr << "bad --gridDim " << a.grid << "\n"; return 2; }
@@ -55,6 +56,7 @@ void register_race(CLI::App& app) {
   cmd->add_flag("--json", args->json, "print the result as JSON");
   cmd->add_flag("--sarif", args->sarif, "print the result as SARIF 2.1.0");
   cmd->add_flag("--O0", args->o0, "compile .cu with -Xcicc -O0 (source-faithful: keeps accesses the optimiser removes)");
+  cmd->add_flag("--x-only", args->x_only, "a symbolic launch shape is one-dimensional (y = z = 1), as Faial assumes");
   cmd->add_option("--timeout-ms", args->timeout_ms, "solver budget per query")->capture_default_str();
   add_cuda_options(cmd, args->cuda);
   cmd->callback([args]() { exit_code = run_race(*args); });

@@ -41,11 +41,14 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
 
 Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
   Where w;
-  if (in.loc.pos.file) {
-    auto it = m.source_files.find(in.loc.pos.file);
-    w.file = it == m.source_files.end() ? "file" + std::to_string(in.loc.pos.file) : it->second;
-    w.line = in.loc.pos.line;
-    w.column = in.loc.pos.column;
+  // An inlined instruction (atomicAdd, __syncthreads ...) is reported at its outermost call site: the line of
+  // the kernel's own source that the user wrote.
+  const auto& pos = in.loc.inlined_at.empty() ? in.loc.pos : in.loc.inlined_at.back();
+  if (pos.file) {
+    auto it = m.source_files.find(pos.file);
+    w.file = it == m.source_files.end() ? "file" + std::to_string(pos.file) : it->second;
+    w.line = pos.line;
+    w.column = pos.column;
   }
   w.ptx_line = in.loc.ptx_line;
   return w;
@@ -178,7 +181,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
   for (int d = 0; d < 3; ++d) {
     if (o.block) s.add(launch.ntid[d] == u32((*o.block)[d]));
+    else if (o.x_only && d > 0) s.add(launch.ntid[d] == u32(1));
     if (o.grid) s.add(launch.nctaid[d] == u32((*o.grid)[d]));
+    else if (o.x_only && d > 0) s.add(launch.nctaid[d] == u32(1));
     s.add(z3::uge(launch.ntid[d], u32(1)) && z3::uge(launch.nctaid[d], u32(1)));
     for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));
   }
@@ -259,8 +264,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   auto ignorable = [](Space sp) { return sp == Space::local || sp == Space::param || sp == Space::const_; };
   std::set<std::pair<std::string, std::string>> reported;
   std::size_t n = T1.accesses.size();
-  bool budget = false;
-  for (std::size_t i = 0; i < n && !budget; ++i) {
+  bool budget = false, timed_out = false;
+  for (std::size_t i = 0; i < n && !budget && !timed_out; ++i) {
     for (std::size_t j = i; j < n; ++j) {
       const Access& a = T1.accesses[i];
       const Access& b = T2.accesses[j];
@@ -276,6 +281,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       if (reported.count(key)) continue;
       if (res.races.size() >= o.max_races) break;
       if (res.queries >= o.max_queries) { budget = true; break; }
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.max_seconds) { timed_out = true; break; }
       z3::expr q = a.pc && b.pc && z3::ult(a.addr, b.addr + c.bv_val(b.size, 64)) && z3::ult(b.addr, a.addr + c.bv_val(a.size, 64));
       bool shared = a_sh || b_sh || a.space == Space::unknown || b.space == Space::unknown;
       if (a_sh || b_sh) q = q && same_cta;
@@ -322,6 +328,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     }
     if (res.races.size() >= o.max_races) break;
   }
+  if (timed_out) res.unknown_reasons.push_back("time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 
   if (!prep.cfg.loops.empty())

@@ -16,6 +16,8 @@ struct Options {
   unsigned timeout_ms = 5000;                             // per solver call
   unsigned max_queries = 20000;                           // solver calls per kernel
   unsigned max_races = 32;
+  bool x_only = false;  // symbolic shapes are one-dimensional (y = z = 1), as Faial assumes without --all-dims
+  double max_seconds = 60;                                // per kernel; past it the answer is unknown
 };
 
 struct Where {

@@ -2,11 +2,11 @@
 // arguments, a confusion matrix per corpus against `expected`, unknowns and nvcc time apart; exits 1 below the
 // floors in tests/corpus/race_floors.txt (correct verdicts, and a ceiling on false "race-free" verdicts).
 #include "manifest.hpp"
+#include "race_launch.hpp"
 #include "checker/race/run.hpp"
 #include "semantics/support/allocator.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <cstdlib>
 #include <chrono>
 #include <filesystem>
@@ -24,47 +24,13 @@ struct Job {
   std::string set, name, expected;
   fs::path file;
   CudaOptions cuda;
-  std::string block, grid;
+  RaceLaunch launch;
 };
 
-// The value of `--name=V` or `--name V` in an argument string.
-std::string arg_value(const std::string& args, const std::string& name) {
-  std::smatch m;
-  std::regex re(name + "[= ](\\[[^\\]]*\\]|[^ ]+)");
-  return std::regex_search(args, m, re) ? m[1].str() : "";
-}
-
-// GPUVerify-style `//--blockDim=.. --gridDim=..` header lines at the top of a source file.
-std::string header_args(const fs::path& p) {
-  std::ifstream in(p);
-  std::string all, line;
-  for (int i = 0; i < 5 && std::getline(in, line); ++i) if (line.rfind("//", 0) == 0) all += line.substr(2) + " ";
-  return all;
-}
-
 Job make_job(const std::string& set, const fs::path& dir, const corpus::Row& row) {
-  Job j{set, row.at("path"), row.at("expected"), dir / row.at("path"), corpus::compile_options(dir, row), "", ""};
-  if (set == "gpuverify-cuda") {
-    std::string a = row.at("gpuverify_args");
-    j.block = arg_value(a, "--blockDim");
-    j.grid = arg_value(a, "--gridDim");
-    j.name += " " + a;
-  } else if (set == "faial-drf") {
-    std::string a = row.at("faial_args"), h = header_args(j.file);
-    j.block = arg_value(a, "--blockDim");
-    if (j.block.empty()) j.block = arg_value(h, "--blockDim");
-    j.grid = arg_value(a, "--gridDim");
-    // Faial checks block-level races unless told --grid-level (its README): one CTA.
-    if (j.grid.empty()) j.grid = a.find("--grid-level") != std::string::npos ? arg_value(h, "--gridDim") : "1";
-    j.name += " " + a;
-  } else if (set == "scor") {
-    std::smatch m;
-    std::string gb = row.at("grid_x_block");
-    if (std::regex_search(gb, m, std::regex("(\\d+) x (\\d+)"))) { j.grid = m[1]; j.block = m[2]; }
-  } else {
-    j.block = "256";
-    j.grid = "4";
-  }
+  RaceLaunch l = race_launch(set, dir, row);
+  Job j{set, row.at("path") + (l.label.empty() ? "" : " " + l.label), row.at("expected"), dir / row.at("path"),
+        corpus::compile_options(dir, row), l};
   if (row.count("nvcc_extra_flags") && !row.at("nvcc_extra_flags").empty()) j.name += " [" + row.at("nvcc_extra_flags") + "]";
   return j;
 }
@@ -105,6 +71,10 @@ int main(int argc, char** argv) {
   std::vector<double> times;
   double nvcc = 0;
   std::mutex mutex;
+  // Rows of one file run one at a time: the PTX cache publishes through a per-process temporary name, so
+  // two threads compiling the same file at once would share it.
+  std::map<std::string, std::mutex> per_file;
+  for (const auto& j : work) per_file[j.file.string()];
   std::atomic<std::size_t> next{0};
   auto worker = [&]() {
     for (std::size_t i; (i = next++) < work.size();) {
@@ -112,11 +82,13 @@ int main(int argc, char** argv) {
       if (std::getenv("PTXCHECK_RACE_VERBOSE")) std::cerr << "start " << job.set << "/" << job.name << std::endl;
       race::RunOptions o;
       o.cuda = job.cuda;
-      if (!job.block.empty()) o.check.block = race::parse_dim(job.block);
-      if (!job.grid.empty()) o.check.grid = race::parse_dim(job.grid);
-      o.check.timeout_ms = 5000;
+      apply(job.launch, o.check);
+      o.check.timeout_ms = 2000;
+      o.check.max_seconds = 8;  // per kernel: keeps corpus_race within its CI share (issue 6)
       auto t0 = std::chrono::steady_clock::now();
+      std::unique_lock file_lock(per_file.at(job.file.string()));
       race::FileResult r = race::run_file(job.file.string(), o);
+      file_lock.unlock();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - o.nvcc_seconds;
       std::string got = r.exit_code == 0 ? "no-race" : r.exit_code == 3 ? "unknown" : r.exit_code == 2 ? (r.error == "no kernel" ? "no-kernel" : "error") : "race";
       if (r.exit_code == 1) {

@@ -1,69 +1,73 @@
-// How the race corpus driver launches each MANIFEST row: GPUVerify's and Faial's launch arguments, ScoR's
-// "grid x block", Indigo's fixed shape (issue 6), and when to fall back to the source-faithful -O0 mode.
+// How the race corpus driver and bench/race launch each MANIFEST row (issue 6): GPUVerify's `gpuverify_args`,
+// Faial's `faial_args` (one CTA unless --grid-level, blockDim from the file's `//--blockDim=` header otherwise),
+// ScoR's "grid x block", Indigo's fixed --blockDim=256 --gridDim=4. One definition for both programs.
 #pragma once
 
 #include "checker/race/run.hpp"
 #include "manifest.hpp"
-#include "semantics/ir/build.hpp"
 
-#include <sstream>
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <string>
 
 namespace ptxcheck {
 
-// Sets the launch shape in `o` from the row; returns the arguments used (for the row's key).
-inline std::string race_launch(const std::string& set, const corpus::Row& row, race::Options& o) {
-  std::string args;
-  auto take = [&](const std::string& text) {
-    std::istringstream in(text);
-    for (std::string w; in >> w;) {
-      if (w.rfind("--blockDim=", 0) == 0) o.block = race::parse_dim(w.substr(11));
-      else if (w.rfind("--gridDim=", 0) == 0) o.grid = race::parse_dim(w.substr(10));
-    }
-  };
-  if (set == "gpuverify-cuda") { args = row.at("gpuverify_args"); take(args); }
-  else if (set == "faial-drf") {
-    // Faial checks one block unless told otherwise (--gridDim=N, --grid-level, --all-levels).
-    args = row.at("faial_args");
-    o.grid = std::array<std::uint32_t, 3>{1, 1, 1};
-    if (args.find("--grid-level") != std::string::npos || args.find("--all-levels") != std::string::npos) o.grid.reset();
-    take(args);
+struct RaceLaunch {
+  std::string block, grid;  // GPUVerify spellings, empty = symbolic
+  std::string label;        // the arguments shown next to the row's path
+  bool x_only = false;      // symbolic shapes one-dimensional
+};
+
+namespace race_launch_detail {
+// The value of `--name=V` or `--name V` in an argument string.
+inline std::string arg_value(const std::string& args, const std::string& name) {
+  std::smatch m;
+  std::regex re(name + "[= ](\\[[^\\]]*\\]|[^ ]+)");
+  return std::regex_search(args, m, re) ? m[1].str() : "";
+}
+// GPUVerify-style `//--blockDim=.. --gridDim=..` header lines at the top of a source file.
+inline std::string header_args(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::string all, line;
+  for (int i = 0; i < 5 && std::getline(in, line); ++i) if (line.rfind("//", 0) == 0) all += line.substr(2) + " ";
+  return all;
+}
+}  // namespace race_launch_detail
+
+inline RaceLaunch race_launch(const std::string& set, const std::filesystem::path& dir, const corpus::Row& row) {
+  using namespace race_launch_detail;
+  RaceLaunch l;
+  if (set == "gpuverify-cuda") {
+    l.label = row.at("gpuverify_args");
+    l.block = arg_value(l.label, "--blockDim");
+    l.grid = arg_value(l.label, "--gridDim");
+  } else if (set == "faial-drf") {
+    l.label = row.at("faial_args");
+    std::string h = header_args(dir / row.at("path"));
+    l.block = arg_value(l.label, "--blockDim");
+    if (l.block.empty()) l.block = arg_value(h, "--blockDim");
+    l.grid = arg_value(l.label, "--gridDim");
+    // Faial checks block-level races unless told --grid-level (its README): one CTA.
+    if (l.grid.empty()) l.grid = l.label.find("--grid-level") != std::string::npos ? arg_value(h, "--gridDim") : "1";
+    // Faial considers the x dimension only unless given --all-dims.
+    l.x_only = l.label.find("--all-dims") == std::string::npos;
   } else if (set == "scor") {
-    args = row.at("grid_x_block");
-    unsigned g = 0, b = 0;
-    char x = 0;
-    std::istringstream in(args);
-    if (in >> g >> x >> b && g && b) {
-      o.grid = std::array<std::uint32_t, 3>{g, 1, 1};
-      o.block = std::array<std::uint32_t, 3>{b, 1, 1};
-    }
-  } else if (set == "indigo-hirace") {
-    o.block = std::array<std::uint32_t, 3>{256, 1, 1};
-    o.grid = std::array<std::uint32_t, 3>{4, 1, 1};
+    std::smatch m;
+    std::string gb = row.at("grid_x_block");
+    if (std::regex_search(gb, m, std::regex("(\\d+) x (\\d+)"))) { l.grid = m[1]; l.block = m[2]; }
+  } else {
+    l.block = "256";
+    l.grid = "4";
   }
-  return args;
+  return l;
 }
 
-// nvcc's default optimisation left nothing to check: the kernels of the PTX it made contain no load, store
-// or atomic outside the parameter space (for example a lone `ret`).
-inline bool needs_o0(const std::string& path, const CudaOptions& cuda) {
-  if (!is_cuda_source(path)) return false;
-  auto loaded = load_ptx_or_cuda(path, cuda);
-  if (!loaded.text) return false;
-  auto built = ptx::ir::load_ptx(std::move(*loaded.text), path);
-  if (!built) return false;
-  bool any_kernel = false;
-  for (const auto* k : built.module->kernels()) {
-    if (!k->has_body) continue;
-    any_kernel = true;
-    for (const auto& in : k->body) {
-      using ptx::ir::Opcode;
-      bool mem = in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_ ||
-                 in.op == Opcode::ldu_ || in.op == Opcode::call_;
-      if (mem && in.q.space != ptx::ir::StateSpace::param) return false;
-    }
-  }
-  return any_kernel;
+// Applies a launch to the checker options.
+inline void apply(const RaceLaunch& l, race::Options& o) {
+  if (!l.block.empty()) o.block = race::parse_dim(l.block);
+  if (!l.grid.empty()) o.grid = race::parse_dim(l.grid);
+  o.x_only = l.x_only;
 }
 
 }  // namespace ptxcheck

@@ -1,2 +1,85 @@
 #!/bin/sh
-exit 0
+# CLI test of `ptxcheck race` through the real executable: exit codes (0 race-free, 1 race or barrier divergence,
+# 2 bad input / no kernel, 3 unknown), the JSON and SARIF shapes, and a located error on malformed PTX.
+# Usage: cli_race.sh PTXCHECK SOURCE_DIR
+set -u
+exe=$1
+src=$2
+k=$src/tests/unit/race/kernels
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect_rc() {  # expected-rc description command...
+  want=$1; what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $what: exit $got, expected $want"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -20; fail=1
+  else
+    echo "ok: $what (exit $got)"
+  fi
+}
+
+expect_rc 0 "race-free kernel" "$exe" race "$k/shared_barrier.cu" --blockDim=128 --gridDim=2
+expect_rc 1 "racy kernel" "$exe" race "$k/shared_no_barrier.cu" --blockDim=128 --gridDim=2
+expect_rc 1 "barrier divergence" "$exe" race "$k/divergent_barrier.cu" --blockDim=64 --gridDim=1
+grep -q "barrier divergence at .*divergent_barrier.cu:" "$tmp/out" || { echo "FAIL: divergence report names no source line"; fail=1; }
+
+# Text report: both accesses with their CUDA file:line:col, the mode, one report per race.
+expect_rc 1 "text report" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2
+grep -q "nvcc default optimisation" "$tmp/out" || { echo "FAIL: mode not named"; fail=1; }
+[ "$(grep -c 'ww_same_index.cu:3:' "$tmp/out")" = 2 ] || { echo "FAIL: expected both accesses at ww_same_index.cu:3"; cat "$tmp/out"; fail=1; }
+[ "$(grep -c '^  race:' "$tmp/out")" = 1 ] || { echo "FAIL: expected exactly one race report"; fail=1; }
+
+# JSON shape.
+expect_rc 1 "--json" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2 --json
+python3 - "$tmp/out" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["exit_code"] == 1, j
+k = j["kernels"][0]
+assert k["verdict"] == "race", k
+r = k["races"][0]
+for side in ("first", "second"):
+    a = r[side]
+    assert a["kind"] == "write" and a["strength"] == "weak" and a["location"]["line"] == 3, a
+for t in ("thread1", "thread2"):
+    assert len(r[t]["ctaid"]) == 3 and len(r[t]["tid"]) == 3, r
+assert (r["thread1"]["ctaid"], r["thread1"]["tid"]) != (r["thread2"]["ctaid"], r["thread2"]["tid"])
+print("ok: JSON shape")
+PY
+
+# SARIF 2.1.0 shape.
+expect_rc 1 "--sarif" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2 --sarif
+python3 - "$tmp/out" <<'PY' || fail=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["version"] == "2.1.0"
+run = s["runs"][0]
+assert run["tool"]["driver"]["name"] == "ptxcheck race"
+res = [r for r in run["results"] if r["ruleId"] == "ptxcheck.race.data-race"]
+assert len(res) == 1, res
+loc = res[0]["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"].endswith("ww_same_index.cu") and loc["region"]["startLine"] == 3, loc
+print("ok: SARIF shape")
+PY
+
+# Bad input: a located error (file:line:col: error:), exit 2; a PTX file without a kernel, exit 2; bad shape, exit 2.
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  add.u32 %%r1 %%r2;\n}\n' > "$tmp/bad.ptx"
+expect_rc 2 "malformed PTX" "$exe" race "$tmp/bad.ptx"
+grep -Eq "bad.ptx:[0-9]+:[0-9]+: error:" "$tmp/out" "$tmp/err" || { echo "FAIL: no file:line:col: error: on malformed PTX"; cat "$tmp/err"; fail=1; }
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n  ret;\n}\n' > "$tmp/nokernel.ptx"
+expect_rc 2 "no kernel" "$exe" race "$tmp/nokernel.ptx"
+grep -q "no kernel" "$tmp/err" || { echo "FAIL: 'no kernel' not said"; fail=1; }
+expect_rc 2 "bad --blockDim" "$exe" race "$k/shared_barrier.cu" --blockDim=0
+expect_rc 2 "missing file" "$exe" race "$tmp/missing.cu"
+
+# Unknown: a per-query solver budget of 1 ms cannot decide a kernel with loops and barriers (exit 3), or the
+# kernel is decided anyway; never race-free by default of an answer.
+"$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --timeout-ms 1 >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 3 ]; then grep -q "unknown:" "$tmp/out" || { echo "FAIL: exit 3 without a reason"; fail=1; }
+elif [ "$rc" != 0 ]; then echo "FAIL: --timeout-ms 1 gave exit $rc"; fail=1; fi
+echo "ok: 1 ms budget (exit $rc)"
+
+exit $fail
