@@ -238,8 +238,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     auto [r, model, why] = check(q);
     if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (barrier divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
     if (r != z3::sat) continue;
-    DivergenceReport d{b1.instr, where_of(m, f.body[b1.instr]), ids_of(*model, T1), ids_of(*model, T2),
+    DivergenceReport d{b1.instr, where_of(m, f.body[b1.instr]), "", ids_of(*model, T1), ids_of(*model, T2),
                        model->eval(b1.pc, true).is_true()};
+    const auto& bin = f.body[b1.instr];
+    int cause = bin.guard >= 0 && !prep.uni.reg[bin.guard] ? static_cast<int>(b1.instr) : prep.uni.cause[blk];
+    if (cause >= 0) {
+      const auto& ci = f.body[cause];
+      std::string reg = ci.guard >= 0 ? f.registers[ci.guard].name : "?";
+      d.condition = std::string(ci.guard_negated ? "@!" : "@") + reg + " " + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
+    }
     res.divergences.push_back(d);
   }
 

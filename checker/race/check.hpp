@@ -52,6 +52,7 @@ struct RaceReport {
 struct DivergenceReport {
   std::uint32_t instr = 0;
   Where where;
+  std::string condition;  // the thread-dependent branch or guard it diverges under, with its location
   ThreadIds t1, t2;
   bool t1_reaches = false;
 };

@@ -41,6 +41,14 @@ Launch make_launch(z3::context& c) {
 }
 
 namespace {
+// A plain register operand.
+Operand reg_operand(int r) {
+  Operand o;
+  o.kind = OK::Register;
+  o.reg = r;
+  return o;
+}
+
 Space space_of(StateSpace s) {
   switch (s) {
     case StateSpace::global: return Space::global;
@@ -329,7 +337,7 @@ class Encoder {
   }
 
   z3::expr guard(State& s, const Instruction& in) {
-    z3::expr g = read(s, Operand{OK::Register, false, false, -1, Operand::BaseKind::None, in.guard}, 1, false) == c_.bv_val(1, 1);
+    z3::expr g = read(s, reg_operand(in.guard), 1, false) == c_.bv_val(1, 1);
     return in.guard_negated ? !g : g;
   }
 
@@ -395,9 +403,7 @@ class Encoder {
 
   void havoc_outputs(State& s, const Instruction& in) {
     for (int r : written_registers(in)) {
-      Operand o{OK::Register};
-      o.reg = r;
-      write(s, in, o, fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r)), false);
+      write(s, in, reg_operand(r), fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r)), false);
     }
   }
 
@@ -412,7 +418,7 @@ class Encoder {
     a.space = space_of(sp);
     z3::expr base = c_.bv_val(0, 64);
     if (addr.base_kind == Operand::BaseKind::Register && addr.reg >= 0) {
-      base = read(s, Operand{OK::Register, false, false, -1, Operand::BaseKind::None, addr.reg}, 64, false);
+      base = read(s, reg_operand(addr.reg), 64, false);
       a.object = p_.prov[addr.reg];
     } else if (addr.base_kind == Operand::BaseKind::Variable) {
       base = var_address(addr.var);

@@ -52,7 +52,7 @@ json to_json(const FileResult& r) {
       races.push_back({{"first", access_json(x.first)}, {"second", access_json(x.second)}, {"thread1", ids_json(x.t1)},
                        {"thread2", ids_json(x.t2)}, {"possible", x.possible}, {"note", x.note}});
     for (const auto& d : k.divergences)
-      divs.push_back({{"barrier", where_json(d.where)}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
+      divs.push_back({{"barrier", where_json(d.where)}, {"condition", d.condition}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
                       {"thread1_reaches", d.t1_reaches}});
     ks.push_back({{"kernel", k.kernel}, {"verdict", verdict_name(k.verdict)}, {"races", races}, {"barrier_divergence", divs},
                   {"unknown_reasons", k.unknown_reasons}, {"unsupported", k.unsupported}, {"notes", k.notes},
@@ -78,7 +78,8 @@ std::string to_text(const FileResult& r) {
     }
     for (const auto& d : k.divergences)
       s << "  barrier divergence at " << d.where.text() << ": thread " << ids_text(d.t1) << (d.t1_reaches ? " reaches it, " : " does not reach it, ")
-        << "thread " << ids_text(d.t2) << (d.t1_reaches ? " does not\n" : " does\n");
+        << "thread " << ids_text(d.t2) << (d.t1_reaches ? " does not" : " does")
+        << (d.condition.empty() ? "" : "; diverging condition: " + d.condition) << "\n";
     for (const auto& u : k.unknown_reasons) s << "  unknown: " << u << "\n";
     for (const auto& u : k.unsupported) s << "  unsupported: " << u << "\n";
     for (const auto& n : k.notes) s << "  note: " << n << "\n";
@@ -107,7 +108,7 @@ json to_sarif(const std::vector<FileResult>& rs) {
                            {"relatedLocations", json::array({location(x.second.where, r.file)})}});
       for (const auto& d : k.divergences)
         results.push_back({{"ruleId", "ptxcheck.race.barrier-divergence"}, {"level", "error"},
-                           {"message", {{"text", "barrier divergence in " + k.kernel}}}, {"locations", json::array({location(d.where, r.file)})}});
+                           {"message", {{"text", "barrier divergence in " + k.kernel + (d.condition.empty() ? "" : " under " + d.condition)}}}, {"locations", json::array({location(d.where, r.file)})}});
       for (const auto& u : k.unknown_reasons)
         results.push_back({{"ruleId", "ptxcheck.race.unknown"}, {"level", "note"}, {"message", {{"text", k.kernel + ": " + u}}},
                            {"locations", json::array({json{{"physicalLocation", {{"artifactLocation", {{"uri", r.file}}}}}}})}});

@@ -63,6 +63,7 @@ Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g) {
   Uniformity u;
   u.reg.assign(f.registers.size(), true);
   u.divergent.assign(g.blocks.size(), false);
+  u.cause.assign(g.blocks.size(), -1);
   for (bool changed = true; changed;) {
     changed = false;
     // Divergent regions: from a thread-dependent branch to its immediate post-dominator.
@@ -81,6 +82,7 @@ Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g) {
         int x = stack.back(); stack.pop_back();
         if (x == stop || div[x]) continue;
         div[x] = true;
+        if (u.cause[x] < 0) u.cause[x] = static_cast<int>(bl.end - 1);
         for (int s : g.blocks[x].succ) stack.push_back(s);
       }
     }

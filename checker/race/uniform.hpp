@@ -11,6 +11,7 @@ namespace ptxcheck::race {
 struct Uniformity {
   std::vector<bool> reg;        // register -> uniform across the CTA
   std::vector<bool> divergent;  // block -> reached under a thread-dependent condition
+  std::vector<int> cause;       // block -> the thread-dependent branch (instruction) it diverges under, -1 none
 };
 
 Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g);

@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
         int v = row.count(c) ? row.at(c) : 0;
         std::cout << v << std::string(12 - std::to_string(v).size(), ' ');
         total += v;
-        if (exp == "other-error") continue;
+        if (exp == "other-error" || c == "no-kernel") continue;
         if (c == exp || (exp == "race" && c == "barrier-divergence")) correct += v;
         if ((exp == "race" || exp == "barrier-divergence") && c == "no-race") false_free += v;
         if (c != "unknown" && c != "error") decided += v;
@@ -133,9 +133,15 @@ int main(int argc, char** argv) {
       std::cout << "\n";
     }
     int rated = 0;
-    for (const auto& [exp, row] : m) if (exp != "other-error") for (const auto& [c, v] : row) rated += v;
+    // Rated: rows with a verdict expected; "no kernel" files (exit 2) are counted apart.
+    int no_kernel = 0;
+    for (const auto& [exp, row] : m)
+      for (const auto& [c, v] : row) {
+        if (c == "no-kernel") no_kernel += v;
+        else if (exp != "other-error") rated += v;
+      }
     std::cout << "  " << set << ": " << correct << " correct of " << rated << " rated rows (" << total << " run, "
-              << not_compiling[set] << " not compiling), " << false_free << " false race-free\n";
+              << not_compiling[set] << " not compiling, " << no_kernel << " without a kernel), " << false_free << " false race-free\n";
     if (floors.count(set + ".correct") && correct < floors[set + ".correct"]) {
       std::cout << "  below the floor of " << floors[set + ".correct"] << " correct\n";
       rc = 1;

@@ -23,7 +23,7 @@ expect_rc() {  # expected-rc description command...
 expect_rc 0 "race-free kernel" "$exe" race "$k/shared_barrier.cu" --blockDim=128 --gridDim=2
 expect_rc 1 "racy kernel" "$exe" race "$k/shared_no_barrier.cu" --blockDim=128 --gridDim=2
 expect_rc 1 "barrier divergence" "$exe" race "$k/divergent_barrier.cu" --blockDim=64 --gridDim=1
-grep -q "barrier divergence at .*divergent_barrier.cu:" "$tmp/out" || { echo "FAIL: divergence report names no source line"; fail=1; }
+grep -q "barrier divergence at .*divergent_barrier.cu:6:.*diverging condition: @%p[0-9]* bra at .*divergent_barrier.cu:6:" "$tmp/out" || { echo "FAIL: divergence report names no barrier line and condition"; fail=1; }
 
 # Text report: both accesses with their CUDA file:line:col, the mode, one report per race.
 expect_rc 1 "text report" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2
