@@ -19,8 +19,6 @@ const std::vector<Theorem>& all_theorems() {
 const std::map<std::string, std::string>& recorded_findings() {
   static const std::map<std::string, std::string> findings = {
       {"mapping.sound_rc11.shapes", "load buffering: RC11's po|rf acyclicity is not kept by ld.relaxed/st.relaxed"},
-      {"mapping.sound_no_thin_air.alternatives",
-       "fence.acquire / fence.release have no effect in the litmus engine (its graph builder tags no fence ACQ or REL)"},
       {"model.drf_sc.8_7_1", "morally strong relaxed accesses never race (8.7.1), yet message passing with them is not SC"},
   };
   return findings;

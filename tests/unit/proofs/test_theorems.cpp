@@ -24,7 +24,7 @@ void run_family(const std::string& prefix, std::size_t at_least) {
     INFO(t.name << ": " << verdict_name(r.verdict) << " " << r.detail);
     CHECK(r.verdict == expected_verdict(t.name));
     CHECK(!t.bound.empty());
-    MESSAGE(t.name << " " << verdict_name(r.verdict) << " in " << r.seconds << " s");
+    MESSAGE(t.name << " " << std::string(verdict_name(r.verdict)) << " in " << r.seconds << " s");
   }
   CHECK(n >= at_least);
 }
