@@ -232,6 +232,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     int blk = prep.cfg.block_of[b1.instr];
     bool div = prep.uni.divergent[blk] || (f.body[b1.instr].guard >= 0 && !prep.uni.reg[f.body[b1.instr].guard]);
     if (!div) continue;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.max_seconds) {
+      res.unknown_reasons.push_back("time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every barrier was checked for divergence");
+      break;
+    }
     z3::expr q = same_cta && (b1.pc != b2.pc);
     for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
       if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));

@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
       o.cuda = job.cuda;
       apply(job.launch, o.check);
       o.check.timeout_ms = 2000;
-      o.check.max_seconds = 8;  // per kernel: keeps corpus_race within its CI share (issue 6)
+      o.check.max_seconds = 5;  // per kernel: keeps corpus_race within its CI share (issue 6)
       auto t0 = std::chrono::steady_clock::now();
       std::unique_lock file_lock(per_file.at(job.file.string()));
       race::FileResult r = race::run_file(job.file.string(), o);
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   const std::vector<std::string> cols{"race", "barrier-divergence", "no-race", "unknown", "no-kernel", "error"};
   for (const auto& [set, m] : matrix) {
-    int correct = 0, decided = 0, false_free = 0, total = 0;
+    int correct = 0, decided = 0, false_free = 0, total = 0, racy = 0, racy_found = 0;
     std::cout << "\n" << set << " (rows: expected; columns: got)\n  " << std::string(20, ' ');
     for (const auto& c : cols) std::cout << c.substr(0, 10) << std::string(12 - std::min<std::size_t>(10, c.size()), ' ');
     std::cout << "\n";
@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
         if (exp == "other-error" || c == "no-kernel") continue;
         if (c == exp || (exp == "race" && c == "barrier-divergence")) correct += v;
         if ((exp == "race" || exp == "barrier-divergence") && c == "no-race") false_free += v;
+        if (exp == "race") { racy += v; if (c == "race" || c == "barrier-divergence") racy_found += v; }
         if (c != "unknown" && c != "error") decided += v;
       }
       std::cout << "\n";
@@ -142,6 +143,11 @@ int main(int argc, char** argv) {
       }
     std::cout << "  " << set << ": " << correct << " correct of " << rated << " rated rows (" << total << " run, "
               << not_compiling[set] << " not compiling, " << no_kernel << " without a kernel), " << false_free << " false race-free\n";
+    std::cout << "  " << set << ": racy kernels found " << racy_found << " of " << racy << "\n";
+    if (floors.count(set + ".racy_found") && racy_found < floors[set + ".racy_found"]) {
+      std::cout << "  below the floor of " << floors[set + ".racy_found"] << " racy kernels found\n";
+      rc = 1;
+    }
     if (floors.count(set + ".correct") && correct < floors[set + ".correct"]) {
       std::cout << "  below the floor of " << floors[set + ".correct"] << " correct\n";
       rc = 1;
