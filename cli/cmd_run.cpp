@@ -20,6 +20,7 @@ struct RunArgs {
   bool shared_given = false;
   std::uint64_t seed = 0, max_steps = 2'000'000'000;
   std::uint32_t resident = 8;
+  std::uint64_t gpu_slack = 0;
   CudaOptions cuda;
 };
 
@@ -86,8 +87,11 @@ int run_run(const RunArgs& args) {
   opt.seed = args.seed;
   opt.max_steps = args.max_steps;
   opt.resident_ctas = args.resident;
+  opt.gpu_slack_bytes = args.gpu_slack;
   auto r = ptx::interp::run(m, launch, opt);
   std::cout << ptx::interp::result_to_json(r, m).dump(2) << "\n";
+  if (r.stats.overrun_accesses)
+    std::cerr << "warning: " << r.stats.overrun_accesses << " accesses past an allocation's end (first: " << r.first_overrun.message << ")\n";
   using K = ptx::interp::Problem::Kind;
   switch (r.problem.kind) {
     case K::none: return 0;
@@ -117,6 +121,9 @@ void register_run(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "scheduling seed (0: deterministic lowest-pc-first)")->capture_default_str();
   cmd->add_option("--max-steps", args->max_steps, "warp-instruction budget (exit 3 when reached)")->capture_default_str();
   cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once, run interleaved")->capture_default_str();
+  cmd->add_option("--gpu-slack", args->gpu_slack,
+                  "bytes past a global allocation's end that accesses may reach, as inside a GPU's mapped page "
+                  "(a warning instead of an error; 2097152 = a 2 MiB page)")->capture_default_str();
   add_cuda_options(cmd, args->cuda);
   cmd->callback([args]() { exit_code = run_run(*args); });
 }

@@ -101,7 +101,7 @@ std::optional<std::string> enumerate_explicit(const Prepared& pr, const cat::Mod
     for (auto& vals : finals) {
       bool sat = eval_condition(pr.t.cond, vals);
       if (!er.consistent()) {
-        if (opt.explain && sat)
+        if (opt.explain && explained_outcome(pr.t.quantifier, sat))
           for (auto& n : er.violated())
             if (std::find(explain_axioms.begin(), explain_axioms.end(), n) == explain_axioms.end())
               explain_axioms.push_back(n);

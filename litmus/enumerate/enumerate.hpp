@@ -54,7 +54,7 @@ struct Result {
   long long candidates = 0;      // explicit: candidate graphs checked; symbolic: feasible trace combinations
   bool bounded = false;          // some trace reached the unroll bound
   std::vector<std::string> unsupported;
-  std::vector<std::string> explanation;  // axioms forbidding the condition's outcomes (--explain)
+  std::vector<std::string> explanation;  // axioms forbidding the outcomes explained_outcome names (--explain)
   double time_ms = 0;
 };
 
@@ -63,5 +63,9 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt);
 // Helpers shared with the reports and tests.
 std::string render_condition(const CondPtr& c);
 bool eval_condition(const CondPtr& c, const std::map<std::string, std::int64_t>& vals);
+
+// --explain looks at the outcomes the test is about: those satisfying the proposition of `exists` /
+// `~exists`, and those violating the proposition of `forall` (a forall test asks that none is reachable).
+inline bool explained_outcome(Quantifier q, bool satisfies) { return q == Quantifier::forall ? !satisfies : satisfies; }
 
 }  // namespace ptxcheck::litmus

@@ -239,10 +239,11 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
         return false;
       };
       if (opt.explain) {
-        // An outcome the condition names that some candidate reaches but no allowed execution does: the unsat
+        // An outcome the test is about (explained_outcome) that some candidate reaches but no allowed execution does: the unsat
         // core over the axiom literals names the axioms that forbid it.
         s.push();
-        s.add(cond_expr(pr.t.cond, regs, locs, ctx));
+        z3::expr satisfies = cond_expr(pr.t.cond, regs, locs, ctx);
+        s.add(explained_outcome(pr.t.quantifier, true) ? satisfies : !satisfies);  // the outcomes explained_outcome names
         auto cand = s.check();
         if (cand == z3::unknown) return unknown("check");
         if (cand == z3::sat) {

@@ -184,10 +184,18 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
     else space = StateSpace::global;
   }
   std::uint8_t* p = nullptr;
+  auto describe = [&](const char* what) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
+    return std::string(what) + (is_write ? " store" : " load") + " of " + std::to_string(size) + " bytes at " + buf + " (" +
+           ir::state_space_name(space) + " space)";
+  };
   switch (space) {
     case StateSpace::global: case StateSpace::const_: {
       auto* r = global_.find(a, size);
       if (r) p = r->bytes.data() + (a - r->base);
+      if (r && !r->covers(a, size) && result_.stats.overrun_accesses++ == 0)  // inside the GPU slack only
+        result_.first_overrun = {Problem::Kind::out_of_bounds, describe("out-of-bounds") + " past '" + r->name + "', let through by the GPU slack", {position(t)}};
       break;
     }
     case StateSpace::shared: case StateSpace::shared_cluster:
@@ -198,14 +206,7 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
       break;
     default: break;
   }
-  if (!p) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
-    fail(Problem::Kind::out_of_bounds,
-         std::string("out-of-bounds ") + (is_write ? "store" : "load") + " of " + std::to_string(size) + " bytes at " + buf +
-             " (" + ir::state_space_name(space) + " space)",
-         {&t});
-  }
+  if (!p) fail(Problem::Kind::out_of_bounds, describe("out-of-bounds"), {&t});
   return p;
 }
 

@@ -33,6 +33,10 @@ struct Options {
   std::uint64_t max_steps = 2'000'000'000;  // warp-instruction budget; running out is "unknown"
   std::uint32_t resident_ctas = 8;     // CTAs in flight at once (interleaved); the rest wait their turn
   bool fast_path = true;               // false: every instruction through semantics/ops (for cross-checks)
+  // 0: an access past a global allocation's end is an error. N: as on a GPU, where the driver places small
+  // allocations inside larger mapped pages (2 MiB), an access up to N bytes past the end proceeds (the bytes
+  // there start as zero) and is reported as a warning (Stats::overrun_accesses, RunResult::first_overrun).
+  std::uint64_t gpu_slack_bytes = 0;
 };
 
 // Where a thread was when something happened.
@@ -57,6 +61,7 @@ struct Stats {
   std::uint64_t threads = 0, warps = 0, ctas = 0;
   std::uint64_t barriers = 0, warp_syncs = 0, divergent_branches = 0;
   std::uint64_t vprintf_calls = 0;  // printf output is not modelled: each call returns 0
+  std::uint64_t overrun_accesses = 0;  // accesses past an allocation's end let through by Options::gpu_slack_bytes
   std::uint64_t bytes_per_thread = 0;  // registers + local stack of one thread at its peak
   double seconds = 0;
 };
@@ -70,6 +75,7 @@ struct RunResult {
   std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers;
   Stats stats;
   Problem problem;
+  Problem first_overrun;  // the first access stats.overrun_accesses counts (kind none when there is none)
   std::vector<Unsupported> unsupported;  // every unsupported instruction reachable from the kernel
   bool ok() const { return problem.kind == Problem::Kind::none; }
 };

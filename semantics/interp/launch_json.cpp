@@ -147,11 +147,11 @@ nlohmann::json result_to_json(const RunResult& r, const ir::Module& m) {
   j["stats"] = {{"warp_instructions", s.warp_instructions}, {"lane_instructions", s.lane_instructions},
                 {"threads", s.threads}, {"warps", s.warps}, {"ctas", s.ctas}, {"barriers", s.barriers},
                 {"warp_syncs", s.warp_syncs}, {"divergent_branches", s.divergent_branches}, {"vprintf_calls", s.vprintf_calls},
-                {"bytes_per_thread", s.bytes_per_thread}, {"seconds", s.seconds}};
-  if (!r.ok()) {
-    nlohmann::json e = {{"kind", problem_kind_name(r.problem.kind)}, {"message", r.problem.message}};
+                {"overrun_accesses", s.overrun_accesses}, {"bytes_per_thread", s.bytes_per_thread}, {"seconds", s.seconds}};
+  auto problem_json = [&](const Problem& p) {
+    nlohmann::json e = {{"kind", problem_kind_name(p.kind)}, {"message", p.message}};
     nlohmann::json threads = nlohmann::json::array();
-    for (const auto& t : r.problem.threads) {
+    for (const auto& t : p.threads) {
       nlohmann::json tj = {{"ctaid", t.ctaid}, {"tid", t.tid}, {"function", t.function}, {"ptx_line", t.ptx_line}};
       if (t.source.file) {
         auto it = m.source_files.find(t.source.file);
@@ -160,8 +160,10 @@ nlohmann::json result_to_json(const RunResult& r, const ir::Module& m) {
       threads.push_back(tj);
     }
     e["threads"] = threads;
-    j["error"] = e;
-  }
+    return e;
+  };
+  if (!r.ok()) j["error"] = problem_json(r.problem);
+  if (r.first_overrun.kind != Problem::Kind::none) j["warning"] = problem_json(r.first_overrun);
   if (!r.unsupported.empty()) {
     nlohmann::json u = nlohmann::json::array();
     for (const auto& x : r.unsupported) u.push_back({{"instruction", x.instruction}, {"ptx_line", x.ptx_line}});

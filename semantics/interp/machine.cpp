@@ -178,6 +178,7 @@ bool Machine::setup() {
   dynamic_shared_base_ = align_up(shared, 16);
   for (auto g : extern_shared) global_addr_[g] = dynamic_shared_base_;
   // Global and const variables with their initializers (ISA 5.4.4), then the launch's buffers.
+  global_.set_slack(opt_.gpu_slack_bytes);
   for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
     const auto& v = mod_.globals[g];
     if (v.space != StateSpace::global && v.space != StateSpace::const_) continue;
@@ -335,7 +336,9 @@ RunResult Machine::run() {
   cta_ = nullptr;
   for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
     auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
-    result_.buffers.push_back({launch_.buffers[k].first, r ? r->bytes : std::vector<std::uint8_t>{}});
+    std::vector<std::uint8_t> bytes;
+    if (r) bytes.assign(r->bytes.begin(), r->bytes.begin() + static_cast<std::ptrdiff_t>(r->size));
+    result_.buffers.push_back({launch_.buffers[k].first, std::move(bytes)});
   }
   result_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result_;

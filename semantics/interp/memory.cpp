@@ -9,10 +9,11 @@ std::uint64_t GlobalMemory::allocate(std::string name, std::uint64_t size, std::
   Region r;
   r.name = std::move(name);
   r.base = base;
-  r.bytes.assign(size, 0);
+  r.size = size;
+  r.bytes.assign(size + slack_, 0);
   r.read_only = read_only;
   regions_.push_back(std::move(r));
-  next_ = base + (size ? size : 1) + 256;  // guard gap
+  next_ = base + (size ? size : 1) + slack_ + 256;  // guard gap
   return base;
 }
 
@@ -29,7 +30,7 @@ GlobalMemory::Region* GlobalMemory::find(std::uint64_t addr, std::uint64_t size)
 
 std::uint64_t GlobalMemory::bytes_allocated() const {
   std::uint64_t n = 0;
-  for (const auto& r : regions_) n += r.bytes.size();
+  for (const auto& r : regions_) n += r.size;
   return n;
 }
 

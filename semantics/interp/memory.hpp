@@ -26,12 +26,16 @@ class GlobalMemory {
   struct Region {
     std::string name;
     std::uint64_t base = 0;
-    std::vector<std::uint8_t> bytes;
+    std::uint64_t size = 0;           // bytes asked for
+    std::vector<std::uint8_t> bytes;  // size + the memory's slack, zero-filled
     bool read_only = false;  // .const
+    bool covers(std::uint64_t addr, std::uint64_t n) const { return addr >= base && addr - base <= size && n <= size - (addr - base); }
   };
+  // Bytes after every later allocation that accesses may reach without an error (see Options::gpu_slack_bytes).
+  void set_slack(std::uint64_t bytes) { slack_ = bytes; }
   // Returns the base address of a new allocation of `size` bytes (zero-filled), aligned to `align`.
   std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false);
-  // The region holding [addr, addr+size), or null when the access is out of bounds.
+  // The region holding [addr, addr+size) within its size plus slack, or null when the access is out of bounds.
   Region* find(std::uint64_t addr, std::uint64_t size);
   const std::vector<Region>& regions() const { return regions_; }
   Region& region(std::size_t i) { return regions_[i]; }
@@ -41,6 +45,7 @@ class GlobalMemory {
   std::vector<Region> regions_;
   std::uint64_t next_ = kGlobalBase;
   std::size_t last_ = 0;  // the region of the previous access (accesses cluster)
+  std::uint64_t slack_ = 0;
 };
 
 }  // namespace ptx::interp

@@ -107,8 +107,13 @@ LoadedText compile_cuda(const std::string& cu_path, const CudaOptions& o) {
     }
     fs::create_directories(o.cache_dir, ec);
   }
-  auto tmp = fs::temp_directory_path() / fmt::format("ptxcheck-{}-{}", getpid(), std::hash<std::string>{}(command));
-  fs::create_directories(tmp, ec);
+  // mkdtemp gives each call its own folder: threads of one process compiling the same file never collide.
+  std::string tmp_template = (fs::temp_directory_path() / "ptxcheck-nvcc-XXXXXX").string();
+  if (!mkdtemp(tmp_template.data())) {
+    result.error = Diagnostic{{cu_path, 0, 0}, "cannot create a temporary folder for nvcc", "", "error"};
+    return result;
+  }
+  fs::path tmp = tmp_template;
   fs::path out = tmp / "out.ptx", err = tmp / "nvcc.err";
   args.insert(args.end() - 1, {"-o", out.string()});
   int rc = run_program(args, err.string());
@@ -121,7 +126,7 @@ LoadedText compile_cuda(const std::string& cu_path, const CudaOptions& o) {
     result.text = read_file(out);
     if (!result.text) result.error = Diagnostic{{cu_path, 0, 0}, "nvcc produced no PTX", "", "error"};
     else if (!cached.empty()) {
-      auto part = cached.string() + fmt::format(".{}", getpid());
+      auto part = cached.string() + "." + tmp.filename().string();  // unique per call, beside the cache entry
       std::ofstream(part, std::ios::binary) << *result.text;
       fs::rename(part, cached, ec);  // atomic publish: parallel drivers never read half a file
     }

@@ -93,6 +93,13 @@ done
 check "--explain in text" grep -q "^Forbidden by: " "$tmp/mp.txt"
 "$ptxcheck" litmus --model "$tmp/sc.cat" --explain "$tmp/sb.litmus" >"$tmp/sb.txt" 2>&1
 check "--explain under SC names sc" grep -q "^Forbidden by: sc$" "$tmp/sb.txt"
+# A forall test is about the outcomes violating its proposition: SB's (0,0) again, which SC forbids.
+sed 's/^exists (P0:r0 == 0 \/\\ P1:r1 == 0)$/forall (P0:r0 == 1 \\\/ P1:r1 == 1)/' "$tmp/sb.litmus" >"$tmp/sb-forall.litmus"
+check "forall variant of SB written" grep -q '^forall' "$tmp/sb-forall.litmus"
+for engine in symbolic explicit; do
+  "$ptxcheck" litmus --model "$tmp/sc.cat" --engine $engine --explain "$tmp/sb-forall.litmus" >"$tmp/sbf.txt" 2>&1
+  check "--explain of a forall test under SC names sc ($engine)" grep -q "^Forbidden by: sc$" "$tmp/sbf.txt"
+done
 
 # --- --dot: one picture per final state, SVG when Graphviz is installed.
 "$ptxcheck" litmus --dot "$tmp/dot" "$ex/SB-fence-acq_rel.litmus" >"$tmp/dot.txt" 2>&1; rc=$?

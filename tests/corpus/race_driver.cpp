@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
   std::vector<double> times;
   double nvcc = 0;
   std::mutex mutex;
-  // Rows of one file run one at a time: the PTX cache publishes through a per-process temporary name, so
-  // two threads compiling the same file at once would share it.
+  // Rows of one file run one at a time: the first compiles it and fills the PTX cache, the others read the
+  // cache instead of running nvcc again.
   std::map<std::string, std::mutex> per_file;
   for (const auto& j : work) per_file[j.file.string()];
   std::atomic<std::size_t> next{0};

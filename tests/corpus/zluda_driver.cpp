@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
   std::sort(records.begin(), records.end());
   int passed = 0, approx_passed = 0, failed = 0, unsupported = 0, disabled = 0, disabled_passed = 0;
   std::map<std::string, int> unsupported_names;
+  std::vector<std::string> overrunning;  // tests whose kernel accesses past a buffer's end
   for (const auto& path : records) {
     json rec;
     try { rec = json::parse(slurp(path)); } catch (...) { std::cerr << path << ": bad JSON\n"; ++failed; continue; }
@@ -140,7 +141,12 @@ int main(int argc, char** argv) {
       v.buffer = p.get<std::string>();
       launch.params.push_back(v);
     }
-    auto r = ptx::interp::run(*built.module, launch);
+    // Upstream allocates with cuMemAlloc, which places small buffers inside 2 MiB mapped pages: an access
+    // just past a buffer's end does not fault on the GPU that measured these outputs, so it does not here.
+    ptx::interp::Options gpu;
+    gpu.gpu_slack_bytes = 2u << 20;
+    auto r = ptx::interp::run(*built.module, launch, gpu);
+    if (r.stats.overrun_accesses && !is_disabled) overrunning.push_back(name);
     if (r.problem.kind == ptx::interp::Problem::Kind::unsupported) {
       if (is_disabled) ++disabled;
       else ++unsupported;
@@ -164,7 +170,7 @@ int main(int argc, char** argv) {
       detail = "output " + ptx::interp::bytes_to_hex(got ? *got : std::vector<std::uint8_t>{}) + ", expected " + ptx::interp::bytes_to_hex(want);
     }
     for (int seed = 1; ok && seed <= seeds; ++seed) {
-      ptx::interp::Options o;
+      ptx::interp::Options o = gpu;
       o.seed = static_cast<std::uint64_t>(seed);
       auto rs = ptx::interp::run(*built.module, launch, o);
       const std::vector<std::uint8_t>* gs = nullptr;
@@ -190,6 +196,10 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& [n, c] : unsupported_names) std::cout << "unsupported: " << n << " (" << c << " occurrences)\n";
+  std::cout << overrunning.size() << " kernels access past a buffer's end (inside the GPU's mapped page, as upstream's"
+            << " run does; ptxcheck run reports it as an error unless --gpu-slack is given):";
+  for (const auto& n : overrunning) std::cout << " " << n;
+  std::cout << "\n";
   std::cout << "zluda-ptx run: " << passed << " passed, " << failed << " failed, " << unsupported << " unsupported";
   std::cout << " (" << approx_passed << " of the passes are .approx results within the ISA error bound, the rest bit-exact;"
             << " disabled upstream, not counted: " << disabled_passed << " of " << disabled << " pass)\n";

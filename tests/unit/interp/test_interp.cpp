@@ -199,6 +199,28 @@ TEST_CASE("an out-of-bounds store is reported with the thread and the PTX line")
   CHECK(r.r.problem.threads[0].ptx_line == 10);
 }
 
+TEST_CASE("with a GPU slack, stores past a buffer's end proceed, are counted, and stay out of the buffer") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r1;
+  ret;
+})";
+  Options o;
+  o.gpu_slack_bytes = 64;
+  auto r = run_kernel(k, 8, 8, o);  // threads 4..7 write 32..60 bytes past the 32-byte buffer: inside the slack
+  REQUIRE(r.r.ok());
+  CHECK(r.r.stats.overrun_accesses == 4);
+  CHECK(r.r.first_overrun.kind == Problem::Kind::out_of_bounds);
+  REQUIRE(r.r.buffers[0].second.size() == 32);  // the buffer read back is the size asked for
+  for (std::uint32_t t = 0; t < 4; ++t) CHECK(r.out[2 * t] == t);
+  o.gpu_slack_bytes = 16;  // thread 6 writes 48 bytes past the start: 16 past the end, beyond this slack
+  auto beyond = run_kernel(k, 8, 8, o);
+  REQUIRE(beyond.r.problem.kind == Problem::Kind::out_of_bounds);
+}
+
 TEST_CASE("atomics: 4 CTAs x 128 threads add to one counter; atom.cas and atom.inc wrap") {
   auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
   ld.param.u64 %rd1, [out];
