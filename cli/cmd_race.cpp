@@ -13,6 +13,7 @@ struct RaceArgs {
   std::string kernel, block, grid;
   bool json = false, sarif = false, o0 = false, x_only = false;
   unsigned timeout_ms = 5000;
+  unsigned memory_mb = 4096;
   CudaOptions cuda;
 };
 
@@ -21,6 +22,7 @@ int run_race(const RaceArgs& a) {
   o.cuda = a.cuda;
   o.o0 = a.o0;
   o.check.timeout_ms = a.timeout_ms;
+  o.check.memory_mb = a.memory_mb;
   o.check.x_only = a.x_only;
   if (!a.kernel.empty()) o.kernel = a.kernel;
   if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "bad --blockDim " << a.block << "\n"; return 2; }
@@ -58,6 +60,9 @@ void register_race(CLI::App& app) {
   cmd->add_flag("--O0", args->o0, "compile .cu with -Xcicc -O0 (source-faithful: keeps accesses the optimiser removes)");
   cmd->add_flag("--x-only", args->x_only, "a symbolic launch shape is one-dimensional (y = z = 1), as Faial assumes");
   cmd->add_option("--timeout-ms", args->timeout_ms, "solver budget per query")->capture_default_str();
+  cmd->add_option("--memory-mb", args->memory_mb, "Z3 memory cap; past it the answer is unknown")
+      ->check(CLI::Range(32u, 1u << 20))  // below 32 MB Z3 cannot even start its context
+      ->capture_default_str();
   add_cuda_options(cmd, args->cuda);
   cmd->callback([args]() { exit_code = run_race(*args); });
 }

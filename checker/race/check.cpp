@@ -168,6 +168,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
 
+  z3::set_param("memory_max_size", static_cast<int>(o.memory_mb));
   z3::context c;
   Launch launch = make_launch(c);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
@@ -216,10 +217,17 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     ++res.queries;
     s.push();
     s.add(q);
-    auto r = s.check();
     std::optional<z3::model> model;
-    if (r == z3::sat) model = s.get_model();
-    std::string why = r == z3::unknown ? s.reason_unknown() : "";
+    std::string why;
+    z3::check_result r = z3::unknown;
+    try {
+      r = s.check();
+      if (r == z3::sat) model = s.get_model();
+      if (r == z3::unknown) why = s.reason_unknown();
+    } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
+      r = z3::unknown;
+      why = std::string("z3: ") + e.msg() + " (memory cap " + std::to_string(o.memory_mb) + " MB)";
+    }
     s.pop();
     return std::make_tuple(r, model, why);
   };

@@ -18,6 +18,7 @@ struct Options {
   unsigned max_races = 32;
   bool x_only = false;  // symbolic shapes are one-dimensional (y = z = 1), as Faial assumes without --all-dims
   double max_seconds = 60;                                // per kernel; past it the answer is unknown
+  unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
 };
 
 struct Where {

@@ -3,6 +3,8 @@
 
 #include "semantics/ir/build.hpp"
 
+#include <z3++.h>
+
 #include <chrono>
 
 namespace ptxcheck::race {
@@ -90,7 +92,17 @@ FileResult run_file(const std::string& path, RunOptions& o) {
       out.exit_code = 2;
       return;
     }
-    for (const auto* k : kernels) out.kernels.push_back(check_kernel(m, *k, o.check));
+    for (const auto* k : kernels) {
+      try {
+        out.kernels.push_back(check_kernel(m, *k, o.check));
+      } catch (const z3::exception& e) {  // Z3 out of memory (Options::memory_mb) while encoding: unknown
+        KernelResult unknown;
+        unknown.kernel = k->name;
+        unknown.verdict = KernelResult::Verdict::unknown;
+        unknown.unknown_reasons.push_back(std::string("z3: ") + e.msg() + " (memory cap " + std::to_string(o.check.memory_mb) + " MB)");
+        out.kernels.push_back(std::move(unknown));
+      }
+    }
     out.exit_code = exit_code_of(out.kernels);
   };
   r.mode = !cu ? "ptx" : o0 ? "nvcc -Xcicc -O0 (source-faithful)" : "nvcc default optimisation";

@@ -82,4 +82,13 @@ if [ "$rc" = 3 ]; then grep -q "unknown:" "$tmp/out" || { echo "FAIL: exit 3 wit
 elif [ "$rc" != 0 ]; then echo "FAIL: --timeout-ms 1 gave exit $rc"; fail=1; fi
 echo "ok: 1 ms budget (exit $rc)"
 
+# Memory: Z3 under a 32 MB cap (the least accepted) either decides the kernel or says unknown with the reason
+# (exit 3); never a crash. Below 32 MB is a usage error.
+"$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --memory-mb 32 >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 3 ]; then grep -q "out of memory" "$tmp/out" || { echo "FAIL: exit 3 without the memory reason"; fail=1; }
+elif [ "$rc" != 0 ]; then echo "FAIL: --memory-mb 32 gave exit $rc"; fail=1; fi
+echo "ok: 32 MB cap (exit $rc)"
+expect_rc 2 "--memory-mb below 32" "$exe" race "$k/tree_reduction.cu" --memory-mb 8
+
 exit $fail
