@@ -24,10 +24,13 @@ struct CompileLitmusArgs {
   CudaOptions cuda;
 };
 
-int run_check(const CompileLitmusArgs& args) {
+}  // namespace
+
+int check_compiled_files(const std::vector<std::string>& files, const std::string& ptx_model, JsonLayout json,
+                         const CudaOptions& cuda) {
   litmus_compile::CheckOptions opt;
-  opt.ptx_model = args.model;
-  opt.cuda = args.cuda;
+  opt.ptx_model = ptx_model;
+  opt.cuda = cuda;
   std::vector<std::string> errors;
   auto models = litmus_compile::load_check_models(opt, errors);
   if (!models) {
@@ -36,22 +39,24 @@ int run_check(const CompileLitmusArgs& args) {
   }
   int rc = 0;
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& file : args.files) {
+  for (const auto& file : files) {
     auto r = litmus_compile::check_compiled(file, *models, opt);
     int code = litmus_compile::exit_code(r);
     // worst first: error (2) > violation (1) > unknown (3) > ok (0)
     auto rank = [](int c) { return c == 2 ? 3 : c == 1 ? 2 : c == 3 ? 1 : 0; };
     if (rank(code) > rank(rc)) rc = code;
-    if (args.json) all.push_back(litmus_compile::to_json(r));
+    if (json == JsonLayout::array) all.push_back(litmus_compile::to_json(r));
+    else if (json == JsonLayout::lines) std::cout << litmus_compile::to_json(r).dump() << "\n";
     else std::cout << litmus_compile::render_text(r) << "\n";
   }
-  if (args.json) std::cout << all.dump(2) << "\n";
+  if (json == JsonLayout::array) std::cout << all.dump(2) << "\n";
   return rc;
 }
 
+namespace {
 int run_compile_litmus(const CompileLitmusArgs& args) {
   namespace fs = std::filesystem;
-  if (args.check) return run_check(args);
+  if (args.check) return check_compiled_files(args.files, args.model, args.json ? JsonLayout::array : JsonLayout::none, args.cuda);
   int rc = 0;
   for (const auto& file : args.files) {
     std::ifstream in(file);

@@ -3,7 +3,6 @@
 // hold, 2 bad input or usage, 3 unknown (budget, unsupported construct, loop bound) — the worst test decides.
 #include "cli/commands.hpp"
 #include "cli/cuda_flags.hpp"
-#include "litmus/compile/lift.hpp"
 #include "litmus/driver.hpp"
 #include "litmus/parse/parse.hpp"
 #include "litmus/report/report.hpp"
@@ -79,31 +78,9 @@ Diagnostic file_error(const std::string& file, const std::string& message) {
   return d;
 }
 
-// `--compile`: a FILE.cu.litmus is compiled with nvcc and lifted back to a PTX litmus test
-// (litmus/compile); other files are read as PTX litmus tests.
-std::optional<litmus::Test> load_compiled(const std::string& file, const CudaOptions& cuda, std::vector<Diagnostic>& diags) {
-  if (!file.ends_with(".cu.litmus")) return litmus::load_litmus(file, diags);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    diags.push_back(file_error(file, "cannot read file"));
-    return std::nullopt;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto parsed = litmus_compile::parse_cu_litmus(ss.str(), file);
-  if (!parsed.test) {
-    if (parsed.error) diags.push_back(*parsed.error);
-    return std::nullopt;
-  }
-  auto c = litmus_compile::compile_litmus(*parsed.test, file, cuda);
-  if (c.error) {
-    diags.push_back(*c.error);
-    return std::nullopt;
-  }
-  return litmus::parse_litmus(c.ptx_litmus, file, diags);
-}
-
 int run_litmus(const LitmusArgs& a) {
+  // --compile: each FILE.cu.litmus is compiled, lifted and checked against the source-level model.
+  if (a.compile) return check_compiled_files(a.files, a.model, a.json ? JsonLayout::lines : JsonLayout::none, a.cuda);
   std::vector<std::string> errors;
   auto model = litmus::load_named_model(a.model, errors);
   if (!model) {
@@ -131,18 +108,13 @@ int run_litmus(const LitmusArgs& a) {
   litmus::RunConfig cfg;
   cfg.jobs = a.jobs;
   cfg.budget_ms = a.timeout_ms;
-  if (a.compile) {
-    auto cuda = a.cuda;
-    cfg.loader = [cuda](const std::string& f, std::vector<Diagnostic>& d) { return load_compiled(f, cuda, d); };
-  } else {
-    cfg.loader = [](const std::string& f, std::vector<Diagnostic>& d) -> std::optional<litmus::Test> {
-      if (f.ends_with(".cu.litmus")) {
-        d.push_back(file_error(f, "a CUDA litmus test: run it with --compile"));
-        return std::nullopt;
-      }
-      return litmus::load_litmus(f, d);
-    };
-  }
+  cfg.loader = [](const std::string& f, std::vector<Diagnostic>& d) -> std::optional<litmus::Test> {
+    if (f.ends_with(".cu.litmus")) {
+      d.push_back(file_error(f, "a CUDA litmus test: run it with --compile"));
+      return std::nullopt;
+    }
+    return litmus::load_litmus(f, d);
+  };
   if (!a.dot_dir.empty()) {
     std::string dir = a.dot_dir;
     // Runs in the worker, where the witnesses still exist: one picture per final state.
@@ -181,7 +153,7 @@ void register_litmus(CLI::App& app) {
   cmd->add_flag("--json", args->json, "one JSON object per test and line");
   cmd->add_option("--dot", args->dot_dir, "write a Graphviz picture of one witness per final state (and SVG when dot is installed)");
   cmd->add_flag("--explain", args->explain, "name the axioms that forbid the condition's outcomes");
-  cmd->add_flag("--compile", args->compile, "compile FILE.cu.litmus with nvcc first (see compile-litmus)");
+  cmd->add_flag("--compile", args->compile, "FILE.cu.litmus: compile with nvcc, lift to PTX, and report the outcomes the PTX model allows that the source model (scoped-c11.cat) forbids, with witnesses; exit 1 when there are some");
   add_cuda_options(cmd, args->cuda);
   cmd->callback([args]() { exit_code = run_litmus(*args); });
 }

@@ -3,6 +3,11 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "semantics/support/cuda.hpp"
+
+#include <string>
+#include <vector>
+
 namespace ptxcheck::cli {
 // Exit code chosen by the subcommand that ran.
 inline int exit_code = 0;
@@ -14,4 +19,10 @@ void register_compile_litmus(CLI::App& app);
 void register_run(CLI::App& app);
 void register_race(CLI::App& app);
 void register_litmus(CLI::App& app);
+
+// Compiled-litmus check of FILE.cu.litmus files (litmus_compile::check_compiled), shared by `compile-litmus
+// --check` (JSON: one array) and `litmus --compile` (JSON: one object per line). Returns the exit code.
+enum class JsonLayout { none, array, lines };
+int check_compiled_files(const std::vector<std::string>& files, const std::string& ptx_model, JsonLayout json,
+                         const CudaOptions& cuda);
 }  // namespace ptxcheck::cli

@@ -136,6 +136,17 @@ cp "$ex/LB.litmus" "$tmp/lb.cu.litmus"
 "$ptxcheck" litmus "$tmp/lb.cu.litmus" >/dev/null 2>"$tmp/err"; rc=$?
 check "a .cu.litmus without --compile: exit 2" test $rc -eq 2
 check "a .cu.litmus without --compile: says so" grep -q "lb.cu.litmus: error: a CUDA litmus test: run it with --compile" "$tmp/err"
+# --compile: the compiled test against the source model. LB with relaxed atomics compiles to ld/st.relaxed,
+# which ptx.cat lets load-buffer while RC11 forbids it (proofs/FINDINGS.md finding 1): exit 1, the extra state
+# named with a witness; MP with seq_cst is consistent. JSON: one object per file and line.
+cu=$src/examples/cu-litmus
+"$ptxcheck" litmus --compile "$cu/LB+rlx+dev.cu.litmus" >"$tmp/lbc.txt" 2>&1; rc=$?
+check "--compile: LB+rlx+dev has a compiled-only outcome, exit 1" test $rc -eq 1
+check "--compile: the compiled-only state is named" grep -q "^Only the compiled program has: P0:r0=1; P1:r0=1;" "$tmp/lbc.txt"
+check "--compile: with a witness" grep -q "witness (compiled execution)" "$tmp/lbc.txt"
+"$ptxcheck" litmus --compile --json "$cu/MP+sc+dev.cu.litmus" "$cu/SB+sc+dev.cu.litmus" >"$tmp/mpc.json" 2>&1; rc=$?
+check "--compile: MP+sc+dev and SB+sc+dev are consistent, exit 0" test $rc -eq 0
+check "--compile --json: one object per file" test "$(grep -c '"verdict":"consistent"' "$tmp/mpc.json")" -eq 2
 "$ptxcheck" litmus "$tmp/missing.litmus" >/dev/null 2>&1; rc=$?
 check "missing file exits 2" test $rc -eq 2
 "$ptxcheck" litmus --model "$tmp/missing.cat" "$ex/LB.litmus" >/dev/null 2>&1; rc=$?
