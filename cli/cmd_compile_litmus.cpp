@@ -41,10 +41,7 @@ int check_compiled_files(const std::vector<std::string>& files, const std::strin
   nlohmann::json all = nlohmann::json::array();
   for (const auto& file : files) {
     auto r = litmus_compile::check_compiled(file, *models, opt);
-    int code = litmus_compile::exit_code(r);
-    // worst first: error (2) > violation (1) > unknown (3) > ok (0)
-    auto rank = [](int c) { return c == 2 ? 3 : c == 1 ? 2 : c == 3 ? 1 : 0; };
-    if (rank(code) > rank(rc)) rc = code;
+    rc = worst_exit(rc, litmus_compile::exit_code(r));
     if (json == JsonLayout::array) all.push_back(litmus_compile::to_json(r));
     else if (json == JsonLayout::lines) std::cout << litmus_compile::to_json(r).dump() << "\n";
     else std::cout << litmus_compile::render_text(r) << "\n";

@@ -31,8 +31,6 @@ struct LitmusArgs {
   CudaOptions cuda;
 };
 
-// Severity when several tests ran: fails (1) over unknown (3) over bad input (2) over holds (0), as `race`.
-int rank(int rc) { return rc == 1 ? 3 : rc == 3 ? 2 : rc == 2 ? 1 : 0; }
 int exit_of(const litmus::Result& r) {
   if (r.result == "holds") return 0;
   if (r.result == "fails") return 1;
@@ -132,7 +130,7 @@ int run_litmus(const LitmusArgs& a) {
     if (a.json) std::cout << litmus::render_json(r).dump() << "\n";
     else if (r.result == "error") std::cerr << r.reason << "\n";
     else std::cout << litmus::render_text(r) << "\n";
-    if (rank(exit_of(r)) > rank(rc)) rc = exit_of(r);
+    rc = worst_exit(rc, exit_of(r));
   }
   return rc;
 }

@@ -41,8 +41,8 @@ int run_prove(const ProveArgs& args) {
   nlohmann::json all = nlohmann::json::array();
   for (const auto* t : chosen) {
     auto r = proofs::run_theorem(*t, args.budget);
-    if (r.verdict == proofs::Verdict::refuted) rc = 1;
-    else if (r.verdict == proofs::Verdict::unknown && rc == 0) rc = 3;
+    if (r.verdict == proofs::Verdict::refuted) rc = worst_exit(rc, 1);
+    else if (r.verdict == proofs::Verdict::unknown) rc = worst_exit(rc, 3);
     if (args.json) {
       all.push_back({{"name", t->name}, {"statement", t->statement}, {"bound", t->bound},
                      {"verdict", proofs::verdict_name(r.verdict)}, {"detail", r.detail}, {"seconds", r.seconds},

@@ -31,10 +31,7 @@ int run_race(const RaceArgs& a) {
   int rc = 0;
   for (const auto& f : a.files) {
     all.push_back(race::run_file(f, o));
-    int r = all.back().exit_code;
-    // Severity: race (1) over unknown (3) over bad input (2) over race-free (0).
-    auto rank = [](int x) { return x == 1 ? 3 : x == 3 ? 2 : x == 2 ? 1 : 0; };
-    if (rank(r) > rank(rc)) rc = r;
+    rc = worst_exit(rc, all.back().exit_code);
   }
   if (a.sarif) std::cout << race::to_sarif(all).dump(2) << "\n";
   else if (a.json) {

@@ -12,6 +12,13 @@ namespace ptxcheck::cli {
 // Exit code chosen by the subcommand that ran.
 inline int exit_code = 0;
 
+// The exit code of several files or tests: the worst decides, a violation (1) over unknown (3) over bad input
+// (2) over ok (0), so that a found race or failed condition is never hidden behind another file's error.
+inline int worst_exit(int a, int b) {
+  auto severity = [](int c) { return c == 1 ? 3 : c == 3 ? 2 : c == 2 ? 1 : 0; };
+  return severity(b) > severity(a) ? b : a;
+}
+
 void register_parse(CLI::App& app);
 void register_abi(CLI::App& app);
 void register_prove(CLI::App& app);
