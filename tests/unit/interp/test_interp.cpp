@@ -183,8 +183,9 @@ TEST_CASE("exited threads do not block a CTA-wide bar.sync") {
   for (std::uint32_t t = 0; t < 64; ++t) CHECK(r.out[t] == (t < 40 ? 7u : 0u));
 }
 
-TEST_CASE("an out-of-bounds store is reported with the thread and the PTX line") {
-  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+// Thread t stores t at byte 8*t of `out`: threads past half the buffer's words write past its end.
+std::string strided_store_kernel() {
+  return std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
   ld.param.u64 %rd1, [out];
   mov.u32 %r1, %tid.x;
   mul.wide.u32 %rd2, %r1, 8;
@@ -192,6 +193,10 @@ TEST_CASE("an out-of-bounds store is reported with the thread and the PTX line")
   st.global.u32 [%rd1], %r1;
   ret;
 })";
+}
+
+TEST_CASE("an out-of-bounds store is reported with the thread and the PTX line") {
+  auto k = strided_store_kernel();
   auto r = run_kernel(k, 8, 8);  // 32 bytes, threads 4..7 write past the end
   REQUIRE(r.r.problem.kind == Problem::Kind::out_of_bounds);
   REQUIRE(r.r.problem.threads.size() == 1);
@@ -200,14 +205,7 @@ TEST_CASE("an out-of-bounds store is reported with the thread and the PTX line")
 }
 
 TEST_CASE("with a GPU slack, stores past a buffer's end proceed, are counted, and stay out of the buffer") {
-  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 8;
-  add.u64 %rd1, %rd1, %rd2;
-  st.global.u32 [%rd1], %r1;
-  ret;
-})";
+  auto k = strided_store_kernel();
   Options o;
   o.gpu_slack_bytes = 64;
   auto r = run_kernel(k, 8, 8, o);  // threads 4..7 write 32..60 bytes past the 32-byte buffer: inside the slack
