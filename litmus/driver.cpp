@@ -1,5 +1,5 @@
-// Model lookup and the file runner: threads sharing a work index, or (with a time budget) one child process
-// per test whose result comes back as JSON through a pipe; a child over budget is killed and reported unknown.
+// Model lookup and the file runner: threads sharing a work index, or (with a time budget) worker processes
+// whose results come back as JSON through pipes; a worker over a test's budget is killed, the test unknown.
 #include "litmus/driver.hpp"
 
 #include "litmus/parse/parse.hpp"
@@ -14,6 +14,9 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstring>
+#include <optional>
 #include <fstream>
 #include <thread>
 
@@ -82,91 +85,165 @@ std::vector<Result> run_threads(const std::vector<std::string>& files, const cat
   return out;
 }
 
-// The parent stays single-threaded: it forks at most `jobs` children and polls their pipes until each
-// closes or its deadline passes.
+// Writes all of `data` to `fd`; false when the other end is gone.
+bool write_all(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    ssize_t k = write(fd, p, size);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    size -= static_cast<std::size_t>(k);
+  }
+  return true;
+}
+
+// A worker process: reads test indices (4 bytes each) from `tasks` and answers each with its result as JSON
+// (a 4-byte length, then the text) on `results`, until `tasks` closes.
+[[noreturn]] void worker_loop(int tasks, int results, const std::vector<std::string>& files, const cat::Model& model,
+                              const Options& opt, const RunConfig& cfg) {
+  for (;;) {
+    std::uint32_t index = 0;
+    std::size_t got = 0;
+    while (got < sizeof index) {
+      ssize_t k = read(tasks, reinterpret_cast<char*>(&index) + got, sizeof index - got);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) _exit(0);
+      got += static_cast<std::size_t>(k);
+    }
+    std::string s = render_json(run_one(files[index], model, opt, cfg)).dump();
+    auto size = static_cast<std::uint32_t>(s.size());
+    if (!write_all(results, &size, sizeof size) || !write_all(results, s.data(), s.size())) _exit(1);
+  }
+}
+
+// At most `jobs` worker processes, each running test after test (so that the process start-up is paid once
+// per worker, not per test). The parent stays single-threaded: it hands out indices and polls the result
+// pipes until each test answers or its deadline passes; a worker over budget is killed (the test is
+// unknown) and replaced when there is more work.
 std::vector<Result> run_processes(const std::vector<std::string>& files, const cat::Model& model, const Options& opt,
                                   const RunConfig& cfg) {
   using clock = std::chrono::steady_clock;
-  struct Child { pid_t pid; int fd; std::size_t index; clock::time_point start; std::string data; };
-  std::vector<Result> out(files.size());
-  std::vector<Child> running;
-  std::size_t next = 0;
-  auto finish = [&](Child& c, bool timed_out) {
-    close(c.fd);
-    if (timed_out) kill(c.pid, SIGKILL);
-    int status = 0;
-    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {}
-    double ms = std::chrono::duration<double, std::milli>(clock::now() - c.start).count();
-    Result r;
-    if (timed_out) {
-      r = error_result(files[c.index], header_name(files[c.index]), "time budget exhausted (" + std::to_string(cfg.budget_ms) + " ms)");
-      r.result = "unknown";
-    } else if (WIFSIGNALED(status)) {
-      r = error_result(files[c.index], header_name(files[c.index]), "crashed with signal " + std::to_string(WTERMSIG(status)));
-    } else {
-      try {
-        r = result_from_json(nlohmann::json::parse(c.data));
-      } catch (const std::exception& e) {
-        r = error_result(files[c.index], files[c.index], std::string("lost result: ") + e.what());
-      }
-    }
-    if (r.result == "unknown" || r.result == "error") r.time_ms = std::max(r.time_ms, ms);
-    out[c.index] = std::move(r);
+  struct Worker {
+    pid_t pid = -1;
+    int tasks = -1, results = -1;
+    std::optional<std::size_t> index;  // the test it is running
+    clock::time_point start;
+    std::string data;
   };
-  while (next < files.size() || !running.empty()) {
-    while (next < files.size() && static_cast<int>(running.size()) < std::max(1, cfg.jobs)) {
-      int fds[2];
-      if (pipe(fds) != 0) {
-        out[next] = error_result(files[next], files[next], "cannot create a pipe");
-        ++next;
+  // A worker that died between tests must not take the parent with it: writing to its pipe fails instead.
+  struct IgnorePipeSignal {
+    void (*old)(int) = std::signal(SIGPIPE, SIG_IGN);
+    ~IgnorePipeSignal() { std::signal(SIGPIPE, old); }
+  } ignore_pipe_signal;
+  std::vector<Result> out(files.size());
+  std::vector<Worker> workers(static_cast<std::size_t>(std::max(1, std::min<int>(cfg.jobs, static_cast<int>(files.size())))));
+  std::size_t next = 0, done = 0;
+  auto stop = [](Worker& w, bool kill_it) {
+    close(w.tasks);
+    close(w.results);
+    if (kill_it) kill(w.pid, SIGKILL);
+    int status = 0;
+    while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {}
+    w.pid = -1;
+    return status;
+  };
+  auto start = [&](Worker& w) {
+    int to_child[2], from_child[2];
+    if (pipe(to_child) != 0) return false;
+    if (pipe(from_child) != 0) { close(to_child[0]); close(to_child[1]); return false; }
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(to_child[1]);
+      close(from_child[0]);
+      for (auto& other : workers)
+        if (other.pid > 0) { close(other.tasks); close(other.results); }
+      worker_loop(to_child[0], from_child[1], files, model, opt, cfg);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    if (pid < 0) { close(to_child[1]); close(from_child[0]); return false; }
+    w = Worker{pid, to_child[1], from_child[0], std::nullopt, {}, {}};
+    return true;
+  };
+  auto finish = [&](Worker& w, Result r) {
+    double ms = std::chrono::duration<double, std::milli>(clock::now() - w.start).count();
+    if (r.result == "unknown" || r.result == "error") r.time_ms = std::max(r.time_ms, ms);
+    out[*w.index] = std::move(r);
+    w.index.reset();
+    w.data.clear();
+    ++done;
+  };
+  while (done < files.size()) {
+    for (auto& w : workers) {
+      if (w.index || next >= files.size()) continue;
+      if (w.pid < 0 && !start(w)) {
+        out[next] = error_result(files[next], files[next], "cannot start a worker process");
+        ++next, ++done;
         continue;
       }
-      std::fflush(nullptr);
-      pid_t pid = fork();
-      if (pid == 0) {
-        close(fds[0]);
-        std::string s = render_json(run_one(files[next], model, opt, cfg)).dump();
-        for (std::size_t w = 0; w < s.size();) {
-          ssize_t k = write(fds[1], s.data() + w, s.size() - w);
-          if (k <= 0) break;
-          w += static_cast<std::size_t>(k);
-        }
-        _exit(0);
-      }
-      close(fds[1]);
-      if (pid < 0) {
-        close(fds[0]);
-        out[next] = error_result(files[next], files[next], "cannot fork");
-        ++next;
+      auto index = static_cast<std::uint32_t>(next);
+      if (!write_all(w.tasks, &index, sizeof index)) {
+        int status = stop(w, true);
+        out[next] = error_result(files[next], header_name(files[next]), "worker lost (status " + std::to_string(status) + ")");
+        ++next, ++done;
         continue;
       }
-      running.push_back(Child{pid, fds[0], next++, clock::now(), {}});
+      w.index = next++;
+      w.start = clock::now();
     }
     std::vector<pollfd> pf;
-    auto now = clock::now();
+    std::vector<Worker*> polled;
     long long wait_ms = cfg.budget_ms;
-    for (auto& c : running) {
-      pf.push_back(pollfd{c.fd, POLLIN, 0});
-      auto left = cfg.budget_ms - std::chrono::duration_cast<std::chrono::milliseconds>(now - c.start).count();
+    auto now = clock::now();
+    for (auto& w : workers) {
+      if (!w.index) continue;
+      pf.push_back(pollfd{w.results, POLLIN, 0});
+      polled.push_back(&w);
+      auto left = cfg.budget_ms - std::chrono::duration_cast<std::chrono::milliseconds>(now - w.start).count();
       wait_ms = std::min(wait_ms, std::max<long long>(0, left));
     }
+    if (pf.empty()) continue;
     int n = poll(pf.data(), pf.size(), static_cast<int>(wait_ms) + 1);
     if (n < 0 && errno != EINTR) break;
-    std::vector<Child> still;
-    for (std::size_t i = 0; i < running.size(); ++i) {
-      auto& c = running[i];
-      bool done = false;
+    for (std::size_t i = 0; i < polled.size(); ++i) {
+      Worker& w = *polled[i];
+      const std::size_t index = *w.index;
       if (pf[i].revents & (POLLIN | POLLHUP | POLLERR)) {
         char buf[65536];
-        ssize_t k = read(c.fd, buf, sizeof buf);
-        if (k > 0) c.data.append(buf, static_cast<std::size_t>(k));
-        else if (k == 0 || errno != EINTR) { finish(c, false); done = true; }
+        ssize_t k = read(w.results, buf, sizeof buf);
+        if (k > 0) {
+          w.data.append(buf, static_cast<std::size_t>(k));
+          std::uint32_t size = 0;
+          if (w.data.size() >= sizeof size) std::memcpy(&size, w.data.data(), sizeof size);
+          if (w.data.size() >= sizeof size && w.data.size() - sizeof size >= size) {
+            Result r;
+            try {
+              r = result_from_json(nlohmann::json::parse(w.data.substr(sizeof size, size)));
+            } catch (const std::exception& e) {
+              r = error_result(files[index], files[index], std::string("lost result: ") + e.what());
+            }
+            finish(w, std::move(r));
+          }
+          continue;
+        }
+        if (k < 0 && errno == EINTR) continue;
+        int status = stop(w, false);  // the worker died in the middle of a test
+        finish(w, error_result(files[index], header_name(files[index]),
+                               WIFSIGNALED(status) ? "crashed with signal " + std::to_string(WTERMSIG(status)) : "worker exited"));
+        continue;
       }
-      if (!done && clock::now() - c.start > std::chrono::milliseconds(cfg.budget_ms)) { finish(c, true); done = true; }
-      if (!done) still.push_back(std::move(c));
+      if (clock::now() - w.start > std::chrono::milliseconds(cfg.budget_ms)) {
+        stop(w, true);
+        Result r = error_result(files[index], header_name(files[index]), "time budget exhausted (" + std::to_string(cfg.budget_ms) + " ms)");
+        r.result = "unknown";
+        finish(w, std::move(r));
+      }
     }
-    running = std::move(still);
   }
+  for (auto& w : workers)
+    if (w.pid > 0) stop(w, false);  // closing its task pipe ends the worker's loop
   return out;
 }
 }  // namespace
