@@ -1,6 +1,6 @@
 // bench_litmus: `ptxcheck litmus` over the whole litmus-ptx corpus (every file, CADP included) with
 // memmodel/models/ptx.cat and 2 jobs: total wall time, median and max per test, per engine. The explicit
-// enumerator is the in-run baseline; each test runs in its own process under a budget (over it: unknown).
+// enumerator is the in-run baseline; tests run in worker processes under a budget per test (over it: unknown).
 // Usage: bench_litmus [CORPUS_DIR] [JOBS] [BUDGET_MS]
 #include "litmus/driver.hpp"
 

@@ -1,6 +1,6 @@
 // Running many litmus files against one model with N workers (used by the CLI, the corpus drivers and the
-// benchmark); results come back in input order. With a time budget every test runs in its own child process,
-// so a slow test becomes `unknown` (DESIGN.md principle 4) instead of a hang.
+// benchmark); results come back in input order. With a time budget the tests run in worker processes that
+// are killed when a test overruns it, so a slow test becomes `unknown` (DESIGN.md principle 4), never a hang.
 #pragma once
 
 #include "litmus/enumerate/enumerate.hpp"

@@ -1,7 +1,7 @@
 // Corpus driver for litmus-ptx.
 //   corpus_litmus CORPUS_DIR MODEL(ptx|file.cat) COLUMN FLOOR [JOBS] [BUDGET_MS]
-//     runs every file with a verdict in MANIFEST.tsv's COLUMN under MODEL, each test in its own process with
-//     a wall-clock budget (a slow test is unknown, never a hang), prints "N passed, N failed, N unknown" and
+//     runs every file with a verdict in MANIFEST.tsv's COLUMN under MODEL, in worker processes with a
+//     wall-clock budget per test (a slow test is unknown, never a hang), prints "N passed, N failed, N unknown" and
 //     lists the files without a verdict in that column; exit 1 when passed < FLOOR.
 //   corpus_litmus CORPUS_DIR parse - FLOOR
 //     front-end coverage of every file under tests/: parsed, built into threads and run once over a value set
