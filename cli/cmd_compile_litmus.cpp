@@ -7,6 +7,7 @@
 #include "litmus/compile/check.hpp"
 #include "litmus/compile/lift.hpp"
 #include "litmus/compile/source_test.hpp"
+#include "semantics/support/files.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -56,15 +57,13 @@ int run_compile_litmus(const CompileLitmusArgs& args) {
   if (args.check) return check_compiled_files(args.files, args.model, args.json ? JsonLayout::array : JsonLayout::none, args.cuda);
   int rc = 0;
   for (const auto& file : args.files) {
-    std::ifstream in(file);
-    if (!in) {
+    auto text = read_text_file(file);
+    if (!text) {
       std::cerr << file << ": error: cannot read file\n";
       rc = 2;
       continue;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto parsed = litmus_compile::parse_cu_litmus(ss.str(), file);
+    auto parsed = litmus_compile::parse_cu_litmus(*text, file);
     if (!parsed.test) {
       std::cerr << parsed.error->render() << "\n";
       rc = 2;

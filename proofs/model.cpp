@@ -490,15 +490,17 @@ std::vector<Theorem> model_theorems() {
                           cxx_menu(OpKind::Store, {O::relaxed, O::release, O::seq_cst}, scopes, plain));
   };
 
+  // The 486 programs of the two `.shapes` theorems: every shape, every order, device scope, different CTAs.
+  auto device_shape_programs = [all_orders] {
+    auto [r, w] = all_orders(false, {TS::device});
+    return mapping_cases(fill<CxxSlot>(shapes(), r, w, cxx_place), {0, 1}, 0);
+  };
   v.push_back({"mapping.sound_no_thin_air.shapes",
                "every outcome the PTX model allows for the chapter-4 mapping (recommended alternative of every row) of a "
                "race-free C++ program is allowed by scoped RC11 without its po|rf-acyclicity axiom" + c11,
                shapes6 + ", threads in different CTAs, every combination of orders (loads relaxed/acquire/seq_cst, stores "
                "relaxed/release/seq_cst), device scope: 6 x 3^4 = 486 programs",
-               family_check([all_orders] {
-                 auto [r, w] = all_orders(false, {TS::device});
-                 return mapping_cases(fill<CxxSlot>(shapes(), r, w, cxx_place), {0, 1}, 0);
-               }, [mapping](const Models& m) { return mapping(m, false); })});
+               family_check(device_shape_programs, [mapping](const Models& m) { return mapping(m, false); })});
   v.push_back({"mapping.sound_no_thin_air.plain",
                "as mapping.sound_no_thin_air.shapes, with plain (non-atomic) accesses; racy source programs (undefined "
                "behaviour, C++ [intro.races]) are outside the claim" + c11,
@@ -553,10 +555,7 @@ std::vector<Theorem> model_theorems() {
                "scoped RC11 (with po|rf acyclic)" + c11,
                shapes6 + ", threads in different CTAs, every combination of orders, device scope: 486 programs (stops at "
                "the first counterexample)",
-               family_check([all_orders] {
-                 auto [r, w] = all_orders(false, {TS::device});
-                 return mapping_cases(fill<CxxSlot>(shapes(), r, w, cxx_place), {0, 1}, 0);
-               }, [mapping](const Models& m) { return mapping(m, true); })});
+               family_check(device_shape_programs, [mapping](const Models& m) { return mapping(m, true); })});
 
   auto sc_incl = [](const Models& m) { return Inclusion{&m.ptx, &m.sc, nullptr, true, "-"}; };
   v.push_back({"model.fence_sc_restores_sc.2x2",

@@ -5,20 +5,13 @@
 #include "checker/abi/active_lines.hpp"
 
 #include "semantics/ir/build.hpp"
+#include "semantics/support/files.hpp"
 
 #include <fstream>
 #include <sstream>
 
 namespace ptxcheck::abi {
 namespace {
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // PTX text -> report, or the first error.
 std::optional<Diagnostic> check_ptx(std::string ptx_text, const std::string& ptx_name, const std::string& source,
                                     const ScanResult& scan, AbiReport& out) {
@@ -53,14 +46,14 @@ AbiRun run_abi(const AbiRequest& request) {
     run.error = Diagnostic{{request.input, 0, 0}, "a .ptx input needs its CUDA source (--source FILE.cu)", "", "error"};
     return run;
   }
-  auto text = read_text(source);
+  auto text = read_text_file(source);
   if (!text) {
     run.error = Diagnostic{{source, 0, 0}, "cannot read file", "", "error"};
     return run;
   }
 
   if (!cuda_input) {
-    auto ptx_text = read_text(request.input);
+    auto ptx_text = read_text_file(request.input);
     if (!ptx_text) {
       run.error = Diagnostic{{request.input, 0, 0}, "cannot read file", "", "error"};
       return run;

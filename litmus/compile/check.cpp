@@ -7,6 +7,7 @@
 #include "litmus/parse/parse.hpp"
 #include "litmus/report/report.hpp"
 #include "memmodel/cat/parse.hpp"
+#include "semantics/support/files.hpp"
 
 #include <fmt/format.h>
 
@@ -69,13 +70,6 @@ std::vector<Outcome> extra_outcomes(const litmus::Result& target, const litmus::
 }
 
 namespace {
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 bool undecided(const litmus::Result& r) { return r.result == "unknown" || r.result == "error"; }
 }  // namespace
 
@@ -89,7 +83,7 @@ CompiledReport check_compiled(const std::string& path, const CheckModels& models
     rep.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return rep;
   };
-  auto text = read_text(path);
+  auto text = read_text_file(path);
   if (!text) return rep.reason = "cannot read " + path, finish();
   auto parsed = parse_cu_litmus(*text, path);
   if (!parsed.test) return rep.reason = parsed.error->render(), finish();

@@ -1,6 +1,7 @@
 // The litmus grammar (Spirit X3; the only translation unit instantiating it). The header line and doc
 // strings are read by hand; init block, thread columns, rows and the condition by X3 with semantic actions.
 #include "litmus/parse/parse.hpp"
+#include "semantics/support/files.hpp"
 
 #include <boost/fusion/include/std_pair.hpp>
 #include <boost/spirit/home/x3.hpp>
@@ -261,14 +262,12 @@ std::optional<Test> parse_litmus(const std::string& text, const std::string& fil
 }
 
 std::optional<Test> load_litmus(const std::string& path, std::vector<Diagnostic>& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto text = read_text_file(path);
+  if (!text) {
     diags.push_back(Diagnostic{{path, 0, 0}, "cannot read file", "", "error"});
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_litmus(ss.str(), path, diags);
+  return parse_litmus(*text, path, diags);
 }
 
 }  // namespace ptxcheck::litmus

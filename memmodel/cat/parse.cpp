@@ -1,6 +1,7 @@
 // The cat grammar (Spirit X3; the only translation unit that instantiates it) and the model loader:
 // include expansion and the name check (unknown names are errors with file:line:col).
 #include "memmodel/cat/parse.hpp"
+#include "semantics/support/files.hpp"
 
 #include <boost/spirit/home/x3.hpp>
 
@@ -208,14 +209,6 @@ struct StatementParser {
   }
 };
 
-std::string read_file(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void collect_names(const ExprPtr& e, std::vector<std::pair<std::string, std::size_t>>& out) {
   std::visit(
       [&](const auto& n) {
@@ -229,12 +222,12 @@ void collect_names(const ExprPtr& e, std::vector<std::pair<std::string, std::siz
 
 bool load_into(const std::string& path, Model& out, const std::set<std::string>& base, std::set<std::string>& defined,
                std::vector<Diagnostic>& diags, int depth, bool top) {
-  bool ok = false;
-  std::string text = read_file(path, ok);
-  if (!ok) {
+  auto file_text = read_text_file(path);
+  if (!file_text) {
     diags.push_back(Diagnostic{{path, 0, 0}, "cannot read model file", "", "error"});
     return false;
   }
+  const std::string& text = *file_text;
   auto m = parse_model(text, path, diags);
   if (!m) return false;
   if (top) { out.title = m->title; out.file = path; out.text = text; }

@@ -1,5 +1,6 @@
 // nvcc driver (see cuda.hpp). Runs nvcc with posix_spawnp, output to a temporary file, stderr captured.
 #include "semantics/support/cuda.hpp"
+#include "semantics/support/files.hpp"
 
 #include <fmt/format.h>
 
@@ -19,14 +20,6 @@ namespace ptxcheck {
 namespace fs = std::filesystem;
 
 namespace {
-std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string shell_quote(const std::string& s) {
   if (s.find_first_of(" \t'\"\\$") == std::string::npos) return s;
   std::string out = "'";
@@ -98,10 +91,10 @@ LoadedText compile_cuda(const std::string& cu_path, const CudaOptions& o) {
   // The cache key covers the command, the source text and the headers' names (not their contents).
   fs::path cached;
   if (!o.cache_dir.empty()) {
-    auto source = read_file(cu_path).value_or("");
+    auto source = read_text_file(cu_path).value_or("");
     auto key = std::hash<std::string>{}(command + '\n' + source);
     cached = fs::path(o.cache_dir) / fmt::format("{:016x}.ptx", key);
-    if (auto text = read_file(cached)) {
+    if (auto text = read_text_file(cached)) {
       result.text = std::move(text);
       return result;
     }
@@ -117,13 +110,13 @@ LoadedText compile_cuda(const std::string& cu_path, const CudaOptions& o) {
   fs::path out = tmp / "out.ptx", err = tmp / "nvcc.err";
   args.insert(args.end() - 1, {"-o", out.string()});
   int rc = run_program(args, err.string());
-  auto messages = read_file(err).value_or("");
+  auto messages = read_text_file(err).value_or("");
   if (rc != 0) {
     std::string msg = rc < 0 ? "could not run nvcc (is the CUDA toolkit on PATH?)" : "nvcc failed:\n" + messages;
     while (!msg.empty() && msg.back() == '\n') msg.pop_back();
     result.error = Diagnostic{{cu_path, 0, 0}, msg, "", "error"};
   } else {
-    result.text = read_file(out);
+    result.text = read_text_file(out);
     if (!result.text) result.error = Diagnostic{{cu_path, 0, 0}, "nvcc produced no PTX", "", "error"};
     else if (!cached.empty()) {
       auto part = cached.string() + "." + tmp.filename().string();  // unique per call, beside the cache entry
@@ -139,7 +132,7 @@ LoadedText load_ptx_or_cuda(const std::string& path, const CudaOptions& options)
   if (is_cuda_source(path)) return compile_cuda(path, options);
   LoadedText result;
   result.origin = "file";
-  result.text = read_file(path);
+  result.text = read_text_file(path);
   if (!result.text) result.error = Diagnostic{{path, 0, 0}, "cannot read file", "", "error"};
   return result;
 }
