@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,8 +16,10 @@ namespace ptxcheck::corpus {
 
 using Row = std::map<std::string, std::string>;
 
+// A manifest that cannot be read is an error (the driver stops), never an empty corpus that passes.
 inline std::vector<Row> read_manifest(const std::filesystem::path& path) {
   std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read corpus manifest " + path.string());
   std::vector<Row> rows;
   std::vector<std::string> header;
   for (std::string line; std::getline(in, line);) {
