@@ -10,6 +10,7 @@
 #include "semantics/ops/logic.hpp"
 
 #include <optional>
+#include <unordered_set>
 
 namespace ptxcheck::race {
 using ptx::ir::Instruction;
@@ -197,22 +198,39 @@ class Encoder {
     }
     for (std::size_t L = 0; L < p_.cfg.loops.size(); ++L)
       out_.k.emplace(static_cast<int>(L), c_.bv_const((pre_ + "k" + std::to_string(L)).c_str(), 64));
+    walk(0, State{c_.bool_val(true), std::vector<std::optional<z3::expr>>(f_.registers.size())}, nullptr, nullptr);
+    return std::move(out_);
+  }
+
+ private:
+  struct State {
+    z3::expr pc;
+    std::vector<std::optional<z3::expr>> reg;
+  };
+
+  // Runs the blocks of the forward order from `entry` (with state `start`), all of them or only those in
+  // `within`; a block's state is the merge of its incoming forward edges. Back edges are summarised by the
+  // loop header's havoc; when `back` is given, the states on back edges to `entry` are collected there.
+  void walk(int entry, State start, const std::set<int>* within, std::vector<State>* back) {
     const auto& g = p_.cfg;
-    const std::size_t nb = g.blocks.size();
-    std::vector<std::vector<std::pair<z3::expr, State>>> incoming(nb);
+    std::vector<std::vector<std::pair<z3::expr, State>>> incoming(g.blocks.size());
+    bool started = false;
     for (int b : g.order) {
-      State s = b == 0 ? State{c_.bool_val(true), std::vector<std::optional<z3::expr>>(f_.registers.size())}
-                       : merge(incoming[b]);
+      if (within && !within->count(b)) continue;
+      if (b == entry) started = true;
+      if (!started) continue;
+      State s = b == entry ? start : merge(incoming[b]);
       incoming[b].clear();
       for (std::size_t L = 0; L < g.loops.size(); ++L)
-        if (g.loops[L].header == b) havoc(s, static_cast<int>(L));
+        if (g.loops[L].header == b && !(within && b == entry)) havoc(s, static_cast<int>(L));
       for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i) step(s, i);
-      // Successor edges (back edges are summarised by the header's havoc).
       const auto& bl = g.blocks[b];
       if (bl.end == bl.begin) continue;
       const auto& last = f_.body[bl.end - 1];
       for (int succ : bl.succ) {
-        if (g.back.count({b, succ})) continue;
+        if (within && !within->count(succ)) continue;
+        const bool is_back = g.back.count({b, succ}) > 0;
+        if (is_back && !(back && succ == entry)) continue;
         z3::expr cond = c_.bool_val(true);
         if (last.op == Opcode::bra_ && last.guard >= 0) {
           z3::expr gv = guard(s, last);
@@ -223,17 +241,15 @@ class Encoder {
         } else if ((last.op == Opcode::ret_ || last.op == Opcode::exit_ || last.op == Opcode::trap_) && last.guard >= 0) {
           cond = !guard(s, last);
         }
-        incoming[succ].push_back({s.pc && cond, s});
+        if (is_back) {
+          back->push_back(s);
+          back->back().pc = s.pc && cond;
+        } else {
+          incoming[succ].push_back({s.pc && cond, s});
+        }
       }
     }
-    return std::move(out_);
   }
-
- private:
-  struct State {
-    z3::expr pc;
-    std::vector<std::optional<z3::expr>> reg;
-  };
 
   State merge(std::vector<std::pair<z3::expr, State>>& ins) {
     if (ins.empty()) return State{c_.bool_val(false), std::vector<std::optional<z3::expr>>(f_.registers.size())};
@@ -258,12 +274,22 @@ class Encoder {
     const auto& t = f_.registers[r].type;
     return t.scalar == ScalarType::pred ? 1 : ptx::ir::scalar_bits(t.scalar) * t.vector;
   }
-  z3::expr fresh(const std::string& what, unsigned w) { return c_.bv_const((pre_ + what + "#" + std::to_string(n_++)).c_str(), w); }
+  z3::expr fresh(const std::string& what, unsigned w) {
+    z3::expr e = c_.bv_const((pre_ + what + "#" + std::to_string(n_++)).c_str(), w);
+    if (probing_) probe_made_.insert(e.id());
+    return e;
+  }
   z3::expr fresh_reg(int r) { return fresh("undef." + f_.registers[r].name, reg_bits(r)); }
 
-  // Loop header: registers the loop modifies take their value at an arbitrary iteration k.
+  // Loop header: registers the loop modifies take their value at an arbitrary iteration k. While probing a
+  // loop body (induction_steps) an inner loop simply makes everything it modifies unknown.
   void havoc(State& s, int L) {
     const auto& loop = p_.cfg.loops[L];
+    if (probing_) {
+      for (int r : loop.modified) s.reg[r] = fresh("loop." + f_.registers[r].name, reg_bits(r));
+      return;
+    }
+    const std::map<int, z3::expr> steps = induction_steps(s, L);
     std::vector<z3::expr> args;
     for (int d = 0; d < 3; ++d) args.push_back(out_.ctaid[d]);
     for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
@@ -272,9 +298,10 @@ class Encoder {
       unsigned w = reg_bits(r);
       std::optional<z3::expr> init = s.reg[r];
       bool shrinks = init && w <= 64 && only_shrinks(L, r);
-      if (auto step = induction_step(s, L, r, w); step && s.reg[r]) {
+      if (auto step = steps.find(r); step != steps.end() && init) {
+        // r at iteration k is init + k*step modulo 2^w (ISA 9.7.1: integer add/sub wrap).
         z3::expr k = w <= 64 ? out_.k.at(L).extract(w - 1, 0) : z3::zext(out_.k.at(L), w - 64);
-        s.reg[r] = *s.reg[r] + k * *step;
+        s.reg[r] = *init + k * step->second;
         continue;
       }
       if (p_.uni.reg[r] && w <= 64) {
@@ -293,6 +320,48 @@ class Encoder {
     }
   }
 
+  // The loop's induction variables and their steps. The body is run once (recording nothing) from the header
+  // with every register the loop modifies set to a fresh symbol x_r; r is an induction variable when, on every
+  // back edge, r - x_r simplifies to one term that uses nothing the loop computes: then r advances by that
+  // loop-invariant step in every iteration. Copies and round trips through other registers (cvt.s64.s32 then
+  // cvt.u32.u64, as nvcc emits for `i += stride`) fold away in Z3's simplifier.
+  std::map<int, z3::expr> induction_steps(const State& entry, int L) {
+    const auto& loop = p_.cfg.loops[L];
+    State h = entry;
+    std::map<int, z3::expr> start;
+    ++probing_;
+    for (int r : loop.modified) {
+      z3::expr x = fresh("probe." + f_.registers[r].name, reg_bits(r));
+      h.reg[r] = x;
+      if (reg_bits(r) <= 64) start.emplace(r, x);
+    }
+    std::vector<State> back;
+    walk(loop.header, h, &loop.body, &back);
+    --probing_;
+    std::map<int, z3::expr> steps;
+    if (back.empty()) return steps;
+    for (const auto& [r, x] : start) {
+      std::optional<z3::expr> step;
+      for (const State& b : back) {
+        if (!b.reg[r]) { step.reset(); break; }
+        z3::expr d = (*b.reg[r] - x).simplify();
+        std::unordered_set<unsigned> seen;
+        if (made_by_probe(d, seen) || (step && !z3::eq(*step, d))) { step.reset(); break; }
+        step = d;
+      }
+      if (step) steps.emplace(r, *step);
+    }
+    return steps;
+  }
+
+  bool made_by_probe(const z3::expr& e, std::unordered_set<unsigned>& seen) const {
+    if (!e.is_app() || !seen.insert(e.id()).second) return false;
+    if (e.num_args() == 0) return probe_made_.count(e.id()) > 0;
+    for (unsigned i = 0; i < e.num_args(); ++i)
+      if (made_by_probe(e.arg(i), seen)) return true;
+    return false;
+  }
+
   bool only_shrinks(int L, int r) const {
     const auto& loop = p_.cfg.loops[L];
     bool any = false;
@@ -308,32 +377,6 @@ class Encoder {
         if (!(uns && self && (in.op == Opcode::shr_ || in.op == Opcode::and_))) return false;
       }
     return any;
-  }
-
-  // r = r + step (or r - step) is the loop's only definition of r, with step loop-invariant.
-  std::optional<z3::expr> induction_step(State& s, int L, int r, unsigned w) {
-    const auto& loop = p_.cfg.loops[L];
-    const Instruction* def = nullptr;
-    for (int b : loop.body)
-      for (auto i = p_.cfg.blocks[b].begin; i < p_.cfg.blocks[b].end; ++i)
-        for (int x : written_registers(f_.body[i]))
-          if (x == r) { if (def) return std::nullopt; def = &f_.body[i]; }
-    if (!def || def->guard >= 0 || (def->op != Opcode::add_ && def->op != Opcode::sub_) || def->operands.size() != 3) return std::nullopt;
-    if (!def->q.types.empty() && ptx::ir::is_float(def->q.types[0].scalar)) return std::nullopt;
-    if (def->q.has(ptx::ir::Flag::cc) || def->q.has(ptx::ir::Flag::sat)) return std::nullopt;
-    const Operand& a = def->operands[1];
-    const Operand& b = def->operands[2];
-    auto is_r = [&](const Operand& o) { return o.kind == OK::Register && o.reg == r && o.component < 0; };
-    auto invariant = [&](const Operand& o) {
-      return o.kind == OK::Immediate || (o.kind == OK::Register && !loop.modified.count(o.reg)) || o.kind == OK::Special;
-    };
-    const Operand* st = nullptr;
-    if (is_r(a) && invariant(b)) st = &b;
-    else if (def->op == Opcode::add_ && is_r(b) && invariant(a)) st = &a;
-    if (!st || (st->kind == OK::Special && !(st->special == ptx::ir::SpecialRegister::ntid || st->special == ptx::ir::SpecialRegister::nctaid)))
-      return std::nullopt;
-    z3::expr v = read(s, *st, w, false);
-    return def->op == Opcode::sub_ ? -v : v;
   }
 
   z3::expr guard(State& s, const Instruction& in) {
@@ -435,7 +478,7 @@ class Encoder {
     if (a.object < 0) a.object = -1;
     if (a.space == Space::unknown && a.object >= 0) a.space = p_.objects[a.object].space;
     a.addr = (base + c_.bv_val(static_cast<std::uint64_t>(addr.offset), 64)).simplify();
-    out_.accesses.push_back(a);
+    if (!probing_) out_.accesses.push_back(a);
   }
 
   void step(State& s, std::uint32_t i) {
@@ -478,7 +521,7 @@ class Encoder {
         return;
       }
       case Opcode::bar_: case Opcode::barrier_:
-        out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
+        if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         havoc_outputs(s, in);
         return;
       default: break;
@@ -572,6 +615,8 @@ class Encoder {
   std::string pre_;
   ThreadEncoding out_;
   unsigned n_ = 0;
+  int probing_ = 0;                        // inside induction_steps: record no accesses or barriers
+  std::unordered_set<unsigned> probe_made_;  // ids of the symbols made while probing
 };
 }  // namespace
 
