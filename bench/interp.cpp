@@ -2,6 +2,7 @@
 // integer and fp arithmetic, 64 blocks x 256 threads; (b) a shared-memory reduction with barriers, 64 x 256;
 // (c) many 64-thread launches of a short zluda-shaped kernel. Each line also gives the slowdown against the
 // same computation written in C++ and run natively in the same process (the baseline), and bytes per thread.
+// Usage: bench_interp [a|b|c ...] (default: all three).
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
 
@@ -142,10 +143,16 @@ void print(const char* name, const Figure& f, double target) {
 }
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace ptx::interp;
+  auto wanted = [&](const char* which) {
+    if (argc < 2) return true;
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]) == which) return true;
+    return false;
+  };
   // (a) compute-bound
-  {
+  if (wanted("a")) {
     auto m = load(kCompute, "compute.ptx");
     const std::uint32_t iters = 200, blocks = 64, threads = 256;
     Launch l;
@@ -188,7 +195,7 @@ int main() {
     print("(a) compute loop, 64 x 256 threads", f, 500e6);
   }
   // (b) shared-memory reduction with barriers
-  {
+  if (wanted("b")) {
     auto m = load(kReduce, "reduce.ptx");
     const std::uint32_t blocks = 64, threads = 256;
     std::vector<std::uint8_t> in(blocks * threads * 4);
@@ -230,7 +237,7 @@ int main() {
     print("(b) shared reduction + bar.sync, 64 x 256", f, 100e6);
   }
   // (c) 64-thread launches of a short kernel, setup included
-  {
+  if (wanted("c")) {
     auto m = load(kShort, "short.ptx");
     std::vector<std::uint8_t> in(64 * 4);
     for (std::uint32_t i = 0; i < 64; ++i) std::memcpy(&in[i * 4], &i, 4);

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 namespace ptx::interp {
 
@@ -128,89 +129,127 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
   d.fast = f;
 }
 
-void Machine::run_fast(Warp& w, std::uint32_t active, const Fast& f) {
-  auto& threads = cta_->threads;
+namespace {
+// Operand shapes: the loops over lanes are instantiated per shape, so that no lane tests whether an operand is
+// an immediate.
+struct RegArg {
+  std::uint32_t slot;
+  std::uint64_t operator()(const CV* R) const { return static_cast<std::uint64_t>(R[slot].v); }
+};
+struct ImmArg {
+  std::uint64_t imm;
+  std::uint64_t operator()(const CV*) const { return imm; }
+};
+template <class F> void with_arg(const FastArg& a, F&& f) {
+  if (a.is_imm) f(ImmArg{a.imm});
+  else f(RegArg{a.slot});
+}
+}  // namespace
+
+void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
   const unsigned width = f.width;
-#define PTX_LANES(BODY)                                                                  \
-  for (std::uint32_t m_ = active; m_; m_ &= m_ - 1) {                                     \
-    Thread& t = threads[w.lanes[static_cast<unsigned>(std::countr_zero(m_))]];            \
-    Frame& fr = *t.top;                                                                   \
-    CV* R = t.rbase;                                                                      \
-    [[maybe_unused]] const std::uint64_t A = f.a.is_imm ? f.a.imm : static_cast<std::uint64_t>(R[f.a.slot].v); \
-    [[maybe_unused]] const std::uint64_t B = f.b.is_imm ? f.b.imm : static_cast<std::uint64_t>(R[f.b.slot].v); \
-    BODY;                                                                                 \
-    fr.pc++;                                                                              \
+  const std::uint64_t mask = f.mask;
+  const std::uint32_t dst = f.dst;
+  // The active lanes' registers: the group's own list, or (under a guard that is off for some lanes) a copy.
+  CV* const* regs = g.regs.data();
+  std::uint32_t n = g.size;
+  std::array<CV*, 32> some;
+  if (active != g.mask) {
+    n = 0;
+    std::uint32_t k = 0;
+    for (std::uint32_t m = g.mask; m; m &= m - 1, ++k)
+      if (active & m & (0u - m)) some[n++] = g.regs[k];
+    regs = some.data();
   }
-#define PTX_SET(EXPR) PTX_LANES(R[f.dst].v = static_cast<std::uint64_t>(EXPR) & f.mask)
-#define PTX_C (f.c.is_imm ? f.c.imm : static_cast<std::uint64_t>(R[f.c.slot].v))
+  auto lanes = [&](auto&& body) {
+    for (std::uint32_t k = 0; k < n; ++k) body(regs[k]);
+  };
+  // dst = op(a) / op(a, b) / op(a, b, c), truncated to the destination's width.
+  auto set1 = [&](auto op) {
+    with_arg(f.a, [&](auto A) { lanes([&](CV* R) { R[dst].v = static_cast<std::uint64_t>(op(A(R))) & mask; }); });
+  };
+  auto set2 = [&](auto op) {
+    with_arg(f.a, [&](auto A) {
+      with_arg(f.b, [&](auto B) { lanes([&](CV* R) { R[dst].v = static_cast<std::uint64_t>(op(A(R), B(R))) & mask; }); });
+    });
+  };
+  auto set3 = [&](auto op) {
+    with_arg(f.a, [&](auto A) {
+      with_arg(f.b, [&](auto B) {
+        with_arg(f.c, [&](auto C) { lanes([&](CV* R) { R[dst].v = static_cast<std::uint64_t>(op(A(R), B(R), C(R))) & mask; }); });
+      });
+    });
+  };
+  using U = std::uint64_t;
   switch (f.kind) {
-    case FastKind::add: PTX_SET(A + B); break;
-    case FastKind::sub: PTX_SET(A - B); break;
-    case FastKind::mul_lo: PTX_SET(A * B); break;
-    case FastKind::mad_lo: PTX_SET(A * B + PTX_C); break;
-    case FastKind::mul_wide_u: PTX_SET(A * B); break;
-    case FastKind::mul_wide_s: PTX_SET(static_cast<std::uint64_t>(sx(A, width) * sx(B, width))); break;
-    case FastKind::and_: PTX_SET(A & B); break;
-    case FastKind::or_: PTX_SET(A | B); break;
-    case FastKind::xor_: PTX_SET(A ^ B); break;
-    case FastKind::not_: PTX_SET(~A); break;
+    case FastKind::add: set2([](U a, U b) { return a + b; }); break;
+    case FastKind::sub: set2([](U a, U b) { return a - b; }); break;
+    case FastKind::mul_lo: set2([](U a, U b) { return a * b; }); break;
+    case FastKind::mad_lo: set3([](U a, U b, U c) { return a * b + c; }); break;
+    case FastKind::mul_wide_u: set2([](U a, U b) { return a * b; }); break;
+    case FastKind::mul_wide_s: set2([&](U a, U b) { return static_cast<U>(sx(a, width) * sx(b, width)); }); break;
+    case FastKind::and_: set2([](U a, U b) { return a & b; }); break;
+    case FastKind::or_: set2([](U a, U b) { return a | b; }); break;
+    case FastKind::xor_: set2([](U a, U b) { return a ^ b; }); break;
+    case FastKind::not_: set1([](U a) { return ~a; }); break;
     // ISA 9.7.8.8/9: the amount is unsigned and an amount >= the width shifts everything out.
-    case FastKind::shl: PTX_SET(B >= width ? 0 : A << B); break;
-    case FastKind::shr_u: PTX_SET(B >= width ? 0 : A >> B); break;
-    case FastKind::shr_s: PTX_SET(static_cast<std::uint64_t>(sx(A, width) >> (B >= width ? width - 1 : B))); break;
-    case FastKind::mov: PTX_SET(A); break;
-    case FastKind::cvt_zext: PTX_SET(A); break;
-    case FastKind::cvt_sext: PTX_SET(static_cast<std::uint64_t>(sx(A, static_cast<unsigned>(f.b.imm)))); break;
-    case FastKind::cvt_trunc: PTX_SET(A); break;
-    case FastKind::selp: PTX_SET(R[f.c.slot].v ? A : B); break;
+    case FastKind::shl: set2([&](U a, U b) { return b >= width ? 0 : a << b; }); break;
+    case FastKind::shr_u: set2([&](U a, U b) { return b >= width ? 0 : a >> b; }); break;
+    case FastKind::shr_s: set2([&](U a, U b) { return static_cast<U>(sx(a, width) >> (b >= width ? width - 1 : b)); }); break;
+    case FastKind::mov: case FastKind::cvt_zext: case FastKind::cvt_trunc: set1([](U a) { return a; }); break;
+    case FastKind::cvt_sext: {
+      const unsigned from = static_cast<unsigned>(f.b.imm);
+      set1([&](U a) { return static_cast<U>(sx(a, from)); });
+      break;
+    }
+    case FastKind::selp: set3([](U a, U b, U p) { return p ? a : b; }); break;
     case FastKind::setp: {
+      auto cmp = [&](auto test) { set2([&](U a, U b) { return U(test(a, b)); }); };
+      auto scmp = [&](auto test) { set2([&](U a, U b) { return U(test(sx(a, width), sx(b, width))); }); };
       const bool s = f.is_signed;
       switch (f.cmp) {
-        case ir::CompareOp::eq: PTX_LANES(R[f.dst].v = A == B); break;
-        case ir::CompareOp::ne: PTX_LANES(R[f.dst].v = A != B); break;
-        case ir::CompareOp::lt: PTX_LANES(R[f.dst].v = s ? sx(A, width) < sx(B, width) : A < B); break;
-        case ir::CompareOp::le: PTX_LANES(R[f.dst].v = s ? sx(A, width) <= sx(B, width) : A <= B); break;
-        case ir::CompareOp::gt: PTX_LANES(R[f.dst].v = s ? sx(A, width) > sx(B, width) : A > B); break;
-        case ir::CompareOp::ge: PTX_LANES(R[f.dst].v = s ? sx(A, width) >= sx(B, width) : A >= B); break;
-        case ir::CompareOp::lo: PTX_LANES(R[f.dst].v = A < B); break;
-        case ir::CompareOp::ls: PTX_LANES(R[f.dst].v = A <= B); break;
-        case ir::CompareOp::hi: PTX_LANES(R[f.dst].v = A > B); break;
-        case ir::CompareOp::hs: PTX_LANES(R[f.dst].v = A >= B); break;
+        case ir::CompareOp::eq: cmp([](U a, U b) { return a == b; }); break;
+        case ir::CompareOp::ne: cmp([](U a, U b) { return a != b; }); break;
+        case ir::CompareOp::lt: if (s) scmp(std::less<>{}); else cmp(std::less<>{}); break;
+        case ir::CompareOp::le: if (s) scmp(std::less_equal<>{}); else cmp(std::less_equal<>{}); break;
+        case ir::CompareOp::gt: if (s) scmp(std::greater<>{}); else cmp(std::greater<>{}); break;
+        case ir::CompareOp::ge: if (s) scmp(std::greater_equal<>{}); else cmp(std::greater_equal<>{}); break;
+        case ir::CompareOp::lo: cmp(std::less<>{}); break;
+        case ir::CompareOp::ls: cmp(std::less_equal<>{}); break;
+        case ir::CompareOp::hi: cmp(std::greater<>{}); break;
+        case ir::CompareOp::hs: cmp(std::greater_equal<>{}); break;
         default: break;
       }
       break;
     }
-    case FastKind::fadd32: PTX_SET(fbits(f32(A) + f32(B))); break;
-    case FastKind::fsub32: PTX_SET(fbits(f32(A) - f32(B))); break;
-    case FastKind::fmul32: PTX_SET(fbits(f32(A) * f32(B))); break;
-    case FastKind::ffma32: PTX_SET(fbits(std::fma(f32(A), f32(B), f32(PTX_C)))); break;
-    case FastKind::ld: {
+    case FastKind::fadd32: set2([](U a, U b) { return fbits(f32(a) + f32(b)); }); break;
+    case FastKind::fsub32: set2([](U a, U b) { return fbits(f32(a) - f32(b)); }); break;
+    case FastKind::fmul32: set2([](U a, U b) { return fbits(f32(a) * f32(b)); }); break;
+    case FastKind::ffma32: set3([](U a, U b, U c) { return fbits(std::fma(f32(a), f32(b), f32(c))); }); break;
+    case FastKind::ld: case FastKind::st: {
       const unsigned bytes = width / 8;
-      PTX_LANES({
-        std::uint64_t addr = address(t, *f.address);
-        std::uint8_t* p = locate(t, f.space, addr, bytes, false);
+      const bool is_st = f.kind == FastKind::st;
+      std::uint32_t k = 0;
+      for (std::uint32_t m = g.mask; m; m &= m - 1, ++k) {
+        if (!(active & m & (0u - m))) continue;
+        Thread& t = *g.thread[k];
+        CV* R = g.regs[k];
+        t.top->pc = g.pc;  // a reported problem names this instruction
+        std::uint8_t* p = locate(t, f.space, address(t, *f.address), bytes, is_st);
         if (!p) return;
-        std::uint64_t v = 0;
-        std::memcpy(&v, p, bytes);
-        R[f.dst].v = v;
-      });
-      break;
-    }
-    case FastKind::st: {
-      const unsigned bytes = width / 8;
-      PTX_LANES({
-        std::uint64_t addr = address(t, *f.address);
-        std::uint8_t* p = locate(t, f.space, addr, bytes, true);
-        if (!p) return;
-        std::memcpy(p, &A, bytes);
-      });
+        if (is_st) {
+          std::uint64_t v = f.a.is_imm ? f.a.imm : static_cast<std::uint64_t>(R[f.a.slot].v);
+          std::memcpy(p, &v, bytes);
+        } else {
+          std::uint64_t v = 0;
+          std::memcpy(&v, p, bytes);
+          R[dst].v = v;
+        }
+      }
       break;
     }
     case FastKind::none: break;
   }
-#undef PTX_SET
-#undef PTX_LANES
-#undef PTX_C
 }
 
 }  // namespace ptx::interp

@@ -63,9 +63,8 @@ void Machine::fail(Problem::Kind k, std::string message, std::vector<Thread*> th
 }
 
 // ---------------------------------------------------------------------------------------------- setup
-const Decoded& Machine::decode(std::uint32_t fn, std::uint32_t pc) {
+const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
   Decoded& d = fns_[fn].decoded[pc];
-  if (d.ready) return d;
   const Instruction& ins = mod_.functions[fn].body[pc];
   auto fmt_of = [](ir::ScalarType t) {
     switch (t) {
@@ -409,69 +408,99 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
       if (key_of(cta_->threads[w.lanes[std::countr_zero(m)]]) == best_key) mask |= 1u << std::countr_zero(m);
     w.yielded &= ~mask;
     w.diverged = mask != running;
+    Group g;  // only the entries of lanes in `mask` are set
+    g.mask = mask;
+    g.size = static_cast<std::uint32_t>(std::popcount(mask));
+    for (std::uint32_t m = mask, k = 0; m; m &= m - 1, ++k) {
+      Thread& t = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]];
+      g.thread[k] = &t;
+      g.regs[k] = t.rbase;
+    }
+    const Frame& top = *g.thread[0]->top;
+    g.fn = top.fn;
+    g.pc = top.pc;
     bool same = true;
     while (same && executed < quantum && !stop_) {
       if (++steps_ > opt_.max_steps) {
         fail(Problem::Kind::step_limit, "step limit of " + std::to_string(opt_.max_steps) + " warp instructions reached");
         break;
       }
-      same = exec_group(w, mask);
+      same = exec_group(w, g);
       ++executed;
     }
+    sync_pc(g);
   }
   return executed;
 }
 
+void Machine::sync_pc(Group& g) {
+  if (!g.pc_ahead) return;
+  for (std::uint32_t k = 0; k < g.size; ++k) g.thread[k]->top->pc = g.pc;
+  g.pc_ahead = false;
+}
+
 // ---------------------------------------------------------------------------------------------- group step
-bool Machine::exec_group(Warp& w, std::uint32_t mask) {
-  Thread& first = cta_->threads[w.lanes[std::countr_zero(mask)]];
-  const Frame& f0 = first.frames.back();
-  const std::uint32_t fn = f0.fn, pc = f0.pc;
-  const ir::Function& func = mod_.functions[fn];
+bool Machine::exec_group(Warp& w, Group& g) {
+  const std::uint32_t mask = g.mask, fn = g.fn, pc = g.pc;
+  const ir::Function& func = *fns_[fn].fn;
   if (pc >= func.body.size()) {  // falling off the end of a body is a return (ISA 9.7.12.4)
-    for (std::uint32_t m = mask; m; m &= m - 1) do_return(cta_->threads[w.lanes[std::countr_zero(m)]]);
+    sync_pc(g);
+    for (std::uint32_t k = 0; k < g.size; ++k) do_return(*g.thread[k]);
     return false;
   }
   const Instruction& ins = func.body[pc];
   const Decoded& d = decode(fn, pc);
   ++result_.stats.warp_instructions;
-  result_.stats.lane_instructions += static_cast<std::uint64_t>(std::popcount(mask));
+  result_.stats.lane_instructions += g.size;
   ++clock_;
   std::uint32_t active = mask;
   if (d.guard_slot >= 0) {
     active = 0;
-    for (std::uint32_t m = mask; m; m &= m - 1) {
-      unsigned i = static_cast<unsigned>(std::countr_zero(m));
-      Thread& t = cta_->threads[w.lanes[i]];
-      bool on = (t.regs[t.frames.back().reg_base + static_cast<std::uint32_t>(d.guard_slot)].v != 0) != ins.guard_negated;
-      if (on) active |= 1u << i;
-    }
+    const auto slot = static_cast<std::uint32_t>(d.guard_slot);
+    std::uint32_t k = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1, ++k)
+      if ((g.regs[k][slot].v != 0) != ins.guard_negated) active |= m & (0u - m);
   }
-  auto each = [&](std::uint32_t set, auto&& body) {
-    for (std::uint32_t m = set; m; m &= m - 1) body(cta_->threads[w.lanes[std::countr_zero(m)]], static_cast<unsigned>(std::countr_zero(m)));
-  };
-  auto skip_inactive = [&]() { each(mask & ~active, [&](Thread& t, unsigned) { t.frames.back().pc++; }); };
   if (d.fast.kind != FastKind::none) {
-    run_fast(w, active, d.fast);
-    skip_inactive();
+    run_fast(g, active, d.fast);
+    g.pc = pc + 1;
+    g.pc_ahead = true;
     return !stop_;
   }
+  if (ins.op == ir::Opcode::bra_) {
+    const std::uint32_t target = static_cast<std::uint32_t>(ins.operands[0].target);
+    const bool diverged = active != 0 && active != mask;
+    if (!diverged && !(w.diverged && active)) {  // the whole group goes one way and stays together
+      g.pc = active ? target : pc + 1;
+      g.pc_ahead = true;
+      return true;
+    }
+    std::uint32_t k = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1, ++k) g.thread[k]->top->pc = active & m & (0u - m) ? target : pc + 1;
+    g.pc_ahead = false;
+    if (diverged) ++result_.stats.divergent_branches;
+    // A split warp chooses again, so that a group behind this one can catch up and reconverge, and a group
+    // looping back yields to the others.
+    if (w.diverged && target <= pc) w.yielded |= active;
+    return false;
+  }
+  return exec_other(w, g, ins, d, active);
+}
+
+// The instructions that work on the lanes' own pcs: calls, returns, rendezvous, and everything through
+// semantics/ops.
+bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active) {
+  const std::uint32_t mask = g.mask, pc = g.pc;
+  sync_pc(g);
+  Thread& first = *g.thread[0];
+  auto each = [&](std::uint32_t set, auto&& body) {
+    std::uint32_t k = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1, ++k)
+      if (set & m & (0u - m)) body(*g.thread[k], static_cast<unsigned>(std::countr_zero(m)));
+  };
+  auto skip_inactive = [&]() { each(mask & ~active, [&](Thread& t, unsigned) { t.frames.back().pc++; }); };
   using ir::Opcode;
   switch (ins.op) {
-    case Opcode::bra_: {
-      std::uint32_t target = static_cast<std::uint32_t>(ins.operands[0].target);
-      each(active, [&](Thread& t, unsigned) { t.frames.back().pc = target; });
-      skip_inactive();
-      bool diverged = active != 0 && active != mask;
-      if (diverged) ++result_.stats.divergent_branches;
-      if (w.diverged && active) {
-        // The warp is split: choose again, so that a group behind this one can catch up and reconverge, and
-        // a group looping back yields to the others.
-        if (target <= pc) w.yielded |= active;
-        return false;
-      }
-      return !diverged;
-    }
     case Opcode::call_:
       each(active, [&](Thread& t, unsigned) { do_call(t, ins); });
       skip_inactive();
@@ -517,6 +546,7 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
         t.frames.back().pc++;
       });
       skip_inactive();
+      g.pc = pc + 1;
       return true;
     case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_: {
       const bool has_sync = ins.q.has(ir::Flag::sync);
@@ -601,6 +631,7 @@ bool Machine::exec_group(Warp& w, std::uint32_t mask) {
     fail(Problem::Kind::unsupported, "unsupported instruction '" + text + "'", {&first});
   }
   skip_inactive();
+  g.pc = pc + 1;
   return !stop_;
 }
 

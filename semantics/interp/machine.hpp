@@ -53,6 +53,20 @@ struct Warp {
   bool diverged = false;             // the group being run is not every running lane of the warp
 };
 
+// A converged group (step_warp): the lanes of one warp at the same (depth, function, pc), with their threads
+// and register files looked up once. It lasts until an instruction ends it, and every instruction that pushes or
+// pops a frame (call, ret, exit, falling off the end) ends it, so `regs` stay valid. Straight-line instructions
+// advance `pc` only; the lanes' frame pcs catch up (Machine::sync_pc) before an instruction that reads or sets
+// them and when the group ends, which saves a store per lane per instruction.
+struct Group {
+  std::uint32_t mask = 0, size = 0;  // the lanes, and how many
+  std::uint32_t fn = 0, pc = 0;
+  bool pc_ahead = false;  // the lanes' frame pcs are behind `pc`
+  // Entry k (k < size) is the lane with the k-th lowest index in `mask`: its thread and top-frame registers.
+  std::array<Thread*, 32> thread;
+  std::array<CV*, 32> regs;
+};
+
 struct Barrier {
   std::uint32_t arrived = 0, expected = 0;
   std::uint32_t popc = 0;
@@ -149,7 +163,10 @@ class Machine {
     t.rbase = t.top ? t.regs.data() + t.top->reg_base : nullptr;
   }
   const FnInfo& info(const Thread& t) { return fns_[t.frames.back().fn]; }
-  const Decoded& decode(std::uint32_t fn, std::uint32_t pc);
+  const Decoded& decode(std::uint32_t fn, std::uint32_t pc) {
+    const Decoded& d = fns_[fn].decoded[pc];
+    return d.ready ? d : decode_first(fn, pc);
+  }
 
   // Operands. `width` is the instruction type's width; `is_signed` extends narrower registers by sign.
   CV read(Thread& t, const Operand& o, unsigned width, bool is_signed = false, bool is_f = false);
@@ -175,15 +192,18 @@ class Machine {
   bool exec_lane(Thread& t, const Instruction& ins, const Decoded& d);
   // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
   void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);
-  void run_fast(Warp& w, std::uint32_t active, const Fast& f);
+  void run_fast(Group& g, std::uint32_t active, const Fast& f);
 
  private:
+  const Decoded& decode_first(std::uint32_t fn, std::uint32_t pc);
   bool setup();
   void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
   void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
   void run_cta(Cta& cta, bool to_end);
   std::uint32_t step_warp(Warp& w, std::uint32_t quantum);
-  bool exec_group(Warp& w, std::uint32_t mask);
+  bool exec_group(Warp& w, Group& g);
+  bool exec_other(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
+  static void sync_pc(Group& g);
   void thread_exit(Thread& t);
   void arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d);
   void check_barriers();
