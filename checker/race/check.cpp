@@ -54,6 +54,8 @@ Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
   return w;
 }
 
+Space p_space(const Prepared& p, int object) { return p.objects[static_cast<std::size_t>(object)].space; }
+
 const char* scope_name(ptx::ir::Scope s) {
   switch (s) {
     case ptx::ir::Scope::cta: return "cta";
@@ -201,6 +203,28 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     return z3::udiv(lin, u32(32));
   };
   const z3::expr same_warp = same_cta && warp_of(T1) == warp_of(T2);
+  // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
+  auto includes = [&](ptx::ir::Scope sc) { return sc == ptx::ir::Scope::cta ? same_cta : c.bool_val(true); };
+
+  // Counters (encode.hpp CounterRead): two morally strong adds of distinct threads to one location return
+  // different values when every write that may reach the location is an add of a positive constant.
+  auto only_incremented = [&](const CounterRead& cr) {
+    if (cr.object < 0) return false;
+    for (const auto& a : T1.accesses) {
+      if (!a.write || positive_add(f.body[a.instr])) continue;
+      if (a.object == cr.object) return false;
+      bool may_alias_space = a.space == Space::unknown || a.space == p_space(prep, cr.object);
+      if (a.object < 0 && may_alias_space) return false;
+    }
+    return true;
+  };
+  bool counters_assumed = false;
+  for (const auto& c1 : T1.counters)
+    for (const auto& c2 : T2.counters) {
+      if (c1.object != c2.object || c1.ret.get_sort().bv_size() != c2.ret.get_sort().bv_size() || !only_incremented(c1)) continue;
+      s.add(z3::implies(c1.pc && c2.pc && c1.addr == c2.addr && includes(c1.scope) && includes(c2.scope), c1.ret != c2.ret));
+      counters_assumed = true;
+    }
 
   // Orderings this engine does not model: fences and release/acquire operations (ISA 8.8 causality order).
   bool sync_ops = false;
@@ -329,7 +353,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
       if (a.strong && b.strong) {
         // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
-        auto includes = [&](ptx::ir::Scope sc) { return sc == ptx::ir::Scope::cta ? same_cta : c.bool_val(true); };
         z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
         q = q && !ms;
       }
@@ -353,6 +376,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   if (!prep.cfg.loops.empty())
     res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, other loop-modified registers havocked): no bound");
   res.notes.push_back("distinct pointer parameters and variables are assumed not to alias");
+  if (counters_assumed)
+    res.notes.push_back("atomic counters (locations written only by atom.add of a positive constant) are assumed not to wrap around, so two threads' adds to one counter return different values");
 
   bool definite = false;
   for (const auto& r : res.races) if (!r.possible) definite = true;

@@ -32,6 +32,17 @@ const char* space_name(Space s) {
   }
 }
 
+bool positive_add(const Instruction& in) {
+  if ((in.op != Opcode::atom_ && in.op != Opcode::red_) || in.q.atom_op != ptx::ir::AtomOp::add || in.q.types.empty()) return false;
+  const ScalarType t = in.q.types.back().scalar;
+  if (ptx::ir::is_float(t) || in.q.vector_width > 1) return false;
+  const Operand& v = in.operands.back();
+  const unsigned w = ptx::ir::scalar_bits(t);
+  const std::uint64_t x = w >= 64 ? static_cast<std::uint64_t>(v.imm) : static_cast<std::uint64_t>(v.imm) & ((std::uint64_t(1) << w) - 1);
+  // Positive and below half the range, also for unsigned types: adding 0xffffffff to a .u32 is a decrement.
+  return v.kind == OK::Immediate && x != 0 && !((x >> (w - 1)) & 1);
+}
+
 Launch make_launch(z3::context& c) {
   Launch l;
   for (const char* d : {"x", "y", "z"}) {
@@ -517,7 +528,15 @@ class Encoder {
         unsigned ww = 32;
         for (const auto& t : in.q.types) ww = ptx::ir::scalar_bits(t.scalar);
         access(s, i, in, ad, (ww + 7) / 8 * std::max<unsigned>(1, in.q.vector_width), in.op == Opcode::atom_, true, true);
-        if (in.op == Opcode::atom_) havoc_outputs(s, in);
+        if (in.op != Opcode::atom_) return;
+        if (positive_add(in) && o[0].kind == OK::Register && o[0].component < 0 && !probing_) {
+          z3::expr ret = fresh("atom.ret", ww);
+          write(s, in, o[0], ret, false);
+          const Access& a = out_.accesses.back();
+          out_.counters.push_back({i, a.object, a.addr, ret, a.pc, a.scope});
+          return;
+        }
+        havoc_outputs(s, in);
         return;
       }
       case Opcode::bar_: case Opcode::barrier_:

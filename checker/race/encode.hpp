@@ -37,6 +37,20 @@ struct Access {
   z3::expr pc;                                 // executed by this thread
 };
 
+// The value an `atom.add` of a positive constant returned (ISA 9.7.13.5): with every write to its location
+// such an add, the location only grows, so by Atomicity (8.10) two such operations of distinct threads that are
+// morally strong read different values, as long as the counter does not wrap around (an assumption the report
+// states).
+struct CounterRead {
+  std::uint32_t instr = 0;
+  int object = -1;
+  z3::expr addr, ret, pc;
+  ptx::ir::Scope scope = ptx::ir::Scope::gpu;
+};
+
+// An `atom`/`red` add of a positive immediate (the only writes a counter may have).
+bool positive_add(const ptx::ir::Instruction& in);
+
 struct Barrier {
   std::uint32_t instr = 0;
   z3::expr pc;
@@ -57,6 +71,7 @@ struct ThreadEncoding {
   std::vector<z3::expr> tid, ctaid;  // 32-bit x y z
   std::vector<Access> accesses;
   std::vector<Barrier> barriers;
+  std::vector<CounterRead> counters;
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
 };
 
