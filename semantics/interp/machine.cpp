@@ -235,39 +235,24 @@ void Machine::setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid) {
   cta.ctaid = ctaid;
   const auto& b = launch_.block;
   std::uint32_t n = b[0] * b[1] * b[2];
-  cta.threads.assign(n, Thread{});
+  cta.threads.clear();
+  cta.arena.release();
+  cta.threads.reserve(n);
   cta.shared.assign(dynamic_shared_base_ + launch_.dynamic_shared_bytes, 0);
   cta.barriers = {};
   cta.exited = 0;
+  cta.arrivals = 0;
   cta.warps.assign((n + 31) / 32, Warp{});
-  const ir::Function* kernel = nullptr;
-  std::uint32_t kidx = 0;
-  for (std::uint32_t i = 0; i < mod_.functions.size(); ++i)
-    if (mod_.functions[i].is_entry && (launch_.kernel.empty() || mod_.functions[i].name == launch_.kernel)) {
-      kernel = &mod_.functions[i];
-      kidx = i;
-      break;
-    }
+  for (auto& w : cta.warps) w.lanes.reserve(32);
   for (std::uint32_t i = 0; i < n; ++i) {
-    Thread& t = cta.threads[i];
+    Thread& t = cta.threads.emplace_back(&cta.arena);
     t.linear = i;
     t.tid = {i % b[0], (i / b[0]) % b[1], i / (b[0] * b[1])};
     t.warp = i / 32;
     t.lane = i % 32;
     cta.warps[t.warp].lanes.push_back(i);
-    push_frame(t, kidx, nullptr, nullptr);
-    // Kernel parameters (ISA 5.1.6.1): each thread sees the launch's values in its param space.
-    const FnInfo& fi = fns_[kidx];
-    for (std::size_t p = 0; p < kernel->params.size() && p < launch_.params.size(); ++p) {
-      const ParamValue& pv = launch_.params[p];
-      std::uint64_t value = pv.bits;
-      if (!pv.buffer.empty()) {
-        for (std::size_t k = 0; k < launch_.buffers.size(); ++k)
-          if (launch_.buffers[k].first == pv.buffer) value = buffer_base_[k];
-      }
-      std::uint64_t size = kernel->params[p].size_bytes();
-      std::memcpy(t.stack.data() + t.frames.back().stack_base + fi.param_off[p], &value, std::min<std::uint64_t>(size, 8));
-    }
+    push_frame(t, kernel_, nullptr, nullptr);
+    std::memcpy(t.stack.data() + t.top->stack_base, kernel_frame_.data(), kernel_frame_.size());
   }
 }
 
@@ -300,6 +285,21 @@ RunResult Machine::run() {
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
   }
+  // Kernel parameters (ISA 5.1.6.1): every thread's param space starts with the launch's values.
+  kernel_ = static_cast<std::uint32_t>(kernel - mod_.functions.data());
+  const FnInfo& ki = fns_[kernel_];
+  kernel_frame_.assign(ki.frame_bytes, 0);
+  for (std::size_t p = 0; p < kernel->params.size(); ++p) {
+    const ParamValue& pv = launch_.params[p];
+    std::uint64_t value = pv.bits;
+    if (!pv.buffer.empty()) {
+      for (std::size_t k = 0; k < launch_.buffers.size(); ++k)
+        if (launch_.buffers[k].first == pv.buffer) value = buffer_base_[k];
+    }
+    std::memcpy(kernel_frame_.data() + ki.param_off[p], &value, std::min<std::uint64_t>(kernel->params[p].size_bytes(), 8));
+  }
+  const auto& b = launch_.block;
+  const std::size_t cta_bytes = (sizeof(Frame) + ki.nslots * sizeof(CV) + ki.frame_bytes + 64) * b[0] * b[1] * b[2] + 64;  // 64: alignment
   // Up to `resident_ctas` CTAs are resident at once and run interleaved (so that a CTA waiting for another
   // resident one makes progress, as on a GPU with that many CTAs in flight); a finished CTA makes room for
   // the next in grid order.
@@ -309,11 +309,16 @@ RunResult Machine::run() {
     for (std::uint32_t y = 0; y < g[1]; ++y)
       for (std::uint32_t x = 0; x < g[0]; ++x) pending.push_back({x, y, z});
   std::size_t next = 0;
-  std::vector<std::unique_ptr<Cta>> resident;
+  std::vector<std::unique_ptr<Cta>> resident, done;
   const std::size_t limit = std::max<std::uint32_t>(1, opt_.resident_ctas);
   while (!stop_ && (next < pending.size() || !resident.empty())) {
     while (resident.size() < limit && next < pending.size()) {
-      resident.push_back(std::make_unique<Cta>());
+      if (done.empty()) {
+        resident.push_back(std::make_unique<Cta>(cta_bytes));
+      } else {
+        resident.push_back(std::move(done.back()));
+        done.pop_back();
+      }
       cta_ = resident.back().get();
       setup_cta(*cta_, pending[next++]);
       result_.stats.threads += cta_->threads.size();
@@ -326,6 +331,7 @@ RunResult Machine::run() {
       if (cta_->exited == cta_->threads.size()) {
         for (auto& t : cta_->threads)
           result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
+        done.push_back(std::move(resident[i]));
         resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
       } else {
         ++i;
@@ -350,7 +356,7 @@ void Machine::run_cta(Cta& cta, bool to_end) {
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   for (bool first = true; !stop_ && (first || to_end); first = false) {
     bool progress = false;
-    if (opt_.seed) std::shuffle(order.begin(), order.end(), rng_);
+    if (opt_.seed) std::shuffle(order.begin(), order.end(), *rng_);
     for (std::uint32_t w : order) {
       if (stop_) break;
       progress |= step_warp(cta.warps[w], quantum) > 0;
@@ -397,7 +403,7 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
     }
     std::uint64_t best_key = ~std::uint64_t(0);
     if (opt_.seed && std::popcount(running) > 1) {
-      std::uint32_t pick = static_cast<std::uint32_t>(rng_() % static_cast<std::uint32_t>(std::popcount(eligible)));
+      std::uint32_t pick = static_cast<std::uint32_t>((*rng_)() % static_cast<std::uint32_t>(std::popcount(eligible)));
       for (std::uint32_t m = eligible; m; m &= m - 1)
         if (pick-- == 0) { best_key = key_of(cta_->threads[w.lanes[std::countr_zero(m)]]); break; }
     } else {

@@ -8,6 +8,9 @@
 #include "semantics/interp/memory.hpp"
 #include "semantics/ops/float.hpp"
 
+#include <memory>
+#include <memory_resource>
+#include <optional>
 #include <random>
 
 namespace ptx::interp {
@@ -27,12 +30,13 @@ struct Frame {
 enum class Status : std::uint8_t { running, at_barrier, at_warp_sync, exited };
 
 struct Thread {
+  explicit Thread(std::pmr::memory_resource* arena) : frames(arena), regs(arena), stack(arena) {}
   // The top frame and its registers, cached (set by Machine::sync_top whenever frames or regs change).
   Frame* top = nullptr;
   CV* rbase = nullptr;
-  std::vector<Frame> frames;
-  std::vector<CV> regs;
-  std::vector<std::uint8_t> stack;  // local and param spaces of every frame
+  std::pmr::vector<Frame> frames;
+  std::pmr::vector<CV> regs;
+  std::pmr::vector<std::uint8_t> stack;  // local and param spaces of every frame
   Status status = Status::running;
   CV carry{0, 1};  // CC.CF (ISA 9.7.2)
   std::array<std::uint32_t, 3> tid{};
@@ -127,6 +131,12 @@ struct FnInfo {
 };
 
 struct Cta {
+  // Its threads' frames, registers and stacks come from `arena`, which starts in `buffer`: one allocation for the
+  // CTA instead of three per thread (a vector that grows leaves its old copy there until the CTA is done). A
+  // finished CTA's storage is reused for the next CTA (Machine::run), so a grid allocates only for the resident ones.
+  explicit Cta(std::size_t bytes) : buffer(new std::byte[bytes]), arena(buffer.get(), bytes) {}
+  std::unique_ptr<std::byte[]> buffer;
+  std::pmr::monotonic_buffer_resource arena;
   std::array<std::uint32_t, 3> ctaid{};
   std::vector<Thread> threads;
   std::vector<Warp> warps;
@@ -138,20 +148,24 @@ struct Cta {
 
 class Machine {
  public:
-  Machine(const ir::Module& m, const Launch& l, const Options& o) : mod_(m), launch_(l), opt_(o), rng_(o.seed) {}
+  Machine(const ir::Module& m, const Launch& l, const Options& o) : mod_(m), launch_(l), opt_(o) {
+    if (o.seed) rng_.emplace(o.seed);
+  }
   RunResult run();
 
   // ---- used by exec.cpp
   const ir::Module& mod_;
   const Launch& launch_;
   const Options& opt_;
-  std::mt19937_64 rng_;
+  std::optional<std::mt19937_64> rng_;  // seeded scheduling only
   GlobalMemory global_;
   std::vector<FnInfo> fns_;
   std::vector<std::uint64_t> global_addr_;    // module global index -> address (global/const) or shared offset
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> local_shared_;  // (fn, local) -> shared offset
   std::uint64_t static_shared_ = 0, dynamic_shared_base_ = 0;
   std::vector<std::uint64_t> buffer_base_;  // launch buffer index -> address
+  std::uint32_t kernel_ = 0;                // function index of the launched kernel
+  std::vector<std::uint8_t> kernel_frame_;  // the kernel frame's bytes at entry: the launch's parameter values
   Cta* cta_ = nullptr;
   RunResult result_;
   bool stop_ = false;
