@@ -32,7 +32,7 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
     auto r = static_cast<std::size_t>(x.reg);
     if (fi.vec[r] > 1 && x.component < 0) return false;
     slot = fi.slot[r] + static_cast<std::uint32_t>(x.component < 0 ? 0 : x.component);
-    return fi.width[slot] == w;
+    return fi.init[slot].w == w;
   };
   auto arg = [&](const Operand& x, unsigned w, FastArg& out) {
     if (x.kind == OK::Immediate) {
@@ -93,7 +93,13 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
         f.kind = ins.op == Opcode::shl_ ? FastKind::shl : d.s0 ? FastKind::shr_s : FastKind::shr_u;
       break;
     case Opcode::mov_:
-      if (o.size() == 2 && ins.q.vector_width == 1 && reg_ok(o[0], w, f.dst) && arg(o[1], w, f.a)) f.kind = FastKind::mov;
+      if (o.size() != 2 || ins.q.vector_width != 1 || !reg_ok(o[0], w, f.dst)) break;
+      if (arg(o[1], w, f.a)) {
+        f.kind = FastKind::mov;
+      } else if ((o[1].kind == OK::Special || o[1].kind == OK::Variable) && !o[1].negated) {
+        f.kind = FastKind::mov_read;
+        f.address = &o[1];
+      }
       break;
     case Opcode::setp_:
       if (o.size() == 3 && !d.f0 && !ins.q.bool_op && reg_ok(o[0], 1, f.dst) && arg(o[1], w, f.a) && arg(o[2], w, f.b)) {
@@ -121,6 +127,7 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
       if (is_st ? !arg(val, w, f.a) : !reg_ok(val, w, f.dst)) break;
       f.kind = is_st ? FastKind::st : FastKind::ld;
       f.address = &addr;
+      if (addr.base_kind == Operand::BaseKind::Register) f.address_slot = static_cast<std::int32_t>(fi.slot[static_cast<std::size_t>(addr.reg)]);
       f.space = d.space;
       break;
     }
@@ -235,7 +242,9 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
         Thread& t = *g.thread[k];
         CV* R = g.regs[k];
         t.top->pc = g.pc;  // a reported problem names this instruction
-        std::uint8_t* p = locate(t, f.space, address(t, *f.address), bytes, is_st);
+        const std::uint64_t addr = f.address_slot >= 0 ? static_cast<std::uint64_t>(R[f.address_slot].v) + static_cast<std::uint64_t>(f.address->offset)
+                                                       : address(t, *f.address);
+        std::uint8_t* p = locate(t, f.space, addr, bytes, is_st);
         if (!p) return;
         if (is_st) {
           std::uint64_t v = f.a.is_imm ? f.a.imm : static_cast<std::uint64_t>(R[f.a.slot].v);
@@ -246,6 +255,12 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
           R[dst].v = v;
         }
       }
+      break;
+    }
+    case FastKind::mov_read: {
+      std::uint32_t k = 0;
+      for (std::uint32_t m = g.mask; m; m &= m - 1, ++k)
+        if (active & m & (0u - m)) g.regs[k][dst] = read(*g.thread[k], *f.address, width);
       break;
     }
     case FastKind::none: break;

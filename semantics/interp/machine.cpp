@@ -102,6 +102,8 @@ const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
   d.mods.sat = ins.q.has(ir::Flag::sat);
   d.mods.relu = ins.q.has(ir::Flag::relu);
   d.space = ins.q.space.value_or(StateSpace::generic);
+  d.red = ins.q.has(ir::Flag::red);
+  d.arrive = ins.q.has(ir::Flag::arrive);
   if (ins.guard >= 0) d.guard_slot = static_cast<std::int32_t>(fns_[fn].slot[static_cast<std::size_t>(ins.guard)]);
   if (opt_.fast_path) plan_fast(fn, ins, d);
   d.ready = true;
@@ -118,10 +120,7 @@ bool Machine::setup() {
     for (const auto& r : f.registers) {
       fi.slot.push_back(fi.nslots);
       fi.vec.push_back(r.type.vector);
-      for (unsigned k = 0; k < r.type.vector; ++k) {
-        fi.width.push_back(static_cast<std::uint16_t>(ir::scalar_bits(r.type.scalar)));
-        fi.is_signed.push_back(ir::is_signed_int(r.type.scalar));
-      }
+      for (unsigned k = 0; k < r.type.vector; ++k) fi.init.push_back(CV{0, ir::scalar_bits(r.type.scalar)});
       fi.nslots += r.type.vector;
     }
     std::uint64_t off = 0;
@@ -223,8 +222,7 @@ void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, T
   f.call = call;
   f.reg_base = static_cast<std::uint32_t>(t.regs.size());
   f.stack_base = align_up(t.stack.size(), 16);
-  t.regs.resize(f.reg_base + fi.nslots);
-  for (std::uint32_t s = 0; s < fi.nslots; ++s) t.regs[f.reg_base + s] = CV{0, fi.width[s]};
+  t.regs.insert(t.regs.end(), fi.init.begin(), fi.init.end());
   t.stack.resize(f.stack_base + fi.frame_bytes, 0);
   t.peak_stack = std::max<std::uint64_t>(t.peak_stack, t.stack.size() + t.regs.size() * sizeof(CV));
   t.frames.push_back(f);
@@ -652,10 +650,9 @@ void Machine::thread_exit(Thread& t) {
 
 // ISA 9.7.13.1 bar / barrier: bar{.cta}.sync a{, b}; bar.arrive a, b; bar.red.{popc.u32,and.pred,or.pred}
 // d, a{, b}, {!}c. Without b every thread of the CTA participates. Counts are in threads.
-void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded&) {
+void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d) {
   const auto& ops = ins.operands;
-  const bool red = ins.q.has(ir::Flag::red);
-  const bool arrive = ins.q.has(ir::Flag::arrive);
+  const bool red = d.red, arrive = d.arrive;
   std::size_t first = red ? 1 : 0;
   std::uint32_t id = ops.size() > first ? static_cast<std::uint32_t>(read(t, ops[first], 32).v) : 0;
   std::size_t rest = ops.size() - first;  // operands from a on
@@ -708,7 +705,8 @@ void Machine::check_barriers() {
       }
     }
     cta_->arrivals -= b.arrived;
-    b = Barrier{};
+    b.arrived = 0;  // the next first arrival sets the rest
+    b.waiting.clear();
   }
 }
 

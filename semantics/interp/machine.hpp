@@ -83,7 +83,8 @@ struct Barrier {
 // (fast.cpp). It must compute exactly what semantics/ops computes; tests/unit/interp checks both ways agree.
 enum class FastKind : std::uint8_t {
   none, add, sub, mul_lo, mad_lo, mul_wide_u, mul_wide_s, and_, or_, xor_, not_, shl, shr_u, shr_s, mov, setp, selp,
-  cvt_zext, cvt_sext, cvt_trunc, fadd32, fsub32, fmul32, ffma32, ld, st
+  cvt_zext, cvt_sext, cvt_trunc, fadd32, fsub32, fmul32, ffma32, ld, st,
+  mov_read  // mov from a special register or a variable's address: Machine::read per lane
 };
 struct FastArg {
   std::uint32_t slot = 0;
@@ -98,7 +99,8 @@ struct Fast {
   FastArg a, b, c;
   ir::CompareOp cmp = ir::CompareOp::eq;
   bool is_signed = false;
-  const Operand* address = nullptr;
+  const Operand* address = nullptr;  // ld/st: the [address] operand; mov_read: the source
+  std::int32_t address_slot = -1;    // ld/st: the address's base register slot, when it has one
   StateSpace space = StateSpace::generic;
 };
 
@@ -114,6 +116,7 @@ struct Decoded {
   bool has_rounding = false;
   StateSpace space = StateSpace::generic;
   std::int32_t guard_slot = -1;  // the guard predicate's register slot
+  bool red = false, arrive = false;  // bar.red, bar.arrive (ISA 9.7.13.1)
   Fast fast;
 };
 
@@ -121,8 +124,7 @@ struct FnInfo {
   const ir::Function* fn = nullptr;
   std::vector<std::uint32_t> slot;    // register index -> first slot
   std::vector<std::uint8_t> vec;      // register index -> elements (1, 2, 4 or 8)
-  std::vector<std::uint16_t> width;   // slot -> bits of one element
-  std::vector<bool> is_signed;        // slot -> signed integer type
+  std::vector<CV> init;               // slot -> its value on entry: zero, of the width of one element
   std::uint32_t nslots = 0;
   std::vector<std::uint64_t> param_off, ret_off, local_off;  // byte offsets in the frame (or in shared memory)
   std::vector<std::int32_t> param_reg, ret_reg;  // legacy `.reg` parameters: their register, else -1

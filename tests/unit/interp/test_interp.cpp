@@ -335,6 +335,7 @@ TEST_CASE("fast path and semantics/ops agree on random operands") {
   // Every fast-path form, once with the fast path and once through semantics/ops only.
   auto k = std::string(".visible .entry k(.param .u64 out, .param .u64 in) {") + kDecls + R"(
   .reg .u16 %h<4>; .reg .s64 %s<4>; .reg .f32 %f<6>;
+  .shared .align 8 .u32 sh[4];
   mov.u32 %r1, %tid.x;
   mul.wide.u32 %rd2, %r1, 12;
   ld.param.u64 %rd1, [in];
@@ -373,6 +374,12 @@ TEST_CASE("fast path and semantics/ops agree on random operands") {
   fma.rn.f32 %f5, %f5, %f1, %f2;
   sub.f32 %f5, %f5, %f3;
   mov.b32 %r8, %f5;
+  xor.b32 %r9, %r9, %r8;
+  mov.u64 %rd4, sh;
+  cvt.u32.u64 %r8, %rd4;
+  add.u32 %r9, %r9, %r8;
+  mov.u32 %r8, %laneid;
+  mul.lo.u32 %r8, %r8, 977;
   xor.b32 %r9, %r9, %r8;
 )" + kStoreTid;
   std::mt19937 rng(4);
