@@ -8,6 +8,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -145,6 +146,23 @@ struct Analysis {
   }
 };
 
+// The ids of the uninterpreted constants a term is built from.
+std::unordered_set<unsigned> constants_of(const z3::expr& e) {
+  std::unordered_set<unsigned> out, seen;
+  std::vector<z3::expr> todo{e};
+  while (!todo.empty()) {
+    z3::expr x = todo.back();
+    todo.pop_back();
+    if (!x.is_app() || !seen.insert(x.id()).second) continue;
+    if (x.num_args() == 0) {
+      if (!x.is_numeral()) out.insert(x.id());
+      continue;
+    }
+    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+  }
+  return out;
+}
+
 z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
   z3::expr r = a[0] == b[0];
   for (std::size_t i = 1; i < a.size(); ++i) r = r && a[i] == b[i];
@@ -172,7 +190,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
 
   z3::set_param("memory_max_size", static_cast<int>(o.memory_mb));
   z3::context c;
-  Launch launch = make_launch(c);
+  Launch launch = make_launch(c, o.block, o.grid);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
   ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
   Analysis an(f, prep.cfg, false), an_warp(f, prep.cfg, true);
@@ -183,10 +201,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   s.set(sp);
   auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
   for (int d = 0; d < 3; ++d) {
-    if (o.block) s.add(launch.ntid[d] == u32((*o.block)[d]));
-    else if (o.x_only && d > 0) s.add(launch.ntid[d] == u32(1));
-    if (o.grid) s.add(launch.nctaid[d] == u32((*o.grid)[d]));
-    else if (o.x_only && d > 0) s.add(launch.nctaid[d] == u32(1));
+    if (!o.block && o.x_only && d > 0) s.add(launch.ntid[d] == u32(1));
+    if (!o.grid && o.x_only && d > 0) s.add(launch.nctaid[d] == u32(1));
     s.add(z3::uge(launch.ntid[d], u32(1)) && z3::uge(launch.nctaid[d], u32(1)));
     for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));
   }
@@ -218,13 +234,26 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     }
     return true;
   };
+  std::vector<bool> counter_ok;
+  for (const auto& cr : T1.counters) counter_ok.push_back(only_incremented(cr));
   bool counters_assumed = false;
-  for (const auto& c1 : T1.counters)
-    for (const auto& c2 : T2.counters) {
-      if (c1.object != c2.object || c1.ret.get_sort().bv_size() != c2.ret.get_sort().bv_size() || !only_incremented(c1)) continue;
-      s.add(z3::implies(c1.pc && c2.pc && c1.addr == c2.addr && includes(c1.scope) && includes(c2.scope), c1.ret != c2.ret));
-      counters_assumed = true;
+  // The counter facts a pair of accesses needs: those of the counter reads their addresses are computed from
+  // (fewer facts only admit more executions, so leaving the others out is sound, and much faster).
+  auto counter_facts = [&](const Access& a, const Access& b) {
+    z3::expr facts = c.bool_val(true);
+    if (T1.counters.empty()) return facts;
+    const auto in_a = constants_of(a.addr), in_b = constants_of(b.addr);
+    for (std::size_t i = 0; i < T1.counters.size(); ++i) {
+      const auto& c1 = T1.counters[i];
+      if (!counter_ok[i] || !in_a.count(c1.ret.id())) continue;
+      for (const auto& c2 : T2.counters) {
+        if (c1.object != c2.object || c1.ret.get_sort().bv_size() != c2.ret.get_sort().bv_size() || !in_b.count(c2.ret.id())) continue;
+        facts = facts && z3::implies(c1.pc && c2.pc && c1.addr == c2.addr && includes(c1.scope) && includes(c2.scope), c1.ret != c2.ret);
+        counters_assumed = true;
+      }
     }
+    return facts;
+  };
 
   // Orderings this engine does not model: fences and release/acquire operations (ISA 8.8 causality order).
   bool sync_ops = false;
@@ -325,7 +354,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       if (res.races.size() >= o.max_races) break;
       if (res.queries >= o.max_queries) { budget = true; break; }
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.max_seconds) { timed_out = true; break; }
-      z3::expr q = a.pc && b.pc && z3::ult(a.addr, b.addr + c.bv_val(b.size, 64)) && z3::ult(b.addr, a.addr + c.bv_val(a.size, 64));
+      // [a, a+sa) and [b, b+sb) overlap iff -sb < a-b < sa. Written on the difference, which the simplifier
+      // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
+      const z3::expr diff = (a.addr - b.addr).simplify();
+      const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
+      z3::expr q = a.pc && b.pc && overlap && counter_facts(a, b);
       bool shared = a_sh || b_sh || a.space == Space::unknown || b.space == Space::unknown;
       if (a_sh || b_sh) q = q && same_cta;
       if (!an.same_interval(a.instr, b.instr)) {

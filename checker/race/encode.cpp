@@ -43,11 +43,15 @@ bool positive_add(const Instruction& in) {
   return v.kind == OK::Immediate && x != 0 && !((x >> (w - 1)) & 1);
 }
 
-Launch make_launch(z3::context& c) {
+Launch make_launch(z3::context& c, const Shape& block, const Shape& grid) {
   Launch l;
-  for (const char* d : {"x", "y", "z"}) {
-    l.ntid.push_back(c.bv_const((std::string("ntid.") + d).c_str(), 32));
-    l.nctaid.push_back(c.bv_const((std::string("nctaid.") + d).c_str(), 32));
+  const char* dims[] = {"x", "y", "z"};
+  auto dim = [&](const Shape& fixed, const char* name, int d) {
+    return fixed ? c.bv_val((*fixed)[d], 32) : c.bv_const((std::string(name) + "." + dims[d]).c_str(), 32);
+  };
+  for (int d = 0; d < 3; ++d) {
+    l.ntid.push_back(dim(block, "ntid", d));
+    l.nctaid.push_back(dim(grid, "nctaid", d));
   }
   return l;
 }

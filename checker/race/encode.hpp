@@ -8,7 +8,9 @@
 
 #include <z3++.h>
 
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,7 +67,10 @@ struct Unsupported {
 struct Launch {
   std::vector<z3::expr> ntid, nctaid;  // 32-bit x y z
 };
-Launch make_launch(z3::context& c);
+// A fixed dimension is a numeral (so that index arithmetic folds to constants before bit-blasting), an open
+// one a symbol.
+using Shape = std::optional<std::array<std::uint32_t, 3>>;
+Launch make_launch(z3::context& c, const Shape& block, const Shape& grid);
 
 struct ThreadEncoding {
   std::vector<z3::expr> tid, ctaid;  // 32-bit x y z
