@@ -29,6 +29,14 @@ const char* problem_kind_name(Problem::Kind k) {
 }
 
 namespace {
+// The lanes of `mask` whose rank (position among the lanes of `mask`) is set in `ranks`.
+std::uint32_t ranks_to_lanes(std::uint32_t ranks, std::uint32_t mask) {
+  if ((mask & (mask + 1)) == 0) return ranks;  // lanes 0..n-1: rank k is lane k
+  std::uint32_t lanes = 0, k = 0;
+  for (std::uint32_t m = mask; m; m &= m - 1, ++k)
+    if ((ranks >> k) & 1) lanes |= m & (0u - m);
+  return lanes;
+}
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 std::uint64_t var_align(const ir::Variable& v) {
   std::uint64_t a = v.align ? v.align : std::max<std::uint64_t>(1, v.type.size_bytes());
@@ -391,8 +399,13 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
     // starve another (ISA 3.2: a thread spinning on a flag must not block the thread that sets it). Seeded
     // mode picks a random runnable lane's position.
     std::uint32_t running = 0;
-    for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
-      if (cta_->threads[w.lanes[i]].status == Status::running) running |= 1u << i;
+    std::array<std::uint64_t, 32> key;  // of the running lanes
+    for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
+      const Thread& t = cta_->threads[w.lanes[i]];
+      if (t.status != Status::running) continue;
+      running |= 1u << i;
+      key[i] = key_of(t);
+    }
     if (!running) break;
     std::uint32_t eligible = running & ~w.yielded;
     if (!eligible) {
@@ -403,22 +416,22 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
     if (opt_.seed && std::popcount(running) > 1) {
       std::uint32_t pick = static_cast<std::uint32_t>((*rng_)() % static_cast<std::uint32_t>(std::popcount(eligible)));
       for (std::uint32_t m = eligible; m; m &= m - 1)
-        if (pick-- == 0) { best_key = key_of(cta_->threads[w.lanes[std::countr_zero(m)]]); break; }
+        if (pick-- == 0) { best_key = key[static_cast<unsigned>(std::countr_zero(m))]; break; }
     } else {
-      for (std::uint32_t m = eligible; m; m &= m - 1) best_key = std::min(best_key, key_of(cta_->threads[w.lanes[std::countr_zero(m)]]));
+      for (std::uint32_t m = eligible; m; m &= m - 1) best_key = std::min(best_key, key[static_cast<unsigned>(std::countr_zero(m))]);
     }
     std::uint32_t mask = 0;
     for (std::uint32_t m = running; m; m &= m - 1)
-      if (key_of(cta_->threads[w.lanes[std::countr_zero(m)]]) == best_key) mask |= 1u << std::countr_zero(m);
+      if (key[static_cast<unsigned>(std::countr_zero(m))] == best_key) mask |= m & (0u - m);
     w.yielded &= ~mask;
     w.diverged = mask != running;
-    Group g;  // only the entries of lanes in `mask` are set
+    Group g;  // entries [0, size) of thread and regs are set
     g.mask = mask;
-    g.size = static_cast<std::uint32_t>(std::popcount(mask));
-    for (std::uint32_t m = mask, k = 0; m; m &= m - 1, ++k) {
+    g.size = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1, ++g.size) {
       Thread& t = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]];
-      g.thread[k] = &t;
-      g.regs[k] = t.rbase;
+      g.thread[g.size] = &t;
+      g.regs[g.size] = t.rbase;
     }
     const Frame& top = *g.thread[0]->top;
     g.fn = top.fn;
@@ -459,11 +472,11 @@ bool Machine::exec_group(Warp& w, Group& g) {
   ++clock_;
   std::uint32_t active = mask;
   if (d.guard_slot >= 0) {
-    active = 0;
     const auto slot = static_cast<std::uint32_t>(d.guard_slot);
-    std::uint32_t k = 0;
-    for (std::uint32_t m = mask; m; m &= m - 1, ++k)
-      if ((g.regs[k][slot].v != 0) != ins.guard_negated) active |= m & (0u - m);
+    std::uint32_t set = 0;  // bit k: the predicate of the group's k-th lane
+    for (std::uint32_t k = 0; k < g.size; ++k) set |= static_cast<std::uint32_t>(g.regs[k][slot].v != 0) << k;
+    active = ranks_to_lanes(set, mask);
+    if (ins.guard_negated) active = mask & ~active;
   }
   if (d.fast.kind != FastKind::none) {
     run_fast(g, active, d.fast);
@@ -680,6 +693,7 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d
   if (!arrive) {
     t.status = Status::at_barrier;
     t.barrier_id = id;
+    t.barrier_red = red;
     t.sync_ins = &ins;
     b.waiting.push_back(t.linear);
   }
@@ -696,7 +710,7 @@ void Machine::check_barriers() {
       Thread& t = cta_->threads[ti];
       t.status = Status::running;
       const Instruction& ins = *t.sync_ins;
-      if (ins.q.has(ir::Flag::red)) {
+      if (t.barrier_red) {
         CV v;
         if (ins.q.has(ir::Flag::popc)) v = domain::Concrete::lit(32, b.popc);
         else if (ins.q.atom_op == ir::AtomOp::and_) v = domain::Concrete::boolean(b.all);

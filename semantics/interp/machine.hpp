@@ -46,7 +46,7 @@ struct Thread {
   std::uint32_t sync_mask = 0;
   CV sync_a, sync_b, sync_c;
   std::uint32_t barrier_id = 0;
-  bool barrier_pred = false;
+  bool barrier_red = false;  // waiting at a bar.red, whose result it receives on release
   std::uint64_t peak_stack = 0;
 };
 
