@@ -333,6 +333,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     r.where = where_of(m, in);
     return r;
   };
+  // ISA 6.4.1: an address must be naturally aligned to the access size (otherwise the behaviour is undefined),
+  // so executions with a misaligned access are not considered.
+  auto aligned = [&](const Access& a) {
+    if (a.size == 0 || (a.size & (a.size - 1))) return c.bool_val(true);
+    return (a.addr & c.bv_val(a.size - 1, 64)) == c.bv_val(0, 64);
+  };
   auto ignorable = [](Space sp) { return sp == Space::local || sp == Space::param || sp == Space::const_; };
   std::set<std::pair<std::string, std::string>> reported;
   std::size_t n = T1.accesses.size();
@@ -358,7 +364,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
       const z3::expr diff = (a.addr - b.addr).simplify();
       const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
-      z3::expr q = a.pc && b.pc && overlap && counter_facts(a, b);
+      z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
       bool shared = a_sh || b_sh || a.space == Space::unknown || b.space == Space::unknown;
       if (a_sh || b_sh) q = q && same_cta;
       if (!an.same_interval(a.instr, b.instr)) {
@@ -408,7 +414,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
 
   if (!prep.cfg.loops.empty())
     res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, other loop-modified registers havocked): no bound");
-  res.notes.push_back("distinct pointer parameters and variables are assumed not to alias");
+  res.notes.push_back("distinct pointer parameters and variables are assumed not to alias; addresses are naturally aligned (ISA 6.4.1)");
   if (counters_assumed)
     res.notes.push_back("atomic counters (locations written only by atom.add of a positive constant) are assumed not to wrap around, so two threads' adds to one counter return different values");
 
