@@ -242,8 +242,8 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
         Thread& t = *g.thread[k];
         CV* R = g.regs[k];
         t.top->pc = g.pc;  // a reported problem names this instruction
-        const std::uint64_t addr = f.address_slot >= 0 ? static_cast<std::uint64_t>(R[f.address_slot].v) + static_cast<std::uint64_t>(f.address->offset)
-                                                       : address(t, *f.address);
+        const std::uint64_t addr = f.address_slot < 0 ? address(t, *f.address)
+                                                      : static_cast<std::uint64_t>(R[f.address_slot].v) + static_cast<std::uint64_t>(f.address->offset);
         std::uint8_t* p = locate(t, f.space, addr, bytes, is_st);
         if (!p) return;
         if (is_st) {
