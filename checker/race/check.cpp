@@ -213,6 +213,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   if (!o.grid) s.add(z3::ult(launch.nctaid[0], u32(0x80000000u)) && z3::ule(launch.nctaid[1], u32(65535)) && z3::ule(launch.nctaid[2], u32(65535)));
   s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
   const z3::expr same_cta = all_eq(T1.ctaid, T2.ctaid);
+  if (o.block_level) s.add(same_cta);
   // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).
   auto warp_of = [&](const ThreadEncoding& t) {
     z3::expr lin = t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2]);

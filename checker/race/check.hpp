@@ -17,6 +17,7 @@ struct Options {
   unsigned max_queries = 20000;                           // solver calls per kernel
   unsigned max_races = 32;
   bool x_only = false;  // symbolic shapes are one-dimensional (y = z = 1), as Faial assumes without --all-dims
+  bool block_level = false;  // only pairs of threads of one CTA (Faial's default, without --grid-level)
   double max_seconds = 60;                                // per kernel; past it the answer is unknown
   unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
 };

@@ -1,5 +1,6 @@
 // How the race corpus driver and bench/race launch each MANIFEST row (issue 6): GPUVerify's `gpuverify_args`,
-// Faial's `faial_args` (one CTA unless --grid-level, blockDim from the file's `//--blockDim=` header otherwise),
+// Faial's `faial_args` (threads of one CTA unless --grid-level, launch shape from the file's `//--blockDim=`
+// header otherwise),
 // ScoR's "grid x block", Indigo's fixed --blockDim=256 --gridDim=4. One definition for both programs.
 #pragma once
 
@@ -17,6 +18,7 @@ struct RaceLaunch {
   std::string block, grid;  // GPUVerify spellings, empty = symbolic
   std::string label;        // the arguments shown next to the row's path
   bool x_only = false;      // symbolic shapes one-dimensional
+  bool block_level = false; // only pairs of threads of one CTA
 };
 
 namespace race_launch_detail {
@@ -48,8 +50,10 @@ inline RaceLaunch race_launch(const std::string& set, const std::filesystem::pat
     l.block = arg_value(l.label, "--blockDim");
     if (l.block.empty()) l.block = arg_value(h, "--blockDim");
     l.grid = arg_value(l.label, "--gridDim");
-    // Faial checks block-level races unless told --grid-level (its README): one CTA.
-    if (l.grid.empty()) l.grid = l.label.find("--grid-level") != std::string::npos ? arg_value(h, "--gridDim") : "1";
+    if (l.grid.empty()) l.grid = arg_value(h, "--gridDim");
+    // Faial checks races between threads of one block unless told --grid-level (its README); gridDim still
+    // takes the header's value, which index expressions may use (parse-gv.cu).
+    l.block_level = l.label.find("--grid-level") == std::string::npos;
     // Faial considers the x dimension only unless given --all-dims.
     l.x_only = l.label.find("--all-dims") == std::string::npos;
   } else if (set == "scor") {
@@ -68,6 +72,7 @@ inline void apply(const RaceLaunch& l, race::Options& o) {
   if (!l.block.empty()) o.block = race::parse_dim(l.block);
   if (!l.grid.empty()) o.grid = race::parse_dim(l.grid);
   o.x_only = l.x_only;
+  o.block_level = l.block_level;
 }
 
 }  // namespace ptxcheck

@@ -25,6 +25,11 @@ expect_rc 1 "racy kernel" "$exe" race "$k/shared_no_barrier.cu" --blockDim=128 -
 expect_rc 1 "barrier divergence" "$exe" race "$k/divergent_barrier.cu" --blockDim=64 --gridDim=1
 grep -q "barrier divergence at .*divergent_barrier.cu:6:.*diverging condition: @%p[0-9]* bra at .*divergent_barrier.cu:6:" "$tmp/out" || { echo "FAIL: divergence report names no barrier line and condition"; fail=1; }
 
+# --block-level (Faial's default): only threads of one CTA are paired, so a race between CTAs is not reported.
+expect_rc 1 "race between CTAs" "$exe" race "$k/single_writer_per_block.cu" --blockDim=64 --gridDim=4
+expect_rc 0 "race between CTAs, --block-level" "$exe" race "$k/single_writer_per_block.cu" --blockDim=64 --gridDim=4 --block-level
+expect_rc 1 "race within a CTA, --block-level" "$exe" race "$k/shared_no_barrier.cu" --blockDim=128 --gridDim=2 --block-level
+
 # Text report: both accesses with their CUDA file:line:col, the mode, one report per race.
 expect_rc 1 "text report" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2
 grep -q "nvcc default optimisation" "$tmp/out" || { echo "FAIL: mode not named"; fail=1; }
