@@ -226,7 +226,11 @@ class Encoder {
   // Runs the blocks of the forward order from `entry` (with state `start`), all of them or only those in
   // `within`; a block's state is the merge of its incoming forward edges. Back edges are summarised by the
   // loop header's havoc; when `back` is given, the states on back edges to `entry` are collected there.
-  void walk(int entry, State start, const std::set<int>* within, std::vector<State>* back) {
+  struct BackEdge {
+    State state;
+    z3::expr cond;  // the branch condition that takes this edge
+  };
+  void walk(int entry, State start, const std::set<int>* within, std::vector<BackEdge>* back) {
     const auto& g = p_.cfg;
     std::vector<std::vector<std::pair<z3::expr, State>>> incoming(g.blocks.size());
     bool started = false;
@@ -257,8 +261,8 @@ class Encoder {
           cond = !guard(s, last);
         }
         if (is_back) {
-          back->push_back(s);
-          back->back().pc = s.pc && cond;
+          back->push_back({s, cond});
+          back->back().state.pc = s.pc && cond;
         } else {
           incoming[succ].push_back({s.pc && cond, s});
         }
@@ -304,7 +308,9 @@ class Encoder {
       for (int r : loop.modified) s.reg[r] = fresh("loop." + f_.registers[r].name, reg_bits(r));
       return;
     }
-    const std::map<int, z3::expr> steps = induction_steps(s, L);
+    const Induction ind = induction_steps(s, L);
+    const std::map<int, z3::expr>& steps = ind.steps;
+    const State entry = s;
     std::vector<z3::expr> args;
     for (int d = 0; d < 3; ++d) args.push_back(out_.ctaid[d]);
     for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
@@ -333,6 +339,7 @@ class Encoder {
       // Invariant: a register the loop only shifts right (unsigned) or masks never grows: v <= its entry value.
       if (shrinks) s.pc = s.pc && z3::ule(*s.reg[r], *init);
     }
+    s.pc = s.pc && latch_facts(L, ind, entry);
   }
 
   // The loop's induction variables and their steps. The body is run once (recording nothing) from the header
@@ -340,24 +347,32 @@ class Encoder {
   // back edge, r - x_r simplifies to one term that uses nothing the loop computes: then r advances by that
   // loop-invariant step in every iteration. Copies and round trips through other registers (cvt.s64.s32 then
   // cvt.u32.u64, as nvcc emits for `i += stride`) fold away in Z3's simplifier.
-  std::map<int, z3::expr> induction_steps(const State& entry, int L) {
+  struct Induction {
+    std::map<int, z3::expr> steps;         // induction register -> step
+    std::map<int, z3::expr> start;         // loop-modified register -> its probe symbol x_r
+    std::optional<z3::expr> latch;         // the condition of the only back edge, over the probe symbols
+  };
+  Induction induction_steps(const State& entry, int L) {
     const auto& loop = p_.cfg.loops[L];
     State h = entry;
-    std::map<int, z3::expr> start;
+    Induction ind;
+    auto& start = ind.start;
     ++probing_;
     for (int r : loop.modified) {
       z3::expr x = fresh("probe." + f_.registers[r].name, reg_bits(r));
       h.reg[r] = x;
       if (reg_bits(r) <= 64) start.emplace(r, x);
     }
-    std::vector<State> back;
+    std::vector<BackEdge> back;
     walk(loop.header, h, &loop.body, &back);
     --probing_;
-    std::map<int, z3::expr> steps;
-    if (back.empty()) return steps;
+    auto& steps = ind.steps;
+    if (back.empty()) return ind;
+    if (back.size() == 1) ind.latch = back[0].cond.simplify();
     for (const auto& [r, x] : start) {
       std::optional<z3::expr> step;
-      for (const State& b : back) {
+      for (const BackEdge& e : back) {
+        const State& b = e.state;
         if (!b.reg[r]) { step.reset(); break; }
         z3::expr d = (*b.reg[r] - x).simplify();
         std::unordered_set<unsigned> seen;
@@ -366,7 +381,112 @@ class Encoder {
       }
       if (step) steps.emplace(r, *step);
     }
-    return steps;
+    return ind;
+  }
+
+  // Facts at the header of iteration k >= 1 from a loop whose only back edge tests an induction variable i
+  // (as nvcc's rotated loops do: `add i, i, step; setp.lt i, n; @p bra HEADER`): the test held for i_k, and,
+  // when i moves by a constant towards the bound it is tested against in every iteration, it never wrapped
+  // around since i_1, so i_k = i_1 + (k-1)*step without overflow in the comparison's order.
+  z3::expr latch_facts(int L, const Induction& ind, const State& entry) {
+    z3::expr facts = c_.bool_val(true);
+    if (!ind.latch) return facts;
+    const z3::expr& cond = *ind.latch;
+    const int r = single_probe_symbol(cond, ind);
+    if (r < 0 || !entry.reg[r]) return facts;
+    const z3::expr x = ind.start.at(r), step = ind.steps.at(r), init = *entry.reg[r];
+    const unsigned w = x.get_sort().bv_size();
+    const z3::expr k = out_.k.at(L), one64 = c_.bv_val(1, 64);
+    const z3::expr later = k != c_.bv_val(0, 64);
+    const z3::expr km1 = (k - one64).extract(w - 1, 0);
+    z3::expr_vector from(c_), to(c_);
+    from.push_back(x);
+    to.push_back(init + km1 * step);
+    z3::expr tested = cond;
+    facts = facts && z3::implies(later, tested.substitute(from, to));  // the test that led to iteration k
+    // The comparison's shape: lo < hi or lo <= hi (negations swapped away), one side i_next = x + step.
+    z3::expr t = cond;
+    bool neg = false;
+    while (t.is_app() && t.decl().decl_kind() == Z3_OP_NOT) { neg = !neg; t = t.arg(0); }
+    if (!t.is_app() || t.num_args() != 2) return facts;
+    const z3::expr next = (x + step).simplify();
+    auto is_next = [&](const z3::expr& e) { return e.get_sort().is_bv() && e.get_sort().bv_size() == w && z3::eq((e - next).simplify(), c_.bv_val(0, w)); };
+    const std::uint64_t all = w >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << w) - 1;
+    const unsigned W = 130;  // holds (k-1)*c and a w <= 64-bit value without overflow
+    if (t.decl().decl_kind() == Z3_OP_EQ && neg && step.is_numeral() && w <= 64) {
+      // i_next != bound with a step of +-1: i visits every value on its way, so i_1 .. i_k all differ from the
+      // bound only if the bound is at least k steps away from i_1.
+      // The simplifier moves constants across `=` (x - 1 != 0 becomes x != 1): the bound is what i_next is
+      // compared with, next - (lhs - rhs), and it must not depend on x.
+      const z3::expr bound = (next - (t.arg(0) - t.arg(1))).simplify();
+      std::unordered_set<unsigned> seen;
+      if (!bound.get_sort().is_bv() || bound.get_sort().bv_size() != w || uses(bound, x.id(), seen)) return facts;
+      const std::uint64_t st = step.get_numeral_uint64() & all;
+      if (st != 1 && st != all) return facts;
+      const z3::expr dist = st == 1 ? bound - (init + step) : (init + step) - bound;
+      return facts && z3::implies(later, z3::ult(z3::zext(k - one64, W - 64), z3::zext(dist, W - w)));
+    }
+    bool sgn = false, strict = false, swap = false;
+    switch (t.decl().decl_kind()) {
+      case Z3_OP_ULEQ: break;
+      case Z3_OP_SLEQ: sgn = true; break;
+      case Z3_OP_ULT: strict = true; break;
+      case Z3_OP_SLT: sgn = true; strict = true; break;
+      case Z3_OP_UGEQ: swap = true; break;
+      case Z3_OP_SGEQ: sgn = true; swap = true; break;
+      case Z3_OP_UGT: strict = true; swap = true; break;
+      case Z3_OP_SGT: sgn = true; strict = true; swap = true; break;
+      default: return facts;
+    }
+    z3::expr lo = t.arg(swap ? 1 : 0), hi = t.arg(swap ? 0 : 1);
+    if (neg) { std::swap(lo, hi); strict = !strict; }  // not(a <= b) is b < a
+    const bool upper = is_next(lo), lower = is_next(hi);  // i_next < bound, or bound < i_next
+    if (upper == lower || !step.is_numeral() || w > 64) return facts;
+    // The step as a signed constant c: i moves up by c (tested against an upper bound) or down.
+    const std::uint64_t st = step.get_numeral_uint64() & all;
+    const bool up = ((st >> (w - 1)) & 1) == 0;
+    const std::uint64_t c = up ? st : (all - st + 1) & all;
+    if (c == 0 || up != upper) return facts;
+    const z3::expr bound = upper ? hi : lo;
+    auto ext = [&](const z3::expr& v) { return sgn ? z3::sext(v, W - w) : z3::zext(v, W - w); };
+    const z3::expr max = ext(sgn ? c_.bv_val(all >> 1, w) : c_.bv_val(all, w));
+    const z3::expr min = ext(sgn ? c_.bv_val(~(all >> 1) & all, w) : c_.bv_val(0, w));
+    const z3::expr cw = c_.bv_val(c, W), onew = c_.bv_val(1, W);
+    // i passed the test in every iteration before k; to wrap it must have stood within c of the extreme value
+    // of the comparison's order, which the bound excludes: i < bound <= max - c + 1 (i <= bound <= max - c).
+    const z3::expr slack = strict ? cw - onew : cw;
+    const z3::expr premise = upper ? z3::sle(ext(bound), max - slack) : z3::sge(ext(bound), min + slack);
+    const z3::expr steps_since_1 = z3::zext(k - one64, W - 64) * cw;
+    const z3::expr ideal = upper ? ext(init + step) + steps_since_1 : ext(init + step) - steps_since_1;
+    const z3::expr in_range = upper ? z3::sle(ideal, max) : z3::sge(ideal, min);
+    return facts && z3::implies(later && premise, in_range);
+  }
+
+  // The register whose probe symbol is the only one `e` uses, when it is an induction variable; else -1.
+  int single_probe_symbol(const z3::expr& e, const Induction& ind) const {
+    int found = -1;
+    for (const auto& [r, x] : ind.start) {
+      std::unordered_set<unsigned> seen;
+      if (!uses(e, x.id(), seen)) continue;
+      if (found >= 0 || !ind.steps.count(r)) return -1;
+      found = r;
+    }
+    if (found < 0) return -1;
+    // Nothing else the probe made (loads, inner loops) may appear.
+    z3::expr_vector from(c_), to(c_);
+    from.push_back(ind.start.at(found));
+    to.push_back(c_.bv_val(0, ind.start.at(found).get_sort().bv_size()));
+    std::unordered_set<unsigned> seen;
+    z3::expr rest = e;
+    return made_by_probe(rest.substitute(from, to), seen) ? -1 : found;
+  }
+
+  static bool uses(const z3::expr& e, unsigned id, std::unordered_set<unsigned>& seen) {
+    if (!e.is_app() || !seen.insert(e.id()).second) return false;
+    if (e.id() == id) return true;
+    for (unsigned i = 0; i < e.num_args(); ++i)
+      if (uses(e.arg(i), id, seen)) return true;
+    return false;
   }
 
   bool made_by_probe(const z3::expr& e, std::unordered_set<unsigned>& seen) const {
