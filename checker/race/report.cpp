@@ -65,7 +65,9 @@ json to_json(const FileResult& r) {
 std::string to_text(const FileResult& r) {
   std::ostringstream s;
   if (!r.error.empty()) {
-    s << r.file << ": " << r.error << "\n";
+    // A rendered diagnostic already starts with its location (file:line:col: error: ...).
+    if (r.error.rfind(r.file, 0) == 0) s << r.error << "\n";
+    else s << r.file << ": error: " << r.error << "\n";
     return s.str();
   }
   for (const auto& k : r.kernels) {

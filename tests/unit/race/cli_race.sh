@@ -75,7 +75,7 @@ expect_rc 2 "malformed PTX" "$exe" race "$tmp/bad.ptx"
 grep -Eq "bad.ptx:[0-9]+:[0-9]+: error:" "$tmp/out" "$tmp/err" || { echo "FAIL: no file:line:col: error: on malformed PTX"; cat "$tmp/err"; fail=1; }
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n  ret;\n}\n' > "$tmp/nokernel.ptx"
 expect_rc 2 "no kernel" "$exe" race "$tmp/nokernel.ptx"
-grep -q "no kernel" "$tmp/err" || { echo "FAIL: 'no kernel' not said"; fail=1; }
+grep -q "nokernel.ptx: error: no kernel" "$tmp/err" || { echo "FAIL: 'FILE: error: no kernel' not said"; cat "$tmp/err"; fail=1; }
 expect_rc 2 "bad --blockDim" "$exe" race "$k/shared_barrier.cu" --blockDim=0
 expect_rc 2 "missing file" "$exe" race "$tmp/missing.cu"
 
