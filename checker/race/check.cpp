@@ -8,10 +8,13 @@
 #include <chrono>
 #include <map>
 #include <set>
-#include <unordered_set>
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
+
+std::string z3_failure(const std::string& z3_message, const Options& o) {
+  return "z3: " + z3_message + " (memory cap " + std::to_string(o.memory_mb) + " MB)";
+}
 
 std::string Where::text() const {
   std::string s = file.empty() ? "<ptx>" : file;
@@ -54,8 +57,6 @@ Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
   w.ptx_line = in.loc.ptx_line;
   return w;
 }
-
-Space p_space(const Prepared& p, int object) { return p.objects[static_cast<std::size_t>(object)].space; }
 
 const char* scope_name(ptx::ir::Scope s) {
   switch (s) {
@@ -146,23 +147,6 @@ struct Analysis {
   }
 };
 
-// The ids of the uninterpreted constants a term is built from.
-std::unordered_set<unsigned> constants_of(const z3::expr& e) {
-  std::unordered_set<unsigned> out, seen;
-  std::vector<z3::expr> todo{e};
-  while (!todo.empty()) {
-    z3::expr x = todo.back();
-    todo.pop_back();
-    if (!x.is_app() || !seen.insert(x.id()).second) continue;
-    if (x.num_args() == 0) {
-      if (!x.is_numeral()) out.insert(x.id());
-      continue;
-    }
-    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
-  }
-  return out;
-}
-
 z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
   z3::expr r = a[0] == b[0];
   for (std::size_t i = 1; i < a.size(); ++i) r = r && a[i] == b[i];
@@ -230,7 +214,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
     for (const auto& a : T1.accesses) {
       if (!a.write || positive_add(f.body[a.instr])) continue;
       if (a.object == cr.object) return false;
-      bool may_alias_space = a.space == Space::unknown || a.space == p_space(prep, cr.object);
+      bool may_alias_space = a.space == Space::unknown || a.space == prep.objects[static_cast<std::size_t>(cr.object)].space;
       if (a.object < 0 && may_alias_space) return false;
     }
     return true;
@@ -280,7 +264,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       if (r == z3::unknown) why = s.reason_unknown();
     } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
       r = z3::unknown;
-      why = std::string("z3: ") + e.msg() + " (memory cap " + std::to_string(o.memory_mb) + " MB)";
+      why = z3_failure(e.msg(), o);
     }
     s.pop();
     return std::make_tuple(r, model, why);
@@ -366,7 +350,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
       const z3::expr diff = (a.addr - b.addr).simplify();
       const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
       z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
-      bool shared = a_sh || b_sh || a.space == Space::unknown || b.space == Space::unknown;
       if (a_sh || b_sh) q = q && same_cta;
       if (!an.same_interval(a.instr, b.instr)) {
         if (a_sh || b_sh) continue;
@@ -388,7 +371,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
         }
         q = q && z3::implies(same_cta, align);
       }
-      (void)shared;
       // A full-mask bar.warp.sync between them orders two threads of one warp.
       if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
       if (a.strong && b.strong) {

@@ -22,6 +22,9 @@ struct Options {
   unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
 };
 
+// The unknown reason for a Z3 exception (its memory cap reached, or canceled).
+std::string z3_failure(const std::string& z3_message, const Options& o);
+
 struct Where {
   std::string file;  // CUDA source from `.loc`, empty when none
   std::uint32_t line = 0, column = 0, ptx_line = 0;

@@ -43,6 +43,22 @@ bool positive_add(const Instruction& in) {
   return v.kind == OK::Immediate && x != 0 && !((x >> (w - 1)) & 1);
 }
 
+std::unordered_set<unsigned> constants_of(const z3::expr& e) {
+  std::unordered_set<unsigned> out, seen;
+  std::vector<z3::expr> todo{e};
+  while (!todo.empty()) {
+    z3::expr x = todo.back();
+    todo.pop_back();
+    if (!x.is_app() || !seen.insert(x.id()).second) continue;
+    if (x.num_args() == 0) {
+      if (!x.is_numeral()) out.insert(x.id());
+      continue;
+    }
+    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+  }
+  return out;
+}
+
 Launch make_launch(z3::context& c, const Shape& block, const Shape& grid) {
   Launch l;
   const char* dims[] = {"x", "y", "z"};
@@ -225,7 +241,8 @@ class Encoder {
 
   // Runs the blocks of the forward order from `entry` (with state `start`), all of them or only those in
   // `within`; a block's state is the merge of its incoming forward edges. Back edges are summarised by the
-  // loop header's havoc; when `back` is given, the states on back edges to `entry` are collected there.
+  // loop header's havoc; when `back` is given, the states and branch conditions of the back edges to `entry`
+  // are collected there.
   struct BackEdge {
     State state;
     z3::expr cond;  // the branch condition that takes this edge
@@ -262,7 +279,6 @@ class Encoder {
         }
         if (is_back) {
           back->push_back({s, cond});
-          back->back().state.pc = s.pc && cond;
         } else {
           incoming[succ].push_back({s.pc && cond, s});
         }
@@ -310,7 +326,7 @@ class Encoder {
     }
     const Induction ind = induction_steps(s, L);
     const std::map<int, z3::expr>& steps = ind.steps;
-    const State entry = s;
+    const z3::expr from_latch = latch_facts(L, ind, s);  // over the entry values, before they are replaced
     std::vector<z3::expr> args;
     for (int d = 0; d < 3; ++d) args.push_back(out_.ctaid[d]);
     for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
@@ -339,7 +355,7 @@ class Encoder {
       // Invariant: a register the loop only shifts right (unsigned) or masks never grows: v <= its entry value.
       if (shrinks) s.pc = s.pc && z3::ule(*s.reg[r], *init);
     }
-    s.pc = s.pc && latch_facts(L, ind, entry);
+    s.pc = s.pc && from_latch;
   }
 
   // The loop's induction variables and their steps. The body is run once (recording nothing) from the header
@@ -375,8 +391,7 @@ class Encoder {
         const State& b = e.state;
         if (!b.reg[r]) { step.reset(); break; }
         z3::expr d = (*b.reg[r] - x).simplify();
-        std::unordered_set<unsigned> seen;
-        if (made_by_probe(d, seen) || (step && !z3::eq(*step, d))) { step.reset(); break; }
+        if (made_by_probe(d) || (step && !z3::eq(*step, d))) { step.reset(); break; }
         step = d;
       }
       if (step) steps.emplace(r, *step);
@@ -419,8 +434,7 @@ class Encoder {
       // The simplifier moves constants across `=` (x - 1 != 0 becomes x != 1): the bound is what i_next is
       // compared with, next - (lhs - rhs), and it must not depend on x.
       const z3::expr bound = (next - (t.arg(0) - t.arg(1))).simplify();
-      std::unordered_set<unsigned> seen;
-      if (!bound.get_sort().is_bv() || bound.get_sort().bv_size() != w || uses(bound, x.id(), seen)) return facts;
+      if (!bound.get_sort().is_bv() || bound.get_sort().bv_size() != w || constants_of(bound).count(x.id())) return facts;
       const std::uint64_t st = step.get_numeral_uint64() & all;
       if (st != 1 && st != all) return facts;
       const z3::expr dist = st == 1 ? bound - (init + step) : (init + step) - bound;
@@ -462,38 +476,23 @@ class Encoder {
     return facts && z3::implies(later && premise, in_range);
   }
 
-  // The register whose probe symbol is the only one `e` uses, when it is an induction variable; else -1.
+  // The register whose probe symbol is the only symbol of the probe that `e` uses, when it is an induction
+  // variable; else -1 (also when `e` uses what the probe made otherwise: loads, inner loops).
   int single_probe_symbol(const z3::expr& e, const Induction& ind) const {
     int found = -1;
-    for (const auto& [r, x] : ind.start) {
-      std::unordered_set<unsigned> seen;
-      if (!uses(e, x.id(), seen)) continue;
-      if (found >= 0 || !ind.steps.count(r)) return -1;
-      found = r;
+    for (unsigned id : constants_of(e)) {
+      if (!probe_made_.count(id)) continue;
+      if (found >= 0) return -1;  // a second symbol of the probe
+      for (const auto& [r, x] : ind.start)
+        if (x.id() == id && ind.steps.count(r)) found = r;
+      if (found < 0) return -1;  // a load, an inner loop's value or a register that is no induction variable
     }
-    if (found < 0) return -1;
-    // Nothing else the probe made (loads, inner loops) may appear.
-    z3::expr_vector from(c_), to(c_);
-    from.push_back(ind.start.at(found));
-    to.push_back(c_.bv_val(0, ind.start.at(found).get_sort().bv_size()));
-    std::unordered_set<unsigned> seen;
-    z3::expr rest = e;
-    return made_by_probe(rest.substitute(from, to), seen) ? -1 : found;
+    return found;
   }
 
-  static bool uses(const z3::expr& e, unsigned id, std::unordered_set<unsigned>& seen) {
-    if (!e.is_app() || !seen.insert(e.id()).second) return false;
-    if (e.id() == id) return true;
-    for (unsigned i = 0; i < e.num_args(); ++i)
-      if (uses(e.arg(i), id, seen)) return true;
-    return false;
-  }
-
-  bool made_by_probe(const z3::expr& e, std::unordered_set<unsigned>& seen) const {
-    if (!e.is_app() || !seen.insert(e.id()).second) return false;
-    if (e.num_args() == 0) return probe_made_.count(e.id()) > 0;
-    for (unsigned i = 0; i < e.num_args(); ++i)
-      if (made_by_probe(e.arg(i), seen)) return true;
+  bool made_by_probe(const z3::expr& e) const {
+    for (unsigned id : constants_of(e))
+      if (probe_made_.count(id)) return true;
     return false;
   }
 

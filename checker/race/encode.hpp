@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ptxcheck::race {
@@ -88,6 +89,9 @@ struct Prepared {
   std::vector<int> prov;  // register -> object (>= 0), -1 unknown pointer, -2 not a pointer
   std::vector<Unsupported> unsupported;
 };
+// The ids of the uninterpreted constants (not numerals) a term is built from.
+std::unordered_set<unsigned> constants_of(const z3::expr& e);
+
 Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f);
 
 ThreadEncoding encode_thread(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p,

@@ -99,7 +99,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
         KernelResult unknown;
         unknown.kernel = k->name;
         unknown.verdict = KernelResult::Verdict::unknown;
-        unknown.unknown_reasons.push_back(std::string("z3: ") + e.msg() + " (memory cap " + std::to_string(o.check.memory_mb) + " MB)");
+        unknown.unknown_reasons.push_back(z3_failure(e.msg(), o.check));
         out.kernels.push_back(std::move(unknown));
       }
     }
