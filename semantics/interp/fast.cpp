@@ -163,9 +163,7 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
   std::array<CV*, 32> some;
   if (active != g.mask) {
     n = 0;
-    std::uint32_t k = 0;
-    for (std::uint32_t m = g.mask; m; m &= m - 1, ++k)
-      if (active & m & (0u - m)) some[n++] = g.regs[k];
+    g.each(active, [&](std::uint32_t k, unsigned) { some[n++] = g.regs[k]; });
     regs = some.data();
   }
   auto lanes = [&](auto&& body) {
@@ -236,9 +234,8 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
     case FastKind::ld: case FastKind::st: {
       const unsigned bytes = width / 8;
       const bool is_st = f.kind == FastKind::st;
-      std::uint32_t k = 0;
-      for (std::uint32_t m = g.mask; m; m &= m - 1, ++k) {
-        if (!(active & m & (0u - m))) continue;
+      g.each(active, [&](std::uint32_t k, unsigned) {
+        if (stop_) return;  // an earlier lane's access was out of bounds: the run stops there
         Thread& t = *g.thread[k];
         CV* R = g.regs[k];
         t.top->pc = g.pc;  // a reported problem names this instruction
@@ -254,15 +251,12 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
           std::memcpy(&v, p, bytes);
           R[dst].v = v;
         }
-      }
+      });
       break;
     }
-    case FastKind::mov_read: {
-      std::uint32_t k = 0;
-      for (std::uint32_t m = g.mask; m; m &= m - 1, ++k)
-        if (active & m & (0u - m)) g.regs[k][dst] = read(*g.thread[k], *f.address, width);
+    case FastKind::mov_read:
+      g.each(active, [&](std::uint32_t k, unsigned) { g.regs[k][dst] = read(*g.thread[k], *f.address, width); });
       break;
-    }
     case FastKind::none: break;
   }
 }

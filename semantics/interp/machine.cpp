@@ -492,8 +492,7 @@ bool Machine::exec_group(Warp& w, Group& g) {
       g.pc_ahead = true;
       return true;
     }
-    std::uint32_t k = 0;
-    for (std::uint32_t m = mask; m; m &= m - 1, ++k) g.thread[k]->top->pc = active & m & (0u - m) ? target : pc + 1;
+    g.each(mask, [&](std::uint32_t k, unsigned lane) { g.thread[k]->top->pc = (active >> lane) & 1 ? target : pc + 1; });
     g.pc_ahead = false;
     if (diverged) ++result_.stats.divergent_branches;
     // A split warp chooses again, so that a group behind this one can catch up and reconverge, and a group
@@ -511,9 +510,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
   sync_pc(g);
   Thread& first = *g.thread[0];
   auto each = [&](std::uint32_t set, auto&& body) {
-    std::uint32_t k = 0;
-    for (std::uint32_t m = mask; m; m &= m - 1, ++k)
-      if (set & m & (0u - m)) body(*g.thread[k], static_cast<unsigned>(std::countr_zero(m)));
+    g.each(set, [&](std::uint32_t k, unsigned lane) { body(*g.thread[k], lane); });
   };
   auto skip_inactive = [&]() { each(mask & ~active, [&](Thread& t, unsigned) { t.frames.back().pc++; }); };
   using ir::Opcode;

@@ -8,6 +8,7 @@
 #include "semantics/interp/memory.hpp"
 #include "semantics/ops/float.hpp"
 
+#include <bit>
 #include <memory>
 #include <memory_resource>
 #include <optional>
@@ -69,6 +70,12 @@ struct Group {
   // Entry k (k < size) is the lane with the k-th lowest index in `mask`: its thread and top-frame registers.
   std::array<Thread*, 32> thread;
   std::array<CV*, 32> regs;
+  // Calls f(k, lane) for the lanes of the group that are in `set`, in lane order (k indexes thread and regs).
+  template <class F> void each(std::uint32_t set, F&& f) const {
+    std::uint32_t k = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1, ++k)
+      if (set & m & (0u - m)) f(k, static_cast<unsigned>(std::countr_zero(m)));
+  }
 };
 
 struct Barrier {
