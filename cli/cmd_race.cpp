@@ -11,7 +11,7 @@ namespace {
 struct RaceArgs {
   std::vector<std::string> files;
   std::string kernel, block, grid;
-  bool json = false, sarif = false, o0 = false, x_only = false, block_level = false;
+  bool json = false, sarif = false, o0 = false, x_only = false, block_level = false, pure_externs = false;
   unsigned timeout_ms = 5000;
   unsigned memory_mb = 4096;
   CudaOptions cuda;
@@ -25,6 +25,7 @@ int run_race(const RaceArgs& a) {
   o.check.memory_mb = a.memory_mb;
   o.check.x_only = a.x_only;
   o.check.block_level = a.block_level;
+  o.check.assume_pure_externs = a.pure_externs;
   if (!a.kernel.empty()) o.kernel = a.kernel;
   if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "bad --blockDim " << a.block << "\n"; return 2; }
   if (!a.grid.empty() && !(o.check.grid = race::parse_dim(a.grid))) { std::cerr << "bad --gridDim " << a.grid << "\n"; return 2; }
@@ -58,6 +59,8 @@ void register_race(CLI::App& app) {
   cmd->add_flag("--O0", args->o0, "compile .cu with -Xcicc -O0 (source-faithful: keeps accesses the optimiser removes)");
   cmd->add_flag("--x-only", args->x_only, "a symbolic launch shape is one-dimensional (y = z = 1), as Faial assumes");
   cmd->add_flag("--block-level", args->block_level, "check only pairs of threads of one CTA (Faial's default)");
+  cmd->add_flag("--assume-pure-externs", args->pure_externs,
+                "a call of a function declared without a body returns fresh values, writes no memory, has no barrier (as GPUVerify assumes)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "solver budget per query")->capture_default_str();
   cmd->add_option("--memory-mb", args->memory_mb, "Z3 memory cap; past it the answer is unknown")
       ->check(CLI::Range(32u, 1u << 20))  // below 32 MB Z3 cannot even start its context

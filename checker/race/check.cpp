@@ -4,6 +4,8 @@
 #include "checker/race/check.hpp"
 
 #include "checker/race/encode.hpp"
+#include "checker/race/inline.hpp"
+#include "checker/race/private.hpp"
 
 #include <chrono>
 #include <map>
@@ -163,11 +165,18 @@ ThreadIds ids_of(const z3::model& m, const ThreadEncoding& t) {
 }
 }  // namespace
 
-KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, const Options& o) {
+KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o) {
   auto t0 = std::chrono::steady_clock::now();
   KernelResult res;
-  res.kernel = f.name;
-  Prepared prep = prepare(m, f);
+  res.kernel = kernel.name;
+  // The engine checks the kernel with its callees spliced in (inline.hpp) and its thread-private variables as
+  // registers (private.hpp); instruction indices below are those of this rewritten body.
+  Inlined inl = inline_calls(m, kernel, InlineOptions{o.assume_pure_externs});
+  const Promoted promoted = promote_private(inl.function);
+  std::map<std::uint32_t, std::string> unmodelled_calls;
+  for (const auto& [i, why] : inl.unsupported) unmodelled_calls.emplace(promoted.index.at(i), why);
+  const ptx::ir::Function& f = inl.function;
+  Prepared prep = prepare(m, f, unmodelled_calls);
   for (const auto& u : prep.unsupported)
     res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
@@ -398,6 +407,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, 
   if (!prep.cfg.loops.empty())
     res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, other loop-modified registers havocked): no bound");
   res.notes.push_back("distinct pointer parameters and variables are assumed not to alias; addresses are naturally aligned (ISA 6.4.1)");
+  for (const auto& n : inl.notes) res.notes.push_back(n);
   if (counters_assumed)
     res.notes.push_back("atomic counters (locations written only by atom.add of a positive constant) are assumed not to wrap around, so two threads' adds to one counter return different values");
 

@@ -18,6 +18,9 @@ struct Options {
   unsigned max_races = 32;
   bool x_only = false;  // symbolic shapes are one-dimensional (y = z = 1), as Faial assumes without --all-dims
   bool block_level = false;  // only pairs of threads of one CTA (Faial's default, without --grid-level)
+  // A function declared without a body returns fresh values, writes no memory and has no barrier (GPUVerify's
+  // treatment of bodiless functions); otherwise a call of one is unsupported (unknown).
+  bool assume_pure_externs = false;
   double max_seconds = 60;                                // per kernel; past it the answer is unknown
   unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
 };

@@ -125,7 +125,7 @@ int join_prov(int a, int b) {
 }
 }  // namespace
 
-Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f) {
+Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std::map<std::uint32_t, std::string>& calls) {
   Prepared p;
   p.cfg = build_cfg(f);
   p.uni = analyse_uniformity(f, p.cfg);
@@ -206,10 +206,9 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f) {
     const auto& in = f.body[i];
     if (is_memory_op(in.op) || register_only(in.op)) continue;
     if (in.op == Opcode::call_) {
-      bool harmless = false;
-      for (const auto& o : in.operands)
-        if (o.kind == OK::Function && m.functions[o.target].name == "vprintf") harmless = true;
-      if (harmless) continue;
+      // The inliner left this call: modelled (a pure or output-only callee, see inline.hpp) unless it says why not.
+      if (auto it = calls.find(i); it != calls.end()) p.unsupported.push_back({i, it->second});
+      continue;
     }
     p.unsupported.push_back({i, std::string(ptx::ir::opcode_name(in.op))});
   }
@@ -557,6 +556,8 @@ class Encoder {
       case OK::Immediate: return fit(c_.bv_val(static_cast<std::uint64_t>(o.imm), 64), w, true);
       case OK::FloatImm: return fit(c_.bv_val(static_cast<std::uint64_t>(o.imm), 64), w, false);
       case OK::Variable: return fit(var_address(o.var), w, false);
+      // A function's address (ISA 9.7.12.2 indirect call targets): one symbol per function, shared by all threads.
+      case OK::Function: return fit(c_.bv_const(("&fn." + m_.functions[o.target].name).c_str(), 64), w, false);
       default: return fresh("opnd", w);
     }
   }

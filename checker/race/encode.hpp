@@ -92,7 +92,9 @@ struct Prepared {
 // The ids of the uninterpreted constants (not numerals) a term is built from.
 std::unordered_set<unsigned> constants_of(const z3::expr& e);
 
-Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f);
+// `calls`: the call instructions left in f that are not modelled, with the reason (inline.hpp's Inlined::unsupported);
+// every other call left in f is one the inliner kept as pure (no memory written, fresh results).
+Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std::map<std::uint32_t, std::string>& calls);
 
 ThreadEncoding encode_thread(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p,
                              const Launch& launch, int thread);

@@ -1,5 +1,6 @@
 // Unit tests for the race checker: every hand-written kernel in tests/unit/race/kernels is checked against the
-// known answer on its first line (`// expect: race|race-free|barrier-divergence  launch: --blockDim=.. --gridDim=..`),
+// known answer on its first line (`// expect: race|race-free|barrier-divergence|unknown  launch: --blockDim=.. --gridDim=..`,
+// optionally `options: --O0 --assume-pure-externs`),
 // plus the launch-shape spellings and the report renderings (JSON, SARIF) on a racy kernel.
 #include "checker/race/run.hpp"
 
@@ -18,6 +19,7 @@ const fs::path kernels = fs::path(PTXCHECK_SOURCE_DIR) / "tests/unit/race/kernel
 
 struct Expectation {
   std::string verdict, block, grid;
+  bool o0 = false, pure_externs = false;
 };
 
 Expectation expectation(const fs::path& p) {
@@ -29,6 +31,8 @@ Expectation expectation(const fs::path& p) {
   if (std::regex_search(line, m, std::regex(R"(expect:\s*(\S+))"))) e.verdict = m[1];
   if (std::regex_search(line, m, std::regex(R"(--blockDim=(\S+))"))) e.block = m[1];
   if (std::regex_search(line, m, std::regex(R"(--gridDim=(\S+))"))) e.grid = m[1];
+  e.o0 = line.find("options:") != std::string::npos && line.find("--O0") != std::string::npos;
+  e.pure_externs = line.find("options:") != std::string::npos && line.find("--assume-pure-externs") != std::string::npos;
   return e;
 }
 
@@ -37,6 +41,8 @@ race::RunOptions options(const Expectation& e) {
   o.cuda.cache_dir = (fs::temp_directory_path() / "ptxcheck-race-unit-ptx").string();
   if (!e.block.empty()) o.check.block = race::parse_dim(e.block);
   if (!e.grid.empty()) o.check.grid = race::parse_dim(e.grid);
+  o.o0 = e.o0;
+  o.check.assume_pure_externs = e.pure_externs;
   return o;
 }
 
@@ -64,12 +70,12 @@ TEST_CASE("every kernel in tests/unit/race/kernels gets its expected verdict") {
     CAPTURE(p.filename().string());
     Expectation e = expectation(p);
     // A kernel without an expectation fails the run instead of being skipped.
-    REQUIRE_MESSAGE((e.verdict == "race" || e.verdict == "race-free" || e.verdict == "barrier-divergence"),
+    REQUIRE_MESSAGE((e.verdict == "race" || e.verdict == "race-free" || e.verdict == "barrier-divergence" || e.verdict == "unknown"),
                     "missing or malformed `// expect:` line");
     auto o = options(e);
     auto r = race::run_file(p.string(), o);
     CHECK(verdict_of(r) == e.verdict);
-    if (e.verdict != "race-free") {
+    if (e.verdict == "race" || e.verdict == "barrier-divergence") {
       // A racy verdict comes with a located report: a CUDA source line from .loc for both accesses.
       REQUIRE(!r.kernels.empty());
       const auto& k = r.kernels.front();
@@ -96,6 +102,36 @@ TEST_CASE("one report per race: a race between every pair of threads is reported
   CHECK(x.first.offset == 0);
   CHECK(x.first.where.line == 3);
   CHECK((x.t1.ctaid != x.t2.ctaid || x.t1.tid != x.t2.tid));  // two distinct threads
+}
+
+TEST_CASE("a race inside a called function is reported at the callee's source line") {
+  auto p = kernels / "call_race_in_callee.cu";
+  auto o = options(expectation(p));
+  auto r = race::run_file(p.string(), o);
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(r.kernels[0].races.size() == 1);
+  const auto& x = r.kernels[0].races[0];
+  CHECK(!x.possible);
+  CHECK(x.first.where.line == 4);  // `a[i] = v;` in put()
+  CHECK(x.second.where.line == 4);
+  CHECK(x.first.object == "_Z1kPi_param_0");  // the pointer passed through the .param argument is the kernel's
+}
+
+TEST_CASE("a call of a bodiless function is unknown by default, and names the function") {
+  auto p = kernels / "extern_call_unknown.cu";
+  auto o = options(expectation(p));
+  auto r = race::run_file(p.string(), o);
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(!r.kernels[0].unsupported.empty());
+  CHECK(r.kernels[0].unsupported[0].find("_Z6lookupi") != std::string::npos);
+  CHECK(r.kernels[0].unsupported[0].find("without a body") != std::string::npos);
+  o.check.assume_pure_externs = true;
+  auto pure = race::run_file(p.string(), o);
+  REQUIRE(pure.kernels.size() == 1);
+  CHECK(pure.exit_code == 0);
+  bool noted = false;
+  for (const auto& n : pure.kernels[0].notes) noted |= n.find("assumed pure") != std::string::npos;
+  CHECK(noted);
 }
 
 TEST_CASE("block-scoped atomics across CTAs are not morally strong (ISA 8.6): the report names the scope") {
