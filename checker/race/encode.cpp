@@ -383,7 +383,7 @@ class Encoder {
     --probing_;
     auto& steps = ind.steps;
     if (back.empty()) return ind;
-    if (back.size() == 1) ind.latch = back[0].cond.simplify();
+    if (back.size() == 1) ind.latch = (back[0].state.pc && back[0].cond).simplify();
     for (const auto& [r, x] : start) {
       std::optional<z3::expr> step;
       for (const BackEdge& e : back) {
@@ -398,14 +398,36 @@ class Encoder {
     return ind;
   }
 
-  // Facts at the header of iteration k >= 1 from a loop whose only back edge tests an induction variable i
-  // (as nvcc's rotated loops do: `add i, i, step; setp.lt i, n; @p bra HEADER`): the test held for i_k, and,
-  // when i moves by a constant towards the bound it is tested against in every iteration, it never wrapped
-  // around since i_1, so i_k = i_1 + (k-1)*step without overflow in the comparison's order.
+  // Facts at the header of iteration k >= 1 from a loop with one back edge: the condition under which an
+  // iteration reaches the back edge (the path condition inside the body and the latch branch's condition) held in
+  // iterations 0 .. k-1. Each conjunct of it that tests one induction variable i against loop-invariant values
+  // gives two facts: the test held for i in iteration k-1, and, when i moves by a constant towards the bound it is
+  // tested against, i never wrapped around (ISA 9.7.1: integer add/sub wrap modulo 2^w), so i stays
+  // init + k*step without overflow in the comparison's order. The tested value is i_next = i + step in nvcc's
+  // rotated loops (`add i, i, step; setp.lt i_next, n; @p bra HEADER`) or i itself where the test is at the
+  // header (the loops of -O0 code: `setp.lt i, n; @!p bra EXIT; ... bra HEADER`).
   z3::expr latch_facts(int L, const Induction& ind, const State& entry) {
     z3::expr facts = c_.bool_val(true);
     if (!ind.latch) return facts;
-    const z3::expr& cond = *ind.latch;
+    std::vector<z3::expr> parts, todo{*ind.latch};
+    while (!todo.empty()) {
+      z3::expr e = todo.back();
+      todo.pop_back();
+      if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+        for (unsigned a = 0; a < e.num_args(); ++a) todo.push_back(e.arg(a));
+      } else if (e.is_app() && e.decl().decl_kind() == Z3_OP_NOT && e.arg(0).is_app() && e.arg(0).decl().decl_kind() == Z3_OP_OR) {
+        for (unsigned a = 0; a < e.arg(0).num_args(); ++a) todo.push_back(!e.arg(0).arg(a));
+      } else {
+        parts.push_back(e);
+      }
+    }
+    for (const auto& p : parts) facts = facts && test_facts(L, ind, entry, p);
+    return facts;
+  }
+
+  // latch_facts for one conjunct `cond` of the back edge's condition.
+  z3::expr test_facts(int L, const Induction& ind, const State& entry, const z3::expr& cond) {
+    z3::expr facts = c_.bool_val(true);
     const int r = single_probe_symbol(cond, ind);
     if (r < 0 || !entry.reg[r]) return facts;
     const z3::expr x = ind.start.at(r), step = ind.steps.at(r), init = *entry.reg[r];
@@ -418,26 +440,39 @@ class Encoder {
     to.push_back(init + km1 * step);
     z3::expr tested = cond;
     facts = facts && z3::implies(later, tested.substitute(from, to));  // the test that led to iteration k
-    // The comparison's shape: lo < hi or lo <= hi (negations swapped away), one side i_next = x + step.
+    // The comparison's shape: lo < hi or lo <= hi (negations swapped away), one side the tested value T, which
+    // is i_next = x + step (T_j = i_{j+1}) or x (T_j = i_j) in iteration j.
     z3::expr t = cond;
     bool neg = false;
     while (t.is_app() && t.decl().decl_kind() == Z3_OP_NOT) { neg = !neg; t = t.arg(0); }
     if (!t.is_app() || t.num_args() != 2) return facts;
     const z3::expr next = (x + step).simplify();
-    auto is_next = [&](const z3::expr& e) { return e.get_sort().is_bv() && e.get_sort().bv_size() == w && z3::eq((e - next).simplify(), c_.bv_val(0, w)); };
+    auto same = [&](const z3::expr& e, const z3::expr& v) { return e.get_sort().is_bv() && e.get_sort().bv_size() == w && z3::eq((e - v).simplify(), c_.bv_val(0, w)); };
+    auto is_tested = [&](const z3::expr& e) { return same(e, next) || same(e, x); };
     const std::uint64_t all = w >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << w) - 1;
-    const unsigned W = 130;  // holds (k-1)*c and a w <= 64-bit value without overflow
-    if (t.decl().decl_kind() == Z3_OP_EQ && neg && step.is_numeral() && w <= 64) {
-      // i_next != bound with a step of +-1: i visits every value on its way, so i_1 .. i_k all differ from the
-      // bound only if the bound is at least k steps away from i_1.
-      // The simplifier moves constants across `=` (x - 1 != 0 becomes x != 1): the bound is what i_next is
-      // compared with, next - (lhs - rhs), and it must not depend on x.
-      const z3::expr bound = (next - (t.arg(0) - t.arg(1))).simplify();
-      if (!bound.get_sort().is_bv() || bound.get_sort().bv_size() != w || constants_of(bound).count(x.id())) return facts;
-      const std::uint64_t st = step.get_numeral_uint64() & all;
-      if (st != 1 && st != all) return facts;
-      const z3::expr dist = st == 1 ? bound - (init + step) : (init + step) - bound;
-      return facts && z3::implies(later, z3::ult(z3::zext(k - one64, W - 64), z3::zext(dist, W - w)));
+    const unsigned W = 130;  // holds k*c and a w <= 64-bit value without overflow
+    if (!step.is_numeral() || w > 64) return facts;
+    // The step as a signed constant c: i moves up by c or down.
+    const std::uint64_t st = step.get_numeral_uint64() & all;
+    const bool up = ((st >> (w - 1)) & 1) == 0;
+    const std::uint64_t c = up ? st : (all - st + 1) & all;
+    if (c == 0) return facts;
+    const z3::expr cw = c_.bv_val(c, W);
+    if (t.decl().decl_kind() == Z3_OP_EQ && neg) {
+      // T != bound: T_0 .. T_{k-1} all differ from the bound. T_j = T_0 + j*c modulo 2^w; when c divides the
+      // distance d from T_0 to the bound (in i's direction, modulo 2^w), the first T_j equal to it is j = d / c, so
+      // (k-1)*c < d. The simplifier moves constants across `=` (x - 1 != 0 becomes x != 1): the bound is what T
+      // is compared with, T - (lhs - rhs), and it must not depend on x.
+      for (const z3::expr& tv : {next, x}) {
+        const z3::expr bound = (tv - (t.arg(0) - t.arg(1))).simplify();
+        if (!bound.get_sort().is_bv() || bound.get_sort().bv_size() != w || constants_of(bound).count(x.id())) continue;
+        if (!(same(t.arg(0), tv) || same(t.arg(1), tv))) continue;
+        const z3::expr t0 = z3::eq(tv, x) ? init : init + step;
+        const z3::expr dist = up ? bound - t0 : t0 - bound;
+        const z3::expr divides = z3::urem(dist, c_.bv_val(c, w)) == c_.bv_val(0, w);
+        return facts && z3::implies(later && divides, z3::ult(z3::zext(k - one64, W - 64) * cw, z3::zext(dist, W - w)));
+      }
+      return facts;
     }
     bool sgn = false, strict = false, swap = false;
     switch (t.decl().decl_kind()) {
@@ -453,24 +488,25 @@ class Encoder {
     }
     z3::expr lo = t.arg(swap ? 1 : 0), hi = t.arg(swap ? 0 : 1);
     if (neg) { std::swap(lo, hi); strict = !strict; }  // not(a <= b) is b < a
-    const bool upper = is_next(lo), lower = is_next(hi);  // i_next < bound, or bound < i_next
-    if (upper == lower || !step.is_numeral() || w > 64) return facts;
-    // The step as a signed constant c: i moves up by c (tested against an upper bound) or down.
-    const std::uint64_t st = step.get_numeral_uint64() & all;
-    const bool up = ((st >> (w - 1)) & 1) == 0;
-    const std::uint64_t c = up ? st : (all - st + 1) & all;
-    if (c == 0 || up != upper) return facts;
+    const bool upper = is_tested(lo), lower = is_tested(hi);  // T < bound, or bound < T
+    if (upper == lower || up != upper) return facts;
+    const z3::expr tv = upper ? lo : hi;
+    const bool tests_next = same(tv, next);
     const z3::expr bound = upper ? hi : lo;
+    if (constants_of(bound).count(x.id())) return facts;
     auto ext = [&](const z3::expr& v) { return sgn ? z3::sext(v, W - w) : z3::zext(v, W - w); };
     const z3::expr max = ext(sgn ? c_.bv_val(all >> 1, w) : c_.bv_val(all, w));
     const z3::expr min = ext(sgn ? c_.bv_val(~(all >> 1) & all, w) : c_.bv_val(0, w));
-    const z3::expr cw = c_.bv_val(c, W), onew = c_.bv_val(1, W);
-    // i passed the test in every iteration before k; to wrap it must have stood within c of the extreme value
-    // of the comparison's order, which the bound excludes: i < bound <= max - c + 1 (i <= bound <= max - c).
+    const z3::expr onew = c_.bv_val(1, W);
+    // T passed the test in every iteration before k; to wrap, i must have stood within c of the extreme value
+    // of the comparison's order, which the bound excludes: T < bound <= max - c + 1 (T <= bound <= max - c).
+    // Then i_k, the tested value of iteration k-1 (i_next) or one step past it (i), is T_0 + k'*c without
+    // overflow, k' = k-1 steps from T_0 = i_1 or k steps from T_0 = i_0.
     const z3::expr slack = strict ? cw - onew : cw;
     const z3::expr premise = upper ? z3::sle(ext(bound), max - slack) : z3::sge(ext(bound), min + slack);
-    const z3::expr steps_since_1 = z3::zext(k - one64, W - 64) * cw;
-    const z3::expr ideal = upper ? ext(init + step) + steps_since_1 : ext(init + step) - steps_since_1;
+    const z3::expr steps = tests_next ? z3::zext(k - one64, W - 64) * cw : z3::zext(k, W - 64) * cw;
+    const z3::expr t0 = ext(tests_next ? init + step : init);
+    const z3::expr ideal = upper ? t0 + steps : t0 - steps;
     const z3::expr in_range = upper ? z3::sle(ideal, max) : z3::sge(ideal, min);
     return facts && z3::implies(later && premise, in_range);
   }
