@@ -10,7 +10,8 @@ namespace ptxcheck::cli {
 namespace {
 struct RaceArgs {
   std::vector<std::string> files;
-  std::string kernel, block, grid;
+  std::string kernel, block, grid, launch;
+  std::uint64_t seed = 0;
   bool json = false, sarif = false, o0 = false, x_only = false, block_level = false, pure_externs = false;
   unsigned timeout_ms = 5000;
   unsigned memory_mb = 4096;
@@ -27,6 +28,8 @@ int run_race(const RaceArgs& a) {
   o.check.block_level = a.block_level;
   o.check.assume_pure_externs = a.pure_externs;
   if (!a.kernel.empty()) o.kernel = a.kernel;
+  if (!a.launch.empty()) o.launch_file = a.launch;
+  o.seed = a.seed;
   if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "bad --blockDim " << a.block << "\n"; return 2; }
   if (!a.grid.empty() && !(o.check.grid = race::parse_dim(a.grid))) { std::cerr << "bad --gridDim " << a.grid << "\n"; return 2; }
   std::vector<race::FileResult> all;
@@ -54,6 +57,9 @@ void register_race(CLI::App& app) {
   cmd->add_option("--kernel", args->kernel, "check only this kernel (mangled PTX name)");
   cmd->add_option("--blockDim", args->block, "threads per CTA: X[,Y[,Z]] or [X,Y]; symbolic when omitted");
   cmd->add_option("--gridDim", args->grid, "CTAs per grid: X[,Y[,Z]] or [X,Y]; symbolic when omitted");
+  cmd->add_option("--launch", args->launch,
+                  "dynamic engine: run this launch (the JSON of `ptxcheck run --launch`) on the interpreter and report the races of that execution");
+  cmd->add_option("--seed", args->seed, "with --launch: the interpreter's schedule (0 deterministic, else randomised)")->capture_default_str();
   cmd->add_flag("--json", args->json, "print the result as JSON");
   cmd->add_flag("--sarif", args->sarif, "print the result as SARIF 2.1.0");
   cmd->add_flag("--O0", args->o0, "compile .cu with -Xcicc -O0 (source-faithful: keeps accesses the optimiser removes)");

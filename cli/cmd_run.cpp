@@ -6,7 +6,6 @@
 #include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -38,15 +37,9 @@ bool dims(const std::vector<std::uint32_t>& v, std::array<std::uint32_t, 3>& out
 int run_run(const RunArgs& args) {
   ptx::interp::Launch launch;
   std::string error;
-  if (!args.launch_file.empty()) {
-    std::ifstream in(args.launch_file);
-    if (!in) { std::cerr << "error: cannot read " << args.launch_file << "\n"; return 2; }
-    nlohmann::json j;
-    try { in >> j; } catch (const std::exception& e) {
-      std::cerr << args.launch_file << ": error: invalid JSON: " << e.what() << "\n";
-      return 2;
-    }
-    if (!ptx::interp::launch_from_json(j, launch, error)) { std::cerr << args.launch_file << ": error: " << error << "\n"; return 2; }
+  if (!args.launch_file.empty() && !ptx::interp::read_launch_file(args.launch_file, launch, error)) {
+    std::cerr << error << "\n";
+    return 2;
   }
   if (!args.kernel.empty()) launch.kernel = args.kernel;
   if (!dims(args.grid, launch.grid) || !dims(args.block, launch.block)) {

@@ -3,11 +3,15 @@
 // divergence as "one thread of a CTA reaches a barrier instance that another does not".
 #include "checker/race/check.hpp"
 
+#include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/private.hpp"
+#include "checker/race/replay.hpp"
+#include "checker/race/strength.hpp"
 
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <set>
 
@@ -18,6 +22,8 @@ std::string z3_failure(const std::string& z3_message, const Options& o) {
   return "z3: " + z3_message + " (memory cap " + std::to_string(o.memory_mb) + " MB)";
 }
 
+std::string Where::key() const { return file.empty() ? "ptx line " + std::to_string(ptx_line) : file + ":" + std::to_string(line) + ":" + std::to_string(column); }
+
 std::string Where::text() const {
   std::string s = file.empty() ? "<ptx>" : file;
   if (line) s += ":" + std::to_string(line) + ":" + std::to_string(column);
@@ -26,6 +32,12 @@ std::string Where::text() const {
 }
 
 namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 // A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
 // ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
 bool cta_barrier(const ptx::ir::Instruction& in) {
@@ -43,30 +55,6 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::bar_ || !in.q.has(ptx::ir::Flag::warp) || in.guard >= 0 || in.operands.empty()) return false;
   const auto& m = in.operands[0];
   return m.kind == ptx::ir::Operand::Kind::Immediate && (static_cast<std::uint64_t>(m.imm) & 0xffffffffu) == 0xffffffffu;
-}
-
-Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
-  Where w;
-  // An inlined instruction (atomicAdd, __syncthreads ...) is reported at its outermost call site: the line of
-  // the kernel's own source that the user wrote.
-  const auto& pos = in.loc.inlined_at.empty() ? in.loc.pos : in.loc.inlined_at.back();
-  if (pos.file) {
-    auto it = m.source_files.find(pos.file);
-    w.file = it == m.source_files.end() ? "file" + std::to_string(pos.file) : it->second;
-    w.line = pos.line;
-    w.column = pos.column;
-  }
-  w.ptx_line = in.loc.ptx_line;
-  return w;
-}
-
-const char* scope_name(ptx::ir::Scope s) {
-  switch (s) {
-    case ptx::ir::Scope::cta: return "cta";
-    case ptx::ir::Scope::cluster: return "cluster";
-    case ptx::ir::Scope::gpu: return "gpu";
-    default: return "sys";
-  }
 }
 
 struct Analysis {
@@ -167,6 +155,8 @@ ThreadIds ids_of(const z3::model& m, const ThreadEncoding& t) {
 
 KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o) {
   auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = thread_cpu_seconds();
+  auto over_budget = [&] { return thread_cpu_seconds() - cpu0 > o.max_seconds; };
   KernelResult res;
   res.kernel = kernel.name;
   // The engine checks the kernel with its callees spliced in (inline.hpp) and its thread-private variables as
@@ -205,6 +195,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   }
   if (!o.grid) s.add(z3::ult(launch.nctaid[0], u32(0x80000000u)) && z3::ule(launch.nctaid[1], u32(65535)) && z3::ule(launch.nctaid[2], u32(65535)));
   s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
+  // Shared-space addresses are 32-bit (ISA 5.1.4: a CTA's shared memory is at most 228 KB).
+  for (const auto& obj : prep.objects)
+    if (obj.space == Space::shared) s.add(z3::ult(c.bv_const(obj.base_symbol.c_str(), 64), c.bv_val(std::uint64_t{1} << 32, 64)));
   const z3::expr same_cta = all_eq(T1.ctaid, T2.ctaid);
   if (o.block_level) s.add(same_cta);
   // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).
@@ -214,7 +207,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
   const z3::expr same_warp = same_cta && warp_of(T1) == warp_of(T2);
   // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
-  auto includes = [&](ptx::ir::Scope sc) { return sc == ptx::ir::Scope::cta ? same_cta : c.bool_val(true); };
+  auto includes = [&](ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); };
 
   // Counters (encode.hpp CounterRead): two morally strong adds of distinct threads to one location return
   // different values when every write that may reach the location is an add of a positive constant.
@@ -287,8 +280,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     int blk = prep.cfg.block_of[b1.instr];
     bool div = prep.uni.divergent[blk] || (f.body[b1.instr].guard >= 0 && !prep.uni.reg[f.body[b1.instr].guard]);
     if (!div) continue;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.max_seconds) {
-      res.unknown_reasons.push_back("time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every barrier was checked for divergence");
+    if (over_budget()) {
+      res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every barrier was checked for divergence");
       break;
     }
     z3::expr q = same_cta && (b1.pc != b2.pc);
@@ -315,13 +308,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     r.instr = a.instr;
     r.kind = a.atomic ? "atomic" : a.write ? "write" : "read";
     const auto& in = f.body[a.instr];
-    r.strength = !a.strong ? "weak"
-               : std::string(a.atomic ? "atomic" : in.q.semantics == ptx::ir::MemorySemantics::volatile_ ? "volatile" : "strong") + "." + scope_name(a.scope);
+    r.strength = strength_text(in, a.atomic);
     r.space = space_name(a.space);
     r.object = a.object >= 0 ? prep.objects[a.object].name : "?";
     r.size = a.size;
-    r.opcode = ptx::ir::opcode_name(in.op);
-    for (const auto& w : in.q.words) r.opcode += "." + w;
+    r.opcode = opcode_text(in);
     z3::expr base = a.object >= 0 ? c.bv_const(prep.objects[a.object].base_symbol.c_str(), 64) : c.bv_val(0, 64);
     r.offset = static_cast<std::int64_t>(mdl.eval(a.addr - base, true).get_numeral_uint64());
     r.where = where_of(m, in);
@@ -334,6 +325,44 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return (a.addr & c.bv_val(a.size - 1, 64)) == c.bv_val(0, 64);
   };
   auto ignorable = [](Space sp) { return sp == Space::local || sp == Space::param || sp == Space::const_; };
+  // Witnesses (check.hpp Witness): the model's launch shape and kernel arguments ("arg.NAME+OFFSET" symbols).
+  auto arg_symbols = [&](const z3::model& mdl) {
+    std::vector<std::tuple<std::string, std::uint32_t, z3::expr>> out;  // parameter, offset, symbol
+    for (unsigned i = 0; i < mdl.num_consts(); ++i) {
+      z3::func_decl d = mdl.get_const_decl(i);
+      std::string nm = d.name().str();
+      auto plus = nm.rfind('+');
+      if (nm.rfind("arg.", 0) != 0 || plus == std::string::npos || !d.range().is_bv()) continue;
+      out.emplace_back(nm.substr(4, plus - 4), static_cast<std::uint32_t>(std::stoul(nm.substr(plus + 1))), d());
+    }
+    return out;
+  };
+  std::set<std::string> pointer_params;
+  for (const auto& obj : prep.objects)
+    if (obj.base_symbol.rfind("arg.", 0) == 0) pointer_params.insert(obj.name);
+  // Small: at most 256 threads per CTA and 8 CTAs per dimension where the shape is open, scalar arguments
+  // below 64 (they are often loop bounds, and a replay runs every iteration).
+  auto small_witness = [&](const z3::model& mdl) {
+    z3::expr e = c.bool_val(true);
+    if (!o.block) e = e && z3::ule(z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32), c.bv_val(256, 64));
+    if (!o.grid) for (int d = 0; d < 3; ++d) e = e && z3::ule(launch.nctaid[d], u32(8));
+    for (const auto& [param, offset, sym] : arg_symbols(mdl))
+      if (!pointer_params.count(param)) e = e && z3::ult(sym, c.bv_val(64, sym.get_sort().bv_size()));
+    return e;
+  };
+  auto witness_of = [&](const z3::model& mdl) {
+    Witness w;
+    for (int d = 0; d < 3; ++d) {
+      w.block[d] = static_cast<std::uint32_t>(mdl.eval(launch.ntid[d], true).get_numeral_uint64());
+      w.grid[d] = static_cast<std::uint32_t>(mdl.eval(launch.nctaid[d], true).get_numeral_uint64());
+    }
+    for (const auto& [param, offset, sym] : arg_symbols(mdl)) {
+      z3::expr v = mdl.eval(sym, true);
+      if (sym.get_sort().bv_size() <= 64) w.args[param][offset] = {v.get_numeral_uint64(), sym.get_sort().bv_size()};
+    }
+    w.pointers = pointer_params;
+    return w;
+  };
   std::set<std::pair<std::string, std::string>> reported;
   std::size_t n = T1.accesses.size();
   bool budget = false, timed_out = false;
@@ -348,12 +377,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (a.object >= 0 && b.object >= 0 && a.object != b.object) continue;
       Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
       // One report per pair of source locations (not one per thread pair).
-      std::pair<std::string, std::string> key{wa.text(), wb.text()};
+      std::pair<std::string, std::string> key{wa.key(), wb.key()};
       if (key.second < key.first) std::swap(key.first, key.second);
       if (reported.count(key)) continue;
       if (res.races.size() >= o.max_races) break;
       if (res.queries >= o.max_queries) { budget = true; break; }
-      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.max_seconds) { timed_out = true; break; }
+      if (over_budget()) { timed_out = true; break; }
       // [a, a+sa) and [b, b+sb) overlap iff -sb < a-b < sa. Written on the difference, which the simplifier
       // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
       const z3::expr diff = (a.addr - b.addr).simplify();
@@ -394,14 +423,21 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       }
       if (r != z3::sat) continue;
       reported.insert(key);
-      RaceReport rr{describe(a, *model), describe(b, *model), ids_of(*model, T1), ids_of(*model, T2), false, ""};
+      // Prefer a small witness (a short replay); the first model when there is none.
+      if (auto [r2, small, why2] = check(q && small_witness(*model)); r2 == z3::sat) model = small;
+      RaceReport rr;
+      rr.first = describe(a, *model);
+      rr.second = describe(b, *model);
+      rr.t1 = ids_of(*model, T1);
+      rr.t2 = ids_of(*model, T2);
+      rr.witness = witness_of(*model);
       if (sync_ops) { rr.possible = true; rr.note = "the kernel has fences or release/acquire operations, whose ordering (ISA 8.8 causality) is not modelled"; }
       else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
       res.races.push_back(rr);
     }
     if (res.races.size() >= o.max_races) break;
   }
-  if (timed_out) res.unknown_reasons.push_back("time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
+  if (timed_out) res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 
   if (!prep.cfg.loops.empty())
@@ -411,6 +447,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   if (counters_assumed)
     res.notes.push_back("atomic counters (locations written only by atom.add of a positive constant) are assumed not to wrap around, so two threads' adds to one counter return different values");
 
+  if (o.replay) replay_races(m, kernel, res.races);
   bool definite = false;
   for (const auto& r : res.races) if (!r.possible) definite = true;
   if (definite || !res.divergences.empty()) res.verdict = KernelResult::Verdict::race;

@@ -5,6 +5,8 @@
 #include "semantics/ir/ir.hpp"
 
 #include <array>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +23,10 @@ struct Options {
   // A function declared without a body returns fresh values, writes no memory and has no barrier (GPUVerify's
   // treatment of bodiless functions); otherwise a call of one is unsupported (unknown).
   bool assume_pure_externs = false;
-  double max_seconds = 60;                                // per kernel; past it the answer is unknown
+  // Per kernel, in CPU seconds of the checking thread (not wall time, so that a loaded machine gives the same
+  // verdicts); past it the answer is unknown.
+  double max_seconds = 60;
+  bool replay = true;  // run race witnesses on the interpreter, marking those it exhibits confirmed (replay.hpp)
   unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
 };
 
@@ -32,6 +37,9 @@ struct Where {
   std::string file;  // CUDA source from `.loc`, empty when none
   std::uint32_t line = 0, column = 0, ptx_line = 0;
   std::string text() const;
+  // What identifies a race's access for "one report per race": the CUDA position, else the PTX line (one source
+  // line may become several PTX instructions).
+  std::string key() const;
 };
 
 struct ThreadIds {
@@ -50,11 +58,25 @@ struct AccessReport {
   Where where;
 };
 
+// What the interpreter needs to replay a symbolic race (replay.hpp): the launch shape and the kernel arguments of
+// the solver's model. Parameters the kernel uses as pointers are replayed as buffers.
+struct Witness {
+  std::array<std::uint32_t, 3> block{1, 1, 1}, grid{1, 1, 1};
+  struct Arg {
+    std::uint64_t value = 0;
+    unsigned bits = 0;
+  };
+  std::map<std::string, std::map<std::uint32_t, Arg>> args;  // parameter -> byte offset -> value there
+  std::set<std::string> pointers;                            // parameters used as pointers
+};
+
 struct RaceReport {
   AccessReport first, second;
   ThreadIds t1, t2;
   bool possible = false;  // not replayed and an unmodelled ordering may exist
   std::string note;
+  bool confirmed = false;  // seen in an execution on the interpreter (the dynamic engine, or a replayed witness)
+  std::optional<Witness> witness;  // the symbolic engine's
 };
 
 struct DivergenceReport {

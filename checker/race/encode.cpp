@@ -2,6 +2,7 @@
 // with ite at joins, integer arithmetic through semantics/ops over the symbolic domain (one semantics); what is
 // not modelled as a value gets a fresh symbol, which only adds behaviours (sound for race freedom).
 #include "checker/race/encode.hpp"
+#include "checker/race/strength.hpp"
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/compare.hpp"
@@ -624,10 +625,9 @@ class Encoder {
   void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic) {
     Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc};
     if (in.guard >= 0) a.pc = s.pc && guard(s, in);
-    auto sem = in.q.semantics;
-    using MS = ptx::ir::MemorySemantics;
-    if (sem && *sem != MS::weak) a.strong = true;
-    a.scope = in.q.scope.value_or(sem == MS::volatile_ ? ptx::ir::Scope::sys : atomic ? ptx::ir::Scope::gpu : ptx::ir::Scope::sys);
+    const Strength st = strength_of(in, atomic);
+    a.strong = st.strong;
+    a.scope = st.scope;
     StateSpace sp = in.q.space.value_or(StateSpace::generic);
     a.space = space_of(sp);
     z3::expr base = c_.bv_val(0, 64);

@@ -29,6 +29,12 @@ json access_json(const AccessReport& a) {
   return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"offset", a.offset},
           {"size", a.size}, {"instruction", a.opcode}, {"location", where_json(a.where)}};
 }
+json witness_json(const Witness& w) {
+  json args = json::object();
+  for (const auto& [param, values] : w.args)
+    for (const auto& [offset, arg] : values) args[param + "+" + std::to_string(offset)] = arg.value;
+  return {{"block", w.block}, {"grid", w.grid}, {"args", args}, {"pointers", w.pointers}};
+}
 std::string ids_text(const ThreadIds& t) {
   std::ostringstream s;
   s << "ctaid (" << t.ctaid[0] << "," << t.ctaid[1] << "," << t.ctaid[2] << ") tid (" << t.tid[0] << "," << t.tid[1] << "," << t.tid[2] << ")";
@@ -48,9 +54,11 @@ json to_json(const FileResult& r) {
   json ks = json::array();
   for (const auto& k : r.kernels) {
     json races = json::array(), divs = json::array();
-    for (const auto& x : k.races)
+    for (const auto& x : k.races) {
       races.push_back({{"first", access_json(x.first)}, {"second", access_json(x.second)}, {"thread1", ids_json(x.t1)},
-                       {"thread2", ids_json(x.t2)}, {"possible", x.possible}, {"note", x.note}});
+                       {"thread2", ids_json(x.t2)}, {"possible", x.possible}, {"confirmed", x.confirmed}, {"note", x.note}});
+      if (x.witness) races.back()["witness"] = witness_json(*x.witness);
+    }
     for (const auto& d : k.divergences)
       divs.push_back({{"barrier", where_json(d.where)}, {"condition", d.condition}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
                       {"thread1_reaches", d.t1_reaches}});
@@ -73,7 +81,7 @@ std::string to_text(const FileResult& r) {
   for (const auto& k : r.kernels) {
     s << r.file << ": kernel " << k.kernel << ": " << verdict_name(k.verdict) << " [" << r.mode << "]\n";
     for (const auto& x : k.races) {
-      s << "  " << (x.possible ? "possible race" : "race") << ":\n";
+      s << "  " << (x.possible ? "possible race" : "race") << (x.confirmed ? " (confirmed on the interpreter)" : "") << ":\n";
       s << "    thread 1 " << ids_text(x.t1) << ": " << access_text(x.first) << "\n";
       s << "    thread 2 " << ids_text(x.t2) << ": " << access_text(x.second) << "\n";
       if (!x.note.empty()) s << "    note: " << x.note << "\n";

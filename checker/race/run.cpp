@@ -1,6 +1,8 @@
 // File-level race check (see run.hpp): load, pick kernels, check, and choose the exit code.
 #include "checker/race/run.hpp"
 
+#include "checker/race/dynamic.hpp"
+#include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
 
 #include <z3++.h>
@@ -47,6 +49,39 @@ bool nothing_to_check(const ptx::ir::Module& m) {
   }
   return true;
 }
+
+// `--launch`: the launch file's kernel (or --kernel, or the module's only kernel) run once by the dynamic engine.
+void run_dynamic(const ptx::ir::Module& m, const RunOptions& o, FileResult& r) {
+  ptx::interp::Launch launch;
+  std::string error;
+  if (!ptx::interp::read_launch_file(*o.launch_file, launch, error)) {
+    r.error = error;
+    r.exit_code = 2;
+    return;
+  }
+  if (o.kernel) launch.kernel = *o.kernel;
+  if (o.check.block) launch.block = *o.check.block;
+  if (o.check.grid) launch.grid = *o.check.grid;
+  auto kernels = m.kernels();
+  std::erase_if(kernels, [&](const ptx::ir::Function* f) { return !f->has_body || (!launch.kernel.empty() && f->name != launch.kernel); });
+  if (kernels.size() != 1) {
+    r.error = kernels.empty() ? (launch.kernel.empty() ? std::string("no kernel") : "no kernel named " + launch.kernel)
+                              : "the module has several kernels: name one with --kernel or \"kernel\" in the launch file";
+    r.exit_code = 2;
+    return;
+  }
+  launch.kernel = kernels[0]->name;
+  DynamicOptions d;
+  d.seed = o.seed;
+  DynamicResult res = check_execution(m, launch, d);
+  if (res.run.problem.kind == ptx::interp::Problem::Kind::bad_launch) {
+    r.error = *o.launch_file + ": error: " + res.run.problem.message;
+    r.exit_code = 2;
+    return;
+  }
+  r.kernels.push_back(dynamic_verdict(res, launch.kernel, o.seed));
+  r.exit_code = exit_code_of(r.kernels);
+}
 }  // namespace
 
 FileResult run_file(const std::string& path, RunOptions& o) {
@@ -73,6 +108,12 @@ FileResult run_file(const std::string& path, RunOptions& o) {
   if (!built) {
     r.error = built.errors.empty() ? "PTX does not check" : built.errors.front().render();
     r.exit_code = 2;
+    return r;
+  }
+  r.mode = !cu ? "ptx" : o0 ? "nvcc -Xcicc -O0 (source-faithful)" : "nvcc default optimisation";
+  if (o.launch_file) {
+    r.mode += ", dynamic engine on " + *o.launch_file;
+    run_dynamic(*built.module, o, r);
     return r;
   }
   // Checks every kernel (or the one named) of a module into r; false when there is none.
@@ -105,7 +146,6 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     }
     out.exit_code = exit_code_of(out.kernels);
   };
-  r.mode = !cu ? "ptx" : o0 ? "nvcc -Xcicc -O0 (source-faithful)" : "nvcc default optimisation";
   check_module(*built.module, r);
   if (cu && !o0 && r.exit_code == 0 && nothing_to_check(*built.module)) {
     // The optimiser left no memory access (it may delete racy stores whose values are never read): check the

@@ -15,6 +15,8 @@ struct RunOptions {
   CudaOptions cuda;
   bool o0 = false;             // source-faithful mode: -Xcicc -O0
   std::optional<std::string> kernel;
+  std::optional<std::string> launch_file;  // the dynamic engine on this launch (dynamic.hpp) instead of the symbolic one
+  std::uint64_t seed = 0;                  // its interpreter schedule
   double nvcc_seconds = 0;     // out: time spent producing PTX
 };
 

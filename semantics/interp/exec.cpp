@@ -174,15 +174,43 @@ std::uint64_t Machine::address(Thread& t, const Operand& o) {
   return base + static_cast<std::uint64_t>(o.offset);
 }
 
+std::pair<StateSpace, std::uint64_t> Machine::resolve(StateSpace space, std::uint64_t a) {
+  if (space != StateSpace::generic) return {space, a};
+  // ISA 6.4.1: a generic address falls in the shared, local or param window, or else is global.
+  if (a >= kSharedWindow && a < kSharedWindow + kWindowSize) return {StateSpace::shared, a - kSharedWindow};
+  if (a >= kLocalWindow && a < kLocalWindow + kWindowSize) return {StateSpace::local, a - kLocalWindow};
+  if (a >= kParamWindow && a < kParamWindow + kWindowSize) return {StateSpace::param, a - kParamWindow};
+  return {StateSpace::global, a};
+}
+
+ThreadRef Machine::thread_ref(const Thread& t) const {
+  const auto& g = launch_.grid;
+  const auto& b = launch_.block;
+  ThreadRef r;
+  r.ctaid = cta_->ctaid;
+  r.tid = t.tid;
+  r.cta = r.ctaid[0] + std::uint64_t(g[0]) * (r.ctaid[1] + std::uint64_t(g[1]) * r.ctaid[2]);
+  r.id = r.cta * (std::uint64_t(b[0]) * b[1] * b[2]) + t.linear;
+  return r;
+}
+
+void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
+                      std::uint32_t bytes, bool wrote) {
+  MemoryAccess a;
+  a.ins = &ins;
+  a.fn = t.top->fn;
+  a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[a.fn].body.data());
+  a.kind = kind;
+  a.wrote = wrote;
+  std::tie(a.space, a.addr) = resolve(space, addr);
+  if (a.space == StateSpace::shared_cluster) a.space = StateSpace::shared;
+  a.bytes = bytes;
+  opt_.observer->access(thread_ref(t), a);
+}
+
 std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, std::uint64_t size, bool is_write) {
   std::uint64_t a = addr;
-  if (space == StateSpace::generic) {
-    // ISA 6.4.1: a generic address falls in the shared, local or param window, or else is global.
-    if (a >= kSharedWindow && a < kSharedWindow + kWindowSize) { space = StateSpace::shared; a -= kSharedWindow; }
-    else if (a >= kLocalWindow && a < kLocalWindow + kWindowSize) { space = StateSpace::local; a -= kLocalWindow; }
-    else if (a >= kParamWindow && a < kParamWindow + kWindowSize) { space = StateSpace::param; a -= kParamWindow; }
-    else space = StateSpace::global;
-  }
+  std::tie(space, a) = resolve(space, addr);
   std::uint8_t* p = nullptr;
   auto describe = [&](const char* what) {
     char buf[64];
@@ -655,6 +683,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
         a = Machine::to_generic(variable_address(t, addr_op.var).first, a);
       const unsigned eb = std::max(1u, w / 8);
       const unsigned n = ins.q.vector_width;
+      if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, eb * n);
       if (n > 1 || val.kind == OK::Vector) {
         for (unsigned k = 0; k < n && k < val.elements.size(); ++k) {
           if (is_st) store(t, space, a + k * eb, read(t, val.elements[k], w, d.s0), eb);
@@ -720,6 +749,9 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
           break;
         }
       }
+      if (opt_.observer)
+        observe(t, ins, is_red ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::atomic, space, a, eb,
+                op != ir::AtomOp::cas || old == b);
       store(t, space, a, nv, eb);
       if (!is_red && !stop_) W(0, old, d.s0);
       return true;
@@ -740,7 +772,10 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     }
     case Opcode::createpolicy_: W(0, Concrete::lit(64, 0)); return true;
-    case Opcode::membar_: case Opcode::fence_: case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
+    case Opcode::membar_: case Opcode::fence_:
+      if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
+      return true;
+    case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
     case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
       // Memory ordering is trivially satisfied by one-at-a-time execution; hints have no functional effect.
       return true;

@@ -14,6 +14,8 @@
 
 namespace ptx::interp {
 
+class Observer;
+
 struct ParamValue {
   std::string buffer;           // non-empty: the device address of this buffer
   ir::ScalarType type = ir::ScalarType::u64;  // otherwise a scalar of this type
@@ -33,6 +35,7 @@ struct Options {
   std::uint64_t max_steps = 2'000'000'000;  // warp-instruction budget; running out is "unknown"
   std::uint32_t resident_ctas = 8;     // CTAs in flight at once (interleaved); the rest wait their turn
   bool fast_path = true;               // false: every instruction through semantics/ops (for cross-checks)
+  Observer* observer = nullptr;  // sees every memory access, fence and barrier (observer.hpp); no fast path
   // 0: an access past a global allocation's end is an error. N: as on a GPU, where the driver places small
   // allocations inside larger mapped pages (2 MiB), an access up to N bytes past the end proceeds (the bytes
   // there start as zero) and is reported as a warning (Stats::overrun_accesses, RunResult::first_overrun).

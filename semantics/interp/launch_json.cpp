@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <cstring>
+#include <fstream>
 
 namespace ptx::interp {
 
@@ -93,6 +94,18 @@ bool param_from_text(std::string_view text, ParamValue& out, std::string& error)
   std::string key(text.substr(0, colon)), value(text.substr(colon + 1));
   if (key == "buffer") { out.buffer = value; return true; }
   return scalar_bits(key, nlohmann::json(value), out, error);
+}
+
+bool read_launch_file(const std::string& path, Launch& out, std::string& error) {
+  std::ifstream in(path);
+  if (!in) { error = "error: cannot read " + path; return false; }
+  nlohmann::json j;
+  try { in >> j; } catch (const std::exception& e) {
+    error = path + ": error: invalid JSON: " + e.what();
+    return false;
+  }
+  if (!launch_from_json(j, out, error)) { error = path + ": error: " + error; return false; }
+  return true;
 }
 
 bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) {

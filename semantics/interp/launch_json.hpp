@@ -15,6 +15,8 @@ namespace ptx::interp {
 
 // Both return false and set `error` on malformed input.
 bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error);
+// Reads a launch file; on failure `error` is a complete message ("FILE: error: ...").
+bool read_launch_file(const std::string& path, Launch& out, std::string& error);
 // A scalar parameter: "u32:7", "s64:-1", "f32:1.5", "f64:2", or {"u32": 7} in JSON; "buffer:NAME".
 bool param_from_text(std::string_view text, ParamValue& out, std::string& error);
 bool param_from_json(const nlohmann::json& j, ParamValue& out, std::string& error);

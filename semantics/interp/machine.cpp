@@ -113,7 +113,7 @@ const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
   d.red = ins.q.has(ir::Flag::red);
   d.arrive = ins.q.has(ir::Flag::arrive);
   if (ins.guard >= 0) d.guard_slot = static_cast<std::int32_t>(fns_[fn].slot[static_cast<std::size_t>(ins.guard)]);
-  if (opt_.fast_path) plan_fast(fn, ins, d);
+  if (opt_.fast_path && !opt_.observer) plan_fast(fn, ins, d);
   d.ready = true;
   return d;
 }
@@ -183,12 +183,25 @@ bool Machine::setup() {
   static_shared_ = shared;
   dynamic_shared_base_ = align_up(shared, 16);
   for (auto g : extern_shared) global_addr_[g] = dynamic_shared_base_;
+  if (opt_.observer) {
+    for (std::uint32_t g = 0; g < mod_.globals.size(); ++g)
+      if (mod_.globals[g].space == StateSpace::shared) {
+        bool dyn = mod_.globals[g].is_extern || mod_.globals[g].count == 0;
+        opt_.observer->allocation(mod_.globals[g].name, StateSpace::shared, global_addr_[g],
+                                  dyn ? launch_.dynamic_shared_bytes : mod_.globals[g].size_bytes());
+      }
+    for (const auto& [key, off] : local_shared_) {
+      const auto& v = mod_.functions[key.first].locals[key.second];
+      opt_.observer->allocation(v.name, StateSpace::shared, off, v.size_bytes());
+    }
+  }
   // Global and const variables with their initializers (ISA 5.4.4), then the launch's buffers.
   global_.set_slack(opt_.gpu_slack_bytes);
   for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
     const auto& v = mod_.globals[g];
     if (v.space != StateSpace::global && v.space != StateSpace::const_) continue;
     global_addr_[g] = global_.allocate(v.name, v.size_bytes(), std::max<std::uint64_t>(var_align(v), 16), false);
+    if (opt_.observer) opt_.observer->allocation(v.name, v.space, global_addr_[g], v.size_bytes());
     auto& r = global_.region(global_.regions().size() - 1);
     if (v.has_initializer) std::memcpy(r.bytes.data(), v.init.data(), std::min<std::size_t>(v.init.size(), r.bytes.size()));
   }
@@ -288,6 +301,7 @@ RunResult Machine::run() {
   setup();
   for (const auto& [name, bytes] : launch_.buffers) {
     buffer_base_.push_back(global_.allocate(name, bytes.size(), 256));
+    if (opt_.observer) opt_.observer->allocation(name, StateSpace::global, buffer_base_.back(), bytes.size());
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
   }
@@ -680,6 +694,7 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d
   }
   b.arrived++;
   cta_->arrivals++;
+  if (opt_.observer) opt_.observer->barrier_arrive(thread_ref(t), id);
   if (red) {
     bool p = read(t, ops.back(), 1).v != 0;
     b.popc += p;
@@ -703,6 +718,11 @@ void Machine::check_barriers() {
     if (b.arrived == 0) continue;
     std::uint32_t expected = b.expected ? b.expected : static_cast<std::uint32_t>(cta_->threads.size() - cta_->exited);
     if (b.arrived < expected) continue;
+    if (opt_.observer) {
+      std::vector<ThreadRef> released;
+      for (std::uint32_t ti : b.waiting) released.push_back(thread_ref(cta_->threads[ti]));
+      opt_.observer->barrier_complete(thread_ref(cta_->threads[0]).cta, id, released);
+    }
     for (std::uint32_t ti : b.waiting) {
       Thread& t = cta_->threads[ti];
       t.status = Status::running;
@@ -760,6 +780,11 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
     for (std::uint32_t m = group; m; m &= m - 1) body(lane_thread(static_cast<unsigned>(std::countr_zero(m))), static_cast<unsigned>(std::countr_zero(m)));
   };
   const auto& ops = ins.operands;
+  if (opt_.observer && (ins.op == Opcode::bar_ || ins.op == Opcode::barrier_)) {  // bar.warp.sync
+    std::vector<ThreadRef> members;
+    each([&](Thread& t, unsigned) { members.push_back(thread_ref(t)); });
+    opt_.observer->warp_sync(members);
+  }
   auto write_pair = [&](Thread& t, const Operand& o, CV v, bool p) {
     if (o.kind == Operand::Kind::PredPair) {
       reg(t, o.reg) = v;
@@ -859,6 +884,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
         unsigned src = 8 * j + row;
         if (src >= w.lanes.size() || !((group >> src) & 1)) return 0;
         std::uint64_t addr = lane_thread(src).sync_a.u64() + 2 * col;
+        if (opt_.observer) observe(reader, ins, MemoryAccess::Kind::read, space, addr, 2);
         std::uint8_t* p = locate(reader, space, addr, 2, false);
         return p ? static_cast<std::uint32_t>(p[0] | (p[1] << 8)) : 0;
       };

@@ -6,6 +6,7 @@
 #include "semantics/domain/concrete.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/memory.hpp"
+#include "semantics/interp/observer.hpp"
 #include "semantics/ops/float.hpp"
 
 #include <bit>
@@ -205,6 +206,13 @@ class Machine {
   CV load(Thread& t, StateSpace space, std::uint64_t addr, unsigned bits);
   void store(Thread& t, StateSpace space, std::uint64_t addr, const CV& v, unsigned bytes);
   static std::uint64_t to_generic(StateSpace s, std::uint64_t a);
+  // ISA 6.4.1: the state space and address a (possibly generic) address names.
+  static std::pair<StateSpace, std::uint64_t> resolve(StateSpace space, std::uint64_t addr);
+
+  // Options::observer's view of a thread, and one memory access reported to it (observer.hpp).
+  ThreadRef thread_ref(const Thread& t) const;
+  void observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
+               std::uint32_t bytes, bool wrote = true);
 
   // Problems stop the run; the first one is reported.
   void fail(Problem::Kind k, std::string message, std::vector<Thread*> threads = {});

@@ -34,7 +34,7 @@ expect_rc 1 "race within a CTA, --block-level" "$exe" race "$k/shared_no_barrier
 expect_rc 1 "text report" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2
 grep -q "nvcc default optimisation" "$tmp/out" || { echo "FAIL: mode not named"; fail=1; }
 [ "$(grep -c 'ww_same_index.cu:3:' "$tmp/out")" = 2 ] || { echo "FAIL: expected both accesses at ww_same_index.cu:3"; cat "$tmp/out"; fail=1; }
-[ "$(grep -c '^  race:' "$tmp/out")" = 1 ] || { echo "FAIL: expected exactly one race report"; fail=1; }
+[ "$(grep -c '^  race[: ]' "$tmp/out")" = 1 ] || { echo "FAIL: expected exactly one race report"; fail=1; }
 
 # JSON shape.
 expect_rc 1 "--json" "$exe" race "$k/ww_same_index.cu" --blockDim=64 --gridDim=2 --json
@@ -95,5 +95,20 @@ if [ "$rc" = 3 ]; then grep -q "out of memory" "$tmp/out" || { echo "FAIL: exit 
 elif [ "$rc" != 0 ]; then echo "FAIL: --memory-mb 32 gave exit $rc"; fail=1; fi
 echo "ok: 32 MB cap (exit $rc)"
 expect_rc 2 "--memory-mb below 32" "$exe" race "$k/tree_reduction.cu" --memory-mb 8
+
+# The dynamic engine (--launch): one execution's races, a note that race-free holds for that execution only,
+# and bad launch files as bad input.
+d=$src/tests/unit/race/dynamic
+expect_rc 1 "--launch, racy execution" "$exe" race "$d/mp_relaxed.cu" --launch "$d/mp_relaxed.json"
+grep -q "race (confirmed on the interpreter):" "$tmp/out" || { echo "FAIL: dynamic race not marked confirmed"; fail=1; }
+grep -q "mp_relaxed.cu:6:" "$tmp/out" && grep -q "mp_relaxed.cu:10:" "$tmp/out" || { echo "FAIL: dynamic race without both source lines"; fail=1; }
+expect_rc 0 "--launch, race-free execution" "$exe" race "$d/mp_release_acquire.cu" --launch "$d/mp_release_acquire.json" --seed 7
+grep -q "no race in this execution" "$tmp/out" || { echo "FAIL: race-free dynamic verdict does not say it covers one execution"; fail=1; }
+expect_rc 0 "--launch --json" "$exe" race "$d/mp_fences.cu" --launch "$d/mp_fences.json" --json
+grep -q '"verdict": "race-free"' "$tmp/out" || { echo "FAIL: dynamic --json verdict"; fail=1; }
+echo '{"grid": [2,1,1], "block": [32' > "$tmp/bad.json"
+expect_rc 2 "--launch with malformed JSON" "$exe" race "$d/mp_fences.cu" --launch "$tmp/bad.json"
+grep -q "bad.json: error: invalid JSON" "$tmp/err" || { echo "FAIL: malformed launch file not named"; fail=1; }
+expect_rc 2 "--launch with a missing file" "$exe" race "$d/mp_fences.cu" --launch "$tmp/none.json"
 
 exit $fail

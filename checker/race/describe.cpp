@@ -1,0 +1,45 @@
+// See describe.hpp.
+#include "checker/race/describe.hpp"
+
+#include "checker/race/strength.hpp"
+
+namespace ptxcheck::race {
+
+Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
+  Where w;
+  // An inlined instruction (atomicAdd, __syncthreads ...) is reported at its outermost call site: the line of
+  // the kernel's own source that the user wrote.
+  const auto& pos = in.loc.inlined_at.empty() ? in.loc.pos : in.loc.inlined_at.back();
+  if (pos.file) {
+    auto it = m.source_files.find(pos.file);
+    w.file = it == m.source_files.end() ? "file" + std::to_string(pos.file) : it->second;
+    w.line = pos.line;
+    w.column = pos.column;
+  }
+  w.ptx_line = in.loc.ptx_line;
+  return w;
+}
+
+const char* scope_name(ptx::ir::Scope s) {
+  switch (s) {
+    case ptx::ir::Scope::cta: return "cta";
+    case ptx::ir::Scope::cluster: return "cluster";
+    case ptx::ir::Scope::gpu: return "gpu";
+    default: return "sys";
+  }
+}
+
+std::string strength_text(const ptx::ir::Instruction& in, bool atomic) {
+  const Strength s = strength_of(in, atomic);
+  if (!s.strong) return "weak";
+  const char* kind = atomic ? "atomic" : in.q.semantics == ptx::ir::MemorySemantics::volatile_ ? "volatile" : "strong";
+  return std::string(kind) + "." + scope_name(s.scope);
+}
+
+std::string opcode_text(const ptx::ir::Instruction& in) {
+  std::string s = ptx::ir::opcode_name(in.op);
+  for (const auto& w : in.q.words) s += "." + w;
+  return s;
+}
+
+}  // namespace ptxcheck::race

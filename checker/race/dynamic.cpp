@@ -1,0 +1,504 @@
+// The dynamic engine (see dynamic.hpp): an interpreter Observer that keeps a vector clock per thread and, per byte
+// of global and shared memory, the last write and the reads since, FastTrack style.
+#include "checker/race/dynamic.hpp"
+
+#include "checker/race/describe.hpp"
+#include "checker/race/strength.hpp"
+#include "semantics/interp/observer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace ptxcheck::race {
+namespace {
+using ptx::interp::MemoryAccess;
+using ptx::interp::ThreadRef;
+using ptx::ir::MemorySemantics;
+using ptx::ir::Scope;
+using ptx::ir::StateSpace;
+
+// Clocks of the threads of the owner's CTA, densely (they are the ones a barrier joins), and of other CTAs'
+// threads sparsely. A thread absent from the clock counts as 0: nothing of it is known.
+class VectorClock {
+ public:
+  VectorClock() = default;
+  VectorClock(std::uint64_t base, std::uint64_t size) : base_(base), size_(size) {}
+  std::uint32_t get(std::uint64_t t) const {
+    if (local(t)) return t - base_ < dense_.size() ? dense_[t - base_] : 0;
+    auto it = std::lower_bound(sparse_.begin(), sparse_.end(), t, [](const auto& e, std::uint64_t x) { return e.first < x; });
+    return it != sparse_.end() && it->first == t ? it->second : 0;
+  }
+  void set(std::uint64_t t, std::uint32_t c) {
+    if (local(t)) {
+      if (t - base_ >= dense_.size()) dense_.resize(t - base_ + 1, 0);
+      dense_[t - base_] = c;
+      return;
+    }
+    auto it = std::lower_bound(sparse_.begin(), sparse_.end(), t, [](const auto& e, std::uint64_t x) { return e.first < x; });
+    if (it != sparse_.end() && it->first == t) it->second = c;
+    else sparse_.insert(it, {t, c});
+  }
+  void join(const VectorClock& o) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> other;  // o's entries outside this clock's dense range
+    auto add = [&](std::uint64_t t, std::uint32_t c) {
+      if (c == 0) return;
+      if (local(t)) {
+        if (t - base_ >= dense_.size()) dense_.resize(t - base_ + 1, 0);
+        dense_[t - base_] = std::max(dense_[t - base_], c);
+      } else {
+        other.push_back({t, c});
+      }
+    };
+    for (std::size_t i = 0; i < o.dense_.size(); ++i) add(o.base_ + i, o.dense_[i]);
+    for (const auto& [t, c] : o.sparse_) add(t, c);
+    if (other.empty()) return;
+    std::sort(other.begin(), other.end());
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> merged;
+    merged.reserve(sparse_.size() + other.size());
+    std::size_t i = 0, j = 0;
+    while (i < sparse_.size() || j < other.size()) {
+      if (j == other.size() || (i < sparse_.size() && sparse_[i].first < other[j].first)) merged.push_back(sparse_[i++]);
+      else if (i == sparse_.size() || other[j].first < sparse_[i].first) merged.push_back(other[j++]);
+      else { merged.push_back({sparse_[i].first, std::max(sparse_[i].second, other[j].second)}); ++i; ++j; }
+    }
+    sparse_ = std::move(merged);
+  }
+
+ private:
+  bool local(std::uint64_t t) const { return t >= base_ && t - base_ < size_; }
+  std::uint64_t base_ = 0, size_ = 0;
+  std::vector<std::uint32_t> dense_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> sparse_;
+};
+
+// What a release pattern (ISA 8.8) makes visible: the releasing thread's clock at the pattern's first instruction,
+// with that instruction's scope, which decides (8.9.4 item 4) whether it is morally strong with an acquire
+// pattern's last instruction.
+struct Release {
+  std::uint64_t thread = 0, cta = 0;
+  Scope scope = Scope::sys;
+  VectorClock clock;
+};
+
+// A strong write's place in observation order (8.9.2): the releases a read of it (directly or through a chain of
+// atomics) may acquire.
+struct WriteSync {
+  std::uint64_t event = 0;  // which write (Cell::write_event)
+  std::uint64_t thread = 0, cta = 0;
+  Scope scope = Scope::sys;
+  std::uint32_t bytes = 0;
+  std::vector<Release> releases;
+};
+
+// One access, as remembered in a byte's history.
+struct Epoch {
+  std::uint64_t thread = 0;
+  std::uint32_t clock = 0;  // 0: none
+  std::uint32_t site = 0;   // index into Detector::sites_
+  std::uint32_t bytes = 0;
+  std::uint32_t offset = 0;  // of this byte in the access
+  bool atomic = false, write = false;
+};
+
+// The reads of a byte since its last write: each thread's latest (a thread's earlier read is ordered before its
+// later one, so a write racing with the earlier races with the later too). Found by a short scan, or through an
+// index once many threads read the byte (a value every thread reads).
+class ReadSet {
+ public:
+  void add(const Epoch& e) {
+    if (!index_.empty()) {
+      auto [it, fresh] = index_.try_emplace(e.thread, static_cast<std::uint32_t>(list_.size()));
+      if (fresh) list_.push_back(e);
+      else list_[it->second] = e;
+      return;
+    }
+    for (auto& r : list_)
+      if (r.thread == e.thread) { r = e; return; }
+    list_.push_back(e);
+    if (list_.size() > kScan)
+      for (std::uint32_t i = 0; i < list_.size(); ++i) index_[list_[i].thread] = i;
+  }
+  void clear() { list_.clear(); index_.clear(); }
+  const std::vector<Epoch>& all() const { return list_; }
+
+ private:
+  static constexpr std::size_t kScan = 16;
+  std::vector<Epoch> list_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;  // thread -> position, once list_ is long
+};
+
+struct Cell {
+  Epoch write;
+  std::uint64_t write_event = 0;
+  ReadSet reads;
+  std::shared_ptr<const WriteSync> sync;  // on the first byte of a strong write
+};
+
+struct Site {
+  const ptx::ir::Instruction* ins = nullptr;
+  std::uint32_t fn = 0, pc = 0;
+  Strength atomic_strength, plain_strength;  // read as an atomic or as a plain access
+};
+
+struct Key {
+  std::uint64_t region = 0;  // 0 global, 1 + CTA-linear id for that CTA's shared memory
+  std::uint64_t addr = 0;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  std::size_t operator()(const Key& k) const { return std::hash<std::uint64_t>()(k.addr * 0x9E3779B97F4A7C15ull ^ k.region); }
+};
+
+struct Allocation {
+  std::string name;
+  std::uint64_t base = 0, bytes = 0;
+};
+
+bool acquires(MemorySemantics s) { return s == MemorySemantics::acquire || s == MemorySemantics::acq_rel || s == MemorySemantics::sc; }
+bool releases(MemorySemantics s) { return s == MemorySemantics::release || s == MemorySemantics::acq_rel || s == MemorySemantics::sc; }
+
+class Detector final : public ptx::interp::Observer {
+ public:
+  Detector(const ptx::ir::Module& m, const ptx::interp::Launch& l, const DynamicOptions& o, DynamicResult& out)
+      : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]) {}
+
+  void allocation(const std::string& name, StateSpace space, std::uint64_t base, std::uint64_t bytes) override {
+    (space == StateSpace::shared ? shared_objects_ : global_objects_).push_back({name, base, bytes});
+  }
+
+  void access(const ThreadRef& t, const MemoryAccess& a) override {
+    // Local and param memory are private to a thread; const memory is never written by a kernel.
+    if (a.space != StateSpace::global && a.space != StateSpace::shared) return;
+    ++out_.accesses;
+    ThreadState& ts = state(t);
+    const std::uint32_t site = site_of(a);
+    const bool atomic = a.kind == MemoryAccess::Kind::atomic || a.kind == MemoryAccess::Kind::reduction;
+    const bool reads = a.kind == MemoryAccess::Kind::read || a.kind == MemoryAccess::Kind::atomic;
+    const bool writes = a.kind == MemoryAccess::Kind::write || a.kind == MemoryAccess::Kind::reduction ||
+                        (a.kind == MemoryAccess::Kind::atomic && a.wrote);
+    const Strength st = strength_of(*a.ins, atomic);
+    const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
+    Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, 0, atomic, writes};
+
+    // The write this read observes (8.9.2): every byte last written by one strong write of the same extent.
+    // (Held here: the loop below replaces the cells' history.)
+    std::shared_ptr<const WriteSync> observed;
+    if (reads && st.strong) observed = observed_write(first, a.bytes, t, st);
+
+    for (std::uint32_t k = 0; k < a.bytes; ++k) {
+      Key key{first.region, a.addr + k};
+      auto it = shadow_.find(key);
+      if (it == shadow_.end()) {
+        if (shadow_.size() >= o_.max_tracked_bytes) { out_.truncated = true; continue; }
+        it = shadow_.emplace(key, Cell{}).first;
+      }
+      Cell& c = it->second;
+      now.offset = k;
+      if (c.write.clock && conflicts(c.write, now, ts, t)) report(c.write, now, key);
+      if (writes)
+        for (const auto& r : c.reads.all())
+          if (conflicts(r, now, ts, t)) report(r, now, key);
+      if (writes) {
+        // The reads before are ordered before this write or were just reported racing with it; either way
+        // a later access that races with one of them races with this write too (FastTrack's rule).
+        c.write = now;
+        c.write_event = next_event_;
+        c.reads.clear();
+        c.sync.reset();
+      } else {
+        c.reads.add(now);
+      }
+    }
+
+    // Release side (8.8): the clock before this instruction's own acquire, published with the write.
+    std::vector<Release> published;
+    if (writes && st.strong) {
+      auto sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
+      if (releases(sem)) published.push_back({t.id, t.cta, st.scope, ts.clock});  // form 1
+      for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
+        if (r) published.push_back(*r);
+      for (const auto& [key, r] : ts.release_ops)  // form 2: a release operation on this location earlier
+        if (key == first) published.push_back(r);
+      if (releases(sem)) ts.release_ops.push_back({first, {t.id, t.cta, st.scope, ts.clock}});
+      // An atomic that reads the write it overwrites continues that write's observation chain (8.9.2 item 2).
+      if (atomic && observed) published.insert(published.end(), observed->releases.begin(), observed->releases.end());
+    }
+    // Acquire side (8.8): an acquire operation takes what it observed now; otherwise a later acquire fence
+    // (form 3) or acquire operation on the same location (form 2) may.
+    if (reads && st.strong && a.kind != MemoryAccess::Kind::reduction) {  // 8.8: red forms no acquire pattern
+      auto sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
+      if (acquires(sem)) {
+        for (auto it = ts.pending.begin(); it != ts.pending.end();) {  // form 2
+          if (it->first == first && acquire(ts, t, st.scope, it->second)) it = ts.pending.erase(it);
+          else ++it;
+        }
+        if (observed)
+          for (const auto& r : observed->releases) acquire(ts, t, st.scope, r);
+      } else if (observed) {
+        for (const auto& r : observed->releases) ts.pending.push_back({first, r});
+      }
+    }
+    if (auto c0 = shadow_.find(first); writes && c0 != shadow_.end()) {
+      if (st.strong) {
+        auto sync = std::make_shared<WriteSync>();
+        sync->event = next_event_;
+        sync->thread = t.id;
+        sync->cta = t.cta;
+        sync->scope = st.scope;
+        sync->bytes = a.bytes;
+        sync->releases = std::move(published);
+        c0->second.sync = std::move(sync);
+      }
+    }
+    if (writes) ++next_event_;
+    if (writes && st.strong && releases(a.ins->q.semantics.value_or(MemorySemantics::relaxed))) tick(ts, t);
+  }
+
+  void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
+    ++synchronizations_;
+    ThreadState& ts = state(t);
+    // ISA 9.7.13.4: membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}; a fence without .sem is fence.acq_rel.
+    const bool membar = ins.op == ptx::ir::Opcode::membar_;
+    MemorySemantics sem = membar ? MemorySemantics::sc : ins.q.semantics.value_or(MemorySemantics::acq_rel);
+    Scope scope = ins.q.scope.value_or(Scope::sys);
+    if (membar && ins.q.has(ptx::ir::Flag::gl)) scope = Scope::gpu;
+    if (acquires(sem)) {  // acquire pattern form 3: the releases strong reads observed earlier
+      for (auto it = ts.pending.begin(); it != ts.pending.end();) {
+        if (acquire(ts, t, scope, it->second)) it = ts.pending.erase(it);
+        else ++it;
+      }
+    }
+    if (sem == MemorySemantics::sc) {
+      // 8.9.4 item 1: a fence.sc synchronizes with every later morally strong fence.sc. The run's order of fences
+      // is a valid Fence-SC order (8.9.3). Fences of one CTA are always morally strong; fences of different CTAs
+      // only when both scopes are wider than the CTA (strength.hpp).
+      const bool wide = scope_includes(scope, false, true);
+      VectorClock& cta_order = sc_cta_[t.cta];
+      ts.clock.join(cta_order);
+      if (wide) ts.clock.join(sc_wide_);
+      cta_order.join(ts.clock);
+      if (wide) sc_wide_.join(ts.clock);
+    }
+    if (releases(sem)) ts.fence_release[scope_includes(scope, 0, 1)] = Release{t.id, t.cta, scope, ts.clock};
+    tick(ts, t);
+  }
+
+  void barrier_arrive(const ThreadRef& t, std::uint32_t id) override {
+    ++synchronizations_;
+    ThreadState& ts = state(t);
+    auto [it, fresh] = barriers_.try_emplace({t.cta, id}, t.cta * cta_size_, cta_size_);
+    it->second.join(ts.clock);
+    tick(ts, t);
+  }
+
+  // 8.9.4 item 2: bar.sync / bar.red / bar.arrive synchronize with the bar.sync / bar.red of the same barrier.
+  void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) override {
+    auto it = barriers_.find({cta, id});
+    if (it == barriers_.end()) return;
+    for (const auto& t : waiting) state(t).clock.join(it->second);
+    barriers_.erase(it);
+  }
+
+  // ISA 9.7.13.2: bar.warp.sync guarantees memory ordering among the threads participating.
+  void warp_sync(const std::vector<ThreadRef>& threads) override {
+    if (threads.empty()) return;
+    ++synchronizations_;
+    VectorClock all(threads[0].cta * cta_size_, cta_size_);
+    for (const auto& t : threads) all.join(state(t).clock);
+    for (const auto& t : threads) {
+      ThreadState& ts = state(t);
+      ts.clock.join(all);
+      tick(ts, t);
+    }
+  }
+
+ private:
+  struct ThreadState {
+    VectorClock clock;
+    std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
+    std::vector<std::pair<Key, Release>> release_ops;     // release operations, by location (8.8 release form 2)
+    std::vector<std::pair<Key, Release>> pending;         // observed by strong reads, not yet acquired
+  };
+
+  ThreadState& state(const ThreadRef& t) {
+    auto [it, fresh] = threads_.try_emplace(t.id);
+    if (fresh) {
+      it->second.clock = VectorClock(t.cta * cta_size_, cta_size_);
+      it->second.clock.set(t.id, 1);
+      refs_[t.id] = t;
+    }
+    return it->second;
+  }
+  void tick(ThreadState& ts, const ThreadRef& t) { ts.clock.set(t.id, ts.clock.get(t.id) + 1); }
+
+  std::uint32_t site_of(const MemoryAccess& a) {
+    auto [it, fresh] = site_index_.try_emplace(a.ins, static_cast<std::uint32_t>(sites_.size()));
+    if (fresh) sites_.push_back({a.ins, a.fn, a.pc, strength_of(*a.ins, true), strength_of(*a.ins, false)});
+    return it->second;
+  }
+  const Strength& strength(const Epoch& e) const { return e.atomic ? sites_[e.site].atomic_strength : sites_[e.site].plain_strength; }
+  std::uint64_t cta_of(std::uint64_t thread) const { return thread / cta_size_; }
+
+  bool ordered_before(const Epoch& e, const ThreadState& ts) const { return ts.clock.get(e.thread) >= e.clock; }
+
+  // ISA 8.7: both strong, each scope includes the other thread, complete overlap (same first byte and size).
+  bool morally_strong(const Epoch& x, const Epoch& y) const {
+    const Strength &sx = strength(x), &sy = strength(y);
+    const bool same_cta = cta_of(x.thread) == cta_of(y.thread);
+    return sx.strong && sy.strong && scope_includes(sx.scope, same_cta, true) && scope_includes(sy.scope, same_cta, true) &&
+           x.offset == y.offset && x.bytes == y.bytes;
+  }
+
+  // ISA 8.7.1: overlapping (the same byte), at least one a write, other threads, not causality-ordered, not
+  // morally strong.
+  bool conflicts(const Epoch& earlier, const Epoch& now, const ThreadState& ts, const ThreadRef& t) const {
+    if (earlier.thread == t.id) return false;
+    if (!earlier.write && !now.write) return false;
+    return !ordered_before(earlier, ts) && !morally_strong(earlier, now);
+  }
+
+  std::shared_ptr<const WriteSync> observed_write(const Key& first, std::uint32_t bytes, const ThreadRef& t, const Strength& st) {
+    auto it = shadow_.find(first);
+    if (it == shadow_.end() || !it->second.sync) return nullptr;
+    std::shared_ptr<const WriteSync> w = it->second.sync;
+    if (w->event != it->second.write_event || w->bytes != bytes) return nullptr;
+    for (std::uint32_t k = 1; k < bytes; ++k) {
+      auto c = shadow_.find({first.region, first.addr + k});
+      if (c == shadow_.end() || c->second.write_event != w->event) return nullptr;
+    }
+    const bool same_cta = w->cta == t.cta;
+    if (w->thread != t.id && !(scope_includes(w->scope, same_cta, true) && scope_includes(st.scope, same_cta, true))) return nullptr;
+    return w;
+  }
+
+  // 8.9.4 item 4: the release pattern synchronizes with the acquire pattern when the release's first instruction
+  // and the acquire's last one are morally strong. Returns whether it did.
+  bool acquire(ThreadState& ts, const ThreadRef& t, Scope acquire_scope, const Release& r) {
+    const bool same_cta = r.cta == t.cta;
+    if (r.thread != t.id && !(scope_includes(r.scope, same_cta, true) && scope_includes(acquire_scope, same_cta, true))) return false;
+    ts.clock.join(r.clock);
+    return true;
+  }
+
+  void report(const Epoch& a, const Epoch& b, const Key& key) {
+    // A race repeats for every thread pair and byte: only a new pair of instructions is looked at further.
+    const auto [lo, hi] = std::minmax(a.site, b.site);
+    if (!seen_sites_.insert(std::uint64_t(lo) << 32 | hi).second || out_.races.size() >= o_.max_races) return;
+    const Site &sa = sites_[a.site], &sb = sites_[b.site];
+    Where wa = where_of(m_, *sa.ins), wb = where_of(m_, *sb.ins);
+    std::string ka = wa.key(), kb = wb.key();
+    if (kb < ka) std::swap(ka, kb);
+    if (!reported_.insert({ka, kb}).second || out_.races.size() >= o_.max_races) return;
+    RaceReport r;
+    r.first = describe(a, key);
+    r.second = describe(b, key);
+    r.t1 = ids(a.thread);
+    r.t2 = ids(b.thread);
+    r.confirmed = true;
+    r.note = "seen in this execution";
+    out_.races.push_back(std::move(r));
+  }
+
+  AccessReport describe(const Epoch& e, const Key& key) const {
+    const Site& s = sites_[e.site];
+    AccessReport r;
+    r.instr = s.pc;
+    r.kind = e.atomic ? "atomic" : e.write ? "write" : "read";
+    r.strength = strength_text(*s.ins, e.atomic);
+    r.space = key.region ? "shared" : "global";
+    r.size = e.bytes;
+    r.opcode = opcode_text(*s.ins);
+    r.where = where_of(m_, *s.ins);
+    const std::uint64_t start = key.addr - e.offset;
+    r.object = "?";
+    r.offset = static_cast<std::int64_t>(start);
+    for (const auto& obj : key.region ? shared_objects_ : global_objects_)
+      if (start >= obj.base && start - obj.base < std::max<std::uint64_t>(obj.bytes, 1)) {
+        r.object = obj.name;
+        r.offset = static_cast<std::int64_t>(start - obj.base);
+      }
+    return r;
+  }
+
+  ThreadIds ids(std::uint64_t thread) const {
+    ThreadIds i;
+    const auto& r = refs_.at(thread);
+    for (int d = 0; d < 3; ++d) { i.ctaid[d] = r.ctaid[d]; i.tid[d] = r.tid[d]; }
+    return i;
+  }
+
+  const ptx::ir::Module& m_;
+  const DynamicOptions& o_;
+  DynamicResult& out_;
+  const std::uint64_t cta_size_;
+  std::unordered_map<std::uint64_t, ThreadState> threads_;
+  std::unordered_map<std::uint64_t, ThreadRef> refs_;
+  std::unordered_map<Key, Cell, KeyHash> shadow_;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, VectorClock> barriers_;  // (CTA, barrier) -> arrivals so far
+  std::unordered_map<std::uint64_t, VectorClock> sc_cta_;  // Fence-SC order within a CTA
+  VectorClock sc_wide_;                                     // Fence-SC order among fences wider than a CTA
+  std::vector<Site> sites_;
+  std::unordered_map<const ptx::ir::Instruction*, std::uint32_t> site_index_;
+  std::vector<Allocation> global_objects_, shared_objects_;
+  std::unordered_set<std::uint64_t> seen_sites_;  // pairs of sites (lower << 32 | higher)
+  std::set<std::pair<std::string, std::string>> reported_;  // source positions (Where::key)
+  std::uint64_t next_event_ = 1;
+  std::uint64_t synchronizations_ = 0;
+};
+
+}  // namespace
+
+DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launch& launch, const DynamicOptions& o) {
+  DynamicResult out;
+  const std::uint64_t threads = std::uint64_t(launch.block[0]) * launch.block[1] * launch.block[2] * launch.grid[0] *
+                                launch.grid[1] * launch.grid[2];
+  if (threads > o.max_threads) {
+    out.error = "the launch has " + std::to_string(threads) + " threads; the dynamic engine runs at most " +
+                std::to_string(o.max_threads);
+    return out;
+  }
+  Detector d(m, launch, o, out);
+  ptx::interp::Options io;
+  io.seed = o.seed;
+  io.max_steps = o.max_steps;
+  io.observer = &d;
+  out.run = ptx::interp::run(m, launch, io);
+  return out;
+}
+
+KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, std::uint64_t seed) {
+  KernelResult k;
+  k.kernel = kernel;
+  k.races = d.races;
+  k.seconds = d.run.stats.seconds;
+  const std::string schedule = seed ? "schedule seed " + std::to_string(seed) : "deterministic schedule";
+  k.notes.push_back("dynamic engine: one execution of the launch (" + std::to_string(d.run.stats.threads) + " threads, " +
+                    schedule + ", " + std::to_string(d.accesses) + " memory operations checked)");
+  if (!d.error.empty()) {
+    k.verdict = KernelResult::Verdict::unknown;
+    k.unknown_reasons.push_back(d.error);
+  } else if (!d.races.empty()) {
+    k.verdict = KernelResult::Verdict::race;
+  } else if (!d.run.ok()) {
+    k.verdict = KernelResult::Verdict::unknown;
+    k.unknown_reasons.push_back(std::string("the run stopped early (") + ptx::interp::problem_kind_name(d.run.problem.kind) +
+                                "): " + d.run.problem.message);
+  } else if (d.truncated) {
+    k.verdict = KernelResult::Verdict::unknown;
+    k.unknown_reasons.push_back("access history limit reached: later accesses to new bytes were not checked");
+  } else {
+    k.verdict = KernelResult::Verdict::race_free;
+    k.notes.push_back("no race in this execution; other inputs or schedules may still race (the symbolic engine, without --launch, covers every input)");
+  }
+  if (!d.races.empty() && !d.run.ok())
+    k.notes.push_back(std::string("the run stopped early (") + ptx::interp::problem_kind_name(d.run.problem.kind) + "): " + d.run.problem.message);
+  return k;
+}
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,38 @@
+// The dynamic engine: runs one launch on the interpreter (semantics/interp) and reports the data races of that
+// execution (ISA 8.7.1: conflicting accesses neither morally strong nor ordered by causality order). Causality
+// order (8.9.5) is tracked with vector clocks: CTA barriers, bar.warp.sync, fence.sc order, and release patterns
+// that synchronize with acquire patterns through observation order (8.8, 8.9.2-8.9.4), each with its scope (8.5).
+#pragma once
+
+#include "checker/race/check.hpp"
+#include "semantics/interp/launch.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ptxcheck::race {
+
+struct DynamicOptions {
+  std::uint64_t seed = 0;                    // interpreter scheduling: 0 deterministic, else randomised
+  std::uint64_t max_steps = 200'000'000;     // warp-instruction budget of the run
+  std::uint64_t max_threads = 1u << 16;      // larger launches are refused (a vector clock per thread)
+  std::uint64_t max_tracked_bytes = 1u << 24;  // distinct bytes with access history; past it, not checked
+  unsigned max_races = 32;
+};
+
+struct DynamicResult {
+  std::vector<RaceReport> races;  // one per pair of source locations, each `confirmed` (seen in this execution)
+  ptx::interp::RunResult run;     // how the run ended (a problem stops it early) and its statistics
+  std::string error;              // the launch could not be run at all
+  std::uint64_t accesses = 0;     // memory operations checked
+  bool truncated = false;         // max_tracked_bytes reached: later accesses to new bytes went unchecked
+};
+
+DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launch& launch, const DynamicOptions& o);
+
+// A verdict for the dynamic engine's result, in the shape every report renders: race when one was seen; unknown
+// when the run stopped early or tracking was cut; otherwise race-free, with a note saying it holds for this one
+// execution only.
+KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, std::uint64_t seed);
+
+}  // namespace ptxcheck::race

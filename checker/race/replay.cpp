@@ -1,0 +1,129 @@
+// See replay.hpp.
+#include "checker/race/replay.hpp"
+
+#include "checker/race/dynamic.hpp"
+
+#include <algorithm>
+
+namespace ptxcheck::race {
+namespace {
+using ptx::interp::Launch;
+using ptx::interp::ParamValue;
+
+// How a replay fills the buffers behind pointer parameters. Loaded values are unconstrained in the symbolic
+// engine, so no fill is "the" witness's; zeros first, then each 32-bit word holding its own index (an identity map
+// for index arrays), since a race that depends on memory contents shows under one fill and not another.
+enum class Fill { zero, index };
+
+std::string dims_text(const std::array<std::uint32_t, 3>& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+// The witness as a launch, or nullopt with the reason in `why`.
+std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& w, const std::vector<RaceReport>& races,
+                                Fill fill, const ReplayOptions& o, std::string& why) {
+  Launch l;
+  l.kernel = kernel.name;
+  l.block = w.block;
+  l.grid = w.grid;
+  const std::uint64_t threads = std::uint64_t(w.block[0]) * w.block[1] * w.block[2] * w.grid[0] * w.grid[1] * w.grid[2];
+  if (threads > o.max_threads) {
+    why = "the witness launch has " + std::to_string(threads) + " threads (at most " + std::to_string(o.max_threads) + " are replayed)";
+    return std::nullopt;
+  }
+  for (const auto& p : kernel.params) {
+    if (w.pointers.count(p.name)) {
+      // Room for every reported access to it and 16 bytes per thread of the launch.
+      std::uint64_t bytes = std::max<std::uint64_t>(4096, threads * 16);
+      for (const auto& r : races)
+        for (const auto* a : {&r.first, &r.second})
+          if (a->object == p.name && a->offset >= 0) bytes = std::max<std::uint64_t>(bytes, static_cast<std::uint64_t>(a->offset) + a->size);
+      if (bytes > o.max_buffer_bytes) {
+        why = "the witness accesses " + p.name + " at offset " + std::to_string(bytes) + " (buffers are at most " +
+              std::to_string(o.max_buffer_bytes) + " bytes)";
+        return std::nullopt;
+      }
+      std::vector<std::uint8_t> data(bytes, 0);
+      if (fill == Fill::index)
+        for (std::uint64_t i = 0; i + 4 <= bytes; i += 4)
+          for (int k = 0; k < 4; ++k) data[i + k] = static_cast<std::uint8_t>((i / 4) >> (8 * k));
+      l.buffers.push_back({p.name, std::move(data)});
+      ParamValue v;
+      v.buffer = p.name;
+      l.params.push_back(v);
+      continue;
+    }
+    const std::uint64_t size = p.size_bytes();
+    if (size > 8) {
+      why = "parameter " + p.name + " is an aggregate of " + std::to_string(size) + " bytes, which a launch cannot pass yet";
+      return std::nullopt;
+    }
+    ParamValue v;
+    v.type = size == 1 ? ptx::ir::ScalarType::u8 : size == 2 ? ptx::ir::ScalarType::u16 : size == 4 ? ptx::ir::ScalarType::u32 : ptx::ir::ScalarType::u64;
+    if (auto it = w.args.find(p.name); it != w.args.end())
+      for (const auto& [offset, arg] : it->second) {
+        if (offset >= 8) continue;
+        const std::uint64_t mask = arg.bits >= 64 ? ~0ull : (1ull << arg.bits) - 1;
+        v.bits |= (arg.value & mask) << (8 * offset);
+      }
+    l.params.push_back(v);
+  }
+  return l;
+}
+
+bool same_pair(const RaceReport& a, const RaceReport& b) {
+  auto keys = [](const RaceReport& r) {
+    std::string x = r.first.where.key(), y = r.second.where.key();
+    return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
+  };
+  return keys(a) == keys(b);
+}
+
+void append(std::string& note, const std::string& more) { note += (note.empty() ? "" : "; ") + more; }
+}  // namespace
+
+void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std::vector<RaceReport>& races, const ReplayOptions& o) {
+  std::vector<std::string> why_not(races.size());
+  unsigned runs = 0;
+  for (std::size_t i = 0; i < races.size(); ++i) {
+    if (races[i].confirmed || !races[i].witness) continue;
+    const Witness& w = *races[i].witness;
+    for (Fill fill : {Fill::zero, Fill::index}) {
+      if (runs >= o.max_runs) {
+        if (why_not[i].empty()) why_not[i] = "the replay budget of " + std::to_string(o.max_runs) + " runs per kernel was used up";
+        break;
+      }
+      std::string why;
+      auto launch = launch_of(kernel, w, races, fill, o, why);
+      if (!launch) {
+        why_not[i] = why;
+        break;
+      }
+      ++runs;
+      DynamicOptions d;
+      d.max_steps = o.max_steps;
+      d.max_threads = o.max_threads;
+      DynamicResult res = check_execution(m, *launch, d);
+      if (!res.error.empty()) {
+        why_not[i] = res.error;
+        break;
+      }
+      const std::string how = "block " + dims_text(w.block) + ", grid " + dims_text(w.grid) +
+                              (fill == Fill::zero ? ", buffers zero" : ", buffers holding each word's index");
+      for (auto& r : races)
+        if (!r.confirmed && std::any_of(res.races.begin(), res.races.end(), [&](const RaceReport& x) { return same_pair(x, r); })) {
+          r.confirmed = true;
+          r.possible = false;
+          r.note = "confirmed: the interpreter ran the witness (" + how + ") and this execution races";
+        }
+      if (races[i].confirmed) break;
+      why_not[i] = res.run.ok() ? "the replayed execution (" + how + ") did not race here"
+                                : "the replay (" + how + ") stopped early (" + ptx::interp::problem_kind_name(res.run.problem.kind) +
+                                      "): " + res.run.problem.message;
+    }
+  }
+  for (std::size_t i = 0; i < races.size(); ++i)
+    if (!races[i].confirmed && !why_not[i].empty()) append(races[i].note, "not confirmed on the interpreter: " + why_not[i]);
+}
+
+}  // namespace ptxcheck::race

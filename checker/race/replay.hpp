@@ -1,0 +1,22 @@
+// Symbolic finds, concrete confirms (DESIGN principle 5): a symbolic race's witness (launch shape and kernel
+// arguments) is run on the interpreter by the dynamic engine (dynamic.hpp); a race that execution exhibits
+// between the same two instructions is marked confirmed.
+#pragma once
+
+#include "checker/race/check.hpp"
+
+namespace ptxcheck::race {
+
+struct ReplayOptions {
+  unsigned max_runs = 3;                  // interpreter runs per kernel
+  std::uint64_t max_steps = 1'000'000;    // warp instructions per run (a replay is a check, not a workload)
+  std::uint64_t max_threads = 1u << 16;   // larger witness launches are not replayed
+  std::uint64_t max_buffer_bytes = 1u << 24;
+};
+
+// Replays the witnesses of `races` (found in `kernel` of `m`), marking those seen as confirmed (no longer
+// possible) and saying in each other one's note why it is not.
+void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std::vector<RaceReport>& races,
+                  const ReplayOptions& o = {});
+
+}  // namespace ptxcheck::race

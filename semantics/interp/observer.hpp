@@ -1,0 +1,53 @@
+// Hooks through which a checker watches a run (checker/race's dynamic engine): every memory access, fence and
+// barrier, in execution order. The interpreter calls them only when Options::observer is set, and then runs
+// without its fast path (whose loads and stores would bypass them).
+#pragma once
+
+#include "semantics/ir/ir.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptx::interp {
+
+// A thread of the launch: `id` numbers every thread of the grid (CTA-linear id * threads per CTA + linear tid).
+struct ThreadRef {
+  std::uint64_t id = 0;
+  std::uint64_t cta = 0;  // CTA-linear id: x fastest, then y, then z
+  std::array<std::uint32_t, 3> ctaid{}, tid{};
+};
+
+// One memory operation (ISA 8.4): a read (ld, ldu, ldmatrix), a write (st), or an atomic (atom: read and, unless a
+// failed cas, write; red: write only, no acquire).
+struct MemoryAccess {
+  enum class Kind : std::uint8_t { read, write, atomic, reduction };
+  const ir::Instruction* ins = nullptr;
+  std::uint32_t fn = 0, pc = 0;  // the instruction's function (module index) and index in its body
+  Kind kind = Kind::read;
+  bool wrote = true;             // atomic: whether it wrote (false for a cas whose compare failed)
+  ir::StateSpace space = ir::StateSpace::global;  // resolved: never generic (ISA 6.4.1 windows)
+  std::uint64_t addr = 0;        // in that space; shared: the offset in the CTA's shared memory
+  std::uint32_t bytes = 0;
+};
+
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  // Before the run: every named allocation (a launch buffer, a global/const/shared variable; shared offsets are
+  // the same in every CTA), so that reports can name the object an address is in.
+  virtual void allocation(const std::string& name, ir::StateSpace space, std::uint64_t base, std::uint64_t bytes) = 0;
+  virtual void access(const ThreadRef& t, const MemoryAccess& a) = 0;
+  // fence.* and membar (not fence.proxy).
+  virtual void fence(const ThreadRef& t, const ir::Instruction& ins) = 0;
+  // bar{.cta}.sync / .red / .arrive on barrier `id` of the thread's CTA (ISA 9.7.13.1).
+  virtual void barrier_arrive(const ThreadRef& t, std::uint32_t id) = 0;
+  // Barrier `id` of CTA `cta` completed a phase; `waiting` are the threads it releases (those that did not only
+  // arrive).
+  virtual void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) = 0;
+  // bar.warp.sync completed for these threads (ISA 9.7.13.2: it orders their memory operations).
+  virtual void warp_sync(const std::vector<ThreadRef>& threads) = 0;
+};
+
+}  // namespace ptx::interp
