@@ -3,6 +3,7 @@
 // divergence as "one thread of a CTA reaches a barrier instance that another does not".
 #include "checker/race/check.hpp"
 
+#include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
 #include "checker/race/inline.hpp"
@@ -11,7 +12,6 @@
 #include "checker/race/strength.hpp"
 
 #include <chrono>
-#include <ctime>
 #include <map>
 #include <set>
 
@@ -32,11 +32,6 @@ std::string Where::text() const {
 }
 
 namespace {
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 // A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
 // ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
@@ -423,8 +418,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       }
       if (r != z3::sat) continue;
       reported.insert(key);
-      // Prefer a small witness (a short replay); the first model when there is none.
-      if (auto [r2, small, why2] = check(q && small_witness(*model)); r2 == z3::sat) model = small;
+      // Prefer a small witness (a short replay); the first model when there is none or no time is left.
+      if (!over_budget())
+        if (auto [r2, small, why2] = check(q && small_witness(*model)); r2 == z3::sat) model = small;
       RaceReport rr;
       rr.first = describe(a, *model);
       rr.second = describe(b, *model);

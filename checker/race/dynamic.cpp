@@ -2,6 +2,7 @@
 // of global and shared memory, the last write and the reads since, FastTrack style.
 #include "checker/race/dynamic.hpp"
 
+#include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/observer.hpp"
@@ -17,6 +18,7 @@
 
 namespace ptxcheck::race {
 namespace {
+
 using ptx::interp::MemoryAccess;
 using ptx::interp::ThreadRef;
 using ptx::ir::MemorySemantics;
@@ -81,16 +83,26 @@ class VectorClock {
 // with that instruction's scope, which decides (8.9.4 item 4) whether it is morally strong with an acquire
 // pattern's last instruction.
 struct Release {
-  std::uint64_t thread = 0, cta = 0;
+  std::uint64_t cta = 0;
   Scope scope = Scope::sys;
   VectorClock clock;
+  bool wide() const { return scope_includes(scope, false, true); }
 };
+
+// Whether a release synchronizes with an acquire depends only on the releasing CTA and on whether its scope is
+// wider than a CTA (scope_includes), so releases alike in both are kept as one, their clocks joined: lists stay
+// short however many times a spin loop reads or an atomic chain passes them on.
+void merge(std::vector<Release>& into, const Release& r) {
+  for (auto& x : into)
+    if (x.cta == r.cta && x.wide() == r.wide()) { x.clock.join(r.clock); return; }
+  into.push_back(r);
+}
 
 // A strong write's place in observation order (8.9.2): the releases a read of it (directly or through a chain of
 // atomics) may acquire.
 struct WriteSync {
   std::uint64_t event = 0;  // which write (Cell::write_event)
-  std::uint64_t thread = 0, cta = 0;
+  std::uint64_t cta = 0;
   Scope scope = Scope::sys;
   std::uint32_t bytes = 0;
   std::vector<Release> releases;
@@ -168,6 +180,11 @@ class Detector final : public ptx::interp::Observer {
   Detector(const ptx::ir::Module& m, const ptx::interp::Launch& l, const DynamicOptions& o, DynamicResult& out)
       : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]) {}
 
+  std::string stop_reason() override {
+    if (o_.max_seconds <= 0 || thread_cpu_seconds() - start_ <= o_.max_seconds) return {};
+    return "time budget of " + std::to_string(o_.max_seconds) + " CPU seconds reached";
+  }
+
   void allocation(const std::string& name, StateSpace space, std::uint64_t base, std::uint64_t bytes) override {
     (space == StateSpace::shared ? shared_objects_ : global_objects_).push_back({name, base, bytes});
   }
@@ -220,35 +237,33 @@ class Detector final : public ptx::interp::Observer {
     std::vector<Release> published;
     if (writes && st.strong) {
       auto sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
-      if (releases(sem)) published.push_back({t.id, t.cta, st.scope, ts.clock});  // form 1
+      if (releases(sem)) merge(published, {t.cta, st.scope, ts.clock});  // form 1
       for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
-        if (r) published.push_back(*r);
-      for (const auto& [key, r] : ts.release_ops)  // form 2: a release operation on this location earlier
-        if (key == first) published.push_back(r);
-      if (releases(sem)) ts.release_ops.push_back({first, {t.id, t.cta, st.scope, ts.clock}});
+        if (r) merge(published, *r);
+      if (auto it = ts.release_ops.find(first); it != ts.release_ops.end())  // form 2: an earlier release on it
+        merge(published, it->second);
+      if (releases(sem)) ts.release_ops[first] = {t.cta, st.scope, ts.clock};  // the latest covers the earlier
       // An atomic that reads the write it overwrites continues that write's observation chain (8.9.2 item 2).
-      if (atomic && observed) published.insert(published.end(), observed->releases.begin(), observed->releases.end());
+      if (atomic && observed)
+        for (const auto& r : observed->releases) merge(published, r);
     }
     // Acquire side (8.8): an acquire operation takes what it observed now; otherwise a later acquire fence
     // (form 3) or acquire operation on the same location (form 2) may.
     if (reads && st.strong && a.kind != MemoryAccess::Kind::reduction) {  // 8.8: red forms no acquire pattern
       auto sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
       if (acquires(sem)) {
-        for (auto it = ts.pending.begin(); it != ts.pending.end();) {  // form 2
-          if (it->first == first && acquire(ts, t, st.scope, it->second)) it = ts.pending.erase(it);
-          else ++it;
-        }
+        if (auto it = ts.pending.find(first); it != ts.pending.end())  // form 2
+          std::erase_if(it->second, [&](const Release& r) { return acquire(ts, t, st.scope, r); });
         if (observed)
           for (const auto& r : observed->releases) acquire(ts, t, st.scope, r);
       } else if (observed) {
-        for (const auto& r : observed->releases) ts.pending.push_back({first, r});
+        for (const auto& r : observed->releases) merge(ts.pending[first], r);
       }
     }
     if (auto c0 = shadow_.find(first); writes && c0 != shadow_.end()) {
       if (st.strong) {
         auto sync = std::make_shared<WriteSync>();
         sync->event = next_event_;
-        sync->thread = t.id;
         sync->cta = t.cta;
         sync->scope = st.scope;
         sync->bytes = a.bytes;
@@ -261,19 +276,14 @@ class Detector final : public ptx::interp::Observer {
   }
 
   void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
-    ++synchronizations_;
     ThreadState& ts = state(t);
     // ISA 9.7.13.4: membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}; a fence without .sem is fence.acq_rel.
     const bool membar = ins.op == ptx::ir::Opcode::membar_;
     MemorySemantics sem = membar ? MemorySemantics::sc : ins.q.semantics.value_or(MemorySemantics::acq_rel);
     Scope scope = ins.q.scope.value_or(Scope::sys);
     if (membar && ins.q.has(ptx::ir::Flag::gl)) scope = Scope::gpu;
-    if (acquires(sem)) {  // acquire pattern form 3: the releases strong reads observed earlier
-      for (auto it = ts.pending.begin(); it != ts.pending.end();) {
-        if (acquire(ts, t, scope, it->second)) it = ts.pending.erase(it);
-        else ++it;
-      }
-    }
+    if (acquires(sem))  // acquire pattern form 3: the releases strong reads observed earlier
+      for (auto& [key, list] : ts.pending) std::erase_if(list, [&](const Release& r) { return acquire(ts, t, scope, r); });
     if (sem == MemorySemantics::sc) {
       // 8.9.4 item 1: a fence.sc synchronizes with every later morally strong fence.sc. The run's order of fences
       // is a valid Fence-SC order (8.9.3). Fences of one CTA are always morally strong; fences of different CTAs
@@ -285,12 +295,11 @@ class Detector final : public ptx::interp::Observer {
       cta_order.join(ts.clock);
       if (wide) sc_wide_.join(ts.clock);
     }
-    if (releases(sem)) ts.fence_release[scope_includes(scope, 0, 1)] = Release{t.id, t.cta, scope, ts.clock};
+    if (releases(sem)) ts.fence_release[scope_includes(scope, false, true)] = Release{t.cta, scope, ts.clock};
     tick(ts, t);
   }
 
   void barrier_arrive(const ThreadRef& t, std::uint32_t id) override {
-    ++synchronizations_;
     ThreadState& ts = state(t);
     auto [it, fresh] = barriers_.try_emplace({t.cta, id}, t.cta * cta_size_, cta_size_);
     it->second.join(ts.clock);
@@ -308,7 +317,6 @@ class Detector final : public ptx::interp::Observer {
   // ISA 9.7.13.2: bar.warp.sync guarantees memory ordering among the threads participating.
   void warp_sync(const std::vector<ThreadRef>& threads) override {
     if (threads.empty()) return;
-    ++synchronizations_;
     VectorClock all(threads[0].cta * cta_size_, cta_size_);
     for (const auto& t : threads) all.join(state(t).clock);
     for (const auto& t : threads) {
@@ -322,8 +330,8 @@ class Detector final : public ptx::interp::Observer {
   struct ThreadState {
     VectorClock clock;
     std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
-    std::vector<std::pair<Key, Release>> release_ops;     // release operations, by location (8.8 release form 2)
-    std::vector<std::pair<Key, Release>> pending;         // observed by strong reads, not yet acquired
+    std::unordered_map<Key, Release, KeyHash> release_ops;  // the latest release operation per location (8.8 form 2)
+    std::unordered_map<Key, std::vector<Release>, KeyHash> pending;  // observed by strong reads, not yet acquired
   };
 
   ThreadState& state(const ThreadRef& t) {
@@ -372,8 +380,8 @@ class Detector final : public ptx::interp::Observer {
       auto c = shadow_.find({first.region, first.addr + k});
       if (c == shadow_.end() || c->second.write_event != w->event) return nullptr;
     }
-    const bool same_cta = w->cta == t.cta;
-    if (w->thread != t.id && !(scope_includes(w->scope, same_cta, true) && scope_includes(st.scope, same_cta, true))) return nullptr;
+    const bool same_cta = w->cta == t.cta;  // (a thread's own write: any scope includes its own CTA)
+    if (!(scope_includes(w->scope, same_cta, true) && scope_includes(st.scope, same_cta, true))) return nullptr;
     return w;
   }
 
@@ -381,7 +389,7 @@ class Detector final : public ptx::interp::Observer {
   // and the acquire's last one are morally strong. Returns whether it did.
   bool acquire(ThreadState& ts, const ThreadRef& t, Scope acquire_scope, const Release& r) {
     const bool same_cta = r.cta == t.cta;
-    if (r.thread != t.id && !(scope_includes(r.scope, same_cta, true) && scope_includes(acquire_scope, same_cta, true))) return false;
+    if (!(scope_includes(r.scope, same_cta, true) && scope_includes(acquire_scope, same_cta, true))) return false;
     ts.clock.join(r.clock);
     return true;
   }
@@ -449,7 +457,7 @@ class Detector final : public ptx::interp::Observer {
   std::unordered_set<std::uint64_t> seen_sites_;  // pairs of sites (lower << 32 | higher)
   std::set<std::pair<std::string, std::string>> reported_;  // source positions (Where::key)
   std::uint64_t next_event_ = 1;
-  std::uint64_t synchronizations_ = 0;
+  const double start_ = thread_cpu_seconds();
 };
 
 }  // namespace

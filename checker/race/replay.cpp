@@ -103,6 +103,8 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
       DynamicOptions d;
       d.max_steps = o.max_steps;
       d.max_threads = o.max_threads;
+      d.max_seconds = o.max_seconds;
+      d.max_tracked_bytes = o.max_tracked_bytes;
       DynamicResult res = check_execution(m, *launch, d);
       if (!res.error.empty()) {
         why_not[i] = res.error;

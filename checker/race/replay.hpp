@@ -10,6 +10,8 @@ namespace ptxcheck::race {
 struct ReplayOptions {
   unsigned max_runs = 3;                  // interpreter runs per kernel
   std::uint64_t max_steps = 1'000'000;    // warp instructions per run (a replay is a check, not a workload)
+  double max_seconds = 3;                 // CPU time per run
+  std::uint64_t max_tracked_bytes = 1u << 20;
   std::uint64_t max_threads = 1u << 16;   // larger witness launches are not replayed
   std::uint64_t max_buffer_bytes = 1u << 24;
 };

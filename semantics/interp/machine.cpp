@@ -456,6 +456,12 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
         fail(Problem::Kind::step_limit, "step limit of " + std::to_string(opt_.max_steps) + " warp instructions reached");
         break;
       }
+      if (opt_.observer && (steps_ & 4095) == 0) {
+        if (std::string why = opt_.observer->stop_reason(); !why.empty()) {
+          fail(Problem::Kind::step_limit, why);
+          break;
+        }
+      }
       same = exec_group(w, g);
       ++executed;
     }

@@ -48,6 +48,9 @@ class Observer {
   virtual void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) = 0;
   // bar.warp.sync completed for these threads (ISA 9.7.13.2: it orders their memory operations).
   virtual void warp_sync(const std::vector<ThreadRef>& threads) = 0;
+  // Asked every few thousand warp instructions: a reason to stop the run now (the observer's own budget), or
+  // empty to go on. The run then ends with a step_limit problem carrying that reason.
+  virtual std::string stop_reason() { return {}; }
 };
 
 }  // namespace ptx::interp
