@@ -57,7 +57,12 @@ class VectorClock {
         other.push_back({t, c});
       }
     };
-    for (std::size_t i = 0; i < o.dense_.size(); ++i) add(o.base_ + i, o.dense_[i]);
+    if (o.base_ == base_ && o.size_ == size_) {  // the same CTA (barriers): an element-wise max
+      if (dense_.size() < o.dense_.size()) dense_.resize(o.dense_.size(), 0);
+      for (std::size_t i = 0; i < o.dense_.size(); ++i) dense_[i] = std::max(dense_[i], o.dense_[i]);
+    } else {
+      for (std::size_t i = 0; i < o.dense_.size(); ++i) add(o.base_ + i, o.dense_[i]);
+    }
     for (const auto& [t, c] : o.sparse_) add(t, c);
     if (other.empty()) return;
     std::sort(other.begin(), other.end());
