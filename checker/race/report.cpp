@@ -73,8 +73,9 @@ json to_json(const FileResult& r) {
 std::string to_text(const FileResult& r) {
   std::ostringstream s;
   if (!r.error.empty()) {
-    // A rendered diagnostic already starts with its location (file:line:col: error: ...).
-    if (r.error.rfind(r.file, 0) == 0) s << r.error << "\n";
+    // A rendered diagnostic already starts with its location (file:line:col: error: ...), and so does an error
+    // about another input file (a launch file: LAUNCH.json: error: ...).
+    if (r.error.rfind(r.file, 0) == 0 || r.error.find(": error: ") != std::string::npos) s << r.error << "\n";
     else s << r.file << ": error: " << r.error << "\n";
     return s.str();
   }

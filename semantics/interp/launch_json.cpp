@@ -98,7 +98,7 @@ bool param_from_text(std::string_view text, ParamValue& out, std::string& error)
 
 bool read_launch_file(const std::string& path, Launch& out, std::string& error) {
   std::ifstream in(path);
-  if (!in) { error = "error: cannot read " + path; return false; }
+  if (!in) { error = path + ": error: cannot read the file"; return false; }
   nlohmann::json j;
   try { in >> j; } catch (const std::exception& e) {
     error = path + ": error: invalid JSON: " + e.what();

@@ -110,5 +110,6 @@ echo '{"grid": [2,1,1], "block": [32' > "$tmp/bad.json"
 expect_rc 2 "--launch with malformed JSON" "$exe" race "$d/mp_fences.cu" --launch "$tmp/bad.json"
 grep -q "bad.json: error: invalid JSON" "$tmp/err" || { echo "FAIL: malformed launch file not named"; fail=1; }
 expect_rc 2 "--launch with a missing file" "$exe" race "$d/mp_fences.cu" --launch "$tmp/none.json"
+grep -q "^$tmp/none.json: error: cannot read the file" "$tmp/err" || { echo "FAIL: missing launch file not named once"; cat "$tmp/err"; fail=1; }
 
 exit $fail
