@@ -24,6 +24,11 @@ std::string z3_failure(const std::string& z3_message, const Options& o) {
 
 std::string Where::key() const { return file.empty() ? "ptx line " + std::to_string(ptx_line) : file + ":" + std::to_string(line) + ":" + std::to_string(column); }
 
+RaceKey race_key(const Where& a, const Where& b) {
+  std::string x = a.key(), y = b.key();
+  return x < y ? RaceKey{x, y} : RaceKey{y, x};
+}
+
 std::string Where::text() const {
   std::string s = file.empty() ? "<ptx>" : file;
   if (line) s += ":" + std::to_string(line) + ":" + std::to_string(column);
@@ -358,7 +363,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     w.pointers = pointer_params;
     return w;
   };
-  std::set<std::pair<std::string, std::string>> reported;
+  std::set<RaceKey> reported;
   std::size_t n = T1.accesses.size();
   bool budget = false, timed_out = false;
   for (std::size_t i = 0; i < n && !budget && !timed_out; ++i) {
@@ -372,8 +377,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (a.object >= 0 && b.object >= 0 && a.object != b.object) continue;
       Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
       // One report per pair of source locations (not one per thread pair).
-      std::pair<std::string, std::string> key{wa.key(), wb.key()};
-      if (key.second < key.first) std::swap(key.first, key.second);
+      const RaceKey key = race_key(wa, wb);
       if (reported.count(key)) continue;
       if (res.races.size() >= o.max_races) break;
       if (res.queries >= o.max_queries) { budget = true; break; }

@@ -41,6 +41,9 @@ struct Where {
   // line may become several PTX instructions).
   std::string key() const;
 };
+// A race's identity for "one report per race": both accesses' Where::key, in order, whichever came first.
+using RaceKey = std::pair<std::string, std::string>;
+RaceKey race_key(const Where& a, const Where& b);
 
 struct ThreadIds {
   std::array<std::uint64_t, 3> tid{}, ctaid{};

@@ -8,7 +8,6 @@
 #include "semantics/interp/observer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -159,7 +158,7 @@ struct Cell {
 
 struct Site {
   const ptx::ir::Instruction* ins = nullptr;
-  std::uint32_t fn = 0, pc = 0;
+  std::uint32_t pc = 0;
   Strength atomic_strength, plain_strength;  // read as an atomic or as a plain access
 };
 
@@ -205,6 +204,7 @@ class Detector final : public ptx::interp::Observer {
     const bool writes = a.kind == MemoryAccess::Kind::write || a.kind == MemoryAccess::Kind::reduction ||
                         (a.kind == MemoryAccess::Kind::atomic && a.wrote);
     const Strength st = strength_of(*a.ins, atomic);
+    const MemorySemantics sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
     const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
     Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, 0, atomic, writes};
 
@@ -241,7 +241,6 @@ class Detector final : public ptx::interp::Observer {
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
     std::vector<Release> published;
     if (writes && st.strong) {
-      auto sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
       if (releases(sem)) merge(published, {t.cta, st.scope, ts.clock});  // form 1
       for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
         if (r) merge(published, *r);
@@ -255,7 +254,6 @@ class Detector final : public ptx::interp::Observer {
     // Acquire side (8.8): an acquire operation takes what it observed now; otherwise a later acquire fence
     // (form 3) or acquire operation on the same location (form 2) may.
     if (reads && st.strong && a.kind != MemoryAccess::Kind::reduction) {  // 8.8: red forms no acquire pattern
-      auto sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
       if (acquires(sem)) {
         if (auto it = ts.pending.find(first); it != ts.pending.end())  // form 2
           std::erase_if(it->second, [&](const Release& r) { return acquire(ts, t, st.scope, r); });
@@ -277,7 +275,7 @@ class Detector final : public ptx::interp::Observer {
       }
     }
     if (writes) ++next_event_;
-    if (writes && st.strong && releases(a.ins->q.semantics.value_or(MemorySemantics::relaxed))) tick(ts, t);
+    if (writes && st.strong && releases(sem)) tick(ts, t);
   }
 
   void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
@@ -352,7 +350,7 @@ class Detector final : public ptx::interp::Observer {
 
   std::uint32_t site_of(const MemoryAccess& a) {
     auto [it, fresh] = site_index_.try_emplace(a.ins, static_cast<std::uint32_t>(sites_.size()));
-    if (fresh) sites_.push_back({a.ins, a.fn, a.pc, strength_of(*a.ins, true), strength_of(*a.ins, false)});
+    if (fresh) sites_.push_back({a.ins, a.pc, strength_of(*a.ins, true), strength_of(*a.ins, false)});
     return it->second;
   }
   const Strength& strength(const Epoch& e) const { return e.atomic ? sites_[e.site].atomic_strength : sites_[e.site].plain_strength; }
@@ -404,10 +402,7 @@ class Detector final : public ptx::interp::Observer {
     const auto [lo, hi] = std::minmax(a.site, b.site);
     if (!seen_sites_.insert(std::uint64_t(lo) << 32 | hi).second || out_.races.size() >= o_.max_races) return;
     const Site &sa = sites_[a.site], &sb = sites_[b.site];
-    Where wa = where_of(m_, *sa.ins), wb = where_of(m_, *sb.ins);
-    std::string ka = wa.key(), kb = wb.key();
-    if (kb < ka) std::swap(ka, kb);
-    if (!reported_.insert({ka, kb}).second || out_.races.size() >= o_.max_races) return;
+    if (!reported_.insert(race_key(where_of(m_, *sa.ins), where_of(m_, *sb.ins))).second) return;
     RaceReport r;
     r.first = describe(a, key);
     r.second = describe(b, key);
@@ -460,7 +455,7 @@ class Detector final : public ptx::interp::Observer {
   std::unordered_map<const ptx::ir::Instruction*, std::uint32_t> site_index_;
   std::vector<Allocation> global_objects_, shared_objects_;
   std::unordered_set<std::uint64_t> seen_sites_;  // pairs of sites (lower << 32 | higher)
-  std::set<std::pair<std::string, std::string>> reported_;  // source positions (Where::key)
+  std::set<RaceKey> reported_;
   std::uint64_t next_event_ = 1;
   const double start_ = thread_cpu_seconds();
 };

@@ -72,11 +72,7 @@ std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& 
 }
 
 bool same_pair(const RaceReport& a, const RaceReport& b) {
-  auto keys = [](const RaceReport& r) {
-    std::string x = r.first.where.key(), y = r.second.where.key();
-    return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
-  };
-  return keys(a) == keys(b);
+  return race_key(a.first.where, a.second.where) == race_key(b.first.where, b.second.where);
 }
 
 void append(std::string& note, const std::string& more) { note += (note.empty() ? "" : "; ") + more; }
