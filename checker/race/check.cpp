@@ -366,77 +366,102 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   std::set<RaceKey> reported;
   std::size_t n = T1.accesses.size();
   bool budget = false, timed_out = false;
-  for (std::size_t i = 0; i < n && !budget && !timed_out; ++i) {
-    for (std::size_t j = i; j < n; ++j) {
-      const Access& a = T1.accesses[i];
-      const Access& b = T2.accesses[j];
-      if (!a.write && !b.write) continue;
-      if (ignorable(a.space) || ignorable(b.space)) continue;
-      bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
-      if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) continue;
-      if (a.object >= 0 && b.object >= 0 && a.object != b.object) continue;
-      Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
-      // One report per pair of source locations (not one per thread pair).
-      const RaceKey key = race_key(wa, wb);
-      if (reported.count(key)) continue;
-      if (res.races.size() >= o.max_races) break;
-      if (res.queries >= o.max_queries) { budget = true; break; }
-      if (over_budget()) { timed_out = true; break; }
-      // [a, a+sa) and [b, b+sb) overlap iff -sb < a-b < sa. Written on the difference, which the simplifier
-      // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
-      const z3::expr diff = (a.addr - b.addr).simplify();
-      const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
-      z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
-      if (a_sh || b_sh) q = q && same_cta;
-      if (!an.same_interval(a.instr, b.instr)) {
-        if (a_sh || b_sh) continue;
-        q = q && !same_cta;
-      } else {
-        // Within one CTA the barriers keep the two threads' iterations of a barrier loop together.
-        z3::expr align = c.bool_val(true);
-        for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
-          if (!an.aligned[L]) continue;
-          const auto& body = prep.cfg.loops[L].body;
-          if (!body.count(prep.cfg.block_of[a.instr]) || !body.count(prep.cfg.block_of[b.instr])) continue;
-          z3::expr k1 = T1.k.at(static_cast<int>(L)), k2 = T2.k.at(static_cast<int>(L));
-          auto sa = an.side[L][a.instr], sb = an.side[L][b.instr];
-          z3::expr one = c.bv_val(1, 64);
-          if (sa == sb && sa != 3) align = align && k1 == k2;
-          else if (sa == 2 && sb == 1) align = align && k2 == k1 + one;
-          else if (sa == 1 && sb == 2) align = align && k1 == k2 + one;
-          else align = align && (k1 == k2 || k2 == k1 + one || k1 == k2 + one);
-        }
-        q = q && z3::implies(same_cta, align);
+  // ISA 8.6 morally strong without asking the solver: both strong with the same power-of-two size (natural
+  // alignment then makes overlap complete overlap) and each scope including the other thread for every pair
+  // the query admits (a wide scope, or a .cta one on shared memory, which only threads of one CTA reach).
+  auto always_morally_strong = [&](const Access& a, const Access& b) {
+    if (!a.strong || !b.strong || a.size != b.size || a.size == 0 || (a.size & (a.size - 1))) return false;
+    bool shared = a.space == Space::shared || b.space == Space::shared;
+    auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, false, true); };
+    return wide(a.scope) && wide(b.scope);
+  };
+  enum class PairResult { done, unknown, stop };
+  // One pair of accesses, T1's i-th and T2's j-th; `final_pass`: an unknown answer is recorded as a reason.
+  auto check_pair = [&](std::size_t i, std::size_t j, bool final_pass) {
+    const Access& a = T1.accesses[i];
+    const Access& b = T2.accesses[j];
+    if (!a.write && !b.write) return PairResult::done;
+    if (ignorable(a.space) || ignorable(b.space)) return PairResult::done;
+    bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
+    if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) return PairResult::done;
+    if (a.object >= 0 && b.object >= 0 && a.object != b.object) return PairResult::done;
+    if (always_morally_strong(a, b)) return PairResult::done;
+    Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
+    // One report per pair of source locations (not one per thread pair).
+    const RaceKey key = race_key(wa, wb);
+    if (reported.count(key)) return PairResult::done;
+    if (res.races.size() >= o.max_races) return PairResult::stop;
+    if (res.queries >= o.max_queries) { budget = true; return PairResult::stop; }
+    if (over_budget()) { timed_out = true; return PairResult::stop; }
+    // [a, a+sa) and [b, b+sb) overlap iff -sb < a-b < sa. Written on the difference, which the simplifier
+    // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
+    const z3::expr diff = (a.addr - b.addr).simplify();
+    const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
+    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
+    if (a_sh || b_sh) q = q && same_cta;
+    if (!an.same_interval(a.instr, b.instr)) {
+      if (a_sh || b_sh) return PairResult::done;
+      q = q && !same_cta;
+    } else {
+      // Within one CTA the barriers keep the two threads' iterations of a barrier loop together.
+      z3::expr align = c.bool_val(true);
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+        if (!an.aligned[L]) continue;
+        const auto& body = prep.cfg.loops[L].body;
+        if (!body.count(prep.cfg.block_of[a.instr]) || !body.count(prep.cfg.block_of[b.instr])) continue;
+        z3::expr k1 = T1.k.at(static_cast<int>(L)), k2 = T2.k.at(static_cast<int>(L));
+        auto sa = an.side[L][a.instr], sb = an.side[L][b.instr];
+        z3::expr one = c.bv_val(1, 64);
+        if (sa == sb && sa != 3) align = align && k1 == k2;
+        else if (sa == 2 && sb == 1) align = align && k2 == k1 + one;
+        else if (sa == 1 && sb == 2) align = align && k1 == k2 + one;
+        else align = align && (k1 == k2 || k2 == k1 + one || k1 == k2 + one);
       }
-      // A full-mask bar.warp.sync between them orders two threads of one warp.
-      if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
-      if (a.strong && b.strong) {
-        // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
-        z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
-        q = q && !ms;
-      }
-      auto [r, model, why] = check(q);
-      if (r == z3::unknown) {
-        res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
-        continue;
-      }
-      if (r != z3::sat) continue;
-      reported.insert(key);
-      // Prefer a small witness (a short replay); the first model when there is none or no time is left.
-      if (!over_budget())
-        if (auto [r2, small, why2] = check(q && small_witness(*model)); r2 == z3::sat) model = small;
-      RaceReport rr;
-      rr.first = describe(a, *model);
-      rr.second = describe(b, *model);
-      rr.t1 = ids_of(*model, T1);
-      rr.t2 = ids_of(*model, T2);
-      rr.witness = witness_of(*model);
-      if (sync_ops) { rr.possible = true; rr.note = "the kernel has fences or release/acquire operations, whose ordering (ISA 8.8 causality) is not modelled"; }
-      else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
-      res.races.push_back(rr);
+      q = q && z3::implies(same_cta, align);
     }
-    if (res.races.size() >= o.max_races) break;
-  }
+    // A full-mask bar.warp.sync between them orders two threads of one warp.
+    if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
+    if (a.strong && b.strong) {
+      // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
+      z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
+      q = q && !ms;
+    }
+    auto [r, model, why] = check(q);
+    if (r == z3::unknown) {
+      if (final_pass) res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
+      return PairResult::unknown;
+    }
+    if (r != z3::sat) return PairResult::done;
+    reported.insert(key);
+    // Prefer a small witness (a short replay); the first model when there is none or no time is left.
+    if (!over_budget())
+      if (auto [r2, small, why2] = check(q && small_witness(*model)); r2 == z3::sat) model = small;
+    RaceReport rr;
+    rr.first = describe(a, *model);
+    rr.second = describe(b, *model);
+    rr.t1 = ids_of(*model, T1);
+    rr.t2 = ids_of(*model, T2);
+    rr.witness = witness_of(*model);
+    if (sync_ops) { rr.possible = true; rr.note = "the kernel has fences or release/acquire operations, whose ordering (ISA 8.8 causality) is not modelled"; }
+    else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
+    res.races.push_back(rr);
+    return res.races.size() >= o.max_races ? PairResult::stop : PairResult::done;
+  };
+  // Two passes: every pair first with a short solver timeout, so that the easy answers (most races, most
+  // proofs) come before the time budget goes on hard pairs; then the pairs left unknown with the full timeout.
+  const unsigned quick_ms = std::min(o.timeout_ms, 250u);
+  std::vector<std::pair<std::size_t, std::size_t>> hard;
+  auto set_timeout = [&](unsigned ms) { z3::params tp(c); tp.set("timeout", ms); s.set(tp); };
+  set_timeout(quick_ms);
+  bool stop = false;
+  for (std::size_t i = 0; i < n && !stop; ++i)
+    for (std::size_t j = i; j < n && !stop; ++j) {
+      PairResult r = check_pair(i, j, quick_ms == o.timeout_ms);
+      if (r == PairResult::unknown && quick_ms < o.timeout_ms) hard.emplace_back(i, j);
+      stop = r == PairResult::stop;
+    }
+  set_timeout(o.timeout_ms);
+  for (std::size_t h = 0; h < hard.size() && !stop; ++h) stop = check_pair(hard[h].first, hard[h].second, true) == PairResult::stop;
   if (timed_out) res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 

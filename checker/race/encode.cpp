@@ -144,6 +144,10 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
     if (v.where == W::Param) return -2;
     return -1;
   };
+  // A variable used directly as an address (`st.global.u32 [dummy], r`) is an allocation too.
+  for (const auto& in : f.body)
+    for (const auto& o : in.operands)
+      if (o.kind == OK::Address && o.base_kind == Operand::BaseKind::Variable) var_object(o.var);
   // Flow-insensitive provenance: which allocation each register's value can point into.
   p.prov.assign(f.registers.size(), -3);
   auto src_prov = [&](const Operand& o) -> int {
