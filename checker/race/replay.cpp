@@ -21,7 +21,7 @@ std::string dims_text(const std::array<std::uint32_t, 3>& d) {
 
 // The witness as a launch, or nullopt with the reason in `why`.
 std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& w, const std::vector<RaceReport>& races,
-                                Fill fill, const ReplayOptions& o, std::string& why) {
+                                const RaceReport& replayed, Fill fill, const ReplayOptions& o, std::string& why) {
   Launch l;
   l.kernel = kernel.name;
   l.block = w.block;
@@ -33,16 +33,21 @@ std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& 
   }
   for (const auto& p : kernel.params) {
     if (w.pointers.count(p.name)) {
-      // Room for every reported access to it and 16 bytes per thread of the launch.
+      // Room for the replayed race's accesses, every other reported access that fits the cap, and 16 bytes per
+      // thread of the launch.
+      auto end_of = [&](const AccessReport& a) {
+        return a.object == p.name && a.offset >= 0 ? static_cast<std::uint64_t>(a.offset) + a.size : 0;
+      };
       std::uint64_t bytes = std::max<std::uint64_t>(4096, threads * 16);
-      for (const auto& r : races)
-        for (const auto* a : {&r.first, &r.second})
-          if (a->object == p.name && a->offset >= 0) bytes = std::max<std::uint64_t>(bytes, static_cast<std::uint64_t>(a->offset) + a->size);
+      for (const auto* a : {&replayed.first, &replayed.second}) bytes = std::max(bytes, end_of(*a));
       if (bytes > o.max_buffer_bytes) {
         why = "the witness accesses " + p.name + " at offset " + std::to_string(bytes) + " (buffers are at most " +
               std::to_string(o.max_buffer_bytes) + " bytes)";
         return std::nullopt;
       }
+      for (const auto& r : races)
+        for (const auto* a : {&r.first, &r.second})
+          if (end_of(*a) <= o.max_buffer_bytes) bytes = std::max(bytes, end_of(*a));
       std::vector<std::uint8_t> data(bytes, 0);
       if (fill == Fill::index)
         for (std::uint64_t i = 0; i + 4 <= bytes; i += 4)
@@ -80,8 +85,12 @@ void append(std::string& note, const std::string& more) { note += (note.empty() 
 
 void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std::vector<RaceReport>& races, const ReplayOptions& o) {
   std::vector<std::string> why_not(races.size());
+  // Races a replayed execution shows between other pairs than the reported ones: real races of the kernel too
+  // (the dynamic engine is exact on the execution it runs), added after the loop as confirmed reports.
+  std::vector<RaceReport> also_seen;
   unsigned runs = 0;
-  for (std::size_t i = 0; i < races.size(); ++i) {
+  const std::size_t reported = races.size();
+  for (std::size_t i = 0; i < reported; ++i) {
     if (races[i].confirmed || !races[i].witness) continue;
     const Witness& w = *races[i].witness;
     for (Fill fill : {Fill::zero, Fill::index}) {
@@ -90,7 +99,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         break;
       }
       std::string why;
-      auto launch = launch_of(kernel, w, races, fill, o, why);
+      auto launch = launch_of(kernel, w, races, races[i], fill, o, why);
       if (!launch) {
         why_not[i] = why;
         break;
@@ -114,14 +123,25 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
           r.possible = false;
           r.note = "confirmed: the interpreter ran the witness (" + how + ") and this execution races";
         }
+      for (const auto& x : res.races) {
+        auto same = [&](const RaceReport& r) { return same_pair(x, r); };
+        if (std::none_of(races.begin(), races.end(), same) && std::none_of(also_seen.begin(), also_seen.end(), same)) {
+          RaceReport seen = x;
+          seen.confirmed = true;
+          seen.possible = false;
+          seen.note = "found by the replay of another race's witness (" + how + "): this execution races here";
+          also_seen.push_back(std::move(seen));
+        }
+      }
       if (races[i].confirmed) break;
       why_not[i] = res.run.ok() ? "the replayed execution (" + how + ") did not race here"
                                 : "the replay (" + how + ") stopped early (" + ptx::interp::problem_kind_name(res.run.problem.kind) +
                                       "): " + res.run.problem.message;
     }
   }
-  for (std::size_t i = 0; i < races.size(); ++i)
+  for (std::size_t i = 0; i < reported; ++i)
     if (!races[i].confirmed && !why_not[i].empty()) append(races[i].note, "not confirmed on the interpreter: " + why_not[i]);
+  for (auto& r : also_seen) races.push_back(std::move(r));
 }
 
 }  // namespace ptxcheck::race

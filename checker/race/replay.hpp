@@ -1,6 +1,7 @@
 // Symbolic finds, concrete confirms (DESIGN principle 5): a symbolic race's witness (launch shape and kernel
 // arguments) is run on the interpreter by the dynamic engine (dynamic.hpp); a race that execution exhibits
-// between the same two instructions is marked confirmed.
+// between the same two instructions is marked confirmed, and a race it exhibits between two other instructions is
+// added as a confirmed report of its own.
 #pragma once
 
 #include "checker/race/check.hpp"
@@ -17,7 +18,7 @@ struct ReplayOptions {
 };
 
 // Replays the witnesses of `races` (found in `kernel` of `m`), marking those seen as confirmed (no longer
-// possible) and saying in each other one's note why it is not.
+// possible), saying in each other one's note why it is not, and appending the other races the replays showed.
 void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std::vector<RaceReport>& races,
                   const ReplayOptions& o = {});
 

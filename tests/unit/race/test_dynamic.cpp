@@ -135,6 +135,28 @@ TEST_CASE("symbolic witnesses are replayed: a real race is confirmed, a fence-or
   CHECK(data);
 }
 
+TEST_CASE("a replay reports the other races its execution shows") {
+  // Two write-write races (lines 3 and 5, every thread writes a[0] and b[0]); with one symbolic report allowed,
+  // the replay of its witness shows both, and the second comes back as a confirmed report of its own.
+  const fs::path src = fs::temp_directory_path() / "ptxcheck-replay-two-races.cu";
+  std::ofstream(src) << "// two races\n__global__ void k(int* a, int* b) {\n  a[0] = threadIdx.x;\n  __threadfence();\n"
+                        "  b[0] = threadIdx.x;\n}\n";
+  auto o = options();
+  o.check.block = std::array<std::uint32_t, 3>{32, 1, 1};
+  o.check.grid = std::array<std::uint32_t, 3>{1, 1, 1};
+  o.check.max_races = 1;
+  auto r = race::run_file(src.string(), o);
+  REQUIRE(r.kernels.size() == 1);
+  CHECK(r.exit_code == 1);
+  std::set<std::uint32_t> lines;
+  for (const auto& x : r.kernels[0].races) {
+    CHECK(x.confirmed);
+    CHECK(x.first.where.line == x.second.where.line);
+    lines.insert(x.first.where.line);
+  }
+  CHECK(lines == std::set<std::uint32_t>{3, 5});
+}
+
 TEST_CASE("launches larger than the dynamic engine's limit are refused, not run") {
   ptx::interp::Launch l;
   l.grid = {1024, 1, 1};
