@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -155,6 +156,56 @@ TEST_CASE("a replay reports the other races its execution shows") {
     lines.insert(x.first.where.line);
   }
   CHECK(lines == std::set<std::uint32_t>{3, 5});
+}
+
+TEST_CASE("ScoR's work-stealing kernels are race free only for disjoint work ranges (DEVIATIONS.md)") {
+  // gcol assignColorsKernel and gcon initKernel (race-free variants) hand CTA b the items [head[b], tail[b]) and
+  // steal from other CTAs' ranges through atomicAdd(&head[x], NTHREADS). Their host code (divideWork) makes the
+  // ranges a partition; for overlapping ranges two CTAs write the same items. Expected by hand: ranges
+  // [0,256) and [0,256) race, [0,256) and [256,512) do not.
+  const fs::path scor = fs::path(PTXCHECK_CORPUS_DIR) / "scor/benchmarks";
+  struct Kernel { fs::path file; std::string name; std::vector<std::string> params; };
+  const std::vector<Kernel> kernels = {
+      {scor / "graph-coloring/gcol_kernel.cu", "_Z18assignColorsKernelPiS_S_S_S_S_S_S_",
+       {"head", "tail", "colorSet", "vertexColor", "VForbidden", "TVForbidden", "bases", "blockIds"}},
+      {scor / "graph-connectivity/gcon_kernel.cu", "_Z10initKernelPiS_S_S_S_", {"head", "tail", "graphComponents", "bases", "blockIds"}}};
+  auto ints = [](std::initializer_list<std::uint32_t> v) {
+    std::string hex;
+    char b[3];
+    for (std::uint32_t x : v)
+      for (int k = 0; k < 4; ++k) { std::snprintf(b, sizeof b, "%02x", (x >> (8 * k)) & 0xff); hex += b; }
+    return hex;
+  };
+  for (const auto& k : kernels) {
+    for (bool overlap : {true, false}) {
+      CAPTURE(k.file.filename().string());
+      CAPTURE(overlap);
+      std::string buffers = "\"head\": {\"bytes_le_hex\": \"" + (overlap ? ints({0, 0}) : ints({0, 256})) + "\"}, \"tail\": {\"bytes_le_hex\": \"" +
+                            (overlap ? ints({256, 256}) : ints({256, 512})) + "\"}";
+      std::string params;
+      for (const auto& p : k.params) {
+        if (p != "head" && p != "tail") buffers += ", \"" + p + "\": {\"zero_bytes\": 2048}";
+        params += std::string(params.empty() ? "" : ", ") + "{\"buffer\": \"" + p + "\"}";
+      }
+      const fs::path launch = fs::temp_directory_path() / "ptxcheck-scor-ranges.json";
+      std::ofstream(launch) << "{\"grid\": [2,1,1], \"block\": [256,1,1], \"buffers\": {" << buffers << "}, \"params\": [" << params << "]}";
+      auto o = options();
+      o.cuda.defines = {"NBLOCKS=2", "NTHREADS=256"};
+      o.cuda.include_dirs = {k.file.parent_path().string()};
+      o.cuda.extra = {"-std=c++11"};
+      o.kernel = k.name;
+      o.launch_file = launch.string();
+      auto r = race::run_file(k.file.string(), o);
+      REQUIRE(r.error.empty());
+      CHECK(r.exit_code == (overlap ? 1 : 0));
+      if (overlap) {
+        REQUIRE(r.kernels.size() == 1);
+        REQUIRE(!r.kernels[0].races.empty());
+        const auto& x = r.kernels[0].races[0];
+        CHECK(x.t1.ctaid[0] != x.t2.ctaid[0]);
+      }
+    }
+  }
 }
 
 TEST_CASE("launches larger than the dynamic engine's limit are refused, not run") {
