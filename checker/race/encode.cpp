@@ -673,9 +673,13 @@ class Encoder {
         if (param) {
           // Kernel arguments: the same symbols in every thread.
           const auto& pv = f_.params[ad.var.index];
-          std::string nm = "arg." + pv.name + "+" + std::to_string(ad.offset);
-          if (o[0].kind == OK::Register) W(c_.bv_const(nm.c_str(), std::max(1u, w)));
-          else havoc_outputs(s, in);
+          auto arg = [&](std::int64_t offset) { return c_.bv_const(("arg." + pv.name + "+" + std::to_string(offset)).c_str(), std::max(1u, w)); };
+          if (o[0].kind == OK::Register) W(arg(ad.offset));
+          else if (o[0].kind == OK::Vector) {
+            // ld.param.v2/.v4: element k is the argument's bytes at offset + k * element size.
+            for (std::size_t k = 0; k < o[0].elements.size(); ++k)
+              write(s, in, o[0].elements[k], arg(ad.offset + static_cast<std::int64_t>(k * ((w + 7) / 8))), false);
+          } else havoc_outputs(s, in);
           return;
         }
         access(s, i, in, ad, size, true, false, false);
