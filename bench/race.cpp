@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
       RaceLaunch l = race_launch(set, corpus_dir / set, row);
       apply(l, o.check);
       o.check.timeout_ms = 2000;  // the limits of corpus_race
-      o.check.max_seconds = 5;
+      o.check.max_seconds = 10;
       if (!seen.insert(row.at("path") + row.at("nvcc_extra_flags") + l.label).second) continue;
       auto file = (corpus_dir / set / row.at("path")).string();
       auto t1 = std::chrono::steady_clock::now();

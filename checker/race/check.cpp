@@ -12,8 +12,10 @@
 #include "checker/race/strength.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -363,6 +365,65 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     w.pointers = pointer_params;
     return w;
   };
+  // The no-alias assumption (distinct pointer parameters and variables never overlap) for an access whose
+  // allocation the static provenance could not tell: its address term names the allocation, through the `ite`s
+  // a selected pointer (`selp`, `c ? A : B`) leaves. The allocation's index as a term, or nullopt when unknown.
+  std::map<std::string, int> object_of_symbol;
+  for (std::size_t k = 0; k < prep.objects.size(); ++k) object_of_symbol[prep.objects[k].base_symbol] = static_cast<int>(k);
+  struct ObjectTerm {
+    enum { none, known, unknown } kind;  // none: no allocation in it (an integer offset)
+    std::optional<z3::expr> id;
+  };
+  std::unordered_map<unsigned, ObjectTerm> object_terms;  // by term id: address terms share subterms
+  std::function<ObjectTerm(const z3::expr&)> object_term_of;
+  auto object_term = [&](const z3::expr& e) -> ObjectTerm {
+    if (auto it = object_terms.find(e.id()); it != object_terms.end()) return it->second;
+    ObjectTerm t = object_term_of(e);
+    object_terms.emplace(e.id(), t);
+    return t;
+  };
+  object_term_of = [&](const z3::expr& e) -> ObjectTerm {
+    if (e.is_numeral() || !e.is_bv()) return {ObjectTerm::none, {}};
+    if (e.is_const()) {
+      const std::string nm = e.decl().name().str();
+      if (auto it = object_of_symbol.find(nm); it != object_of_symbol.end()) return {ObjectTerm::known, c.bv_val(it->second, 16)};
+      // Narrower values, and scalar arguments, are offsets; other 64-bit values (loads, havocked registers) may
+      // be pointers to anything.
+      bool offset = e.get_sort().bv_size() < 64 || nm.rfind("arg.", 0) == 0;
+      return {offset ? ObjectTerm::none : ObjectTerm::unknown, {}};
+    }
+    if (!e.is_app()) return {ObjectTerm::unknown, {}};
+    switch (e.decl().decl_kind()) {
+      case Z3_OP_ITE: {
+        ObjectTerm t = object_term(e.arg(1)), f = object_term(e.arg(2));
+        if (t.kind != ObjectTerm::known || f.kind != ObjectTerm::known) return {ObjectTerm::unknown, {}};
+        return {ObjectTerm::known, z3::ite(e.arg(0), *t.id, *f.id)};
+      }
+      case Z3_OP_BADD: {
+        ObjectTerm out{ObjectTerm::none, {}};
+        for (unsigned k = 0; k < e.num_args(); ++k) {
+          ObjectTerm a = object_term(e.arg(k));
+          if (a.kind == ObjectTerm::none) continue;
+          if (a.kind == ObjectTerm::unknown || out.kind != ObjectTerm::none) return {ObjectTerm::unknown, {}};
+          out = a;
+        }
+        return out;
+      }
+      // Products and shifts of a pointer are not pointers into it.
+      case Z3_OP_BMUL: case Z3_OP_BSHL: return {ObjectTerm::none, {}};
+      default:
+        // Other operations (extensions, concatenations, ...) of offsets are offsets.
+        for (unsigned k = 0; k < e.num_args(); ++k)
+          if (object_term(e.arg(k)).kind != ObjectTerm::none) return {ObjectTerm::unknown, {}};
+        return {ObjectTerm::none, {}};
+    }
+  };
+  auto object_id = [&](const Access& a) -> std::optional<z3::expr> {
+    if (a.object >= 0) return c.bv_val(a.object, 16);
+    ObjectTerm t = object_term(a.addr);
+    return t.kind == ObjectTerm::known ? t.id : std::nullopt;
+  };
+
   std::set<RaceKey> reported;
   std::size_t n = T1.accesses.size();
   bool budget = false, timed_out = false;
@@ -398,6 +459,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const z3::expr diff = (a.addr - b.addr).simplify();
     const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
     z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
+    if (a.object < 0 || b.object < 0)
+      if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
     if (a_sh || b_sh) q = q && same_cta;
     if (!an.same_interval(a.instr, b.instr)) {
       if (a_sh || b_sh) return PairResult::done;
