@@ -88,6 +88,7 @@ struct DivergenceReport {
   std::string condition;  // the thread-dependent branch or guard it diverges under, with its location
   ThreadIds t1, t2;
   bool t1_reaches = false;
+  std::string note;  // how it was seen (the dynamic engine: where the other thread went instead)
 };
 
 struct KernelResult {

@@ -59,12 +59,15 @@ class VectorClock {
     if (o.base_ == base_ && o.size_ == size_) {  // the same CTA (barriers): an element-wise max
       if (dense_.size() < o.dense_.size()) dense_.resize(o.dense_.size(), 0);
       for (std::size_t i = 0; i < o.dense_.size(); ++i) dense_[i] = std::max(dense_[i], o.dense_[i]);
+      for (const auto& [t, c] : o.sparse_) add(t, c);
     } else {
+      // In increasing thread order, so `other` comes out sorted: o's sparse entries lie outside its dense range.
+      auto split = std::lower_bound(o.sparse_.begin(), o.sparse_.end(), std::pair<std::uint64_t, std::uint32_t>{o.base_, 0});
+      for (auto it = o.sparse_.begin(); it != split; ++it) add(it->first, it->second);
       for (std::size_t i = 0; i < o.dense_.size(); ++i) add(o.base_ + i, o.dense_[i]);
+      for (auto it = split; it != o.sparse_.end(); ++it) add(it->first, it->second);
     }
-    for (const auto& [t, c] : o.sparse_) add(t, c);
     if (other.empty()) return;
-    std::sort(other.begin(), other.end());
     std::vector<std::pair<std::uint64_t, std::uint32_t>> merged;
     merged.reserve(sparse_.size() + other.size());
     std::size_t i = 0, j = 0;
@@ -182,7 +185,7 @@ bool releases(MemorySemantics s) { return s == MemorySemantics::release || s == 
 class Detector final : public ptx::interp::Observer {
  public:
   Detector(const ptx::ir::Module& m, const ptx::interp::Launch& l, const DynamicOptions& o, DynamicResult& out)
-      : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]) {}
+      : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]), block_(l.block), grid_(l.grid) {}
 
   std::string stop_reason() override {
     if (o_.max_seconds <= 0 || thread_cpu_seconds() - start_ <= o_.max_seconds) return {};
@@ -302,10 +305,17 @@ class Detector final : public ptx::interp::Observer {
     tick(ts, t);
   }
 
-  void barrier_arrive(const ThreadRef& t, std::uint32_t id) override {
+  void barrier_arrive(const ThreadRef& t, std::uint32_t id, const ptx::ir::Instruction& ins, std::uint32_t count) override {
     ThreadState& ts = state(t);
-    auto [it, fresh] = barriers_.try_emplace({t.cta, id}, t.cta * cta_size_, cta_size_);
-    it->second.join(ts.clock);
+    auto [it, fresh] = barriers_.try_emplace({t.cta, id});
+    Phase& ph = it->second;
+    if (fresh) { ph.clock = VectorClock(t.cta * cta_size_, cta_size_); ph.first = t; ph.first_ins = &ins; }
+    ph.clock.join(ts.clock);
+    ph.arrived.push_back(t.id);
+    // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
+    // barrier instruction; a CTA-wide one (no thread count) reached at two instructions is divergence.
+    ph.whole_cta = ph.whole_cta && count == 0 && aligned(ins) && aligned(*ph.first_ins);
+    if (&ins != ph.first_ins && !ph.other) { ph.other = t; ph.other_ins = &ins; }
     tick(ts, t);
   }
 
@@ -313,7 +323,9 @@ class Detector final : public ptx::interp::Observer {
   void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) override {
     auto it = barriers_.find({cta, id});
     if (it == barriers_.end()) return;
-    for (const auto& t : waiting) state(t).clock.join(it->second);
+    const Phase& ph = it->second;
+    for (const auto& t : waiting) state(t).clock.join(ph.clock);
+    if (ph.whole_cta) check_divergence(ph);
     barriers_.erase(it);
   }
 
@@ -434,11 +446,63 @@ class Detector final : public ptx::interp::Observer {
     return r;
   }
 
-  ThreadIds ids(std::uint64_t thread) const {
+  ThreadIds ids(std::uint64_t thread) const { return ids_of(refs_.at(thread)); }
+
+  // One phase of a CTA barrier: the clocks of its arrivals so far (for 8.9.4), and which threads arrived where.
+  struct Phase {
+    VectorClock clock;
+    std::vector<std::uint64_t> arrived;
+    ThreadRef first;
+    const ptx::ir::Instruction* first_ins = nullptr;
+    std::optional<ThreadRef> other;  // a thread that arrived at another instruction
+    const ptx::ir::Instruction* other_ins = nullptr;
+    bool whole_cta = true;  // every arrival aligned and without a thread count
+  };
+  static bool aligned(const ptx::ir::Instruction& ins) {
+    return ins.op == ptx::ir::Opcode::bar_ || ins.q.has(ptx::ir::Flag::aligned);
+  }
+  // An aligned CTA-wide barrier completed: every thread of the CTA must have executed this same instruction. The
+  // interpreter completes it without the threads that exited (9.7.13.1 "non-exited threads"), so a thread that
+  // exited instead, or arrived at another barrier instruction, is barrier divergence. One report per instruction.
+  void check_divergence(const Phase& ph) {
+    std::optional<ThreadRef> missing = ph.other;
+    if (!missing && ph.arrived.size() < cta_size_) {
+      std::vector<bool> seen(cta_size_, false);
+      for (auto id : ph.arrived) seen[id - ph.first.cta * cta_size_] = true;
+      for (std::uint64_t k = 0; k < cta_size_; ++k)
+        if (!seen[k]) {
+          auto it = refs_.find(ph.first.cta * cta_size_ + k);
+          ThreadRef r = it != refs_.end() ? it->second : ref_of(ph.first.cta * cta_size_ + k);
+          missing = r;
+          break;
+        }
+    }
+    if (!missing || !divergent_sites_.insert(ph.first_ins).second) return;
+    DivergenceReport d;
+    d.where = where_of(m_, *ph.first_ins);
+    d.t1 = ids_of(ph.first);
+    d.t2 = ids_of(*missing);
+    d.t1_reaches = true;
+    d.note = ph.other ? "in this execution it arrived at the barrier at " + where_of(m_, *ph.other_ins).text() + " instead"
+                      : "in this execution it exited without reaching it";
+    out_.divergences.push_back(d);
+  }
+  static ThreadIds ids_of(const ThreadRef& r) {
     ThreadIds i;
-    const auto& r = refs_.at(thread);
     for (int d = 0; d < 3; ++d) { i.ctaid[d] = r.ctaid[d]; i.tid[d] = r.tid[d]; }
     return i;
+  }
+  // A thread never seen by the observer (it exited before any memory operation or barrier), from its number.
+  ThreadRef ref_of(std::uint64_t id) const {
+    ThreadRef r;
+    r.id = id;
+    r.cta = id / cta_size_;
+    std::uint64_t lin = id % cta_size_, cta = r.cta;
+    r.tid = {static_cast<std::uint32_t>(lin % block_[0]), static_cast<std::uint32_t>(lin / block_[0] % block_[1]),
+             static_cast<std::uint32_t>(lin / (std::uint64_t(block_[0]) * block_[1]))};
+    r.ctaid = {static_cast<std::uint32_t>(cta % grid_[0]), static_cast<std::uint32_t>(cta / grid_[0] % grid_[1]),
+               static_cast<std::uint32_t>(cta / (std::uint64_t(grid_[0]) * grid_[1]))};
+    return r;
   }
 
   const ptx::ir::Module& m_;
@@ -448,7 +512,9 @@ class Detector final : public ptx::interp::Observer {
   std::unordered_map<std::uint64_t, ThreadState> threads_;
   std::unordered_map<std::uint64_t, ThreadRef> refs_;
   std::unordered_map<Key, Cell, KeyHash> shadow_;
-  std::map<std::pair<std::uint64_t, std::uint32_t>, VectorClock> barriers_;  // (CTA, barrier) -> arrivals so far
+  std::map<std::pair<std::uint64_t, std::uint32_t>, Phase> barriers_;  // (CTA, barrier) -> its current phase
+  std::set<const ptx::ir::Instruction*> divergent_sites_;
+  std::array<std::uint32_t, 3> block_, grid_;
   std::unordered_map<std::uint64_t, VectorClock> sc_cta_;  // Fence-SC order within a CTA
   VectorClock sc_wide_;                                     // Fence-SC order among fences wider than a CTA
   std::vector<Site> sites_;
@@ -484,6 +550,7 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   KernelResult k;
   k.kernel = kernel;
   k.races = d.races;
+  k.divergences = d.divergences;
   k.seconds = d.run.stats.seconds;
   const std::string schedule = seed ? "schedule seed " + std::to_string(seed) : "deterministic schedule";
   k.notes.push_back("dynamic engine: one execution of the launch (" + std::to_string(d.run.stats.threads) + " threads, " +
@@ -491,7 +558,7 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   if (!d.error.empty()) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back(d.error);
-  } else if (!d.races.empty()) {
+  } else if (!d.races.empty() || !d.divergences.empty()) {
     k.verdict = KernelResult::Verdict::race;
   } else if (!d.run.ok()) {
     k.verdict = KernelResult::Verdict::unknown;

@@ -23,6 +23,7 @@ struct DynamicOptions {
 
 struct DynamicResult {
   std::vector<RaceReport> races;  // one per pair of source locations, each `confirmed` (seen in this execution)
+  std::vector<DivergenceReport> divergences;  // aligned CTA barriers not reached by every thread (one per barrier)
   ptx::interp::RunResult run;     // how the run ended (a problem stops it early) and its statistics
   std::string error;              // the launch could not be run at all
   std::uint64_t accesses = 0;     // memory operations checked
@@ -31,9 +32,9 @@ struct DynamicResult {
 
 DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launch& launch, const DynamicOptions& o);
 
-// A verdict for the dynamic engine's result, in the shape every report renders: race when one was seen; unknown
-// when the run stopped early or tracking was cut; otherwise race-free, with a note saying it holds for this one
-// execution only.
+// A verdict for the dynamic engine's result, in the shape every report renders: race when a race or barrier
+// divergence was seen; unknown when the run stopped early or tracking was cut; otherwise race-free, with a note
+// saying it holds for this one execution only.
 KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, std::uint64_t seed);
 
 }  // namespace ptxcheck::race

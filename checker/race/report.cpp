@@ -61,7 +61,7 @@ json to_json(const FileResult& r) {
     }
     for (const auto& d : k.divergences)
       divs.push_back({{"barrier", where_json(d.where)}, {"condition", d.condition}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
-                      {"thread1_reaches", d.t1_reaches}});
+                      {"thread1_reaches", d.t1_reaches}, {"note", d.note}});
     ks.push_back({{"kernel", k.kernel}, {"verdict", verdict_name(k.verdict)}, {"races", races}, {"barrier_divergence", divs},
                   {"unknown_reasons", k.unknown_reasons}, {"unsupported", k.unsupported}, {"notes", k.notes},
                   {"solver_calls", k.queries}, {"seconds", k.seconds}});
@@ -90,7 +90,7 @@ std::string to_text(const FileResult& r) {
     for (const auto& d : k.divergences)
       s << "  barrier divergence at " << d.where.text() << ": thread " << ids_text(d.t1) << (d.t1_reaches ? " reaches it, " : " does not reach it, ")
         << "thread " << ids_text(d.t2) << (d.t1_reaches ? " does not" : " does")
-        << (d.condition.empty() ? "" : "; diverging condition: " + d.condition) << "\n";
+        << (d.condition.empty() ? "" : "; diverging condition: " + d.condition) << (d.note.empty() ? "" : "; " + d.note) << "\n";
     for (const auto& u : k.unknown_reasons) s << "  unknown: " << u << "\n";
     for (const auto& u : k.unsupported) s << "  unsupported: " << u << "\n";
     for (const auto& n : k.notes) s << "  note: " << n << "\n";

@@ -700,7 +700,7 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d
   }
   b.arrived++;
   cta_->arrivals++;
-  if (opt_.observer) opt_.observer->barrier_arrive(thread_ref(t), id);
+  if (opt_.observer) opt_.observer->barrier_arrive(thread_ref(t), id, ins, count);
   if (red) {
     bool p = read(t, ops.back(), 1).v != 0;
     b.popc += p;

@@ -41,8 +41,9 @@ class Observer {
   virtual void access(const ThreadRef& t, const MemoryAccess& a) = 0;
   // fence.* and membar (not fence.proxy).
   virtual void fence(const ThreadRef& t, const ir::Instruction& ins) = 0;
-  // bar{.cta}.sync / .red / .arrive on barrier `id` of the thread's CTA (ISA 9.7.13.1).
-  virtual void barrier_arrive(const ThreadRef& t, std::uint32_t id) = 0;
+  // bar{.cta}.sync / .red / .arrive (instruction `ins`) on barrier `id` of the thread's CTA (ISA 9.7.13.1), with
+  // the thread count it gives, 0 when every thread of the CTA participates.
+  virtual void barrier_arrive(const ThreadRef& t, std::uint32_t id, const ir::Instruction& ins, std::uint32_t count) = 0;
   // Barrier `id` of CTA `cta` completed a phase; `waiting` are the threads it releases (those that did not only
   // arrive).
   virtual void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) = 0;

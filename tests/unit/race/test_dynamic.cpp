@@ -1,7 +1,8 @@
 // Unit tests for the dynamic race engine (`ptxcheck race --launch`): every kernel in tests/unit/race/dynamic runs
 // with the launch file of the same name, and must get the verdict on its first line (`// expect: race-free` or
-// `// expect: race L1 [L2]`, the CUDA lines of the two accesses of one reported race, worked out by hand from the
-// ISA 9.0 rules the line cites). Plus witness replay: a symbolic race on a racy kernel is confirmed on the
+// `// expect: race L1 [L2]`, the CUDA lines of the two accesses of one reported race, or `// expect: barrier-divergence
+// L`, the line of the barrier, worked out by hand from the ISA 9.0 rules the line cites). Plus witness replay: a
+// symbolic race on a racy kernel is confirmed on the
 // interpreter, and a fence-ordered one is not.
 #include "checker/race/dynamic.hpp"
 #include "checker/race/run.hpp"
@@ -40,7 +41,8 @@ TEST_CASE("every kernel in tests/unit/race/dynamic gets its expected verdict fro
     std::string line;
     std::getline(in, line);
     std::smatch m;
-    REQUIRE_MESSAGE(std::regex_search(line, m, std::regex(R"(expect:\s*(race-free|race)((?:\s+\d+)*))")), "missing `// expect:` line");
+    REQUIRE_MESSAGE(std::regex_search(line, m, std::regex(R"(expect:\s*(race-free|race|barrier-divergence)((?:\s+\d+)*))")),
+                    "missing `// expect:` line");
     const std::string verdict = m[1];
     std::vector<std::uint32_t> lines;
     std::istringstream nums(m[2].str());
@@ -56,9 +58,18 @@ TEST_CASE("every kernel in tests/unit/race/dynamic gets its expected verdict fro
     if (verdict == "race-free") {
       CHECK(r.exit_code == 0);
       CHECK(k.races.empty());
+      CHECK(k.divergences.empty());
       continue;
     }
     CHECK(r.exit_code == 1);
+    if (verdict == "barrier-divergence") {
+      // One report, at the CUDA line of the barrier some thread reached and another did not.
+      REQUIRE(k.divergences.size() == 1);
+      CHECK(k.divergences[0].where.line == lines[0]);
+      CHECK(k.divergences[0].t1_reaches);
+      CHECK(k.races.empty());
+      continue;
+    }
     REQUIRE(lines.size() == 2);
     bool found = false;
     std::set<std::string> pairs;
