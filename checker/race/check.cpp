@@ -387,10 +387,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (e.is_const()) {
       const std::string nm = e.decl().name().str();
       if (auto it = object_of_symbol.find(nm); it != object_of_symbol.end()) return {ObjectTerm::known, c.bv_val(it->second, 16)};
-      // Narrower values, and scalar arguments, are offsets; other 64-bit values (loads, havocked registers) may
-      // be pointers to anything.
-      bool offset = e.get_sort().bv_size() < 64 || nm.rfind("arg.", 0) == 0;
-      return {offset ? ObjectTerm::none : ObjectTerm::unknown, {}};
+      // Narrower values are offsets; other 64-bit values (loads, havocked registers, a struct argument's fields)
+      // may be pointers to anything.
+      return {e.get_sort().bv_size() < 64 ? ObjectTerm::none : ObjectTerm::unknown, {}};
     }
     if (!e.is_app()) return {ObjectTerm::unknown, {}};
     switch (e.decl().decl_kind()) {
