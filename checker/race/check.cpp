@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -139,6 +140,80 @@ struct Analysis {
   }
 };
 
+// Instructions a thread may pass between two of its loads of one location without the second possibly
+// reading another value than the first: no write of its own, and nothing that could order another thread's
+// write between them (a barrier, a fence, a strong load that may acquire, a warp-synchronizing operation).
+bool keeps_loaded_values(const ptx::ir::Instruction& in) {
+  using MS = ptx::ir::MemorySemantics;
+  switch (in.op) {
+    case Opcode::ld_: case Opcode::ldu_: return !in.q.semantics || *in.q.semantics == MS::weak;
+    case Opcode::bar_: case Opcode::barrier_: case Opcode::membar_: case Opcode::fence_: case Opcode::shfl_:
+    case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_: case Opcode::discard_:
+    case Opcode::griddepcontrol_: case Opcode::activemask_:
+      return false;
+    default: return register_only(in.op);
+  }
+}
+
+// Read consistency within a thread: pairs (i, j) of weak scalar loads of one type where j follows i in the same
+// iteration of every enclosing loop (reachable without a back edge) and every instruction on every path between
+// them keeps loaded values (above). When both read one location, they return the same value: a write by another
+// thread that one of them sees and the other does not would be unordered with one of them (nothing on the path
+// orders it in between), a data race that the check reports on its own (ISA 8.7.1; the Causality axiom of 8.10
+// makes a race-free load read the latest write ordered before it).
+std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir::Function& f, const Cfg& g) {
+  const std::uint32_t n = static_cast<std::uint32_t>(f.body.size());
+  std::vector<std::uint32_t> loads;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const auto& in = f.body[i];
+    if ((in.op == Opcode::ld_ || in.op == Opcode::ldu_) && keeps_loaded_values(in) && in.q.vector_width <= 1 &&
+        !in.operands.empty() && in.operands[0].kind == ptx::ir::Operand::Kind::Register)
+      loads.push_back(i);
+  }
+  std::set<std::pair<std::uint32_t, std::uint32_t>> out;
+  if (loads.size() < 2 || loads.size() > 512) return out;  // past 512 loads the pairs cost more than they give
+  // Instruction-level reachability without back edges, forwards from and backwards to each load.
+  auto next = [&](std::uint32_t i, bool forward, auto&& visit) {
+    int b = g.block_of[i];
+    if (forward) {
+      if (i + 1 < g.blocks[b].end) return visit(i + 1);
+      for (int s : g.blocks[b].succ)
+        if (!g.back.count({b, s}) && g.blocks[s].end > g.blocks[s].begin) visit(g.blocks[s].begin);
+    } else {
+      if (i > g.blocks[b].begin) return visit(i - 1);
+      for (int p : g.blocks[b].pred)
+        if (!g.back.count({p, b}) && g.blocks[p].end > g.blocks[p].begin) visit(g.blocks[p].end - 1);
+    }
+  };
+  auto reach = [&](std::uint32_t from, bool forward) {
+    std::vector<bool> seen(n, false);
+    std::vector<std::uint32_t> stack;
+    next(from, forward, [&](std::uint32_t k) { stack.push_back(k); });
+    while (!stack.empty()) {
+      auto k = stack.back();
+      stack.pop_back();
+      if (seen[k]) continue;
+      seen[k] = true;
+      next(k, forward, [&](std::uint32_t x) { if (!seen[x]) stack.push_back(x); });
+    }
+    return seen;
+  };
+  std::vector<std::vector<bool>> fwd, bwd;
+  for (auto i : loads) { fwd.push_back(reach(i, true)); bwd.push_back(reach(i, false)); }
+  for (std::size_t a = 0; a < loads.size(); ++a)
+    for (std::size_t b = 0; b < loads.size(); ++b) {
+      const auto i = loads[a], j = loads[b];
+      if (a == b || !fwd[a][j]) continue;
+      const auto &li = f.body[i], &lj = f.body[j];
+      if (li.q.types != lj.q.types || li.q.space != lj.q.space) continue;
+      bool clean = true;
+      for (std::uint32_t k = 0; k < n && clean; ++k)
+        if (fwd[a][k] && bwd[b][k] && k != j && !keeps_loaded_values(f.body[k])) clean = false;
+      if (clean) out.insert({i, j});
+    }
+  return out;
+}
+
 z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
   z3::expr r = a[0] == b[0];
   for (std::size_t i = 1; i < a.size(); ++i) r = r && a[i] == b[i];
@@ -240,6 +315,52 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         facts = facts && z3::implies(c1.pc && c2.pc && c1.addr == c2.addr && includes(c1.scope) && includes(c2.scope), c1.ret != c2.ret);
         counters_assumed = true;
       }
+    }
+    return facts;
+  };
+
+  // Read consistency within a thread (consistent_loads): the facts a pair of accesses needs, for the loads whose
+  // values its addresses and conditions are computed from, transitively. Fewer facts only admit more executions.
+  const auto consistent = consistent_loads(f, prep.cfg);
+  // Per thread: each load's value symbol, and the constants its address and condition are built from.
+  struct Loads {
+    std::unordered_map<unsigned, const Access*> by_value;  // value symbol id -> load
+    std::map<const Access*, std::unordered_set<unsigned>> deps;
+  };
+  auto index_loads = [&](const ThreadEncoding& t) {
+    Loads l;
+    if (consistent.empty()) return l;
+    for (const auto& x : t.accesses) {
+      if (!x.value) continue;
+      l.by_value[x.value->id()] = &x;
+      auto& d = l.deps[&x];
+      for (const z3::expr& e : {x.addr, x.pc}) for (unsigned id : constants_of(e)) d.insert(id);
+    }
+    return l;
+  };
+  const Loads loads1 = index_loads(T1), loads2 = index_loads(T2);
+  auto load_facts = [&](const Loads& l, const Access& a, const Access& b) {
+    z3::expr facts = c.bool_val(true);
+    if (l.by_value.empty()) return facts;
+    std::vector<unsigned> todo;
+    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) todo.push_back(id);
+    std::unordered_set<unsigned> seen;
+    std::map<std::uint32_t, const Access*> used;  // instruction -> load whose value the pair depends on
+    while (!todo.empty()) {
+      unsigned id = todo.back();
+      todo.pop_back();
+      if (!seen.insert(id).second) continue;
+      auto it = l.by_value.find(id);
+      if (it == l.by_value.end()) continue;
+      used[it->second->instr] = it->second;
+      for (unsigned d : l.deps.at(it->second)) todo.push_back(d);
+    }
+    for (const auto& [i, j] : consistent) {
+      auto x = used.find(i), y = used.find(j);
+      if (x == used.end() || y == used.end()) continue;
+      const Access &p = *x->second, &q = *y->second;
+      if (p.value->get_sort().bv_size() != q.value->get_sort().bv_size()) continue;
+      facts = facts && z3::implies(p.pc && q.pc && p.addr == q.addr, *p.value == *q.value);
     }
     return facts;
   };
@@ -457,7 +578,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
     const z3::expr diff = (a.addr - b.addr).simplify();
     const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
-    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
+    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b) && load_facts(loads1, a, b) &&
+                 load_facts(loads2, a, b);
     if (a.object < 0 || b.object < 0)
       if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
     if (a_sh || b_sh) q = q && same_cta;

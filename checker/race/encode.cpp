@@ -97,6 +97,13 @@ bool is_memory_op(Opcode op) {
   return op == Opcode::ld_ || op == Opcode::ldu_ || op == Opcode::st_ || op == Opcode::atom_ || op == Opcode::red_;
 }
 
+int join_prov(int a, int b) {
+  if (a == -3) return b;  // unset
+  if (b == -3) return a;
+  return a == b ? a : -1;
+}
+}  // namespace
+
 // Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
 bool register_only(Opcode op) {
   switch (op) {
@@ -118,13 +125,6 @@ bool register_only(Opcode op) {
     default: return false;
   }
 }
-
-int join_prov(int a, int b) {
-  if (a == -3) return b;  // unset
-  if (b == -3) return a;
-  return a == b ? a : -1;
-}
-}  // namespace
 
 Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std::map<std::uint32_t, std::string>& calls) {
   Prepared p;
@@ -683,6 +683,12 @@ class Encoder {
           return;
         }
         access(s, i, in, ad, size, true, false, false);
+        if (o[0].kind == OK::Register && o[0].reg >= 0 && o[0].component < 0 && f_.registers[o[0].reg].type.vector <= 1 && !probing_) {
+          z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(o[0].reg));
+          write(s, in, o[0], v, false);
+          out_.accesses.back().value = v;
+          return;
+        }
         havoc_outputs(s, in);
         return;
       }

@@ -38,6 +38,7 @@ struct Access {
   z3::expr addr;                               // 64-bit byte address
   unsigned size = 0;                           // bytes
   z3::expr pc;                                 // executed by this thread
+  std::optional<z3::expr> value;               // a scalar load: the symbol it returns (before any guard)
 };
 
 // The value an `atom.add` of a positive constant returned (ISA 9.7.13.5): with every write to its location
@@ -53,6 +54,9 @@ struct CounterRead {
 
 // An `atom`/`red` add of a positive immediate (the only writes a counter may have).
 bool positive_add(const ptx::ir::Instruction& in);
+
+// Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
+bool register_only(ptx::ir::Opcode op);
 
 struct Barrier {
   std::uint32_t instr = 0;
