@@ -172,7 +172,9 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir
   }
   std::set<std::pair<std::uint32_t, std::uint32_t>> out;
   if (loads.size() < 2 || loads.size() > 512) return out;  // past 512 loads the pairs cost more than they give
-  // Instruction-level reachability without back edges, forwards from and backwards to each load.
+  // Instruction-level reachability without back edges, forwards from and backwards to each load, as bit sets.
+  const std::size_t words = (n + 63) / 64;
+  using Bits = std::vector<std::uint64_t>;
   auto next = [&](std::uint32_t i, bool forward, auto&& visit) {
     int b = g.block_of[i];
     if (forward) {
@@ -185,30 +187,33 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir
         if (!g.back.count({p, b}) && g.blocks[p].end > g.blocks[p].begin) visit(g.blocks[p].end - 1);
     }
   };
+  auto has = [](const Bits& x, std::uint32_t k) { return (x[k / 64] >> (k % 64)) & 1; };
   auto reach = [&](std::uint32_t from, bool forward) {
-    std::vector<bool> seen(n, false);
+    Bits seen(words, 0);
     std::vector<std::uint32_t> stack;
     next(from, forward, [&](std::uint32_t k) { stack.push_back(k); });
     while (!stack.empty()) {
       auto k = stack.back();
       stack.pop_back();
-      if (seen[k]) continue;
-      seen[k] = true;
-      next(k, forward, [&](std::uint32_t x) { if (!seen[x]) stack.push_back(x); });
+      if (has(seen, k)) continue;
+      seen[k / 64] |= std::uint64_t{1} << (k % 64);
+      next(k, forward, [&](std::uint32_t x) { if (!has(seen, x)) stack.push_back(x); });
     }
     return seen;
   };
-  std::vector<std::vector<bool>> fwd, bwd;
+  Bits blocking(words, 0);
+  for (std::uint32_t k = 0; k < n; ++k)
+    if (!keeps_loaded_values(f.body[k])) blocking[k / 64] |= std::uint64_t{1} << (k % 64);
+  std::vector<Bits> fwd, bwd;
   for (auto i : loads) { fwd.push_back(reach(i, true)); bwd.push_back(reach(i, false)); }
   for (std::size_t a = 0; a < loads.size(); ++a)
     for (std::size_t b = 0; b < loads.size(); ++b) {
       const auto i = loads[a], j = loads[b];
-      if (a == b || !fwd[a][j]) continue;
+      if (a == b || !has(fwd[a], j)) continue;
       const auto &li = f.body[i], &lj = f.body[j];
       if (li.q.types != lj.q.types || li.q.space != lj.q.space) continue;
-      bool clean = true;
-      for (std::uint32_t k = 0; k < n && clean; ++k)
-        if (fwd[a][k] && bwd[b][k] && k != j && !keeps_loaded_values(f.body[k])) clean = false;
+      bool clean = true;  // j itself keeps loaded values (a weak load)
+      for (std::size_t w = 0; w < words && clean; ++w) clean = (fwd[a][w] & bwd[b][w] & blocking[w]) == 0;
       if (clean) out.insert({i, j});
     }
   return out;
@@ -321,7 +326,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
 
   // Read consistency within a thread (consistent_loads): the facts a pair of accesses needs, for the loads whose
   // values its addresses and conditions are computed from, transitively. Fewer facts only admit more executions.
-  const auto consistent = consistent_loads(f, prep.cfg);
+  // Computed when a pair first needs them (most kernels have no racy-looking pair).
+  std::optional<std::set<std::pair<std::uint32_t, std::uint32_t>>> consistent;
   // Per thread: each load's value symbol, and the constants its address and condition are built from.
   struct Loads {
     std::unordered_map<unsigned, const Access*> by_value;  // value symbol id -> load
@@ -329,7 +335,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
   auto index_loads = [&](const ThreadEncoding& t) {
     Loads l;
-    if (consistent.empty()) return l;
     for (const auto& x : t.accesses) {
       if (!x.value) continue;
       l.by_value[x.value->id()] = &x;
@@ -338,9 +343,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     return l;
   };
-  const Loads loads1 = index_loads(T1), loads2 = index_loads(T2);
+  Loads loads1, loads2;
   auto load_facts = [&](const Loads& l, const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
+    if (!consistent) {
+      consistent = consistent_loads(f, prep.cfg);
+      if (!consistent->empty()) { loads1 = index_loads(T1); loads2 = index_loads(T2); }
+    }
     if (l.by_value.empty()) return facts;
     std::vector<unsigned> todo;
     for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) todo.push_back(id);
@@ -355,7 +364,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       used[it->second->instr] = it->second;
       for (unsigned d : l.deps.at(it->second)) todo.push_back(d);
     }
-    for (const auto& [i, j] : consistent) {
+    for (const auto& [i, j] : *consistent) {
       auto x = used.find(i), y = used.find(j);
       if (x == used.end() || y == used.end()) continue;
       const Access &p = *x->second, &q = *y->second;
@@ -556,6 +565,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, false, true); };
     return wide(a.scope) && wide(b.scope);
   };
+  const unsigned quick_ms = std::min(o.timeout_ms, 250u);
+  unsigned current_ms = o.timeout_ms;
+  auto set_timeout = [&](unsigned ms) { z3::params tp(c); tp.set("timeout", ms); s.set(tp); current_ms = ms; };
   enum class PairResult { done, unknown, stop };
   // One pair of accesses, T1's i-th and T2's j-th; `final_pass`: an unknown answer is recorded as a reason.
   auto check_pair = [&](std::size_t i, std::size_t j, bool final_pass) {
@@ -578,8 +590,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
     const z3::expr diff = (a.addr - b.addr).simplify();
     const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
-    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b) && load_facts(loads1, a, b) &&
-                 load_facts(loads2, a, b);
+    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
     if (a.object < 0 || b.object < 0)
       if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
     if (a_sh || b_sh) q = q && same_cta;
@@ -616,6 +627,18 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       return PairResult::unknown;
     }
     if (r != z3::sat) return PairResult::done;
+    // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
+    // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
+    // timeout, the race stands (the facts only narrow the executions; leaving them out over-approximates).
+    const z3::expr facts = (load_facts(loads1, a, b) && load_facts(loads2, a, b)).simplify();
+    if (!facts.is_true() && !model->eval(facts, true).is_true()) {  // a model that keeps them needs no second query
+      const unsigned pass_ms = current_ms;
+      set_timeout(quick_ms);
+      auto [r2, with_facts, why2] = check(q && facts);
+      set_timeout(pass_ms);
+      if (r2 == z3::unsat) return PairResult::done;
+      if (r2 == z3::sat) { q = q && facts; model = with_facts; }
+    }
     reported.insert(key);
     // Prefer a small witness (a short replay); the first model when there is none or no time is left.
     if (!over_budget())
@@ -633,9 +656,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
   // Two passes: every pair first with a short solver timeout, so that the easy answers (most races, most
   // proofs) come before the time budget goes on hard pairs; then the pairs left unknown with the full timeout.
-  const unsigned quick_ms = std::min(o.timeout_ms, 250u);
   std::vector<std::pair<std::size_t, std::size_t>> hard;
-  auto set_timeout = [&](unsigned ms) { z3::params tp(c); tp.set("timeout", ms); s.set(tp); };
   set_timeout(quick_ms);
   bool stop = false;
   for (std::size_t i = 0; i < n && !stop; ++i)
