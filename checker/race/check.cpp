@@ -344,12 +344,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return l;
   };
   Loads loads1, loads2;
-  auto load_facts = [&](const Loads& l, const Access& a, const Access& b) {
+  // The facts for the loads of thread 1 (`first`) or thread 2 that the pair (a of thread 1, b of thread 2) needs.
+  auto load_facts = [&](bool first, const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
     if (!consistent) {
       consistent = consistent_loads(f, prep.cfg);
       if (!consistent->empty()) { loads1 = index_loads(T1); loads2 = index_loads(T2); }
     }
+    const Loads& l = first ? loads1 : loads2;
     if (l.by_value.empty()) return facts;
     std::vector<unsigned> todo;
     for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) todo.push_back(id);
@@ -630,7 +632,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
     // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
     // timeout, the race stands (the facts only narrow the executions; leaving them out over-approximates).
-    const z3::expr facts = (load_facts(loads1, a, b) && load_facts(loads2, a, b)).simplify();
+    const z3::expr facts = (load_facts(true, a, b) && load_facts(false, a, b)).simplify();
     if (!facts.is_true() && !model->eval(facts, true).is_true()) {  // a model that keeps them needs no second query
       const unsigned pass_ms = current_ms;
       set_timeout(quick_ms);
