@@ -219,6 +219,25 @@ TEST_CASE("ScoR's work-stealing kernels are race free only for disjoint work ran
   }
 }
 
+TEST_CASE("GPUVerify's reduced_strength_with_requires is race free only under its erased precondition (DEVIATIONS.md)") {
+  // `__requires(sz == blockDim.x)` is a no-op once compiled (gpuverify_nvcc_shim.h), so the kernel is checked for
+  // every sz. Thread t writes A[t + k*sz]: with sz = 512 and 1024 threads, thread 0's second element is thread
+  // 512's first (a race); with sz = blockDim.x = 1024 the elements are disjoint.
+  const fs::path dir = fs::path(PTXCHECK_CORPUS_DIR) / "gpuverify-cuda";
+  for (std::uint32_t sz : {512u, 1024u}) {
+    CAPTURE(sz);
+    const fs::path launch = fs::temp_directory_path() / "ptxcheck-reduced-strength.json";
+    std::ofstream(launch) << "{\"grid\": [1,1,1], \"block\": [1024,1,1], \"buffers\": {\"A\": {\"zero_bytes\": "
+                          << 100 * sz * 4 << "}}, \"params\": [{\"buffer\": \"A\"}, {\"u32\": " << sz << "}]}";
+    auto o = options();
+    o.cuda.include_files = {(dir / "gpuverify_nvcc_shim.h").string()};
+    o.launch_file = launch.string();
+    auto r = race::run_file((dir / "reduced_strength_with_requires/kernel.cu").string(), o);
+    REQUIRE(r.error.empty());
+    CHECK(r.exit_code == (sz == 512 ? 1 : 0));
+  }
+}
+
 TEST_CASE("launches larger than the dynamic engine's limit are refused, not run") {
   ptx::interp::Launch l;
   l.grid = {1024, 1, 1};
