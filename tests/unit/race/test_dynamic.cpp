@@ -6,11 +6,11 @@
 // interpreter, and a fence-ordered one is not.
 #include "checker/race/dynamic.hpp"
 #include "checker/race/run.hpp"
+#include "semantics/interp/launch_json.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -180,26 +180,26 @@ TEST_CASE("ScoR's work-stealing kernels are race free only for disjoint work ran
       {scor / "graph-coloring/gcol_kernel.cu", "_Z18assignColorsKernelPiS_S_S_S_S_S_S_",
        {"head", "tail", "colorSet", "vertexColor", "VForbidden", "TVForbidden", "bases", "blockIds"}},
       {scor / "graph-connectivity/gcon_kernel.cu", "_Z10initKernelPiS_S_S_S_", {"head", "tail", "graphComponents", "bases", "blockIds"}}};
-  auto ints = [](std::initializer_list<std::uint32_t> v) {
-    std::string hex;
-    char b[3];
+  // Little-endian 32-bit words, as the launch file's "bytes_le_hex".
+  auto words = [](std::initializer_list<std::uint32_t> v) {
+    std::vector<std::uint8_t> bytes;
     for (std::uint32_t x : v)
-      for (int k = 0; k < 4; ++k) { std::snprintf(b, sizeof b, "%02x", (x >> (8 * k)) & 0xff); hex += b; }
-    return hex;
+      for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<std::uint8_t>(x >> (8 * k)));
+    return ptx::interp::bytes_to_hex(bytes);
   };
   for (const auto& k : kernels) {
     for (bool overlap : {true, false}) {
       CAPTURE(k.file.filename().string());
       CAPTURE(overlap);
-      std::string buffers = "\"head\": {\"bytes_le_hex\": \"" + (overlap ? ints({0, 0}) : ints({0, 256})) + "\"}, \"tail\": {\"bytes_le_hex\": \"" +
-                            (overlap ? ints({256, 256}) : ints({256, 512})) + "\"}";
-      std::string params;
+      nlohmann::json j{{"grid", {2, 1, 1}}, {"block", {256, 1, 1}}, {"buffers", nlohmann::json::object()}, {"params", nlohmann::json::array()}};
+      j["buffers"]["head"] = {{"bytes_le_hex", overlap ? words({0, 0}) : words({0, 256})}};
+      j["buffers"]["tail"] = {{"bytes_le_hex", overlap ? words({256, 256}) : words({256, 512})}};
       for (const auto& p : k.params) {
-        if (p != "head" && p != "tail") buffers += ", \"" + p + "\": {\"zero_bytes\": 2048}";
-        params += std::string(params.empty() ? "" : ", ") + "{\"buffer\": \"" + p + "\"}";
+        if (p != "head" && p != "tail") j["buffers"][p] = {{"zero_bytes", 2048}};
+        j["params"].push_back({{"buffer", p}});
       }
       const fs::path launch = fs::temp_directory_path() / "ptxcheck-scor-ranges.json";
-      std::ofstream(launch) << "{\"grid\": [2,1,1], \"block\": [256,1,1], \"buffers\": {" << buffers << "}, \"params\": [" << params << "]}";
+      std::ofstream(launch) << j;
       auto o = options();
       o.cuda.defines = {"NBLOCKS=2", "NTHREADS=256"};
       o.cuda.include_dirs = {k.file.parent_path().string()};
@@ -227,8 +227,10 @@ TEST_CASE("GPUVerify's reduced_strength_with_requires is race free only under it
   for (std::uint32_t sz : {512u, 1024u}) {
     CAPTURE(sz);
     const fs::path launch = fs::temp_directory_path() / "ptxcheck-reduced-strength.json";
-    std::ofstream(launch) << "{\"grid\": [1,1,1], \"block\": [1024,1,1], \"buffers\": {\"A\": {\"zero_bytes\": "
-                          << 100 * sz * 4 << "}}, \"params\": [{\"buffer\": \"A\"}, {\"u32\": " << sz << "}]}";
+    std::ofstream(launch) << nlohmann::json{{"grid", {1, 1, 1}},
+                                            {"block", {1024, 1, 1}},
+                                            {"buffers", {{"A", {{"zero_bytes", 100 * sz * 4}}}}},
+                                            {"params", {{{"buffer", "A"}}, {{"u32", sz}}}}};
     auto o = options();
     o.cuda.include_files = {(dir / "gpuverify_nvcc_shim.h").string()};
     o.launch_file = launch.string();
