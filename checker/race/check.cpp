@@ -161,7 +161,8 @@ bool keeps_loaded_values(const ptx::ir::Instruction& in) {
 // thread that one of them sees and the other does not would be unordered with one of them (nothing on the path
 // orders it in between), a data race that the check reports on its own (ISA 8.7.1; the Causality axiom of 8.10
 // makes a race-free load read the latest write ordered before it).
-std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir::Function& f, const Cfg& g) {
+std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir::Function& f, const Analysis& an) {
+  const Cfg& g = an.g;
   const std::uint32_t n = static_cast<std::uint32_t>(f.body.size());
   std::vector<std::uint32_t> loads;
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -176,16 +177,14 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir
   const std::size_t words = (n + 63) / 64;
   using Bits = std::vector<std::uint64_t>;
   auto next = [&](std::uint32_t i, bool forward, auto&& visit) {
-    int b = g.block_of[i];
     if (forward) {
-      if (i + 1 < g.blocks[b].end) return visit(i + 1);
-      for (int s : g.blocks[b].succ)
-        if (!g.back.count({b, s}) && g.blocks[s].end > g.blocks[s].begin) visit(g.blocks[s].begin);
-    } else {
-      if (i > g.blocks[b].begin) return visit(i - 1);
-      for (int p : g.blocks[b].pred)
-        if (!g.back.count({p, b}) && g.blocks[p].end > g.blocks[p].begin) visit(g.blocks[p].end - 1);
+      for (auto s : an.succ(i, -1, true)) visit(s);
+      return;
     }
+    int b = g.block_of[i];
+    if (i > g.blocks[b].begin) return visit(i - 1);
+    for (int p : g.blocks[b].pred)
+      if (!g.back.count({p, b}) && g.blocks[p].end > g.blocks[p].begin) visit(g.blocks[p].end - 1);
   };
   auto has = [](const Bits& x, std::uint32_t k) { return (x[k / 64] >> (k % 64)) & 1; };
   auto reach = [&](std::uint32_t from, bool forward) {
@@ -344,34 +343,36 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return l;
   };
   Loads loads1, loads2;
-  // The facts for the loads of thread 1 (`first`) or thread 2 that the pair (a of thread 1, b of thread 2) needs.
-  auto load_facts = [&](bool first, const Access& a, const Access& b) {
+  // The facts the pair (a of thread 1, b of thread 2) needs, for the loads of both threads.
+  auto load_facts = [&](const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
     if (!consistent) {
-      consistent = consistent_loads(f, prep.cfg);
+      consistent = consistent_loads(f, an);
       if (!consistent->empty()) { loads1 = index_loads(T1); loads2 = index_loads(T2); }
     }
-    const Loads& l = first ? loads1 : loads2;
-    if (l.by_value.empty()) return facts;
-    std::vector<unsigned> todo;
-    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) todo.push_back(id);
-    std::unordered_set<unsigned> seen;
-    std::map<std::uint32_t, const Access*> used;  // instruction -> load whose value the pair depends on
-    while (!todo.empty()) {
-      unsigned id = todo.back();
-      todo.pop_back();
-      if (!seen.insert(id).second) continue;
-      auto it = l.by_value.find(id);
-      if (it == l.by_value.end()) continue;
-      used[it->second->instr] = it->second;
-      for (unsigned d : l.deps.at(it->second)) todo.push_back(d);
-    }
-    for (const auto& [i, j] : *consistent) {
-      auto x = used.find(i), y = used.find(j);
-      if (x == used.end() || y == used.end()) continue;
-      const Access &p = *x->second, &q = *y->second;
-      if (p.value->get_sort().bv_size() != q.value->get_sort().bv_size()) continue;
-      facts = facts && z3::implies(p.pc && q.pc && p.addr == q.addr, *p.value == *q.value);
+    if (loads1.by_value.empty()) return facts;
+    std::vector<unsigned> roots;
+    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) roots.push_back(id);
+    for (const Loads* l : {&loads1, &loads2}) {
+      std::vector<unsigned> todo = roots;
+      std::unordered_set<unsigned> seen;
+      std::map<std::uint32_t, const Access*> used;  // instruction -> load whose value the pair depends on
+      while (!todo.empty()) {
+        unsigned id = todo.back();
+        todo.pop_back();
+        if (!seen.insert(id).second) continue;
+        auto it = l->by_value.find(id);
+        if (it == l->by_value.end()) continue;
+        used[it->second->instr] = it->second;
+        for (unsigned d : l->deps.at(it->second)) todo.push_back(d);
+      }
+      for (const auto& [i, j] : *consistent) {
+        auto x = used.find(i), y = used.find(j);
+        if (x == used.end() || y == used.end()) continue;
+        const Access &p = *x->second, &q = *y->second;
+        if (p.value->get_sort().bv_size() != q.value->get_sort().bv_size()) continue;
+        facts = facts && z3::implies(p.pc && q.pc && p.addr == q.addr, *p.value == *q.value);
+      }
     }
     return facts;
   };
@@ -632,7 +633,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
     // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
     // timeout, the race stands (the facts only narrow the executions; leaving them out over-approximates).
-    const z3::expr facts = (load_facts(true, a, b) && load_facts(false, a, b)).simplify();
+    const z3::expr facts = load_facts(a, b).simplify();
     if (!facts.is_true() && !model->eval(facts, true).is_true()) {  // a model that keeps them needs no second query
       const unsigned pass_ms = current_ms;
       set_timeout(quick_ms);
