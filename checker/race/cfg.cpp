@@ -27,6 +27,15 @@ std::vector<int> written_registers(const ptx::ir::Instruction& in) {
   return out;
 }
 
+bool cta_barrier(const ptx::ir::Instruction& in) {
+  if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
+  if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;
+  std::size_t ops = in.operands.size();
+  if (in.q.has(ptx::ir::Flag::red)) return ops <= 3;  // bar.red.op d, id, {count,} p
+  return ops <= 1;
+}
+bool separating_cta_barrier(const ptx::ir::Instruction& in) { return in.guard < 0 && cta_barrier(in); }
+
 static bool ends_block(const ptx::ir::Instruction& in) {
   return in.op == Opcode::bra_ || in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::brx_ ||
          in.op == Opcode::trap_;

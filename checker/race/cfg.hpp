@@ -38,4 +38,9 @@ Cfg build_cfg(const ptx::ir::Function& f);
 // Registers an instruction writes (operand 0 for most; both for PredPair; vector elements).
 std::vector<int> written_registers(const ptx::ir::Instruction& in);
 
+// A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
+// ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
+bool cta_barrier(const ptx::ir::Instruction& in);
+bool separating_cta_barrier(const ptx::ir::Instruction& in);
+
 }  // namespace ptxcheck::race

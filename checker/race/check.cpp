@@ -6,6 +6,7 @@
 #include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
+#include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/private.hpp"
 #include "checker/race/replay.hpp"
@@ -41,17 +42,6 @@ std::string Where::text() const {
 
 namespace {
 
-// A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
-// ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
-bool cta_barrier(const ptx::ir::Instruction& in) {
-  if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
-  if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;
-  std::size_t ops = in.operands.size();
-  if (in.q.has(ptx::ir::Flag::red)) return ops <= 3;  // bar.red.op d, id, {count,} p
-  return ops <= 1;
-}
-bool separating_cta_barrier(const ptx::ir::Instruction& in) { return in.guard < 0 && cta_barrier(in); }
-
 // bar.warp.sync with the full mask, unguarded: every thread of the warp waits, and the barrier orders their
 // memory accesses (ISA 9.7.13.3 "bar.warp.sync ... also guarantee memory ordering among threads participating").
 bool full_warp_barrier(const ptx::ir::Instruction& in) {
@@ -63,8 +53,7 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
 struct Analysis {
   const ptx::ir::Function& f;
   const Cfg& g;
-  bool warp = false;  // also a full-mask bar.warp.sync ends an interval (for two threads of one warp)
-  bool barrier(const ptx::ir::Instruction& in) const { return separating_cta_barrier(in) || (warp && full_warp_barrier(in)); }
+  std::function<bool(std::uint32_t)> barrier;  // the instructions that end an interval
   std::vector<std::uint32_t> starts;               // interval starts: 0 and the instruction after each barrier
   std::vector<std::vector<bool>> in_interval;      // instruction -> start index -> reachable without a barrier
   std::vector<bool> aligned;                        // loop -> every iteration passes a CTA barrier
@@ -90,18 +79,19 @@ struct Analysis {
       stack.pop_back();
       if (i >= f.body.size() || seen[i]) continue;
       seen[i] = true;
-      if (barrier(f.body[i])) continue;
+      if (barrier(i)) continue;
       for (auto s : succ(i, loop_only, no_back)) stack.push_back(s);
     }
     return seen;
   }
 
-  Analysis(const ptx::ir::Function& fn, const Cfg& cfg, bool with_warp) : f(fn), g(cfg), warp(with_warp) {
+  Analysis(const ptx::ir::Function& fn, const Cfg& cfg, std::function<bool(std::uint32_t)> ends)
+      : f(fn), g(cfg), barrier(std::move(ends)) {
     const auto n = static_cast<std::uint32_t>(f.body.size());
     if (n == 0) return;
     starts.push_back(0);
     for (std::uint32_t i = 0; i < n; ++i)
-      if (barrier(f.body[i])) for (auto s : succ(i)) starts.push_back(s);
+      if (barrier(i)) for (auto s : succ(i)) starts.push_back(s);
     in_interval.assign(n, std::vector<bool>(starts.size(), false));
     for (std::size_t s = 0; s < starts.size(); ++s) {
       auto r = reach(starts[s], -1, false);
@@ -257,7 +247,18 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   Launch launch = make_launch(c, o.block, o.grid);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
   ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
-  Analysis an(f, prep.cfg, false), an_warp(f, prep.cfg, true);
+  // Barrier intervals: of a CTA; of a warp (a full-mask bar.warp.sync ends one too); of the grid (grid_sync.hpp).
+  Analysis an(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]); });
+  Analysis an_warp(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || full_warp_barrier(f.body[i]); });
+  const std::vector<GridSync> grid_syncs = find_grid_syncs(f, prep.cfg);
+  std::set<std::uint32_t> grid_ends, grid_counter;
+  for (const auto& gs : grid_syncs) {
+    grid_ends.insert(gs.end);
+    grid_counter.insert(gs.counter.begin(), gs.counter.end());
+    res.notes.push_back("cooperative-groups grid synchronisation at " + where_of(m, f.body[gs.begin]).text() +
+                        " taken as a barrier of the whole grid (the driver's grid workspace counter, %envreg; a cooperative launch)");
+  }
+  Analysis an_grid(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
 
   z3::solver s(c);
   z3::params sp(c);
@@ -379,7 +380,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
 
   // Orderings this engine does not model: fences and release/acquire operations (ISA 8.8 causality order).
   bool sync_ops = false;
-  for (const auto& in : f.body) {
+  for (std::uint32_t i = 0; i < f.body.size(); ++i) {
+    if (grid_counter.count(i)) continue;
+    const auto& in = f.body[i];
     using MS = ptx::ir::MemorySemantics;
     auto sem = in.q.semantics;
     if (in.op == Opcode::fence_ || in.op == Opcode::membar_) sync_ops = true;
@@ -407,6 +410,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return std::make_tuple(r, model, why);
   };
 
+  // A thread that traps aborts the launch (ISA 9.7.19.4), so its not reaching a barrier is no divergence.
+  auto traps = [&](const ThreadEncoding& t) {
+    z3::expr any = c.bool_val(false);
+    for (const auto& pc : t.traps) any = any || pc;
+    return any;
+  };
+
   // ---- barrier divergence: two threads of one CTA, the same iteration of every enclosing loop.
   for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
     const auto& b1 = T1.barriers[k];
@@ -419,14 +429,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every barrier was checked for divergence");
       break;
     }
-    z3::expr q = same_cta && (b1.pc != b2.pc);
+    z3::expr q = same_cta && (b1.pc != b2.pc) && !traps(T1) && !traps(T2);
     for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
       if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
     auto [r, model, why] = check(q);
     if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (barrier divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
     if (r != z3::sat) continue;
     DivergenceReport d{b1.instr, where_of(m, f.body[b1.instr]), "", ids_of(*model, T1), ids_of(*model, T2),
-                       model->eval(b1.pc, true).is_true()};
+                       model->eval(b1.pc, true).is_true(), ""};
     const auto& bin = f.body[b1.instr];
     int cause = bin.guard >= 0 && !prep.uni.reg[bin.guard] ? static_cast<int>(b1.instr) : prep.uni.cause[blk];
     if (cause >= 0) {
@@ -435,6 +445,25 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       d.condition = std::string(ci.guard_negated ? "@!" : "@") + reg + " " + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
     }
     res.divergences.push_back(d);
+  }
+  // A grid synchronisation (grid_sync.hpp) waits for every CTA of the grid: two threads of different CTAs, the
+  // same iteration of every enclosing loop, one reaches it and the other does not (its CTA never arrives).
+  for (const auto& gs : grid_syncs) {
+    std::size_t k = 0;
+    while (k < T1.barriers.size() && T1.barriers[k].instr != gs.begin) ++k;
+    if (k == T1.barriers.size()) continue;
+    const auto& b1 = T1.barriers[k];
+    const auto& b2 = T2.barriers[k];
+    int blk = prep.cfg.block_of[b1.instr];
+    z3::expr q = !same_cta && (b1.pc != b2.pc) && !traps(T1) && !traps(T2);
+    for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
+      if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
+    auto [r, model, why] = check(q);
+    if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (grid synchronisation divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
+    if (r != z3::sat) continue;
+    res.divergences.push_back(DivergenceReport{b1.instr, where_of(m, f.body[b1.instr]), "", ids_of(*model, T1), ids_of(*model, T2),
+                                               model->eval(b1.pc, true).is_true(),
+                                               "a grid synchronisation waits for every CTA of the grid, and this thread's CTA does not arrive"});
   }
 
   // ---- data races
@@ -578,6 +607,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const Access& b = T2.accesses[j];
     if (!a.write && !b.write) return PairResult::done;
     if (ignorable(a.space) || ignorable(b.space)) return PairResult::done;
+    if (grid_counter.count(a.instr) || grid_counter.count(b.instr)) return PairResult::done;  // the driver's memory
+    if (!an_grid.same_interval(a.instr, b.instr)) return PairResult::done;  // ordered by a grid synchronisation
     bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
     if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) return PairResult::done;
     if (a.object >= 0 && b.object >= 0 && a.object != b.object) return PairResult::done;

@@ -574,6 +574,12 @@ class Encoder {
       if (o.special == SR::ntid) return l_.ntid[comp];
       if (o.special == SR::nctaid) return l_.nctaid[comp];
     }
+    // One value per CTA (uniform.hpp): a function of the CTA id, so that two threads of one CTA read the same.
+    if (special_uniform(o.special)) {
+      std::string name = std::string("sreg.") + ptx::ir::special_register_name(o.special) + std::to_string(o.imm) + "." + std::to_string(comp);
+      z3::sort u32 = c_.bv_sort(32);
+      return c_.function(name.c_str(), u32, u32, u32, c_.bv_sort(64))(out_.ctaid[0], out_.ctaid[1], out_.ctaid[2]);
+    }
     return fresh(std::string("sreg.") + ptx::ir::special_register_name(o.special), 64);
   }
 
@@ -627,7 +633,7 @@ class Encoder {
   }
 
   void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic) {
-    Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc};
+    Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc, std::nullopt};
     if (in.guard >= 0) a.pc = s.pc && guard(s, in);
     const Strength st = strength_of(in, atomic);
     a.strong = st.strong;
@@ -716,6 +722,9 @@ class Encoder {
       case Opcode::bar_: case Opcode::barrier_:
         if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         havoc_outputs(s, in);
+        return;
+      case Opcode::trap_:
+        if (!probing_) out_.traps.push_back(in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc);
         return;
       default: break;
     }

@@ -82,6 +82,7 @@ struct ThreadEncoding {
   std::vector<Access> accesses;
   std::vector<Barrier> barriers;
   std::vector<CounterRead> counters;
+  std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
 };
 

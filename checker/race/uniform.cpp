@@ -9,7 +9,6 @@ using ptx::ir::Operand;
 using ptx::ir::SpecialRegister;
 using ptx::ir::StateSpace;
 
-namespace {
 bool special_uniform(SpecialRegister s) {
   switch (s) {
     case SpecialRegister::ctaid: case SpecialRegister::ntid: case SpecialRegister::nctaid:
@@ -17,10 +16,13 @@ bool special_uniform(SpecialRegister s) {
     case SpecialRegister::nclusterid: case SpecialRegister::cluster_ctaid: case SpecialRegister::cluster_nctaid:
     case SpecialRegister::cluster_ctarank: case SpecialRegister::cluster_nctarank:
     case SpecialRegister::dynamic_smem_size: case SpecialRegister::total_smem_size:
+    case SpecialRegister::envreg:  // ISA 10.27: initialised by the driver, "cta-wide or grid-wide values"
       return true;
     default: return false;
   }
 }
+
+namespace {
 
 bool operand_uniform(const Operand& o, const std::vector<bool>& reg) {
   switch (o.kind) {

@@ -14,6 +14,9 @@ struct Uniformity {
   std::vector<int> cause;       // block -> the thread-dependent branch (instruction) it diverges under, -1 none
 };
 
+// Special registers that hold one value in every thread of a CTA.
+bool special_uniform(ptx::ir::SpecialRegister s);
+
 Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g);
 
 }  // namespace ptxcheck::race
