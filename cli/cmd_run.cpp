@@ -16,7 +16,7 @@ struct RunArgs {
   std::vector<std::uint32_t> grid, block;
   std::vector<std::string> params, buffers;
   std::uint32_t shared = 0;
-  bool shared_given = false;
+  bool shared_given = false, cooperative = false;
   std::uint64_t seed = 0, max_steps = 2'000'000'000;
   std::uint32_t resident = 8;
   std::uint64_t gpu_slack = 0;
@@ -47,6 +47,7 @@ int run_run(const RunArgs& args) {
     return 2;
   }
   if (args.shared_given) launch.dynamic_shared_bytes = args.shared;
+  if (args.cooperative) launch.cooperative = true;
   // --buffer NAME=HEX or NAME:zero=N
   for (const auto& b : args.buffers) {
     std::vector<std::uint8_t> bytes;
@@ -111,6 +112,9 @@ void register_run(CLI::App& app) {
   cmd->add_option("--param", args->params, "kernel parameter in order: TYPE:VALUE (u32:7, f32:1.5) or buffer:NAME")->allow_extra_args(false);
   cmd->add_option("--buffer", args->buffers, "a buffer: NAME=HEXBYTES (little-endian) or NAME=zero:N")->allow_extra_args(false);
   cmd->add_option("--shared", args->shared, "dynamic shared memory bytes")->each([args](const std::string&) { args->shared_given = true; });
+  cmd->add_flag("--cooperative", args->cooperative,
+               "a cooperative launch (cudaLaunchCooperativeKernel): every CTA resident, and the grid workspace "
+               "that cooperative_groups::this_grid().sync() uses");
   cmd->add_option("--seed", args->seed, "scheduling seed (0: deterministic lowest-pc-first)")->capture_default_str();
   cmd->add_option("--max-steps", args->max_steps, "warp-instruction budget (exit 3 when reached)")->capture_default_str();
   cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once, run interleaved")->capture_default_str();

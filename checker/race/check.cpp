@@ -711,7 +711,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   if (counters_assumed)
     res.notes.push_back("atomic counters (locations written only by atom.add of a positive constant) are assumed not to wrap around, so two threads' adds to one counter return different values");
 
-  if (o.replay) replay_races(m, kernel, res.races);
+  if (o.replay) {
+    ReplayOptions ro;
+    ro.cooperative = !grid_syncs.empty();  // as the grid-sync notes assume
+    replay_races(m, kernel, res.races, ro);
+  }
   bool definite = false;
   for (const auto& r : res.races) if (!r.possible) definite = true;
   if (definite || !res.divergences.empty()) res.verdict = KernelResult::Verdict::race;

@@ -26,6 +26,7 @@ std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& 
   l.kernel = kernel.name;
   l.block = w.block;
   l.grid = w.grid;
+  l.cooperative = o.cooperative;
   const std::uint64_t threads = std::uint64_t(w.block[0]) * w.block[1] * w.block[2] * w.grid[0] * w.grid[1] * w.grid[2];
   if (threads > o.max_threads) {
     why = "the witness launch has " + std::to_string(threads) + " threads (at most " + std::to_string(o.max_threads) + " are replayed)";

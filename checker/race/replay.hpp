@@ -15,6 +15,7 @@ struct ReplayOptions {
   std::uint64_t max_tracked_bytes = 1u << 20;
   std::uint64_t max_threads = 1u << 16;   // larger witness launches are not replayed
   std::uint64_t max_buffer_bytes = 1u << 24;
+  bool cooperative = false;               // a cooperative launch (the kernel synchronises its grid)
 };
 
 // Replays the witnesses of `races` (found in `kernel` of `m`), marking those seen as confirmed (no longer

@@ -58,7 +58,8 @@ CV Machine::special(Thread& t, const Operand& o, unsigned width) {
     case SpecialRegister::dynamic_smem_size: v = launch_.dynamic_shared_bytes; break;
     case SpecialRegister::total_smem_size: case SpecialRegister::aggr_smem_size:
       v = dynamic_shared_base_ + launch_.dynamic_shared_bytes; break;
-    default: v = 0; break;  // smid, gridid, pm, envreg, cluster registers of a 1-CTA cluster: 0
+    case SpecialRegister::envreg: v = o.imm == 1 ? grid_workspace_ >> 32 : o.imm == 2 ? grid_workspace_ & 0xffffffffu : 0; break;
+    default: v = 0; break;  // smid, gridid, pm, cluster registers of a 1-CTA cluster: 0
   }
   return Concrete::lit(width, v);
 }

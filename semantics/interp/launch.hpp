@@ -26,6 +26,10 @@ struct Launch {
   std::string kernel;  // empty: the module's only kernel
   std::array<std::uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   std::uint32_t dynamic_shared_bytes = 0;
+  // cudaLaunchCooperativeKernel: every CTA is resident at once, and the driver passes the grid workspace that
+  // cooperative_groups' grid synchronisation counts on (its address in %envreg1:%envreg2, high:low; see
+  // cooperative_groups/details/driver_abi.h). Otherwise %envreg reads 0, and a grid sync traps.
+  bool cooperative = false;
   std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers;  // in declaration order
   std::vector<ParamValue> params;
 };

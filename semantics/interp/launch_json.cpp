@@ -124,6 +124,10 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
   };
   if (!dims("grid", out.grid) || !dims("block", out.block)) return false;
   if (j.contains("dynamic_shared_bytes")) out.dynamic_shared_bytes = j["dynamic_shared_bytes"].get<std::uint32_t>();
+  if (j.contains("cooperative")) {
+    if (!j["cooperative"].is_boolean()) { error = "cooperative must be true or false"; return false; }
+    out.cooperative = j["cooperative"].get<bool>();
+  }
   if (j.contains("buffers")) {
     if (!j["buffers"].is_object()) { error = "buffers must be an object"; return false; }
     for (auto it = j["buffers"].begin(); it != j["buffers"].end(); ++it) {

@@ -305,6 +305,13 @@ RunResult Machine::run() {
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
   }
+  if (launch_.cooperative) {
+    // The grid workspace (cooperative_groups/details/driver_abi.h `grid_workspace`): {wsSize, barrier}, barrier 0.
+    grid_workspace_ = global_.allocate("grid workspace", 8, 256);
+    if (opt_.observer) opt_.observer->allocation("grid workspace", StateSpace::global, grid_workspace_, 8);
+    std::uint32_t ws_size = 8;
+    std::memcpy(global_.region(global_.regions().size() - 1).bytes.data(), &ws_size, 4);
+  }
   // Kernel parameters (ISA 5.1.6.1): every thread's param space starts with the launch's values.
   kernel_ = static_cast<std::uint32_t>(kernel - mod_.functions.data());
   const FnInfo& ki = fns_[kernel_];
@@ -330,7 +337,7 @@ RunResult Machine::run() {
       for (std::uint32_t x = 0; x < g[0]; ++x) pending.push_back({x, y, z});
   std::size_t next = 0;
   std::vector<std::unique_ptr<Cta>> resident, done;
-  const std::size_t limit = std::max<std::uint32_t>(1, opt_.resident_ctas);
+  const std::size_t limit = launch_.cooperative ? pending.size() : std::max<std::uint32_t>(1, opt_.resident_ctas);
   while (!stop_ && (next < pending.size() || !resident.empty())) {
     while (resident.size() < limit && next < pending.size()) {
       if (done.empty()) {

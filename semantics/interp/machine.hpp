@@ -174,6 +174,7 @@ class Machine {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> local_shared_;  // (fn, local) -> shared offset
   std::uint64_t static_shared_ = 0, dynamic_shared_base_ = 0;
   std::vector<std::uint64_t> buffer_base_;  // launch buffer index -> address
+  std::uint64_t grid_workspace_ = 0;         // a cooperative launch's grid workspace (Launch::cooperative), else 0
   std::uint32_t kernel_ = 0;                // function index of the launched kernel
   std::vector<std::uint8_t> kernel_frame_;  // the kernel frame's bytes at entry: the launch's parameter values
   Cta* cta_ = nullptr;

@@ -490,3 +490,72 @@ DONE:
   auto r1 = run_kernel(k, 32, 5, o, {}, 4);
   CHECK(r1.r.problem.kind == Problem::Kind::step_limit);
 }
+
+TEST_CASE("a cooperative launch: every CTA resident and the grid workspace in %envreg1:%envreg2 (cooperative groups)") {
+  // The grid barrier cooperative_groups builds on the workspace's second word (details/sync.h): thread 0 of CTA 0
+  // adds 0x80000000 - (CTAs - 1), thread 0 of each other CTA adds 1, and each spins until the top bit flips.
+  // With 4 CTAs the word ends at 0x80000000 - 3 + 3 = 0x80000000, which every thread reads after the barrier.
+  // One resident CTA at a time would spin forever: a cooperative launch makes all of them resident.
+  const std::string kernel = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<3>;
+  mov.u32 %r1, %envreg1;
+  mov.u32 %r2, %envreg2;
+  cvt.u64.u32 %rd3, %r1;
+  cvt.u64.u32 %rd4, %r2;
+  shl.b64 %rd3, %rd3, 32;
+  or.b64 %rd5, %rd3, %rd4;
+  setp.eq.u64 %p1, %rd5, 0;
+  @%p1 trap;
+  mov.u32 %r3, %tid.x;
+  setp.ne.u32 %p2, %r3, 0;
+  @%p2 bra DONE;
+  mov.u32 %r4, %ctaid.x;
+  setp.eq.u32 %p1, %r4, 0;
+  selp.b32 %r5, 2147483645, 1, %p1;
+  atom.add.release.gpu.u32 %r6, [%rd5+4], %r5;
+SPIN:
+  ld.acquire.gpu.u32 %r7, [%rd5+4];
+  xor.b32 %r8, %r7, %r6;
+  setp.gt.s32 %p1, %r8, -1;
+  @%p1 bra SPIN;
+DONE:
+  bar.sync 0;
+  ld.relaxed.gpu.u32 %r9, [%rd5+4];
+  mov.u32 %r4, %ctaid.x;
+  mad.lo.u32 %r10, %r4, 32, %r3;
+  mul.wide.u32 %rd6, %r10, 4;
+  ld.param.u64 %rd1, [out];
+  add.u64 %rd1, %rd1, %rd6;
+  st.global.u32 [%rd1], %r9;
+  ret;
+})";
+  auto loaded = ptx::ir::load_ptx(std::string(kHeader) + kernel, "test.ptx");
+  REQUIRE(loaded);
+  Launch l;
+  l.kernel = "k";
+  l.grid = {4, 1, 1};
+  l.block = {32, 1, 1};
+  l.buffers.push_back({"out", std::vector<std::uint8_t>(128 * 4)});
+  l.params.push_back({"out", {}, 0});
+  Options opt;
+  opt.resident_ctas = 1;
+  opt.max_steps = 1'000'000;  // a spin that cannot end runs into this instead of hanging the test
+  l.cooperative = true;
+  RunResult r = run(*loaded.module, l, opt);
+  REQUIRE(r.ok());
+  std::vector<std::uint32_t> out(128);
+  std::memcpy(out.data(), r.buffers[0].second.data(), out.size() * 4);
+  for (auto v : out) CHECK(v == 0x80000000u);
+  // Without a cooperative launch the workspace address is 0, and the kernel traps, as cooperative groups does.
+  l.cooperative = false;
+  CHECK(run(*loaded.module, l, opt).problem.kind == Problem::Kind::trap);
+  // The launch file spells it "cooperative": true.
+  Launch fromjson;
+  std::string error;
+  REQUIRE(launch_from_json(nlohmann::json::parse(R"({"cooperative": true})"), fromjson, error));
+  CHECK(fromjson.cooperative);
+  CHECK_FALSE(launch_from_json(nlohmann::json::parse(R"({"cooperative": 1})"), fromjson, error));
+}
