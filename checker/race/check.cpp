@@ -12,6 +12,7 @@
 #include "checker/race/replay.hpp"
 #include "checker/race/strength.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -212,6 +213,29 @@ z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) 
   z3::expr r = a[0] == b[0];
   for (std::size_t i = 1; i < a.size(); ++i) r = r && a[i] == b[i];
   return r;
+}
+
+// The conditional branch that decides whether block `blk` is reached: its nearest dominator ending in a guarded
+// `bra` that `blk` does not post-dominate, other than a branch around a `trap` (which aborts the launch; -1 if none).
+int deciding_branch(const ptx::ir::Function& f, const Cfg& g, int blk) {
+  std::vector<int> doms(g.dom[static_cast<std::size_t>(blk)].begin(), g.dom[static_cast<std::size_t>(blk)].end());
+  // A nearer dominator has more dominators of its own.
+  std::sort(doms.begin(), doms.end(), [&](int a, int b) { return g.dom[static_cast<std::size_t>(a)].size() > g.dom[static_cast<std::size_t>(b)].size(); });
+  for (int d : doms) {
+    const auto& bl = g.blocks[static_cast<std::size_t>(d)];
+    if (d == blk || bl.end == bl.begin) continue;
+    const auto& last = f.body[bl.end - 1];
+    if (last.op != Opcode::bra_ || last.guard < 0) continue;
+    auto traps = [&](int s) {
+      const auto& sb = g.blocks[static_cast<std::size_t>(s)];
+      return sb.end > sb.begin && f.body[sb.end - 1].op == Opcode::trap_ && f.body[sb.end - 1].guard < 0;
+    };
+    if (std::any_of(bl.succ.begin(), bl.succ.end(), traps)) continue;
+    bool post_dominated = false;
+    for (int p = g.ipdom[static_cast<std::size_t>(d)]; p >= 0 && !post_dominated; p = g.ipdom[static_cast<std::size_t>(p)]) post_dominated = p == blk;
+    if (!post_dominated) return static_cast<int>(bl.end - 1);
+  }
+  return -1;
 }
 
 ThreadIds ids_of(const z3::model& m, const ThreadEncoding& t) {
@@ -417,6 +441,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return any;
   };
 
+  // The guarded instruction a barrier diverges under, as `@%p bra at FILE:LINE:COL (ptx line N)`.
+  auto condition_text = [&](int cause) -> std::string {
+    if (cause < 0) return "";
+    const auto& ci = f.body[static_cast<std::size_t>(cause)];
+    std::string reg = ci.guard >= 0 ? f.registers[ci.guard].name : "?";
+    return std::string(ci.guard_negated ? "@!" : "@") + reg + " " + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
+  };
+
   // ---- barrier divergence: two threads of one CTA, the same iteration of every enclosing loop.
   for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
     const auto& b1 = T1.barriers[k];
@@ -438,12 +470,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     DivergenceReport d{b1.instr, where_of(m, f.body[b1.instr]), "", ids_of(*model, T1), ids_of(*model, T2),
                        model->eval(b1.pc, true).is_true(), ""};
     const auto& bin = f.body[b1.instr];
-    int cause = bin.guard >= 0 && !prep.uni.reg[bin.guard] ? static_cast<int>(b1.instr) : prep.uni.cause[blk];
-    if (cause >= 0) {
-      const auto& ci = f.body[cause];
-      std::string reg = ci.guard >= 0 ? f.registers[ci.guard].name : "?";
-      d.condition = std::string(ci.guard_negated ? "@!" : "@") + reg + " " + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
-    }
+    d.condition = condition_text(bin.guard >= 0 && !prep.uni.reg[bin.guard] ? static_cast<int>(b1.instr) : prep.uni.cause[blk]);
     res.divergences.push_back(d);
   }
   // A grid synchronisation (grid_sync.hpp) waits for every CTA of the grid: two threads of different CTAs, the
@@ -461,7 +488,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     auto [r, model, why] = check(q);
     if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (grid synchronisation divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
     if (r != z3::sat) continue;
-    res.divergences.push_back(DivergenceReport{b1.instr, where_of(m, f.body[b1.instr]), "", ids_of(*model, T1), ids_of(*model, T2),
+    res.divergences.push_back(DivergenceReport{b1.instr, where_of(m, f.body[b1.instr]), condition_text(deciding_branch(f, prep.cfg, blk)),
+                                               ids_of(*model, T1), ids_of(*model, T2),
                                                model->eval(b1.pc, true).is_true(),
                                                "a grid synchronisation waits for every CTA of the grid, and this thread's CTA does not arrive"});
   }

@@ -184,3 +184,15 @@ TEST_CASE("bad input: a file without a kernel and a missing file are errors (exi
   CHECK(missing.exit_code == 2);
   fs::remove(tmp);
 }
+
+TEST_CASE("a grid synchronisation that only some CTAs reach is barrier divergence, under the CTA-dependent branch") {
+  auto p = kernels / "grid_sync_divergence.cu";
+  auto o = options(expectation(p));
+  auto r = race::run_file(p.string(), o);
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(r.kernels[0].divergences.size() == 1);
+  const auto& d = r.kernels[0].divergences[0];
+  CHECK(d.t1.ctaid != d.t2.ctaid);  // threads of two CTAs: one arrives, the other's CTA never does
+  CHECK(d.condition.find("grid_sync_divergence.cu:8:") != std::string::npos);  // `if (blockIdx.x == 0)`
+  CHECK(d.note.find("grid synchronisation") != std::string::npos);
+}
