@@ -285,9 +285,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   Analysis an_grid(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
 
   z3::solver s(c);
-  z3::params sp(c);
-  sp.set("timeout", o.timeout_ms);
-  s.set(sp);
+  unsigned current_ms = 0;  // the solver's timeout per query
+  auto set_timeout = [&](unsigned ms) { z3::params tp(c); tp.set("timeout", ms); s.set(tp); current_ms = ms; };
+  set_timeout(o.timeout_ms);
   auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
   for (int d = 0; d < 3; ++d) {
     if (!o.block && o.x_only && d > 0) s.add(launch.ntid[d] == u32(1));
@@ -626,8 +626,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return wide(a.scope) && wide(b.scope);
   };
   const unsigned quick_ms = std::min(o.timeout_ms, 250u);
-  unsigned current_ms = o.timeout_ms;
-  auto set_timeout = [&](unsigned ms) { z3::params tp(c); tp.set("timeout", ms); s.set(tp); current_ms = ms; };
   enum class PairResult { done, unknown, stop };
   // One pair of accesses, T1's i-th and T2's j-th; `final_pass`: an unknown answer is recorded as a reason.
   auto check_pair = [&](std::size_t i, std::size_t j, bool final_pass) {

@@ -472,7 +472,7 @@ class Detector final : public ptx::interp::Observer {
       for (std::uint64_t k = 0; k < cta_size_; ++k)
         if (!seen[k]) {
           auto it = refs_.find(ph.first.cta * cta_size_ + k);
-          ThreadRef r = it != refs_.end() ? it->second : ref_of(ph.first.cta * cta_size_ + k);
+          ThreadRef r = it != refs_.end() ? it->second : ptx::interp::thread_ref_of(ph.first.cta * cta_size_ + k, grid_, block_);
           missing = r;
           break;
         }
@@ -491,18 +491,6 @@ class Detector final : public ptx::interp::Observer {
     ThreadIds i;
     for (int d = 0; d < 3; ++d) { i.ctaid[d] = r.ctaid[d]; i.tid[d] = r.tid[d]; }
     return i;
-  }
-  // A thread never seen by the observer (it exited before any memory operation or barrier), from its number.
-  ThreadRef ref_of(std::uint64_t id) const {
-    ThreadRef r;
-    r.id = id;
-    r.cta = id / cta_size_;
-    std::uint64_t lin = id % cta_size_, cta = r.cta;
-    r.tid = {static_cast<std::uint32_t>(lin % block_[0]), static_cast<std::uint32_t>(lin / block_[0] % block_[1]),
-             static_cast<std::uint32_t>(lin / (std::uint64_t(block_[0]) * block_[1]))};
-    r.ctaid = {static_cast<std::uint32_t>(cta % grid_[0]), static_cast<std::uint32_t>(cta / grid_[0] % grid_[1]),
-               static_cast<std::uint32_t>(cta / (std::uint64_t(grid_[0]) * grid_[1]))};
-    return r;
   }
 
   const ptx::ir::Module& m_;

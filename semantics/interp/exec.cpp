@@ -184,16 +184,7 @@ std::pair<StateSpace, std::uint64_t> Machine::resolve(StateSpace space, std::uin
   return {StateSpace::global, a};
 }
 
-ThreadRef Machine::thread_ref(const Thread& t) const {
-  const auto& g = launch_.grid;
-  const auto& b = launch_.block;
-  ThreadRef r;
-  r.ctaid = cta_->ctaid;
-  r.tid = t.tid;
-  r.cta = r.ctaid[0] + std::uint64_t(g[0]) * (r.ctaid[1] + std::uint64_t(g[1]) * r.ctaid[2]);
-  r.id = r.cta * (std::uint64_t(b[0]) * b[1] * b[2]) + t.linear;
-  return r;
-}
+ThreadRef Machine::thread_ref(const Thread& t) const { return thread_ref_of(cta_->ctaid, t.tid, launch_.grid, launch_.block); }
 
 void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                       std::uint32_t bytes, bool wrote) {

@@ -19,6 +19,27 @@ struct ThreadRef {
   std::array<std::uint32_t, 3> ctaid{}, tid{};
 };
 
+// The numbering of ThreadRef for a launch of `grid` x `block`: id = cta * threads per CTA + the thread's linear
+// id in its CTA, both x fastest (ISA 2.2). From the ids, and back from the number.
+inline ThreadRef thread_ref_of(const std::array<std::uint32_t, 3>& ctaid, const std::array<std::uint32_t, 3>& tid,
+                               const std::array<std::uint32_t, 3>& grid, const std::array<std::uint32_t, 3>& block) {
+  ThreadRef r;
+  r.ctaid = ctaid;
+  r.tid = tid;
+  r.cta = ctaid[0] + std::uint64_t(grid[0]) * (ctaid[1] + std::uint64_t(grid[1]) * ctaid[2]);
+  r.id = r.cta * (std::uint64_t(block[0]) * block[1] * block[2]) + tid[0] + std::uint64_t(block[0]) * (tid[1] + std::uint64_t(block[1]) * tid[2]);
+  return r;
+}
+inline ThreadRef thread_ref_of(std::uint64_t id, const std::array<std::uint32_t, 3>& grid, const std::array<std::uint32_t, 3>& block) {
+  const std::uint64_t per_cta = std::uint64_t(block[0]) * block[1] * block[2];
+  const std::uint64_t lin = id % per_cta, cta = id / per_cta;
+  return thread_ref_of({static_cast<std::uint32_t>(cta % grid[0]), static_cast<std::uint32_t>(cta / grid[0] % grid[1]),
+                        static_cast<std::uint32_t>(cta / (std::uint64_t(grid[0]) * grid[1]))},
+                       {static_cast<std::uint32_t>(lin % block[0]), static_cast<std::uint32_t>(lin / block[0] % block[1]),
+                        static_cast<std::uint32_t>(lin / (std::uint64_t(block[0]) * block[1]))},
+                       grid, block);
+}
+
 // One memory operation (ISA 8.4): a read (ld, ldu, ldmatrix), a write (st), or an atomic (atom: read and, unless a
 // failed cas, write; red: write only, no acquire).
 struct MemoryAccess {
