@@ -282,7 +282,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     res.notes.push_back("cooperative-groups grid synchronisation at " + where_of(m, f.body[gs.begin]).text() +
                         " taken as a barrier of the whole grid (the driver's grid workspace counter, %envreg; a cooperative launch)");
   }
-  Analysis an_grid(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
+  std::optional<Analysis> an_grid;
+  if (!grid_syncs.empty()) an_grid.emplace(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
 
   z3::solver s(c);
   unsigned current_ms = 0;  // the solver's timeout per query
@@ -634,7 +635,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (!a.write && !b.write) return PairResult::done;
     if (ignorable(a.space) || ignorable(b.space)) return PairResult::done;
     if (grid_counter.count(a.instr) || grid_counter.count(b.instr)) return PairResult::done;  // the driver's memory
-    if (!an_grid.same_interval(a.instr, b.instr)) return PairResult::done;  // ordered by a grid synchronisation
+    if (an_grid && !an_grid->same_interval(a.instr, b.instr)) return PairResult::done;  // ordered by a grid synchronisation
     bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
     if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) return PairResult::done;
     if (a.object >= 0 && b.object >= 0 && a.object != b.object) return PairResult::done;
