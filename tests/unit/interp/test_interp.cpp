@@ -23,7 +23,7 @@ struct Run {
 
 // One kernel `k(.param .u64 out)` with `words` u32 outputs, or an extra input buffer when `in` is given.
 Run run_kernel(const std::string& body, std::uint32_t threads, std::uint32_t words, Options opt = {},
-               std::vector<std::uint32_t> in = {}, std::uint32_t blocks = 1, std::uint32_t shared = 0) {
+               std::vector<std::uint32_t> in = {}, std::uint32_t blocks = 1, std::uint32_t shared = 0, bool cooperative = false) {
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + body, "test.ptx");
   for (const auto& e : loaded.errors) FAIL(e.render());
   REQUIRE(loaded);
@@ -32,6 +32,7 @@ Run run_kernel(const std::string& body, std::uint32_t threads, std::uint32_t wor
   l.grid = {blocks, 1, 1};
   l.block = {threads, 1, 1};
   l.dynamic_shared_bytes = shared;
+  l.cooperative = cooperative;
   l.buffers.push_back({"out", std::vector<std::uint8_t>(words * 4)});
   l.params.push_back({"out", {}, 0});
   if (!in.empty()) {
@@ -532,26 +533,14 @@ DONE:
   st.global.u32 [%rd1], %r9;
   ret;
 })";
-  auto loaded = ptx::ir::load_ptx(std::string(kHeader) + kernel, "test.ptx");
-  REQUIRE(loaded);
-  Launch l;
-  l.kernel = "k";
-  l.grid = {4, 1, 1};
-  l.block = {32, 1, 1};
-  l.buffers.push_back({"out", std::vector<std::uint8_t>(128 * 4)});
-  l.params.push_back({"out", {}, 0});
   Options opt;
   opt.resident_ctas = 1;
   opt.max_steps = 1'000'000;  // a spin that cannot end runs into this instead of hanging the test
-  l.cooperative = true;
-  RunResult r = run(*loaded.module, l, opt);
-  REQUIRE(r.ok());
-  std::vector<std::uint32_t> out(128);
-  std::memcpy(out.data(), r.buffers[0].second.data(), out.size() * 4);
-  for (auto v : out) CHECK(v == 0x80000000u);
+  auto r = run_kernel(kernel, 32, 128, opt, {}, 4, 0, true);
+  REQUIRE(r.r.ok());
+  for (auto v : r.out) CHECK(v == 0x80000000u);
   // Without a cooperative launch the workspace address is 0, and the kernel traps, as cooperative groups does.
-  l.cooperative = false;
-  CHECK(run(*loaded.module, l, opt).problem.kind == Problem::Kind::trap);
+  CHECK(run_kernel(kernel, 32, 128, opt, {}, 4, 0, false).r.problem.kind == Problem::Kind::trap);
   // The launch file spells it "cooperative": true.
   Launch fromjson;
   std::string error;
