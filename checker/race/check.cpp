@@ -435,11 +435,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return std::make_tuple(r, model, why);
   };
 
-  // A thread that traps aborts the launch (ISA 9.7.19.4), so its not reaching a barrier is no divergence.
+  // One thread reaches the barrier instance, the other does not and does not trap: a thread that traps aborts
+  // the launch (ISA 9.7.19.4), so its not reaching a barrier is no divergence.
   auto traps = [&](const ThreadEncoding& t) {
     z3::expr any = c.bool_val(false);
     for (const auto& pc : t.traps) any = any || pc;
     return any;
+  };
+  auto one_misses = [&](const Barrier& b1, const Barrier& b2) {
+    return (b1.pc && !b2.pc && !traps(T2)) || (b2.pc && !b1.pc && !traps(T1));
   };
 
   // The guarded instruction a barrier diverges under, as `@%p bra at FILE:LINE:COL (ptx line N)`.
@@ -462,7 +466,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every barrier was checked for divergence");
       break;
     }
-    z3::expr q = same_cta && (b1.pc != b2.pc) && !traps(T1) && !traps(T2);
+    z3::expr q = same_cta && one_misses(b1, b2);
     for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
       if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
     auto [r, model, why] = check(q);
@@ -483,7 +487,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const auto& b1 = T1.barriers[k];
     const auto& b2 = T2.barriers[k];
     int blk = prep.cfg.block_of[b1.instr];
-    z3::expr q = !same_cta && (b1.pc != b2.pc) && !traps(T1) && !traps(T2);
+    z3::expr q = !same_cta && one_misses(b1, b2);
     for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
       if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
     auto [r, model, why] = check(q);
