@@ -27,4 +27,14 @@ err=$("$exe" run "$tmp" --param u64:0 2>&1 >/dev/null); rc=$?
 check "unsupported -> 3" 3 $rc
 echo "$err" | grep -q ':7: unsupported: fns.b32' || { echo "FAIL unsupported: message '$err'"; fails=$((fails+1)); }
 rm -f "$tmp"
+# --cooperative: cooperative_groups' grid sync runs (every CTA resident, the grid workspace in %envreg); each
+# a[i] takes a[i + 1] read before the sync, so 0..128 becomes 1..128, 128. Without it the grid sync traps (exit 1).
+ws=$src/tests/unit/race/kernels/grid_sync.cu
+hex=$(for i in $(seq 0 128); do printf '%02x%02x0000' $((i % 256)) $((i / 256)); done)
+want=$(for i in $(seq 1 128) 128; do printf '%02x%02x0000' $((i % 256)) $((i / 256)); done)
+out=$("$exe" run "$ws" --cooperative --grid 4 --block 32 --buffer a=$hex --param buffer:a); rc=$?
+check "cooperative grid sync" 0 $rc
+echo "$out" | grep -q "\"bytes_le_hex\": \"$want\"" || { echo "FAIL cooperative grid sync: output"; fails=$((fails+1)); }
+"$exe" run "$ws" --grid 4 --block 32 --buffer a=$hex --param buffer:a >/dev/null 2>&1; rc=$?
+check "grid sync without a cooperative launch traps -> 1" 1 $rc
 exit $fails
