@@ -51,6 +51,18 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
   return m.kind == ptx::ir::Operand::Kind::Immediate && (static_cast<std::uint64_t>(m.imm) & 0xffffffffu) == 0xffffffffu;
 }
 
+// An instruction that may order memory between threads beyond what the barrier intervals model: a fence, a
+// release/acquire operation (ISA 8.8), and a barrier other than the unguarded CTA-wide and full-mask warp ones
+// (bar.arrive, a thread count, a guard, a partial mask: they synchronize their participants, 8.9.4 item 2).
+bool may_synchronize(const ptx::ir::Instruction& in) {
+  using MS = ptx::ir::MemorySemantics;
+  if (in.op == Opcode::fence_ || in.op == Opcode::membar_) return true;
+  if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !full_warp_barrier(in);
+  const auto sem = in.q.semantics;
+  return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
+         (*sem == MS::acquire || *sem == MS::release || *sem == MS::acq_rel || *sem == MS::sc);
+}
+
 struct Analysis {
   const ptx::ir::Function& f;
   const Cfg& g;
@@ -403,18 +415,35 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return facts;
   };
 
-  // Orderings this engine does not model: fences and release/acquire operations (ISA 8.8 causality order).
-  bool sync_ops = false;
-  for (std::uint32_t i = 0; i < f.body.size(); ++i) {
-    if (grid_counter.count(i)) continue;
-    const auto& in = f.body[i];
-    using MS = ptx::ir::MemorySemantics;
-    auto sem = in.q.semantics;
-    if (in.op == Opcode::fence_ || in.op == Opcode::membar_) sync_ops = true;
-    if ((in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
-        (*sem == MS::acquire || *sem == MS::release || *sem == MS::acq_rel || *sem == MS::sc))
-      sync_ops = true;
+  // Orderings this engine does not model (may_synchronize; the grid sync's counter is modelled as a barrier).
+  // Causality order from an access x of one thread to an access y of another leaves x's thread at or after x and
+  // enters y's thread at or before y (8.9.5), so only a pair with such instructions on both sides, in one
+  // direction or the other, may be ordered by them: sync_after[i], one is reachable from i; sync_before[i], i is
+  // reachable from one (the CFG with its back edges, so every iteration counts).
+  std::vector<bool> sync_after(f.body.size(), false), sync_before(f.body.size(), false);
+  {
+    std::vector<std::vector<std::uint32_t>> pred(f.body.size());
+    std::vector<std::uint32_t> fwd, bwd;
+    for (std::uint32_t i = 0; i < f.body.size(); ++i) {
+      for (auto s2 : an.succ(i)) pred[s2].push_back(i);
+      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) { fwd.push_back(i); bwd.push_back(i); }
+    }
+    auto close = [&](std::vector<std::uint32_t> todo, std::vector<bool>& seen, bool forward) {
+      while (!todo.empty()) {
+        auto i = todo.back();
+        todo.pop_back();
+        if (seen[i]) continue;
+        seen[i] = true;
+        if (forward) for (auto s2 : an.succ(i)) todo.push_back(s2);
+        else for (auto p2 : pred[i]) todo.push_back(p2);
+      }
+    };
+    close(fwd, sync_before, true);
+    close(bwd, sync_after, false);
   }
+  auto may_be_ordered = [&](std::uint32_t x, std::uint32_t y) {
+    return (sync_after[x] && sync_before[y]) || (sync_after[y] && sync_before[x]);
+  };
 
   auto check = [&](const z3::expr& q) {
     ++res.queries;
@@ -714,7 +743,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     rr.t1 = ids_of(*model, T1);
     rr.t2 = ids_of(*model, T2);
     rr.witness = witness_of(*model);
-    if (sync_ops) { rr.possible = true; rr.note = "the kernel has fences or release/acquire operations, whose ordering (ISA 8.8 causality) is not modelled"; }
+    if (may_be_ordered(a.instr, b.instr)) {
+      rr.possible = true;
+      rr.note = "fences, release/acquire operations or partial barriers on paths between them may order them (ISA 8.8-8.9, not modelled)";
+    }
     else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
     res.races.push_back(rr);
     return res.races.size() >= o.max_races ? PairResult::stop : PairResult::done;

@@ -196,3 +196,20 @@ TEST_CASE("a grid synchronisation that only some CTAs reach is barrier divergenc
   CHECK(d.condition.find("grid_sync_divergence.cu:8:") != std::string::npos);  // `if (blockIdx.x == 0)`
   CHECK(d.note.find("grid synchronisation") != std::string::npos);
 }
+
+TEST_CASE("only accesses with synchronizing instructions on both sides are possible races (ISA 8.9.5), without a replay") {
+  // race_before_any_fence: nothing synchronizes before the racing writes, so the fence after them cannot order
+  // them: a definite race without running the witness. named_barrier_arrive: bar.arrive before the write's
+  // successors and bar.sync before the read may order them: possible.
+  for (auto [name, possible] : {std::pair{"race_before_any_fence.cu", false}, std::pair{"named_barrier_arrive.cu", true}}) {
+    CAPTURE(name);
+    auto p = kernels / name;
+    auto o = options(expectation(p));
+    o.check.replay = false;
+    auto r = race::run_file(p.string(), o);
+    REQUIRE(r.kernels.size() == 1);
+    REQUIRE(r.kernels[0].races.size() == 1);
+    CHECK(r.kernels[0].races[0].possible == possible);
+    CHECK(r.exit_code == (possible ? 3 : 1));
+  }
+}
