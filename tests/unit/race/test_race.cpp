@@ -46,6 +46,14 @@ race::RunOptions options(const Expectation& e) {
   return o;
 }
 
+// One kernel file of tests/unit/race/kernels checked with the launch and options of its `expect:` line.
+race::FileResult check_kernel_file(const std::string& name, bool replay = true) {
+  const auto p = kernels / name;
+  auto o = options(expectation(p));
+  o.check.replay = replay;
+  return race::run_file(p.string(), o);
+}
+
 // The verdict a file result stands for, in the vocabulary of the `expect:` lines.
 std::string verdict_of(const race::FileResult& r) {
   if (r.exit_code == 0) return "race-free";
@@ -105,9 +113,7 @@ TEST_CASE("one report per race: a race between every pair of threads is reported
 }
 
 TEST_CASE("a race inside a called function is reported at the callee's source line") {
-  auto p = kernels / "call_race_in_callee.cu";
-  auto o = options(expectation(p));
-  auto r = race::run_file(p.string(), o);
+  auto r = check_kernel_file("call_race_in_callee.cu");
   REQUIRE(r.kernels.size() == 1);
   REQUIRE(r.kernels[0].races.size() == 1);
   const auto& x = r.kernels[0].races[0];
@@ -135,9 +141,7 @@ TEST_CASE("a call of a bodiless function is unknown by default, and names the fu
 }
 
 TEST_CASE("block-scoped atomics across CTAs are not morally strong (ISA 8.6): the report names the scope") {
-  auto p = kernels / "atomic_block_scope_across_ctas.cu";
-  auto o = options(expectation(p));
-  auto r = race::run_file(p.string(), o);
+  auto r = check_kernel_file("atomic_block_scope_across_ctas.cu");
   REQUIRE(r.kernels.size() == 1);
   REQUIRE(!r.kernels[0].races.empty());
   const auto& x = r.kernels[0].races[0];
@@ -186,9 +190,7 @@ TEST_CASE("bad input: a file without a kernel and a missing file are errors (exi
 }
 
 TEST_CASE("a grid synchronisation that only some CTAs reach is barrier divergence, under the CTA-dependent branch") {
-  auto p = kernels / "grid_sync_divergence.cu";
-  auto o = options(expectation(p));
-  auto r = race::run_file(p.string(), o);
+  auto r = check_kernel_file("grid_sync_divergence.cu");
   REQUIRE(r.kernels.size() == 1);
   REQUIRE(r.kernels[0].divergences.size() == 1);
   const auto& d = r.kernels[0].divergences[0];
@@ -203,10 +205,7 @@ TEST_CASE("only accesses with synchronizing instructions on both sides are possi
   // successors and bar.sync before the read may order them: possible.
   for (auto [name, possible] : {std::pair{"race_before_any_fence.cu", false}, std::pair{"named_barrier_arrive.cu", true}}) {
     CAPTURE(name);
-    auto p = kernels / name;
-    auto o = options(expectation(p));
-    o.check.replay = false;
-    auto r = race::run_file(p.string(), o);
+    auto r = check_kernel_file(name, false);
     REQUIRE(r.kernels.size() == 1);
     REQUIRE(r.kernels[0].races.size() == 1);
     CHECK(r.kernels[0].races[0].possible == possible);
