@@ -141,7 +141,13 @@ Cfg build_cfg(const ptx::ir::Function& f) {
       for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i)
         for (int r : written_registers(f.body[i])) l.modified.insert(r);
 
-  // Post-dominators with a virtual exit (index nb): blocks without successors go to it.
+  // Post-dominators with a virtual exit (index nb): blocks without successors go to it, except those ending in an
+  // unguarded `trap`, which aborts the whole launch (ISA 9.7.19.4): a path through one is no way around a block, so
+  // it keeps the full set (it constrains nothing) and has no immediate post-dominator.
+  auto traps = [&](int b) {
+    const auto& bl = g.blocks[b];
+    return bl.end > bl.begin && f.body[bl.end - 1].op == Opcode::trap_ && f.body[bl.end - 1].guard < 0;
+  };
   std::vector<std::set<int>> pdom(nb + 1);
   std::set<int> alln(all);
   alln.insert(nb);
@@ -151,6 +157,7 @@ Cfg build_cfg(const ptx::ir::Function& f) {
     changed = false;
     for (auto it = g.order.rbegin(); it != g.order.rend(); ++it) {
       int b = *it;
+      if (traps(b)) continue;
       std::set<int> d = alln;
       auto succ = g.blocks[b].succ;
       if (succ.empty()) succ.push_back(nb);
@@ -165,6 +172,7 @@ Cfg build_cfg(const ptx::ir::Function& f) {
   }
   g.ipdom.assign(nb, -1);
   for (int b : g.order) {
+    if (traps(b)) continue;
     // The immediate post-dominator: the strict post-dominator that every other strict one post-dominates.
     for (int c : pdom[b]) {
       if (c == b) continue;

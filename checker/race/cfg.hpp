@@ -29,7 +29,7 @@ struct Cfg {
   std::set<std::pair<int, int>> back;   // back edges (from, to)
   std::vector<Loop> loops;              // one per header
   std::vector<std::set<int>> dom;      // dominators of each block (reachable blocks)
-  std::vector<int> ipdom;               // immediate post-dominator (-1 = the virtual exit)
+  std::vector<int> ipdom;               // immediate post-dominator (-1 = the virtual exit); paths through `trap` do not count
   std::optional<std::string> irreducible;  // set when a retreating edge does not go to a dominator
 };
 

@@ -228,7 +228,7 @@ z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) 
 }
 
 // The conditional branch that decides whether block `blk` is reached: its nearest dominator ending in a guarded
-// `bra` that `blk` does not post-dominate, other than a branch around a `trap` (which aborts the launch; -1 if none).
+// `bra` that `blk` does not post-dominate (a branch around a `trap` is post-dominated, cfg.hpp; -1 if none).
 int deciding_branch(const ptx::ir::Function& f, const Cfg& g, int blk) {
   std::vector<int> doms(g.dom[static_cast<std::size_t>(blk)].begin(), g.dom[static_cast<std::size_t>(blk)].end());
   // A nearer dominator has more dominators of its own.
@@ -238,11 +238,6 @@ int deciding_branch(const ptx::ir::Function& f, const Cfg& g, int blk) {
     if (d == blk || bl.end == bl.begin) continue;
     const auto& last = f.body[bl.end - 1];
     if (last.op != Opcode::bra_ || last.guard < 0) continue;
-    auto traps = [&](int s) {
-      const auto& sb = g.blocks[static_cast<std::size_t>(s)];
-      return sb.end > sb.begin && f.body[sb.end - 1].op == Opcode::trap_ && f.body[sb.end - 1].guard < 0;
-    };
-    if (std::any_of(bl.succ.begin(), bl.succ.end(), traps)) continue;
     bool post_dominated = false;
     for (int p = g.ipdom[static_cast<std::size_t>(d)]; p >= 0 && !post_dominated; p = g.ipdom[static_cast<std::size_t>(p)]) post_dominated = p == blk;
     if (!post_dominated) return static_cast<int>(bl.end - 1);
@@ -776,7 +771,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
 
   if (o.replay) {
     ReplayOptions ro;
-    ro.cooperative = !grid_syncs.empty();  // as the grid-sync notes assume
+    ro.cooperative = reads_envreg(f);  // the grid workspace: as the grid-sync notes assume
     replay_races(m, kernel, res.races, ro);
   }
   bool definite = false;

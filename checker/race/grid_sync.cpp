@@ -64,12 +64,17 @@ bool wide(const ptx::ir::Instruction& in, bool atomic) {
 
 }  // namespace
 
+bool reads_envreg(const ptx::ir::Function& f) {
+  for (const auto& in : f.body)
+    for (const auto& o : in.operands)
+      if (is_envreg(o)) return true;
+  return false;
+}
+
 std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g) {
   std::vector<GridSync> out;
   const auto n = static_cast<std::uint32_t>(f.body.size());
-  bool any_envreg = false;
-  for (const auto& in : f.body) for (const auto& o : in.operands) any_envreg |= is_envreg(o);
-  if (!any_envreg) return out;
+  if (!reads_envreg(f)) return out;
   const std::vector<bool> workspace = envreg_registers(f);
 
   auto succ = [&](std::uint32_t i) {

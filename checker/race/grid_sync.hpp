@@ -30,4 +30,8 @@ struct GridSync {
 
 std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g);
 
+// Whether the kernel reads %envreg, where a cooperative launch passes the grid workspace: the only launch under
+// which it runs as written (a witness replay launches it cooperatively).
+bool reads_envreg(const ptx::ir::Function& f);
+
 }  // namespace ptxcheck::race
