@@ -27,6 +27,24 @@ std::vector<int> written_registers(const ptx::ir::Instruction& in) {
   return out;
 }
 
+std::vector<std::uint32_t> next_instructions(const Cfg& g, std::uint32_t i, bool no_back) {
+  const int b = g.block_of[i];
+  if (i + 1 < g.blocks[b].end) return {i + 1};
+  std::vector<std::uint32_t> out;
+  for (int s : g.blocks[b].succ)
+    if (!(no_back && g.back.count({b, s})) && g.blocks[s].end > g.blocks[s].begin) out.push_back(g.blocks[s].begin);
+  return out;
+}
+
+std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, bool no_back) {
+  const int b = g.block_of[i];
+  if (i > g.blocks[b].begin) return {i - 1};
+  std::vector<std::uint32_t> out;
+  for (int p : g.blocks[b].pred)
+    if (!(no_back && g.back.count({p, b})) && g.blocks[p].end > g.blocks[p].begin) out.push_back(g.blocks[p].end - 1);
+  return out;
+}
+
 bool cta_barrier(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
   if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;

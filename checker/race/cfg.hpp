@@ -38,6 +38,11 @@ Cfg build_cfg(const ptx::ir::Function& f);
 // Registers an instruction writes (operand 0 for most; both for PredPair; vector elements).
 std::vector<int> written_registers(const ptx::ir::Instruction& in);
 
+// Instruction-level control flow: the instructions that can run right after (next) or right before (previous)
+// instruction i, skipping empty blocks; `no_back` leaves out the loops' back edges.
+std::vector<std::uint32_t> next_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
+std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
+
 // A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
 // ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
 bool cta_barrier(const ptx::ir::Instruction& in);

@@ -72,15 +72,11 @@ struct Analysis {
   std::vector<bool> aligned;                        // loop -> every iteration passes a CTA barrier
   std::vector<std::vector<std::uint8_t>> side;      // loop -> instruction -> 1 before, 2 after, 3 both
 
+  // next_instructions, within loop `loop_only` when it is given (the walks that use it start inside the loop).
   std::vector<std::uint32_t> succ(std::uint32_t i, int loop_only = -1, bool no_back = false) const {
-    std::vector<std::uint32_t> out;
-    int b = g.block_of[i];
-    if (i + 1 < g.blocks[b].end) { out.push_back(i + 1); return out; }
-    for (int s : g.blocks[b].succ) {
-      if (no_back && g.back.count({b, s})) continue;
-      if (loop_only >= 0 && !g.loops[loop_only].body.count(s)) continue;
-      if (g.blocks[s].end > g.blocks[s].begin) out.push_back(g.blocks[s].begin);
-    }
+    std::vector<std::uint32_t> out = next_instructions(g, i, no_back);
+    if (loop_only >= 0)
+      std::erase_if(out, [&](std::uint32_t s) { return !g.loops[loop_only].body.count(g.block_of[s]); });
     return out;
   }
   // Instructions reachable from `from` (inclusive) without passing a CTA barrier.
@@ -180,14 +176,7 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir
   const std::size_t words = (n + 63) / 64;
   using Bits = std::vector<std::uint64_t>;
   auto next = [&](std::uint32_t i, bool forward, auto&& visit) {
-    if (forward) {
-      for (auto s : an.succ(i, -1, true)) visit(s);
-      return;
-    }
-    int b = g.block_of[i];
-    if (i > g.blocks[b].begin) return visit(i - 1);
-    for (int p : g.blocks[b].pred)
-      if (!g.back.count({p, b}) && g.blocks[p].end > g.blocks[p].begin) visit(g.blocks[p].end - 1);
+    for (auto k : forward ? next_instructions(g, i, true) : previous_instructions(g, i, true)) visit(k);
   };
   auto has = [](const Bits& x, std::uint32_t k) { return (x[k / 64] >> (k % 64)) & 1; };
   auto reach = [&](std::uint32_t from, bool forward) {
@@ -417,24 +406,20 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // reachable from one (the CFG with its back edges, so every iteration counts).
   std::vector<bool> sync_after(f.body.size(), false), sync_before(f.body.size(), false);
   {
-    std::vector<std::vector<std::uint32_t>> pred(f.body.size());
-    std::vector<std::uint32_t> fwd, bwd;
-    for (std::uint32_t i = 0; i < f.body.size(); ++i) {
-      for (auto s2 : an.succ(i)) pred[s2].push_back(i);
-      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) { fwd.push_back(i); bwd.push_back(i); }
-    }
+    std::vector<std::uint32_t> syncs;
+    for (std::uint32_t i = 0; i < f.body.size(); ++i)
+      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) syncs.push_back(i);
     auto close = [&](std::vector<std::uint32_t> todo, std::vector<bool>& seen, bool forward) {
       while (!todo.empty()) {
         auto i = todo.back();
         todo.pop_back();
         if (seen[i]) continue;
         seen[i] = true;
-        if (forward) for (auto s2 : an.succ(i)) todo.push_back(s2);
-        else for (auto p2 : pred[i]) todo.push_back(p2);
+        for (auto k : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(k);
       }
     };
-    close(fwd, sync_before, true);
-    close(bwd, sync_after, false);
+    close(syncs, sync_before, true);
+    close(syncs, sync_after, false);
   }
   auto may_be_ordered = [&](std::uint32_t x, std::uint32_t y) {
     return (sync_after[x] && sync_before[y]) || (sync_after[y] && sync_before[x]);
@@ -478,6 +463,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return std::string(ci.guard_negated ? "@!" : "@") + reg + " " + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
   };
 
+  // The two threads are in the same iteration of every loop enclosing block `blk`.
+  auto same_iterations = [&](int blk) {
+    z3::expr same = c.bool_val(true);
+    for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
+      if (prep.cfg.loops[L].body.count(blk)) same = same && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
+    return same;
+  };
+
   // ---- barrier divergence: two threads of one CTA, the same iteration of every enclosing loop.
   for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
     const auto& b1 = T1.barriers[k];
@@ -491,8 +484,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       break;
     }
     z3::expr q = same_cta && one_misses(b1, b2);
-    for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
-      if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
+    q = q && same_iterations(blk);
     auto [r, model, why] = check(q);
     if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (barrier divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
     if (r != z3::sat) continue;
@@ -512,8 +504,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const auto& b2 = T2.barriers[k];
     int blk = prep.cfg.block_of[b1.instr];
     z3::expr q = !same_cta && one_misses(b1, b2);
-    for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
-      if (prep.cfg.loops[L].body.count(blk)) q = q && T1.k.at(static_cast<int>(L)) == T2.k.at(static_cast<int>(L));
+    q = q && same_iterations(blk);
     auto [r, model, why] = check(q);
     if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (grid synchronisation divergence at " + where_of(m, f.body[b1.instr]).text() + ")");
     if (r != z3::sat) continue;

@@ -77,20 +77,8 @@ std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g) 
   if (!reads_envreg(f)) return out;
   const std::vector<bool> workspace = envreg_registers(f);
 
-  auto succ = [&](std::uint32_t i) {
-    std::vector<std::uint32_t> s;
-    int b = g.block_of[i];
-    if (i + 1 < g.blocks[b].end) return std::vector<std::uint32_t>{i + 1};
-    for (int t : g.blocks[b].succ) if (g.blocks[t].end > g.blocks[t].begin) s.push_back(g.blocks[t].begin);
-    return s;
-  };
-  auto pred = [&](std::uint32_t i) {
-    std::vector<std::uint32_t> p;
-    int b = g.block_of[i];
-    if (i > g.blocks[b].begin) return std::vector<std::uint32_t>{i - 1};
-    for (int t : g.blocks[b].pred) if (g.blocks[t].end > g.blocks[t].begin) p.push_back(g.blocks[t].end - 1);
-    return p;
-  };
+  auto succ = [&](std::uint32_t i) { return next_instructions(g, i); };
+  auto pred = [&](std::uint32_t i) { return previous_instructions(g, i); };
   auto in_loop = [&](std::uint32_t i) {
     for (const auto& L : g.loops) if (L.body.count(g.block_of[i])) return true;
     return false;
