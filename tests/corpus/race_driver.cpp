@@ -1,11 +1,14 @@
 // Corpus driver for `ptxcheck race`: every compiling row of the four race corpora with the MANIFEST's launch
 // arguments, a confusion matrix per corpus against `expected`, unknowns and nvcc time apart; exits 1 below the
-// floors in tests/corpus/race_floors.txt (correct verdicts, and a ceiling on false "race-free" verdicts).
+// floors in tests/corpus/race_floors.txt (correct verdicts, and a ceiling on false "race-free" verdicts), and on
+// any disagreement with the corpus that checker/race/deviations.tsv does not list (issue 6: an undocumented
+// disagreement is a failure).
 #include "manifest.hpp"
 #include "race_launch.hpp"
 #include "checker/race/run.hpp"
 #include "semantics/support/allocator.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <chrono>
@@ -14,6 +17,7 @@
 #include <iostream>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -35,6 +39,37 @@ Job make_job(const std::string& set, const fs::path& dir, const corpus::Row& row
   return j;
 }
 
+// A rated row's verdict matches the expected one; a racy kernel may also be reported by its barrier divergence.
+bool matches(const std::string& expected, const std::string& got) {
+  return got == expected || (expected == "race" && got == "barrier-divergence");
+}
+
+bool rated(const std::string& expected, const std::string& got) { return expected != "other-error" && got != "no-kernel"; }
+
+// checker/race/deviations.tsv, keyed by the row name the driver prints: what the corpus expects, what the PTX
+// model decides (DEVIATIONS.md section 1 where the two differ), what ptxcheck answers where that differs from
+// the model (section 2), and the DEVIATIONS.md heading that explains it.
+struct LedgerEntry {
+  std::string corpus, model, ptxcheck, section;
+};
+
+std::map<std::string, LedgerEntry> read_ledger(const fs::path& dir) {
+  std::ifstream md(dir / "DEVIATIONS.md");
+  if (!md) throw std::runtime_error("cannot read " + (dir / "DEVIATIONS.md").string());
+  std::vector<std::string> headings;
+  for (std::string line; std::getline(md, line);)
+    if (line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0) headings.push_back(line.substr(line.find(' ') + 1));
+  std::map<std::string, LedgerEntry> ledger;
+  for (const auto& row : corpus::read_manifest(dir / "deviations.tsv")) {
+    const std::string& section = row.at("section");
+    bool known = std::any_of(headings.begin(), headings.end(), [&](const std::string& h) { return h.find(section) != std::string::npos; });
+    if (!known || (row.at("model") == row.at("corpus") && row.at("ptxcheck").empty()))
+      throw std::runtime_error("deviations.tsv: row " + row.at("row") + (known ? " records no disagreement" : ": no DEVIATIONS.md heading '" + section + "'"));
+    ledger[row.at("row")] = {row.at("corpus"), row.at("model"), row.at("ptxcheck"), section};
+  }
+  return ledger;
+}
+
 std::map<std::string, int> read_floors(const fs::path& p) {
   std::map<std::string, int> floors;
   std::ifstream in(p);
@@ -53,6 +88,13 @@ int main(int argc, char** argv) {
   unsigned jobs = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 2;
   std::string only = argc > 4 ? argv[4] : "";
   auto floors = read_floors(fs::path(PTXCHECK_SOURCE_DIR) / "tests/corpus/race_floors.txt");
+  std::map<std::string, LedgerEntry> ledger;
+  try {
+    ledger = read_ledger(fs::path(PTXCHECK_SOURCE_DIR) / "checker/race");
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
 
   std::vector<Job> work;
   std::map<std::string, int> not_compiling;
@@ -68,6 +110,10 @@ int main(int argc, char** argv) {
   // set -> expected -> got -> count
   std::map<std::string, std::map<std::string, std::map<std::string, int>>> matrix;
   std::vector<std::string> lines;
+  struct Verdict {
+    std::string set, name, expected, got;
+  };
+  std::vector<Verdict> verdicts;
   std::vector<double> times;
   double nvcc = 0;
   std::mutex mutex;
@@ -98,6 +144,7 @@ int main(int argc, char** argv) {
       }
       std::lock_guard lock(mutex);
       matrix[job.set][job.expected][got]++;
+      verdicts.push_back({job.set, job.name, job.expected, got});
       times.push_back(secs);
       nvcc += o.nvcc_seconds;
       std::string why;
@@ -125,23 +172,22 @@ int main(int argc, char** argv) {
         int v = row.count(c) ? row.at(c) : 0;
         std::cout << v << std::string(12 - std::to_string(v).size(), ' ');
         total += v;
-        if (exp == "other-error" || c == "no-kernel") continue;
-        if (c == exp || (exp == "race" && c == "barrier-divergence")) correct += v;
+        if (!rated(exp, c)) continue;
+        if (matches(exp, c)) correct += v;
         if ((exp == "race" || exp == "barrier-divergence") && c == "no-race") false_free += v;
         if (exp == "race") { racy += v; if (c == "race" || c == "barrier-divergence") racy_found += v; }
         if (c != "unknown" && c != "error") decided += v;
       }
       std::cout << "\n";
     }
-    int rated = 0;
     // Rated: rows with a verdict expected; "no kernel" files (exit 2) are counted apart.
-    int no_kernel = 0;
+    int rated_rows = 0, no_kernel = 0;
     for (const auto& [exp, row] : m)
       for (const auto& [c, v] : row) {
         if (c == "no-kernel") no_kernel += v;
-        else if (exp != "other-error") rated += v;
+        if (rated(exp, c)) rated_rows += v;
       }
-    std::cout << "  " << set << ": " << correct << " correct of " << rated << " rated rows (" << total << " run, "
+    std::cout << "  " << set << ": " << correct << " correct of " << rated_rows << " rated rows (" << total << " run, "
               << not_compiling[set] << " not compiling, " << no_kernel << " without a kernel), " << false_free << " false race-free\n";
     std::cout << "  " << set << ": racy kernels found " << racy_found << " of " << racy << "\n";
     if (floors.count(set + ".racy_found") && racy_found < floors[set + ".racy_found"]) {
@@ -157,6 +203,47 @@ int main(int argc, char** argv) {
       rc = 1;
     }
   }
+  // Against the PTX model: a row agrees when its verdict is the model's (the corpus's unless the ledger records a
+  // model deviation); every other rated row must be a documented engine shortfall.
+  std::map<std::string, int> model_agree, model_rated, deviations, shortfalls;
+  std::set<std::string> seen;
+  std::vector<std::string> ledger_problems;
+  for (const auto& v : verdicts) {
+    const std::string row = v.set + "/" + v.name;
+    auto it = ledger.find(row);
+    if (it != ledger.end()) {
+      seen.insert(row);
+      if (it->second.corpus != v.expected) ledger_problems.push_back(row + ": deviations.tsv says the corpus expects " + it->second.corpus + ", the MANIFEST says " + v.expected);
+    }
+    if (!rated(v.expected, v.got)) continue;
+    const std::string model = it != ledger.end() ? it->second.model : v.expected;
+    ++model_rated[v.set];
+    if (model != v.expected) ++deviations[v.set];
+    if (matches(model, v.got)) {
+      ++model_agree[v.set];
+      if (it != ledger.end() && !it->second.ptxcheck.empty())
+        std::cout << "note: " << row << " now agrees with the PTX model (" << v.got << "): update deviations.tsv and DEVIATIONS.md\n";
+    } else if (it != ledger.end() && it->second.ptxcheck == v.got) {
+      ++shortfalls[v.set];
+    } else {
+      ledger_problems.push_back(row + ": expected " + v.expected + (model != v.expected ? " (PTX model: " + model + ")" : "") + ", got " + v.got +
+                                ", a disagreement checker/race/deviations.tsv does not list");
+    }
+  }
+  for (const auto& [row, e] : ledger)
+    if (!seen.count(row) && (only.empty() || row.rfind(only + "/", 0) == 0)) ledger_problems.push_back(row + ": in deviations.tsv but not a corpus row");
+  std::cout << "\nagainst the PTX model's verdicts (checker/race/deviations.tsv):\n";
+  for (const auto& [set, n] : model_rated) {
+    std::cout << "  " << set << ": " << model_agree[set] << " of " << n << " rated rows agree (" << deviations[set]
+              << " where the model decides differently from the corpus); " << shortfalls[set] << " documented engine shortfalls\n";
+    if (floors.count(set + ".model_agree") && model_agree[set] < floors[set + ".model_agree"]) {
+      std::cout << "  below the floor of " << floors[set + ".model_agree"] << " rows agreeing with the model\n";
+      rc = 1;
+    }
+  }
+  for (const auto& p : ledger_problems) std::cout << "undocumented: " << p << "\n";
+  if (!ledger_problems.empty()) rc = 1;
+
   std::sort(times.begin(), times.end());
   double total = 0;
   for (double t : times) total += t;
