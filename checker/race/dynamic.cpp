@@ -24,66 +24,101 @@ using ptx::ir::MemorySemantics;
 using ptx::ir::Scope;
 using ptx::ir::StateSpace;
 
-// Clocks of the threads of the owner's CTA, densely (they are the ones a barrier joins), and of other CTAs'
-// threads sparsely. A thread absent from the clock counts as 0: nothing of it is known.
+// A vector clock over the grid's threads, one block of counters per CTA (a thread absent from the clock counts as 0:
+// nothing of it is known). Blocks, and the list of them, are shared between clocks and copied only when written
+// while shared: once fence.sc, barriers and release chains have joined the threads' clocks, most clocks hold the
+// same blocks, so a copy is a pointer and a join compares pointers before counters. (With a counter per thread of the grid
+// in every clock, a 60 x 256 launch with __threadfence() in every thread needed gigabytes.)
 class VectorClock {
  public:
   VectorClock() = default;
-  VectorClock(std::uint64_t base, std::uint64_t size) : base_(base), size_(size) {}
+  explicit VectorClock(std::uint64_t cta_size) : cta_size_(cta_size) {}
+
   std::uint32_t get(std::uint64_t t) const {
-    if (local(t)) return t - base_ < dense_.size() ? dense_[t - base_] : 0;
-    auto it = std::lower_bound(sparse_.begin(), sparse_.end(), t, [](const auto& e, std::uint64_t x) { return e.first < x; });
-    return it != sparse_.end() && it->first == t ? it->second : 0;
+    if (!blocks_) return 0;
+    auto it = find(*blocks_, t / cta_size_);
+    return it != blocks_->end() && it->cta == t / cta_size_ ? (*it->counters)[t % cta_size_] : 0;
   }
+
   void set(std::uint64_t t, std::uint32_t c) {
-    if (local(t)) {
-      if (t - base_ >= dense_.size()) dense_.resize(t - base_ + 1, 0);
-      dense_[t - base_] = c;
-      return;
-    }
-    auto it = std::lower_bound(sparse_.begin(), sparse_.end(), t, [](const auto& e, std::uint64_t x) { return e.first < x; });
-    if (it != sparse_.end() && it->first == t) it->second = c;
-    else sparse_.insert(it, {t, c});
+    auto& blocks = writable(blocks_);
+    const std::uint64_t cta = t / cta_size_;
+    auto it = find(blocks, cta);
+    if (it == blocks.end() || it->cta != cta) it = blocks.insert(it, {cta, std::make_shared<Counters>(cta_size_, 0)});
+    writable(it->counters)[t % cta_size_] = c;
   }
+
   void join(const VectorClock& o) {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> other;  // o's entries outside this clock's dense range
-    auto add = [&](std::uint64_t t, std::uint32_t c) {
-      if (c == 0) return;
-      if (local(t)) {
-        if (t - base_ >= dense_.size()) dense_.resize(t - base_ + 1, 0);
-        dense_[t - base_] = std::max(dense_[t - base_], c);
-      } else {
-        other.push_back({t, c});
-      }
-    };
-    if (o.base_ == base_ && o.size_ == size_) {  // the same CTA (barriers): an element-wise max
-      if (dense_.size() < o.dense_.size()) dense_.resize(o.dense_.size(), 0);
-      for (std::size_t i = 0; i < o.dense_.size(); ++i) dense_[i] = std::max(dense_[i], o.dense_[i]);
-      for (const auto& [t, c] : o.sparse_) add(t, c);
-    } else {
-      // In increasing thread order, so `other` comes out sorted: o's sparse entries lie outside its dense range.
-      auto split = std::lower_bound(o.sparse_.begin(), o.sparse_.end(), std::pair<std::uint64_t, std::uint32_t>{o.base_, 0});
-      for (auto it = o.sparse_.begin(); it != split; ++it) add(it->first, it->second);
-      for (std::size_t i = 0; i < o.dense_.size(); ++i) add(o.base_ + i, o.dense_[i]);
-      for (auto it = split; it != o.sparse_.end(); ++it) add(it->first, it->second);
+    if (!o.blocks_ || o.blocks_ == blocks_) return;
+    if (!blocks_) { *this = o; return; }
+    std::vector<Entry>& mine = writable(blocks_);
+    std::vector<Entry> merged;
+    merged.reserve(mine.size() + o.blocks_->size());
+    std::size_t i = 0;
+    for (const Entry& b : *o.blocks_) {
+      for (; i < mine.size() && mine[i].cta < b.cta; ++i) merged.push_back(std::move(mine[i]));
+      if (i == mine.size() || mine[i].cta != b.cta) { merged.push_back(b); continue; }
+      Entry a = std::move(mine[i++]);
+      join_block(a.counters, b.counters);
+      merged.push_back(std::move(a));
     }
-    if (other.empty()) return;
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> merged;
-    merged.reserve(sparse_.size() + other.size());
-    std::size_t i = 0, j = 0;
-    while (i < sparse_.size() || j < other.size()) {
-      if (j == other.size() || (i < sparse_.size() && sparse_[i].first < other[j].first)) merged.push_back(sparse_[i++]);
-      else if (i == sparse_.size() || other[j].first < sparse_[i].first) merged.push_back(other[j++]);
-      else { merged.push_back({sparse_[i].first, std::max(sparse_[i].second, other[j].second)}); ++i; ++j; }
-    }
-    sparse_ = std::move(merged);
+    for (; i < mine.size(); ++i) merged.push_back(std::move(mine[i]));
+    // A join that came out equal to the other clock shares its list (after fence.sc most clocks are the grid's).
+    if (std::equal(merged.begin(), merged.end(), o.blocks_->begin(), o.blocks_->end(),
+                   [](const Entry& x, const Entry& y) { return x.counters == y.counters; }))
+      blocks_ = o.blocks_;
+    else
+      mine = std::move(merged);
   }
 
  private:
-  bool local(std::uint64_t t) const { return t >= base_ && t - base_ < size_; }
-  std::uint64_t base_ = 0, size_ = 0;
-  std::vector<std::uint32_t> dense_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> sparse_;
+  using Counters = std::vector<std::uint32_t>;
+  struct Entry {
+    std::uint64_t cta = 0;
+    std::shared_ptr<Counters> counters;
+  };
+
+  static std::vector<Entry>::const_iterator find(const std::vector<Entry>& blocks, std::uint64_t cta) {
+    return std::lower_bound(blocks.begin(), blocks.end(), cta, [](const Entry& e, std::uint64_t c) { return e.cta < c; });
+  }
+  static std::vector<Entry>::iterator find(std::vector<Entry>& blocks, std::uint64_t cta) {
+    return std::lower_bound(blocks.begin(), blocks.end(), cta, [](const Entry& e, std::uint64_t c) { return e.cta < c; });
+  }
+  // Shared data is never written: a holder that is not the only one writes its own copy.
+  template <class T> static T& writable(std::shared_ptr<T>& p) {
+    if (!p) p = std::make_shared<T>();
+    else if (p.use_count() > 1) p = std::make_shared<T>(*p);
+    return *p;
+  }
+  // a := the element-wise maximum of a and b. A block of this clock alone is written in place; otherwise a block
+  // that already is the maximum is kept or shared rather than copied.
+  static void join_block(std::shared_ptr<Counters>& a, const std::shared_ptr<Counters>& b) {
+    if (a == b) return;
+    Counters &x = *a;
+    const Counters& y = *b;
+    if (a.use_count() == 1) {
+      bool y_covers = true;
+      for (std::size_t k = 0; k < x.size(); ++k) {
+        y_covers = y_covers && y[k] >= x[k];
+        x[k] = std::max(x[k], y[k]);
+      }
+      if (y_covers) a = b;  // equal now: share it
+      return;
+    }
+    bool x_covers = true, y_covers = true;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      x_covers = x_covers && x[k] >= y[k];
+      y_covers = y_covers && y[k] >= x[k];
+    }
+    if (x_covers) return;
+    if (y_covers) { a = b; return; }
+    auto joined = std::make_shared<Counters>(x);
+    for (std::size_t k = 0; k < joined->size(); ++k) (*joined)[k] = std::max((*joined)[k], y[k]);
+    a = std::move(joined);
+  }
+
+  std::uint64_t cta_size_ = 0;
+  std::shared_ptr<std::vector<Entry>> blocks_;  // by CTA, ascending; null: every counter 0
 };
 
 // What a release pattern (ISA 8.8) makes visible: the releasing thread's clock at the pattern's first instruction,
@@ -93,17 +128,36 @@ struct Release {
   std::uint64_t cta = 0;
   Scope scope = Scope::sys;
   VectorClock clock;
-  bool wide() const { return scope_includes(scope, false, true); }
 };
 
-// Whether a release synchronizes with an acquire depends only on the releasing CTA and on whether its scope is
-// wider than a CTA (scope_includes), so releases alike in both are kept as one, their clocks joined: lists stay
-// short however many times a spin loop reads or an atomic chain passes them on.
-void merge(std::vector<Release>& into, const Release& r) {
-  for (auto& x : into)
-    if (x.cta == r.cta && x.wide() == r.wide()) { x.clock.join(r.clock); return; }
-  into.push_back(r);
-}
+// The releases a read of a write may acquire. Whether a release synchronizes with an acquire depends only on whether
+// the two are in one CTA (any scopes then) and, if not, on whether both scopes are wider than a CTA (8.9.4 item 4,
+// scope_includes). So a set keeps one clock per releasing CTA, for acquires in that CTA, and one clock of the wide
+// releases of every CTA, for wide acquires anywhere: it stays small however long an atomic chain passes it on.
+struct ReleaseSet {
+  std::map<std::uint64_t, VectorClock> by_cta;
+  VectorClock wide;
+
+  void add(const Release& r) {
+    by_cta[r.cta].join(r.clock);
+    if (scope_includes(r.scope, false, true)) wide.join(r.clock);
+  }
+  void add(const ReleaseSet& o) {
+    for (const auto& [cta, clock] : o.by_cta) by_cta[cta].join(clock);
+    wide.join(o.wide);
+  }
+};
+
+// What one thread's strong reads of a location observed and it has not acquired yet (8.8 forms 2 and 3): the
+// releases of its own CTA, which any later acquire takes, and the wide ones, which only a wide acquire takes.
+struct Pending {
+  VectorClock own, wide;
+
+  void add(const ReleaseSet& s, std::uint64_t cta) {
+    if (auto it = s.by_cta.find(cta); it != s.by_cta.end()) own.join(it->second);
+    wide.join(s.wide);
+  }
+};
 
 // A strong write's place in observation order (8.9.2): the releases a read of it (directly or through a chain of
 // atomics) may acquire.
@@ -112,7 +166,7 @@ struct WriteSync {
   std::uint64_t cta = 0;
   Scope scope = Scope::sys;
   std::uint32_t bytes = 0;
-  std::vector<Release> releases;
+  ReleaseSet releases;
 };
 
 // One access, as remembered in a byte's history.
@@ -242,28 +296,25 @@ class Detector final : public ptx::interp::Observer {
     }
 
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
-    std::vector<Release> published;
+    ReleaseSet published;
     if (writes && st.strong) {
-      if (releases(sem)) merge(published, {t.cta, st.scope, ts.clock});  // form 1
+      if (releases(sem)) published.add(Release{t.cta, st.scope, ts.clock});  // form 1
       for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
-        if (r) merge(published, *r);
+        if (r) published.add(*r);
       if (auto it = ts.release_ops.find(first); it != ts.release_ops.end())  // form 2: an earlier release on it
-        merge(published, it->second);
+        published.add(it->second);
       if (releases(sem)) ts.release_ops[first] = {t.cta, st.scope, ts.clock};  // the latest covers the earlier
       // An atomic that reads the write it overwrites continues that write's observation chain (8.9.2 item 2).
-      if (atomic && observed)
-        for (const auto& r : observed->releases) merge(published, r);
+      if (atomic && observed) published.add(observed->releases);
     }
     // Acquire side (8.8): an acquire operation takes what it observed now; otherwise a later acquire fence
     // (form 3) or acquire operation on the same location (form 2) may.
     if (reads && st.strong && a.kind != MemoryAccess::Kind::reduction) {  // 8.8: red forms no acquire pattern
       if (acquires(sem)) {
-        if (auto it = ts.pending.find(first); it != ts.pending.end())  // form 2
-          std::erase_if(it->second, [&](const Release& r) { return acquire(ts, t, st.scope, r); });
-        if (observed)
-          for (const auto& r : observed->releases) acquire(ts, t, st.scope, r);
+        if (auto it = ts.pending.find(first); it != ts.pending.end()) acquire(ts, it->second, st.scope);  // form 2
+        if (observed) acquire(ts, t, st.scope, observed->releases);
       } else if (observed) {
-        for (const auto& r : observed->releases) merge(ts.pending[first], r);
+        ts.pending[first].add(observed->releases, t.cta);
       }
     }
     if (auto c0 = shadow_.find(first); writes && c0 != shadow_.end()) {
@@ -289,13 +340,13 @@ class Detector final : public ptx::interp::Observer {
     Scope scope = ins.q.scope.value_or(Scope::sys);
     if (membar && ins.q.has(ptx::ir::Flag::gl)) scope = Scope::gpu;
     if (acquires(sem))  // acquire pattern form 3: the releases strong reads observed earlier
-      for (auto& [key, list] : ts.pending) std::erase_if(list, [&](const Release& r) { return acquire(ts, t, scope, r); });
+      for (auto& [key, pending] : ts.pending) acquire(ts, pending, scope);
     if (sem == MemorySemantics::sc) {
       // 8.9.4 item 1: a fence.sc synchronizes with every later morally strong fence.sc. The run's order of fences
       // is a valid Fence-SC order (8.9.3). Fences of one CTA are always morally strong; fences of different CTAs
       // only when both scopes are wider than the CTA (strength.hpp).
       const bool wide = scope_includes(scope, false, true);
-      VectorClock& cta_order = sc_cta_[t.cta];
+      VectorClock& cta_order = sc_cta_.try_emplace(t.cta, cta_size_).first->second;
       ts.clock.join(cta_order);
       if (wide) ts.clock.join(sc_wide_);
       cta_order.join(ts.clock);
@@ -309,7 +360,7 @@ class Detector final : public ptx::interp::Observer {
     ThreadState& ts = state(t);
     auto [it, fresh] = barriers_.try_emplace({t.cta, id});
     Phase& ph = it->second;
-    if (fresh) { ph.clock = VectorClock(t.cta * cta_size_, cta_size_); ph.first = t; ph.first_ins = &ins; }
+    if (fresh) { ph.clock = VectorClock(cta_size_); ph.first = t; ph.first_ins = &ins; }
     ph.clock.join(ts.clock);
     ph.arrived.push_back(t.id);
     // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
@@ -332,7 +383,7 @@ class Detector final : public ptx::interp::Observer {
   // ISA 9.7.13.2: bar.warp.sync guarantees memory ordering among the threads participating.
   void warp_sync(const std::vector<ThreadRef>& threads) override {
     if (threads.empty()) return;
-    VectorClock all(threads[0].cta * cta_size_, cta_size_);
+    VectorClock all(cta_size_);
     for (const auto& t : threads) all.join(state(t).clock);
     for (const auto& t : threads) {
       ThreadState& ts = state(t);
@@ -346,13 +397,13 @@ class Detector final : public ptx::interp::Observer {
     VectorClock clock;
     std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
     std::unordered_map<Key, Release, KeyHash> release_ops;  // the latest release operation per location (8.8 form 2)
-    std::unordered_map<Key, std::vector<Release>, KeyHash> pending;  // observed by strong reads, not yet acquired
+    std::unordered_map<Key, Pending, KeyHash> pending;  // observed by strong reads, not yet acquired
   };
 
   ThreadState& state(const ThreadRef& t) {
     auto [it, fresh] = threads_.try_emplace(t.id);
     if (fresh) {
-      it->second.clock = VectorClock(t.cta * cta_size_, cta_size_);
+      it->second.clock = VectorClock(cta_size_);
       it->second.clock.set(t.id, 1);
       refs_[t.id] = t;
     }
@@ -400,13 +451,19 @@ class Detector final : public ptx::interp::Observer {
     return w;
   }
 
-  // 8.9.4 item 4: the release pattern synchronizes with the acquire pattern when the release's first instruction
-  // and the acquire's last one are morally strong. Returns whether it did.
-  bool acquire(ThreadState& ts, const ThreadRef& t, Scope acquire_scope, const Release& r) {
-    const bool same_cta = r.cta == t.cta;
-    if (!(scope_includes(r.scope, same_cta, true) && scope_includes(acquire_scope, same_cta, true))) return false;
-    ts.clock.join(r.clock);
-    return true;
+  // 8.9.4 item 4: a release pattern synchronizes with an acquire pattern when the release's first instruction and
+  // the acquire's last one are morally strong (ReleaseSet).
+  void acquire(ThreadState& ts, const ThreadRef& t, Scope acquire_scope, const ReleaseSet& s) {
+    if (auto it = s.by_cta.find(t.cta); it != s.by_cta.end()) ts.clock.join(it->second);
+    if (scope_includes(acquire_scope, false, true)) ts.clock.join(s.wide);
+  }
+  // The same for releases observed earlier: what the acquire takes is no longer pending.
+  void acquire(ThreadState& ts, Pending& p, Scope acquire_scope) {
+    ts.clock.join(p.own);
+    p.own = {};
+    if (!scope_includes(acquire_scope, false, true)) return;
+    ts.clock.join(p.wide);
+    p.wide = {};
   }
 
   void report(const Epoch& a, const Epoch& b, const Key& key) {
