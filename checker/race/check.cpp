@@ -537,21 +537,19 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return (a.addr & c.bv_val(a.size - 1, 64)) == c.bv_val(0, 64);
   };
   auto ignorable = [](Space sp) { return sp == Space::local || sp == Space::param || sp == Space::const_; };
-  // Witnesses (check.hpp Witness): the model's launch shape and kernel arguments ("arg.NAME+OFFSET" symbols).
+  // Witnesses (check.hpp Witness): the model's launch shape and kernel arguments (argument_symbol).
   auto arg_symbols = [&](const z3::model& mdl) {
     std::vector<std::tuple<std::string, std::uint32_t, z3::expr>> out;  // parameter, offset, symbol
     for (unsigned i = 0; i < mdl.num_consts(); ++i) {
       z3::func_decl d = mdl.get_const_decl(i);
-      std::string nm = d.name().str();
-      auto plus = nm.rfind('+');
-      if (nm.rfind("arg.", 0) != 0 || plus == std::string::npos || !d.range().is_bv()) continue;
-      out.emplace_back(nm.substr(4, plus - 4), static_cast<std::uint32_t>(std::stoul(nm.substr(plus + 1))), d());
+      auto arg = parse_argument_symbol(d.name().str());
+      if (arg && d.range().is_bv()) out.emplace_back(arg->first, arg->second, d());
     }
     return out;
   };
   std::set<std::string> pointer_params;
   for (const auto& obj : prep.objects)
-    if (obj.base_symbol.rfind("arg.", 0) == 0) pointer_params.insert(obj.name);
+    if (parse_argument_symbol(obj.base_symbol)) pointer_params.insert(obj.name);
   // Small: at most 256 threads per CTA and 8 CTAs per dimension where the shape is open, scalar arguments
   // below 64 (they are often loop bounds, and a replay runs every iteration).
   auto small_witness = [&](const z3::model& mdl) {

@@ -33,6 +33,16 @@ const char* space_name(Space s) {
   }
 }
 
+std::string argument_symbol(const std::string& param, std::int64_t offset) { return "arg." + param + "+" + std::to_string(offset); }
+
+std::optional<std::pair<std::string, std::uint32_t>> parse_argument_symbol(const std::string& symbol) {
+  const auto plus = symbol.rfind('+');
+  if (symbol.rfind("arg.", 0) != 0 || plus == std::string::npos || plus + 1 == symbol.size()) return std::nullopt;
+  const std::string digits = symbol.substr(plus + 1);
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return std::nullopt;
+  return std::pair{symbol.substr(4, plus - 4), static_cast<std::uint32_t>(std::stoul(digits))};
+}
+
 bool positive_add(const Instruction& in) {
   if ((in.op != Opcode::atom_ && in.op != Opcode::red_) || in.q.atom_op != ptx::ir::AtomOp::add || in.q.types.empty()) return false;
   const ScalarType t = in.q.types.back().scalar;
@@ -134,7 +144,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
   auto object = [&](const std::string& key, const std::string& name, Space s) {
     auto it = obj_index.find(key);
     if (it != obj_index.end()) return it->second;
-    p.objects.push_back({name, s, key.rfind("p:", 0) == 0 ? "arg." + name + "+0" : "&" + name});
+    p.objects.push_back({name, s, key.rfind("p:", 0) == 0 ? argument_symbol(name, 0) : "&" + name});
     return obj_index[key] = static_cast<int>(p.objects.size() - 1);
   };
   auto var_object = [&](const ptx::ir::VarRef& v) -> int {
@@ -679,7 +689,7 @@ class Encoder {
         if (param) {
           // Kernel arguments: the same symbols in every thread.
           const auto& pv = f_.params[ad.var.index];
-          auto arg = [&](std::int64_t offset) { return c_.bv_const(("arg." + pv.name + "+" + std::to_string(offset)).c_str(), std::max(1u, w)); };
+          auto arg = [&](std::int64_t offset) { return c_.bv_const(argument_symbol(pv.name, offset).c_str(), std::max(1u, w)); };
           if (o[0].kind == OK::Register) W(arg(ad.offset));
           else if (o[0].kind == OK::Vector) {
             // ld.param.v2/.v4: element k is the argument's bytes at offset + k * element size.

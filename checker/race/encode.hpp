@@ -21,6 +21,12 @@ namespace ptxcheck::race {
 enum class Space : std::uint8_t { unknown, global, shared, local, param, const_ };
 const char* space_name(Space s);
 
+// A kernel argument's bytes at `offset` are the Z3 constant "arg.NAME+OFFSET", one for every thread; a witness
+// reads the launch's arguments back from the model through these names.
+std::string argument_symbol(const std::string& param, std::int64_t offset);
+// The parameter and byte offset an argument symbol names; nullopt for any other constant.
+std::optional<std::pair<std::string, std::uint32_t>> parse_argument_symbol(const std::string& symbol);
+
 // An allocation an address is derived from: a pointer parameter or a declared variable.
 struct Object {
   std::string name;
