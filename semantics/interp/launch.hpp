@@ -31,6 +31,15 @@ struct Launch {
   // cooperative_groups/details/driver_abi.h). Otherwise %envreg reads 0, and a grid sync traps.
   bool cooperative = false;
   std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers;  // in declaration order
+  // A device address stored in a buffer before the kernel starts (a struct that points into another buffer):
+  // the 8 bytes at `at` of `buffer` become the address of `target` plus `offset`, little-endian.
+  struct Pointer {
+    std::string buffer;
+    std::uint64_t at = 0;
+    std::string target;
+    std::uint64_t offset = 0;
+  };
+  std::vector<Pointer> pointers;
   std::vector<ParamValue> params;
 };
 

@@ -137,6 +137,23 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
         if (!hex_to_bytes(b["bytes_le_hex"].get<std::string>(), bytes)) { error = "buffer '" + it.key() + "': bad hex"; return false; }
       }
       if (b.contains("zero_bytes")) bytes.resize(std::max<std::size_t>(bytes.size(), b["zero_bytes"].get<std::size_t>()), 0);
+      if (b.contains("pointers")) {
+        // [{"at": BYTE, "to": BUFFER, "offset": BYTES}]: the address of another buffer stored in this one.
+        if (!b["pointers"].is_array()) { error = "buffer '" + it.key() + "': pointers must be a list"; return false; }
+        for (const auto& q : b["pointers"]) {
+          if (!q.is_object() || !q.contains("at") || !q["at"].is_number_unsigned() || !q.contains("to") || !q["to"].is_string() ||
+              (q.contains("offset") && !q["offset"].is_number_unsigned())) {
+            error = "buffer '" + it.key() + "': a pointer is {\"at\": BYTE, \"to\": BUFFER, \"offset\": BYTES}";
+            return false;
+          }
+          const std::uint64_t at = q["at"].get<std::uint64_t>();
+          if (at + 8 > bytes.size()) {
+            error = "buffer '" + it.key() + "': a pointer at byte " + std::to_string(at) + " does not fit in its " + std::to_string(bytes.size()) + " bytes";
+            return false;
+          }
+          out.pointers.push_back({it.key(), at, q["to"].get<std::string>(), q.value("offset", std::uint64_t{0})});
+        }
+      }
       out.buffers.push_back({it.key(), std::move(bytes)});
     }
   }
@@ -147,12 +164,15 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
       out.params.push_back(v);
     }
   }
+  auto known = [&](const std::string& name) {
+    for (const auto& b : out.buffers)
+      if (b.first == name) return true;
+    return false;
+  };
   for (const auto& p : out.params)
-    if (!p.buffer.empty()) {
-      bool found = false;
-      for (const auto& b : out.buffers) found |= b.first == p.buffer;
-      if (!found) { error = "parameter refers to unknown buffer '" + p.buffer + "'"; return false; }
-    }
+    if (!p.buffer.empty() && !known(p.buffer)) { error = "parameter refers to unknown buffer '" + p.buffer + "'"; return false; }
+  for (const auto& p : out.pointers)
+    if (!known(p.target)) { error = "buffer '" + p.buffer + "': pointer to unknown buffer '" + p.target + "'"; return false; }
   return true;
 }
 

@@ -299,11 +299,27 @@ RunResult Machine::run() {
     return result_;
   }
   setup();
+  const std::size_t first_buffer_region = global_.regions().size();
   for (const auto& [name, bytes] : launch_.buffers) {
     buffer_base_.push_back(global_.allocate(name, bytes.size(), 256));
     if (opt_.observer) opt_.observer->allocation(name, StateSpace::global, buffer_base_.back(), bytes.size());
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
+  }
+  for (const auto& ptr : launch_.pointers) {
+    auto index = [&](const std::string& name) {
+      for (std::size_t b = 0; b < launch_.buffers.size(); ++b)
+        if (launch_.buffers[b].first == name) return static_cast<std::ptrdiff_t>(b);
+      return std::ptrdiff_t{-1};
+    };
+    const std::ptrdiff_t from = index(ptr.buffer), to = index(ptr.target);
+    if (from < 0 || to < 0 || ptr.at + 8 > launch_.buffers[from].second.size()) {
+      result_.problem = {Problem::Kind::bad_launch, "pointer at byte " + std::to_string(ptr.at) + " of buffer '" + ptr.buffer + "' to buffer '" +
+                                                        ptr.target + "': no such buffer, or not 8 bytes inside it", {}};
+      return result_;
+    }
+    const std::uint64_t address = buffer_base_[to] + ptr.offset;
+    for (int k = 0; k < 8; ++k) global_.region(first_buffer_region + from).bytes[ptr.at + k] = static_cast<std::uint8_t>(address >> (8 * k));
   }
   if (launch_.cooperative) {
     // The grid workspace (cooperative_groups/details/driver_abi.h `grid_workspace`): {wsSize, barrier}, barrier 0.

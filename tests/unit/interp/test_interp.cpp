@@ -423,6 +423,42 @@ TEST_CASE("the launch JSON of the issue is read as written") {
   CHECK(!launch_from_json(bad, l2, error));
 }
 
+TEST_CASE("a launch can store one buffer's address inside another (a struct holding a pointer)") {
+  // holder = {u64 pad, u64 ptr}, ptr = &data + 4: the kernel stores 77 through holder->ptr, so data's second word
+  // becomes 77 and the first stays 0.
+  const std::string ptx = std::string(kHeader) + R"(
+.visible .entry follow(.param .u64 holder)
+{
+  .reg .u32 %r<2>; .reg .u64 %rd<4>;
+  ld.param.u64 %rd1, [holder];
+  ld.global.u64 %rd2, [%rd1+8];
+  mov.u32 %r1, 77;
+  st.global.u32 [%rd2], %r1;
+  ret;
+})";
+  auto loaded = ptx::ir::load_ptx(ptx, "follow.ptx");
+  REQUIRE(loaded);
+  Launch l;
+  std::string error;
+  REQUIRE(launch_from_json(nlohmann::json::parse(R"({"kernel": "follow",
+    "buffers": {"data": {"zero_bytes": 8}, "holder": {"zero_bytes": 16, "pointers": [{"at": 8, "to": "data", "offset": 4}]}},
+    "params": [{"buffer": "holder"}]})"), l, error));
+  auto r = run(*loaded.module, l, {});
+  REQUIRE(r.ok());
+  REQUIRE(r.buffers.size() == 2);
+  std::uint32_t data[2];
+  std::memcpy(data, r.buffers[0].second.data(), 8);
+  CHECK(data[0] == 0);
+  CHECK(data[1] == 77);
+  // Bad pointers are errors of the launch file.
+  for (const char* bad : {R"({"buffers": {"h": {"zero_bytes": 8, "pointers": [{"at": 4, "to": "h"}]}}})",
+                          R"({"buffers": {"h": {"zero_bytes": 8, "pointers": [{"at": 0, "to": "nope"}]}}})",
+                          R"({"buffers": {"h": {"zero_bytes": 8, "pointers": [{"to": "h"}]}}})"}) {
+    Launch b;
+    CHECK_FALSE(launch_from_json(nlohmann::json::parse(bad), b, error));
+  }
+}
+
 TEST_CASE("independent thread scheduling: lanes spinning on a flag do not starve the lane that sets it") {
   // ISA 3.2: a thread's progress does not depend on other threads unless it waits for them. Lanes 1..31 spin
   // at a lower pc than lane 0, which sets the flag; a lowest-pc-first scheduler without yielding would starve

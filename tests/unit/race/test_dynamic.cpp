@@ -240,6 +240,39 @@ TEST_CASE("GPUVerify's reduced_strength_with_requires is race free only under it
   }
 }
 
+TEST_CASE("GPUVerify's curand_mtgp32 is race free only for the library's pick-up positions (DEVIATIONS.md)") {
+  // curand() on an MTGP32 state (curand_mtgp32_kernel.h): thread t writes s[(t + offset + 351) & 1023] and, in the
+  // same barrier interval, every thread t' reads s[(t' + offset + pos) & 1023] and s[(t' + offset + pos - 1) & 1023],
+  // where pos = k->pos_tbl[pIdx] is read from memory. With the library's first parameter set (pos 88) and 256
+  // threads the slots never meet (t' = t + 263 > 255); with pos = 350, thread t + 1 reads what thread t writes.
+  const fs::path dir = fs::path(PTXCHECK_CORPUS_DIR) / "gpuverify-cuda";
+  for (std::uint32_t pos : {88u, 350u}) {
+    CAPTURE(pos);
+    std::vector<std::uint8_t> params(40960, 0);  // mtgp32_kernel_params_t, pos_tbl[0] first
+    for (int k = 0; k < 4; ++k) params[k] = static_cast<std::uint8_t>(pos >> (8 * k));
+    // curandStateMtgp32: s[1024], offset, pIdx (both 0), then the pointer k at byte 4104.
+    nlohmann::json j{{"grid", {1, 1, 1}}, {"block", {256, 1, 1}}, {"params", {{{"buffer", "state"}}, {{"buffer", "A"}}}}};
+    j["buffers"]["state"] = {{"zero_bytes", 4112}, {"pointers", {{{"at", 4104}, {"to", "k"}}}}};
+    j["buffers"]["k"] = {{"bytes_le_hex", ptx::interp::bytes_to_hex(params)}};
+    j["buffers"]["A"] = {{"zero_bytes", 1024}};
+    const fs::path launch = fs::temp_directory_path() / "ptxcheck-mtgp32.json";
+    std::ofstream(launch) << j;
+    auto o = options();
+    o.cuda.include_dirs = {dir.string()};
+    o.cuda.include_files = {(dir / "gpuverify_nvcc_shim.h").string(), "curand_kernel.h", "curand_mtgp32_kernel.h"};
+    o.launch_file = launch.string();
+    auto r = race::run_file((dir / "curand_tests/pass/curand_mtgp32/kernel.cu").string(), o);
+    REQUIRE(r.error.empty());
+    REQUIRE(r.kernels.size() == 1);
+    CHECK(r.kernels[0].unknown_reasons.empty());
+    CHECK(r.exit_code == (pos == 88 ? 0 : 1));
+    for (const auto& x : r.kernels[0].races) {
+      CHECK(x.first.object == "state");
+      CHECK(x.second.object == "state");
+    }
+  }
+}
+
 TEST_CASE("launches larger than the dynamic engine's limit are refused, not run") {
   ptx::interp::Launch l;
   l.grid = {1024, 1, 1};
