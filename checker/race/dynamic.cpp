@@ -27,8 +27,8 @@ using ptx::ir::StateSpace;
 // A vector clock over the grid's threads, one block of counters per CTA (a thread absent from the clock counts as 0:
 // nothing of it is known). Blocks, and the list of them, are shared between clocks and copied only when written
 // while shared: once fence.sc, barriers and release chains have joined the threads' clocks, most clocks hold the
-// same blocks, so a copy is a pointer and a join compares pointers before counters. (With a counter per thread of the grid
-// in every clock, a 60 x 256 launch with __threadfence() in every thread needed gigabytes.)
+// same blocks, so a copy is a pointer and a join compares pointers before counters. (With a counter per thread of
+// the grid in every clock, a 60 x 256 launch with __threadfence() in every thread needed gigabytes.)
 class VectorClock {
  public:
   VectorClock() = default;
@@ -94,7 +94,7 @@ class VectorClock {
   // that already is the maximum is kept or shared rather than copied.
   static void join_block(std::shared_ptr<Counters>& a, const std::shared_ptr<Counters>& b) {
     if (a == b) return;
-    Counters &x = *a;
+    Counters& x = *a;
     const Counters& y = *b;
     if (a.use_count() == 1) {
       bool y_covers = true;
