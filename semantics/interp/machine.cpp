@@ -306,12 +306,12 @@ RunResult Machine::run() {
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
   }
+  auto index = [&](const std::string& name) {  // a launch buffer's position, -1 for none
+    for (std::size_t b = 0; b < launch_.buffers.size(); ++b)
+      if (launch_.buffers[b].first == name) return static_cast<std::ptrdiff_t>(b);
+    return std::ptrdiff_t{-1};
+  };
   for (const auto& ptr : launch_.pointers) {
-    auto index = [&](const std::string& name) {
-      for (std::size_t b = 0; b < launch_.buffers.size(); ++b)
-        if (launch_.buffers[b].first == name) return static_cast<std::ptrdiff_t>(b);
-      return std::ptrdiff_t{-1};
-    };
     const std::ptrdiff_t from = index(ptr.buffer), to = index(ptr.target);
     if (from < 0 || to < 0 || ptr.at + 8 > launch_.buffers[from].second.size()) {
       result_.problem = {Problem::Kind::bad_launch, "pointer at byte " + std::to_string(ptr.at) + " of buffer '" + ptr.buffer + "' to buffer '" +
