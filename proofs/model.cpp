@@ -36,6 +36,7 @@ struct Models {
   cat::Model c11, c11_race;          // scoped-c11.cat, and its racy executions
   cat::Model c11_no_nta;             // scoped-c11.cat without its no-thin-air axiom (po | rf acyclic)
   cat::Model ptx_race;               // ptx.cat executions with an 8.7.1 data race
+  cat::Model ptx_weak_race;          // ... with one between a weak access and another access
 };
 
 cat::Model without_axiom(cat::Model m, const std::string& name) {
@@ -61,7 +62,8 @@ const Models* models(std::string& error) {
     if (ptx && sc && c11 && race) {
       loaded = std::make_unique<Models>(Models{*ptx, *sc, *c11, litmus_compile::with_nonempty_axiom(*c11, "data-race"),
                                                without_axiom(*c11, "no-thin-air"),
-                                               litmus_compile::with_nonempty_axiom(*race, "data-race")});
+                                               litmus_compile::with_nonempty_axiom(*race, "data-race"),
+                                               litmus_compile::with_nonempty_axiom(*race, "weak-data-race")});
     } else {
       for (const auto& e : errors) load_error += e + "\n";
     }
@@ -470,6 +472,99 @@ std::function<ProofResult(const Budget&)> family_check(std::function<std::vector
   };
 }
 
+// ---- spin locks: the rule of checker/race/locks.hpp (two threads' critical sections of one lock are ordered)
+// One way to take and give a lock; `{s}` is the scope. The forms are those the race checker recognises: a
+// relaxed RMW followed by an acquire fence or an .acquire RMW (ISA 8.8 forms 3 and 1), a release fence followed by
+// a strong write of the unlocked value or a .release write.
+struct LockForm {
+  const char* take;           // leaves the old value in r0: 0 when the lock was taken
+  const char* acquire_fence;  // "" for none
+  const char* release_fence;
+  const char* give;
+  const char* cuda;           // what it stands for
+};
+const LockForm kLockForms[] = {
+    {"atom.relaxed.{s}.cas r0, lock, 0, 1", "fence.sc.{s}", "fence.sc.{s}", "atom.relaxed.{s}.exch r2, lock, 0",
+     "atomicCAS; __threadfence | __threadfence; atomicExch"},
+    {"atom.relaxed.{s}.cas r0, lock, 0, 1", "fence.acq_rel.{s}", "fence.acq_rel.{s}", "st.relaxed.{s} lock, 0",
+     "cas; fence.acq_rel | fence.acq_rel; st.relaxed"},
+    {"atom.relaxed.{s}.exch r0, lock, 1", "fence.sc.{s}", "fence.sc.{s}", "atom.relaxed.{s}.exch r2, lock, 0",
+     "test-and-set: atomicExch(1); __threadfence | __threadfence; atomicExch(0)"},
+    {"atom.acquire.{s}.cas r0, lock, 0, 1", "", "", "st.release.{s} lock, 0", "atom.acquire.cas | st.release"},
+    {"atom.acquire.{s}.exch r0, lock, 1", "", "fence.acq_rel.{s}", "atom.relaxed.{s}.exch r2, lock, 0",
+     "atom.acquire.exch | fence.acq_rel; atom.relaxed.exch"},
+};
+
+// Every thread takes the lock once: the first writes x in its critical section, the last reads and writes x (so
+// the two conflict in both directions), any in between only takes and gives the lock. The condition asks for the
+// executions in which every thread took it (r0 = 0).
+std::string lock_litmus(const LockForm& form, const std::vector<int>& ctas, const std::string& scope, bool acquire_fence,
+                        std::string& summary) {
+  auto scoped_text = [&](const char* t) { return fmt::format(fmt::runtime(t), fmt::arg("s", scope)); };
+  std::vector<LitmusColumn> cols;
+  std::string cond;
+  for (std::size_t t = 0; t < ctas.size(); ++t) {
+    LitmusColumn c{static_cast<unsigned>(t), ctas[t], 0, {}};
+    c.instructions.push_back(scoped_text(form.take));
+    if (acquire_fence && *form.acquire_fence) c.instructions.push_back(scoped_text(form.acquire_fence));
+    if (t == 0) c.instructions.push_back("st.weak x, 1");
+    if (t + 1 == ctas.size()) c.instructions.insert(c.instructions.end(), {"ld.weak r1, x", "st.weak x, 2"});
+    if (*form.release_fence) c.instructions.push_back(scoped_text(form.release_fence));
+    c.instructions.push_back(scoped_text(form.give));
+    cols.push_back(std::move(c));
+    cond += fmt::format("{}P{}:r0 == 0", t ? " /\\ " : "", t);
+  }
+  summary = fmt::format("{} ({}{}), {} threads in CTAs {}, scope {}", form.cuda, acquire_fence ? "" : "no acquire fence, ",
+                        form.take, ctas.size(), fmt::join(ctas, ","), scope);
+  return litmus_compile::render_litmus("lock", "threads taking one spin lock", {{"lock", 0}, {"x", 0}}, cols,
+                                       "exists (" + cond + ")");
+}
+
+struct LockCase {
+  std::string test, summary;
+};
+
+// `ordered`: the claim is that no execution in which every thread took the lock has a data race (8.7.1); otherwise
+// that some such execution does (the rule's conditions are needed). Either way the executions in which every thread
+// took the lock must exist under ptx.cat, or the claim would be vacuous.
+ProofResult check_locks(const std::vector<LockCase>& cases, bool ordered, const Budget& budget) {
+  std::string err;
+  const Models* m = models(err);
+  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
+  litmus::Options opt;
+  opt.solver_timeout_ms = budget.timeout_ms;
+  opt.solver_memory_mb = budget.memory_mb;
+  if (budget.rlimit) opt.max_candidates = budget.rlimit;
+  for (const auto& c : cases) {
+    std::vector<Diagnostic> diags;
+    auto test = litmus::parse_litmus(c.test, "lock.litmus", diags);
+    if (!test) return {Verdict::unknown, "a generated test does not parse: " + (diags.empty() ? std::string("?") : diags[0].render()) + "\n" + c.test, 0};
+    auto all = litmus::run_test(*test, m->ptx, opt);
+    // The claim of order: no race at all; the claim that the conditions are needed: a race on x, not on the lock.
+    auto racy = litmus::run_test(*test, ordered ? m->ptx_race : m->ptx_weak_race, opt);
+    for (const auto* r : {&all, &racy})
+      if (r->result == "unknown" || r->result == "error") return {Verdict::unknown, c.summary + ": " + r->result + " (" + r->reason + ")", 0};
+    if (all.positive == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution takes the lock in every thread", 0};
+    if (ordered && racy.positive > 0)
+      return {Verdict::refuted, c.summary + ": an execution in which every thread took the lock has a data race\n" + c.test, 0};
+    if (!ordered && racy.positive == 0)
+      return {Verdict::refuted, c.summary + ": no execution in which every thread took the lock has a data race\n" + c.test, 0};
+  }
+  return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
+}
+
+std::vector<LockCase> lock_cases(const std::vector<std::vector<int>>& placements, const std::string& scope, bool acquire_fence,
+                                 std::size_t forms = std::size(kLockForms)) {
+  std::vector<LockCase> out;
+  for (std::size_t f = 0; f < forms; ++f)
+    for (const auto& ctas : placements) {
+      LockCase c;
+      c.test = lock_litmus(kLockForms[f], ctas, scope, acquire_fence, c.summary);
+      out.push_back(std::move(c));
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Theorem> model_theorems() {
@@ -597,6 +692,37 @@ std::vector<Theorem> model_theorems() {
                  return ptx_shape_cases(shapes(), ptx_slots(false, {"weak", "relaxed"}), ptx_slots(true, {"weak", "relaxed"}),
                                         "fence.sc.gpu");
                }, [](const Models& m) { return Inclusion{&m.ptx, &m.sc, &m.ptx_race, false, "with a data race"}; })});
+
+  const std::string lock_forms = "the five lock forms of proofs/model.cpp kLockForms (atom.cas or atom.exch taking the lock, "
+                                 "relaxed with fence.sc or fence.acq_rel after it, or .acquire; fence then atom.exch or "
+                                 "st.relaxed giving it back, or st.release)";
+  v.push_back({"model.lock_orders_critical_sections",
+               "threads that each take one spin lock with an acquire pattern and give it back with a release pattern "
+               "(ISA 9.0 8.8), every write to the lock being one of those operations at a scope that includes every "
+               "taker, have no data race (8.7.1) between their critical sections in any ptx.cat execution where each "
+               "took the lock: the rule checker/race/locks.hpp applies to two threads, here also through a third holder",
+               lock_forms + " x {2 threads in different CTAs, 3 threads in 3 CTAs, 3 threads in 2 CTAs} at .gpu scope, and "
+               "{2, 3 threads of one CTA} at .cta scope: 25 programs; data races from proofs/models/ptx-race.cat",
+               [](const Budget& b) {
+                 auto cases = lock_cases({{0, 1}, {0, 1, 2}, {0, 0, 1}}, "gpu", true);
+                 auto cta = lock_cases({{0, 0}, {0, 0, 0}}, "cta", true);
+                 cases.insert(cases.end(), cta.begin(), cta.end());
+                 return check_locks(cases, true, b);
+               }});
+  v.push_back({"model.lock_needs_its_conditions",
+               "the conditions of model.lock_orders_critical_sections are needed: without the acquire fence after a "
+               "relaxed RMW (no acquire pattern, 8.8), or with .cta-scoped lock operations and a taker in another CTA "
+               "(the takers' operations are not morally strong, 8.6), some execution in which every thread took the lock "
+               "has a data race between two critical sections (one of its accesses weak: not on the lock), even two of "
+               "one CTA",
+               "the three forms with a relaxed RMW and a fence: 2 threads in different CTAs without the acquire fence; "
+               "3 threads in CTAs 0, 1, 0 at .cta scope (the race is between the two threads of CTA 0): 6 programs",
+               [](const Budget& b) {
+                 auto cases = lock_cases({{0, 1}}, "gpu", false, 3);
+                 auto cta = lock_cases({{0, 1, 0}}, "cta", true, 3);
+                 cases.insert(cases.end(), cta.begin(), cta.end());
+                 return check_locks(cases, false, b);
+               }});
   return v;
 }
 

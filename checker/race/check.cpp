@@ -8,6 +8,7 @@
 #include "checker/race/encode.hpp"
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
+#include "checker/race/locks.hpp"
 #include "checker/race/private.hpp"
 #include "checker/race/replay.hpp"
 #include "checker/race/strength.hpp"
@@ -280,6 +281,21 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   }
   std::optional<Analysis> an_grid;
   if (!grid_syncs.empty()) an_grid.emplace(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
+  const CriticalSections locks =
+      find_critical_sections(f, prep, T1, [&](std::uint32_t i, std::uint32_t j) { return !an.same_interval(i, j); });
+  for (std::size_t k = 0; k < locks.sites.size(); ++k) {
+    std::size_t guarded = 0;
+    for (const auto& a : T1.accesses)
+      guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
+    const std::string at = "spin lock taken at " + where_of(m, f.body[locks.sites[k].rmw]).text();
+    res.notes.push_back(guarded ? at + ": the " + std::to_string(guarded) + " accesses after its acquire pattern and before its "
+                                  "release pattern are ordered with those of other holders (ISA 8.8, 8.9.4 item 4; every "
+                                  "write that may reach the lock is a lock operation)"
+                                : at + ": orders no access (none lies after an acquire pattern and before a release pattern "
+                                  "of it on every path, ISA 8.8)");
+  }
+  for (const auto& r : locks.rejected)
+    res.notes.push_back("spin lock not taken as ordering its critical sections: " + r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
 
   z3::solver s(c);
   unsigned current_ms = 0;  // the solver's timeout per query
@@ -694,6 +710,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     // A full-mask bar.warp.sync between them orders two threads of one warp.
     if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
+    // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).
+    for (int la : locks.guarded[a.instr])
+      for (int lb : locks.guarded[b.instr]) {
+        const LockSite &sa = locks.sites[static_cast<std::size_t>(la)], &sb = locks.sites[static_cast<std::size_t>(lb)];
+        auto addr_a = lock_address(T1, sa), addr_b = lock_address(T2, sb);
+        if (sa.object != sb.object || !addr_a || !addr_b) continue;
+        // A shared-memory lock is one per CTA.
+        q = q && !(*addr_a == *addr_b && (sa.space == Space::shared ? same_cta : c.bool_val(true)));
+      }
     if (a.strong && b.strong) {
       // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
       z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
@@ -729,7 +754,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     rr.witness = witness_of(*model);
     if (may_be_ordered(a.instr, b.instr)) {
       rr.possible = true;
-      rr.note = "fences, release/acquire operations or partial barriers on paths between them may order them (ISA 8.8-8.9, not modelled)";
+      rr.note = "fences, release/acquire operations or partial barriers on paths between them may order them (ISA 8.8-8.9; "
+                "the symbolic engine orders only spin locks' critical sections)";
     }
     else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
     res.races.push_back(rr);

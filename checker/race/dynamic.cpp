@@ -233,8 +233,6 @@ struct Allocation {
   std::uint64_t base = 0, bytes = 0;
 };
 
-bool acquires(MemorySemantics s) { return s == MemorySemantics::acquire || s == MemorySemantics::acq_rel || s == MemorySemantics::sc; }
-bool releases(MemorySemantics s) { return s == MemorySemantics::release || s == MemorySemantics::acq_rel || s == MemorySemantics::sc; }
 
 class Detector final : public ptx::interp::Observer {
  public:
@@ -334,11 +332,10 @@ class Detector final : public ptx::interp::Observer {
 
   void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
     ThreadState& ts = state(t);
-    // ISA 9.7.13.4: membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}; a fence without .sem is fence.acq_rel.
-    const bool membar = ins.op == ptx::ir::Opcode::membar_;
-    MemorySemantics sem = membar ? MemorySemantics::sc : ins.q.semantics.value_or(MemorySemantics::acq_rel);
-    Scope scope = ins.q.scope.value_or(Scope::sys);
-    if (membar && ins.q.has(ptx::ir::Flag::gl)) scope = Scope::gpu;
+    const auto fk = memory_fence(ins);
+    if (!fk) return;  // a proxy fence orders proxies, not threads
+    const MemorySemantics sem = fk->sem;
+    const Scope scope = fk->scope;
     if (acquires(sem))  // acquire pattern form 3: the releases strong reads observed earlier
       for (auto& [key, pending] : ts.pending) acquire(ts, pending, scope);
     if (sem == MemorySemantics::sc) {

@@ -4,6 +4,8 @@
 
 #include "semantics/ir/ir.hpp"
 
+#include <optional>
+
 namespace ptxcheck::race {
 
 struct Strength {
@@ -27,6 +29,35 @@ inline Strength strength_of(const ptx::ir::Instruction& in, bool atomic) {
 // there is one device, so .gpu and .sys include every thread of the launch.
 template <class Bool> Bool scope_includes(ptx::ir::Scope scope, Bool same_cta, Bool always) {
   return scope == ptx::ir::Scope::cta || scope == ptx::ir::Scope::cluster ? same_cta : always;
+}
+
+// ISA 8.4: acquire and release operations, and the memory fences that act as both (membar, fence.sc, fence.acq_rel).
+inline bool acquires(ptx::ir::MemorySemantics s) {
+  using MS = ptx::ir::MemorySemantics;
+  return s == MS::acquire || s == MS::acq_rel || s == MS::sc;
+}
+inline bool releases(ptx::ir::MemorySemantics s) {
+  using MS = ptx::ir::MemorySemantics;
+  return s == MS::release || s == MS::acq_rel || s == MS::sc;
+}
+
+struct Fence {
+  ptx::ir::MemorySemantics sem = ptx::ir::MemorySemantics::acq_rel;
+  ptx::ir::Scope scope = ptx::ir::Scope::sys;
+};
+// A memory fence's semantics and scope (ISA 9.7.13.4): membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}; a fence
+// without .sem is fence.acq_rel. Proxy fences (fence.proxy.*, which order proxies, not threads) are not memory
+// fences (8.4); nullopt for them and for every other instruction.
+inline std::optional<Fence> memory_fence(const ptx::ir::Instruction& in) {
+  using ptx::ir::Opcode;
+  if (in.op != Opcode::fence_ && in.op != Opcode::membar_) return std::nullopt;
+  if (in.q.has(ptx::ir::Flag::proxy)) return std::nullopt;
+  const bool membar = in.op == Opcode::membar_;
+  Fence f;
+  f.sem = membar ? ptx::ir::MemorySemantics::sc : in.q.semantics.value_or(ptx::ir::MemorySemantics::acq_rel);
+  f.scope = in.q.scope.value_or(ptx::ir::Scope::sys);
+  if (membar && in.q.has(ptx::ir::Flag::gl)) f.scope = ptx::ir::Scope::gpu;
+  return f;
 }
 
 }  // namespace ptxcheck::race

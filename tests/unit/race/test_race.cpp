@@ -212,3 +212,31 @@ TEST_CASE("only accesses with synchronizing instructions on both sides are possi
     CHECK(r.exit_code == (possible ? 3 : 1));
   }
 }
+
+TEST_CASE("spin locks: the notes say which lock orders how many accesses, or why it orders none") {
+  // Without the replay, so that the verdicts come from the symbolic engine alone.
+  auto notes_of = [](const std::string& name) {
+    auto r = check_kernel_file(name, false);
+    REQUIRE(r.kernels.size() == 1);
+    std::string all;
+    for (const auto& n : r.kernels[0].notes) all += n + "\n";
+    return std::pair{r.exit_code, all};
+  };
+  // The lock's critical section holds 3 accesses: in[i], and the load and store of *total.
+  auto [ok, ok_notes] = notes_of("lock_critical_section.cu");
+  CHECK(ok == 0);
+  CHECK(ok_notes.find("the 3 accesses after its acquire pattern") != std::string::npos);
+  // No release fence: the lock is recognised but protects nothing, and the race is definite: after the accesses
+  // nothing releases (a relaxed exchange is no release pattern, ISA 8.8), so causality cannot order them.
+  auto [no_fence, no_fence_notes] = notes_of("lock_no_release_fence.cu");
+  CHECK(no_fence == 1);
+  CHECK(no_fence_notes.find("orders no access") != std::string::npos);
+  // .cta atomics on a global lock: not a lock across CTAs.
+  auto [cta, cta_notes] = notes_of("lock_block_scope_global.cu");
+  CHECK(cta != 0);
+  CHECK(cta_notes.find("scope does not include every thread") != std::string::npos);
+  // A non-holder writes the unlocked value.
+  auto [stray, stray_notes] = notes_of("lock_released_by_non_holder.cu");
+  CHECK(stray == 3);
+  CHECK(stray_notes.find("without holding the lock") != std::string::npos);
+}

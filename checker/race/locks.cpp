@@ -1,0 +1,303 @@
+#include "checker/race/locks.hpp"
+
+#include "checker/race/strength.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ptxcheck::race {
+namespace {
+
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+using OK = Operand::Kind;
+
+// Dataflow levels, per site: kFree (not held / no release ahead), kHeld (held / a release write ahead, with no
+// fence in between yet), then the scope of the completing acquire or release (kScoped + 0 cta ... + 3 sys).
+// kTop: not reached yet (the analyses start there and only go down).
+constexpr std::uint8_t kFree = 0, kHeld = 1, kScoped = 2, kTop = 6;
+std::uint8_t scoped(ptx::ir::Scope s) { return static_cast<std::uint8_t>(kScoped + static_cast<int>(s)); }
+
+std::uint64_t masked(std::uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((std::uint64_t{1} << bits) - 1); }
+
+// An operand's value at instruction `at` when it is an immediate, or a register last set earlier in the same block
+// by an unguarded `mov` of an immediate (how nvcc passes the constants of atom.cas).
+std::optional<std::uint64_t> constant_at(const ptx::ir::Function& f, const Cfg& g, std::uint32_t at, const Operand& o) {
+  if (o.kind == OK::Immediate) return o.imm;
+  if (o.kind != OK::Register || o.component >= 0) return std::nullopt;
+  for (auto k = at; k-- > g.blocks[g.block_of[at]].begin;) {
+    const auto& in = f.body[k];
+    const auto w = written_registers(in);
+    if (std::find(w.begin(), w.end(), o.reg) == w.end()) continue;
+    if (in.op == Opcode::mov_ && in.guard < 0 && in.operands.size() == 2 && in.operands[1].kind == OK::Immediate)
+      return in.operands[1].imm;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool writes_register(const ptx::ir::Instruction& in, int reg) {
+  const auto w = written_registers(in);
+  return std::find(w.begin(), w.end(), reg) != w.end();
+}
+
+// A lock-taking RMW: the site, its type's width, the branch ending its block and the instruction the branch goes to
+// when the RMW returned `unlocked`.
+struct Candidate {
+  LockSite site;
+  unsigned bits = 32;
+  std::uint32_t branch = 0, acquired_next = 0;
+  std::uint8_t acquire_level = kHeld;  // an .acquire RMW is its own acquire pattern (ISA 8.8 form 1)
+};
+
+std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std::uint32_t i) {
+  const auto& in = f.body[i];
+  if (in.op != Opcode::atom_ || in.guard >= 0 || !in.q.atom_op || in.q.types.empty()) return std::nullopt;
+  const bool cas = *in.q.atom_op == ptx::ir::AtomOp::cas;
+  if (!cas && *in.q.atom_op != ptx::ir::AtomOp::exch) return std::nullopt;
+  if (in.operands.size() != (cas ? 4u : 3u) || in.operands[0].kind != OK::Register) return std::nullopt;
+  Candidate c;
+  c.site.rmw = i;
+  c.bits = ptx::ir::scalar_bits(in.q.types[0].scalar);
+  const int result = in.operands[0].reg;
+  auto locked = constant_at(f, g, i, in.operands.back());
+  if (!locked) return std::nullopt;
+  c.site.locked = masked(*locked, c.bits);
+  std::optional<std::uint64_t> unlocked;
+  if (cas) {
+    auto compared = constant_at(f, g, i, in.operands[2]);
+    if (!compared) return std::nullopt;
+    unlocked = masked(*compared, c.bits);
+  }
+  // The block ends in `@p bra T` with p = (result == K) or (result != K), result and p not rewritten in between.
+  const auto& blk = g.blocks[g.block_of[i]];
+  c.branch = blk.end - 1;
+  const auto& br = f.body[c.branch];
+  if (br.op != Opcode::bra_ || br.guard < 0 || c.branch <= i || br.operands.empty() || br.operands[0].target < 0) return std::nullopt;
+  enum { unknown, yes, no } taken_when_equal = unknown;
+  for (std::uint32_t k = i + 1; k < c.branch; ++k) {
+    const auto& s = f.body[k];
+    if (writes_register(s, br.guard)) {
+      taken_when_equal = unknown;
+      if (s.op != Opcode::setp_ || s.guard >= 0 || s.operands.size() != 3 || s.operands[0].kind != OK::Register || !s.q.compare) continue;
+      const auto cmp = *s.q.compare;
+      if (cmp != ptx::ir::CompareOp::eq && cmp != ptx::ir::CompareOp::ne) continue;
+      const Operand *reg = &s.operands[1], *other = &s.operands[2];
+      if (!(reg->kind == OK::Register && reg->reg == result && reg->component < 0)) std::swap(reg, other);
+      if (!(reg->kind == OK::Register && reg->reg == result && reg->component < 0)) continue;
+      auto k_value = constant_at(f, g, k, *other);
+      if (!k_value) continue;
+      const std::uint64_t kv = masked(*k_value, c.bits);
+      if (unlocked && *unlocked != kv) continue;
+      if (!unlocked) unlocked = kv;
+      taken_when_equal = (cmp == ptx::ir::CompareOp::eq) != br.guard_negated ? yes : no;
+    } else if (writes_register(s, result)) {
+      return std::nullopt;
+    }
+  }
+  if (taken_when_equal == unknown || !unlocked || *unlocked == c.site.locked) return std::nullopt;
+  c.site.unlocked = *unlocked;
+  c.acquired_next = taken_when_equal == yes ? static_cast<std::uint32_t>(br.operands[0].target) : c.branch + 1;
+  const auto st = strength_of(in, true);
+  if (in.q.semantics && acquires(*in.q.semantics)) c.acquire_level = scoped(st.scope);
+  return c;
+}
+
+const Access* access_at(const ThreadEncoding& t, std::uint32_t instr) {
+  for (const auto& a : t.accesses) if (a.instr == instr) return &a;
+  return nullptr;
+}
+
+// The value a plain write stores, or an atom.exch exchanges in: the last operand of st and atom.exch.
+std::optional<std::uint64_t> stored_constant(const ptx::ir::Function& f, const Cfg& g, std::uint32_t i) {
+  const auto& in = f.body[i];
+  const bool exch = in.op == Opcode::atom_ && in.q.atom_op == ptx::ir::AtomOp::exch;
+  if ((in.op != Opcode::st_ && !exch) || in.operands.empty() || in.q.vector_width > 1) return std::nullopt;
+  return constant_at(f, g, i, in.operands.back());
+}
+
+}  // namespace
+
+std::optional<z3::expr> lock_address(const ThreadEncoding& t, const LockSite& s) {
+  if (const Access* a = access_at(t, s.rmw)) return a->addr;
+  return std::nullopt;
+}
+
+CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t,
+                                        const std::function<bool(std::uint32_t, std::uint32_t)>& barrier_between) {
+  const Cfg& g = p.cfg;
+  const auto n = static_cast<std::uint32_t>(f.body.size());
+  CriticalSections out;
+  out.guarded.assign(n, {});
+  std::vector<Candidate> cands;
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (g.block_of[i] >= 0)
+      if (auto c = lock_site(f, g, i)) {
+        const Access* a = access_at(t, i);
+        if (!a || a->object < 0) { out.rejected.push_back({i, "the lock's allocation is not known"}); continue; }
+        c->site.object = a->object;
+        c->site.space = a->space;
+        cands.push_back(*c);
+      }
+  if (cands.empty()) return out;
+  const std::size_t S = cands.size();
+  // The scope every lock operation needs (see locks.hpp): .cta for a lock in shared memory, else .gpu.
+  auto required = [&](std::size_t s) { return scoped(cands[s].site.space == Space::shared ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu); };
+
+  // Release writes of each site: a strong write of `unlocked`, of the lock's size, to the site's address term.
+  std::vector<std::map<std::uint32_t, std::uint8_t>> release(S);  // instruction -> the release level it gives
+  const std::vector<const Access*> rmw_access = [&] {
+    std::vector<const Access*> v;
+    for (const auto& c : cands) v.push_back(access_at(t, c.site.rmw));
+    return v;
+  }();
+  for (const auto& a : t.accesses) {
+    if (!a.write || !a.strong) continue;
+    auto value = stored_constant(f, g, a.instr);
+    if (!value) continue;
+    for (std::size_t s = 0; s < S; ++s) {
+      const Access& lock = *rmw_access[s];
+      if (a.instr == cands[s].site.rmw || a.size != lock.size || masked(*value, cands[s].bits) != cands[s].site.unlocked) continue;
+      if (!z3::eq(a.addr, lock.addr)) continue;
+      const auto sem = f.body[a.instr].q.semantics;
+      release[s][a.instr] = sem && releases(*sem) ? scoped(a.scope) : kHeld;
+    }
+  }
+
+  // A site's lock address is one term per iteration of the loops around its RMW and releases, so a held lock (or a
+  // release ahead) is not carried across the back edge of such a loop: the next iteration's term names another lock.
+  std::vector<std::set<int>> loop_headers(S);  // site -> headers of the loops around its RMW or a release
+  for (std::size_t s = 0; s < S; ++s) {
+    std::vector<std::uint32_t> ops{cands[s].site.rmw};
+    for (const auto& [w, level] : release[s]) ops.push_back(w);
+    for (const auto& loop : g.loops)
+      for (auto op : ops)
+        if (loop.body.count(g.block_of[op])) loop_headers[s].insert(loop.header);
+  }
+  auto crosses = [&](std::size_t s, std::uint32_t from, std::uint32_t to) {
+    return g.back.count({g.block_of[from], g.block_of[to]}) && loop_headers[s].count(g.block_of[to]);
+  };
+
+  using State = std::vector<std::uint8_t>;
+  auto meet = [](State& into, const State& v) { for (std::size_t s = 0; s < into.size(); ++s) into[s] = std::min(into[s], v[s]); };
+  // Forward: held and acquired on every path to an instruction (its state before it executes).
+  std::vector<State> fwd(n, State(S, kTop));
+  std::vector<bool> fwd_seen(n, false);
+  auto fwd_after = [&](std::uint32_t i, std::uint32_t next) {
+    State v = fwd[i];
+    if (auto fk = memory_fence(f.body[i]); fk && acquires(fk->sem))
+      for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
+    for (std::size_t s = 0; s < S; ++s) {
+      if (release[s].count(i)) v[s] = kFree;
+      if (cands[s].branch == i && cands[s].acquired_next == next) v[s] = std::max(kHeld, cands[s].acquire_level);
+      if (crosses(s, i, next)) v[s] = kFree;
+    }
+    return v;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (g.block_of[i] < 0) continue;
+      State v(S, i == 0 ? kFree : kTop);
+      bool any = i == 0;
+      for (auto q : previous_instructions(g, i))
+        if (fwd_seen[q]) { meet(v, fwd_after(q, i)); any = true; }
+      if (!any) continue;
+      if (!fwd_seen[i] || v != fwd[i]) { fwd[i] = v; fwd_seen[i] = true; changed = true; }
+    }
+  }
+  // Backward: on every path from an instruction (its state after it executes), a release fence and then a release
+  // write of the site's lock; paths that end (ret, exit, trap) without one give kFree.
+  std::vector<State> bwd_in(n, State(S, kTop));
+  auto ends = [&](const ptx::ir::Instruction& in) {
+    return in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::trap_ || in.op == Opcode::brx_;
+  };
+  auto bwd_out = [&](std::uint32_t i) {
+    State v(S, kTop);
+    const auto next = next_instructions(g, i);
+    if (next.empty() || ends(f.body[i])) v.assign(S, kFree);
+    for (auto q : next) {
+      State w = bwd_in[q];
+      for (std::size_t s = 0; s < S; ++s) if (crosses(s, i, q)) w[s] = kFree;
+      meet(v, w);
+    }
+    return v;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::uint32_t i = n; i-- > 0;) {
+      if (g.block_of[i] < 0) continue;
+      State v = bwd_out(i);
+      if (auto fk = memory_fence(f.body[i]); fk && releases(fk->sem))
+        for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
+      for (std::size_t s = 0; s < S; ++s)
+        if (auto it = release[s].find(i); it != release[s].end()) v[s] = it->second;
+      if (v != bwd_in[i]) { bwd_in[i] = v; changed = true; }
+    }
+  }
+
+  // The lock discipline, per allocation: every write that may reach it is a site's RMW (same values and size) or a
+  // release executed while holding that site's lock; every lock operation has the required scope.
+  std::set<int> bad_objects;
+  auto reject = [&](int object, std::uint32_t instr, const std::string& why) {
+    if (bad_objects.insert(object).second) out.rejected.push_back({instr, why});
+  };
+  std::map<std::uint32_t, bool> release_held;  // release write -> some site of its lock is held before it
+  for (std::size_t s = 0; s < S; ++s) {
+    if (scoped(rmw_access[s]->scope) < required(s))
+      reject(cands[s].site.object, cands[s].site.rmw, "the lock RMW's scope does not include every thread that may take the lock");
+    for (const auto& [w, level] : release[s])
+      release_held[w] = release_held[w] || (fwd_seen[w] && fwd[w][s] >= kHeld && fwd[w][s] != kTop);
+  }
+  for (const auto& [w, held] : release_held)
+    if (!held)
+      for (std::size_t s = 0; s < S; ++s)
+        if (release[s].count(w)) reject(cands[s].site.object, w, "a write of the unlocked value may be executed without holding the lock");
+  for (const auto& a : t.accesses) {
+    if (!a.write) continue;
+    for (std::size_t s = 0; s < S; ++s) {
+      const auto& c = cands[s];
+      const bool may_reach = a.object == c.site.object || (a.object < 0 && (a.space == Space::unknown || a.space == c.site.space));
+      if (!may_reach) continue;
+      bool protocol = false;
+      for (std::size_t r = 0; r < S && !protocol; ++r) {
+        const auto& o = cands[r];
+        if (o.site.object != c.site.object) continue;
+        if (a.instr == o.site.rmw)
+          protocol = o.site.unlocked == c.site.unlocked && o.site.locked == c.site.locked && a.size == rmw_access[s]->size;
+        else if (release[r].count(a.instr))
+          protocol = scoped(a.scope) >= required(r) && o.site.unlocked == c.site.unlocked;
+      }
+      if (!protocol && c.site.space == Space::shared) {
+        protocol = true;  // an initialisation or reset that barriers keep apart from every lock operation
+        for (std::size_t r = 0; r < S && protocol; ++r) {
+          if (cands[r].site.object != c.site.object) continue;
+          protocol = barrier_between(a.instr, cands[r].site.rmw);
+          for (const auto& [w, level] : release[r]) protocol = protocol && barrier_between(a.instr, w);
+        }
+      }
+      if (!protocol) reject(c.site.object, a.instr, "a write that is no lock operation may reach the lock");
+    }
+  }
+
+  std::vector<int> index(S, -1);
+  for (std::size_t s = 0; s < S; ++s) {
+    if (bad_objects.count(cands[s].site.object)) continue;
+    index[s] = static_cast<int>(out.sites.size());
+    out.sites.push_back(cands[s].site);
+  }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (g.block_of[i] < 0 || !fwd_seen[i]) continue;
+    const State after = bwd_out(i);
+    for (std::size_t s = 0; s < S; ++s) {
+      if (index[s] < 0) continue;
+      const std::uint8_t acquired = fwd[i][s], released = after[s];
+      if (acquired == kTop || acquired < required(s) || released < required(s)) continue;
+      out.guarded[i].push_back(index[s]);
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxcheck::race
