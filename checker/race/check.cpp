@@ -56,12 +56,11 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
 // release/acquire operation (ISA 8.8), and a barrier other than the unguarded CTA-wide and full-mask warp ones
 // (bar.arrive, a thread count, a guard, a partial mask: they synchronize their participants, 8.9.4 item 2).
 bool may_synchronize(const ptx::ir::Instruction& in) {
-  using MS = ptx::ir::MemorySemantics;
   if (in.op == Opcode::fence_ || in.op == Opcode::membar_) return true;
   if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !full_warp_barrier(in);
   const auto sem = in.q.semantics;
   return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
-         (*sem == MS::acquire || *sem == MS::release || *sem == MS::acq_rel || *sem == MS::sc);
+         (acquires(*sem) || releases(*sem));
 }
 
 struct Analysis {

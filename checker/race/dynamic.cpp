@@ -233,7 +233,6 @@ struct Allocation {
   std::uint64_t base = 0, bytes = 0;
 };
 
-
 class Detector final : public ptx::interp::Observer {
  public:
   Detector(const ptx::ir::Module& m, const ptx::interp::Launch& l, const DynamicOptions& o, DynamicResult& out)
