@@ -335,10 +335,8 @@ RunResult Machine::run() {
   for (std::size_t p = 0; p < kernel->params.size(); ++p) {
     const ParamValue& pv = launch_.params[p];
     std::uint64_t value = pv.bits;
-    if (!pv.buffer.empty()) {
-      for (std::size_t k = 0; k < launch_.buffers.size(); ++k)
-        if (launch_.buffers[k].first == pv.buffer) value = buffer_base_[k];
-    }
+    if (!pv.buffer.empty())
+      if (const std::ptrdiff_t k = index(pv.buffer); k >= 0) value = buffer_base_[static_cast<std::size_t>(k)];
     std::memcpy(kernel_frame_.data() + ki.param_off[p], &value, std::min<std::uint64_t>(kernel->params[p].size_bytes(), 8));
   }
   const auto& b = launch_.block;
