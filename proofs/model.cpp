@@ -90,12 +90,18 @@ struct Inclusion {
   std::string guard_name = "racy";
 };
 
-ProofResult check_family(const std::vector<Case>& cases, const Inclusion& inc, const Budget& budget) {
-  ProofResult res;
+// The litmus engine's limits for a theorem's budget.
+litmus::Options litmus_options(const Budget& budget) {
   litmus::Options opt;
   opt.solver_timeout_ms = budget.timeout_ms;  // the symbolic engine's per-check budget (unknown beyond it)
   opt.solver_memory_mb = budget.memory_mb;
   if (budget.rlimit) opt.max_candidates = budget.rlimit;  // the explicit engine's (deterministic) budget
+  return opt;
+}
+
+ProofResult check_family(const std::vector<Case>& cases, const Inclusion& inc, const Budget& budget) {
+  ProofResult res;
+  const litmus::Options opt = litmus_options(budget);
   long long guarded = 0, unknown = 0, refuted = 0;
   std::string first_unknown, first_cex;
   long long checked = 0;
@@ -531,10 +537,7 @@ ProofResult check_locks(const std::vector<LockCase>& cases, bool ordered, const 
   std::string err;
   const Models* m = models(err);
   if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
-  litmus::Options opt;
-  opt.solver_timeout_ms = budget.timeout_ms;
-  opt.solver_memory_mb = budget.memory_mb;
-  if (budget.rlimit) opt.max_candidates = budget.rlimit;
+  const litmus::Options opt = litmus_options(budget);
   for (const auto& c : cases) {
     std::vector<Diagnostic> diags;
     auto test = litmus::parse_litmus(c.test, "lock.litmus", diags);

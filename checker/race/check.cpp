@@ -293,6 +293,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                                 : at + ": orders no access (none lies after an acquire pattern and before a release pattern "
                                   "of it on every path, ISA 8.8)");
   }
+  // Each site's lock address in either thread, looked up once (the pair loop below reads them for every pair).
+  std::vector<std::optional<z3::expr>> lock_address1, lock_address2;
+  for (const auto& site : locks.sites) {
+    lock_address1.push_back(lock_address(T1, site));
+    lock_address2.push_back(lock_address(T2, site));
+  }
   for (const auto& r : locks.rejected)
     res.notes.push_back("spin lock not taken as ordering its critical sections: " + r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
 
@@ -712,8 +718,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).
     for (int la : locks.guarded[a.instr])
       for (int lb : locks.guarded[b.instr]) {
-        const LockSite &sa = locks.sites[static_cast<std::size_t>(la)], &sb = locks.sites[static_cast<std::size_t>(lb)];
-        auto addr_a = lock_address(T1, sa), addr_b = lock_address(T2, sb);
+        const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);
+        const LockSite &sa = locks.sites[ia], &sb = locks.sites[ib];
+        const auto &addr_a = lock_address1[ia], &addr_b = lock_address2[ib];
         if (sa.object != sb.object || !addr_a || !addr_b) continue;
         // A shared-memory lock is one per CTA.
         q = q && !(*addr_a == *addr_b && (sa.space == Space::shared ? same_cta : c.bool_val(true)));
