@@ -262,13 +262,32 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
 
+  // Barrier intervals: of a CTA; of a warp (a full-mask bar.warp.sync ends one too); of the grid (grid_sync.hpp).
+  Analysis an(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]); });
+  // Values broadcast through shared memory are one per CTA, which the uniformity analysis then knows too.
+  prep.broadcasts = find_broadcasts(m, f, prep.cfg, [&](std::uint32_t i, std::uint32_t j) { return an.same_interval(i, j); });
+  if (!prep.broadcasts.empty()) {
+    std::set<std::uint32_t> uniform_loads;
+    std::map<std::uint32_t, std::vector<std::uint32_t>> readers;  // store -> the loads after it
+    for (const auto& [load, b] : prep.broadcasts) {
+      uniform_loads.insert(load);
+      if (b.after) readers[b.store].push_back(load);
+    }
+    prep.uni = analyse_uniformity(f, prep.cfg, uniform_loads);
+    for (const auto& [store, loads] : readers) {
+      std::string at;
+      for (auto l : loads) at += (at.empty() ? "" : ", ") + where_of(m, f.body[l]).text();
+      res.notes.push_back("shared-memory broadcast: the store at " + where_of(m, f.body[store]).text() +
+                          " is the only write to its word and a barrier separates it from the loads at " + at +
+                          ", which read one value per CTA: what the CTA's writing thread stored, or the content before "
+                          "(ISA 8.9.4 item 2, 8.10 Causality; a second writer or barrier divergence is reported on its own)");
+    }
+  }
   z3::set_param("memory_max_size", static_cast<int>(o.memory_mb));
   z3::context c;
   Launch launch = make_launch(c, o.block, o.grid);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
   ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
-  // Barrier intervals: of a CTA; of a warp (a full-mask bar.warp.sync ends one too); of the grid (grid_sync.hpp).
-  Analysis an(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]); });
   Analysis an_warp(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || full_warp_barrier(f.body[i]); });
   const std::vector<GridSync> grid_syncs = find_grid_syncs(f, prep.cfg);
   std::set<std::uint32_t> grid_ends, grid_counter;
@@ -319,6 +338,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   }
   if (!o.grid) s.add(z3::ult(launch.nctaid[0], u32(0x80000000u)) && z3::ule(launch.nctaid[1], u32(65535)) && z3::ule(launch.nctaid[2], u32(65535)));
   s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
+  for (const auto* t : {&T1, &T2})
+    for (const auto& fact : t->facts) s.add(fact);
   // Shared-space addresses are 32-bit (ISA 5.1.4: a CTA's shared memory is at most 228 KB).
   for (const auto& obj : prep.objects)
     if (obj.space == Space::shared) s.add(z3::ult(c.bv_const(obj.base_symbol.c_str(), 64), c.bv_val(std::uint64_t{1} << 32, 64)));
@@ -333,38 +354,87 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
   auto includes = [&](ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); };
 
-  // Counters (encode.hpp CounterRead): two morally strong adds of distinct threads to one location return
-  // different values when every write that may reach the location is an add of a positive constant.
+  auto check = [&](const z3::expr& q) {
+    ++res.queries;
+    s.push();
+    s.add(q);
+    std::optional<z3::model> model;
+    std::string why;
+    z3::check_result r = z3::unknown;
+    try {
+      r = s.check();
+      if (r == z3::sat) model = s.get_model();
+      if (r == z3::unknown) why = s.reason_unknown();
+    } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
+      r = z3::unknown;
+      why = z3_failure(e.msg(), o);
+    }
+    s.pop();
+    return std::make_tuple(r, model, why);
+  };
+
+  // Counters (encode.hpp CounterRead): two morally strong adds of distinct threads to one location take disjoint
+  // ranges [ret, ret + amount) when every write that may reach the location is an add of a non-negative amount
+  // (below half the type's range, for every thread: a larger one would be a decrement).
+  auto non_negative_amount = [&](const Access& a) {
+    const auto& in = f.body[a.instr];
+    if (positive_add(in)) return true;
+    auto amount = T1.add_amounts.find(a.instr);
+    if (!integer_add(in) || amount == T1.add_amounts.end()) return false;
+    const unsigned w = amount->second.get_sort().bv_size();
+    const auto [r, model, why] = check(!z3::ult(amount->second, c.bv_val(std::uint64_t{1} << (w - 1), w)));
+    return r == z3::unsat;
+  };
+  std::map<std::uint32_t, bool> amount_ok;  // add instruction -> non_negative_amount, asked once
   auto only_incremented = [&](const CounterRead& cr) {
     if (cr.object < 0) return false;
     for (const auto& a : T1.accesses) {
-      if (!a.write || positive_add(f.body[a.instr])) continue;
-      if (a.object == cr.object) return false;
-      bool may_alias_space = a.space == Space::unknown || a.space == prep.objects[static_cast<std::size_t>(cr.object)].space;
-      if (a.object < 0 && may_alias_space) return false;
+      if (!a.write) continue;
+      const bool may_alias_space = a.space == Space::unknown || a.space == prep.objects[static_cast<std::size_t>(cr.object)].space;
+      if (a.object != cr.object && !(a.object < 0 && may_alias_space)) continue;
+      if (!amount_ok.count(a.instr)) amount_ok[a.instr] = non_negative_amount(a);
+      if (!amount_ok[a.instr]) return false;
     }
     return true;
   };
-  std::vector<bool> counter_ok;
-  for (const auto& cr : T1.counters) counter_ok.push_back(only_incremented(cr));
+  std::map<int, bool> counter_object_ok;  // counter allocation -> only_incremented
+  auto counter_ok = [&](const CounterRead& cr) {
+    if (!counter_object_ok.count(cr.object)) counter_object_ok[cr.object] = only_incremented(cr);
+    return counter_object_ok[cr.object];
+  };
   bool counters_assumed = false;
+  // The two adds (of distinct threads) took disjoint ranges, when both ran on one counter with scopes that include
+  // each other (ISA 8.6 morally strong). Widened by one bit: the counter does not wrap around, not even in the
+  // last add (ret + amount <= 2^w).
+  auto disjoint_ranges = [&](const CounterRead& x, const CounterRead& y) {
+    const unsigned w = x.ret.get_sort().bv_size();
+    auto end = [&](const CounterRead& r) { return z3::zext(r.ret, 1) + z3::zext(r.inc, 1); };
+    const z3::expr top = z3::shl(c.bv_val(1, w + 1), c.bv_val(w, w + 1));  // 2^w
+    counters_assumed = true;
+    return z3::implies(x.pc && y.pc && x.addr == y.addr && includes(x.scope) && includes(y.scope),
+                       z3::ule(end(x), top) && z3::ule(end(y), top) &&
+                           (z3::ule(end(x), z3::zext(y.ret, 1)) || z3::ule(end(y), z3::zext(x.ret, 1))));
+  };
   // The counter facts a pair of accesses needs: those of the counter reads their addresses are computed from
   // (fewer facts only admit more executions, so leaving the others out is sound, and much faster).
   auto counter_facts = [&](const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
     if (T1.counters.empty()) return facts;
     const auto in_a = constants_of(a.addr), in_b = constants_of(b.addr);
-    for (std::size_t i = 0; i < T1.counters.size(); ++i) {
-      const auto& c1 = T1.counters[i];
-      if (!counter_ok[i] || !in_a.count(c1.ret.id())) continue;
+    for (const auto& c1 : T1.counters) {
+      if (!in_a.count(c1.ret.id()) || !counter_ok(c1)) continue;
       for (const auto& c2 : T2.counters) {
         if (c1.object != c2.object || c1.ret.get_sort().bv_size() != c2.ret.get_sort().bv_size() || !in_b.count(c2.ret.id())) continue;
-        facts = facts && z3::implies(c1.pc && c2.pc && c1.addr == c2.addr && includes(c1.scope) && includes(c2.scope), c1.ret != c2.ret);
-        counters_assumed = true;
+        facts = facts && disjoint_ranges(c1, c2);
       }
     }
     return facts;
   };
+  // The writing threads of two CTAs' broadcasts (encode.hpp writer_counters) are distinct threads.
+  for (const auto& w1 : T1.writer_counters)
+    for (const auto& w2 : T2.writer_counters)
+      if (w1.object == w2.object && w1.ret.get_sort().bv_size() == w2.ret.get_sort().bv_size() && counter_ok(w1))
+        s.add(z3::implies(!same_cta, disjoint_ranges(w1, w2)));
 
   // Read consistency within a thread (consistent_loads): the facts a pair of accesses needs, for the loads whose
   // values its addresses and conditions are computed from, transitively. Fewer facts only admit more executions.
@@ -446,24 +516,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return (sync_after[x] && sync_before[y]) || (sync_after[y] && sync_before[x]);
   };
 
-  auto check = [&](const z3::expr& q) {
-    ++res.queries;
-    s.push();
-    s.add(q);
-    std::optional<z3::model> model;
-    std::string why;
-    z3::check_result r = z3::unknown;
-    try {
-      r = s.check();
-      if (r == z3::sat) model = s.get_model();
-      if (r == z3::unknown) why = s.reason_unknown();
-    } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
-      r = z3::unknown;
-      why = z3_failure(e.msg(), o);
-    }
-    s.pop();
-    return std::make_tuple(r, model, why);
-  };
 
   // One thread reaches the barrier instance, the other does not and does not trap: a thread that traps aborts
   // the launch (ISA 9.7.19.4), so its not reaching a barrier is no divergence.
@@ -788,7 +840,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   res.notes.push_back("distinct pointer parameters and variables are assumed not to alias; addresses are naturally aligned (ISA 6.4.1)");
   for (const auto& n : inl.notes) res.notes.push_back(n);
   if (counters_assumed)
-    res.notes.push_back("atomic counters (locations written only by atom.add of a positive constant) are assumed not to wrap around, so two threads' adds to one counter return different values");
+    res.notes.push_back("atomic counters (locations written only by atom/red.add of a non-negative amount) are assumed not to wrap around, so two threads' adds to one counter take disjoint ranges");
 
   if (o.replay) {
     ReplayOptions ro;

@@ -43,10 +43,14 @@ std::optional<std::pair<std::string, std::uint32_t>> parse_argument_symbol(const
   return std::pair{symbol.substr(4, plus - 4), static_cast<std::uint32_t>(std::stoul(digits))};
 }
 
-bool positive_add(const Instruction& in) {
+bool integer_add(const Instruction& in) {
   if ((in.op != Opcode::atom_ && in.op != Opcode::red_) || in.q.atom_op != ptx::ir::AtomOp::add || in.q.types.empty()) return false;
+  return !ptx::ir::is_float(in.q.types.back().scalar) && in.q.vector_width <= 1;
+}
+
+bool positive_add(const Instruction& in) {
+  if (!integer_add(in)) return false;
   const ScalarType t = in.q.types.back().scalar;
-  if (ptx::ir::is_float(t) || in.q.vector_width > 1) return false;
   const Operand& v = in.operands.back();
   const unsigned w = ptx::ir::scalar_bits(t);
   const std::uint64_t x = w >= 64 ? static_cast<std::uint64_t>(v.imm) : static_cast<std::uint64_t>(v.imm) & ((std::uint64_t(1) << w) - 1);
@@ -234,7 +238,9 @@ namespace {
 class Encoder {
  public:
   Encoder(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p, const Launch& l, int t)
-      : c_(c), d_(c), m_(m), f_(f), p_(p), l_(l), t_(t), pre_("t" + std::to_string(t) + ".") {}
+      : c_(c), d_(c), m_(m), f_(f), p_(p), l_(l), t_(t), pre_("t" + std::to_string(t) + ".") {
+    for (const auto& [load, b] : p.broadcasts) broadcast_stores_.insert(b.store);
+  }
 
   ThreadEncoding run() {
     for (const char* dim : {"x", "y", "z"}) {
@@ -698,6 +704,17 @@ class Encoder {
           } else havoc_outputs(s, in);
           return;
         }
+        if (auto b = p_.broadcasts.find(i); b != p_.broadcasts.end()) {
+          // One value per CTA (broadcast.hpp): the store's, as the CTA's writing thread made it, or the content
+          // before it; also while probing a loop, which it does not change.
+          const z3::expr v = b->second.after ? broadcast_value(b->second.store) : initial_content(b->second.store);
+          if (!probing_) {
+            access(s, i, in, ad, size, true, false, false);
+            out_.accesses.back().value = v;
+          }
+          write(s, in, o[0], v, sg);
+          return;
+        }
         access(s, i, in, ad, size, true, false, false);
         if (o[0].kind == OK::Register && o[0].reg >= 0 && o[0].component < 0 && f_.registers[o[0].reg].type.vector <= 1 && !probing_) {
           z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(o[0].reg));
@@ -711,6 +728,7 @@ class Encoder {
       case Opcode::st_: {
         unsigned size = (w + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
         access(s, i, in, o[0], size, false, true, false);
+        if (broadcast_stores_.count(i) && !probing_) stored_.insert_or_assign(i, Stored{R(1, w), out_.accesses.back().pc});
         return;
       }
       case Opcode::atom_: case Opcode::red_: {
@@ -718,12 +736,13 @@ class Encoder {
         unsigned ww = 32;
         for (const auto& t : in.q.types) ww = ptx::ir::scalar_bits(t.scalar);
         access(s, i, in, ad, (ww + 7) / 8 * std::max<unsigned>(1, in.q.vector_width), in.op == Opcode::atom_, true, true);
+        if (integer_add(in) && !probing_) out_.add_amounts.insert_or_assign(i, R(o.size() - 1, ww));
         if (in.op != Opcode::atom_) return;
-        if (positive_add(in) && o[0].kind == OK::Register && o[0].component < 0 && !probing_) {
+        if (integer_add(in) && o[0].kind == OK::Register && o[0].component < 0 && !probing_) {
           z3::expr ret = fresh("atom.ret", ww);
           write(s, in, o[0], ret, false);
           const Access& a = out_.accesses.back();
-          out_.counters.push_back({i, a.object, a.addr, ret, a.pc, a.scope});
+          out_.counters.push_back({i, a.object, a.addr, ret, out_.add_amounts.at(i), a.pc, a.scope});
           return;
         }
         havoc_outputs(s, in);
@@ -816,6 +835,106 @@ class Encoder {
     havoc_outputs(s, in);
   }
 
+  // ---- shared-memory broadcasts (broadcast.hpp)
+  // The word a broadcast store writes, in this thread's CTA before the store: one value per CTA.
+  z3::expr initial_content(std::uint32_t store) {
+    const unsigned w = ptx::ir::scalar_bits(f_.body[store].q.types.at(0).scalar);
+    return per_cta("shared.before." + std::to_string(store), c_.bv_sort(w));
+  }
+  z3::expr per_cta(const std::string& name, const z3::sort& range) {
+    const z3::sort u32 = c_.bv_sort(32);
+    return c_.function(name.c_str(), u32, u32, u32, range)(out_.ctaid[0], out_.ctaid[1], out_.ctaid[2]);
+  }
+
+  // The word after the broadcast store `store` in this thread's CTA: the value its writing thread W stored when
+  // W ran the store, else the content before it. W's symbols are those of this thread's terms with every
+  // thread-specific constant (this thread's loads, iterations, ...) a function of the CTA id instead, so that
+  // both checked threads see one W when they share a CTA; W's tid components that the store's path condition
+  // fixes (`tid.x == 0`) take that value (W is a thread that ran the store if any did: the other components are
+  // free, and where they leave W not running it, the content before it is a possible value too, which only adds
+  // executions).
+  z3::expr broadcast_value(std::uint32_t store) {
+    if (auto it = broadcast_memo_.find(store); it != broadcast_memo_.end()) return it->second;
+    auto st = stored_.find(store);
+    if (st == stored_.end()) return initial_content(store);  // the store is on no path walked before the load
+    const std::string writer = "w" + std::to_string(store) + ".";
+    const Stored& at = st->second;
+    std::vector<const CounterRead*> counters;  // the counter reads the stored value is computed from
+    const auto used = constants_of(at.value);
+    for (const auto& cr : out_.counters)
+      if (used.count(cr.ret.id())) counters.push_back(&cr);
+    std::vector<z3::expr> terms{at.value, at.pc};
+    for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
+    const WriterMap w = as_writer(at.pc, terms, writer);
+    auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
+    // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
+    // the store).
+    z3::expr runs = as_w(at.pc);
+    for (int d = 0; d < 3; ++d) {
+      const z3::expr in_range = z3::ult(w.tid[d], l_.ntid[d]);
+      if (w.fixed[d]) runs = runs && in_range;
+      else out_.facts.push_back(in_range);
+    }
+    const z3::expr v = z3::ite(runs, as_w(at.value), initial_content(store)).simplify();
+    // The writer's counter reads, for the counter facts between the writers of two CTAs (check.cpp).
+    for (const auto* cr : counters)
+      out_.writer_counters.push_back({cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope});
+    return broadcast_memo_.emplace(store, v).first->second;
+  }
+
+  // The substitution from this thread's constants in `terms` to the writer's (see broadcast_value), and the
+  // writer's tid: a component the path condition `pc` fixes to a value e that is the same for every thread of
+  // the CTA (a conjunct `tid.d == e`) is e.
+  struct WriterMap {
+    z3::expr_vector from, to;
+    std::vector<z3::expr> tid;
+    std::vector<bool> fixed;  // tid component fixed by the path condition
+  };
+  WriterMap as_writer(const z3::expr& pc, const std::vector<z3::expr>& terms, const std::string& writer) {
+    WriterMap w{z3::expr_vector(c_), z3::expr_vector(c_), {}};
+    std::vector<std::optional<z3::expr>> fixed(3);
+    std::vector<z3::expr> todo{pc.simplify()};
+    while (!todo.empty()) {
+      const z3::expr e = todo.back();
+      todo.pop_back();
+      if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+        for (unsigned a = 0; a < e.num_args(); ++a) todo.push_back(e.arg(a));
+        continue;
+      }
+      if (!e.is_app() || e.decl().decl_kind() != Z3_OP_EQ) continue;
+      for (int d = 0; d < 3; ++d)
+        for (int side = 0; side < 2; ++side)
+          if (z3::eq(e.arg(side), out_.tid[d]) && thread_constants({e.arg(1 - side)}).empty()) fixed[d] = e.arg(1 - side);
+    }
+    for (int d = 0; d < 3; ++d) {
+      w.fixed.push_back(fixed[d].has_value());
+      w.tid.push_back(fixed[d] ? *fixed[d] : per_cta(writer + "tid." + std::to_string(d), out_.tid[d].get_sort()));
+      w.from.push_back(out_.tid[d]);
+      w.to.push_back(w.tid[d]);
+    }
+    for (const z3::expr& x : thread_constants(terms)) {
+      bool ids = false;  // tid: above; ctaid: the writer's is this thread's
+      for (int d = 0; d < 3; ++d) ids = ids || z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d]);
+      if (ids) continue;
+      w.from.push_back(x);
+      w.to.push_back(per_cta(writer + x.decl().name().str().substr(pre_.size()), x.get_sort()));
+    }
+    return w;
+  }
+  // The constants of this thread (named with its prefix) the terms are built from.
+  std::vector<z3::expr> thread_constants(const std::vector<z3::expr>& terms) const {
+    std::vector<z3::expr> out, todo = terms;
+    std::unordered_set<unsigned> seen;
+    while (!todo.empty()) {
+      const z3::expr x = todo.back();
+      todo.pop_back();
+      if (!x.is_app() || !seen.insert(x.id()).second) continue;
+      for (unsigned a = 0; a < x.num_args(); ++a) todo.push_back(x.arg(a));
+      if (x.num_args() == 0 && !x.is_numeral() && x.decl().name().str().rfind(pre_, 0) == 0) out.push_back(x);
+    }
+    return out;
+  }
+
   using domain_t = ptx::domain::Symbolic;
   z3::context& c_;
   domain_t d_;
@@ -828,6 +947,12 @@ class Encoder {
   ThreadEncoding out_;
   unsigned n_ = 0;
   int probing_ = 0;                        // inside induction_steps: record no accesses or barriers
+  struct Stored {
+    z3::expr value, pc;  // what a broadcast store writes, and when this thread runs it
+  };
+  std::map<std::uint32_t, Stored> stored_;                // broadcast store -> as this thread ran it
+  std::map<std::uint32_t, z3::expr> broadcast_memo_;      // broadcast store -> broadcast_value
+  std::set<std::uint32_t> broadcast_stores_;
   std::unordered_set<unsigned> probe_made_;  // ids of the symbols made while probing
 };
 }  // namespace

@@ -3,6 +3,7 @@
 // header havocs what the loop modifies (induction variables as init + k*step). Collects accesses and barriers.
 #pragma once
 
+#include "checker/race/broadcast.hpp"
 #include "checker/race/cfg.hpp"
 #include "checker/race/uniform.hpp"
 
@@ -47,18 +48,20 @@ struct Access {
   std::optional<z3::expr> value;               // a scalar load: the symbol it returns (before any guard)
 };
 
-// The value an `atom.add` of a positive constant returned (ISA 9.7.13.5): with every write to its location
-// such an add, the location only grows, so by Atomicity (8.10) two such operations of distinct threads that are
-// morally strong read different values, as long as the counter does not wrap around (an assumption the report
-// states).
+// The value an integer `atom.add` returned (ISA 9.7.13.5): with every write to its location such an add of a
+// non-negative amount, the location only grows, so by Atomicity (8.10) two such operations of distinct threads
+// that are morally strong take disjoint ranges [ret, ret + inc), as long as the counter does not wrap around (an
+// assumption the report states).
 struct CounterRead {
   std::uint32_t instr = 0;
   int object = -1;
-  z3::expr addr, ret, pc;
+  z3::expr addr, ret, inc, pc;
   ptx::ir::Scope scope = ptx::ir::Scope::gpu;
 };
 
-// An `atom`/`red` add of a positive immediate (the only writes a counter may have).
+// An integer `atom`/`red` add of a scalar (the only writes a counter may have, when the amount is non-negative).
+bool integer_add(const ptx::ir::Instruction& in);
+// An integer add of a positive immediate below half the type's range.
 bool positive_add(const ptx::ir::Instruction& in);
 
 // Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
@@ -88,6 +91,11 @@ struct ThreadEncoding {
   std::vector<Access> accesses;
   std::vector<Barrier> barriers;
   std::vector<CounterRead> counters;
+  std::map<std::uint32_t, z3::expr> add_amounts;  // every integer atom/red add (integer_add) -> the amount it adds
+  // The counter reads a broadcast value (Prepared::broadcasts) is computed from, as the writing thread of this
+  // thread's CTA made them (its symbols are functions of the CTA id, see Encoder::as_writer).
+  std::vector<CounterRead> writer_counters;
+  std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
 };
@@ -99,6 +107,7 @@ struct Prepared {
   std::vector<Object> objects;
   std::vector<int> prov;  // register -> object (>= 0), -1 unknown pointer, -2 not a pointer
   std::vector<Unsupported> unsupported;
+  std::map<std::uint32_t, Broadcast> broadcasts;  // shared-memory loads that read one value per CTA (broadcast.hpp)
 };
 // The ids of the uninterpreted constants (not numerals) a term is built from.
 std::unordered_set<unsigned> constants_of(const z3::expr& e);

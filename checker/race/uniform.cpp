@@ -61,7 +61,7 @@ bool source_thread_dependent(const ptx::ir::Instruction& in) {
 }
 }  // namespace
 
-Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g) {
+Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads) {
   Uniformity u;
   u.reg.assign(f.registers.size(), true);
   u.divergent.assign(g.blocks.size(), false);
@@ -96,7 +96,8 @@ Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g) {
         const auto& in = f.body[i];
         auto outs = written_registers(in);
         if (outs.empty()) continue;
-        bool uni = !u.divergent[b] && !source_thread_dependent(in) && (in.guard < 0 || u.reg[in.guard]);
+        const bool thread_dependent = source_thread_dependent(in) && !uniform_loads.count(i);
+        bool uni = !u.divergent[b] && !thread_dependent && (in.guard < 0 || u.reg[in.guard]);
         for (std::size_t k = 1; uni && k < in.operands.size(); ++k) uni = operand_uniform(in.operands[k], u.reg);
         if (uni) continue;
         for (int r : outs) if (u.reg[r]) { u.reg[r] = false; changed = true; }

@@ -4,6 +4,7 @@
 
 #include "checker/race/cfg.hpp"
 
+#include <set>
 #include <vector>
 
 namespace ptxcheck::race {
@@ -17,6 +18,7 @@ struct Uniformity {
 // Special registers that hold one value in every thread of a CTA.
 bool special_uniform(ptx::ir::SpecialRegister s);
 
-Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g);
+// `uniform_loads`: loads known to read one value in every thread of a CTA (broadcast.hpp).
+Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads = {});
 
 }  // namespace ptxcheck::race

@@ -1,0 +1,98 @@
+// Shared-memory broadcasts (see broadcast.hpp): the uses of each `.shared` variable, the words only one store
+// writes, and the loads a barrier separates from that store.
+#include "checker/race/broadcast.hpp"
+
+#include <set>
+#include <vector>
+
+namespace ptxcheck::race {
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+using ptx::ir::VarRef;
+
+namespace {
+// One use of a variable as the base of an address: [offset, offset + size) of it.
+struct Use {
+  std::uint32_t instr = 0;
+  std::int64_t offset = 0;
+  std::uint64_t size = 0;
+  bool reads = false;  // an ld: reads only
+  bool load = false;   // a scalar ld into a register (one whose value can be forwarded)
+  bool store = false;  // a scalar st of a register or an immediate
+};
+
+std::uint64_t access_bytes(const ptx::ir::Instruction& in) {
+  const unsigned bits = in.q.types.empty() ? 32 : ptx::ir::scalar_bits(in.q.types[0].scalar);
+  return (bits + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
+}
+
+// Instructions reachable from `from` (exclusive) over every edge of the CFG.
+std::vector<bool> reachable_after(const Cfg& g, std::size_t n, std::uint32_t from) {
+  std::vector<bool> seen(n, false);
+  std::vector<std::uint32_t> todo = next_instructions(g, from);
+  while (!todo.empty()) {
+    const auto i = todo.back();
+    todo.pop_back();
+    if (i >= n || seen[i]) continue;
+    seen[i] = true;
+    for (auto s : next_instructions(g, i)) todo.push_back(s);
+  }
+  return seen;
+}
+}  // namespace
+
+std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, const ptx::ir::Function& f, const Cfg& g,
+                                                   const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval) {
+  std::map<std::uint32_t, Broadcast> out;
+  const auto n = static_cast<std::uint32_t>(f.body.size());
+  // Candidate variables: declared `.shared`, not extern. A use other than an ld/st naming it (the address in a
+  // register, an atomic, cp.async, ...) drops the variable.
+  auto candidate = [&](const VarRef& v) {
+    const ptx::ir::Variable* var = v.where == VarRef::Where::Global ? &m.globals[v.index]
+                                 : v.where == VarRef::Where::Local ? &f.locals[v.index] : nullptr;
+    return var && var->space == ptx::ir::StateSpace::shared && !var->is_extern;
+  };
+  std::map<std::pair<int, std::uint32_t>, std::vector<Use>> uses;  // (where, index) -> uses
+  std::set<std::pair<int, std::uint32_t>> dropped;
+  auto key = [](const VarRef& v) { return std::pair{static_cast<int>(v.where), v.index}; };
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const auto& in = f.body[i];
+    for (std::size_t k = 0; k < in.operands.size(); ++k) {
+      const Operand& o = in.operands[k];
+      if (o.kind == Operand::Kind::Variable && candidate(o.var)) dropped.insert(key(o.var));
+      if (o.kind != Operand::Kind::Address || o.base_kind != Operand::BaseKind::Variable || !candidate(o.var)) continue;
+      const bool scalar = in.q.vector_width <= 1;
+      const bool reads = in.op == Opcode::ld_ || in.op == Opcode::ldu_;
+      const bool load = reads && k == 1 && scalar && in.operands[0].kind == Operand::Kind::Register && in.operands[0].component < 0;
+      const bool store = in.op == Opcode::st_ && k == 0 && scalar && in.operands.size() == 2 &&
+                         (in.operands[1].kind == Operand::Kind::Register || in.operands[1].kind == Operand::Kind::Immediate);
+      if (!reads && !store) dropped.insert(key(o.var));
+      uses[key(o.var)].push_back({i, o.offset, access_bytes(in), reads, load, store});
+    }
+  }
+  std::vector<bool> in_loop(g.blocks.size(), false);
+  for (const auto& L : g.loops)
+    for (int b : L.body) in_loop[static_cast<std::size_t>(b)] = true;
+  for (const auto& [var, list] : uses) {
+    if (dropped.count(var)) continue;
+    for (const Use& l : list) {
+      if (!l.load) continue;
+      // The writes overlapping the loaded word: exactly one, a store of that word, in no loop.
+      const Use* only = nullptr;
+      bool ok = true;
+      for (const Use& w : list) {
+        if (w.reads) continue;
+        const bool overlaps = w.offset < l.offset + static_cast<std::int64_t>(l.size) && l.offset < w.offset + static_cast<std::int64_t>(w.size);
+        if (!overlaps) continue;
+        if (only || w.offset != l.offset || w.size != l.size) ok = false;
+        only = &w;
+      }
+      if (!ok || !only || in_loop[static_cast<std::size_t>(g.block_of[only->instr])] || same_interval(only->instr, l.instr)) continue;
+      if (reachable_after(g, n, only->instr)[l.instr]) out[l.instr] = {only->instr, true};
+      else if (reachable_after(g, n, l.instr)[only->instr]) out[l.instr] = {only->instr, false};
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxcheck::race

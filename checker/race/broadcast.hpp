@@ -1,0 +1,35 @@
+// Values broadcast through shared memory: `if (threadIdx.x == 0) s = v; __syncthreads(); ... = s;`.
+//
+// A load L of a `.shared` variable's word reads, in every thread of a CTA, the same value: the content left by
+// the only store S that may write that word, or the content before it. Why: S is in no loop, L shares no barrier
+// interval with S, and one of them reaches the other in the CFG. In a kernel without barrier divergence every
+// thread of a CTA passes the same CTA-wide barriers, so all of the CTA's executions of L fall in phases (between
+// barrier instances) after S's, or all before it (two threads whose phases at L and S were not so ordered would
+// pass a barrier in different order relative to L and S, putting L and S in a cycle of the CFG or in one barrier
+// interval). The word changes only in S's phase: the CTA's loads before it read the initial content, those after it
+// the last store of that phase (one thread, or two whose stores race, ISA 8.7.1, reported on their own), ordered
+// before them by the barrier (8.9.4 item 2; 8.10 Causality makes a race-free load read the latest write ordered
+// before it). Barrier divergence is reported on its own as well, so a kernel found free of both is free of them
+// under this reading.
+//
+// The variable's address must never be taken into a register (every use is an `ld`/`st` naming it), so that no
+// pointer can reach it, and it must not be `extern` (dynamic shared arrays share one allocation).
+#pragma once
+
+#include "checker/race/cfg.hpp"
+
+#include <functional>
+#include <map>
+
+namespace ptxcheck::race {
+
+struct Broadcast {
+  std::uint32_t store = 0;  // the only store that may write the loaded word
+  bool after = false;       // the load comes after the store (reads its value), else before it (initial content)
+};
+
+// Load instruction -> what it reads. `same_interval(i, j)`: i and j may run in one barrier interval.
+std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, const ptx::ir::Function& f, const Cfg& g,
+                                                   const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval);
+
+}  // namespace ptxcheck::race
