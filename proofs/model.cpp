@@ -568,6 +568,80 @@ std::vector<LockCase> lock_cases(const std::vector<std::vector<int>>& placements
   return out;
 }
 
+// ---- shared-memory broadcasts: the rule of checker/race/broadcast.hpp (loads a barrier separates from the only
+// store of a word read, in every thread of the CTA, the value it stored, or all the content before it)
+struct BroadcastCase {
+  std::string test, summary;
+  std::string without_barrier;  // the same program without its barrier (where the rule does not apply)
+};
+
+// P0 stores s = 1 with `store`, the readers P1.. (all in CTA 0) load s with `load`; `after`: the store comes
+// before a CTA barrier and the loads after it (P0 loads too), else the loads come before and the store after.
+// The condition asks for a reader (or P0) that did not read what the rule says: 1 after, the initial 0 before.
+std::string broadcast_litmus(const std::string& store, const std::string& load, int readers, bool after, bool barrier,
+                             std::string& summary) {
+  std::vector<LitmusColumn> cols;
+  std::string cond;
+  const int expected = after ? 1 : 0;
+  for (int t = 0; t <= readers; ++t) {
+    LitmusColumn c{static_cast<unsigned>(t), 0, 0, {}};
+    const std::string ld = load + " r0, s";
+    if (t == 0 && after) c.instructions = {store + " s, 1", "bar.cta.sync 0", ld};
+    else if (t == 0) c.instructions = {"bar.cta.sync 0", store + " s, 1"};
+    else if (after) c.instructions = {"bar.cta.sync 0", ld};
+    else c.instructions = {ld, "bar.cta.sync 0"};
+    if (t > 0 || after) cond += fmt::format("{}P{}:r0 != {}", cond.empty() ? "" : " \\/ ", t, expected);
+    if (!barrier) std::erase(c.instructions, std::string("bar.cta.sync 0"));
+    cols.push_back(std::move(c));
+  }
+  summary = fmt::format("{} s, 1 {} a barrier, {} reader(s) with {} {} it", store, after ? "before" : "after", readers, load,
+                        after ? "after" : "before");
+  return litmus_compile::render_litmus("broadcast", "a value broadcast through a barrier", {{"s", 0}}, cols, "exists (" + cond + ")");
+}
+
+// Every case: no ptx.cat execution has a data race (8.7.1), none satisfies the condition (a thread reads another
+// value than the rule's), and executions exist (the claim is not vacuous); without the barrier some execution
+// satisfies it (the check can fail).
+ProofResult check_broadcasts(const std::vector<BroadcastCase>& cases, const Budget& budget) {
+  std::string err;
+  const Models* m = models(err);
+  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
+  const litmus::Options opt = litmus_options(budget);
+  for (const auto& c : cases) {
+    std::vector<Diagnostic> diags;
+    auto test = litmus::parse_litmus(c.test, "broadcast.litmus", diags);
+    if (!test) return {Verdict::unknown, "a generated test does not parse: " + (diags.empty() ? std::string("?") : diags[0].render()) + "\n" + c.test, 0};
+    auto all = litmus::run_test(*test, m->ptx, opt);
+    auto racy = litmus::run_test(*test, m->ptx_race, opt);
+    for (const auto* r : {&all, &racy})
+      if (r->result == "unknown" || r->result == "error") return {Verdict::unknown, c.summary + ": " + r->result + " (" + r->reason + ")", 0};
+    if (all.negative == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution", 0};
+    if (racy.positive + racy.negative > 0) return {Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
+    if (all.positive > 0) return {Verdict::refuted, c.summary + ": a thread reads another value\n" + c.test, 0};
+    auto unordered = litmus::parse_litmus(c.without_barrier, "broadcast.litmus", diags);
+    if (!unordered) return {Verdict::unknown, "a generated test does not parse:\n" + c.without_barrier, 0};
+    auto loose = litmus::run_test(*unordered, m->ptx, opt);
+    if (loose.result == "unknown" || loose.result == "error") return {Verdict::unknown, c.summary + ", no barrier: " + loose.result, 0};
+    if (loose.positive == 0) return {Verdict::unknown, c.summary + ": every thread reads the rule's value even without the barrier", 0};
+  }
+  return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
+}
+
+std::vector<BroadcastCase> broadcast_cases() {
+  std::vector<BroadcastCase> out;
+  for (const char* store : {"st.weak", "st.relaxed.cta", "st.release.cta"})
+    for (const char* load : {"ld.weak", "ld.relaxed.cta", "ld.acquire.cta"})
+      for (int readers : {1, 2})
+        for (bool after : {true, false}) {
+          BroadcastCase c;
+          std::string unused;
+          c.test = broadcast_litmus(store, load, readers, after, true, c.summary);
+          c.without_barrier = broadcast_litmus(store, load, readers, after, false, unused);
+          out.push_back(std::move(c));
+        }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Theorem> model_theorems() {
@@ -726,6 +800,16 @@ std::vector<Theorem> model_theorems() {
                  cases.insert(cases.end(), cta.begin(), cta.end());
                  return check_locks(cases, false, b);
                }});
+  v.push_back({"model.broadcast_through_barrier",
+               "threads of one CTA that load a word a CTA barrier separates from the only store to it read, in every "
+               "ptx.cat execution, the stored value when the loads come after the barrier and the initial content when "
+               "they come before, and no execution has a data race (ISA 9.0 8.9.4 item 2, 8.10 Causality): the rule "
+               "checker/race/broadcast.hpp applies to every thread of the CTA",
+               "a writer and 1 or 2 readers in one CTA, store st.weak/st.relaxed.cta/st.release.cta, loads "
+               "ld.weak/ld.relaxed.cta/ld.acquire.cta, loads after the barrier (the writer loads too) or before it: "
+               "3 x 3 x 2 x 2 = 36 programs, each also without its barrier (where a thread must be able to read another "
+               "value); data races from proofs/models/ptx-race.cat",
+               [](const Budget& b) { return check_broadcasts(broadcast_cases(), b); }});
   return v;
 }
 
