@@ -26,23 +26,31 @@ std::uint64_t access_bytes(const ptx::ir::Instruction& in) {
   return (bits + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
 }
 
-// Instructions reachable from `from` (exclusive) over every edge of the CFG.
-std::vector<bool> reachable_after(const Cfg& g, std::size_t n, std::uint32_t from) {
+// Instructions reachable from `from` (exclusive) over every edge of the CFG, or none of the loops' back edges.
+std::vector<bool> reachable_after(const Cfg& g, std::size_t n, std::uint32_t from, bool no_back = false) {
   std::vector<bool> seen(n, false);
-  std::vector<std::uint32_t> todo = next_instructions(g, from);
+  std::vector<std::uint32_t> todo = next_instructions(g, from, no_back);
   while (!todo.empty()) {
     const auto i = todo.back();
     todo.pop_back();
     if (i >= n || seen[i]) continue;
     seen[i] = true;
-    for (auto s : next_instructions(g, i)) todo.push_back(s);
+    for (auto s : next_instructions(g, i, no_back)) todo.push_back(s);
   }
   return seen;
 }
 }  // namespace
 
+std::set<int> loops_around(const Cfg& g, std::uint32_t i) {
+  std::set<int> out;
+  for (std::size_t L = 0; L < g.loops.size(); ++L)
+    if (g.loops[L].body.count(g.block_of[i])) out.insert(static_cast<int>(L));
+  return out;
+}
+
 std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, const ptx::ir::Function& f, const Cfg& g,
-                                                   const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval) {
+                                                   const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval,
+                                                   const std::vector<bool>& aligned_loops) {
   std::map<std::uint32_t, Broadcast> out;
   const auto n = static_cast<std::uint32_t>(f.body.size());
   // Candidate variables: declared `.shared`, not extern. A use other than an ld/st naming it (the address in a
@@ -70,14 +78,11 @@ std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, con
       uses[key(o.var)].push_back({i, o.offset, access_bytes(in), reads, load, store});
     }
   }
-  std::vector<bool> in_loop(g.blocks.size(), false);
-  for (const auto& L : g.loops)
-    for (int b : L.body) in_loop[static_cast<std::size_t>(b)] = true;
   for (const auto& [var, list] : uses) {
     if (dropped.count(var)) continue;
     for (const Use& l : list) {
       if (!l.load) continue;
-      // The writes overlapping the loaded word: exactly one, a store of that word, in no loop.
+      // The writes overlapping the loaded word: exactly one, a store of that word.
       const Use* only = nullptr;
       bool ok = true;
       for (const Use& w : list) {
@@ -87,9 +92,18 @@ std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, con
         if (only || w.offset != l.offset || w.size != l.size) ok = false;
         only = &w;
       }
-      if (!ok || !only || in_loop[static_cast<std::size_t>(g.block_of[only->instr])] || same_interval(only->instr, l.instr)) continue;
-      if (reachable_after(g, n, only->instr)[l.instr]) out[l.instr] = {only->instr, true};
-      else if (reachable_after(g, n, l.instr)[only->instr]) out[l.instr] = {only->instr, false};
+      if (!ok || !only || same_interval(only->instr, l.instr)) continue;
+      const std::set<int> loops = loops_around(g, only->instr);
+      if (loops.empty()) {
+        if (reachable_after(g, n, only->instr)[l.instr]) out[l.instr] = {only->instr, true};
+        else if (reachable_after(g, n, l.instr)[only->instr]) out[l.instr] = {only->instr, false};
+        continue;
+      }
+      // In loops: all aligned, the load in the same ones, after the store within an iteration.
+      bool all_aligned = true;
+      for (int L : loops) all_aligned = all_aligned && aligned_loops[static_cast<std::size_t>(L)];
+      if (all_aligned && loops_around(g, l.instr) == loops && reachable_after(g, n, only->instr, true)[l.instr])
+        out[l.instr] = {only->instr, true};
     }
   }
   return out;

@@ -12,6 +12,10 @@
 // before it). Barrier divergence is reported on its own as well, so a kernel found free of both is free of them
 // under this reading.
 //
+// A store in loops is allowed when every iteration of each of them passes a CTA barrier (the engine's aligned
+// loops: a CTA's threads run their iterations together) and the load is in the same loops, after the store in the
+// same iteration: it reads one value per CTA and iteration.
+//
 // The variable's address must never be taken into a register (every use is an `ld`/`st` naming it), so that no
 // pointer can reach it, and it must not be `extern` (dynamic shared arrays share one allocation).
 #pragma once
@@ -20,6 +24,8 @@
 
 #include <functional>
 #include <map>
+#include <set>
+#include <vector>
 
 namespace ptxcheck::race {
 
@@ -28,8 +34,13 @@ struct Broadcast {
   bool after = false;       // the load comes after the store (reads its value), else before it (initial content)
 };
 
-// Load instruction -> what it reads. `same_interval(i, j)`: i and j may run in one barrier interval.
+// Load instruction -> what it reads. `same_interval(i, j)`: i and j may run in one barrier interval;
+// `aligned_loops[L]`: every iteration of loop L passes a CTA barrier.
 std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, const ptx::ir::Function& f, const Cfg& g,
-                                                   const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval);
+                                                   const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval,
+                                                   const std::vector<bool>& aligned_loops);
+
+// The loops (indices into Cfg::loops) whose body holds instruction i.
+std::set<int> loops_around(const Cfg& g, std::uint32_t i);
 
 }  // namespace ptxcheck::race

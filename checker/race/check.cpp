@@ -265,7 +265,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // Barrier intervals: of a CTA; of a warp (a full-mask bar.warp.sync ends one too); of the grid (grid_sync.hpp).
   Analysis an(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]); });
   // Values broadcast through shared memory are one per CTA, which the uniformity analysis then knows too.
-  prep.broadcasts = find_broadcasts(m, f, prep.cfg, [&](std::uint32_t i, std::uint32_t j) { return an.same_interval(i, j); });
+  prep.broadcasts = find_broadcasts(m, f, prep.cfg, [&](std::uint32_t i, std::uint32_t j) { return an.same_interval(i, j); }, an.aligned);
   if (!prep.broadcasts.empty()) {
     std::set<std::uint32_t> uniform_loads;
     std::map<std::uint32_t, std::vector<std::uint32_t>> readers;  // store -> the loads after it
@@ -279,7 +279,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       for (auto l : loads) at += (at.empty() ? "" : ", ") + where_of(m, f.body[l]).text();
       res.notes.push_back("shared-memory broadcast: the store at " + where_of(m, f.body[store]).text() +
                           " is the only write to its word and a barrier separates it from the loads at " + at +
-                          ", which read one value per CTA: what the CTA's writing thread stored, or the content before "
+                          ", which read one value per CTA (and iteration of the loops around the store): what the CTA's writing thread stored, or the content before "
                           "(ISA 8.9.4 item 2, 8.10 Causality; a second writer or barrier divergence is reported on its own)");
     }
   }
@@ -430,11 +430,17 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     return facts;
   };
-  // The writing threads of two CTAs' broadcasts (encode.hpp writer_counters) are distinct threads.
+  // One add instruction as run by the writing threads of two CTAs' broadcasts, or in two iterations of the loops
+  // around it and its store (encode.hpp writer_counters): distinct operations, of distinct threads or one thread's
+  // two, ordered by program order (8.10 Coherence).
   for (const auto& w1 : T1.writer_counters)
-    for (const auto& w2 : T2.writer_counters)
-      if (w1.object == w2.object && w1.ret.get_sort().bv_size() == w2.ret.get_sort().bv_size() && counter_ok(w1))
-        s.add(z3::implies(!same_cta, disjoint_ranges(w1, w2)));
+    for (const auto& w2 : T2.writer_counters) {
+      const CounterRead &r1 = w1.read, &r2 = w2.read;
+      if (r1.instr != r2.instr || !counter_ok(r1)) continue;
+      z3::expr same_instance = same_cta;
+      for (std::size_t i = 0; i < w1.iteration.size(); ++i) same_instance = same_instance && w1.iteration[i] == w2.iteration[i];
+      s.add(z3::implies(!same_instance, disjoint_ranges(r1, r2)));
+    }
 
   // Read consistency within a thread (consistent_loads): the facts a pair of accesses needs, for the loads whose
   // values its addresses and conditions are computed from, transitively. Fewer facts only admit more executions.

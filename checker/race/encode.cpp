@@ -705,9 +705,12 @@ class Encoder {
           return;
         }
         if (auto b = p_.broadcasts.find(i); b != p_.broadcasts.end()) {
-          // One value per CTA (broadcast.hpp): the store's, as the CTA's writing thread made it, or the content
-          // before it; also while probing a loop, which it does not change.
-          const z3::expr v = b->second.after ? broadcast_value(b->second.store) : initial_content(b->second.store);
+          // One value per CTA and iteration (broadcast.hpp): the store's, as the CTA's writing thread made it, or
+          // the content before it.
+          // While probing a loop around the store (the value changes per iteration), a symbol the probe made.
+          const bool varies = probing_ && !loops_around(p_.cfg, b->second.store).empty();
+          const z3::expr v = varies ? fresh("probe.broadcast", 8 * size)
+                           : b->second.after ? broadcast_value(b->second.store) : initial_content(b->second.store);
           if (!probing_) {
             access(s, i, in, ad, size, true, false, false);
             out_.accesses.back().value = v;
@@ -836,14 +839,26 @@ class Encoder {
   }
 
   // ---- shared-memory broadcasts (broadcast.hpp)
-  // The word a broadcast store writes, in this thread's CTA before the store: one value per CTA.
+  // The word a broadcast store writes, in this thread's CTA before the store: one value per CTA (and iteration of
+  // the loops around the store).
   z3::expr initial_content(std::uint32_t store) {
     const unsigned w = ptx::ir::scalar_bits(f_.body[store].q.types.at(0).scalar);
-    return per_cta("shared.before." + std::to_string(store), c_.bv_sort(w));
+    return per_instance("shared.before." + std::to_string(store), c_.bv_sort(w), store);
   }
-  z3::expr per_cta(const std::string& name, const z3::sort& range) {
-    const z3::sort u32 = c_.bv_sort(32);
-    return c_.function(name.c_str(), u32, u32, u32, range)(out_.ctaid[0], out_.ctaid[1], out_.ctaid[2]);
+  // This thread's iteration of each loop around instruction i: the same for every thread of the CTA that runs i
+  // in one phase, the loops being aligned (broadcast.hpp).
+  std::vector<z3::expr> iteration_of(std::uint32_t i) const {
+    std::vector<z3::expr> out;
+    for (int L : loops_around(p_.cfg, i)) out.push_back(out_.k.at(L));
+    return out;
+  }
+  // A value of one instance of `store`: a function of the CTA id and the iteration.
+  z3::expr per_instance(const std::string& name, const z3::sort& range, std::uint32_t store) {
+    z3::sort_vector dom(c_);
+    z3::expr_vector args(c_);
+    for (int d = 0; d < 3; ++d) { dom.push_back(c_.bv_sort(32)); args.push_back(out_.ctaid[d]); }
+    for (const z3::expr& k : iteration_of(store)) { dom.push_back(k.get_sort()); args.push_back(k); }
+    return c_.function(name.c_str(), dom, range)(args);
   }
 
   // The word after the broadcast store `store` in this thread's CTA: the value its writing thread W stored when
@@ -859,13 +874,15 @@ class Encoder {
     if (st == stored_.end()) return initial_content(store);  // the store is on no path walked before the load
     const std::string writer = "w" + std::to_string(store) + ".";
     const Stored& at = st->second;
-    std::vector<const CounterRead*> counters;  // the counter reads the stored value is computed from
+    // The counter reads the stored value is computed from, in the loops of the store (so that an iteration of
+    // them names one instance of each).
+    std::vector<const CounterRead*> counters;
     const auto used = constants_of(at.value);
     for (const auto& cr : out_.counters)
-      if (used.count(cr.ret.id())) counters.push_back(&cr);
+      if (used.count(cr.ret.id()) && loops_around(p_.cfg, cr.instr) == loops_around(p_.cfg, store)) counters.push_back(&cr);
     std::vector<z3::expr> terms{at.value, at.pc};
     for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
-    const WriterMap w = as_writer(at.pc, terms, writer);
+    const WriterMap w = as_writer(store, at.pc, terms, writer);
     auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
     // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
     // the store).
@@ -878,7 +895,8 @@ class Encoder {
     const z3::expr v = z3::ite(runs, as_w(at.value), initial_content(store)).simplify();
     // The writer's counter reads, for the counter facts between the writers of two CTAs (check.cpp).
     for (const auto* cr : counters)
-      out_.writer_counters.push_back({cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope});
+      out_.writer_counters.push_back({{cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope},
+                                      iteration_of(store)});
     return broadcast_memo_.emplace(store, v).first->second;
   }
 
@@ -890,7 +908,7 @@ class Encoder {
     std::vector<z3::expr> tid;
     std::vector<bool> fixed;  // tid component fixed by the path condition
   };
-  WriterMap as_writer(const z3::expr& pc, const std::vector<z3::expr>& terms, const std::string& writer) {
+  WriterMap as_writer(std::uint32_t store, const z3::expr& pc, const std::vector<z3::expr>& terms, const std::string& writer) {
     WriterMap w{z3::expr_vector(c_), z3::expr_vector(c_), {}};
     std::vector<std::optional<z3::expr>> fixed(3);
     std::vector<z3::expr> todo{pc.simplify()};
@@ -908,16 +926,19 @@ class Encoder {
     }
     for (int d = 0; d < 3; ++d) {
       w.fixed.push_back(fixed[d].has_value());
-      w.tid.push_back(fixed[d] ? *fixed[d] : per_cta(writer + "tid." + std::to_string(d), out_.tid[d].get_sort()));
+      w.tid.push_back(fixed[d] ? *fixed[d] : per_instance(writer + "tid." + std::to_string(d), out_.tid[d].get_sort(), store));
       w.from.push_back(out_.tid[d]);
       w.to.push_back(w.tid[d]);
     }
+    const std::vector<z3::expr> iteration = iteration_of(store);
     for (const z3::expr& x : thread_constants(terms)) {
-      bool ids = false;  // tid: above; ctaid: the writer's is this thread's
-      for (int d = 0; d < 3; ++d) ids = ids || z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d]);
-      if (ids) continue;
+      // tid: above; ctaid and the iteration of the loops around the store: the writer's are this thread's.
+      bool shared = false;
+      for (int d = 0; d < 3; ++d) shared = shared || z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d]);
+      for (const z3::expr& k : iteration) shared = shared || z3::eq(x, k);
+      if (shared) continue;
       w.from.push_back(x);
-      w.to.push_back(per_cta(writer + x.decl().name().str().substr(pre_.size()), x.get_sort()));
+      w.to.push_back(per_instance(writer + x.decl().name().str().substr(pre_.size()), x.get_sort(), store));
     }
     return w;
   }

@@ -93,8 +93,13 @@ struct ThreadEncoding {
   std::vector<CounterRead> counters;
   std::map<std::uint32_t, z3::expr> add_amounts;  // every integer atom/red add (integer_add) -> the amount it adds
   // The counter reads a broadcast value (Prepared::broadcasts) is computed from, as the writing thread of this
-  // thread's CTA made them (its symbols are functions of the CTA id, see Encoder::as_writer).
-  std::vector<CounterRead> writer_counters;
+  // thread's CTA made them (its symbols are functions of the CTA id and iteration, see Encoder::as_writer), with
+  // the iteration of the loops around the store: two of them are distinct operations unless both are equal.
+  struct WriterCounter {
+    CounterRead read;
+    std::vector<z3::expr> iteration;
+  };
+  std::vector<WriterCounter> writer_counters;
   std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
