@@ -41,6 +41,15 @@ std::vector<bool> reachable_after(const Cfg& g, std::size_t n, std::uint32_t fro
 }
 }  // namespace
 
+namespace {
+bool has_cta_barrier(const ptx::ir::Function& f, const Cfg& g, int L) {
+  for (int b : g.loops[static_cast<std::size_t>(L)].body)
+    for (auto i = g.blocks[static_cast<std::size_t>(b)].begin; i < g.blocks[static_cast<std::size_t>(b)].end; ++i)
+      if (separating_cta_barrier(f.body[i])) return true;
+  return false;
+}
+}  // namespace
+
 std::set<int> loops_around(const Cfg& g, std::uint32_t i) {
   std::set<int> out;
   for (std::size_t L = 0; L < g.loops.size(); ++L)
@@ -82,28 +91,49 @@ std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, con
     if (dropped.count(var)) continue;
     for (const Use& l : list) {
       if (!l.load) continue;
-      // The writes overlapping the loaded word: exactly one, a store of that word.
+      auto overlaps = [&](const Use& w) {
+        return w.offset < l.offset + static_cast<std::int64_t>(l.size) && l.offset < w.offset + static_cast<std::int64_t>(w.size);
+      };
+      // The writes overlapping the loaded word: exactly one, a store of that word?
       const Use* only = nullptr;
       bool ok = true;
       for (const Use& w : list) {
-        if (w.reads) continue;
-        const bool overlaps = w.offset < l.offset + static_cast<std::int64_t>(l.size) && l.offset < w.offset + static_cast<std::int64_t>(w.size);
-        if (!overlaps) continue;
+        if (w.reads || !overlaps(w)) continue;
         if (only || w.offset != l.offset || w.size != l.size) ok = false;
         only = &w;
       }
-      if (!ok || !only || same_interval(only->instr, l.instr)) continue;
-      const std::set<int> loops = loops_around(g, only->instr);
-      if (loops.empty()) {
-        if (reachable_after(g, n, only->instr)[l.instr]) out[l.instr] = {only->instr, true};
-        else if (reachable_after(g, n, l.instr)[only->instr]) out[l.instr] = {only->instr, false};
-        continue;
+      bool separated = true;  // no write of the word in the load's phase
+      for (const Use& w : list)
+        if (!w.reads && overlaps(w) && same_interval(w.instr, l.instr)) separated = false;
+      if (!separated) continue;
+      if (ok && only) {
+        const std::set<int> loops = loops_around(g, only->instr);
+        const std::vector<int> iteration(loops.begin(), loops.end());
+        if (loops.empty() && reachable_after(g, n, only->instr)[l.instr]) {
+          out[l.instr] = {Broadcast::Reads::stored_value, only->instr, {}};
+          continue;
+        }
+        if (loops.empty() && reachable_after(g, n, l.instr)[only->instr]) {
+          out[l.instr] = {Broadcast::Reads::initial_content, only->instr, {}};
+          continue;
+        }
+        // In loops: all aligned, the load in the same ones, after the store within an iteration.
+        bool all_aligned = true;
+        for (int L : loops) all_aligned = all_aligned && aligned_loops[static_cast<std::size_t>(L)];
+        if (!loops.empty() && all_aligned && loops_around(g, l.instr) == loops && reachable_after(g, n, only->instr, true)[l.instr]) {
+          out[l.instr] = {Broadcast::Reads::stored_value, only->instr, iteration};
+          continue;
+        }
       }
-      // In loops: all aligned, the load in the same ones, after the store within an iteration.
-      bool all_aligned = true;
-      for (int L : loops) all_aligned = all_aligned && aligned_loops[static_cast<std::size_t>(L)];
-      if (all_aligned && loops_around(g, l.instr) == loops && reachable_after(g, n, only->instr, true)[l.instr])
-        out[l.instr] = {only->instr, true};
+      // One value per CTA and phase: each loop around the load aligned (its iteration tells the phase) or without
+      // a CTA barrier (all its iterations in one phase).
+      std::vector<int> phase_loops;
+      bool phases_known = true;
+      for (int L : loops_around(g, l.instr)) {
+        if (aligned_loops[static_cast<std::size_t>(L)]) phase_loops.push_back(L);
+        else if (has_cta_barrier(f, g, L)) phases_known = false;
+      }
+      if (phases_known) out[l.instr] = {Broadcast::Reads::one_per_phase, 0, phase_loops};
     }
   }
   return out;

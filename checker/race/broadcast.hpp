@@ -12,6 +12,11 @@
 // before it). Barrier divergence is reported on its own as well, so a kernel found free of both is free of them
 // under this reading.
 //
+// Where the word has several stores (or one in a loop without a barrier in every iteration, or a load before the
+// store in a loop), a load that shares no barrier interval with any of them still reads one value per CTA and phase
+// (the word does not change in its phase), provided each loop around it passes a CTA barrier in every iteration or
+// in none: what is known then is only that the CTA's threads agree (a loop's exit test on such a flag is uniform).
+//
 // A store in loops is allowed when every iteration of each of them passes a CTA barrier (the engine's aligned
 // loops: a CTA's threads run their iterations together) and the load is in the same loops, after the store in the
 // same iteration: it reads one value per CTA and iteration.
@@ -30,8 +35,15 @@
 namespace ptxcheck::race {
 
 struct Broadcast {
-  std::uint32_t store = 0;  // the only store that may write the loaded word
-  bool after = false;       // the load comes after the store (reads its value), else before it (initial content)
+  enum class Reads : std::uint8_t {
+    stored_value,     // the load comes after `store`, the only store of the word: what it stored
+    initial_content,  // the load comes before `store`, the only store of the word: the content before it
+    one_per_phase,    // a value the CTA's threads agree on (stores of the word in other barrier intervals only)
+  } reads = Reads::one_per_phase;
+  std::uint32_t store = 0;
+  // The loops whose iteration, with the CTA, tells the phase in which the load reads: for a stored value the
+  // loops around the store, for one per phase the loops around the load that pass a barrier in every iteration.
+  std::vector<int> phase_loops;
 };
 
 // Load instruction -> what it reads. `same_interval(i, j)`: i and j may run in one barrier interval;

@@ -269,19 +269,27 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   if (!prep.broadcasts.empty()) {
     std::set<std::uint32_t> uniform_loads;
     std::map<std::uint32_t, std::vector<std::uint32_t>> readers;  // store -> the loads after it
+    std::vector<std::uint32_t> agreed;                             // the loads of one value per CTA and phase
     for (const auto& [load, b] : prep.broadcasts) {
       uniform_loads.insert(load);
-      if (b.after) readers[b.store].push_back(load);
+      if (b.reads == Broadcast::Reads::stored_value) readers[b.store].push_back(load);
+      else if (b.reads == Broadcast::Reads::one_per_phase) agreed.push_back(load);
     }
     prep.uni = analyse_uniformity(f, prep.cfg, uniform_loads);
-    for (const auto& [store, loads] : readers) {
+    auto places = [&](const std::vector<std::uint32_t>& instrs) {
       std::string at;
-      for (auto l : loads) at += (at.empty() ? "" : ", ") + where_of(m, f.body[l]).text();
+      for (auto i : instrs) at += (at.empty() ? "" : ", ") + where_of(m, f.body[i]).text();
+      return at;
+    };
+    for (const auto& [store, loads] : readers)
       res.notes.push_back("shared-memory broadcast: the store at " + where_of(m, f.body[store]).text() +
-                          " is the only write to its word and a barrier separates it from the loads at " + at +
-                          ", which read one value per CTA (and iteration of the loops around the store): what the CTA's writing thread stored, or the content before "
-                          "(ISA 8.9.4 item 2, 8.10 Causality; a second writer or barrier divergence is reported on its own)");
-    }
+                          " is the only write to its word and a barrier separates it from the loads at " + places(loads) +
+                          ", which read one value per CTA (and iteration of the loops around the store): what the CTA's "
+                          "writing thread stored, or the content before (ISA 8.9.4 item 2, 8.10 Causality; a second writer "
+                          "or barrier divergence is reported on its own)");
+    if (!agreed.empty())
+      res.notes.push_back("shared memory read in barrier intervals where no thread writes it: the loads at " + places(agreed) +
+                          " read one value per CTA and barrier interval (ISA 8.9.4 item 2, 8.10 Causality)");
   }
   z3::set_param("memory_max_size", static_cast<int>(o.memory_mb));
   z3::context c;

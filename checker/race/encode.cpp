@@ -707,10 +707,13 @@ class Encoder {
         if (auto b = p_.broadcasts.find(i); b != p_.broadcasts.end()) {
           // One value per CTA and iteration (broadcast.hpp): the store's, as the CTA's writing thread made it, or
           // the content before it.
-          // While probing a loop around the store (the value changes per iteration), a symbol the probe made.
-          const bool varies = probing_ && !loops_around(p_.cfg, b->second.store).empty();
-          const z3::expr v = varies ? fresh("probe.broadcast", 8 * size)
-                           : b->second.after ? broadcast_value(b->second.store) : initial_content(b->second.store);
+          // While probing a loop (the value changes per iteration of the phase loops), a symbol the probe made.
+          const Broadcast& bc = b->second;
+          z3::expr v = c_.bv_val(0, 1);
+          if (probing_ && !bc.phase_loops.empty()) v = fresh("probe.broadcast", 8 * size);
+          else if (bc.reads == Broadcast::Reads::stored_value) v = broadcast_value(bc.store);
+          else if (bc.reads == Broadcast::Reads::initial_content) v = initial_content(bc.store);
+          else v = per_instance("shared.phase." + std::to_string(i), c_.bv_sort(8 * size), bc.phase_loops);
           if (!probing_) {
             access(s, i, in, ad, size, true, false, false);
             out_.accesses.back().value = v;
@@ -843,21 +846,25 @@ class Encoder {
   // the loops around the store).
   z3::expr initial_content(std::uint32_t store) {
     const unsigned w = ptx::ir::scalar_bits(f_.body[store].q.types.at(0).scalar);
-    return per_instance("shared.before." + std::to_string(store), c_.bv_sort(w), store);
+    return per_instance("shared.before." + std::to_string(store), c_.bv_sort(w), loops_of(store));
   }
-  // This thread's iteration of each loop around instruction i: the same for every thread of the CTA that runs i
-  // in one phase, the loops being aligned (broadcast.hpp).
-  std::vector<z3::expr> iteration_of(std::uint32_t i) const {
+  std::vector<int> loops_of(std::uint32_t i) const {
+    const std::set<int> loops = loops_around(p_.cfg, i);
+    return {loops.begin(), loops.end()};
+  }
+  // This thread's iteration of each of `loops`: the same for every thread of the CTA in one phase, the loops
+  // being aligned (broadcast.hpp).
+  std::vector<z3::expr> iteration_of(const std::vector<int>& loops) const {
     std::vector<z3::expr> out;
-    for (int L : loops_around(p_.cfg, i)) out.push_back(out_.k.at(L));
+    for (int L : loops) out.push_back(out_.k.at(L));
     return out;
   }
-  // A value of one instance of `store`: a function of the CTA id and the iteration.
-  z3::expr per_instance(const std::string& name, const z3::sort& range, std::uint32_t store) {
+  // A value of one instance of a broadcast: a function of the CTA id and the iteration of `loops`.
+  z3::expr per_instance(const std::string& name, const z3::sort& range, const std::vector<int>& loops) {
     z3::sort_vector dom(c_);
     z3::expr_vector args(c_);
     for (int d = 0; d < 3; ++d) { dom.push_back(c_.bv_sort(32)); args.push_back(out_.ctaid[d]); }
-    for (const z3::expr& k : iteration_of(store)) { dom.push_back(k.get_sort()); args.push_back(k); }
+    for (const z3::expr& k : iteration_of(loops)) { dom.push_back(k.get_sort()); args.push_back(k); }
     return c_.function(name.c_str(), dom, range)(args);
   }
 
@@ -896,7 +903,7 @@ class Encoder {
     // The writer's counter reads, for the counter facts between the writers of two CTAs (check.cpp).
     for (const auto* cr : counters)
       out_.writer_counters.push_back({{cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope},
-                                      iteration_of(store)});
+                                      iteration_of(loops_of(store))});
     return broadcast_memo_.emplace(store, v).first->second;
   }
 
@@ -926,11 +933,11 @@ class Encoder {
     }
     for (int d = 0; d < 3; ++d) {
       w.fixed.push_back(fixed[d].has_value());
-      w.tid.push_back(fixed[d] ? *fixed[d] : per_instance(writer + "tid." + std::to_string(d), out_.tid[d].get_sort(), store));
+      w.tid.push_back(fixed[d] ? *fixed[d] : per_instance(writer + "tid." + std::to_string(d), out_.tid[d].get_sort(), loops_of(store)));
       w.from.push_back(out_.tid[d]);
       w.to.push_back(w.tid[d]);
     }
-    const std::vector<z3::expr> iteration = iteration_of(store);
+    const std::vector<z3::expr> iteration = iteration_of(loops_of(store));
     for (const z3::expr& x : thread_constants(terms)) {
       // tid: above; ctaid and the iteration of the loops around the store: the writer's are this thread's.
       bool shared = false;
@@ -938,7 +945,7 @@ class Encoder {
       for (const z3::expr& k : iteration) shared = shared || z3::eq(x, k);
       if (shared) continue;
       w.from.push_back(x);
-      w.to.push_back(per_instance(writer + x.decl().name().str().substr(pre_.size()), x.get_sort(), store));
+      w.to.push_back(per_instance(writer + x.decl().name().str().substr(pre_.size()), x.get_sort(), loops_of(store)));
     }
     return w;
   }
