@@ -478,6 +478,23 @@ std::function<ProofResult(const Budget&)> family_check(std::function<std::vector
   };
 }
 
+// Parses a generated litmus test and runs it under each model, into `out`; the unknown verdict that ends the
+// theorem when it does not parse or a run does not finish.
+std::optional<ProofResult> run_generated(const std::string& text, const std::string& summary,
+                                         const std::vector<const cat::Model*>& under, const litmus::Options& opt,
+                                         std::vector<litmus::Result>& out) {
+  std::vector<Diagnostic> diags;
+  auto test = litmus::parse_litmus(text, "generated.litmus", diags);
+  if (!test) return ProofResult{Verdict::unknown, "a generated test does not parse: " + (diags.empty() ? std::string("?") : diags[0].render()) + "\n" + text, 0};
+  out.clear();
+  for (const auto* model : under) {
+    out.push_back(litmus::run_test(*test, *model, opt));
+    if (out.back().result == "unknown" || out.back().result == "error")
+      return ProofResult{Verdict::unknown, summary + ": " + out.back().result + " (" + out.back().reason + ")", 0};
+  }
+  return std::nullopt;
+}
+
 // ---- spin locks: the rule of checker/race/locks.hpp (two threads' critical sections of one lock are ordered)
 // One way to take and give a lock; `{s}` is the scope. The forms are those the race checker recognises: a
 // relaxed RMW followed by an acquire fence or an .acquire RMW (ISA 8.8 forms 3 and 1), a release fence followed by
@@ -538,15 +555,11 @@ ProofResult check_locks(const std::vector<LockCase>& cases, bool ordered, const 
   const Models* m = models(err);
   if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
   const litmus::Options opt = litmus_options(budget);
+  std::vector<litmus::Result> runs;
   for (const auto& c : cases) {
-    std::vector<Diagnostic> diags;
-    auto test = litmus::parse_litmus(c.test, "lock.litmus", diags);
-    if (!test) return {Verdict::unknown, "a generated test does not parse: " + (diags.empty() ? std::string("?") : diags[0].render()) + "\n" + c.test, 0};
-    auto all = litmus::run_test(*test, m->ptx, opt);
     // The claim of order: no race at all; the claim that the conditions are needed: a race on x, not on the lock.
-    auto racy = litmus::run_test(*test, ordered ? m->ptx_race : m->ptx_weak_race, opt);
-    for (const auto* r : {&all, &racy})
-      if (r->result == "unknown" || r->result == "error") return {Verdict::unknown, c.summary + ": " + r->result + " (" + r->reason + ")", 0};
+    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, ordered ? &m->ptx_race : &m->ptx_weak_race}, opt, runs)) return *stop;
+    const litmus::Result &all = runs[0], &racy = runs[1];
     if (all.positive == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution takes the lock in every thread", 0};
     if (ordered && racy.positive > 0)
       return {Verdict::refuted, c.summary + ": an execution in which every thread took the lock has a data race\n" + c.test, 0};
@@ -607,22 +620,15 @@ ProofResult check_broadcasts(const std::vector<BroadcastCase>& cases, const Budg
   const Models* m = models(err);
   if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
   const litmus::Options opt = litmus_options(budget);
+  std::vector<litmus::Result> runs, loose;
   for (const auto& c : cases) {
-    std::vector<Diagnostic> diags;
-    auto test = litmus::parse_litmus(c.test, "broadcast.litmus", diags);
-    if (!test) return {Verdict::unknown, "a generated test does not parse: " + (diags.empty() ? std::string("?") : diags[0].render()) + "\n" + c.test, 0};
-    auto all = litmus::run_test(*test, m->ptx, opt);
-    auto racy = litmus::run_test(*test, m->ptx_race, opt);
-    for (const auto* r : {&all, &racy})
-      if (r->result == "unknown" || r->result == "error") return {Verdict::unknown, c.summary + ": " + r->result + " (" + r->reason + ")", 0};
+    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, &m->ptx_race}, opt, runs)) return *stop;
+    const litmus::Result &all = runs[0], &racy = runs[1];
     if (all.negative == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution", 0};
     if (racy.positive + racy.negative > 0) return {Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
     if (all.positive > 0) return {Verdict::refuted, c.summary + ": a thread reads another value\n" + c.test, 0};
-    auto unordered = litmus::parse_litmus(c.without_barrier, "broadcast.litmus", diags);
-    if (!unordered) return {Verdict::unknown, "a generated test does not parse:\n" + c.without_barrier, 0};
-    auto loose = litmus::run_test(*unordered, m->ptx, opt);
-    if (loose.result == "unknown" || loose.result == "error") return {Verdict::unknown, c.summary + ", no barrier: " + loose.result, 0};
-    if (loose.positive == 0) return {Verdict::unknown, c.summary + ": every thread reads the rule's value even without the barrier", 0};
+    if (auto stop = run_generated(c.without_barrier, c.summary + ", no barrier", {&m->ptx}, opt, loose)) return *stop;
+    if (loose[0].positive == 0) return {Verdict::unknown, c.summary + ": every thread reads the rule's value even without the barrier", 0};
   }
   return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
 }
