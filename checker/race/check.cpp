@@ -530,7 +530,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return (sync_after[x] && sync_before[y]) || (sync_after[y] && sync_before[x]);
   };
 
-
   // One thread reaches the barrier instance, the other does not and does not trap: a thread that traps aborts
   // the launch (ISA 9.7.19.4), so its not reaching a barrier is no divergence.
   auto traps = [&](const ThreadEncoding& t) {

@@ -870,8 +870,9 @@ class Encoder {
 
   // The word after the broadcast store `store` in this thread's CTA: the value its writing thread W stored when
   // W ran the store, else the content before it. W's symbols are those of this thread's terms with every
-  // thread-specific constant (this thread's loads, iterations, ...) a function of the CTA id instead, so that
-  // both checked threads see one W when they share a CTA; W's tid components that the store's path condition
+  // thread-specific constant (this thread's loads, other loops' iterations, ...) a function of the CTA id and the
+  // iteration of the loops around the store instead, so that both checked threads see one W when they share a CTA
+  // and iteration; W's tid components that the store's path condition
   // fixes (`tid.x == 0`) take that value (W is a thread that ran the store if any did: the other components are
   // free, and where they leave W not running it, the content before it is a possible value too, which only adds
   // executions).
