@@ -637,13 +637,18 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   for (const auto& obj : prep.objects)
     if (parse_argument_symbol(obj.base_symbol)) pointer_params.insert(obj.name);
   // Small: at most 256 threads per CTA and 8 CTAs per dimension where the shape is open, scalar arguments
-  // below 64 (they are often loop bounds, and a replay runs every iteration).
-  auto small_witness = [&](const z3::model& mdl) {
+  // below 64 (they are often loop bounds, and a replay runs every iteration); `nonzero`: and at least 1 (sizes and
+  // counts, where a zero often skips the work the race is in).
+  auto small_witness = [&](const z3::model& mdl, bool nonzero) {
     z3::expr e = c.bool_val(true);
     if (!o.block) e = e && z3::ule(z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32), c.bv_val(256, 64));
     if (!o.grid) for (int d = 0; d < 3; ++d) e = e && z3::ule(launch.nctaid[d], u32(8));
-    for (const auto& [param, offset, sym] : arg_symbols(mdl))
-      if (!pointer_params.count(param)) e = e && z3::ult(sym, c.bv_val(64, sym.get_sort().bv_size()));
+    for (const auto& [param, offset, sym] : arg_symbols(mdl)) {
+      if (pointer_params.count(param)) continue;
+      const unsigned w = sym.get_sort().bv_size();
+      e = e && z3::ult(sym, c.bv_val(64, w));
+      if (nonzero) e = e && sym != c.bv_val(0, w);
+    }
     return e;
   };
   auto witness_of = [&](const z3::model& mdl) {
@@ -814,9 +819,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
     }
     reported.insert(key);
-    // Prefer a small witness (a short replay); the first model when there is none or no time is left.
-    if (!over_budget())
-      if (auto [r2, small, why2] = check(q && small_witness(*model)); r2 == z3::sat) model = small;
+    // Prefer a small witness (a short replay), with nonzero scalar arguments if it can; the first model when
+    // there is none or no time is left.
+    for (bool nonzero : {true, false}) {
+      if (over_budget()) break;
+      if (auto [r2, small, why2] = check(q && small_witness(*model, nonzero)); r2 == z3::sat) {
+        model = small;
+        break;
+      }
+    }
     RaceReport rr;
     rr.first = describe(a, *model);
     rr.second = describe(b, *model);

@@ -932,6 +932,20 @@ class Encoder {
         for (int side = 0; side < 2; ++side)
           if (z3::eq(e.arg(side), out_.tid[d]) && thread_constants({e.arg(1 - side)}).empty()) fixed[d] = e.arg(1 - side);
     }
+    // A component the condition fixes to a constant in another form (`(tid.x | tid.y) == 0`): one value it allows,
+    // and no other (a short query; unknown fixes nothing).
+    for (int d = 0; d < 3; ++d) {
+      if (fixed[d]) continue;
+      z3::solver q(c_);
+      z3::params budget(c_);
+      budget.set("timeout", 200u);
+      q.set(budget);
+      q.add(pc);
+      if (q.check() != z3::sat) continue;
+      const z3::expr value = q.get_model().eval(out_.tid[d], true);
+      q.add(out_.tid[d] != value);
+      if (value.is_numeral() && q.check() == z3::unsat) fixed[d] = value;
+    }
     for (int d = 0; d < 3; ++d) {
       w.fixed.push_back(fixed[d].has_value());
       w.tid.push_back(fixed[d] ? *fixed[d] : per_instance(writer + "tid." + std::to_string(d), out_.tid[d].get_sort(), loops_of(store)));
