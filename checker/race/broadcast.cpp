@@ -39,9 +39,8 @@ std::vector<bool> reachable_after(const Cfg& g, std::size_t n, std::uint32_t fro
   }
   return seen;
 }
-}  // namespace
 
-namespace {
+// Loop L's body holds a CTA barrier (one that ends a barrier interval).
 bool has_cta_barrier(const ptx::ir::Function& f, const Cfg& g, int L) {
   for (int b : g.loops[static_cast<std::size_t>(L)].body)
     for (auto i = g.blocks[static_cast<std::size_t>(b)].begin; i < g.blocks[static_cast<std::size_t>(b)].end; ++i)
