@@ -6,6 +6,7 @@
 #include "semantics/ir/ir.hpp"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -41,6 +42,13 @@ struct Launch {
   };
   std::vector<Pointer> pointers;
   std::vector<ParamValue> params;
+
+  // The position of the buffer named `name` in `buffers`, -1 for none.
+  std::ptrdiff_t buffer_index(const std::string& name) const {
+    for (std::size_t b = 0; b < buffers.size(); ++b)
+      if (buffers[b].first == name) return static_cast<std::ptrdiff_t>(b);
+    return -1;
+  }
 };
 
 struct Options {

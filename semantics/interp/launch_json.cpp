@@ -164,15 +164,10 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
       out.params.push_back(v);
     }
   }
-  auto known = [&](const std::string& name) {
-    for (const auto& b : out.buffers)
-      if (b.first == name) return true;
-    return false;
-  };
   for (const auto& p : out.params)
-    if (!p.buffer.empty() && !known(p.buffer)) { error = "parameter refers to unknown buffer '" + p.buffer + "'"; return false; }
+    if (!p.buffer.empty() && out.buffer_index(p.buffer) < 0) { error = "parameter refers to unknown buffer '" + p.buffer + "'"; return false; }
   for (const auto& p : out.pointers)
-    if (!known(p.target)) { error = "buffer '" + p.buffer + "': pointer to unknown buffer '" + p.target + "'"; return false; }
+    if (out.buffer_index(p.target) < 0) { error = "buffer '" + p.buffer + "': pointer to unknown buffer '" + p.target + "'"; return false; }
   return true;
 }
 

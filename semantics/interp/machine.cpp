@@ -306,13 +306,8 @@ RunResult Machine::run() {
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
   }
-  auto index = [&](const std::string& name) {  // a launch buffer's position, -1 for none
-    for (std::size_t b = 0; b < launch_.buffers.size(); ++b)
-      if (launch_.buffers[b].first == name) return static_cast<std::ptrdiff_t>(b);
-    return std::ptrdiff_t{-1};
-  };
   for (const auto& ptr : launch_.pointers) {
-    const std::ptrdiff_t from = index(ptr.buffer), to = index(ptr.target);
+    const std::ptrdiff_t from = launch_.buffer_index(ptr.buffer), to = launch_.buffer_index(ptr.target);
     if (from < 0 || to < 0 || ptr.at + 8 > launch_.buffers[from].second.size()) {
       result_.problem = {Problem::Kind::bad_launch, "pointer at byte " + std::to_string(ptr.at) + " of buffer '" + ptr.buffer + "' to buffer '" +
                                                         ptr.target + "': no such buffer, or not 8 bytes inside it", {}};
@@ -336,7 +331,7 @@ RunResult Machine::run() {
     const ParamValue& pv = launch_.params[p];
     std::uint64_t value = pv.bits;
     if (!pv.buffer.empty())
-      if (const std::ptrdiff_t k = index(pv.buffer); k >= 0) value = buffer_base_[static_cast<std::size_t>(k)];
+      if (const std::ptrdiff_t k = launch_.buffer_index(pv.buffer); k >= 0) value = buffer_base_[static_cast<std::size_t>(k)];
     std::memcpy(kernel_frame_.data() + ki.param_off[p], &value, std::min<std::uint64_t>(kernel->params[p].size_bytes(), 8));
   }
   const auto& b = launch_.block;
