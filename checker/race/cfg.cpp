@@ -27,6 +27,11 @@ std::vector<int> written_registers(const ptx::ir::Instruction& in) {
   return out;
 }
 
+bool writes_register(const ptx::ir::Instruction& in, int reg) {
+  const auto w = written_registers(in);
+  return std::find(w.begin(), w.end(), reg) != w.end();
+}
+
 std::vector<std::uint32_t> next_instructions(const Cfg& g, std::uint32_t i, bool no_back) {
   const int b = g.block_of[i];
   if (i + 1 < g.blocks[b].end) return {i + 1};

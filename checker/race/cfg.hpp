@@ -37,6 +37,7 @@ Cfg build_cfg(const ptx::ir::Function& f);
 
 // Registers an instruction writes (operand 0 for most; both for PredPair; vector elements).
 std::vector<int> written_registers(const ptx::ir::Instruction& in);
+bool writes_register(const ptx::ir::Instruction& in, int reg);
 
 // Instruction-level control flow: the instructions that can run right after (next) or right before (previous)
 // instruction i, skipping empty blocks; `no_back` leaves out the loops' back edges.

@@ -558,9 +558,7 @@ class Encoder {
     for (int b : loop.body)
       for (auto i = p_.cfg.blocks[b].begin; i < p_.cfg.blocks[b].end; ++i) {
         const auto& in = f_.body[i];
-        bool writes = false;
-        for (int x : written_registers(in)) writes |= x == r;
-        if (!writes) continue;
+        if (!writes_register(in, r)) continue;
         any = true;
         bool uns = !in.q.types.empty() && !ptx::ir::is_signed_int(in.q.types[0].scalar) && !ptx::ir::is_float(in.q.types[0].scalar);
         bool self = in.operands.size() >= 2 && in.operands[1].kind == OK::Register && in.operands[1].reg == r;
@@ -882,15 +880,17 @@ class Encoder {
     if (st == stored_.end()) return initial_content(store);  // the store is on no path walked before the load
     const std::string writer = "w" + std::to_string(store) + ".";
     const Stored& at = st->second;
+    const std::vector<int> loops = loops_of(store);
+    const std::vector<z3::expr> iteration = iteration_of(loops);
     // The counter reads the stored value is computed from, in the loops of the store (so that an iteration of
     // them names one instance of each).
     std::vector<const CounterRead*> counters;
     const auto used = constants_of(at.value);
     for (const auto& cr : out_.counters)
-      if (used.count(cr.ret.id()) && loops_around(p_.cfg, cr.instr) == loops_around(p_.cfg, store)) counters.push_back(&cr);
+      if (used.count(cr.ret.id()) && loops_of(cr.instr) == loops) counters.push_back(&cr);
     std::vector<z3::expr> terms{at.value, at.pc};
     for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
-    const WriterMap w = as_writer(store, at.pc, terms, writer);
+    const WriterMap w = as_writer(at.pc, terms, writer, loops, iteration);
     auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
     // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
     // the store).
@@ -904,20 +904,21 @@ class Encoder {
     // The writer's counter reads, for the counter facts between the writers of two CTAs (check.cpp).
     for (const auto* cr : counters)
       out_.writer_counters.push_back({{cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope},
-                                      iteration_of(loops_of(store))});
+                                      iteration});
     return broadcast_memo_.emplace(store, v).first->second;
   }
 
   // The substitution from this thread's constants in `terms` to the writer's (see broadcast_value), and the
   // writer's tid: a component the path condition `pc` fixes to a value e that is the same for every thread of
-  // the CTA (a conjunct `tid.d == e`) is e.
+  // the CTA (a conjunct `tid.d == e`) is e. `loops`: those around the store, `iteration` this thread's in them.
   struct WriterMap {
     z3::expr_vector from, to;
     std::vector<z3::expr> tid;
     std::vector<bool> fixed;  // tid component fixed by the path condition
   };
-  WriterMap as_writer(std::uint32_t store, const z3::expr& pc, const std::vector<z3::expr>& terms, const std::string& writer) {
-    WriterMap w{z3::expr_vector(c_), z3::expr_vector(c_), {}};
+  WriterMap as_writer(const z3::expr& pc, const std::vector<z3::expr>& terms, const std::string& writer,
+                      const std::vector<int>& loops, const std::vector<z3::expr>& iteration) {
+    WriterMap w{z3::expr_vector(c_), z3::expr_vector(c_), {}, {}};
     std::vector<std::optional<z3::expr>> fixed(3);
     std::vector<z3::expr> todo{pc.simplify()};
     while (!todo.empty()) {
@@ -948,11 +949,10 @@ class Encoder {
     }
     for (int d = 0; d < 3; ++d) {
       w.fixed.push_back(fixed[d].has_value());
-      w.tid.push_back(fixed[d] ? *fixed[d] : per_instance(writer + "tid." + std::to_string(d), out_.tid[d].get_sort(), loops_of(store)));
+      w.tid.push_back(fixed[d] ? *fixed[d] : per_instance(writer + "tid." + std::to_string(d), out_.tid[d].get_sort(), loops));
       w.from.push_back(out_.tid[d]);
       w.to.push_back(w.tid[d]);
     }
-    const std::vector<z3::expr> iteration = iteration_of(loops_of(store));
     for (const z3::expr& x : thread_constants(terms)) {
       // tid: above; ctaid and the iteration of the loops around the store: the writer's are this thread's.
       bool shared = false;
@@ -960,7 +960,7 @@ class Encoder {
       for (const z3::expr& k : iteration) shared = shared || z3::eq(x, k);
       if (shared) continue;
       w.from.push_back(x);
-      w.to.push_back(per_instance(writer + x.decl().name().str().substr(pre_.size()), x.get_sort(), loops_of(store)));
+      w.to.push_back(per_instance(writer + x.decl().name().str().substr(pre_.size()), x.get_sort(), loops));
     }
     return w;
   }

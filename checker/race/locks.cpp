@@ -28,18 +28,12 @@ std::optional<std::uint64_t> constant_at(const ptx::ir::Function& f, const Cfg& 
   if (o.kind != OK::Register || o.component >= 0) return std::nullopt;
   for (auto k = at; k-- > g.blocks[g.block_of[at]].begin;) {
     const auto& in = f.body[k];
-    const auto w = written_registers(in);
-    if (std::find(w.begin(), w.end(), o.reg) == w.end()) continue;
+    if (!writes_register(in, o.reg)) continue;
     if (in.op == Opcode::mov_ && in.guard < 0 && in.operands.size() == 2 && in.operands[1].kind == OK::Immediate)
       return in.operands[1].imm;
     return std::nullopt;
   }
   return std::nullopt;
-}
-
-bool writes_register(const ptx::ir::Instruction& in, int reg) {
-  const auto w = written_registers(in);
-  return std::find(w.begin(), w.end(), reg) != w.end();
 }
 
 // A lock-taking RMW: the site, its type's width, the branch ending its block and the instruction the branch goes to
