@@ -296,6 +296,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   Launch launch = make_launch(c, o.block, o.grid);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
   ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
+  // The forwarded values (shuffles) name a thread's symbols by their names without the thread's prefix, so both
+  // encodings must make the same symbols in the same order: they run the same code on the same function.
+  if (T1.fresh_symbols != T2.fresh_symbols)
+    res.unknown_reasons.push_back("internal: the two threads' encodings differ in shape (" + std::to_string(T1.fresh_symbols) +
+                                  " and " + std::to_string(T2.fresh_symbols) + " symbols)");
   Analysis an_warp(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || full_warp_barrier(f.body[i]); });
   const std::vector<GridSync> grid_syncs = find_grid_syncs(f, prep.cfg);
   std::set<std::uint32_t> grid_ends, grid_counter;
@@ -354,10 +359,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   const z3::expr same_cta = all_eq(T1.ctaid, T2.ctaid);
   if (o.block_level) s.add(same_cta);
   // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).
-  auto warp_of = [&](const ThreadEncoding& t) {
-    z3::expr lin = t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2]);
-    return z3::udiv(lin, u32(32));
-  };
+  auto warp_of = [&](const ThreadEncoding& t) { return z3::udiv(linear_tid(t.tid, launch), u32(32)); };
   const z3::expr same_warp = same_cta && warp_of(T1) == warp_of(T2);
   // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
   auto includes = [&](ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); };
@@ -438,15 +440,20 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     return facts;
   };
-  // One add instruction as run by the writing threads of two CTAs' broadcasts, or in two iterations of the loops
-  // around it and its store (encode.hpp writer_counters): distinct operations, of distinct threads or one thread's
-  // two, ordered by program order (8.10 Coherence).
+  // The adds behind two forwarded values (encode.hpp writer_counters) are distinct operations, of distinct threads
+  // or one thread's two, ordered by program order (8.10 Coherence), unless they are one add instruction forwarded
+  // by one instruction in one CTA and instance.
   for (const auto& w1 : T1.writer_counters)
     for (const auto& w2 : T2.writer_counters) {
       const CounterRead &r1 = w1.read, &r2 = w2.read;
-      if (r1.instr != r2.instr || !counter_ok(r1)) continue;
+      if (r1.object != r2.object || r1.ret.get_sort().bv_size() != r2.ret.get_sort().bv_size() || !counter_ok(r1)) continue;
+      if (r1.instr != r2.instr) {
+        s.add(disjoint_ranges(r1, r2));
+        continue;
+      }
+      if (w1.via != w2.via) continue;
       z3::expr same_instance = same_cta;
-      for (std::size_t i = 0; i < w1.iteration.size(); ++i) same_instance = same_instance && w1.iteration[i] == w2.iteration[i];
+      for (std::size_t i = 0; i < w1.instance.size(); ++i) same_instance = same_instance && w1.instance[i] == w2.instance[i];
       s.add(z3::implies(!same_instance, disjoint_ranges(r1, r2)));
     }
 

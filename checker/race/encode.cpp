@@ -9,6 +9,7 @@
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/integer.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/warp.hpp"
 
 #include <optional>
 #include <unordered_set>
@@ -85,6 +86,10 @@ Launch make_launch(z3::context& c, const Shape& block, const Shape& grid) {
     l.nctaid.push_back(dim(grid, "nctaid", d));
   }
   return l;
+}
+
+z3::expr linear_tid(const std::vector<z3::expr>& tid, const Launch& l) {
+  return tid[0] + l.ntid[0] * (tid[1] + l.ntid[1] * tid[2]);
 }
 
 namespace {
@@ -250,6 +255,7 @@ class Encoder {
     for (std::size_t L = 0; L < p_.cfg.loops.size(); ++L)
       out_.k.emplace(static_cast<int>(L), c_.bv_const((pre_ + "k" + std::to_string(L)).c_str(), 64));
     walk(0, State{c_.bool_val(true), std::vector<std::optional<z3::expr>>(f_.registers.size())}, nullptr, nullptr);
+    out_.fresh_symbols = n_;
     return std::move(out_);
   }
 
@@ -588,6 +594,17 @@ class Encoder {
       if (o.special == SR::ntid) return l_.ntid[comp];
       if (o.special == SR::nctaid) return l_.nctaid[comp];
     }
+    // ISA 10.3 %laneid and 10.11-15 %lanemask_*: from the linear thread id (warps are consecutive linear ids).
+    const z3::expr lane = lane_id(), one = c_.bv_val(1, 32);
+    switch (o.special) {
+      case SR::laneid: return lane;
+      case SR::lanemask_eq: return z3::shl(one, lane);
+      case SR::lanemask_lt: return z3::shl(one, lane) - one;
+      case SR::lanemask_le: return z3::shl(z3::shl(one, lane), one) - one;
+      case SR::lanemask_gt: return ~(z3::shl(z3::shl(one, lane), one) - one);
+      case SR::lanemask_ge: return ~(z3::shl(one, lane) - one);
+      default: break;
+    }
     // One value per CTA (uniform.hpp): a function of the CTA id, so that two threads of one CTA read the same.
     if (special_uniform(o.special)) {
       std::string name = std::string("sreg.") + ptx::ir::special_register_name(o.special) + std::to_string(o.imm) + "." + std::to_string(comp);
@@ -611,6 +628,8 @@ class Encoder {
         if (o.reg < 0) return fresh("reg", w);
         if (o.component >= 0 || f_.registers[o.reg].type.vector > 1) return fresh("vec", w);
         if (!s.reg[o.reg]) s.reg[o.reg] = fresh_reg(o.reg);
+        // `!p` (setp's third operand, vote's source): the negated predicate.
+        if (o.negated) return fit(~*s.reg[o.reg], w, sgn);
         return fit(*s.reg[o.reg], w, sgn);
       }
       case OK::Special: return fit(special(o), w, false);
@@ -759,6 +778,12 @@ class Encoder {
       case Opcode::trap_:
         if (!probing_) out_.traps.push_back(in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc);
         return;
+      case Opcode::shfl_:
+        if (shuffle(s, i, in)) return;
+        break;
+      case Opcode::vote_:
+        if (vote(s, i, in)) return;
+        break;
       default: break;
     }
     if (written_registers(in).empty()) return;
@@ -857,12 +882,15 @@ class Encoder {
     for (int L : loops) out.push_back(out_.k.at(L));
     return out;
   }
-  // A value of one instance of a broadcast: a function of the CTA id and the iteration of `loops`.
-  z3::expr per_instance(const std::string& name, const z3::sort& range, const std::vector<int>& loops) {
+  // A value of one instance of a broadcast: a function of the CTA id, the iteration of `loops` and `key` (a
+  // shuffle's source thread).
+  z3::expr per_instance(const std::string& name, const z3::sort& range, const std::vector<int>& loops,
+                        const std::vector<z3::expr>& key = {}) {
     z3::sort_vector dom(c_);
     z3::expr_vector args(c_);
     for (int d = 0; d < 3; ++d) { dom.push_back(c_.bv_sort(32)); args.push_back(out_.ctaid[d]); }
     for (const z3::expr& k : iteration_of(loops)) { dom.push_back(k.get_sort()); args.push_back(k); }
+    for (const z3::expr& k : key) { dom.push_back(k.get_sort()); args.push_back(k); }
     return c_.function(name.c_str(), dom, range)(args);
   }
 
@@ -882,12 +910,7 @@ class Encoder {
     const Stored& at = st->second;
     const std::vector<int> loops = loops_of(store);
     const std::vector<z3::expr> iteration = iteration_of(loops);
-    // The counter reads the stored value is computed from, in the loops of the store (so that an iteration of
-    // them names one instance of each).
-    std::vector<const CounterRead*> counters;
-    const auto used = constants_of(at.value);
-    for (const auto& cr : out_.counters)
-      if (used.count(cr.ret.id()) && loops_of(cr.instr) == loops) counters.push_back(&cr);
+    const std::vector<const CounterRead*> counters = counters_in(at.value, loops);
     std::vector<z3::expr> terms{at.value, at.pc};
     for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
     const WriterMap w = as_writer(at.pc, terms, writer, loops, iteration);
@@ -904,8 +927,115 @@ class Encoder {
     // The writer's counter reads, for the counter facts between the writers of two CTAs (check.cpp).
     for (const auto* cr : counters)
       out_.writer_counters.push_back({{cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope},
-                                      iteration});
+                                      store, iteration});
     return broadcast_memo_.emplace(store, v).first->second;
+  }
+  // The counter reads `value` is computed from, in `loops` (those of the forwarding instruction, so that an
+  // iteration of them names one instance of each).
+  std::vector<const CounterRead*> counters_in(const z3::expr& value, const std::vector<int>& loops) const {
+    std::vector<const CounterRead*> out;
+    const auto used = constants_of(value);
+    for (const auto& cr : out_.counters)
+      if (used.count(cr.ret.id()) && loops_of(cr.instr) == loops) out.push_back(&cr);
+    return out;
+  }
+
+  // ---- shuffles
+  z3::expr lane_id() const { return z3::urem(linear_tid(out_.tid, l_), c_.bv_val(32, 32)); }
+
+  // A warp-level instruction whose lanes' values the encoding forwards: a .sync form (with its membermask) in a
+  // block every thread of the CTA reaches alike, unguarded, so that every lane of the warp runs it, once per
+  // iteration of the loops around it, and the lanes' runs pair up. Not while probing a loop.
+  bool forwarded(std::uint32_t i, const Instruction& in, std::size_t operands) const {
+    const auto& o = in.operands;
+    return !probing_ && in.q.has(ptx::ir::Flag::sync) && o.size() == operands && in.guard < 0 &&
+           !p_.uni.divergent[static_cast<std::size_t>(p_.cfg.block_of[i])] && o[0].reg >= 0 && o[0].component < 0 &&
+           (o[0].kind == OK::Register || o[0].kind == OK::PredPair);
+  }
+  // The thread of this thread's warp at `lane` (32-bit): its tid, and whether it takes part in an instruction with
+  // `membermask` (it exists, the CTA possibly ending mid-warp, and is in the mask).
+  struct LaneThread {
+    std::vector<z3::expr> tid;
+    z3::expr takes_part;
+  };
+  LaneThread lane_thread(const z3::expr& lane, const z3::expr& membermask) {
+    const z3::expr lin = (linear_tid(out_.tid, l_) - lane_id() + lane).simplify();
+    LaneThread t{{z3::urem(lin, l_.ntid[0]), z3::urem(z3::udiv(lin, l_.ntid[0]), l_.ntid[1]), z3::udiv(lin, l_.ntid[0] * l_.ntid[1])},
+                 z3::ult(lin, l_.ntid[0] * l_.ntid[1] * l_.ntid[2]) && (z3::lshr(membermask, lane) & c_.bv_val(1, 32)) == c_.bv_val(1, 32)};
+    for (auto& x : t.tid) x = x.simplify();
+    return t;
+  }
+
+  // ISA 9.7.9.6 shfl.sync (forwarded): the destination is `a` as the source lane's thread had it (source_value),
+  // when that lane takes part; sourcing from another lane is undefined, a fresh value.
+  bool shuffle(State& s, std::uint32_t i, const Instruction& in) {
+    if (!forwarded(i, in, 5)) return false;
+    const auto& o = in.operands;
+    const auto [j, in_range] = ops::shfl_source(d_, ops::shfl_mode(in.q), lane_id(), read(s, o[2], 32, false), read(s, o[3], 32, false));
+    const z3::expr a = read(s, o[1], 32, false);
+    const LaneThread source = lane_thread(j, read(s, o[4], 32, false));
+    write(s, in, reg_operand(o[0].reg), z3::ite(source.takes_part, source_value(i, s.pc, a, source.tid), fresh("shfl", 32)), false);
+    if (o[0].kind == OK::PredPair && o[0].reg2 >= 0) write(s, in, reg_operand(o[0].reg2), in_range, false);
+    return true;
+  }
+
+  // ISA 9.7.13.9 vote.sync (forwarded): one ballot per warp and instance, a function of the CTA id, the iteration
+  // of the loops around the vote and the warp, whose bit for a lane that takes part is that lane's predicate (a
+  // fact for this thread's own bit) and for any other lane 0.
+  bool vote(State& s, std::uint32_t i, const Instruction& in) {
+    if (!forwarded(i, in, 3) || in.operands[0].kind != OK::Register) return false;
+    const auto& o = in.operands;
+    const z3::expr a = read(s, o[1], 1, false), mask = read(s, o[2], 32, false);
+    z3::expr group = c_.bv_val(0, 32);
+    for (unsigned j = 0; j < 32; ++j)
+      group = group | z3::ite(lane_thread(c_.bv_val(j, 32), mask).takes_part, c_.bv_val(1u << j, 32), c_.bv_val(0, 32));
+    group = group.simplify();
+    const z3::expr warp = z3::udiv(linear_tid(out_.tid, l_), c_.bv_val(32, 32)).simplify();
+    const z3::expr ballot = per_instance("vote." + std::to_string(i), c_.bv_sort(32), loops_of(i), {warp});
+    const z3::expr own_bit = z3::lshr(ballot, lane_id()).extract(0, 0);
+    add_fact((ballot & ~group) == c_.bv_val(0, 32));
+    add_fact(z3::implies(s.pc && lane_thread(lane_id(), mask).takes_part, own_bit == a));
+    write(s, in, o[0], ops::vote_result(d_, ops::vote_mode(in.q), ballot, group), false);
+    return true;
+  }
+
+  // Each fact once (a loop body is walked more than once).
+  void add_fact(const z3::expr& fact) {
+    if (fact_ids_.insert(fact.id()).second) out_.facts.push_back(fact);
+  }
+  // `value` (a term of this thread at forwarding instruction `via`, which it reaches under `pc`) as the thread with
+  // tid `source` of this thread's CTA has it at the same instance (the same iteration of the loops around `via`):
+  // every thread-specific constant of this thread but its CTA id and those iterations is a function of them and
+  // the thread's tid, equal to this thread's own constant at its own tid (a fact: the source may be this thread, or
+  // the other checked one). The source reaches `via` too (the control flow to it is uniform): a fact on those
+  // functions.
+  z3::expr source_value(std::uint32_t via, const z3::expr& pc, const z3::expr& value, const std::vector<z3::expr>& source) {
+    const std::string name = "s" + std::to_string(via) + ".";
+    const std::vector<int> loops = loops_of(via);
+    const std::vector<z3::expr> iteration = iteration_of(loops);
+    const std::vector<const CounterRead*> counters = counters_in(value, loops);
+    std::vector<z3::expr> terms{value, pc};
+    for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
+    z3::expr_vector from(c_), to(c_);
+    for (int d = 0; d < 3; ++d) { from.push_back(out_.tid[d]); to.push_back(source[d]); }
+    for (const z3::expr& x : thread_constants(terms)) {
+      bool shared = false;
+      for (int d = 0; d < 3; ++d) shared = shared || z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d]);
+      for (const z3::expr& k : iteration) shared = shared || z3::eq(x, k);
+      if (shared) continue;
+      const std::string of = name + x.decl().name().str().substr(pre_.size());
+      from.push_back(x);
+      to.push_back(per_instance(of, x.get_sort(), loops, source));
+      add_fact(per_instance(of, x.get_sort(), loops, out_.tid) == x);
+    }
+    auto as_source = [&](z3::expr e) { return e.substitute(from, to); };
+    add_fact(z3::implies(pc, as_source(pc)));
+    std::vector<z3::expr> instance = iteration;
+    instance.insert(instance.end(), source.begin(), source.end());
+    for (const auto* cr : counters)
+      out_.writer_counters.push_back({{cr->instr, cr->object, as_source(cr->addr), as_source(cr->ret), as_source(cr->inc),
+                                       as_source(cr->pc), cr->scope}, via, instance});
+    return as_source(value).simplify();
   }
 
   // The substitution from this thread's constants in `terms` to the writer's (see broadcast_value), and the
@@ -996,7 +1126,8 @@ class Encoder {
   std::map<std::uint32_t, Stored> stored_;                // broadcast store -> as this thread ran it
   std::map<std::uint32_t, z3::expr> broadcast_memo_;      // broadcast store -> broadcast_value
   std::set<std::uint32_t> broadcast_stores_;
-  std::unordered_set<unsigned> probe_made_;  // ids of the symbols made while probing
+  std::unordered_set<unsigned> probe_made_;
+  std::unordered_set<unsigned> fact_ids_;  // ids of the symbols made while probing
 };
 }  // namespace
 

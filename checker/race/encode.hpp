@@ -85,6 +85,9 @@ struct Launch {
 // one a symbol.
 using Shape = std::optional<std::array<std::uint32_t, 3>>;
 Launch make_launch(z3::context& c, const Shape& block, const Shape& grid);
+// A thread's linear id in its CTA, by which warps are formed (ISA 2.2: x fastest, then y, then z): warp lin / 32,
+// lane lin % 32.
+z3::expr linear_tid(const std::vector<z3::expr>& tid, const Launch& l);
 
 struct ThreadEncoding {
   std::vector<z3::expr> tid, ctaid;  // 32-bit x y z
@@ -92,17 +95,21 @@ struct ThreadEncoding {
   std::vector<Barrier> barriers;
   std::vector<CounterRead> counters;
   std::map<std::uint32_t, z3::expr> add_amounts;  // every integer atom/red add (integer_add) -> the amount it adds
-  // The counter reads a broadcast value (Prepared::broadcasts) is computed from, as the writing thread of this
-  // thread's CTA made them (its symbols are functions of the CTA id and iteration, see Encoder::as_writer), with
-  // the iteration of the loops around the store: two of them are distinct operations unless both are equal.
+  // The counter reads a value forwarded from another thread is computed from, as that thread made them: a
+  // shared-memory broadcast's writing thread (Encoder::broadcast_value) or a shuffle's source lane
+  // (Encoder::shuffle). `via` is the broadcast store or the shuffle; `instance` names the forwarding thread's run of
+  // it within its CTA: the iteration of the loops around it, and for a shuffle the source thread's tid. Two
+  // reads of one add via one forwarding instruction are distinct operations unless the CTAs and instances are equal.
   struct WriterCounter {
     CounterRead read;
-    std::vector<z3::expr> iteration;
+    std::uint32_t via;
+    std::vector<z3::expr> instance;
   };
   std::vector<WriterCounter> writer_counters;
   std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
+  unsigned fresh_symbols = 0;  // how many symbols of its own the encoding made
 };
 
 // Static facts shared by both threads' encodings.

@@ -4,6 +4,7 @@
 // deadlock detection, warp rendezvous over membermask (9.7.9.6 shfl.sync, 9.7.13.8-11 vote/match/redux/elect
 // .sync, bar.warp.sync), and calls per the PTX ABI (ISA 7, ptx-interoperability chapter 2 .param passing).
 #include "semantics/interp/machine.hpp"
+#include "semantics/ops/warp.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -817,22 +818,14 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
   };
   switch (ins.op) {
     case Opcode::shfl_: {
-      enum { up, down, bfly, idx } mode = ins.q.has(ir::Flag::up) ? up : ins.q.has(ir::Flag::down) ? down : ins.q.has(ir::Flag::bfly) ? bfly : idx;
+      const ops::ShflMode mode = ops::shfl_mode(ins.q);
       std::vector<CV> src(32);
       each([&](Thread& t, unsigned lane) { src[lane] = t.sync_a; });
       each([&](Thread& t, unsigned lane) {
-        std::uint32_t b = static_cast<std::uint32_t>(t.sync_b.v) & 31, c = static_cast<std::uint32_t>(t.sync_c.v);
-        std::uint32_t cval = c & 31, seg = (c >> 8) & 31;
-        std::uint32_t maxl = (lane & seg) | (cval & ~seg), minl = lane & seg;
-        std::int32_t j = 0;
-        bool p = false;
-        switch (mode) {
-          case up: j = static_cast<std::int32_t>(lane) - static_cast<std::int32_t>(b); p = j >= static_cast<std::int32_t>(maxl); break;
-          case down: j = static_cast<std::int32_t>(lane + b); p = j <= static_cast<std::int32_t>(maxl); break;
-          case bfly: j = static_cast<std::int32_t>(lane ^ b); p = j <= static_cast<std::int32_t>(maxl); break;
-          case idx: j = static_cast<std::int32_t>(minl | (b & ~seg)); p = j <= static_cast<std::int32_t>(maxl); break;
-        }
-        if (!p) j = static_cast<std::int32_t>(lane);
+        const domain::Concrete c;
+        const auto [source, in_range] = ops::shfl_source(c, mode, c.lit(32, lane), t.sync_b, t.sync_c);
+        const auto j = static_cast<std::int64_t>(source.v);
+        const bool p = in_range.v != 0;
         // Sourcing from a lane outside the group is undefined (ISA 9.7.9.6); we give the lane's own value.
         CV v = (j >= 0 && j < 32 && ((group >> j) & 1)) ? src[static_cast<unsigned>(j)] : t.sync_a;
         write_pair(t, ops[0], v, p);
@@ -842,12 +835,9 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
     case Opcode::vote_: {
       std::uint32_t ballot = 0;
       each([&](Thread& t, unsigned lane) { if (t.sync_a.v) ballot |= 1u << lane; });
-      each([&](Thread& t, unsigned) {
-        if (ins.q.has(ir::Flag::ballot)) write(t, ops[0], domain::Concrete::lit(32, ballot));
-        else if (ins.q.has(ir::Flag::all) || ins.q.atom_op == ir::AtomOp::and_) write(t, ops[0], domain::Concrete::boolean(ballot == group));
-        else if (ins.q.has(ir::Flag::any) || ins.q.atom_op == ir::AtomOp::or_) write(t, ops[0], domain::Concrete::boolean(ballot != 0));
-        else write(t, ops[0], domain::Concrete::boolean(ballot == 0 || ballot == group));  // .uni
-      });
+      const domain::Concrete c;
+      const CV result = ops::vote_result(c, ops::vote_mode(ins.q), c.lit(32, ballot), c.lit(32, group));
+      each([&](Thread& t, unsigned) { write(t, ops[0], result); });
       break;
     }
     case Opcode::match_: {
