@@ -1126,8 +1126,8 @@ class Encoder {
   std::map<std::uint32_t, Stored> stored_;                // broadcast store -> as this thread ran it
   std::map<std::uint32_t, z3::expr> broadcast_memo_;      // broadcast store -> broadcast_value
   std::set<std::uint32_t> broadcast_stores_;
-  std::unordered_set<unsigned> probe_made_;
-  std::unordered_set<unsigned> fact_ids_;  // ids of the symbols made while probing
+  std::unordered_set<unsigned> probe_made_;  // ids of the symbols made while probing
+  std::unordered_set<unsigned> fact_ids_;    // ids of the facts pushed (add_fact)
 };
 }  // namespace
 
