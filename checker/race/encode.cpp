@@ -1019,10 +1019,7 @@ class Encoder {
     z3::expr_vector from(c_), to(c_);
     for (int d = 0; d < 3; ++d) { from.push_back(out_.tid[d]); to.push_back(source[d]); }
     for (const z3::expr& x : thread_constants(terms)) {
-      bool shared = false;
-      for (int d = 0; d < 3; ++d) shared = shared || z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d]);
-      for (const z3::expr& k : iteration) shared = shared || z3::eq(x, k);
-      if (shared) continue;
+      if (names_instance(x, iteration)) continue;
       const std::string of = name + x.decl().name().str().substr(pre_.size());
       from.push_back(x);
       to.push_back(per_instance(of, x.get_sort(), loops, source));
@@ -1085,14 +1082,18 @@ class Encoder {
     }
     for (const z3::expr& x : thread_constants(terms)) {
       // tid: above; ctaid and the iteration of the loops around the store: the writer's are this thread's.
-      bool shared = false;
-      for (int d = 0; d < 3; ++d) shared = shared || z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d]);
-      for (const z3::expr& k : iteration) shared = shared || z3::eq(x, k);
-      if (shared) continue;
+      if (names_instance(x, iteration)) continue;
       w.from.push_back(x);
       w.to.push_back(per_instance(writer + x.decl().name().str().substr(pre_.size()), x.get_sort(), loops));
     }
     return w;
+  }
+  // A constant a forwarding thread's substitution handles apart: a tid or CTA id component (the writer's tid is
+  // set apart, its CTA is this thread's) or this thread's iteration of the loops around the forwarding instruction.
+  bool names_instance(const z3::expr& x, const std::vector<z3::expr>& iteration) const {
+    for (int d = 0; d < 3; ++d) if (z3::eq(x, out_.tid[d]) || z3::eq(x, out_.ctaid[d])) return true;
+    for (const z3::expr& k : iteration) if (z3::eq(x, k)) return true;
+    return false;
   }
   // The constants of this thread (named with its prefix) the terms are built from.
   std::vector<z3::expr> thread_constants(const std::vector<z3::expr>& terms) const {
