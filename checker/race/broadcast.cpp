@@ -49,13 +49,6 @@ bool has_cta_barrier(const ptx::ir::Function& f, const Cfg& g, int L) {
 }
 }  // namespace
 
-std::set<int> loops_around(const Cfg& g, std::uint32_t i) {
-  std::set<int> out;
-  for (std::size_t L = 0; L < g.loops.size(); ++L)
-    if (g.loops[L].body.count(g.block_of[i])) out.insert(static_cast<int>(L));
-  return out;
-}
-
 std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, const ptx::ir::Function& f, const Cfg& g,
                                                    const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval,
                                                    const std::vector<bool>& aligned_loops) {

@@ -52,7 +52,4 @@ std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, con
                                                    const std::function<bool(std::uint32_t, std::uint32_t)>& same_interval,
                                                    const std::vector<bool>& aligned_loops);
 
-// The loops (indices into Cfg::loops) whose body holds instruction i.
-std::set<int> loops_around(const Cfg& g, std::uint32_t i);
-
 }  // namespace ptxcheck::race

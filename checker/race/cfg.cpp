@@ -50,6 +50,36 @@ std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, 
   return out;
 }
 
+std::set<int> loops_around(const Cfg& g, std::uint32_t i) {
+  std::set<int> out;
+  for (std::size_t L = 0; L < g.loops.size(); ++L)
+    if (g.loops[L].body.count(g.block_of[i])) out.insert(static_cast<int>(L));
+  return out;
+}
+
+bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked, std::uint32_t y, bool inclusive) {
+  const int home = g.block_of[y];
+  for (auto i = g.blocks[home].begin; i < y + (inclusive ? 1u : 0u); ++i)
+    if (marked[i]) return true;
+  std::set<int> headers_around;  // the back edges left out are those into these headers
+  for (int L : loops_around(g, y)) headers_around.insert(g.loops[L].header);
+  std::vector<bool> seen(g.blocks.size(), false);
+  std::vector<int> todo{home};
+  seen[home] = true;
+  while (!todo.empty()) {
+    const int b = todo.back();
+    todo.pop_back();
+    for (int p : g.blocks[b].pred) {
+      if (seen[p] || (g.back.count({p, b}) && headers_around.count(b))) continue;
+      seen[p] = true;
+      for (auto i = g.blocks[p].begin; i < g.blocks[p].end; ++i)
+        if (marked[i]) return true;
+      todo.push_back(p);
+    }
+  }
+  return false;
+}
+
 bool cta_barrier(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
   if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;

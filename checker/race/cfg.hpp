@@ -44,6 +44,14 @@ bool writes_register(const ptx::ir::Instruction& in, int reg);
 std::vector<std::uint32_t> next_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
 std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
 
+// The loops (indices into Cfg::loops) whose body holds instruction i.
+std::set<int> loops_around(const Cfg& g, std::uint32_t i);
+
+// Whether a `marked` instruction may run before instruction y (or be y, when `inclusive`) in the first iteration
+// of every loop around y: a path to y in the CFG without those loops' back edges. A loop that does not hold y runs
+// whole before it, so its back edge stays.
+bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked, std::uint32_t y, bool inclusive);
+
 // A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
 // ISA 9.7.13.1). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
 bool cta_barrier(const ptx::ir::Instruction& in);

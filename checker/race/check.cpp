@@ -63,6 +63,14 @@ bool may_synchronize(const ptx::ir::Instruction& in) {
          (acquires(*sem) || releases(*sem));
 }
 
+// A strong read (ISA 8.4: a strong ld, or an atom/red, which reads as it writes): one that observes another
+// thread's strong write orders that write before what follows the read in program order (8.9.5, causality order
+// item 2; observation order, 8.9.2, also runs through atomics), with no fence or release/acquire on either side.
+bool strong_read(const ptx::ir::Instruction& in) {
+  if (in.op == Opcode::atom_ || in.op == Opcode::red_) return true;
+  return in.op == Opcode::ld_ && strength_of(in, false).strong;
+}
+
 struct Analysis {
   const ptx::ir::Function& f;
   const Cfg& g;
@@ -511,16 +519,27 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return facts;
   };
 
-  // Orderings this engine does not model (may_synchronize; the grid sync's counter is modelled as a barrier).
-  // Causality order from an access x of one thread to an access y of another leaves x's thread at or after x and
-  // enters y's thread at or before y (8.9.5), so only a pair with such instructions on both sides, in one
-  // direction or the other, may be ordered by them: sync_after[i], one is reachable from i; sync_before[i], i is
-  // reachable from one (the CFG with its back edges, so every iteration counts).
+  // Orderings this engine does not model. Causality order from an access x of one thread to an access y of
+  // another (8.9.5) either synchronizes (may_synchronize; the grid sync's counter is modelled as a barrier):
+  // it leaves x's thread at or after x and enters y's thread at or before y, so sync_after[x] and a
+  // synchronization before y; or x is a strong write that a strong read observes (item 2), which reaches y's
+  // thread through a strong read before y or through a third thread and a synchronization before y.
+  // sync_after[i]: a synchronizing instruction is reachable from i; "before y": y is reachable from a
+  // synchronizing instruction (y included) or from a strong read's successor, in the CFG with its back edges
+  // (every iteration: sync_before, strong_read_before) or only in the first iteration of the loops around y
+  // (marked_before_first_iteration).
+  std::vector<bool> syncs(f.body.size(), false), strong_reads(f.body.size(), false);
   std::vector<bool> sync_after(f.body.size(), false), sync_before(f.body.size(), false);
+  std::vector<bool> strong_read_before(f.body.size(), false);
   {
-    std::vector<std::uint32_t> syncs;
-    for (std::uint32_t i = 0; i < f.body.size(); ++i)
-      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) syncs.push_back(i);
+    std::vector<std::uint32_t> sync_list, after_strong_reads;
+    for (std::uint32_t i = 0; i < f.body.size(); ++i) {
+      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) { syncs[i] = true; sync_list.push_back(i); }
+      if (strong_read(f.body[i])) {
+        strong_reads[i] = true;
+        for (auto k : next_instructions(prep.cfg, i)) after_strong_reads.push_back(k);
+      }
+    }
     auto close = [&](std::vector<std::uint32_t> todo, std::vector<bool>& seen, bool forward) {
       while (!todo.empty()) {
         auto i = todo.back();
@@ -530,11 +549,27 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         for (auto k : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(k);
       }
     };
-    close(syncs, sync_before, true);
-    close(syncs, sync_after, false);
+    close(sync_list, sync_before, true);
+    close(sync_list, sync_after, false);
+    close(after_strong_reads, strong_read_before, true);
   }
-  auto may_be_ordered = [&](std::uint32_t x, std::uint32_t y) {
-    return (sync_after[x] && sync_before[y]) || (sync_after[y] && sync_before[x]);
+  auto ordered_one_way = [&](const Access& x, const Access& y, bool first_iteration) {
+    const bool sync = first_iteration ? marked_before_first_iteration(prep.cfg, syncs, y.instr, true) : sync_before[y.instr];
+    const bool read = first_iteration ? marked_before_first_iteration(prep.cfg, strong_reads, y.instr, false)
+                                      : strong_read_before[y.instr];
+    return (sync_after[x.instr] && sync) || (x.write && x.strong && (read || sync));
+  };
+  auto may_be_ordered = [&](const Access& x, const Access& y, bool first_iteration) {
+    return ordered_one_way(x, y, first_iteration) || ordered_one_way(y, x, first_iteration);
+  };
+  // The first iteration of every loop around the accesses whose thread could otherwise be entered by an ordering
+  // (T1's a, T2's b): where the pair races when may_be_ordered holds only through later iterations.
+  auto first_iterations = [&](const Access& a, const Access& b) {
+    z3::expr e = c.bool_val(true);
+    const z3::expr zero = c.bv_val(0, 64);
+    if (ordered_one_way(b, a, false)) for (int L : loops_around(prep.cfg, a.instr)) e = e && T1.k.at(L) == zero;
+    if (ordered_one_way(a, b, false)) for (int L : loops_around(prep.cfg, b.instr)) e = e && T2.k.at(L) == zero;
+    return e;
   };
 
   // One thread reaches the barrier instance, the other does not and does not trap: a thread that traps aborts
@@ -825,6 +860,17 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (r2 == z3::unsat) return PairResult::done;
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
     }
+    // An ordering that only a later iteration can bring: the pair races in the first.
+    bool possible = may_be_ordered(a, b, false), in_first_iteration = false;
+    if (possible && !may_be_ordered(a, b, true) && !over_budget()) {
+      const z3::expr first = first_iterations(a, b);
+      if (auto [r3, in_first, why3] = check(q && first); r3 == z3::sat) {
+        q = q && first;
+        model = in_first;
+        possible = false;
+        in_first_iteration = true;
+      }
+    }
     reported.insert(key);
     // Prefer a small witness (a short replay), with nonzero scalar arguments if it can; the first model when
     // there is none or no time is left.
@@ -841,12 +887,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     rr.t1 = ids_of(*model, T1);
     rr.t2 = ids_of(*model, T2);
     rr.witness = witness_of(*model);
-    if (may_be_ordered(a.instr, b.instr)) {
+    if (possible) {
       rr.possible = true;
-      rr.note = "fences, release/acquire operations or partial barriers on paths between them may order them (ISA 8.8-8.9; "
-                "the symbolic engine orders only spin locks' critical sections)";
+      rr.note = "fences, release/acquire operations, partial barriers or strong reads observing a strong write on paths "
+                "between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections)";
     }
     else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
+    else if (in_first_iteration)
+      rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
+                "that could order them in a later one (ISA 8.9.5)";
     res.races.push_back(rr);
     return res.races.size() >= o.max_races ? PairResult::stop : PairResult::done;
   };

@@ -211,6 +211,10 @@ struct Cell {
   std::uint64_t write_event = 0;
   ReadSet reads;
   std::shared_ptr<const WriteSync> sync;  // on the first byte of a strong write
+  // The strong reads that observed the last write (a strong one, 8.9.2), each thread's latest. The write precedes
+  // in causality order whatever such a read precedes in base causality order (8.9.5 item 2), its own thread's
+  // later operations included, with no release or acquire between.
+  ReadSet observers;
 };
 
 struct Site {
@@ -266,6 +270,8 @@ class Detector final : public ptx::interp::Observer {
     // (Held here: the loop below replaces the cells' history.)
     std::shared_ptr<const WriteSync> observed;
     if (reads && st.strong) observed = observed_write(first, a.bytes, t, st);
+    if (observed)
+      for (std::uint32_t k = 0; k < a.bytes; ++k) shadow_.at({first.region, first.addr + k}).observers.add(now);
 
     for (std::uint32_t k = 0; k < a.bytes; ++k) {
       Key key{first.region, a.addr + k};
@@ -276,7 +282,7 @@ class Detector final : public ptx::interp::Observer {
       }
       Cell& c = it->second;
       now.offset = k;
-      if (c.write.clock && conflicts(c.write, now, ts, t)) report(c.write, now, key);
+      if (c.write.clock && conflicts(c.write, now, ts, t) && !observed_before(c, ts)) report(c.write, now, key);
       if (writes)
         for (const auto& r : c.reads.all())
           if (conflicts(r, now, ts, t)) report(r, now, key);
@@ -287,6 +293,7 @@ class Detector final : public ptx::interp::Observer {
         c.write_event = next_event_;
         c.reads.clear();
         c.sync.reset();
+        c.observers.clear();
       } else {
         c.reads.add(now);
       }
@@ -416,6 +423,13 @@ class Detector final : public ptx::interp::Observer {
   std::uint64_t cta_of(std::uint64_t thread) const { return thread / cta_size_; }
 
   bool ordered_before(const Epoch& e, const ThreadState& ts) const { return ts.clock.get(e.thread) >= e.clock; }
+
+  // 8.9.5 item 2: the last write of a byte precedes the current operation in causality order when a strong read
+  // that observed it precedes the operation in base causality order.
+  bool observed_before(const Cell& c, const ThreadState& ts) const {
+    const auto& all = c.observers.all();
+    return std::any_of(all.begin(), all.end(), [&](const Epoch& r) { return ordered_before(r, ts); });
+  }
 
   // ISA 8.7: both strong, each scope includes the other thread, complete overlap (same first byte and size).
   bool morally_strong(const Epoch& x, const Epoch& y) const {

@@ -202,14 +202,19 @@ TEST_CASE("a grid synchronisation that only some CTAs reach is barrier divergenc
 TEST_CASE("only accesses with synchronizing instructions on both sides are possible races (ISA 8.9.5), without a replay") {
   // race_before_any_fence: nothing synchronizes before the racing writes, so the fence after them cannot order
   // them: a definite race without running the witness. named_barrier_arrive: bar.arrive before the write's
-  // successors and bar.sync before the read may order them: possible.
-  for (auto [name, possible] : {std::pair{"race_before_any_fence.cu", false}, std::pair{"named_barrier_arrive.cu", true}}) {
+  // successors and bar.sync before the read may order them: possible. relaxed_flag_observed: a strong read before
+  // the plain write may observe the other thread's strong write (8.9.5 item 2): possible.
+  // atomic_max_guard_first_iteration: the strong read before the plain read (the thread's own atomicMax) is in an
+  // earlier iteration only: a definite race in the first.
+  for (auto [name, possible] : {std::pair{"race_before_any_fence.cu", false}, std::pair{"named_barrier_arrive.cu", true},
+                                std::pair{"relaxed_flag_observed.cu", true}, std::pair{"atomic_max_guard_first_iteration.cu", false}}) {
     CAPTURE(name);
     auto r = check_kernel_file(name, false);
     REQUIRE(r.kernels.size() == 1);
     REQUIRE(r.kernels[0].races.size() == 1);
     CHECK(r.kernels[0].races[0].possible == possible);
     CHECK(r.exit_code == (possible ? 3 : 1));
+    if (std::string(name).starts_with("atomic_max")) CHECK(r.kernels[0].races[0].note.find("first iteration") != std::string::npos);
   }
 }
 
