@@ -519,11 +519,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return facts;
   };
 
-  // Orderings this engine does not model. Causality order from an access x of one thread to an access y of
-  // another (8.9.5) either synchronizes (may_synchronize; the grid sync's counter is modelled as a barrier):
-  // it leaves x's thread at or after x and enters y's thread at or before y, so sync_after[x] and a
-  // synchronization before y; or x is a strong write that a strong read observes (item 2), which reaches y's
-  // thread through a strong read before y or through a third thread and a synchronization before y.
+  // Orderings this engine does not model (may_order, strength.hpp; synchronizing instructions are those of
+  // may_synchronize, the grid sync's counter being modelled as a barrier).
   // sync_after[i]: a synchronizing instruction is reachable from i; "before y": y is reachable from a
   // synchronizing instruction (y included) or from a strong read's successor, in the CFG with its back edges
   // (every iteration: sync_before, strong_read_before) or only in the first iteration of the loops around y
@@ -554,10 +551,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     close(after_strong_reads, strong_read_before, true);
   }
   auto ordered_one_way = [&](const Access& x, const Access& y, bool first_iteration) {
-    const bool sync = first_iteration ? marked_before_first_iteration(prep.cfg, syncs, y.instr, true) : sync_before[y.instr];
-    const bool read = first_iteration ? marked_before_first_iteration(prep.cfg, strong_reads, y.instr, false)
-                                      : strong_read_before[y.instr];
-    return (sync_after[x.instr] && sync) || (x.write && x.strong && (read || sync));
+    OrderingContext o;
+    o.sync_at_or_after_x = sync_after[x.instr];
+    o.x_strong_write = x.write && x.strong;
+    o.sync_at_or_before_y = first_iteration ? marked_before_first_iteration(prep.cfg, syncs, y.instr, true) : sync_before[y.instr];
+    o.strong_read_before_y = first_iteration ? marked_before_first_iteration(prep.cfg, strong_reads, y.instr, false)
+                                             : strong_read_before[y.instr];
+    return may_order(o);
   };
   auto may_be_ordered = [&](const Access& x, const Access& y, bool first_iteration) {
     return ordered_one_way(x, y, first_iteration) || ordered_one_way(y, x, first_iteration);

@@ -21,7 +21,7 @@ void run_family(const std::string& prefix, std::size_t at_least) {
     if (t.name.rfind(prefix, 0) != 0) continue;
     ++n;
     auto r = run_theorem(t, budget);
-    INFO(t.name << ": " << verdict_name(r.verdict) << " " << r.detail);
+    INFO(t.name << ": " << std::string(verdict_name(r.verdict)) << " " << r.detail);
     CHECK(r.verdict == expected_verdict(t.name));
     CHECK(!t.bound.empty());
     MESSAGE(t.name << " " << std::string(verdict_name(r.verdict)) << " in " << r.seconds << " s");
@@ -51,7 +51,7 @@ TEST_CASE("proofs: every identity is proved within its budget") {
   for (const auto& t : all_theorems()) {
     if (t.name.rfind("identity.", 0) != 0) continue;
     auto r = run_theorem(t, budget);
-    INFO(t.name << ": " << verdict_name(r.verdict) << " " << r.detail);
+    INFO(t.name << ": " << std::string(verdict_name(r.verdict)) << " " << r.detail);
     CHECK(r.verdict == Verdict::proved);
     CHECK(!t.bound.empty());
   }
