@@ -704,6 +704,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (sym.get_sort().bv_size() <= 64) w.args[param][offset] = {v.get_numeral_uint64(), sym.get_sort().bv_size()};
     }
     w.pointers = pointer_params;
+    for (const ThreadEncoding* t : {&T1, &T2})
+      for (const auto& x : t->accesses) {
+        if (!x.value || x.object < 0 || !pointer_params.count(prep.objects[x.object].name) || !mdl.eval(x.pc, true).is_true()) continue;
+        const z3::expr base = c.bv_const(prep.objects[x.object].base_symbol.c_str(), 64);
+        const z3::expr value = mdl.eval(*x.value, true);
+        if (!value.is_numeral() || value.get_sort().bv_size() > 64) continue;
+        const unsigned bytes = std::min(x.size, value.get_sort().bv_size() / 8);
+        w.loaded.push_back({prep.objects[x.object].name, mdl.eval(x.addr - base, true).get_numeral_uint64(), value.get_numeral_uint64(), bytes});
+      }
     return w;
   };
   // The no-alias assumption (distinct pointer parameters and variables never overlap) for an access whose
@@ -864,11 +873,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     bool possible = may_be_ordered(a, b, false), in_first_iteration = false;
     if (possible && !may_be_ordered(a, b, true) && !over_budget()) {
       const z3::expr first = first_iterations(a, b);
-      if (auto [r3, in_first, why3] = check(q && first); r3 == z3::sat) {
+      auto [r3, in_first, why3] = check(q && first);
+      if (r3 == z3::sat) {
         q = q && first;
         model = in_first;
         possible = false;
         in_first_iteration = true;
+      } else if (r3 == z3::unknown && !final_pass) {
+        return PairResult::unknown;  // asked again with the full timeout
       }
     }
     reported.insert(key);

@@ -71,6 +71,14 @@ struct Witness {
   };
   std::map<std::string, std::map<std::uint32_t, Arg>> args;  // parameter -> byte offset -> value there
   std::set<std::string> pointers;                            // parameters used as pointers
+  // What the two threads' loads from pointer parameters' buffers return in the solver's model (memory is an input
+  // of the symbolic engine): a replay may start with these words in place.
+  struct Word {
+    std::string param;
+    std::uint64_t offset = 0, value = 0;
+    unsigned bytes = 0;
+  };
+  std::vector<Word> loaded;
 };
 
 struct RaceReport {

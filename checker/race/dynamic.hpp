@@ -19,6 +19,7 @@ struct DynamicOptions {
   std::uint64_t max_tracked_bytes = 1u << 22;  // distinct bytes with access history (~250 B each); past it, unchecked
   unsigned max_races = 32;
   double max_seconds = 0;                    // CPU time of the run with its checks; 0: no limit
+  std::vector<std::array<std::uint32_t, 3>> first_ctas;  // run before the rest (ptx::interp::Options::first_ctas)
 };
 
 struct DynamicResult {

@@ -12,8 +12,9 @@ using ptx::interp::ParamValue;
 
 // How a replay fills the buffers behind pointer parameters. Loaded values are unconstrained in the symbolic
 // engine, so no fill is "the" witness's; zeros first, then each 32-bit word holding its own index (an identity map
-// for index arrays), since a race that depends on memory contents shows under one fill and not another.
-enum class Fill { zero, index };
+// for index arrays), then zeros with the words the witness's loads returned in the solver's model (Witness::loaded:
+// a flag that starts set), since a race that depends on memory contents shows under one fill and not another.
+enum class Fill { zero, index, loaded };
 
 std::string dims_text(const std::array<std::uint32_t, 3>& d) {
   return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
@@ -53,6 +54,10 @@ std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& 
       if (fill == Fill::index)
         for (std::uint64_t i = 0; i + 4 <= bytes; i += 4)
           for (int k = 0; k < 4; ++k) data[i + k] = static_cast<std::uint8_t>((i / 4) >> (8 * k));
+      if (fill == Fill::loaded)
+        for (const auto& word : w.loaded)
+          if (word.param == p.name && word.offset < bytes && word.bytes <= bytes - word.offset)  // (a negative offset wraps)
+            for (unsigned k = 0; k < word.bytes; ++k) data[word.offset + k] = static_cast<std::uint8_t>(word.value >> (8 * k));
       l.buffers.push_back({p.name, std::move(data)});
       ParamValue v;
       v.buffer = p.name;
@@ -94,7 +99,8 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
   for (std::size_t i = 0; i < reported; ++i) {
     if (races[i].confirmed || !races[i].witness) continue;
     const Witness& w = *races[i].witness;
-    for (Fill fill : {Fill::zero, Fill::index}) {
+    for (Fill fill : {Fill::zero, Fill::index, Fill::loaded}) {
+      if (fill == Fill::loaded && w.loaded.empty()) continue;  // the zero fill again
       if (runs >= o.max_runs) {
         if (why_not[i].empty()) why_not[i] = "the replay budget of " + std::to_string(o.max_runs) + " runs per kernel was used up";
         break;
@@ -111,13 +117,22 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
       d.max_threads = o.max_threads;
       d.max_seconds = o.max_seconds;
       d.max_tracked_bytes = o.max_tracked_bytes;
+      // Memory as the model has it (a flag already set) lets the reading thread run ahead of the writer: its CTA
+      // first (the reader of a read-write pair, else the second thread's).
+      const ThreadIds& ahead = races[i].first.kind == "read" && races[i].second.kind != "read" ? races[i].t1 : races[i].t2;
+      const std::array<std::uint32_t, 3> ahead_cta{static_cast<std::uint32_t>(ahead.ctaid[0]), static_cast<std::uint32_t>(ahead.ctaid[1]),
+                                                   static_cast<std::uint32_t>(ahead.ctaid[2])};
+      if (fill == Fill::loaded) d.first_ctas.push_back(ahead_cta);
       DynamicResult res = check_execution(m, *launch, d);
       if (!res.error.empty()) {
         why_not[i] = res.error;
         break;
       }
       const std::string how = "block " + dims_text(w.block) + ", grid " + dims_text(w.grid) +
-                              (fill == Fill::zero ? ", buffers zero" : ", buffers holding each word's index");
+                              (fill == Fill::zero     ? ", buffers zero"
+                               : fill == Fill::loaded ? ", buffers zero but for the words the witness's loads read, CTA " +
+                                                            dims_text(ahead_cta) + " first"
+                                                      : ", buffers holding each word's index");
       for (auto& r : races)
         if (!r.confirmed && std::any_of(res.races.begin(), res.races.end(), [&](const RaceReport& x) { return same_pair(x, r); })) {
           r.confirmed = true;

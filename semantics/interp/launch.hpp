@@ -55,6 +55,7 @@ struct Options {
   std::uint64_t seed = 0;              // 0: deterministic lowest-pc-first scheduling; else randomised
   std::uint64_t max_steps = 2'000'000'000;  // warp-instruction budget; running out is "unknown"
   std::uint32_t resident_ctas = 8;     // CTAs in flight at once (interleaved); the rest wait their turn
+  std::vector<std::array<std::uint32_t, 3>> first_ctas;  // started (and scheduled) before the rest, in this order
   bool fast_path = true;               // false: every instruction through semantics/ops (for cross-checks)
   Observer* observer = nullptr;  // sees every memory access, fence and barrier (observer.hpp); no fast path
   // 0: an access past a global allocation's end is an error. N: as on a GPU, where the driver places small

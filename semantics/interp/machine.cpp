@@ -345,6 +345,9 @@ RunResult Machine::run() {
   for (std::uint32_t z = 0; z < g[2]; ++z)
     for (std::uint32_t y = 0; y < g[1]; ++y)
       for (std::uint32_t x = 0; x < g[0]; ++x) pending.push_back({x, y, z});
+  for (std::size_t k = opt_.first_ctas.size(); k-- > 0;)  // the last of them first, so the first ends up in front
+    if (auto it = std::find(pending.begin(), pending.end(), opt_.first_ctas[k]); it != pending.end())
+      std::rotate(pending.begin(), it, it + 1);
   std::size_t next = 0;
   std::vector<std::unique_ptr<Cta>> resident, done;
   const std::size_t limit = launch_.cooperative ? pending.size() : std::max<std::uint32_t>(1, opt_.resident_ctas);

@@ -584,3 +584,29 @@ DONE:
   CHECK(fromjson.cooperative);
   CHECK_FALSE(launch_from_json(nlohmann::json::parse(R"({"cooperative": 1})"), fromjson, error));
 }
+
+TEST_CASE("first_ctas: the named CTAs start before the rest of the grid, in the order given") {
+  // Thread 0 of each CTA takes a ticket from a counter in out[4] and stores it at out[ctaid]. One CTA resident at a
+  // time, so the tickets are the order in which the CTAs ran.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 ret;
+  ld.param.u64 %rd1, [out];
+  atom.global.add.u32 %r2, [%rd1+16], 1;
+  mov.u32 %r3, %ctaid.x;
+  mul.wide.u32 %rd2, %r3, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+})";
+  Options opt;
+  opt.resident_ctas = 1;
+  auto grid_order = run_kernel(k, 32, 5, opt, {}, 4);
+  REQUIRE(grid_order.r.ok());
+  CHECK(grid_order.out == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
+  opt.first_ctas = {{3, 0, 0}, {1, 0, 0}};
+  auto reordered = run_kernel(k, 32, 5, opt, {}, 4);
+  REQUIRE(reordered.r.ok());
+  CHECK(reordered.out == std::vector<std::uint32_t>{2, 1, 3, 0, 4});
+}
