@@ -667,12 +667,12 @@ std::vector<BroadcastCase> broadcast_cases() {
 // execution has a data race with a weak access (ptx-race.cat weak-data-race) exactly when x and y race.
 struct ContextOp {
   const char* text;  // "" for none
-  bool sync = false, strong_read = false;  // ISA 8.4 and 8.8, classified here by hand
+  bool sync = false, strong_read_of_z = false;  // ISA 8.4 and 8.8, classified here by hand
 };
 const ContextOp kOpsBefore[] = {{""},
                                 {"fence.sc.gpu", true, false},
-                                {"ld.acquire.gpu r1, f", true, true},
-                                {"ld.relaxed.gpu r1, f", false, true},
+                                {"ld.acquire.gpu r1, f", true, false},
+                                {"ld.relaxed.gpu r1, f", false, false},
                                 {"ld.relaxed.gpu r1, z", false, true}};
 const ContextOp kOpsAfter[] = {{""}, {"fence.sc.gpu", true, false}, {"st.release.gpu f, 1", true, false}, {"st.relaxed.gpu f, 1"}};
 struct RacingAccess {
@@ -699,8 +699,8 @@ std::vector<OrderingCase> ordering_cases() {
         for (const auto& a0 : kOpsAfter)
           for (const auto& b1 : kOpsBefore)
             for (const auto& a1 : kOpsAfter) {
-              race::OrderingContext xy{a0.sync, x.write && x.strong, b1.sync, b1.strong_read};
-              race::OrderingContext yx{a1.sync, y.write && y.strong, b0.sync, b0.strong_read};
+              race::OrderingContext xy{a0.sync, x.write && x.strong, b1.sync, b1.strong_read_of_z};
+              race::OrderingContext yx{a1.sync, y.write && y.strong, b0.sync, b0.strong_read_of_z};
               OrderingCase c;
               c.unordered = !race::may_order(xy) && !race::may_order(yx);
               std::vector<LitmusColumn> cols;

@@ -522,41 +522,61 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // Orderings this engine does not model (may_order, strength.hpp; synchronizing instructions are those of
   // may_synchronize, the grid sync's counter being modelled as a barrier).
   // sync_after[i]: a synchronizing instruction is reachable from i; "before y": y is reachable from a
-  // synchronizing instruction (y included) or from a strong read's successor, in the CFG with its back edges
-  // (every iteration: sync_before, strong_read_before) or only in the first iteration of the loops around y
-  // (marked_before_first_iteration).
-  std::vector<bool> syncs(f.body.size(), false), strong_reads(f.body.size(), false);
+  // synchronizing instruction (y included) or from the successor of a strong read that may access x's allocation,
+  // in the CFG with its back edges (every iteration: sync_before, strong_reads_of(x).before) or only in the first
+  // iteration of the loops around y (marked_before_first_iteration).
+  std::vector<bool> syncs(f.body.size(), false);
   std::vector<bool> sync_after(f.body.size(), false), sync_before(f.body.size(), false);
-  std::vector<bool> strong_read_before(f.body.size(), false);
-  {
-    std::vector<std::uint32_t> sync_list, after_strong_reads;
-    for (std::uint32_t i = 0; i < f.body.size(); ++i) {
-      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) { syncs[i] = true; sync_list.push_back(i); }
-      if (strong_read(f.body[i])) {
-        strong_reads[i] = true;
-        for (auto k : next_instructions(prep.cfg, i)) after_strong_reads.push_back(k);
-      }
+  auto close = [&](std::vector<std::uint32_t> todo, std::vector<bool>& seen, bool forward) {
+    while (!todo.empty()) {
+      auto i = todo.back();
+      todo.pop_back();
+      if (seen[i]) continue;
+      seen[i] = true;
+      for (auto k : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(k);
     }
-    auto close = [&](std::vector<std::uint32_t> todo, std::vector<bool>& seen, bool forward) {
-      while (!todo.empty()) {
-        auto i = todo.back();
-        todo.pop_back();
-        if (seen[i]) continue;
-        seen[i] = true;
-        for (auto k : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(k);
-      }
-    };
+  };
+  {
+    std::vector<std::uint32_t> sync_list;
+    for (std::uint32_t i = 0; i < f.body.size(); ++i)
+      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) { syncs[i] = true; sync_list.push_back(i); }
     close(sync_list, sync_before, true);
     close(sync_list, sync_after, false);
-    close(after_strong_reads, strong_read_before, true);
   }
+  // The strong reads that may observe a write of allocation `object` (-1: unknown, any read may), and what they reach.
+  std::map<std::uint32_t, int> read_object;  // strong read -> the allocation it accesses (-1 unknown)
+  for (std::uint32_t i = 0; i < f.body.size(); ++i)
+    if (strong_read(f.body[i])) read_object[i] = -1;
+  for (const auto& acc : T1.accesses)
+    if (auto it = read_object.find(acc.instr); it != read_object.end()) it->second = acc.object;
+  struct StrongReads {
+    std::vector<bool> at, before;
+  };
+  std::map<int, StrongReads> strong_reads_by_object;
+  auto strong_reads_of = [&](const Access& x) -> const StrongReads& {
+    auto [it, fresh] = strong_reads_by_object.try_emplace(x.object);
+    if (!fresh) return it->second;
+    StrongReads& r = it->second;
+    r.at.assign(f.body.size(), false);
+    r.before.assign(f.body.size(), false);
+    std::vector<std::uint32_t> after;
+    for (const auto& [i, obj] : read_object)
+      if (x.object < 0 || obj < 0 || obj == x.object) {
+        r.at[i] = true;
+        for (auto k : next_instructions(prep.cfg, i)) after.push_back(k);
+      }
+    close(after, r.before, true);
+    return r;
+  };
   auto ordered_one_way = [&](const Access& x, const Access& y, bool first_iteration) {
     OrderingContext o;
     o.sync_at_or_after_x = sync_after[x.instr];
     o.x_strong_write = x.write && x.strong;
     o.sync_at_or_before_y = first_iteration ? marked_before_first_iteration(prep.cfg, syncs, y.instr, true) : sync_before[y.instr];
-    o.strong_read_before_y = first_iteration ? marked_before_first_iteration(prep.cfg, strong_reads, y.instr, false)
-                                             : strong_read_before[y.instr];
+    if (o.x_strong_write) {
+      const StrongReads& reads = strong_reads_of(x);
+      o.strong_read_before_y = first_iteration ? marked_before_first_iteration(prep.cfg, reads.at, y.instr, false) : reads.before[y.instr];
+    }
     return may_order(o);
   };
   auto may_be_ordered = [&](const Access& x, const Access& y, bool first_iteration) {

@@ -44,14 +44,15 @@ inline bool releases(ptx::ir::MemorySemantics s) {
 // ISA 8.9.5: what causality order from an access x of one thread to an access y of another needs of the two
 // programs. Either base causality order crosses the threads through synchronization (8.9.4: it leaves x's thread at
 // or after x and enters y's at or before y), or x is a strong write that a strong read observes (8.9.2) and the read
-// precedes y in base causality order (causality order item 2): a strong read of y's thread before y, or a third
-// thread's read and a synchronization entering y's thread at or before y. Where this is false, no execution orders
+// precedes y in base causality order (causality order item 2): a strong read of x's location by y's thread before y
+// (a read observes writes of its own location only), or a third thread's read and a synchronization entering y's
+// thread at or before y. Where this is false, no execution orders
 // x before y (bounded theorem model.race_needs_an_ordering in proofs/).
 struct OrderingContext {
   bool sync_at_or_after_x = false;     // a fence, release/acquire operation or partial barrier
   bool x_strong_write = false;
   bool sync_at_or_before_y = false;
-  bool strong_read_before_y = false;   // a strong ld, or an atom/red (which reads)
+  bool strong_read_before_y = false;   // a strong ld, or an atom/red (which reads), that may access x's location
 };
 inline bool may_order(const OrderingContext& o) {
   return (o.sync_at_or_after_x && o.sync_at_or_before_y) || (o.x_strong_write && (o.strong_read_before_y || o.sync_at_or_before_y));

@@ -205,9 +205,11 @@ TEST_CASE("only accesses with synchronizing instructions on both sides are possi
   // successors and bar.sync before the read may order them: possible. relaxed_flag_observed: a strong read before
   // the plain write may observe the other thread's strong write (8.9.5 item 2): possible.
   // atomic_max_guard_first_iteration: the strong read before the plain read (the thread's own atomicMax) is in an
-  // earlier iteration only: a definite race in the first.
+  // earlier iteration only: a definite race in the first. strong_read_other_location: the strong read before the
+  // plain read is of another allocation, which cannot observe the write: definite.
   for (auto [name, possible] : {std::pair{"race_before_any_fence.cu", false}, std::pair{"named_barrier_arrive.cu", true},
-                                std::pair{"relaxed_flag_observed.cu", true}, std::pair{"atomic_max_guard_first_iteration.cu", false}}) {
+                                std::pair{"relaxed_flag_observed.cu", true}, std::pair{"atomic_max_guard_first_iteration.cu", false},
+                                std::pair{"strong_read_other_location.cu", false}}) {
     CAPTURE(name);
     auto r = check_kernel_file(name, false);
     REQUIRE(r.kernels.size() == 1);
