@@ -7,6 +7,7 @@
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/integer.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/warp.hpp"
 
 #include <fmt/format.h>
 
@@ -111,6 +112,17 @@ ProofResult prmt_matches_spec(const Budget& budget, int mode) {
   auto want = spec::prmt(a, b, c, mode);
   return prove_valid(ctx, got == want, budget, {{"a", a}, {"b", b}, {"c", c}, {"ops", got}, {"spec", want}});
 }
+// shfl.sync's source lane and pval (semantics/ops/warp.hpp, 32-bit arithmetic on the thread's %laneid) against the
+// ISA 9.7.9.6 pseudo-code (5-bit fields, integer arithmetic), for every lane 0..31 and every b and c.
+ProofResult shfl_source_matches_spec(const Budget& budget, ptx::ops::ShflMode mode) {
+  z3::context ctx;
+  Sym d(ctx);
+  auto lane = d.var("lane", 5), b = d.var("b", 32), c = d.var("c", 32);
+  auto got = ptx::ops::shfl_source(d, mode, z3::zext(lane, 27), b, c);
+  auto want = spec::shfl_sync(lane, b, c, static_cast<int>(mode));
+  z3::expr same = got.lane == z3::int2bv(32, want.j) && (got.in_range == ctx.bv_val(1, 1)) == want.pval;
+  return prove_valid(ctx, same, budget, {{"lane", lane}, {"b", b}, {"c", c}, {"ops_lane", got.lane}, {"ops_pval", got.in_range}});
+}
 }  // namespace
 
 std::vector<Theorem> identity_theorems() {
@@ -166,6 +178,13 @@ std::vector<Theorem> identity_theorems() {
     v.push_back({fmt::format("identity.prmt_{}", modes[m]),
                  fmt::format("prmt.b32{} agrees with the ISA 9.7.9.7 pseudo-code and mode table", m ? std::string(".") + modes[m] : ""),
                  all_inputs({32, 32, 32}), [m](const Budget& b) { return prmt_matches_spec(b, m); }});
+  using ptx::ops::ShflMode;
+  for (auto [mode, name] : {std::pair{ShflMode::up, "up"}, std::pair{ShflMode::down, "down"}, std::pair{ShflMode::bfly, "bfly"},
+                            std::pair{ShflMode::idx, "idx"}})
+    v.push_back({fmt::format("identity.shfl_sync_{}", name),
+                 fmt::format("shfl.sync.{}: the source lane and the predicate of semantics/ops/warp.hpp (what the interpreter and "
+                             "the race checker use) agree with the ISA 9.7.9.6 pseudo-code", name),
+                 all_inputs({5, 32, 32}), [mode](const Budget& b) { return shfl_source_matches_spec(b, mode); }});
   return v;
 }
 

@@ -1,5 +1,6 @@
 // Line-by-line transcriptions of the ISA pseudo-code (ptx-isa-9.0.txt lines 4854-4867 bfe, 4912-4920 bfi,
-// 9461-9468 shf, 10104-10160 prmt and its mode table). Loops over bit positions are unrolled per bit.
+// 9461-9468 shf, 10104-10160 prmt and its mode table,
+// 10042-10066 shfl.sync). Loops over bit positions are unrolled per bit.
 #include "proofs/spec_reference.hpp"
 
 namespace ptxcheck::proofs::spec {
@@ -96,6 +97,22 @@ z3::expr prmt(const z3::expr& a, const z3::expr& b, const z3::expr& c, int mode)
     out.push_back(v);
   }
   return z3::concat(out);
+}
+
+ShflSource shfl_sync(const z3::expr& lane, const z3::expr& b, const z3::expr& c, int mode) {
+  z3::context& ctx = lane.ctx();
+  auto num = [](const z3::expr& bits) { return z3::bv2int(bits, false); };
+  const z3::expr bval = b.extract(4, 0), cval = c.extract(4, 0), segmask = c.extract(12, 8);
+  const z3::expr maxLane = num((lane & segmask) | (cval & ~segmask));
+  const z3::expr minLane = lane & segmask;
+  z3::expr j = ctx.int_val(0), pval = ctx.bool_val(false);
+  switch (mode) {
+    case 0: j = num(lane) - num(bval); pval = j >= maxLane; break;  // .up
+    case 1: j = num(lane) + num(bval); pval = j <= maxLane; break;  // .down
+    case 2: j = num(lane ^ bval); pval = j <= maxLane; break;       // .bfly
+    default: j = num(minLane | (bval & ~segmask)); pval = j <= maxLane; break;  // .idx
+  }
+  return {z3::ite(pval, j, num(lane)), pval};  // if (!pval) j = lane
 }
 
 }  // namespace ptxcheck::proofs::spec

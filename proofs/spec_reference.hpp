@@ -15,4 +15,11 @@ z3::expr shf(const z3::expr& a, const z3::expr& b, const z3::expr& c, bool left,
 // ISA 9.7.9.7 prmt.b32{.mode}: mode 0 = generic, 1..6 = f4e, b4e, rc8, ecl, ecr, rc16 (table rows).
 z3::expr prmt(const z3::expr& a, const z3::expr& b, const z3::expr& c, int mode);
 
+// ISA 9.7.9.6 shfl.sync.{up,down,bfly,idx} (mode 0..3): the lane j a thread copies from and pval, for the thread's
+// lane (5-bit) and the 32-bit b and c. Arithmetic on mathematical integers, as the pseudo-code writes it.
+struct ShflSource {
+  z3::expr j, pval;  // j an Int in 0..31, pval a Bool
+};
+ShflSource shfl_sync(const z3::expr& lane, const z3::expr& b, const z3::expr& c, int mode);
+
 }  // namespace ptxcheck::proofs::spec
