@@ -889,9 +889,16 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (r2 == z3::unsat) return PairResult::done;
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
     }
+    // Values the encoding does not model that the pair's addresses or conditions depend on: the race may need values
+    // no execution produces.
+    std::set<std::string> unmodelled;
+    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc})
+      for (unsigned id : constants_of(e))
+        for (const ThreadEncoding* t : {&T1, &T2})
+          if (auto it = t->abstracted.find(id); it != t->abstracted.end()) unmodelled.insert(it->second);
     // An ordering that only a later iteration can bring: the pair races in the first.
     bool possible = may_be_ordered(a, b, false), in_first_iteration = false;
-    if (possible && !may_be_ordered(a, b, true) && !over_budget()) {
+    if (possible && unmodelled.empty() && !may_be_ordered(a, b, true) && !over_budget()) {
       const z3::expr first = first_iterations(a, b);
       auto [r3, in_first, why3] = check(q && first);
       if (r3 == z3::sat) {
@@ -919,7 +926,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     rr.t1 = ids_of(*model, T1);
     rr.t2 = ids_of(*model, T2);
     rr.witness = witness_of(*model);
-    if (possible) {
+    if (!unmodelled.empty()) {
+      rr.possible = true;
+      std::string what;
+      for (const auto& u : unmodelled) what += (what.empty() ? "" : ", ") + u;
+      rr.note = "the accesses' addresses or conditions depend on values the symbolic engine does not model (" + what + ")";
+    } else if (possible) {
       rr.possible = true;
       rr.note = "fences, release/acquire operations, partial barriers or strong reads observing a strong write on paths "
                 "between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections)";

@@ -625,8 +625,8 @@ class Encoder {
   z3::expr read(State& s, const Operand& o, unsigned w, bool sgn) {
     switch (o.kind) {
       case OK::Register: {
-        if (o.reg < 0) return fresh("reg", w);
-        if (o.component >= 0 || f_.registers[o.reg].type.vector > 1) return fresh("vec", w);
+        if (o.reg < 0) return abstracted(fresh("reg", w), "operand");
+        if (o.component >= 0 || f_.registers[o.reg].type.vector > 1) return abstracted(fresh("vec", w), "vector operand");
         if (!s.reg[o.reg]) s.reg[o.reg] = fresh_reg(o.reg);
         // `!p` (setp's third operand, vote's source): the negated predicate.
         if (o.negated) return fit(~*s.reg[o.reg], w, sgn);
@@ -638,7 +638,7 @@ class Encoder {
       case OK::Variable: return fit(var_address(o.var), w, false);
       // A function's address (ISA 9.7.12.2 indirect call targets): one symbol per function, shared by all threads.
       case OK::Function: return fit(c_.bv_const(("&fn." + m_.functions[o.target].name).c_str(), 64), w, false);
-      default: return fresh("opnd", w);
+      default: return abstracted(fresh("opnd", w), "operand");
     }
   }
 
@@ -661,8 +661,17 @@ class Encoder {
 
   void havoc_outputs(State& s, const Instruction& in) {
     for (int r : written_registers(in)) {
-      write(s, in, reg_operand(r), fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r)), false);
+      const z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r));
+      // A load's value is memory content, an input; so, for this purpose, is a shuffle's from a lane that may not
+      // take part (membermask lanes that do not execute it make shfl.sync undefined, ISA 9.7.9.6).
+      if (!is_memory_op(in.op) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
+      write(s, in, reg_operand(r), v, false);
     }
+  }
+  // A symbol standing for a value the encoding does not model (ThreadEncoding::abstracted).
+  z3::expr abstracted(const z3::expr& v, const std::string& what) {
+    if (!probing_) out_.abstracted.emplace(v.id(), what);
+    return v;
   }
 
   void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic) {

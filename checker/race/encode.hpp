@@ -110,6 +110,11 @@ struct ThreadEncoding {
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
   unsigned fresh_symbols = 0;  // how many symbols of its own the encoding made
+  // Fresh symbols that stand for values the encoding does not model rather than for inputs (memory contents,
+  // arguments, the launch): results of unmodelled register-only instructions (float arithmetic, activemask,
+  // bfind, bar.red) and operands it cannot read, by symbol id with the instruction that made it. A race whose
+  // accesses depend on one may not happen in any execution.
+  std::map<unsigned, std::string> abstracted;  // symbol id -> opcode
 };
 
 // Static facts shared by both threads' encodings.
