@@ -837,6 +837,7 @@ class Encoder {
       case Opcode::shr_: W(ops::shr(D, sg, R(1, w), R(2, 32)), sg); return;
       case Opcode::popc_: W(ops::popc(D, R(1, w))); return;
       case Opcode::clz_: W(ops::clz(D, R(1, w))); return;
+      case Opcode::bfind_: W(ops::bfind(D, sg, in.q.has(ptx::ir::Flag::shiftamt), R(1, w))); return;
       case Opcode::brev_: W(ops::brev(D, R(1, w))); return;
       case Opcode::bfe_: W(ops::bfe(D, sg, R(1, w), R(2, 32), R(3, 32))); return;
       case Opcode::bfi_: W(ops::bfi(D, R(1, w), R(2, w), R(3, 32), R(4, 32))); return;

@@ -112,7 +112,7 @@ struct ThreadEncoding {
   unsigned fresh_symbols = 0;  // how many symbols of its own the encoding made
   // Fresh symbols that stand for values the encoding does not model rather than for inputs (memory contents,
   // arguments, the launch): results of unmodelled register-only instructions (float arithmetic, activemask,
-  // bfind, bar.red) and operands it cannot read, by symbol id with the instruction that made it. A race whose
+  // bar.red) and operands it cannot read, by symbol id with the instruction that made it. A race whose
   // accesses depend on one may not happen in any execution.
   std::map<unsigned, std::string> abstracted;  // symbol id -> opcode
 };

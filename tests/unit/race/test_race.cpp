@@ -207,7 +207,7 @@ TEST_CASE("only accesses with synchronizing instructions on both sides are possi
   // atomic_max_guard_first_iteration: the strong read before the plain read (the thread's own atomicMax) is in an
   // earlier iteration only: a definite race in the first. strong_read_other_location: the strong read before the
   // plain read is of another allocation, which cannot observe the write: definite. warp_aggregated_activemask: the
-  // writes' addresses depend on activemask and bfind, which the engine does not model: possible.
+  // writes' addresses depend on activemask, which the engine does not model: possible.
   for (auto [name, possible] : {std::pair{"race_before_any_fence.cu", false}, std::pair{"named_barrier_arrive.cu", true},
                                 std::pair{"relaxed_flag_observed.cu", true}, std::pair{"atomic_max_guard_first_iteration.cu", false},
                                 std::pair{"strong_read_other_location.cu", false}, std::pair{"warp_aggregated_activemask.cu", true}}) {

@@ -2,8 +2,8 @@
 // Warp-aggregated append over the active lanes: the leader (lowest lane of __activemask()) reserves room for all
 // of them with one atomicAdd and broadcasts the base; each lane writes at base + its rank among the active lanes.
 // Race free (the atomic gives each warp a disjoint range, ISA 8.10 Atomicity). The symbolic engine does not model
-// activemask or bfind (__ffs), so the pair of writes it finds depends on values it does not model: a possible
-// race, not a race, which the replay does not show.
+// activemask (which lanes run together is up to the scheduler), so the pair of writes it finds depends on a value
+// it does not model: a possible race, not a race, which the replay does not show.
 __global__ void k(const int* in, int* out, int* count, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && in[i] > 0) {
