@@ -921,9 +921,7 @@ class Encoder {
     const std::vector<int> loops = loops_of(store);
     const std::vector<z3::expr> iteration = iteration_of(loops);
     const std::vector<const CounterRead*> counters = counters_in(at.value, loops);
-    std::vector<z3::expr> terms{at.value, at.pc};
-    for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
-    const WriterMap w = as_writer(at.pc, terms, writer, loops, iteration);
+    const WriterMap w = as_writer(at.pc, forwarded_terms(at.value, at.pc, counters), writer, loops, iteration);
     auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
     // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
     // the store).
@@ -934,11 +932,23 @@ class Encoder {
       else out_.facts.push_back(in_range);
     }
     const z3::expr v = z3::ite(runs, as_w(at.value), initial_content(store)).simplify();
-    // The writer's counter reads, for the counter facts between the writers of two CTAs (check.cpp).
-    for (const auto* cr : counters)
-      out_.writer_counters.push_back({{cr->instr, cr->object, as_w(cr->addr), as_w(cr->ret), as_w(cr->inc), as_w(cr->pc), cr->scope},
-                                      store, iteration});
+    add_writer_counters(counters, w.from, w.to, store, iteration);
     return broadcast_memo_.emplace(store, v).first->second;
+  }
+  // What a forwarded value depends on: the value, the forwarding thread's path condition, and the fields of the
+  // counter reads the value is computed from.
+  static std::vector<z3::expr> forwarded_terms(const z3::expr& value, const z3::expr& pc, const std::vector<const CounterRead*>& counters) {
+    std::vector<z3::expr> terms{value, pc};
+    for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
+    return terms;
+  }
+  // The forwarding thread's counter reads (this thread's under the substitution from -> to), for the counter facts
+  // between the forwarders of two threads (check.cpp).
+  void add_writer_counters(const std::vector<const CounterRead*>& counters, const z3::expr_vector& from, const z3::expr_vector& to,
+                           std::uint32_t via, const std::vector<z3::expr>& instance) {
+    auto as = [&](z3::expr e) { return e.substitute(from, to); };
+    for (const auto* cr : counters)
+      out_.writer_counters.push_back({{cr->instr, cr->object, as(cr->addr), as(cr->ret), as(cr->inc), as(cr->pc), cr->scope}, via, instance});
   }
   // The counter reads `value` is computed from, in `loops` (those of the forwarding instruction, so that an
   // iteration of them names one instance of each).
@@ -1024,11 +1034,9 @@ class Encoder {
     const std::vector<int> loops = loops_of(via);
     const std::vector<z3::expr> iteration = iteration_of(loops);
     const std::vector<const CounterRead*> counters = counters_in(value, loops);
-    std::vector<z3::expr> terms{value, pc};
-    for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
     z3::expr_vector from(c_), to(c_);
     for (int d = 0; d < 3; ++d) { from.push_back(out_.tid[d]); to.push_back(source[d]); }
-    for (const z3::expr& x : thread_constants(terms)) {
+    for (const z3::expr& x : thread_constants(forwarded_terms(value, pc, counters))) {
       if (names_instance(x, iteration)) continue;
       const std::string of = name + x.decl().name().str().substr(pre_.size());
       from.push_back(x);
@@ -1039,9 +1047,7 @@ class Encoder {
     add_fact(z3::implies(pc, as_source(pc)));
     std::vector<z3::expr> instance = iteration;
     instance.insert(instance.end(), source.begin(), source.end());
-    for (const auto* cr : counters)
-      out_.writer_counters.push_back({{cr->instr, cr->object, as_source(cr->addr), as_source(cr->ret), as_source(cr->inc),
-                                       as_source(cr->pc), cr->scope}, via, instance});
+    add_writer_counters(counters, from, to, via, instance);
     return as_source(value).simplify();
   }
 
