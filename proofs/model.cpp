@@ -49,16 +49,6 @@ cat::Model without_axiom(cat::Model m, const std::string& name) {
   return m;
 }
 
-// The model with one more axiom: relation `name` is empty.
-cat::Model with_empty_axiom(cat::Model model, const std::string& name) {
-  cat::Axiom ax;
-  ax.kind = cat::AxiomKind::empty;
-  ax.body = std::make_shared<const cat::Expr>(cat::Expr{cat::Name{name}, 0});
-  ax.name = "empty-" + name;
-  model.statements.emplace_back(std::move(ax));
-  return model;
-}
-
 const Models* models(std::string& error) {
   static std::unique_ptr<Models> loaded;
   static std::string load_error;
@@ -76,7 +66,7 @@ const Models* models(std::string& error) {
                                                without_axiom(*c11, "no-thin-air"),
                                                litmus_compile::with_nonempty_axiom(*race, "data-race"),
                                                litmus_compile::with_nonempty_axiom(*race, "weak-data-race"),
-                                               with_empty_axiom(*race, "weak-data-race")});
+                                               litmus_compile::with_empty_axiom(*race, "weak-data-race")});
     } else {
       for (const auto& e : errors) load_error += e + "\n";
     }

@@ -17,15 +17,21 @@
 
 namespace ptxcheck::litmus_compile {
 
-cat::Model with_nonempty_axiom(cat::Model model, const std::string& name) {
+namespace {
+// `model` with one more axiom: relation `name` is empty, or (negated) not empty.
+cat::Model with_empty_check(cat::Model model, const std::string& name, bool negated) {
   cat::Axiom ax;
   ax.kind = cat::AxiomKind::empty;
-  ax.negated = true;
+  ax.negated = negated;
   ax.body = std::make_shared<const cat::Expr>(cat::Expr{cat::Name{name}, 0});
-  ax.name = "nonempty-" + name;
+  ax.name = (negated ? "nonempty-" : "empty-") + name;
   model.statements.emplace_back(std::move(ax));
   return model;
 }
+}  // namespace
+
+cat::Model with_nonempty_axiom(cat::Model model, const std::string& name) { return with_empty_check(std::move(model), name, true); }
+cat::Model with_empty_axiom(cat::Model model, const std::string& name) { return with_empty_check(std::move(model), name, false); }
 
 std::optional<CheckModels> load_check_models(const CheckOptions& options, std::vector<std::string>& errors) {
   auto ptx = litmus::load_named_model(options.ptx_model, errors);

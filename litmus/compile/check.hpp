@@ -75,5 +75,7 @@ std::vector<Outcome> extra_outcomes(const litmus::Result& target, const litmus::
 // The same model with one more axiom `~empty NAME` (NAME defined by the model): the consistent
 // executions of the result are the executions of the model in which NAME is non-empty (e.g. data races).
 cat::Model with_nonempty_axiom(cat::Model model, const std::string& name);
+// The same with relation `name` empty: the executions without it.
+cat::Model with_empty_axiom(cat::Model model, const std::string& name);
 
 }  // namespace ptxcheck::litmus_compile
