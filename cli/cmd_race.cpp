@@ -13,7 +13,7 @@ struct RaceArgs {
   std::string kernel, block, grid, launch;
   std::uint64_t seed = 0;
   bool json = false, sarif = false, o0 = false, x_only = false, block_level = false, pure_externs = false;
-  unsigned timeout_ms = 5000;
+  race::QueryBudget query;
   unsigned memory_mb = 4096;
   CudaOptions cuda;
 };
@@ -22,7 +22,7 @@ int run_race(const RaceArgs& a) {
   race::RunOptions o;
   o.cuda = a.cuda;
   o.o0 = a.o0;
-  o.check.timeout_ms = a.timeout_ms;
+  o.check.query = a.query;
   o.check.memory_mb = a.memory_mb;
   o.check.x_only = a.x_only;
   o.check.block_level = a.block_level;
@@ -67,7 +67,11 @@ void register_race(CLI::App& app) {
   cmd->add_flag("--block-level", args->block_level, "check only pairs of threads of one CTA (Faial's default)");
   cmd->add_flag("--assume-pure-externs", args->pure_externs,
                 "a call of a function declared without a body returns fresh values, writes no memory, has no barrier (as GPUVerify assumes)");
-  cmd->add_option("--timeout-ms", args->timeout_ms, "solver budget per query")->capture_default_str();
+  cmd->add_option("--rlimit", args->query.rlimit,
+                  "solver budget per query in Z3 resource units (0: none); the same on every machine and load, so the "
+                  "answers are reproducible")->capture_default_str();
+  cmd->add_option("--timeout-ms", args->query.timeout_ms, "solver time limit per query, the backstop of --rlimit (0: none)")
+      ->capture_default_str();
   cmd->add_option("--memory-mb", args->memory_mb, "Z3 memory cap; past it the answer is unknown")
       ->check(CLI::Range(32u, 1u << 20))  // below 32 MB Z3 cannot even start its context
       ->capture_default_str();

@@ -343,9 +343,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     res.notes.push_back("spin lock not taken as ordering its critical sections: " + r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
 
   z3::solver s(c);
-  unsigned current_ms = 0;  // the solver's timeout per query
-  auto set_timeout = [&](unsigned ms) { z3::params tp(c); tp.set("timeout", ms); s.set(tp); current_ms = ms; };
-  set_timeout(o.timeout_ms);
+  QueryBudget current;  // the solver's budget per query
+  auto set_budget = [&](const QueryBudget& b) { b.apply_to(s); current = b; };
+  set_budget(o.query);
   auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
   for (int d = 0; d < 3; ++d) {
     if (!o.block && o.x_only && d > 0) s.add(launch.ntid[d] == u32(1));
@@ -379,10 +379,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     std::optional<z3::model> model;
     std::string why;
     z3::check_result r = z3::unknown;
+    const auto started = std::chrono::steady_clock::now();
     try {
       r = s.check();
       if (r == z3::sat) model = s.get_model();
-      if (r == z3::unknown) why = s.reason_unknown();
+      if (r == z3::unknown)
+        why = current.unknown_reason(s.reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
     } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
       r = z3::unknown;
       why = z3_failure(e.msg(), o);
@@ -805,7 +807,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, false, true); };
     return wide(a.scope) && wide(b.scope);
   };
-  const unsigned quick_ms = std::min(o.timeout_ms, 250u);
+  const QueryBudget quick = o.query.fraction(20);
+  const bool two_passes = !(quick == o.query);
   enum class PairResult { done, unknown, stop };
   // One pair of accesses, T1's i-th and T2's j-th; `final_pass`: an unknown answer is recorded as a reason.
   auto check_pair = [&](std::size_t i, std::size_t j, bool final_pass) {
@@ -879,13 +882,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (r != z3::sat) return PairResult::done;
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
     // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
-    // timeout, the race stands (the facts only narrow the executions; leaving them out over-approximates).
+    // budget, the race stands (the facts only narrow the executions; leaving them out over-approximates).
     const z3::expr facts = load_facts(a, b).simplify();
     if (!facts.is_true() && !model->eval(facts, true).is_true()) {  // a model that keeps them needs no second query
-      const unsigned pass_ms = current_ms;
-      set_timeout(quick_ms);
+      const QueryBudget pass = current;
+      set_budget(quick);
       auto [r2, with_facts, why2] = check(q && facts);
-      set_timeout(pass_ms);
+      set_budget(pass);
       if (r2 == z3::unsat) return PairResult::done;
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
     }
@@ -907,7 +910,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         possible = false;
         in_first_iteration = true;
       } else if (r3 == z3::unknown && !final_pass) {
-        return PairResult::unknown;  // asked again with the full timeout
+        return PairResult::unknown;  // asked again with the full budget
       }
     }
     reported.insert(key);
@@ -943,18 +946,18 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     res.races.push_back(rr);
     return res.races.size() >= o.max_races ? PairResult::stop : PairResult::done;
   };
-  // Two passes: every pair first with a short solver timeout, so that the easy answers (most races, most
-  // proofs) come before the time budget goes on hard pairs; then the pairs left unknown with the full timeout.
+  // Two passes: every pair first with a short solver budget, so that the easy answers (most races, most
+  // proofs) come before the per-kernel time goes on hard pairs; then the pairs left unknown with the full budget.
   std::vector<std::pair<std::size_t, std::size_t>> hard;
-  set_timeout(quick_ms);
+  set_budget(quick);
   bool stop = false;
   for (std::size_t i = 0; i < n && !stop; ++i)
     for (std::size_t j = i; j < n && !stop; ++j) {
-      PairResult r = check_pair(i, j, quick_ms == o.timeout_ms);
-      if (r == PairResult::unknown && quick_ms < o.timeout_ms) hard.emplace_back(i, j);
+      PairResult r = check_pair(i, j, !two_passes);
+      if (r == PairResult::unknown && two_passes) hard.emplace_back(i, j);
       stop = r == PairResult::stop;
     }
-  set_timeout(o.timeout_ms);
+  set_budget(o.query);
   for (std::size_t h = 0; h < hard.size() && !stop; ++h) stop = check_pair(hard[h].first, hard[h].second, true) == PairResult::stop;
   if (timed_out) res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");

@@ -2,6 +2,7 @@
 // pair of overlapping conflicting accesses that is not morally strong and not ordered by a CTA barrier.
 #pragma once
 
+#include "checker/race/budget.hpp"
 #include "semantics/ir/ir.hpp"
 
 #include <array>
@@ -15,7 +16,7 @@ namespace ptxcheck::race {
 
 struct Options {
   std::optional<std::array<std::uint32_t, 3>> block, grid;  // fixed launch shape, else symbolic
-  unsigned timeout_ms = 5000;                             // per solver call
+  QueryBudget query;                                      // per solver call (budget.hpp); short queries get a part
   unsigned max_queries = 20000;                           // solver calls per kernel
   unsigned max_races = 32;
   bool x_only = false;  // symbolic shapes are one-dimensional (y = z = 1), as Faial assumes without --all-dims

@@ -2,6 +2,7 @@
 // with ite at joins, integer arithmetic through semantics/ops over the symbolic domain (one semantics); what is
 // not modelled as a value gets a fresh symbol, which only adds behaviours (sound for race freedom).
 #include "checker/race/encode.hpp"
+#include "checker/race/budget.hpp"
 #include "checker/race/strength.hpp"
 
 #include "semantics/domain/symbolic.hpp"
@@ -1081,9 +1082,7 @@ class Encoder {
     for (int d = 0; d < 3; ++d) {
       if (fixed[d]) continue;
       z3::solver q(c_);
-      z3::params budget(c_);
-      budget.set("timeout", 200u);
-      q.set(budget);
+      QueryBudget{800'000, 200}.apply_to(q);
       q.add(pc);
       if (q.check() != z3::sat) continue;
       const z3::expr value = q.get_model().eval(out_.tid[d], true);

@@ -87,6 +87,17 @@ if [ "$rc" = 3 ]; then grep -q "unknown:" "$tmp/out" || { echo "FAIL: exit 3 wit
 elif [ "$rc" != 0 ]; then echo "FAIL: --timeout-ms 1 gave exit $rc"; fail=1; fi
 echo "ok: 1 ms budget (exit $rc)"
 
+# Reproducible budgets: under --rlimit the solver stops after a count of Z3 resource units, not after a time, so two
+# runs with time limits 1000 times apart give the same answer, word for word (here unknown: the kernel's queries
+# need more than 10000 units).
+"$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --rlimit 10000 --timeout-ms 60000 >"$tmp/rlimit1" 2>&1
+rc=$?
+"$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --rlimit 10000 --timeout-ms 0 >"$tmp/rlimit2" 2>&1
+[ "$rc" = 3 ] || { echo "FAIL: --rlimit 10000 gave exit $rc, expected 3"; fail=1; }
+grep -q "budget of 10000 Z3 resource units per query reached" "$tmp/rlimit1" || { echo "FAIL: the resource budget is not named"; cat "$tmp/rlimit1"; fail=1; }
+cmp -s "$tmp/rlimit1" "$tmp/rlimit2" || { echo "FAIL: two runs under one --rlimit differ"; diff "$tmp/rlimit1" "$tmp/rlimit2"; fail=1; }
+echo "ok: --rlimit answers are reproducible"
+
 # Memory: Z3 under a 32 MB cap (the least accepted) either decides the kernel or says unknown with the reason
 # (exit 3); never a crash. Below 32 MB is a usage error.
 "$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --memory-mb 32 >"$tmp/out" 2>&1
