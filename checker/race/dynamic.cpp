@@ -270,8 +270,6 @@ class Detector final : public ptx::interp::Observer {
     // (Held here: the loop below replaces the cells' history.)
     std::shared_ptr<const WriteSync> observed;
     if (reads && st.strong) observed = observed_write(first, a.bytes, t, st);
-    if (observed)
-      for (std::uint32_t k = 0; k < a.bytes; ++k) shadow_.at({first.region, first.addr + k}).observers.add(now);
 
     for (std::uint32_t k = 0; k < a.bytes; ++k) {
       Key key{first.region, a.addr + k};
@@ -283,6 +281,8 @@ class Detector final : public ptx::interp::Observer {
       Cell& c = it->second;
       now.offset = k;
       if (c.write.clock && conflicts(c.write, now, ts, t) && !observed_before(c, ts)) report(c.write, now, key);
+      // (An observed write and its reader are morally strong, observed_write: no conflict to hide above.)
+      if (observed) c.observers.add(now);
       if (writes)
         for (const auto& r : c.reads.all())
           if (conflicts(r, now, ts, t)) report(r, now, key);
