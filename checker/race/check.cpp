@@ -487,16 +487,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return l;
   };
   Loads loads1, loads2;
-  // The facts the pair (a of thread 1, b of thread 2) needs, for the loads of both threads.
-  auto load_facts = [&](const Access& a, const Access& b) {
+  // The facts a pair of accesses needs, for the loads of both threads; `roots`: the constants of the pair's
+  // addresses and conditions (pair_constants).
+  auto load_facts = [&](const std::vector<unsigned>& roots) {
     z3::expr facts = c.bool_val(true);
     if (!consistent) {
       consistent = consistent_loads(f, an);
       if (!consistent->empty()) { loads1 = index_loads(T1); loads2 = index_loads(T2); }
     }
     if (loads1.by_value.empty()) return facts;
-    std::vector<unsigned> roots;
-    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) roots.push_back(id);
     for (const Loads* l : {&loads1, &loads2}) {
       std::vector<unsigned> todo = roots;
       std::unordered_set<unsigned> seen;
@@ -883,7 +882,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
     // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
     // budget, the race stands (the facts only narrow the executions; leaving them out over-approximates).
-    const z3::expr facts = load_facts(a, b).simplify();
+    std::vector<unsigned> pair_constants;  // those the accesses' addresses and conditions are built from
+    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) pair_constants.push_back(id);
+    const z3::expr facts = load_facts(pair_constants).simplify();
     if (!facts.is_true() && !model->eval(facts, true).is_true()) {  // a model that keeps them needs no second query
       const QueryBudget pass = current;
       set_budget(quick);
@@ -895,10 +896,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // Values the encoding does not model that the pair's addresses or conditions depend on: the race may need values
     // no execution produces.
     std::set<std::string> unmodelled;
-    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc})
-      for (unsigned id : constants_of(e))
-        for (const ThreadEncoding* t : {&T1, &T2})
-          if (auto it = t->abstracted.find(id); it != t->abstracted.end()) unmodelled.insert(it->second);
+    for (unsigned id : pair_constants)
+      for (const ThreadEncoding* t : {&T1, &T2})
+        if (auto it = t->abstracted.find(id); it != t->abstracted.end()) unmodelled.insert(it->second);
     // An ordering that only a later iteration can bring: the pair races in the first.
     bool possible = may_be_ordered(a, b, false), in_first_iteration = false;
     if (possible && unmodelled.empty() && !may_be_ordered(a, b, true) && !over_budget()) {
