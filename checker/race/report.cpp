@@ -15,14 +15,18 @@ int exit_code_of(const std::vector<KernelResult>& ks) {
   return rc;
 }
 
-namespace {
-const char* verdict_name(KernelResult::Verdict v) {
-  switch (v) {
-    case KernelResult::Verdict::race: return "race";
+const char* verdict_name(const KernelResult& k) {
+  switch (k.verdict) {
+    case KernelResult::Verdict::race:
+      for (const auto& x : k.races)
+        if (!x.possible) return "race";
+      return k.divergences.empty() ? "race" : "barrier-divergence";
     case KernelResult::Verdict::unknown: return "unknown";
     default: return "race-free";
   }
 }
+
+namespace {
 json where_json(const Where& w) { return {{"file", w.file}, {"line", w.line}, {"column", w.column}, {"ptx_line", w.ptx_line}}; }
 json ids_json(const ThreadIds& t) { return {{"ctaid", t.ctaid}, {"tid", t.tid}}; }
 json access_json(const AccessReport& a) {
@@ -62,7 +66,7 @@ json to_json(const FileResult& r) {
     for (const auto& d : k.divergences)
       divs.push_back({{"barrier", where_json(d.where)}, {"condition", d.condition}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
                       {"thread1_reaches", d.t1_reaches}, {"note", d.note}});
-    ks.push_back({{"kernel", k.kernel}, {"verdict", verdict_name(k.verdict)}, {"races", races}, {"barrier_divergence", divs},
+    ks.push_back({{"kernel", k.kernel}, {"verdict", verdict_name(k)}, {"races", races}, {"barrier_divergence", divs},
                   {"unknown_reasons", k.unknown_reasons}, {"unsupported", k.unsupported}, {"notes", k.notes},
                   {"solver_calls", k.queries}, {"seconds", k.seconds}});
   }
@@ -80,7 +84,7 @@ std::string to_text(const FileResult& r) {
     return s.str();
   }
   for (const auto& k : r.kernels) {
-    s << r.file << ": kernel " << k.kernel << ": " << verdict_name(k.verdict) << " [" << r.mode << "]\n";
+    s << r.file << ": kernel " << k.kernel << ": " << verdict_name(k) << " [" << r.mode << "]\n";
     for (const auto& x : k.races) {
       s << "  " << (x.possible ? "possible race" : "race") << (x.confirmed ? " (confirmed on the interpreter)" : "") << ":\n";
       s << "    thread 1 " << ids_text(x.t1) << ": " << access_text(x.first) << "\n";

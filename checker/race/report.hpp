@@ -20,6 +20,9 @@ struct FileResult {
 };
 
 int exit_code_of(const std::vector<KernelResult>& ks);
+// The kernel's verdict as reported (text header, JSON "verdict"): "race" (a definite race, with or without
+// barrier divergence), "barrier-divergence" (divergence only; exit 1 as for a race), "race-free" or "unknown".
+const char* verdict_name(const KernelResult& k);
 nlohmann::json to_json(const FileResult& r);
 std::string to_text(const FileResult& r);
 nlohmann::json to_sarif(const std::vector<FileResult>& rs);

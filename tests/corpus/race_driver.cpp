@@ -138,10 +138,10 @@ int main(int argc, char** argv) {
       file_lock.unlock();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - o.nvcc_seconds;
       std::string got = r.exit_code == 0 ? "no-race" : r.exit_code == 3 ? "unknown" : r.exit_code == 2 ? (r.error == "no kernel" ? "no-kernel" : "error") : "race";
-      if (r.exit_code == 1) {
-        bool div = false, race = false;
-        for (const auto& k : r.kernels) { div |= !k.divergences.empty(); for (const auto& x : k.races) race |= !x.possible; }
-        if (div && !race) got = "barrier-divergence";
+      if (r.exit_code == 1) {  // barrier divergence only when no kernel of the file has a race
+        got = "barrier-divergence";
+        for (const auto& k : r.kernels)
+          if (std::string(race::verdict_name(k)) == "race") got = "race";
       }
       std::lock_guard lock(mutex);
       matrix[job.set][job.expected][got]++;

@@ -24,6 +24,7 @@ expect_rc 0 "race-free kernel" "$exe" race "$k/shared_barrier.cu" --blockDim=128
 expect_rc 1 "racy kernel" "$exe" race "$k/shared_no_barrier.cu" --blockDim=128 --gridDim=2
 expect_rc 1 "barrier divergence" "$exe" race "$k/divergent_barrier.cu" --blockDim=64 --gridDim=1
 grep -q "barrier divergence at .*divergent_barrier.cu:6:.*diverging condition: @%p[0-9]* bra at .*divergent_barrier.cu:6:" "$tmp/out" || { echo "FAIL: divergence report names no barrier line and condition"; fail=1; }
+grep -q "kernel _Z1kPi: barrier-divergence \[" "$tmp/out" || { echo "FAIL: divergence-only kernel not headed barrier-divergence"; fail=1; }
 
 # --block-level (Faial's default): only threads of one CTA are paired, so a race between CTAs is not reported.
 expect_rc 1 "race between CTAs" "$exe" race "$k/single_writer_per_block.cu" --blockDim=64 --gridDim=4
