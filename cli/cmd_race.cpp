@@ -54,7 +54,7 @@ void register_race(CLI::App& app) {
   auto args = std::make_shared<RaceArgs>();
   auto* cmd = app.add_subcommand("race", "Data races (PTX ISA 8.7.1) and barrier divergence; exit 0 race-free, 1 race, 2 bad input, 3 unknown");
   cmd->add_option("files", args->files, "CUDA (.cu) or PTX files")->required();
-  cmd->add_option("--kernel", args->kernel, "check only this kernel (mangled PTX name)");
+  cmd->add_option("--kernel", args->kernel, "check only this kernel: its C++ name (`b`, `ns::b`, `b(int*)`) or its PTX name (`_Z1bPi`)");
   cmd->add_option("--blockDim", args->block, "threads per CTA: X[,Y[,Z]] or [X,Y]; symbolic when omitted");
   cmd->add_option("--gridDim", args->grid, "CTAs per grid: X[,Y[,Z]] or [X,Y]; symbolic when omitted");
   cmd->add_option("--launch", args->launch,

@@ -106,7 +106,7 @@ void register_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a kernel bit-exactly on the CPU interpreter; prints buffers and stats as JSON");
   cmd->add_option("file", args->file, "PTX (or CUDA) file")->required();
   cmd->add_option("--launch", args->launch_file, "launch description (JSON: kernel, grid, block, buffers, params)");
-  cmd->add_option("--kernel", args->kernel, "kernel to launch (default: the launch's, or the only one)");
+  cmd->add_option("--kernel", args->kernel, "kernel to launch, by C++ or PTX name (default: the launch's, or the only one)");
   cmd->add_option("--grid", args->grid, "grid dimensions, e.g. --grid 4 1 1")->expected(1, 3);
   cmd->add_option("--block", args->block, "block dimensions, e.g. --block 64")->expected(1, 3);
   cmd->add_option("--param", args->params, "kernel parameter in order: TYPE:VALUE (u32:7, f32:1.5) or buffer:NAME")->allow_extra_args(false);

@@ -66,7 +66,7 @@ json to_json(const FileResult& r) {
     for (const auto& d : k.divergences)
       divs.push_back({{"barrier", where_json(d.where)}, {"condition", d.condition}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
                       {"thread1_reaches", d.t1_reaches}, {"note", d.note}});
-    ks.push_back({{"kernel", k.kernel}, {"verdict", verdict_name(k)}, {"races", races}, {"barrier_divergence", divs},
+    ks.push_back({{"kernel", k.kernel}, {"cxx_name", ptx::ir::demangle(k.kernel)}, {"verdict", verdict_name(k)}, {"races", races}, {"barrier_divergence", divs},
                   {"unknown_reasons", k.unknown_reasons}, {"unsupported", k.unsupported}, {"notes", k.notes},
                   {"solver_calls", k.queries}, {"seconds", k.seconds}});
   }
@@ -84,7 +84,8 @@ std::string to_text(const FileResult& r) {
     return s.str();
   }
   for (const auto& k : r.kernels) {
-    s << r.file << ": kernel " << k.kernel << ": " << verdict_name(k) << " [" << r.mode << "]\n";
+    const std::string cxx = ptx::ir::demangle(k.kernel);
+    s << r.file << ": kernel " << (cxx == k.kernel ? k.kernel : cxx + " (PTX " + k.kernel + ")") << ": " << verdict_name(k) << " [" << r.mode << "]\n";
     for (const auto& x : k.races) {
       s << "  " << (x.possible ? "possible race" : "race") << (x.confirmed ? " (confirmed on the interpreter)" : "") << ":\n";
       s << "    thread 1 " << ids_text(x.t1) << ": " << access_text(x.first) << "\n";
@@ -115,17 +116,18 @@ json to_sarif(const std::vector<FileResult>& rs) {
       continue;
     }
     for (const auto& k : r.kernels) {
+      const std::string kernel = ptx::ir::demangle(k.kernel);
       for (const auto& x : k.races)
         results.push_back({{"ruleId", "ptxcheck.race.data-race"}, {"level", x.possible ? "warning" : "error"},
-                           {"message", {{"text", std::string(x.possible ? "possible " : "") + "data race in " + k.kernel + ": " +
+                           {"message", {{"text", std::string(x.possible ? "possible " : "") + "data race in " + kernel + ": " +
                                                      access_text(x.first) + " / " + access_text(x.second)}}},
                            {"locations", json::array({location(x.first.where, r.file)})},
                            {"relatedLocations", json::array({location(x.second.where, r.file)})}});
       for (const auto& d : k.divergences)
         results.push_back({{"ruleId", "ptxcheck.race.barrier-divergence"}, {"level", "error"},
-                           {"message", {{"text", "barrier divergence in " + k.kernel + (d.condition.empty() ? "" : " under " + d.condition)}}}, {"locations", json::array({location(d.where, r.file)})}});
+                           {"message", {{"text", "barrier divergence in " + kernel + (d.condition.empty() ? "" : " under " + d.condition)}}}, {"locations", json::array({location(d.where, r.file)})}});
       for (const auto& u : k.unknown_reasons)
-        results.push_back({{"ruleId", "ptxcheck.race.unknown"}, {"level", "note"}, {"message", {{"text", k.kernel + ": " + u}}},
+        results.push_back({{"ruleId", "ptxcheck.race.unknown"}, {"level", "note"}, {"message", {{"text", kernel + ": " + u}}},
                            {"locations", json::array({json{{"physicalLocation", {{"artifactLocation", {{"uri", r.file}}}}}}})}});
     }
   }

@@ -62,11 +62,12 @@ void run_dynamic(const ptx::ir::Module& m, const RunOptions& o, FileResult& r) {
   if (o.kernel) launch.kernel = *o.kernel;
   if (o.check.block) launch.block = *o.check.block;
   if (o.check.grid) launch.grid = *o.check.grid;
-  auto kernels = m.kernels();
-  std::erase_if(kernels, [&](const ptx::ir::Function* f) { return !f->has_body || (!launch.kernel.empty() && f->name != launch.kernel); });
+  auto kernels = launch.kernel.empty() ? m.kernels() : m.kernels_named(launch.kernel);
+  std::erase_if(kernels, [&](const ptx::ir::Function* f) { return !f->has_body; });
   if (kernels.size() != 1) {
-    r.error = kernels.empty() ? (launch.kernel.empty() ? std::string("no kernel") : "no kernel named " + launch.kernel)
-                              : "the module has several kernels: name one with --kernel or \"kernel\" in the launch file";
+    r.error = !launch.kernel.empty() ? m.no_single_kernel_named(launch.kernel)
+              : kernels.empty()      ? std::string("no kernel")
+                                     : "the module has several kernels: name one with --kernel or \"kernel\" in the launch file";
     r.exit_code = 2;
     return;
   }
@@ -118,11 +119,10 @@ FileResult run_file(const std::string& path, RunOptions& o) {
   }
   // Checks every kernel (or the one named) of a module into r; false when there is none.
   auto check_module = [&](const ptx::ir::Module& m, FileResult& out) {
-    auto kernels = m.kernels();
+    auto kernels = o.kernel ? m.kernels_named(*o.kernel) : m.kernels();
     if (o.kernel) {
-      std::erase_if(kernels, [&](const ptx::ir::Function* f) { return f->name != *o.kernel; });
       if (kernels.empty()) {
-        out.error = "no kernel named " + *o.kernel;
+        out.error = m.no_single_kernel_named(*o.kernel);
         out.exit_code = 2;
         return;
       }

@@ -279,13 +279,14 @@ void Machine::setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid) {
 // ---------------------------------------------------------------------------------------------- run
 RunResult Machine::run() {
   auto start = std::chrono::steady_clock::now();
-  const ir::Function* kernel = nullptr;
-  for (const auto& f : mod_.functions)
-    if (f.is_entry && (launch_.kernel.empty() || f.name == launch_.kernel)) { kernel = &f; break; }
-  if (!kernel) {
-    result_.problem = {Problem::Kind::bad_launch, "no kernel named '" + launch_.kernel + "'", {}};
+  const auto candidates = launch_.kernel.empty() ? mod_.kernels() : mod_.kernels_named(launch_.kernel);
+  if (candidates.size() != 1) {
+    result_.problem = {Problem::Kind::bad_launch,
+                       launch_.kernel.empty() ? "the module has " + std::to_string(candidates.size()) + " kernels; name one"
+                                              : mod_.no_single_kernel_named(launch_.kernel), {}};
     return result_;
   }
+  const ir::Function* kernel = candidates[0];
   if (launch_.params.size() != kernel->params.size()) {
     result_.problem = {Problem::Kind::bad_launch,
                        "kernel '" + kernel->name + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +

@@ -2,6 +2,7 @@
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
 
+#include <boost/core/demangle.hpp>
 #include <boost/variant/apply_visitor.hpp>
 #include <boost/variant/get.hpp>
 
@@ -778,6 +779,29 @@ std::vector<const Function*> Module::kernels() const {
   for (const auto& f : functions) if (f.is_entry) out.push_back(&f);
   return out;
 }
+std::vector<const Function*> Module::kernels_named(std::string_view name) const {
+  std::vector<const Function*> exact, by_cxx_name;
+  for (const Function* f : kernels()) {
+    if (f->name == name) exact.push_back(f);
+    const std::string cxx = demangle(f->name);
+    if (cxx == name || cxx.substr(0, cxx.find('(')) == name) by_cxx_name.push_back(f);
+  }
+  return exact.empty() ? by_cxx_name : exact;
+}
+
+std::string Module::no_single_kernel_named(std::string_view name) const {
+  const auto named = kernels_named(name);
+  std::string out = named.empty() ? "no kernel named " + std::string(name)
+                                  : std::string(name) + " names " + std::to_string(named.size()) + " kernels (overloads): give the PTX name";
+  std::string list;
+  for (const Function* f : kernels()) {
+    const std::string cxx = demangle(f->name);
+    list += (list.empty() ? "" : ", ") + (cxx == f->name ? f->name : cxx + " = " + f->name);
+  }
+  return out + (list.empty() ? "; the module has no kernel" : "; the module's kernels: " + list);
+}
+
+std::string demangle(std::string_view symbol) { return boost::core::demangle(std::string(symbol).c_str()); }
 
 BuildResult build(const ParsedModule& parsed) { return Builder(parsed).run(); }
 

@@ -24,7 +24,7 @@ expect_rc 0 "race-free kernel" "$exe" race "$k/shared_barrier.cu" --blockDim=128
 expect_rc 1 "racy kernel" "$exe" race "$k/shared_no_barrier.cu" --blockDim=128 --gridDim=2
 expect_rc 1 "barrier divergence" "$exe" race "$k/divergent_barrier.cu" --blockDim=64 --gridDim=1
 grep -q "barrier divergence at .*divergent_barrier.cu:6:.*diverging condition: @%p[0-9]* bra at .*divergent_barrier.cu:6:" "$tmp/out" || { echo "FAIL: divergence report names no barrier line and condition"; fail=1; }
-grep -q "kernel _Z1kPi: barrier-divergence \[" "$tmp/out" || { echo "FAIL: divergence-only kernel not headed barrier-divergence"; fail=1; }
+grep -q "kernel k(int\*) (PTX _Z1kPi): barrier-divergence \[" "$tmp/out" || { echo "FAIL: divergence-only kernel not headed barrier-divergence"; fail=1; }
 
 # --block-level (Faial's default): only threads of one CTA are paired, so a race between CTAs is not reported.
 expect_rc 1 "race between CTAs" "$exe" race "$k/single_writer_per_block.cu" --blockDim=64 --gridDim=4
@@ -77,6 +77,14 @@ grep -Eq "bad.ptx:[0-9]+:[0-9]+: error:" "$tmp/out" "$tmp/err" || { echo "FAIL: 
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f()\n{\n  ret;\n}\n' > "$tmp/nokernel.ptx"
 expect_rc 2 "no kernel" "$exe" race "$tmp/nokernel.ptx"
 grep -q "nokernel.ptx: error: no kernel" "$tmp/err" || { echo "FAIL: 'FILE: error: no kernel' not said"; cat "$tmp/err"; fail=1; }
+# --kernel takes the C++ name (with or without parameter types) or the PTX name; an unknown name lists the kernels.
+printf '__global__ void a(int* p) { p[0] = threadIdx.x; }\n__global__ void b(int* p) { p[threadIdx.x] = 1; }\n' > "$tmp/two.cu"
+expect_rc 0 "--kernel by C++ name" "$exe" race "$tmp/two.cu" --kernel b --blockDim=64 --gridDim=1
+grep -q "kernel b(int\*) (PTX _Z1bPi): race-free" "$tmp/out" && ! grep -q "_Z1aPi" "$tmp/out" || { echo "FAIL: --kernel b checked other kernels"; fail=1; }
+expect_rc 1 "--kernel by C++ signature" "$exe" race "$tmp/two.cu" --kernel 'a(int*)' --blockDim=64 --gridDim=1
+expect_rc 1 "--kernel by PTX name" "$exe" race "$tmp/two.cu" --kernel _Z1aPi --blockDim=64 --gridDim=1
+expect_rc 2 "--kernel naming nothing" "$exe" race "$tmp/two.cu" --kernel c --blockDim=64 --gridDim=1
+grep -q "error: no kernel named c; the module's kernels: a(int\*) = _Z1aPi, b(int\*) = _Z1bPi" "$tmp/err" || { echo "FAIL: unknown --kernel does not list the kernels"; cat "$tmp/err"; fail=1; }
 expect_rc 2 "bad --blockDim" "$exe" race "$k/shared_barrier.cu" --blockDim=0
 expect_rc 2 "missing file" "$exe" race "$tmp/missing.cu"
 
