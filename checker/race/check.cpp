@@ -36,10 +36,8 @@ RaceKey race_key(const Where& a, const Where& b) {
 }
 
 std::string Where::text() const {
-  std::string s = file.empty() ? "<ptx>" : file;
-  if (line) s += ":" + std::to_string(line) + ":" + std::to_string(column);
-  s += " (ptx line " + std::to_string(ptx_line) + ")";
-  return s;
+  if (file.empty()) return ptx_file + ":" + std::to_string(ptx_line);
+  return file + (line ? ":" + std::to_string(line) + ":" + std::to_string(column) : "") + " (ptx line " + std::to_string(ptx_line) + ")";
 }
 
 namespace {

@@ -35,7 +35,8 @@ struct Options {
 std::string z3_failure(const std::string& z3_message, const Options& o);
 
 struct Where {
-  std::string file;  // CUDA source from `.loc`, empty when none
+  std::string file;      // CUDA source from `.loc`, empty when none
+  std::string ptx_file;  // the PTX the instruction is in: the user's .ptx file, or "FILE.cu (nvcc output)"
   std::uint32_t line = 0, column = 0, ptx_line = 0;
   std::string text() const;
   // What identifies a race's access for "one report per race": the CUDA position, else the PTX line (one source

@@ -16,6 +16,7 @@ Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
     w.line = pos.line;
     w.column = pos.column;
   }
+  w.ptx_file = m.file;
   w.ptx_line = in.loc.ptx_line;
   return w;
 }

@@ -27,7 +27,7 @@ const char* verdict_name(const KernelResult& k) {
 }
 
 namespace {
-json where_json(const Where& w) { return {{"file", w.file}, {"line", w.line}, {"column", w.column}, {"ptx_line", w.ptx_line}}; }
+json where_json(const Where& w) { return {{"file", w.file}, {"line", w.line}, {"column", w.column}, {"ptx_file", w.ptx_file}, {"ptx_line", w.ptx_line}}; }
 json ids_json(const ThreadIds& t) { return {{"ctaid", t.ctaid}, {"tid", t.tid}}; }
 json access_json(const AccessReport& a) {
   return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"offset", a.offset},

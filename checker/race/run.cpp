@@ -105,7 +105,10 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     r.exit_code = 2;
     return r;
   }
-  auto built = ptx::ir::load_ptx(std::move(*loaded.text), path);
+  // nvcc's PTX is named after its source, so that a position in it (a parse error, an instruction without `.loc`)
+  // is not read as a line of the .cu file.
+  const std::string ptx_name = cu ? path + " (nvcc output)" : path;
+  auto built = ptx::ir::load_ptx(std::move(*loaded.text), ptx_name);
   if (!built) {
     r.error = built.errors.empty() ? "PTX does not check" : built.errors.front().render();
     r.exit_code = 2;
@@ -154,7 +157,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     // default, which is race free, and the note says so.
     auto again = load(true);
     if (!again.text) return r;
-    auto b0 = ptx::ir::load_ptx(std::move(*again.text), path);
+    auto b0 = ptx::ir::load_ptx(std::move(*again.text), ptx_name);
     if (!b0) return r;
     FileResult r0;
     r0.file = path;

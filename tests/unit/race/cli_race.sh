@@ -85,6 +85,10 @@ expect_rc 1 "--kernel by C++ signature" "$exe" race "$tmp/two.cu" --kernel 'a(in
 expect_rc 1 "--kernel by PTX name" "$exe" race "$tmp/two.cu" --kernel _Z1aPi --blockDim=64 --gridDim=1
 expect_rc 2 "--kernel naming nothing" "$exe" race "$tmp/two.cu" --kernel c --blockDim=64 --gridDim=1
 grep -q "error: no kernel named c; the module's kernels: a(int\*) = _Z1aPi, b(int\*) = _Z1bPi" "$tmp/err" || { echo "FAIL: unknown --kernel does not list the kernels"; cat "$tmp/err"; fail=1; }
+# A PTX input has no .loc: an access is located by the PTX file's own line.
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .u64 %%a;\n  .reg .u32 %%t;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/ww.ptx"
+expect_rc 1 "racy PTX" "$exe" race "$tmp/ww.ptx" --blockDim=32 --gridDim=1
+grep -q "by st.global.u32 at $tmp/ww.ptx:10\$" "$tmp/out" || { echo "FAIL: PTX access not located at ww.ptx:10"; cat "$tmp/out"; fail=1; }
 expect_rc 2 "bad --blockDim" "$exe" race "$k/shared_barrier.cu" --blockDim=0
 expect_rc 2 "missing file" "$exe" race "$tmp/missing.cu"
 
