@@ -21,13 +21,15 @@ std::string dims_text(const std::array<std::uint32_t, 3>& d) {
 }
 
 // The witness as a launch, or nullopt with the reason in `why`.
-std::optional<Launch> launch_of(const ptx::ir::Function& kernel, const Witness& w, const std::vector<RaceReport>& races,
+std::optional<Launch> launch_of(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Witness& w, const std::vector<RaceReport>& races,
                                 const RaceReport& replayed, Fill fill, const ReplayOptions& o, std::string& why) {
   Launch l;
   l.kernel = kernel.name;
   l.block = w.block;
   l.grid = w.grid;
   l.cooperative = o.cooperative;
+  if (std::any_of(m.globals.begin(), m.globals.end(), [](const auto& v) { return v.space == ptx::ir::StateSpace::shared && v.is_extern; }))
+    l.dynamic_shared_bytes = o.dynamic_shared_bytes;
   const std::uint64_t threads = std::uint64_t(w.block[0]) * w.block[1] * w.block[2] * w.grid[0] * w.grid[1] * w.grid[2];
   if (threads > o.max_threads) {
     why = "the witness launch has " + std::to_string(threads) + " threads (at most " + std::to_string(o.max_threads) + " are replayed)";
@@ -106,7 +108,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         break;
       }
       std::string why;
-      auto launch = launch_of(kernel, w, races, races[i], fill, o, why);
+      auto launch = launch_of(m, kernel, w, races, races[i], fill, o, why);
       if (!launch) {
         why_not[i] = why;
         break;
@@ -129,6 +131,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         break;
       }
       const std::string how = "block " + dims_text(w.block) + ", grid " + dims_text(w.grid) +
+                              (launch->dynamic_shared_bytes ? ", " + std::to_string(launch->dynamic_shared_bytes) + " bytes of dynamic shared memory" : "") +
                               (fill == Fill::zero     ? ", buffers zero"
                                : fill == Fill::loaded ? ", buffers zero but for the words the witness's loads read, CTA " +
                                                             dims_text(ahead_cta) + " first"

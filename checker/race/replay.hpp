@@ -16,6 +16,9 @@ struct ReplayOptions {
   std::uint64_t max_threads = 1u << 16;   // larger witness launches are not replayed
   std::uint64_t max_buffer_bytes = 1u << 24;
   bool cooperative = false;               // a cooperative launch (the kernel synchronises its grid)
+  // Dynamic shared memory per CTA when the module has an `extern .shared` array: 48 KiB, what a CUDA launch may
+  // ask for without opting in to more (the symbolic engine bounds no such array).
+  std::uint32_t dynamic_shared_bytes = 48 * 1024;
 };
 
 // Replays the witnesses of `races` (found in `kernel` of `m`), marking those seen as confirmed (no longer

@@ -123,6 +123,16 @@ TEST_CASE("a race inside a called function is reported at the callee's source li
   CHECK(x.first.object == "_Z1kPi_param_0");  // the pointer passed through the .param argument is the kernel's
 }
 
+TEST_CASE("a race on dynamic shared memory (extern __shared__) is confirmed by a replay that provides it") {
+  auto r = check_kernel_file("extern_shared_neighbour.cu");
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE(r.kernels[0].races.size() == 1);
+  const auto& x = r.kernels[0].races[0];
+  CHECK(x.first.space == "shared");
+  CHECK(x.confirmed);
+  CHECK(x.note.find("bytes of dynamic shared memory") != std::string::npos);
+}
+
 TEST_CASE("a call of a bodiless function is unknown by default, and names the function") {
   auto p = kernels / "extern_call_unknown.cu";
   auto o = options(expectation(p));
