@@ -3,6 +3,7 @@
 // not modelled as a value gets a fresh symbol, which only adds behaviours (sound for race freedom).
 #include "checker/race/encode.hpp"
 #include "checker/race/budget.hpp"
+#include "checker/race/describe.hpp"
 #include "checker/race/strength.hpp"
 
 #include "semantics/domain/symbolic.hpp"
@@ -235,7 +236,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
       if (auto it = calls.find(i); it != calls.end()) p.unsupported.push_back({i, it->second});
       continue;
     }
-    p.unsupported.push_back({i, std::string(ptx::ir::opcode_name(in.op))});
+    p.unsupported.push_back({i, opcode_text(in)});  // the whole opcode: cp.async.ca.shared.global, not cp
   }
   return p;
 }

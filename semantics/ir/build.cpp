@@ -467,10 +467,11 @@ class Builder {
       else if (fn_->registers[out.guard].type.scalar != ScalarType::pred)
         error(*ins.guard, "guard '" + ins.guard->predicate + "' is not a .pred register");
     }
-    if (ins.operands.size() < info.min_operands || ins.operands.size() > info.max_operands) {
-      error(ins, std::string("'") + info.name + "' takes " + std::to_string(info.min_operands) +
-                     (info.min_operands == info.max_operands ? "" : "-" + std::to_string(info.max_operands)) +
-                     " operands, not " + std::to_string(ins.operands.size()));
+    const auto [min_operands, max_operands] = operand_count(out, info);
+    if (ins.operands.size() < min_operands || ins.operands.size() > max_operands) {
+      error(ins, std::string("'") + info.name + "' takes " + std::to_string(min_operands) +
+                     (min_operands == max_operands ? "" : "-" + std::to_string(max_operands)) +
+                     (max_operands == 1 ? " operand" : " operands") + ", not " + std::to_string(ins.operands.size()));
     }
     const auto index = static_cast<std::uint32_t>(fn_->body.size());
     for (std::size_t i = 0; i < ins.operands.size(); ++i) {
@@ -480,6 +481,19 @@ class Builder {
     check_operands(ins, out);
     check_type_count(ins, out);
     fn_->body.push_back(std::move(out));
+  }
+
+  // How many operands an instruction takes: the opcode's row in opcodes.def, but for the `cp.async` group
+  // controls (ISA 9.7.9.25.3 and 9.7.9.25.4.x): `cp.async.commit_group`, `cp.async.wait_all` and
+  // `cp.async.bulk.commit_group` take none, `cp.async.wait_group N`, `cp.async.bulk.wait_group[.read] N` and
+  // `cp.async.mbarrier.arrive[.noinc] [addr]` one.
+  static std::pair<std::size_t, std::size_t> operand_count(const Instruction& out, const OpcodeInfo& info) {
+    if (out.op == Opcode::cp_) {
+      const auto has = [&](std::string_view w) { return std::find(out.q.words.begin(), out.q.words.end(), w) != out.q.words.end(); };
+      if (has("commit_group") || has("wait_all")) return {0, 0};
+      if (has("wait_group") || has("arrive")) return {1, 1};
+    }
+    return {info.min_operands, info.max_operands};
   }
 
   // How many type qualifiers each instruction takes (ISA 9.7, each instruction's syntax): most take one,

@@ -147,6 +147,17 @@ TEST_CASE("address size defaults to 32 without the directive (ISA 11.1.3)") {
   CHECK(m.kernels().size() == 1);
 }
 
+TEST_CASE("cp.async group controls take their own operand counts (ISA 9.7.9.25.3, 9.7.9.25.4)") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b64 %rd<2>;\n" + body + "\n ret;\n}\n");
+  };
+  CHECK(errs("cp.async.commit_group;\n cp.async.wait_group 0;\n cp.async.wait_all;").empty());
+  CHECK(errs("cp.async.bulk.commit_group;\n cp.async.bulk.wait_group.read 0;\n cp.async.mbarrier.arrive.noinc.b64 [%rd1];").empty());
+  CHECK(errs("cp.async.commit_group 0;").at(0) == "'cp' takes 0 operands, not 1");
+  CHECK(errs("cp.async.wait_group;").at(0) == "'cp' takes 1 operand, not 0");
+  CHECK(errs("cp.async.ca.shared.global [%rd0];").at(0) == "'cp' takes 2-6 operands, not 1");
+}
+
 TEST_CASE("the checker rejects what the spec rejects") {
   auto errs = [](const std::string& body) {
     return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .pred %p;\n" + body + "\n ret;\n}\n");
