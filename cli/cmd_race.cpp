@@ -30,8 +30,9 @@ int run_race(const RaceArgs& a) {
   if (!a.kernel.empty()) o.kernel = a.kernel;
   if (!a.launch.empty()) o.launch_file = a.launch;
   o.seed = a.seed;
-  if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "bad --blockDim " << a.block << "\n"; return 2; }
-  if (!a.grid.empty() && !(o.check.grid = race::parse_dim(a.grid))) { std::cerr << "bad --gridDim " << a.grid << "\n"; return 2; }
+  const char* dims_form = ": expected X[,Y[,Z]] or [X,Y,Z] of positive numbers\n";
+  if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "error: --blockDim=" << a.block << dims_form; return 2; }
+  if (!a.grid.empty() && !(o.check.grid = race::parse_dim(a.grid))) { std::cerr << "error: --gridDim=" << a.grid << dims_form; return 2; }
   std::vector<race::FileResult> all;
   int rc = 0;
   for (const auto& f : a.files) {

@@ -12,6 +12,7 @@
 #include "checker/race/private.hpp"
 #include "checker/race/replay.hpp"
 #include "checker/race/strength.hpp"
+#include "semantics/interp/launch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -351,11 +352,29 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     s.add(z3::uge(launch.ntid[d], u32(1)) && z3::uge(launch.nctaid[d], u32(1)));
     for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));
   }
+  // A symbolic shape is one a GPU launches (ptx::interp::launch_shape_error has the limits, and the kernel's
+  // .reqntid / .maxntid, ISA 11.4.2-3).
   if (!o.block) {
-    s.add(z3::ule(launch.ntid[0], u32(1024)) && z3::ule(launch.ntid[1], u32(1024)) && z3::ule(launch.ntid[2], u32(64)));
-    s.add(z3::ule(z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32), c.bv_val(1024, 64)));
+    using ptx::interp::max_ntid;
+    s.add(z3::ule(launch.ntid[0], u32(max_ntid[0])) && z3::ule(launch.ntid[1], u32(max_ntid[1])) && z3::ule(launch.ntid[2], u32(max_ntid[2])));
+    const z3::expr threads = z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32);
+    s.add(z3::ule(threads, c.bv_val(ptx::interp::max_threads_per_cta, 64)));
+    auto directive = [&](const char* name) -> const std::vector<std::uint64_t>* {
+      auto it = f.performance.find(name);
+      return it == f.performance.end() ? nullptr : &it->second;
+    };
+    if (const auto* req = directive("reqntid"))
+      for (std::size_t d = 0; d < 3; ++d) s.add(launch.ntid[d] == u32(d < req->size() ? (*req)[d] : 1));
+    if (const auto* max = directive("maxntid")) {
+      std::uint64_t most = 1;
+      for (auto v : *max) most *= v;
+      s.add(z3::ule(threads, c.bv_val(most, 64)));
+    }
   }
-  if (!o.grid) s.add(z3::ult(launch.nctaid[0], u32(0x80000000u)) && z3::ule(launch.nctaid[1], u32(65535)) && z3::ule(launch.nctaid[2], u32(65535)));
+  if (!o.grid) {
+    using ptx::interp::max_nctaid;
+    s.add(z3::ule(launch.nctaid[0], u32(max_nctaid[0])) && z3::ule(launch.nctaid[1], u32(max_nctaid[1])) && z3::ule(launch.nctaid[2], u32(max_nctaid[2])));
+  }
   s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
   for (const auto* t : {&T1, &T2})
     for (const auto& fact : t->facts) s.add(fact);

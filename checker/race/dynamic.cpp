@@ -596,6 +596,7 @@ DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launc
   ptx::interp::Options io;
   io.seed = o.seed;
   io.max_steps = o.max_steps;
+  io.gpu_launch_limits = false;  // the shape the user checks, real or not (run.cpp notes one no GPU launches)
   io.first_ctas = o.first_ctas;
   io.observer = &d;
   out.run = ptx::interp::run(m, launch, io);

@@ -2,6 +2,7 @@
 #include "checker/race/run.hpp"
 
 #include "checker/race/dynamic.hpp"
+#include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
 
@@ -35,6 +36,15 @@ std::optional<std::array<std::uint32_t, 3>> parse_dim(const std::string& s0) {
 }
 
 namespace {
+// A shape no GPU launches (ptx::interp::launch_shape_error: above the hardware limits, or against the kernel's
+// .reqntid / .maxntid) is still checked as given, as GPUVerify and Faial do (their corpora use blocks of 2048
+// threads), and the verdict says so.
+void note_unlaunchable_shape(const ptx::ir::Function& kernel, const std::optional<ptx::interp::Dims>& block,
+                             const std::optional<ptx::interp::Dims>& grid, KernelResult& result) {
+  if (auto why = ptx::interp::launch_shape_error(block, grid, &kernel); !why.empty())
+    result.notes.push_back("no GPU launches this shape (" + why + "): checked as given");
+}
+
 // Whether nvcc's optimiser left nothing to check: no kernel has a load, store, atomic or call outside the
 // parameter space (the optimiser may delete racy stores whose values are never read, e.g. a lone `ret`).
 bool nothing_to_check(const ptx::ir::Module& m) {
@@ -81,6 +91,7 @@ void run_dynamic(const ptx::ir::Module& m, const RunOptions& o, FileResult& r) {
     return;
   }
   r.kernels.push_back(dynamic_verdict(res, launch.kernel, o.seed));
+  note_unlaunchable_shape(*kernels[0], launch.block, launch.grid, r.kernels.back());
   r.exit_code = exit_code_of(r.kernels);
 }
 }  // namespace
@@ -146,6 +157,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
         unknown.unknown_reasons.push_back(z3_failure(e.msg(), o.check));
         out.kernels.push_back(std::move(unknown));
       }
+      note_unlaunchable_shape(*k, o.check.block, o.check.grid, out.kernels.back());
     }
     out.exit_code = exit_code_of(out.kernels);
   };

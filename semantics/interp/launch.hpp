@@ -51,9 +51,25 @@ struct Launch {
   }
 };
 
+// Launch-shape limits of sm_20 and later: ISA 9.0 10.2 (%ntid at most 1024 x 1024 x 64) and 10.7 (%nctaid at most
+// (2^31 - 1) x 65535 x 65535); a CTA has at most 1024 threads (CUDA's limit, the product of `.maxntid 16,16,4` in
+// the 11.4.2 example).
+inline constexpr std::array<std::uint32_t, 3> max_ntid{1024, 1024, 64};
+inline constexpr std::array<std::uint32_t, 3> max_nctaid{0x7fffffffu, 65535, 65535};
+inline constexpr std::uint64_t max_threads_per_cta = 1024;
+using Dims = std::array<std::uint32_t, 3>;
+
+// Why a launch of this shape fails (empty when it does not): a dimension of 0 or above the limits, more threads
+// per CTA than a CTA has, or, for a given kernel, a block other than its `.reqntid` (11.4.3) or with more threads
+// than its `.maxntid` (11.4.2). An absent block or grid is not checked.
+std::string launch_shape_error(const std::optional<Dims>& block, const std::optional<Dims>& grid, const ir::Function* kernel = nullptr);
+
 struct Options {
   std::uint64_t seed = 0;              // 0: deterministic lowest-pc-first scheduling; else randomised
   std::uint64_t max_steps = 2'000'000'000;  // warp-instruction budget; running out is "unknown"
+  // Reject a launch no GPU accepts (launch_shape_error), as the driver would. The race checker turns it off: it
+  // replays the shapes that verification users give (GPUVerify's --blockDim=2048), which need not be real ones.
+  bool gpu_launch_limits = true;
   std::uint32_t resident_ctas = 8;     // CTAs in flight at once (interleaved); the rest wait their turn
   std::vector<std::array<std::uint32_t, 3>> first_ctas;  // started (and scheduled) before the rest, in this order
   bool fast_path = true;               // false: every instruction through semantics/ops (for cross-checks)

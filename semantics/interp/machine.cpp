@@ -287,6 +287,10 @@ RunResult Machine::run() {
     return result_;
   }
   const ir::Function* kernel = candidates[0];
+  if (auto why = opt_.gpu_launch_limits ? launch_shape_error(launch_.block, launch_.grid, kernel) : std::string(); !why.empty()) {
+    result_.problem = {Problem::Kind::bad_launch, why, {}};
+    return result_;
+  }
   if (launch_.params.size() != kernel->params.size()) {
     result_.problem = {Problem::Kind::bad_launch,
                        "kernel '" + kernel->name + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +

@@ -20,6 +20,11 @@ echo "$out" | grep -q '"bytes_le_hex": "02000000feffffff"' || { echo "FAIL flags
 check "out of bounds -> 1" 1 $rc
 "$exe" run "$data/scale.ptx" --block 4 --param u32:2 >/dev/null 2>&1; rc=$?
 check "wrong parameter count -> 2" 2 $rc
+# A launch no GPU accepts fails like the driver's (ISA 10.2: %ntid.x is at most 1024).
+err=$("$exe" run "$data/scale.ptx" --block 2048 --buffer in=zero:4 --buffer out=zero:4 \
+      --param buffer:in --param buffer:out --param u32:2 --param u32:1 2>&1 >/dev/null); rc=$?
+check "block of 2048 threads -> 2" 2 $rc
+echo "$err" | grep -q 'error: block 2048,1,1: %ntid.x is 1 to 1024 (ISA 10.2)' || { echo "FAIL block of 2048: message '$err'"; fails=$((fails+1)); }
 "$exe" run "$data/missing.ptx" --block 4 >/dev/null 2>&1; rc=$?
 check "missing file -> 2" 2 $rc
 tmp=$(mktemp); printf '.version 7.0\n.target sm_70\n.address_size 64\n.visible .entry u(.param .u64 o)\n{\n.reg .b32 %%r<4>;\nfns.b32 %%r1, %%r2, %%r3, 1;\nret;\n}\n' > "$tmp"

@@ -89,6 +89,17 @@ grep -q "error: no kernel named c; the module's kernels: a(int\*) = _Z1aPi, b(in
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .u64 %%a;\n  .reg .u32 %%t;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/ww.ptx"
 expect_rc 1 "racy PTX" "$exe" race "$tmp/ww.ptx" --blockDim=32 --gridDim=1
 grep -q "by st.global.u32 at $tmp/ww.ptx:10\$" "$tmp/out" || { echo "FAIL: PTX access not located at ww.ptx:10"; cat "$tmp/out"; fail=1; }
+# A shape no GPU launches (above the %ntid / %nctaid limits of ISA 10.2 / 10.7, more than 1024 threads per CTA, or
+# against the kernel's .reqntid (11.4.3) or __launch_bounds__ (.maxntid, 11.4.2)) is checked as given, as GPUVerify
+# does, with a note; a symbolic shape respects them.
+expect_rc 1 "--blockDim=2048" "$exe" race "$k/neighbour_read.cu" --blockDim=2048 --gridDim=1
+grep -q "note: no GPU launches this shape (block 2048,1,1: %ntid.x is 1 to 1024 (ISA 10.2)): checked as given" "$tmp/out" || { echo "FAIL: --blockDim=2048 not noted"; cat "$tmp/out"; fail=1; }
+expect_rc 1 "block above __launch_bounds__, checked as given" "$exe" race "$k/launch_bounds_wraparound.cu" --blockDim=512 --gridDim=1
+grep -q "allows at most 256 threads per CTA (.maxntid 256,1,1" "$tmp/out" || { echo "FAIL: .maxntid violation not noted"; cat "$tmp/out"; fail=1; }
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p) .reqntid 64\n{\n  .reg .u64 %%a, %%o;\n  .reg .u32 %%t, %%m;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  and.b32 %%m, %%t, 63;\n  mul.wide.u32 %%o, %%m, 4;\n  add.u64 %%a, %%a, %%o;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/req.ptx"
+expect_rc 1 "a block other than .reqntid 64, checked as given" "$exe" race "$tmp/req.ptx" --blockDim=128 --gridDim=1
+grep -q "requires .reqntid 64,1,1" "$tmp/out" || { echo "FAIL: .reqntid violation not noted"; cat "$tmp/out"; fail=1; }
+expect_rc 0 "symbolic block under .reqntid 64 (tid % 64 is one slot per thread)" "$exe" race "$tmp/req.ptx" --gridDim=1
 expect_rc 2 "bad --blockDim" "$exe" race "$k/shared_barrier.cu" --blockDim=0
 expect_rc 2 "missing file" "$exe" race "$tmp/missing.cu"
 
