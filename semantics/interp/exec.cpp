@@ -259,22 +259,23 @@ bool exotic_type(ir::ScalarType s) {
   }
 }
 
-bool has_word(const Instruction& ins, std::string_view w) {
-  return std::find(ins.q.words.begin(), ins.q.words.end(), w) != ins.q.words.end();
+// `cp.async.commit_group`, `cp.async.wait_group N` or `cp.async.wait_all` (ISA 9.7.9.25.3.2-3), or their bulk forms.
+bool async_group_control(const Instruction& ins) {
+  return ins.q.has_word("commit_group") || ins.q.has_word("wait_group") || ins.q.has_word("wait_all");
 }
 
 // The non-bulk async copy and its async-group controls (ISA 9.7.9.25.3): `cp.async.ca|cg.shared.global`,
 // `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`.
 bool non_bulk_async_copy(const Instruction& ins) {
-  if (ins.op != Opcode::cp_ || !has_word(ins, "async") || has_word(ins, "bulk") || has_word(ins, "mbarrier")) return false;
-  if (has_word(ins, "commit_group") || has_word(ins, "wait_group") || has_word(ins, "wait_all")) return true;
+  if (ins.op != Opcode::cp_ || !ins.q.has_word("async") || ins.q.has_word("bulk") || ins.q.has_word("mbarrier")) return false;
+  if (async_group_control(ins)) return true;
   return ins.q.space == StateSpace::shared && ins.q.space2 == StateSpace::global && ins.operands.size() >= 3;
 }
 
 bool supported(const Instruction& ins, bool observed) {
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
-    auto has = [&](const char* w) { return std::find(ins.q.words.begin(), ins.q.words.end(), w) != ins.q.words.end(); };
+    auto has = [&](const char* w) { return ins.q.has_word(w); };
     const auto& t = ins.q.types;
     if (t.size() != 4 || !has("row") || !has("col") || has("satfinite") || ins.operands.size() != 4) return false;
     using ST = ir::ScalarType;
@@ -313,9 +314,7 @@ bool supported(const Instruction& ins, bool observed) {
       return !observed && non_bulk_async_copy(ins);
     case Opcode::ldmatrix_: {
       // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
-      bool m8n8 = false, b16 = false;
-      for (const auto& w : ins.q.words) { m8n8 |= w == "m8n8"; b16 |= w == "b16"; }
-      return m8n8 && b16;
+      return ins.q.has_word("m8n8") && ins.q.has_word("b16");
     }
     case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
     case Opcode::vshl_: case Opcode::vshr_:
@@ -784,11 +783,11 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
       // ignore-src is true) and zeros after. Completed at issue (see supported()); commit and wait do nothing.
-      if (has_word(ins, "commit_group") || has_word(ins, "wait_group") || has_word(ins, "wait_all")) return true;
+      if (async_group_control(ins)) return true;
       const std::uint64_t dst = address(t, o[0]), src = address(t, o[1]);
       const std::uint64_t cp_size = R(2, 32).u64();
       std::uint64_t src_size = cp_size;
-      const std::size_t operands = o.size() - (has_word(ins, "L2::cache_hint") ? 1 : 0);  // without cache-policy
+      const std::size_t operands = o.size() - (ins.q.has_word("L2::cache_hint") ? 1 : 0);  // without cache-policy
       if (operands >= 4) {
         const auto& regs = mod_.functions[t.frames.back().fn].registers;
         const bool ignore_src = o[3].kind == OK::Register && regs[static_cast<std::size_t>(o[3].reg)].type.scalar == ir::ScalarType::pred;

@@ -898,7 +898,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
         if (word == "x2") count = 2;
         if (word == "x4") count = 4;
       }
-      const bool trans = std::find(ins.q.words.begin(), ins.q.words.end(), "trans") != ins.q.words.end();
+      const bool trans = ins.q.has_word("trans");
       StateSpace space = ins.q.space.value_or(StateSpace::generic);
       auto element = [&](Thread& reader, unsigned j, unsigned row, unsigned col) -> std::uint32_t {
         unsigned src = 8 * j + row;
@@ -934,7 +934,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
       // Fragment layouts of ISA 9.7.14.5.8 (m16n8k16, .f16/.bf16) and 9.7.14.5.10 (m16n8k32, .s8/.u8):
       // g = lane >> 2, t = lane % 4. D = A * B + C, 16x8 result, C/D element i at row g (+8 for i >= 2),
       // column 2t + (i & 1).
-      const bool k32 = std::find(ins.q.words.begin(), ins.q.words.end(), "m16n8k32") != ins.q.words.end();
+      const bool k32 = ins.q.has_word("m16n8k32");
       const ir::ScalarType at = ins.q.types[1].scalar;
       const unsigned K = k32 ? 32 : 16;
       double A[16][32] = {}, B[32][8] = {};

@@ -489,9 +489,8 @@ class Builder {
   // `cp.async.mbarrier.arrive[.noinc] [addr]` one.
   static std::pair<std::size_t, std::size_t> operand_count(const Instruction& out, const OpcodeInfo& info) {
     if (out.op == Opcode::cp_) {
-      const auto has = [&](std::string_view w) { return std::find(out.q.words.begin(), out.q.words.end(), w) != out.q.words.end(); };
-      if (has("commit_group") || has("wait_all")) return {0, 0};
-      if (has("wait_group") || has("arrive")) return {1, 1};
+      if (out.q.has_word("commit_group") || out.q.has_word("wait_all")) return {0, 0};
+      if (out.q.has_word("wait_group") || out.q.has_word("arrive")) return {1, 1};
     }
     return {info.min_operands, info.max_operands};
   }

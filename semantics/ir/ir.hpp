@@ -4,10 +4,12 @@
 
 #include "semantics/ir/types.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptx::ir {
@@ -107,6 +109,8 @@ struct Qualifiers {
   std::vector<std::string> words;  // every qualifier as written, for printing and diagnostics
 
   bool has(Flag f) const;
+  // Whether `w` is one of the qualifiers as written (for forms no Flag names: `commit_group`, `m16n8k32`).
+  bool has_word(std::string_view w) const { return std::find(words.begin(), words.end(), w) != words.end(); }
 };
 
 struct Instruction {
