@@ -359,17 +359,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     s.add(z3::ule(launch.ntid[0], u32(max_ntid[0])) && z3::ule(launch.ntid[1], u32(max_ntid[1])) && z3::ule(launch.ntid[2], u32(max_ntid[2])));
     const z3::expr threads = z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32);
     s.add(z3::ule(threads, c.bv_val(ptx::interp::max_threads_per_cta, 64)));
-    auto directive = [&](const char* name) -> const std::vector<std::uint64_t>* {
-      auto it = f.performance.find(name);
-      return it == f.performance.end() ? nullptr : &it->second;
-    };
-    if (const auto* req = directive("reqntid"))
-      for (std::size_t d = 0; d < 3; ++d) s.add(launch.ntid[d] == u32(d < req->size() ? (*req)[d] : 1));
-    if (const auto* max = directive("maxntid")) {
-      std::uint64_t most = 1;
-      for (auto v : *max) most *= v;
-      s.add(z3::ule(threads, c.bv_val(most, 64)));
-    }
+    if (auto req = ptx::interp::block_directive(f, "reqntid"))
+      for (std::size_t d = 0; d < 3; ++d) s.add(launch.ntid[d] == u32((*req)[d]));
+    if (auto max = ptx::interp::block_directive(f, "maxntid"))
+      s.add(z3::ule(threads, c.bv_val(std::uint64_t((*max)[0]) * (*max)[1] * (*max)[2], 64)));
   }
   if (!o.grid) {
     using ptx::interp::max_nctaid;

@@ -7,6 +7,14 @@ std::string dims_text(const Dims& d) { return std::to_string(d[0]) + "," + std::
 std::uint64_t product(const Dims& d) { return std::uint64_t(d[0]) * d[1] * d[2]; }
 }  // namespace
 
+std::optional<Dims> block_directive(const ir::Function& kernel, std::string_view name) {
+  auto it = kernel.performance.find(std::string(name));
+  if (it == kernel.performance.end()) return std::nullopt;
+  Dims d{1, 1, 1};
+  for (std::size_t i = 0; i < 3 && i < it->second.size(); ++i) d[i] = static_cast<std::uint32_t>(it->second[i]);
+  return d;
+}
+
 std::string launch_shape_error(const std::optional<Dims>& block, const std::optional<Dims>& grid, const ir::Function* kernel) {
   static const char* axis = "xyz";
   for (int i = 0; i < 3; ++i) {
@@ -19,16 +27,9 @@ std::string launch_shape_error(const std::optional<Dims>& block, const std::opti
   if (product(*block) > max_threads_per_cta)
     return "block " + dims_text(*block) + ": " + std::to_string(product(*block)) + " threads, a CTA has at most " + std::to_string(max_threads_per_cta);
   if (!kernel) return {};
-  auto directive = [&](const char* name) -> std::optional<Dims> {
-    auto it = kernel->performance.find(name);
-    if (it == kernel->performance.end()) return std::nullopt;
-    Dims d{1, 1, 1};
-    for (std::size_t i = 0; i < 3 && i < it->second.size(); ++i) d[i] = static_cast<std::uint32_t>(it->second[i]);
-    return d;
-  };
-  if (auto req = directive("reqntid"); req && *req != *block)
+  if (auto req = block_directive(*kernel, "reqntid"); req && *req != *block)
     return "block " + dims_text(*block) + ": kernel " + kernel->name + " requires .reqntid " + dims_text(*req) + " (ISA 11.4.3)";
-  if (auto max = directive("maxntid"); max && product(*block) > product(*max))
+  if (auto max = block_directive(*kernel, "maxntid"); max && product(*block) > product(*max))
     return "block " + dims_text(*block) + ": kernel " + kernel->name + " allows at most " + std::to_string(product(*max)) +
            " threads per CTA (.maxntid " + dims_text(*max) + ", ISA 11.4.2)";
   return {};

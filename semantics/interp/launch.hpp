@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptx::interp {
@@ -58,6 +59,9 @@ inline constexpr std::array<std::uint32_t, 3> max_ntid{1024, 1024, 64};
 inline constexpr std::array<std::uint32_t, 3> max_nctaid{0x7fffffffu, 65535, 65535};
 inline constexpr std::uint64_t max_threads_per_cta = 1024;
 using Dims = std::array<std::uint32_t, 3>;
+
+// The block a kernel's `.reqntid` (ISA 11.4.3) or `.maxntid` (11.4.2) names, missing dimensions 1; none without it.
+std::optional<Dims> block_directive(const ir::Function& kernel, std::string_view name);
 
 // Why a launch of this shape fails (empty when it does not): a dimension of 0 or above the limits, more threads
 // per CTA than a CTA has, or, for a given kernel, a block other than its `.reqntid` (11.4.3) or with more threads
