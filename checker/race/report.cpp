@@ -46,7 +46,7 @@ std::string ids_text(const ThreadIds& t) {
 }
 std::string access_text(const AccessReport& a) {
   std::ostringstream s;
-  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << "+" << a.offset << " [" << a.size << " bytes] by "
+  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << "+" << a.offset << " [" << a.size << (a.size == 1 ? " byte] by " : " bytes] by ")
     << a.opcode << " at " << a.where.text();
   return s.str();
 }
@@ -66,7 +66,7 @@ json to_json(const FileResult& r) {
     for (const auto& d : k.divergences)
       divs.push_back({{"barrier", where_json(d.where)}, {"condition", d.condition}, {"thread1", ids_json(d.t1)}, {"thread2", ids_json(d.t2)},
                       {"thread1_reaches", d.t1_reaches}, {"note", d.note}});
-    ks.push_back({{"kernel", k.kernel}, {"cxx_name", ptx::ir::demangle(k.kernel)}, {"verdict", verdict_name(k)}, {"races", races}, {"barrier_divergence", divs},
+    ks.push_back({{"kernel", k.kernel}, {"cxx_name", ptx::ir::kernel_cxx_name(k.kernel)}, {"verdict", verdict_name(k)}, {"races", races}, {"barrier_divergence", divs},
                   {"unknown_reasons", k.unknown_reasons}, {"unsupported", k.unsupported}, {"notes", k.notes},
                   {"solver_calls", k.queries}, {"seconds", k.seconds}});
   }
@@ -84,8 +84,7 @@ std::string to_text(const FileResult& r) {
     return s.str();
   }
   for (const auto& k : r.kernels) {
-    const std::string cxx = ptx::ir::demangle(k.kernel);
-    s << r.file << ": kernel " << (cxx == k.kernel ? k.kernel : cxx + " (PTX " + k.kernel + ")") << ": " << verdict_name(k) << " [" << r.mode << "]\n";
+    s << r.file << ": kernel " << ptx::ir::kernel_title(k.kernel) << ": " << verdict_name(k) << " [" << r.mode << "]\n";
     for (const auto& x : k.races) {
       s << "  " << (x.possible ? "possible race" : "race") << (x.confirmed ? " (confirmed on the interpreter)" : "") << ":\n";
       s << "    thread 1 " << ids_text(x.t1) << ": " << access_text(x.first) << "\n";
@@ -116,7 +115,7 @@ json to_sarif(const std::vector<FileResult>& rs) {
       continue;
     }
     for (const auto& k : r.kernels) {
-      const std::string kernel = ptx::ir::demangle(k.kernel);
+      const std::string kernel = ptx::ir::kernel_cxx_name(k.kernel);
       for (const auto& x : k.races)
         results.push_back({{"ruleId", "ptxcheck.race.data-race"}, {"level", x.possible ? "warning" : "error"},
                            {"message", {{"text", std::string(x.possible ? "possible " : "") + "data race in " + kernel + ": " +

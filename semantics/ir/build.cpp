@@ -796,8 +796,10 @@ std::vector<const Function*> Module::kernels_named(std::string_view name) const 
   std::vector<const Function*> exact, by_cxx_name;
   for (const Function* f : kernels()) {
     if (f->name == name) exact.push_back(f);
-    const std::string cxx = demangle(f->name);
-    if (cxx == name || cxx.substr(0, cxx.find('(')) == name) by_cxx_name.push_back(f);
+    const std::string cxx = kernel_cxx_name(f->name);
+    const std::string without_params = cxx.substr(0, cxx.find('('));
+    const std::string without_template_args = without_params.substr(0, without_params.find('<'));
+    if (name == cxx || name == without_params || name == without_template_args) by_cxx_name.push_back(f);
   }
   return exact.empty() ? by_cxx_name : exact;
 }
@@ -805,16 +807,22 @@ std::vector<const Function*> Module::kernels_named(std::string_view name) const 
 std::string Module::no_single_kernel_named(std::string_view name) const {
   const auto named = kernels_named(name);
   std::string out = named.empty() ? "no kernel named " + std::string(name)
-                                  : std::string(name) + " names " + std::to_string(named.size()) + " kernels (overloads): give the PTX name";
+                                  : std::string(name) + " names " + std::to_string(named.size()) + " kernels (overloads or template instances): give one";
   std::string list;
-  for (const Function* f : kernels()) {
-    const std::string cxx = demangle(f->name);
-    list += (list.empty() ? "" : ", ") + (cxx == f->name ? f->name : cxx + " = " + f->name);
-  }
+  for (const Function* f : kernels()) list += (list.empty() ? "" : ", ") + kernel_title(f->name);
   return out + (list.empty() ? "; the module has no kernel" : "; the module's kernels: " + list);
 }
 
-std::string demangle(std::string_view symbol) { return boost::core::demangle(std::string(symbol).c_str()); }
+std::string kernel_cxx_name(std::string_view symbol) {
+  std::string cxx = boost::core::demangle(std::string(symbol).c_str());
+  // A `__global__` function returns void (an .entry has no return parameters, ISA 11.2.1): the prefix is that type.
+  if (cxx != symbol && cxx.starts_with("void ")) cxx.erase(0, 5);
+  return cxx;
+}
+std::string kernel_title(std::string_view symbol) {
+  const std::string cxx = kernel_cxx_name(symbol);
+  return cxx == symbol ? cxx : cxx + " (PTX " + std::string(symbol) + ")";
+}
 
 BuildResult build(const ParsedModule& parsed) { return Builder(parsed).run(); }
 

@@ -152,15 +152,19 @@ struct Module {
   const Variable* find_global(std::string_view name) const;
   // The kernels (`.entry`) of the module.
   std::vector<const Function*> kernels() const;
-  // The kernels a user's `--kernel NAME` means: the one whose PTX name is NAME, else those whose demangled C++
-  // name is NAME with or without its parameter list (`b`, `ns::b`, `b(int*)` for `_ZN2ns1bEPi`); overloads give
-  // several.
+  // The kernels a user's `--kernel NAME` means: the one whose PTX name is NAME, else those whose C++ name
+  // (kernel_cxx_name) is NAME with or without its parameter list (`b`, `ns::b`, `b(int*)` for `_ZN2ns1bEPi`,
+  // `k<int>` or `k` for `_Z1kIiEvPi`); overloads and template instances give several.
   std::vector<const Function*> kernels_named(std::string_view name) const;
   // The error for a NAME that means no kernel (or several): it lists the module's kernels, C++ and PTX names.
   std::string no_single_kernel_named(std::string_view name) const;
 };
 
-// The C++ name a mangled PTX symbol stands for (`_Z1bPi` -> `b(int*)`); the symbol itself if it is not mangled.
-std::string demangle(std::string_view symbol);
+// The C++ name a kernel's mangled PTX symbol stands for, as a user writes it: `_Z1bPi` -> `b(int*)`,
+// `_Z1kIiEvPi` -> `k<int>(int*)` (a template instance's mangled `void` return type left out); the symbol itself
+// if it is not mangled.
+std::string kernel_cxx_name(std::string_view symbol);
+// How reports and errors name a kernel: `b(int*) (PTX _Z1bPi)`, or the PTX name alone when it is not mangled.
+std::string kernel_title(std::string_view symbol);
 
 }  // namespace ptx::ir

@@ -84,7 +84,12 @@ grep -q "kernel b(int\*) (PTX _Z1bPi): race-free" "$tmp/out" && ! grep -q "_Z1aP
 expect_rc 1 "--kernel by C++ signature" "$exe" race "$tmp/two.cu" --kernel 'a(int*)' --blockDim=64 --gridDim=1
 expect_rc 1 "--kernel by PTX name" "$exe" race "$tmp/two.cu" --kernel _Z1aPi --blockDim=64 --gridDim=1
 expect_rc 2 "--kernel naming nothing" "$exe" race "$tmp/two.cu" --kernel c --blockDim=64 --gridDim=1
-grep -q "error: no kernel named c; the module's kernels: a(int\*) = _Z1aPi, b(int\*) = _Z1bPi" "$tmp/err" || { echo "FAIL: unknown --kernel does not list the kernels"; cat "$tmp/err"; fail=1; }
+grep -q "error: no kernel named c; the module's kernels: a(int\*) (PTX _Z1aPi), b(int\*) (PTX _Z1bPi)" "$tmp/err" || { echo "FAIL: unknown --kernel does not list the kernels"; cat "$tmp/err"; fail=1; }
+# A template kernel is named without its mangled `void` return type: k<int>, k<int>(int*); k alone means both instances.
+printf 'template <typename T> __global__ void k(T* p) { p[0] = (T)threadIdx.x; }\ntemplate __global__ void k<int>(int*);\ntemplate __global__ void k<char>(char*);\n' > "$tmp/tpl.cu"
+expect_rc 1 "--kernel by template instance" "$exe" race "$tmp/tpl.cu" --kernel 'k<int>' --blockDim=64 --gridDim=1
+grep -q "kernel k<int>(int\*) (PTX _Z1kIiEvPT_): race" "$tmp/out" && ! grep -q "k<char>" "$tmp/out" || { echo "FAIL: --kernel k<int>"; cat "$tmp/out"; fail=1; }
+expect_rc 1 "--kernel by template instance signature" "$exe" race "$tmp/tpl.cu" --kernel 'k<char>(char*)' --blockDim=64 --gridDim=1
 # A PTX input has no .loc: an access is located by the PTX file's own line.
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .u64 %%a;\n  .reg .u32 %%t;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/ww.ptx"
 expect_rc 1 "racy PTX" "$exe" race "$tmp/ww.ptx" --blockDim=32 --gridDim=1
