@@ -217,6 +217,26 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir
   return out;
 }
 
+// Facts about the population counts both threads take (ISA 9.7.1.14): the count of a subset of bits is at most the
+// count of the whole, and below it when the subset is proper. Valid for every value, so they narrow nothing; they
+// spare the solver the counting argument that the adder circuit of ops::popc hides from it: a warp-aggregated
+// append's slot `base + popc(ballot & lanemask_lt)` is unique (a lane's own bit lies in the ballot and in no lower
+// lane's mask) and below `base + popc(ballot)`.
+std::vector<z3::expr> popcount_order(const ThreadEncoding& t1, const ThreadEncoding& t2) {
+  std::vector<ThreadEncoding::Popcount> all = t1.popcounts;
+  all.insert(all.end(), t2.popcounts.begin(), t2.popcounts.end());
+  std::vector<z3::expr> lemmas;
+  for (const auto& small : all)
+    for (const auto& large : all) {
+      if (&small == &large || small.bits.get_sort().bv_size() != large.bits.get_sort().bv_size()) continue;
+      const z3::expr zero = small.bits.ctx().bv_val(0, small.bits.get_sort().bv_size());
+      const z3::expr subset = (small.bits & ~large.bits) == zero;
+      lemmas.push_back(z3::implies(subset, z3::ule(small.count, large.count)));
+      lemmas.push_back(z3::implies(subset && small.bits != large.bits, z3::ult(small.count, large.count)));
+    }
+  return lemmas;
+}
+
 z3::expr all_eq(const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
   z3::expr r = a[0] == b[0];
   for (std::size_t i = 1; i < a.size(); ++i) r = r && a[i] == b[i];
@@ -371,6 +391,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
   for (const auto* t : {&T1, &T2})
     for (const auto& fact : t->facts) s.add(fact);
+  for (const z3::expr& lemma : popcount_order(T1, T2)) s.add(lemma);
   // Shared-space addresses are 32-bit (ISA 5.1.4: a CTA's shared memory is at most 228 KB).
   for (const auto& obj : prep.objects)
     if (obj.space == Space::shared) s.add(z3::ult(c.bv_const(obj.base_symbol.c_str(), 64), c.bv_val(std::uint64_t{1} << 32, 64)));
@@ -393,8 +414,20 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     try {
       r = s.check();
       if (r == z3::sat) model = s.get_model();
-      if (r == z3::unknown)
+      if (r == z3::unknown && current == o.query) {
+        // The incremental solver keeps what it learnt from earlier queries and skips the preprocessing of a fresh
+        // one; some queries it cannot decide within the budget a fresh solver decides in a fraction of it (a
+        // warp-aggregated append's slots, popcount_order). Asked once more, with the same budget.
+        z3::solver fresh(c);
+        current.apply_to(fresh);
+        for (const z3::expr& e : s.assertions()) fresh.add(e);
+        r = fresh.check();
+        if (r == z3::sat) model = fresh.get_model();
+        if (r == z3::unknown)
+          why = current.unknown_reason(fresh.reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      } else if (r == z3::unknown) {
         why = current.unknown_reason(s.reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      }
     } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
       r = z3::unknown;
       why = z3_failure(e.msg(), o);

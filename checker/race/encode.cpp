@@ -837,7 +837,12 @@ class Encoder {
       case Opcode::not_: W(ops::not_(D, R(1, w))); return;
       case Opcode::shl_: W(ops::shl(D, R(1, w), R(2, 32))); return;
       case Opcode::shr_: W(ops::shr(D, sg, R(1, w), R(2, 32)), sg); return;
-      case Opcode::popc_: W(ops::popc(D, R(1, w))); return;
+      case Opcode::popc_: {
+        const z3::expr bits = R(1, w), count = ops::popc(D, bits);
+        if (!probing_ && popcount_ids_.insert(count.id()).second) out_.popcounts.push_back({bits, count});
+        W(count);
+        return;
+      }
       case Opcode::clz_: W(ops::clz(D, R(1, w))); return;
       case Opcode::bfind_: W(ops::bfind(D, sg, in.q.has(ptx::ir::Flag::shiftamt), R(1, w))); return;
       case Opcode::brev_: W(ops::brev(D, R(1, w))); return;
@@ -951,6 +956,11 @@ class Encoder {
     auto as = [&](z3::expr e) { return e.substitute(from, to); };
     for (const auto* cr : counters)
       out_.writer_counters.push_back({{cr->instr, cr->object, as(cr->addr), as(cr->ret), as(cr->inc), as(cr->pc), cr->scope}, via, instance});
+    // The forwarding thread's population counts too (a leader's `atomicAdd(count, __popc(ballot))`), each once.
+    for (std::size_t n = 0, taken = out_.popcounts.size(); n < taken; ++n) {
+      const ThreadEncoding::Popcount forwarder{as(out_.popcounts[n].bits).simplify(), as(out_.popcounts[n].count).simplify()};
+      if (popcount_ids_.insert(forwarder.count.id()).second) out_.popcounts.push_back(forwarder);
+    }
   }
   // The counter reads `value` is computed from, in `loops` (those of the forwarding instruction, so that an
   // iteration of them names one instance of each).
@@ -1145,6 +1155,7 @@ class Encoder {
   std::set<std::uint32_t> broadcast_stores_;
   std::unordered_set<unsigned> probe_made_;  // ids of the symbols made while probing
   std::unordered_set<unsigned> fact_ids_;    // ids of the facts pushed (add_fact)
+  std::unordered_set<unsigned> popcount_ids_;  // ids of the popc results recorded (ThreadEncoding::popcounts)
 };
 }  // namespace
 

@@ -106,6 +106,11 @@ struct ThreadEncoding {
     std::vector<z3::expr> instance;
   };
   std::vector<WriterCounter> writer_counters;
+  // Every popc this thread executes: its operand and its result (check.cpp's popcount_order relates them).
+  struct Popcount {
+    z3::expr bits, count;
+  };
+  std::vector<Popcount> popcounts;
   std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
