@@ -715,6 +715,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     r.strength = strength_text(in, a.atomic);
     r.space = space_name(a.space);
     r.object = a.object >= 0 ? prep.objects[a.object].name : "?";
+    r.argument = argument_text(f, r.object);
     r.size = a.size;
     r.opcode = opcode_text(in);
     z3::expr base = a.object >= 0 ? c.bv_const(prep.objects[a.object].base_symbol.c_str(), 64) : c.bv_val(0, 64);

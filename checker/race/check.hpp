@@ -57,6 +57,7 @@ struct AccessReport {
   std::string strength;  // weak, or relaxed/volatile/atomic with the scope
   std::string space;     // global, shared, generic
   std::string object;    // parameter or variable, "?" unknown
+  std::string argument;  // for a kernel parameter, the C++ argument it is ("argument 2, int*"); else empty
   std::int64_t offset = 0;
   unsigned size = 0;
   std::string opcode;

@@ -43,4 +43,11 @@ std::string opcode_text(const ptx::ir::Instruction& in) {
   return s;
 }
 
+std::string argument_text(const ptx::ir::Function& kernel, std::string_view object) {
+  const std::vector<std::string> types = ptx::ir::kernel_cxx_parameter_types(kernel.name);
+  for (std::size_t p = 0; p < kernel.params.size() && types.size() == kernel.params.size(); ++p)
+    if (kernel.params[p].name == object) return "argument " + std::to_string(p + 1) + ", " + types[p];
+  return "";
+}
+
 }  // namespace ptxcheck::race

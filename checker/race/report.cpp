@@ -30,7 +30,7 @@ namespace {
 json where_json(const Where& w) { return {{"file", w.file}, {"line", w.line}, {"column", w.column}, {"ptx_file", w.ptx_file}, {"ptx_line", w.ptx_line}}; }
 json ids_json(const ThreadIds& t) { return {{"ctaid", t.ctaid}, {"tid", t.tid}}; }
 json access_json(const AccessReport& a) {
-  return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"offset", a.offset},
+  return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"argument", a.argument}, {"offset", a.offset},
           {"size", a.size}, {"instruction", a.opcode}, {"location", where_json(a.where)}};
 }
 json witness_json(const Witness& w) {
@@ -46,7 +46,7 @@ std::string ids_text(const ThreadIds& t) {
 }
 std::string access_text(const AccessReport& a) {
   std::ostringstream s;
-  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << "+" << a.offset << " [" << a.size << (a.size == 1 ? " byte] by " : " bytes] by ")
+  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << (a.offset < 0 ? "" : "+") << a.offset << (a.argument.empty() ? "" : " (" + a.argument + ")") << " [" << a.size << (a.size == 1 ? " byte] by " : " bytes] by ")
     << a.opcode << " at " << a.where.text();
   return s.str();
 }

@@ -819,6 +819,22 @@ std::string kernel_cxx_name(std::string_view symbol) {
   if (cxx != symbol && cxx.starts_with("void ")) cxx.erase(0, 5);
   return cxx;
 }
+std::vector<std::string> kernel_cxx_parameter_types(std::string_view symbol) {
+  const std::string cxx = kernel_cxx_name(symbol);
+  const auto open = cxx.find('(');
+  if (cxx == symbol || open == std::string::npos || cxx.ends_with("()")) return {};
+  // The list between the outermost parentheses, split at the commas outside template arguments and nested
+  // parentheses (function pointer types).
+  std::vector<std::string> types{""};
+  int depth = 0;
+  for (std::size_t i = open + 1; i + 1 < cxx.size(); ++i) {
+    const char ch = cxx[i];
+    depth += (ch == '<' || ch == '(') - (ch == '>' || ch == ')');
+    if (ch == ',' && depth == 0) types.emplace_back();
+    else if (!(ch == ' ' && types.back().empty())) types.back() += ch;
+  }
+  return types;
+}
 std::string kernel_title(std::string_view symbol) {
   const std::string cxx = kernel_cxx_name(symbol);
   return cxx == symbol ? cxx : cxx + " (PTX " + std::string(symbol) + ")";

@@ -164,6 +164,9 @@ struct Module {
 // `_Z1kIiEvPi` -> `k<int>(int*)` (a template instance's mangled `void` return type left out); the symbol itself
 // if it is not mangled.
 std::string kernel_cxx_name(std::string_view symbol);
+// The C++ parameter types of a kernel's mangled PTX symbol, in order (`_Z1kPKiPi` -> `int const*`, `int*`); empty
+// when the symbol is not mangled or has no parameters.
+std::vector<std::string> kernel_cxx_parameter_types(std::string_view symbol);
 // How reports and errors name a kernel: `b(int*) (PTX _Z1bPi)`, or the PTX name alone when it is not mangled.
 std::string kernel_title(std::string_view symbol);
 

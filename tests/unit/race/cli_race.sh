@@ -89,6 +89,8 @@ grep -q "error: no kernel named c; the module's kernels: a(int\*) (PTX _Z1aPi), 
 printf 'template <typename T> __global__ void k(T* p) { p[0] = (T)threadIdx.x; }\ntemplate __global__ void k<int>(int*);\ntemplate __global__ void k<char>(char*);\n' > "$tmp/tpl.cu"
 expect_rc 1 "--kernel by template instance" "$exe" race "$tmp/tpl.cu" --kernel 'k<int>' --blockDim=64 --gridDim=1
 grep -q "kernel k<int>(int\*) (PTX _Z1kIiEvPT_): race" "$tmp/out" && ! grep -q "k<char>" "$tmp/out" || { echo "FAIL: --kernel k<int>"; cat "$tmp/out"; fail=1; }
+# A kernel parameter is named as the C++ argument it is, too.
+grep -q "of _Z1kIiEvPT__param_0+0 (argument 1, int\*) \[4 bytes\]" "$tmp/out" || { echo "FAIL: parameter not named as argument 1"; cat "$tmp/out"; fail=1; }
 expect_rc 1 "--kernel by template instance signature" "$exe" race "$tmp/tpl.cu" --kernel 'k<char>(char*)' --blockDim=64 --gridDim=1
 # A PTX input has no .loc: an access is located by the PTX file's own line.
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .u64 %%a;\n  .reg .u32 %%t;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/ww.ptx"

@@ -178,3 +178,24 @@ TEST_CASE("a register number beyond any range is an undeclared name (found by th
   REQUIRE(e.size() == 1);
   CHECK(e[0] == "undeclared name '%r99999999999999999999999'");
 }
+
+TEST_CASE("kernels are named by their C++ names, template instances without the mangled return type") {
+  using ptx::ir::kernel_cxx_name, ptx::ir::kernel_cxx_parameter_types, ptx::ir::kernel_title;
+  CHECK(kernel_cxx_name("_Z1bPi") == "b(int*)");
+  CHECK(kernel_cxx_name("_Z1kIiEvPT_") == "k<int>(int*)");
+  CHECK(kernel_cxx_name("plain") == "plain");
+  CHECK(kernel_title("_Z1bPi") == "b(int*) (PTX _Z1bPi)");
+  CHECK(kernel_title("plain") == "plain");
+  using V = std::vector<std::string>;
+  CHECK(kernel_cxx_parameter_types("_Z1kPKiPiS1_") == V{"int const*", "int*", "int*"});
+  CHECK(kernel_cxx_parameter_types("_Z1kPFviiEi") == V{"void (*)(int, int)", "int"});
+  CHECK(kernel_cxx_parameter_types("_Z1k3FooIiLi2EE") == V{"Foo<int, 2>"});
+  CHECK(kernel_cxx_parameter_types("_Z1kv").empty());
+  CHECK(kernel_cxx_parameter_types("plain").empty());
+  const Module m = load(kHeader + ".visible .entry _Z1kIiEvPT_(.param .u64 p)\n{\n ret;\n}\n"
+                                     ".visible .entry _Z1kIcEvPT_(.param .u64 p)\n{\n ret;\n}\n");
+  CHECK(m.kernels_named("k<int>").size() == 1);
+  CHECK(m.kernels_named("k<char>(char*)").size() == 1);
+  CHECK(m.kernels_named("k").size() == 2);
+  CHECK(m.kernels_named("k<long>").empty());
+}
