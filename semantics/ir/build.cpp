@@ -792,12 +792,26 @@ std::vector<const Function*> Module::kernels() const {
   for (const auto& f : functions) if (f.is_entry) out.push_back(&f);
   return out;
 }
+namespace {
+// Where the parameter list of a demangled name starts: the '(' matching its final ')', which template arguments
+// before it may contain too (`k<main::{lambda(int)#1}>(int*, ...)`); npos when there is none.
+std::size_t parameter_list_start(const std::string& cxx) {
+  if (!cxx.ends_with(')')) return std::string::npos;
+  int depth = 0;
+  for (std::size_t i = cxx.size(); i-- > 0;) {
+    depth += (cxx[i] == ')') - (cxx[i] == '(');
+    if (depth == 0) return i;
+  }
+  return std::string::npos;
+}
+}  // namespace
+
 std::vector<const Function*> Module::kernels_named(std::string_view name) const {
   std::vector<const Function*> exact, by_cxx_name;
   for (const Function* f : kernels()) {
     if (f->name == name) exact.push_back(f);
     const std::string cxx = kernel_cxx_name(f->name);
-    const std::string without_params = cxx.substr(0, cxx.find('('));
+    const std::string without_params = cxx.substr(0, parameter_list_start(cxx));
     const std::string without_template_args = without_params.substr(0, without_params.find('<'));
     if (name == cxx || name == without_params || name == without_template_args) by_cxx_name.push_back(f);
   }
@@ -821,7 +835,7 @@ std::string kernel_cxx_name(std::string_view symbol) {
 }
 std::vector<std::string> kernel_cxx_parameter_types(std::string_view symbol) {
   const std::string cxx = kernel_cxx_name(symbol);
-  const auto open = cxx.find('(');
+  const auto open = parameter_list_start(cxx);
   if (cxx == symbol || open == std::string::npos || cxx.ends_with("()")) return {};
   // The list between the outermost parentheses, split at the commas outside template arguments and nested
   // parentheses (function pointer types).

@@ -190,6 +190,7 @@ TEST_CASE("kernels are named by their C++ names, template instances without the 
   CHECK(kernel_cxx_parameter_types("_Z1kPKiPiS1_") == V{"int const*", "int*", "int*"});
   CHECK(kernel_cxx_parameter_types("_Z1kPFviiEi") == V{"void (*)(int, int)", "int"});
   CHECK(kernel_cxx_parameter_types("_Z1k3FooIiLi2EE") == V{"Foo<int, 2>"});
+  CHECK(kernel_cxx_parameter_types("_Z1kIZ4mainEUliE_EvPiT_") == V{"int*", "main::{lambda(int)#1}"});  // a lambda's type
   CHECK(kernel_cxx_parameter_types("_Z1kv").empty());
   CHECK(kernel_cxx_parameter_types("plain").empty());
   const Module m = load(kHeader + ".visible .entry _Z1kIiEvPT_(.param .u64 p)\n{\n ret;\n}\n"
@@ -198,4 +199,7 @@ TEST_CASE("kernels are named by their C++ names, template instances without the 
   CHECK(m.kernels_named("k<char>(char*)").size() == 1);
   CHECK(m.kernels_named("k").size() == 2);
   CHECK(m.kernels_named("k<long>").empty());
+  const Module lambda = load(kHeader + ".visible .entry _Z1kIZ4mainEUliE_EvPiT_(.param .u64 p)\n{\n ret;\n}\n");
+  CHECK(lambda.kernels_named("k<main::{lambda(int)#1}>").size() == 1);
+  CHECK(lambda.kernels_named("k").size() == 1);
 }
