@@ -510,6 +510,8 @@ class Detector final : public ptx::interp::Observer {
         r.object = obj.name;
         r.offset = static_cast<std::int64_t>(start - obj.base);
       }
+    for (const ptx::ir::Function* k : m_.kernels())  // a buffer named after a kernel parameter (a replay's)
+      if (std::string a = argument_text(*k, r.object); !a.empty()) r.argument = a;
     return r;
   }
 

@@ -136,12 +136,21 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
                                : fill == Fill::loaded ? ", buffers zero but for the words the witness's loads read, CTA " +
                                                             dims_text(ahead_cta) + " first"
                                                       : ", buffers holding each word's index");
-      for (auto& r : races)
-        if (!r.confirmed && std::any_of(res.races.begin(), res.races.end(), [&](const RaceReport& x) { return same_pair(x, r); })) {
-          r.confirmed = true;
-          r.possible = false;
-          r.note = "confirmed: the interpreter ran the witness (" + how + ") and this execution races";
-        }
+      for (auto& r : races) {
+        if (r.confirmed) continue;
+        auto seen = std::find_if(res.races.begin(), res.races.end(), [&](const RaceReport& x) { return same_pair(x, r); });
+        if (seen == res.races.end()) continue;
+        // The report shows the threads and locations of the execution that raced (the solver's model, whose memory
+        // the replay need not have, may name others); the witness stays the launch that was run.
+        const bool swapped = seen->first.where.key() != r.first.where.key();
+        r.t1 = swapped ? seen->t2 : seen->t1;
+        r.t2 = swapped ? seen->t1 : seen->t2;
+        r.first = swapped ? seen->second : seen->first;
+        r.second = swapped ? seen->first : seen->second;
+        r.confirmed = true;
+        r.possible = false;
+        r.note = "confirmed: the interpreter ran the witness (" + how + ") and this execution races between these threads";
+      }
       for (const auto& x : res.races) {
         auto same = [&](const RaceReport& r) { return same_pair(x, r); };
         if (std::none_of(races.begin(), races.end(), same) && std::none_of(also_seen.begin(), also_seen.end(), same)) {

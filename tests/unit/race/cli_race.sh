@@ -92,6 +92,11 @@ grep -q "kernel k<int>(int\*) (PTX _Z1kIiEvPT_): race" "$tmp/out" && ! grep -q "
 # A kernel parameter is named as the C++ argument it is, too.
 grep -q "of _Z1kIiEvPT__param_0+0 (argument 1, int\*) \[4 bytes\]" "$tmp/out" || { echo "FAIL: parameter not named as argument 1"; cat "$tmp/out"; fail=1; }
 expect_rc 1 "--kernel by template instance signature" "$exe" race "$tmp/tpl.cu" --kernel 'k<char>(char*)' --blockDim=64 --gridDim=1
+# A confirmed race shows the replayed execution's threads and location: with zero buffers every warp's count is 0,
+# so every lane writes out[0] (the solver's model may have named other threads, at another offset).
+expect_rc 1 "ballot compaction writing unkept lanes" "$exe" race "$k/ballot_compaction_unkept_lanes.cu" --blockDim=128 --gridDim=4
+[ "$(grep -c "thread [12] .*: write (weak, global) of _Z1kPKiPiS1__param_1+0 (argument 2, int\*) \[4 bytes\]" "$tmp/out")" = 2 ] &&
+  grep -q "buffers zero) and this execution races between these threads" "$tmp/out" || { echo "FAIL: confirmed race not shown as executed"; cat "$tmp/out"; fail=1; }
 # A PTX input has no .loc: an access is located by the PTX file's own line.
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .u64 %%a;\n  .reg .u32 %%t;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/ww.ptx"
 expect_rc 1 "racy PTX" "$exe" race "$tmp/ww.ptx" --blockDim=32 --gridDim=1
