@@ -413,21 +413,21 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const auto started = std::chrono::steady_clock::now();
     try {
       r = s.check();
-      if (r == z3::sat) model = s.get_model();
+      z3::solver* answered = &s;
+      std::optional<z3::solver> fresh;
       if (r == z3::unknown && current == o.query) {
         // The incremental solver keeps what it learnt from earlier queries and skips the preprocessing of a fresh
         // one; some queries it cannot decide within the budget a fresh solver decides in a fraction of it (a
         // warp-aggregated append's slots, popcount_order). Asked once more, with the same budget.
-        z3::solver fresh(c);
-        current.apply_to(fresh);
-        for (const z3::expr& e : s.assertions()) fresh.add(e);
-        r = fresh.check();
-        if (r == z3::sat) model = fresh.get_model();
-        if (r == z3::unknown)
-          why = current.unknown_reason(fresh.reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
-      } else if (r == z3::unknown) {
-        why = current.unknown_reason(s.reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+        fresh.emplace(c);
+        current.apply_to(*fresh);
+        for (const z3::expr& e : s.assertions()) fresh->add(e);
+        r = fresh->check();
+        answered = &*fresh;
       }
+      if (r == z3::sat) model = answered->get_model();
+      if (r == z3::unknown)
+        why = current.unknown_reason(answered->reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
     } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
       r = z3::unknown;
       why = z3_failure(e.msg(), o);
