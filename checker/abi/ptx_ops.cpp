@@ -1,5 +1,5 @@
-// Decodes the ordering instructions of a PTX module and attributes each to a user-source position by
-// rebuilding the whole `.loc` inlined_at chain (the IR keeps only the innermost link) from the AST.
+// Decodes the ordering instructions of a PTX module and attributes each to a user-source position through the
+// `.loc` inlined_at chain the IR keeps for every instruction.
 #include "checker/abi/ptx_ops.hpp"
 
 #include <algorithm>
@@ -12,61 +12,6 @@ namespace {
 namespace fs = std::filesystem;
 using ptx::ir::Opcode;
 using ptx::ir::SourcePos;
-using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
-Key key(const SourcePos& p) { return {p.file, p.line, p.column}; }
-
-// `inlined_at F L C` inside a `.loc` attribute (ISA 11.6.2).
-std::optional<SourcePos> inlined_at(const ptx::ast::Loc& loc) {
-  for (const auto& attr : loc.attributes) {
-    std::string_view a(attr);
-    while (!a.empty() && (a.front() == ' ' || a.front() == '\t')) a.remove_prefix(1);
-    if (a.substr(0, 10) != "inlined_at") continue;
-    a.remove_prefix(10);
-    std::uint32_t v[3] = {0, 0, 0};
-    unsigned n = 0;
-    for (char c : a) {
-      if (c >= '0' && c <= '9') v[n] = v[n] * 10 + static_cast<std::uint32_t>(c - '0');
-      else if ((c == ' ' || c == '\t') && v[n] != 0 && n < 2) ++n;
-    }
-    return SourcePos{v[0], v[1], v[2]};
-  }
-  return std::nullopt;
-}
-
-// For each instruction of a function body (same order as ir::build walks it): its chain of source
-// positions, innermost first. nvcc emits a chain outermost-first, one `.loc P, inlined_at Q` per link,
-// so Q is looked up innermost-first in the current chain (Q may equal P: operator++ calling fetch_add
-// at the same position), else in the chain of the latest `.loc` at Q.
-struct ChainWalker {
-  std::map<Key, std::vector<SourcePos>> chain_at;
-  std::vector<SourcePos> current;
-  std::vector<std::vector<SourcePos>> chains;
-
-  static bool same(const SourcePos& a, const SourcePos& b) { return key(a) == key(b); }
-
-  void walk(const ptx::ast::Block& block) {
-    for (const auto& st : block.statements) {
-      const auto& v = st.get();
-      if (auto* loc = boost::get<ptx::ast::Loc>(&v)) {
-        SourcePos pos{loc->file, loc->line, loc->column};
-        std::vector<SourcePos> chain{pos};
-        if (auto q = inlined_at(*loc)) {
-          auto it = std::find_if(current.begin(), current.end(), [&](const SourcePos& p) { return same(p, *q); });
-          if (it != current.end()) chain.insert(chain.end(), it, current.end());
-          else if (auto c = chain_at.find(key(*q)); c != chain_at.end()) chain.insert(chain.end(), c->second.begin(), c->second.end());
-          else chain.push_back(*q);
-        }
-        if (chain.size() > 64) chain.resize(64);
-        chain_at[key(pos)] = chain;
-        current = std::move(chain);
-      } else if (boost::get<ptx::ast::Instruction>(&v)) {
-        chains.push_back(current.empty() ? std::vector<SourcePos>{SourcePos{}} : current);
-      } else if (auto* nested = boost::get<boost::spirit::x3::forward_ast<ptx::ast::Block>>(&v)) {
-        walk(nested->get());
-      }
-    }
-  }
-};
 
 std::optional<PtxClass> classify(const ptx::ir::Instruction& ins, MemorySemantics& sem, Scope& scope) {
   using S = MemorySemantics;
@@ -109,7 +54,6 @@ bool weak_access(const ptx::ir::Instruction& ins) {
 
 struct Collector {
   const ptx::ir::Module& module;
-  std::map<std::string, std::vector<std::vector<SourcePos>>> chains;  // function name -> per instruction
   std::vector<std::uint32_t> user_files;
   PtxOps out;
 
@@ -134,10 +78,10 @@ struct Collector {
 
   // `via_call`: reached through a call to a body with branches (see PtxOp::via_call).
   void walk(const ptx::ir::Function& f, const std::vector<SourcePos>& context, bool via_call, int depth) {
-    const auto& fchains = chains[f.name];
     for (std::size_t i = 0; i < f.body.size(); ++i) {
       const auto& ins = f.body[i];
-      std::vector<SourcePos> chain = i < fchains.size() ? fchains[i] : std::vector<SourcePos>{ins.loc.pos};
+      std::vector<SourcePos> chain{ins.loc.pos};  // innermost first
+      chain.insert(chain.end(), ins.loc.inlined_at.begin(), ins.loc.inlined_at.end());
       chain.insert(chain.end(), context.begin(), context.end());
       if (ins.op == Opcode::call_) {
         for (const auto& o : ins.operands) {
@@ -182,20 +126,13 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 }  // namespace
 
-PtxOps collect_ptx_ops(const ptx::ParsedModule& parsed, const ptx::ir::Module& module, const std::string& user_source) {
-  Collector c{module, {}, {}, {}};
+PtxOps collect_ptx_ops(const ptx::ir::Module& module, const std::string& user_source) {
+  Collector c{module, {}, {}};
   for (const auto& [index, path] : module.source_files)
     if (same_file(path, user_source)) c.user_files.push_back(index);
   if (c.user_files.empty())  // hand-written or relocated PTX: fall back to the file name
     for (const auto& [index, path] : module.source_files)
       if (fs::path(path).filename() == fs::path(user_source).filename()) c.user_files.push_back(index);
-  for (const auto& item : parsed.module.items) {
-    const auto* f = boost::get<ptx::ast::Function>(&item.get());
-    if (!f || !f->body) continue;
-    ChainWalker w;
-    w.walk(*f->body);
-    c.chains[f->name] = std::move(w.chains);
-  }
   auto kernels = module.kernels();
   if (kernels.empty())
     for (const auto& f : module.functions) if (f.has_body) kernels.push_back(&f);

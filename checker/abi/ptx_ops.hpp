@@ -5,7 +5,6 @@
 
 #include "checker/abi/table.hpp"
 #include "semantics/ir/ir.hpp"
-#include "semantics/ptx/parse.hpp"
 
 #include <optional>
 #include <string>
@@ -32,6 +31,6 @@ struct PtxOps {
 
 // `user_source` is the .cu file the PTX was compiled from: `.file` entries that name it (same path,
 // same canonical path, or else same file name) are the user's file.
-PtxOps collect_ptx_ops(const ptx::ParsedModule& parsed, const ptx::ir::Module& module, const std::string& user_source);
+PtxOps collect_ptx_ops(const ptx::ir::Module& module, const std::string& user_source);
 
 }  // namespace ptxcheck::abi

@@ -19,7 +19,7 @@ std::optional<Diagnostic> check_ptx(std::string ptx_text, const std::string& ptx
   if (!parsed) return parsed.error;
   auto built = ptx::ir::build(*parsed.module);
   if (!built) return built.errors.empty() ? Diagnostic{{ptx_name, 0, 0}, "invalid PTX", "", "error"} : built.errors[0];
-  auto ops = collect_ptx_ops(*parsed.module, *built.module, source);
+  auto ops = collect_ptx_ops(*built.module, source);
   out = check_abi(source, scan, ops);
   if (ops.user_files.empty())
     out.notes.push_back("note: no `.file` entry of the PTX names " + source + " (compile with -lineinfo)");

@@ -3,6 +3,8 @@
 // divergence as "one thread of a CTA reaches a barrier instance that another does not".
 #include "checker/race/check.hpp"
 
+#include "checker/race/async_copy.hpp"
+
 #include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
@@ -285,6 +287,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   for (const auto& [i, why] : inl.unsupported) unmodelled_calls.emplace(promoted.index.at(i), why);
   const ptx::ir::Function& f = inl.function;
   Prepared prep = prepare(m, f, unmodelled_calls);
+  const std::map<std::uint32_t, std::vector<AsyncPosition>> spans = async_spans(f, prep.cfg);
   for (const auto& u : prep.unsupported)
     res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
@@ -344,7 +347,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   for (std::size_t k = 0; k < locks.sites.size(); ++k) {
     std::size_t guarded = 0;
     for (const auto& a : T1.accesses)
-      guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
+      if (!a.async) guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
     const std::string at = "spin lock taken at " + where_of(m, f.body[locks.sites[k].rmw]).text();
     res.notes.push_back(guarded ? at + ": the " + std::to_string(guarded) + " accesses after its acquire pattern and before its "
                                   "release pattern are ordered with those of other holders (ISA 8.8, 8.9.4 item 4; every "
@@ -388,7 +391,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     using ptx::interp::max_nctaid;
     s.add(z3::ule(launch.nctaid[0], u32(max_nctaid[0])) && z3::ule(launch.nctaid[1], u32(max_nctaid[1])) && z3::ule(launch.nctaid[2], u32(max_nctaid[2])));
   }
-  s.add(!(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid)));
+  const z3::expr distinct_threads = !(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid));
+  s.add(distinct_threads);
   for (const auto* t : {&T1, &T2})
     for (const auto& fact : t->facts) s.add(fact);
   for (const z3::expr& lemma : popcount_order(T1, T2)) s.add(lemma);
@@ -403,17 +407,17 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
   auto includes = [&](ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); };
 
-  auto check = [&](const z3::expr& q) {
+  auto check_on = [&](z3::solver& solver, const z3::expr& q) {
     ++res.queries;
-    s.push();
-    s.add(q);
+    solver.push();
+    solver.add(q);
     std::optional<z3::model> model;
     std::string why;
     z3::check_result r = z3::unknown;
     const auto started = std::chrono::steady_clock::now();
     try {
-      r = s.check();
-      z3::solver* answered = &s;
+      r = solver.check();
+      z3::solver* answered = &solver;
       std::optional<z3::solver> fresh;
       if (r == z3::unknown && current == o.query) {
         // The incremental solver keeps what it learnt from earlier queries and skips the preprocessing of a fresh
@@ -421,7 +425,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         // warp-aggregated append's slots, popcount_order). Asked once more, with the same budget.
         fresh.emplace(c);
         current.apply_to(*fresh);
-        for (const z3::expr& e : s.assertions()) fresh->add(e);
+        for (const z3::expr& e : solver.assertions()) fresh->add(e);
         r = fresh->check();
         answered = &*fresh;
       }
@@ -432,9 +436,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       r = z3::unknown;
       why = z3_failure(e.msg(), o);
     }
-    s.pop();
+    solver.pop();
     return std::make_tuple(r, model, why);
   };
+  auto check = [&](const z3::expr& q) { return check_on(s, q); };
 
   // Counters (encode.hpp CounterRead): two morally strong adds of distinct threads to one location take disjoint
   // ranges [ret, ret + amount) when every write that may reach the location is an add of a non-negative amount
@@ -707,12 +712,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   }
 
   // ---- data races
+  const std::string async_note = "a cp.async copies at some point between the instruction and the completion of its group "
+                                 "(cp.async.wait_group or wait_all, ISA 9.7.9.25.3.3); barriers and fences on the way do not order it";
   auto describe = [&](const Access& a, const z3::model& mdl) {
     AccessReport r;
     r.instr = a.instr;
     r.kind = a.atomic ? "atomic" : a.write ? "write" : "read";
     const auto& in = f.body[a.instr];
-    r.strength = strength_text(in, a.atomic);
+    r.strength = strength_text(in, a.atomic) + (a.async ? ", asynchronous" : "");
     r.space = space_name(a.space);
     r.object = a.object >= 0 ? prep.objects[a.object].name : "?";
     r.argument = argument_text(f, r.object);
@@ -755,6 +762,16 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       const unsigned w = sym.get_sort().bv_size();
       e = e && z3::ult(sym, c.bv_val(64, w));
       if (nonzero) e = e && sym != c.bv_val(0, w);
+    }
+    return e;
+  };
+  // The pair's offsets into pointer parameters below what a replay allocates (ReplayOptions::max_buffer_bytes).
+  auto replayable_offsets = [&](const Access& a, const Access& b) {
+    z3::expr e = c.bool_val(true);
+    for (const Access* x : {&a, &b}) {
+      if (x->object < 0 || !pointer_params.count(prep.objects[x->object].name)) continue;
+      const z3::expr base = c.bv_const(prep.objects[x->object].base_symbol.c_str(), 64);
+      e = e && z3::ult(x->addr - base, c.bv_val(ReplayOptions{}.max_buffer_bytes - x->size, 64));
     }
     return e;
   };
@@ -838,6 +855,26 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return t.kind == ObjectTerm::known ? t.id : std::nullopt;
   };
 
+  // Both accesses run and overlap, at aligned addresses, in one allocation.
+  auto both_overlap = [&](const Access& a, const Access& b) {
+    // [a, a+sa) and [b, b+sb) overlap iff -sb < a-b < sa. Written on the difference, which the simplifier
+    // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
+    const z3::expr diff = (a.addr - b.addr).simplify();
+    const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
+    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b);
+    if (a.object < 0 || b.object < 0)
+      if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
+    return q;
+  };
+  // Pairs that cannot conflict whatever the addresses: two reads, memory no other thread sees, shared and global
+  // memory, two distinct allocations.
+  auto never_conflict = [&](const Access& a, const Access& b) {
+    if (!a.write && !b.write) return true;
+    if (ignorable(a.space) || ignorable(b.space)) return true;
+    const bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
+    if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) return true;
+    return a.object >= 0 && b.object >= 0 && a.object != b.object;
+  };
   std::set<RaceKey> reported;
   std::size_t n = T1.accesses.size();
   bool budget = false, timed_out = false;
@@ -850,6 +887,44 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, false, true); };
     return wide(a.scope) && wide(b.scope);
   };
+  // Where an access may happen (AsyncPosition): its instruction, or anywhere in its cp.async's span.
+  auto positions_of = [&](const Access& x) {
+    return x.async ? spans.at(x.instr) : std::vector<AsyncPosition>{AsyncPosition{x.instr, {}}};
+  };
+  auto any_same_interval = [](const Analysis& intervals, const std::vector<AsyncPosition>& xs, const std::vector<AsyncPosition>& ys) {
+    for (const auto& x : xs)
+      for (const auto& y : ys)
+        if (intervals.same_interval(x.instr, y.instr)) return true;
+    return false;
+  };
+  // T1 at x and T2 at y, in one barrier interval of a CTA: the barriers keep the threads' iterations of a barrier
+  // loop around both together (the same iteration, or one apart across the loop's barrier). A position of a
+  // cp.async's copy is `later` iterations after the thread's own (async_copy.hpp), or in any one.
+  auto iterations_together = [&](const AsyncPosition& x, bool x_async, const AsyncPosition& y, bool y_async) {
+    z3::expr align = c.bool_val(true);
+    const z3::expr one = c.bv_val(1, 64);
+    auto iteration = [&](const ThreadEncoding& t, const AsyncPosition& p, bool async, int L) -> std::optional<z3::expr> {
+      if (!async) return t.k.at(L);
+      if (auto it = p.later.find(L); it != p.later.end() && it->second != AsyncPosition::any_iteration)
+        return t.k.at(L) + c.bv_val(static_cast<std::uint64_t>(it->second), 64);
+      if (auto it = p.entered.find(L); it != p.entered.end() && it->second != AsyncPosition::any_iteration)
+        return c.bv_val(static_cast<std::uint64_t>(it->second), 64);
+      return std::nullopt;
+    };
+    for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+      if (!an.aligned[L]) continue;
+      const auto& body = prep.cfg.loops[L].body;
+      if (!body.count(prep.cfg.block_of[x.instr]) || !body.count(prep.cfg.block_of[y.instr])) continue;
+      const auto k1 = iteration(T1, x, x_async, static_cast<int>(L)), k2 = iteration(T2, y, y_async, static_cast<int>(L));
+      if (!k1 || !k2) continue;
+      auto sx = an.side[L][x.instr], sy = an.side[L][y.instr];
+      if (sx == sy && sx != 3) align = align && *k1 == *k2;
+      else if (sx == 2 && sy == 1) align = align && *k2 == *k1 + one;
+      else if (sx == 1 && sy == 2) align = align && *k1 == *k2 + one;
+      else align = align && (*k1 == *k2 || *k2 == *k1 + one || *k1 == *k2 + one);
+    }
+    return align;
+  };
   const QueryBudget quick = o.query.fraction(20);
   const bool two_passes = !(quick == o.query);
   enum class PairResult { done, unknown, stop };
@@ -857,13 +932,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   auto check_pair = [&](std::size_t i, std::size_t j, bool final_pass) {
     const Access& a = T1.accesses[i];
     const Access& b = T2.accesses[j];
-    if (!a.write && !b.write) return PairResult::done;
-    if (ignorable(a.space) || ignorable(b.space)) return PairResult::done;
+    if (never_conflict(a, b)) return PairResult::done;
     if (grid_counter.count(a.instr) || grid_counter.count(b.instr)) return PairResult::done;  // the driver's memory
-    if (an_grid && !an_grid->same_interval(a.instr, b.instr)) return PairResult::done;  // ordered by a grid synchronisation
-    bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
-    if ((a_sh && b.space == Space::global) || (b_sh && a.space == Space::global)) return PairResult::done;
-    if (a.object >= 0 && b.object >= 0 && a.object != b.object) return PairResult::done;
+    const std::vector<AsyncPosition> pa = positions_of(a), pb = positions_of(b);
+    if (an_grid && !any_same_interval(*an_grid, pa, pb)) return PairResult::done;  // ordered by a grid synchronisation
+    const bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
     if (always_morally_strong(a, b)) return PairResult::done;
     Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
     // One report per pair of source locations (not one per thread pair).
@@ -872,39 +945,26 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (res.races.size() >= o.max_races) return PairResult::stop;
     if (res.queries >= o.max_queries) { budget = true; return PairResult::stop; }
     if (over_budget()) { timed_out = true; return PairResult::stop; }
-    // [a, a+sa) and [b, b+sb) overlap iff -sb < a-b < sa. Written on the difference, which the simplifier
-    // reduces when both addresses share a base (the common case), instead of two 64-bit sums and compares.
-    const z3::expr diff = (a.addr - b.addr).simplify();
-    const z3::expr overlap = z3::ult(diff + c.bv_val(b.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
-    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b) && counter_facts(a, b);
-    if (a.object < 0 || b.object < 0)
-      if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
+    z3::expr q = both_overlap(a, b) && counter_facts(a, b);
     if (a_sh || b_sh) q = q && same_cta;
-    if (!an.same_interval(a.instr, b.instr)) {
+    // Within one CTA the two run concurrently only in a barrier interval both may be in, in iterations of the
+    // barrier loops around them that the barriers keep together.
+    z3::expr concurrent = c.bool_val(false);
+    for (const AsyncPosition& x : pa)
+      for (const AsyncPosition& y : pb)
+        if (an.same_interval(x.instr, y.instr)) concurrent = concurrent || iterations_together(x, a.async, y, b.async);
+    if (concurrent.is_false()) {
       if (a_sh || b_sh) return PairResult::done;
       q = q && !same_cta;
     } else {
-      // Within one CTA the barriers keep the two threads' iterations of a barrier loop together.
-      z3::expr align = c.bool_val(true);
-      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
-        if (!an.aligned[L]) continue;
-        const auto& body = prep.cfg.loops[L].body;
-        if (!body.count(prep.cfg.block_of[a.instr]) || !body.count(prep.cfg.block_of[b.instr])) continue;
-        z3::expr k1 = T1.k.at(static_cast<int>(L)), k2 = T2.k.at(static_cast<int>(L));
-        auto sa = an.side[L][a.instr], sb = an.side[L][b.instr];
-        z3::expr one = c.bv_val(1, 64);
-        if (sa == sb && sa != 3) align = align && k1 == k2;
-        else if (sa == 2 && sb == 1) align = align && k2 == k1 + one;
-        else if (sa == 1 && sb == 2) align = align && k1 == k2 + one;
-        else align = align && (k1 == k2 || k2 == k1 + one || k1 == k2 + one);
-      }
-      q = q && z3::implies(same_cta, align);
+      q = q && z3::implies(same_cta, concurrent.simplify());
     }
     // A full-mask bar.warp.sync between them orders two threads of one warp.
-    if (!an_warp.same_interval(a.instr, b.instr)) q = q && !same_warp;
+    if (!any_same_interval(an_warp, pa, pb)) q = q && !same_warp;
     // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).
-    for (int la : locks.guarded[a.instr])
-      for (int lb : locks.guarded[b.instr]) {
+    // (A cp.async's copy may happen after the release.)
+    for (int la : a.async ? std::vector<int>{} : locks.guarded[a.instr])
+      for (int lb : b.async ? std::vector<int>{} : locks.guarded[b.instr]) {
         const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);
         const LockSite &sa = locks.sites[ia], &sb = locks.sites[ib];
         const auto &addr_a = lock_address1[ia], &addr_b = lock_address2[ib];
@@ -958,11 +1018,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       }
     }
     reported.insert(key);
-    // Prefer a small witness (a short replay), with nonzero scalar arguments if it can; the first model when
-    // there is none or no time is left.
-    for (bool nonzero : {true, false}) {
+    // Prefer a small witness (a short replay), with nonzero scalar arguments and offsets a replay can allocate if
+    // it can; the first model when there is none or no time is left.
+    for (auto [nonzero, offsets] : {std::pair{true, true}, {false, true}, {false, false}}) {
       if (over_budget()) break;
-      if (auto [r2, small, why2] = check(q && small_witness(*model, nonzero)); r2 == z3::sat) {
+      if (auto [r2, small, why2] = check(q && small_witness(*model, nonzero) && (offsets ? replayable_offsets(a, b) : c.bool_val(true)));
+          r2 == z3::sat) {
         model = small;
         break;
       }
@@ -987,6 +1048,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     else if (in_first_iteration)
       rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
                 "that could order them in a later one (ISA 8.9.5)";
+    if (rr.note.empty() && (a.async || b.async)) rr.note = async_note;
     res.races.push_back(rr);
     return res.races.size() >= o.max_races ? PairResult::stop : PairResult::done;
   };
@@ -1003,6 +1065,65 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
   set_budget(o.query);
   for (std::size_t h = 0; h < hard.size() && !stop; ++h) stop = check_pair(hard[h].first, hard[h].second, true) == PairResult::stop;
+
+  // ---- a thread's own accesses while its cp.async is in flight. ISA 9.7.9.25.3.3: the copy's writes become visible
+  // to the thread only when its group completes, and the copy is ordered with none of the thread's later
+  // instructions, its other copies included (9.7.9.25.3.2): one thread's access may race with its own copy. Asked of
+  // a solver without the two threads being distinct. An access in a later iteration than the copy's is T2's
+  // encoding as that iteration of T1: T1's ids, its iteration `later` on, values loaded or havocked of its own.
+  std::optional<z3::solver> one_thread;
+  for (std::size_t i = 0; i < T1.accesses.size() && !stop && !spans.empty(); ++i) {
+    const Access& a = T1.accesses[i];
+    if (!a.async) continue;
+    for (std::size_t j = 0; j < T1.accesses.size() && !stop; ++j) {
+      if (i == j || never_conflict(a, T1.accesses[j])) continue;
+      for (const AsyncPosition& p : spans.at(a.instr)) {
+        if (p.instr != T1.accesses[j].instr) continue;
+        const bool same_iteration = std::all_of(p.later.begin(), p.later.end(), [](const auto& l) { return l.second == 0; });
+        if (same_iteration && p.instr == a.instr) continue;  // the copy's own read and write
+        const Access& b = same_iteration ? T1.accesses[j] : T2.accesses[j];
+        Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
+        const RaceKey key = race_key(wa, wb);
+        if (reported.count(key)) break;
+        if (res.races.size() >= o.max_races) { stop = true; break; }
+        if (res.queries >= o.max_queries) { budget = true; stop = true; break; }
+        if (over_budget()) { timed_out = true; stop = true; break; }
+        if (!one_thread) {
+          one_thread.emplace(c);
+          o.query.apply_to(*one_thread);
+          for (const z3::expr& e : s.assertions()) if (!z3::eq(e, distinct_threads)) one_thread->add(e);
+        }
+        const ThreadEncoding& tb = same_iteration ? T1 : T2;
+        z3::expr q = both_overlap(a, b);
+        if (!same_iteration) {
+          q = q && all_eq(T2.tid, T1.tid) && all_eq(T2.ctaid, T1.ctaid);
+          for (const auto& [L, later] : p.later)
+            if (later != AsyncPosition::any_iteration) q = q && T2.k.at(L) == T1.k.at(L) + c.bv_val(static_cast<std::uint64_t>(later), 64);
+        }
+        for (const auto& [L, iteration] : p.entered)
+          if (iteration != AsyncPosition::any_iteration) q = q && tb.k.at(L) == c.bv_val(static_cast<std::uint64_t>(iteration), 64);
+        auto [r, model, why] = check_on(*one_thread, q);
+        if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
+        if (r != z3::sat) continue;
+        reported.insert(key);
+        RaceReport rr;
+        rr.first = describe(a, *model);
+        rr.second = describe(b, *model);
+        rr.t1 = rr.t2 = ids_of(*model, T1);
+        rr.witness = witness_of(*model);
+        rr.note = "one thread: its own access while its cp.async is in flight" + std::string(same_iteration ? "" : " (in a later iteration of the loop)") +
+                  "; the copy's writes are visible to the thread only after the cp.async.wait_group or wait_all that completes "
+                  "its group (ISA 9.7.9.25.3.3)";
+        for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc})
+          for (unsigned id : constants_of(e))
+            for (const ThreadEncoding* t : {&T1, &T2})
+              if (t->abstracted.count(id)) rr.possible = true;
+        if (rr.possible) rr.note += "; the accesses' addresses or conditions depend on values the symbolic engine does not model";
+        res.races.push_back(rr);
+        break;
+      }
+    }
+  }
   if (timed_out) res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 

@@ -7,9 +7,14 @@ namespace ptxcheck::race {
 
 Where where_of(const ptx::ir::Module& m, const ptx::ir::Instruction& in) {
   Where w;
-  // An inlined instruction (atomicAdd, __syncthreads ...) is reported at its outermost call site: the line of
-  // the kernel's own source that the user wrote.
-  const auto& pos = in.loc.inlined_at.empty() ? in.loc.pos : in.loc.inlined_at.back();
+  // An inlined instruction is reported at the innermost position in the kernel's own file (that of the outermost
+  // call site): a __device__ function's line there, the calling line for a header's (atomicAdd, __syncthreads,
+  // __pipeline_memcpy_async ...).
+  const auto& outermost = in.loc.inlined_at.empty() ? in.loc.pos : in.loc.inlined_at.back();
+  ptx::ir::SourcePos pos = outermost;
+  for (auto it = in.loc.inlined_at.rbegin(); it != in.loc.inlined_at.rend(); ++it)
+    if (it->file == outermost.file) pos = *it;
+  if (in.loc.pos.file == outermost.file) pos = in.loc.pos;
   if (pos.file) {
     auto it = m.source_files.find(pos.file);
     w.file = it == m.source_files.end() ? "file" + std::to_string(pos.file) : it->second;

@@ -142,9 +142,14 @@ bool register_only(Opcode op) {
     case Opcode::bra_: case Opcode::ret_: case Opcode::exit_: case Opcode::trap_: case Opcode::membar_: case Opcode::fence_:
     case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
+    case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
       return true;
     default: return false;
   }
+}
+
+bool matrix_memory_op(const ptx::ir::Instruction& in) {
+  return (in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) && in.q.has_word("m8n8") && in.q.has_word("b16");
 }
 
 Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std::map<std::uint32_t, std::string>& calls) {
@@ -185,7 +190,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
       if (outs.empty()) continue;
       int v = -2;
       switch (in.op) {
-        case Opcode::ld_: case Opcode::ldu_: {
+        case Opcode::ld_: case Opcode::ldu_: case Opcode::ldmatrix_: {
           const Operand* a = in.operands.size() > 1 ? &in.operands[1] : nullptr;
           bool param = a && a->kind == OK::Address && a->base_kind == Operand::BaseKind::Variable &&
                        a->var.where == ptx::ir::VarRef::Where::Param;
@@ -230,7 +235,8 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
   for (auto& x : p.prov) if (x == -3) x = -2;
   for (std::uint32_t i = 0; i < f.body.size(); ++i) {
     const auto& in = f.body[i];
-    if (is_memory_op(in.op) || register_only(in.op)) continue;
+    if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in)) continue;
+    if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) continue;
     if (in.op == Opcode::call_) {
       // The inliner left this call: modelled (a pure or output-only callee, see inline.hpp) unless it says why not.
       if (auto it = calls.find(i); it != calls.end()) p.unsupported.push_back({i, it->second});
@@ -676,13 +682,15 @@ class Encoder {
     return v;
   }
 
-  void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic) {
+  // `space`: the address's state space where it is not the instruction's first (cp.async's source, .global).
+  void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic,
+              std::optional<StateSpace> space = std::nullopt) {
     Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc, std::nullopt};
     if (in.guard >= 0) a.pc = s.pc && guard(s, in);
     const Strength st = strength_of(in, atomic);
     a.strong = st.strong;
     a.scope = st.scope;
-    StateSpace sp = in.q.space.value_or(StateSpace::generic);
+    StateSpace sp = space.value_or(in.q.space.value_or(StateSpace::generic));
     a.space = space_of(sp);
     z3::expr base = c_.bv_val(0, 64);
     if (addr.base_kind == Operand::BaseKind::Register && addr.reg >= 0) {
@@ -704,6 +712,28 @@ class Encoder {
     if (a.space == Space::unknown && a.object >= 0) a.space = p_.objects[a.object].space;
     a.addr = (base + c_.bv_val(static_cast<std::uint64_t>(addr.offset), 64)).simplify();
     if (!probing_) out_.accesses.push_back(a);
+  }
+
+  // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: a weak read of the
+  // first src-size bytes at src (none when ignore-src is true) and a weak write of cp-size bytes at dst, both in
+  // flight until the copy's group completes (Access::async).
+  void async_copy(State& s, std::uint32_t i, const Instruction& in) {
+    const auto& o = in.operands;
+    const unsigned size = o[2].kind == OK::Immediate ? static_cast<unsigned>(o[2].imm) : 16;
+    z3::expr reads_source = c_.bool_val(true);
+    const std::size_t operands = o.size() - (in.q.has_word("L2::cache_hint") ? 1 : 0);  // without cache-policy
+    if (operands >= 4) {
+      const bool ignore_src = o[3].kind == OK::Register && o[3].reg >= 0 && f_.registers[o[3].reg].type.scalar == ScalarType::pred;
+      // src-size below cp-size reads fewer bytes: the read is kept whole (over-approximated) unless it is none.
+      reads_source = ignore_src ? read(s, o[3], 1, false) == c_.bv_val(0, 1) : read(s, o[3], 32, false) != c_.bv_val(0, 32);
+    }
+    access(s, i, in, o[1], size, true, false, false, StateSpace::global);
+    if (!probing_) {
+      out_.accesses.back().pc = (out_.accesses.back().pc && reads_source).simplify();
+      out_.accesses.back().async = true;
+    }
+    access(s, i, in, o[0], size, false, true, false, StateSpace::shared);
+    if (!probing_) out_.accesses.back().async = true;
   }
 
   void step(State& s, std::uint32_t i) {
@@ -780,6 +810,20 @@ class Encoder {
           return;
         }
         havoc_outputs(s, in);
+        return;
+      }
+      case Opcode::cp_:
+        if (ptx::ir::async_copy_role(in) == ptx::ir::AsyncCopyRole::copy) async_copy(s, i, in);
+        return;  // the group controls have no effect on registers or memory of their own
+      case Opcode::ldmatrix_: case Opcode::stmatrix_: {
+        // ISA 9.7.14.5.15-16, .m8n8 .b16: matrix j of .x1/.x2/.x4 has its 8 rows of 16 bytes at the addresses lanes
+        // 8j .. 8j+7 give. Which thread of the warp-collective operation reads (writes) which row the spec leaves
+        // open: each row is taken as accessed by the lane that gives its address, so the warp accesses every row.
+        unsigned matrices = in.q.has_word("x4") ? 4 : in.q.has_word("x2") ? 2 : 1;
+        const bool load = in.op == Opcode::ldmatrix_;
+        access(s, i, in, load ? o[1] : o[0], 16, load, !load, false);
+        if (!probing_) out_.accesses.back().pc = out_.accesses.back().pc && z3::ult(lane_id(), c_.bv_val(8 * matrices, 32));
+        if (load) write(s, in, o[0], fresh("ldmatrix", 32), false);  // memory content, as a load's (not abstracted)
         return;
       }
       case Opcode::bar_: case Opcode::barrier_:

@@ -46,6 +46,7 @@ struct Access {
   unsigned size = 0;                           // bytes
   z3::expr pc;                                 // executed by this thread
   std::optional<z3::expr> value;               // a scalar load: the symbol it returns (before any guard)
+  bool async = false;                          // a cp.async's: in flight from `instr` to its completion (async_copy.hpp)
 };
 
 // The value an integer `atom.add` returned (ISA 9.7.13.5): with every write to its location such an add of a
@@ -66,6 +67,8 @@ bool positive_add(const ptx::ir::Instruction& in);
 
 // Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
 bool register_only(ptx::ir::Opcode op);
+// The warp-collective matrix loads and stores the encoding models as memory accesses: ldmatrix/stmatrix .m8n8 .b16.
+bool matrix_memory_op(const ptx::ir::Instruction& in);
 
 struct Barrier {
   std::uint32_t instr = 0;

@@ -259,19 +259,6 @@ bool exotic_type(ir::ScalarType s) {
   }
 }
 
-// `cp.async.commit_group`, `cp.async.wait_group N` or `cp.async.wait_all` (ISA 9.7.9.25.3.2-3), or their bulk forms.
-bool async_group_control(const Instruction& ins) {
-  return ins.q.has_word("commit_group") || ins.q.has_word("wait_group") || ins.q.has_word("wait_all");
-}
-
-// The non-bulk async copy and its async-group controls (ISA 9.7.9.25.3): `cp.async.ca|cg.shared.global`,
-// `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`.
-bool non_bulk_async_copy(const Instruction& ins) {
-  if (ins.op != Opcode::cp_ || !ins.q.has_word("async") || ins.q.has_word("bulk") || ins.q.has_word("mbarrier")) return false;
-  if (async_group_control(ins)) return true;
-  return ins.q.space == StateSpace::shared && ins.q.space2 == StateSpace::global && ins.operands.size() >= 3;
-}
-
 bool supported(const Instruction& ins, bool observed) {
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
@@ -311,7 +298,7 @@ bool supported(const Instruction& ins, bool observed) {
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
       // the wait is undefined behaviour, 9.7.9.25.1). A race detector would need it to happen anywhere up to
       // the wait, so under an observer it is unsupported rather than reported race-free on that one timing.
-      return !observed && non_bulk_async_copy(ins);
+      return !observed && ir::async_copy_role(ins) != ir::AsyncCopyRole::none;
     case Opcode::ldmatrix_: {
       // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
       return ins.q.has_word("m8n8") && ins.q.has_word("b16");
@@ -783,7 +770,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
       // ignore-src is true) and zeros after. Completed at issue (see supported()); commit and wait do nothing.
-      if (async_group_control(ins)) return true;
+      if (ir::async_copy_role(ins) != ir::AsyncCopyRole::copy) return true;
       const std::uint64_t dst = address(t, o[0]), src = address(t, o[1]);
       const std::uint64_t cp_size = R(2, 32).u64();
       std::uint64_t src_size = cp_size;

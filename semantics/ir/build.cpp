@@ -9,6 +9,8 @@
 #include <bit>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace ptx::ir {
@@ -66,6 +68,7 @@ class Builder {
   std::vector<RegisterScope> scopes_;
   std::unordered_map<std::string, VarRef> fn_vars_;
   SourceLoc current_loc_;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::vector<SourcePos>> chain_at_;  // `.loc` position -> its call sites
   struct LabelFixup {
     std::uint32_t instruction;
     std::vector<std::size_t> path;  // operand index path to the label operand
@@ -340,6 +343,7 @@ class Builder {
     fn_vars_.clear();
     label_fixups_.clear();
     current_loc_ = SourceLoc{};
+    chain_at_.clear();
     for (std::size_t i = 0; i < fn_->params.size(); ++i) bind_param(fn_->params[i], VarRef{VarRef::Where::Param, std::uint32_t(i)});
     for (std::size_t i = 0; i < fn_->returns.size(); ++i) bind_param(fn_->returns[i], VarRef{VarRef::Where::Return, std::uint32_t(i)});
     walk_block(*f.body);
@@ -426,10 +430,30 @@ class Builder {
     }
   }
 
+  // ISA 11.6.2 `.loc F L C, function_name N, inlined_at F2 L2 C2`: the code at F L C was inlined at F2 L2 C2. nvcc
+  // emits a chain outermost-first, one `.loc P, inlined_at Q` per link, so Q's own call sites are those of Q in
+  // the current chain (Q may equal P: operator++ calling fetch_add at the same position), else those of the
+  // latest `.loc` at Q.
   void set_loc(const ast::Loc& loc) {
-    current_loc_.pos = {loc.file, loc.line, loc.column};
-    current_loc_.inlined_at.clear();
-    // `inlined_at F L C` attributes (nvcc -lineinfo) give the call site the code was inlined into.
+    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+    auto key = [](const SourcePos& p) { return Key{p.file, p.line, p.column}; };
+    std::vector<SourcePos> chain{{loc.file, loc.line, loc.column}};  // innermost first
+    if (auto q = inlined_at(loc)) {
+      std::vector<SourcePos> current{current_loc_.pos};
+      current.insert(current.end(), current_loc_.inlined_at.begin(), current_loc_.inlined_at.end());
+      auto it = std::find_if(current.begin(), current.end(), [&](const SourcePos& p) { return key(p) == key(*q); });
+      if (it != current.end() && current_loc_.pos.file) chain.insert(chain.end(), it, current.end());
+      else if (auto c = chain_at_.find(key(*q)); c != chain_at_.end()) chain.insert(chain.end(), c->second.begin(), c->second.end());
+      else chain.push_back(*q);
+    }
+    if (chain.size() > 64) chain.resize(64);
+    chain_at_[key(chain[0])] = chain;
+    current_loc_.pos = chain[0];
+    current_loc_.inlined_at.assign(chain.begin() + 1, chain.end());
+  }
+
+  // The `inlined_at F L C` attribute of a `.loc`, if it has one.
+  static std::optional<SourcePos> inlined_at(const ast::Loc& loc) {
     for (const auto& attr : loc.attributes) {
       std::string_view a(attr);
       while (!a.empty() && (a.front() == ' ' || a.front() == '\t')) a.remove_prefix(1);
@@ -443,8 +467,9 @@ class Builder {
         while (i < a.size() && a[i] >= '0' && a[i] <= '9') x = x * 10 + unsigned(a[i++] - '0');
         values[n++] = x;
       }
-      current_loc_.inlined_at.push_back({values[0], values[1], values[2]});
+      return SourcePos{values[0], values[1], values[2]};
     }
+    return std::nullopt;
   }
 
   // ---------------------------------------------------------------- instructions
@@ -849,6 +874,19 @@ std::vector<std::string> kernel_cxx_parameter_types(std::string_view symbol) {
   }
   return types;
 }
+AsyncCopyRole async_copy_role(const Instruction& in) {
+  if (in.op != Opcode::cp_ || !in.q.has_word("async") || in.q.has_word("bulk") || in.q.has_word("mbarrier")) return AsyncCopyRole::none;
+  if (in.q.has_word("commit_group")) return AsyncCopyRole::commit;
+  if (in.q.has_word("wait_group") || in.q.has_word("wait_all")) return AsyncCopyRole::wait;
+  const bool shared_from_global = in.q.space == StateSpace::shared && in.q.space2 == StateSpace::global && in.operands.size() >= 3;
+  return shared_from_global ? AsyncCopyRole::copy : AsyncCopyRole::none;
+}
+
+std::uint32_t async_wait_pending(const Instruction& in) {
+  if (in.q.has_word("wait_all") || in.operands.empty() || in.operands[0].kind != Operand::Kind::Immediate) return 0;
+  return static_cast<std::uint32_t>(in.operands[0].imm);
+}
+
 std::string kernel_title(std::string_view symbol) {
   const std::string cxx = kernel_cxx_name(symbol);
   return cxx == symbol ? cxx : cxx + " (PTX " + std::string(symbol) + ")";

@@ -122,6 +122,14 @@ struct Instruction {
   SourceLoc loc;
 };
 
+// The non-bulk async copy and its group controls (ISA 9.7.9.25.3): `cp.async.{ca,cg}.shared{::cta}.global [dst],
+// [src], cp-size ...`, `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`. Bulk, tensor and
+// mbarrier-completed forms are `none`.
+enum class AsyncCopyRole : std::uint8_t { none, copy, commit, wait };
+AsyncCopyRole async_copy_role(const Instruction& in);
+// A wait's N (`cp.async.wait_group N`; 0 for `wait_all`, which commits first and then waits for every group).
+std::uint32_t async_wait_pending(const Instruction& in);
+
 struct Function {
   std::string name;
   bool is_entry = false;

@@ -141,6 +141,35 @@ $L_end:
   CHECK(m.source_files.at(1) == "/src/k.cu");
 }
 
+TEST_CASE(".loc inlined_at links make the whole chain of call sites, innermost first (ISA 11.6.2)") {
+  // As nvcc -lineinfo writes a header function inlined through two others: one `.loc` per link, outermost
+  // first; a later `.loc` naming a call site seen before continues that call site's chain.
+  auto m = load(kHeader + R"(
+.visible .entry k()
+{
+  .loc 1 4 3
+  .loc 2 103 9, function_name $L__info_string0, inlined_at 1 4 3
+  .loc 3 292 5, function_name $L__info_string1, inlined_at 2 103 9
+  .loc 3 219 9, function_name $L__info_string2, inlined_at 3 292 5
+  bar.sync 0;
+  .loc 1 5 3
+  bar.sync 0;
+  .loc 3 190 23, function_name $L__info_string3, inlined_at 3 292 5
+  ret;
+}
+)");
+  const auto& f = m.functions.at(0);
+  using P = std::tuple<std::uint32_t, std::uint32_t>;
+  auto chain = [&](std::size_t i) {
+    std::vector<P> out{{f.body[i].loc.pos.file, f.body[i].loc.pos.line}};
+    for (const auto& p : f.body[i].loc.inlined_at) out.emplace_back(p.file, p.line);
+    return out;
+  };
+  CHECK(chain(0) == std::vector<P>{{3, 219}, {3, 292}, {2, 103}, {1, 4}});
+  CHECK(chain(1) == std::vector<P>{{1, 5}});
+  CHECK(chain(2) == std::vector<P>{{3, 190}, {3, 292}, {2, 103}, {1, 4}});
+}
+
 TEST_CASE("address size defaults to 32 without the directive (ISA 11.1.3)") {
   auto m = load(".version 1.4\n.target sm_13\n.entry k { exit; }\n");
   CHECK(m.address_size == 32);

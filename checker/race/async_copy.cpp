@@ -1,0 +1,71 @@
+#include "checker/race/async_copy.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace ptxcheck::race {
+
+using ptx::ir::AsyncCopyRole;
+
+std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::Function& f, const Cfg& g) {
+  std::map<std::uint32_t, std::vector<AsyncPosition>> out;
+  // Commits past the largest N of any wait complete every wait: counting further tells nothing new.
+  std::uint32_t enough_commits = 1;
+  for (const auto& in : f.body)
+    if (ptx::ir::async_copy_role(in) == AsyncCopyRole::wait) enough_commits = std::max(enough_commits, ptx::ir::async_wait_pending(in) + 1);
+  for (std::uint32_t issue = 0; issue < f.body.size(); ++issue) {
+    if (ptx::ir::async_copy_role(f.body[issue]) != AsyncCopyRole::copy) continue;
+    const std::set<int> around_set = loops_around(g, issue);
+    const std::vector<int> around(around_set.begin(), around_set.end());
+    struct State {
+      std::uint32_t instr, commits;
+      std::vector<int> later;    // per loop of `around`
+      std::map<int, int> entered;
+      auto key() const { return std::tie(instr, commits, later, entered); }
+      bool operator<(const State& o) const { return key() < o.key(); }
+    };
+    std::set<State> seen;
+    std::set<std::tuple<std::uint32_t, std::vector<int>, std::map<int, int>>> recorded;
+    std::vector<AsyncPosition>& positions = out[issue];
+    std::vector<State> todo{{issue, 0, std::vector<int>(around.size(), 0), {}}};
+    auto in_loop = [&](int L, std::uint32_t i) { return g.loops[static_cast<std::size_t>(L)].body.count(g.block_of[i]) > 0; };
+    // An edge from the body to the header's first instruction is a back edge: the next iteration.
+    auto next_iteration = [&](int& iteration) {
+      if (iteration != AsyncPosition::any_iteration && ++iteration > max_async_iterations) iteration = AsyncPosition::any_iteration;
+    };
+    while (!todo.empty()) {
+      State s = std::move(todo.back());
+      todo.pop_back();
+      if (!seen.insert(s).second) continue;
+      if (recorded.insert({s.instr, s.later, s.entered}).second) {
+        AsyncPosition p{s.instr, {}, s.entered};
+        for (std::size_t k = 0; k < around.size(); ++k) p.later[around[k]] = s.later[k];
+        positions.push_back(std::move(p));
+      }
+      const auto& in = f.body[s.instr];
+      const AsyncCopyRole role = ptx::ir::async_copy_role(in);
+      // ISA 9.7.9.25.3.3: wait_group N completes every group but the N most recent; wait_all every group.
+      if (role == AsyncCopyRole::wait && (in.q.has_word("wait_all") || s.commits >= ptx::ir::async_wait_pending(in) + 1)) continue;
+      const std::uint32_t commits = role == AsyncCopyRole::commit ? std::min(s.commits + 1, enough_commits) : s.commits;
+      for (std::uint32_t next : next_instructions(g, s.instr)) {
+        State n{next, commits, s.later, s.entered};
+        for (std::size_t k = 0; k < around.size(); ++k) {
+          const int L = around[k];
+          if (!in_loop(L, next)) n.later[k] = AsyncPosition::any_iteration;  // left the loop
+          else if (next == g.blocks[static_cast<std::size_t>(g.loops[static_cast<std::size_t>(L)].header)].begin) next_iteration(n.later[k]);
+        }
+        for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
+          if (around_set.count(L)) continue;
+          if (!in_loop(L, next)) n.entered.erase(L);
+          else if (!in_loop(L, s.instr)) n.entered[L] = 0;  // entered from outside: its first iteration
+          else if (next == g.blocks[static_cast<std::size_t>(g.loops[static_cast<std::size_t>(L)].header)].begin) next_iteration(n.entered[L]);
+        }
+        todo.push_back(std::move(n));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,34 @@
+// Where the memory accesses of a `cp.async` may happen. ISA 9.7.9.25.3 (and 8.x's asynchronous operations,
+// "ordered after prior instructions in the same thread ... but not part of the program order"): the copy's read
+// of global memory and write of shared memory take place at some point after the instruction and no later than
+// the completion of its cp.async-group: the first `cp.async.wait_group N` with at least N + 1 groups committed
+// after it (its own included), or a `cp.async.wait_all`; without one, at any point until the thread exits.
+#pragma once
+
+#include "checker/race/cfg.hpp"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ptxcheck::race {
+
+// Iterations counted past which a span is taken as reaching every later iteration of the loop.
+inline constexpr int max_async_iterations = 4;
+
+// A point the copy may be in flight at: while the thread is at `instr` (the completing wait included), in the
+// issuing iteration of each loop around the cp.async plus `later` (0: the same iteration), and in iteration
+// `entered` (0: the first) of each loop entered since, or in any iteration (`any_iteration`) where the span
+// leaves a loop around the cp.async or runs past max_async_iterations.
+struct AsyncPosition {
+  static constexpr int any_iteration = -1;
+  std::uint32_t instr = 0;
+  std::map<int, int> later;    // loop around the cp.async (index into Cfg::loops) -> iterations after the issuing one
+  std::map<int, int> entered;  // loop around `instr` but not the cp.async -> the iteration of it
+};
+
+// Every `cp.async` copy of f (ptx::ir::AsyncCopyRole::copy) -> the positions it may be in flight at, the
+// instruction itself first. The group count is followed along each path; branch conditions are not.
+std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::Function& f, const Cfg& g);
+
+}  // namespace ptxcheck::race
