@@ -240,7 +240,8 @@ struct Allocation {
 class Detector final : public ptx::interp::Observer {
  public:
   Detector(const ptx::ir::Module& m, const ptx::interp::Launch& l, const DynamicOptions& o, DynamicResult& out)
-      : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]), block_(l.block), grid_(l.grid) {}
+      : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]),
+        threads_in_grid_(cta_size_ * l.grid[0] * l.grid[1] * l.grid[2]), block_(l.block), grid_(l.grid) {}
 
   std::string stop_reason() override {
     if (o_.max_seconds <= 0 || thread_cpu_seconds() - start_ <= o_.max_seconds) return {};
@@ -255,6 +256,7 @@ class Detector final : public ptx::interp::Observer {
     // Local and param memory are private to a thread; const memory is never written by a kernel.
     if (a.space != StateSpace::global && a.space != StateSpace::shared) return;
     ++out_.accesses;
+    if (a.async) return async_copy(t, a);
     ThreadState& ts = state(t);
     const std::uint32_t site = site_of(a);
     const bool atomic = a.kind == MemoryAccess::Kind::atomic || a.kind == MemoryAccess::Kind::reduction;
@@ -265,39 +267,11 @@ class Detector final : public ptx::interp::Observer {
     const MemorySemantics sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
     const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
     Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, 0, atomic, writes};
-
     // The write this read observes (8.9.2): every byte last written by one strong write of the same extent.
-    // (Held here: the loop below replaces the cells' history.)
+    // (Held here: check_history replaces the cells' history.)
     std::shared_ptr<const WriteSync> observed;
     if (reads && st.strong) observed = observed_write(first, a.bytes, t, st);
-
-    for (std::uint32_t k = 0; k < a.bytes; ++k) {
-      Key key{first.region, a.addr + k};
-      auto it = shadow_.find(key);
-      if (it == shadow_.end()) {
-        if (shadow_.size() >= o_.max_tracked_bytes) { out_.truncated = true; continue; }
-        it = shadow_.emplace(key, Cell{}).first;
-      }
-      Cell& c = it->second;
-      now.offset = k;
-      if (c.write.clock && conflicts(c.write, now, ts, t) && !observed_before(c, ts)) report(c.write, now, key);
-      // (An observed write and its reader are morally strong, observed_write: no conflict to hide above.)
-      if (observed) c.observers.add(now);
-      if (writes)
-        for (const auto& r : c.reads.all())
-          if (conflicts(r, now, ts, t)) report(r, now, key);
-      if (writes) {
-        // The reads before are ordered before this write or were just reported racing with it; either way
-        // a later access that races with one of them races with this write too (FastTrack's rule).
-        c.write = now;
-        c.write_event = next_event_;
-        c.reads.clear();
-        c.sync.reset();
-        c.observers.clear();
-      } else {
-        c.reads.add(now);
-      }
-    }
+    check_history(first, now, ts, t.id, observed != nullptr);
 
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
     ReleaseSet published;
@@ -334,6 +308,18 @@ class Detector final : public ptx::interp::Observer {
     }
     if (writes) ++next_event_;
     if (writes && st.strong && releases(sem)) tick(ts, t);
+  }
+
+  // cp.async.commit_group / wait_group N / wait_all (ISA 9.7.9.25.3.2-3): a wait completes every group but the N
+  // newest, and the thread then knows their copies (async_copy).
+  void async_group(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
+    ThreadState& ts = state(t);
+    if (ptx::ir::async_copy_role(ins) == ptx::ir::AsyncCopyRole::commit || ins.q.has_word("wait_all")) ++ts.async_committed;
+    if (ptx::ir::async_copy_role(ins) != ptx::ir::AsyncCopyRole::wait) return;
+    const std::uint32_t newest_pending = ptx::ir::async_wait_pending(ins);
+    if (ts.async_committed <= newest_pending) return;
+    const std::uint64_t copier = async_thread(t);
+    ts.clock.set(copier, std::max(ts.clock.get(copier), ts.async_committed - newest_pending));
   }
 
   void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
@@ -398,6 +384,7 @@ class Detector final : public ptx::interp::Observer {
  private:
   struct ThreadState {
     VectorClock clock;
+    std::uint32_t async_committed = 0;  // cp.async groups committed so far
     std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
     std::unordered_map<Key, Release, KeyHash> release_ops;  // the latest release operation per location (8.8 form 2)
     std::unordered_map<Key, Pending, KeyHash> pending;  // observed by strong reads, not yet acquired
@@ -413,6 +400,58 @@ class Detector final : public ptx::interp::Observer {
     return it->second;
   }
   void tick(ThreadState& ts, const ThreadRef& t) { ts.clock.set(t.id, ts.clock.get(t.id) + 1); }
+
+  // A thread's cp.async copies are made by a thread of their own in the clocks, numbered after the grid's: its
+  // counter in a clock is the number of the thread's groups known complete.
+  std::uint64_t async_thread(const ThreadRef& t) const { return threads_in_grid_ + t.id; }
+  bool is_async_thread(std::uint64_t thread) const { return thread >= threads_in_grid_; }
+
+  // A cp.async's read or write (MemoryAccess::async): ordered after what precedes the instruction in its thread
+  // (the thread's clock), and known to others only through the thread's wait for its group (async_group): its
+  // epoch is the group's number. Its thread's own accesses before that wait, and its other copies in flight,
+  // may race with it (ISA 9.7.9.25.3.3).
+  void async_copy(const ThreadRef& t, const MemoryAccess& a) {
+    const ThreadState& ts = state(t);
+    const std::uint64_t copier = async_thread(t);
+    refs_.try_emplace(copier, t);
+    ThreadState copy;
+    copy.clock = ts.clock;
+    const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
+    check_history(first, Epoch{copier, ts.async_committed + 1, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
+                  copy, copier, false);
+  }
+
+  // Checks access `now` (of thread `self`, whose clock `ts` has) against each byte's history and records it there;
+  // `observed`: a strong read that observes the bytes' last write (observed_write).
+  void check_history(const Key& first, Epoch now, const ThreadState& ts, std::uint64_t self, bool observed) {
+    for (std::uint32_t k = 0; k < now.bytes; ++k) {
+      Key key{first.region, first.addr + k};
+      auto it = shadow_.find(key);
+      if (it == shadow_.end()) {
+        if (shadow_.size() >= o_.max_tracked_bytes) { out_.truncated = true; continue; }
+        it = shadow_.emplace(key, Cell{}).first;
+      }
+      Cell& c = it->second;
+      now.offset = k;
+      if (c.write.clock && conflicts(c.write, now, ts, self) && !observed_before(c, ts)) report(c.write, now, key);
+      // (An observed write and its reader are morally strong, observed_write: no conflict to hide above.)
+      if (observed) c.observers.add(now);
+      if (now.write)
+        for (const auto& r : c.reads.all())
+          if (conflicts(r, now, ts, self)) report(r, now, key);
+      if (now.write) {
+        // The reads before are ordered before this write or were just reported racing with it; either way
+        // a later access that races with one of them races with this write too (FastTrack's rule).
+        c.write = now;
+        c.write_event = next_event_;
+        c.reads.clear();
+        c.sync.reset();
+        c.observers.clear();
+      } else {
+        c.reads.add(now);
+      }
+    }
+  }
 
   std::uint32_t site_of(const MemoryAccess& a) {
     auto [it, fresh] = site_index_.try_emplace(a.ins, static_cast<std::uint32_t>(sites_.size()));
@@ -439,10 +478,10 @@ class Detector final : public ptx::interp::Observer {
            x.offset == y.offset && x.bytes == y.bytes;
   }
 
-  // ISA 8.7.1: overlapping (the same byte), at least one a write, other threads, not causality-ordered, not
-  // morally strong.
-  bool conflicts(const Epoch& earlier, const Epoch& now, const ThreadState& ts, const ThreadRef& t) const {
-    if (earlier.thread == t.id) return false;
+  // ISA 8.7.1: overlapping (the same byte), at least one a write, other threads (or two copies of one thread's
+  // cp.async, ordered only by the wait for the earlier one's group), not causality-ordered, not morally strong.
+  bool conflicts(const Epoch& earlier, const Epoch& now, const ThreadState& ts, std::uint64_t self) const {
+    if (earlier.thread == self && !is_async_thread(self)) return false;
     if (!earlier.write && !now.write) return false;
     return !ordered_before(earlier, ts) && !morally_strong(earlier, now);
   }
@@ -497,7 +536,7 @@ class Detector final : public ptx::interp::Observer {
     AccessReport r;
     r.instr = s.pc;
     r.kind = e.atomic ? "atomic" : e.write ? "write" : "read";
-    r.strength = strength_text(*s.ins, e.atomic);
+    r.strength = strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
     r.space = key.region ? "shared" : "global";
     r.size = e.bytes;
     r.opcode = opcode_text(*s.ins);
@@ -566,6 +605,7 @@ class Detector final : public ptx::interp::Observer {
   const DynamicOptions& o_;
   DynamicResult& out_;
   const std::uint64_t cta_size_;
+  const std::uint64_t threads_in_grid_;
   std::unordered_map<std::uint64_t, ThreadState> threads_;
   std::unordered_map<std::uint64_t, ThreadRef> refs_;
   std::unordered_map<Key, Cell, KeyHash> shadow_;

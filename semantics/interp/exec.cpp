@@ -187,8 +187,9 @@ std::pair<StateSpace, std::uint64_t> Machine::resolve(StateSpace space, std::uin
 ThreadRef Machine::thread_ref(const Thread& t) const { return thread_ref_of(cta_->ctaid, t.tid, launch_.grid, launch_.block); }
 
 void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
-                      std::uint32_t bytes, bool wrote) {
+                      std::uint32_t bytes, bool wrote, bool async) {
   MemoryAccess a;
+  a.async = async;
   a.ins = &ins;
   a.fn = t.top->fn;
   a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[a.fn].body.data());
@@ -259,7 +260,7 @@ bool exotic_type(ir::ScalarType s) {
   }
 }
 
-bool supported(const Instruction& ins, bool observed) {
+bool supported(const Instruction& ins) {
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
     auto has = [&](const char* w) { return ins.q.has_word(w); };
@@ -296,9 +297,8 @@ bool supported(const Instruction& ins, bool observed) {
       break;
     case Opcode::cp_:
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
-      // the wait is undefined behaviour, 9.7.9.25.1). A race detector would need it to happen anywhere up to
-      // the wait, so under an observer it is unsupported rather than reported race-free on that one timing.
-      return !observed && ir::async_copy_role(ins) != ir::AsyncCopyRole::none;
+      // the wait is undefined behaviour, 9.7.9.25.1); an observer is told it is in flight until its group completes.
+      return ir::async_copy_role(ins) != ir::AsyncCopyRole::none;
     case Opcode::ldmatrix_: {
       // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
       return ins.q.has_word("m8n8") && ins.q.has_word("b16");
@@ -324,7 +324,7 @@ std::string instruction_text(const Instruction& ins) {
 }
 }  // namespace
 
-std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& kernel, bool observed) {
+std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& kernel) {
   std::vector<Unsupported> out;
   std::set<const ir::Function*> seen;
   std::vector<const ir::Function*> todo{&kernel};
@@ -333,7 +333,7 @@ std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Fu
     todo.pop_back();
     if (!seen.insert(f).second) continue;
     for (const auto& ins : f->body) {
-      if (!supported(ins, observed)) out.push_back({instruction_text(ins), ins.loc.ptx_line});
+      if (!supported(ins)) out.push_back({instruction_text(ins), ins.loc.ptx_line});
       if (ins.op == Opcode::call_) {
         for (const auto& o : ins.operands) {
           if (o.kind != OK::Function) continue;
@@ -769,8 +769,12 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::cp_: {
       // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
-      // ignore-src is true) and zeros after. Completed at issue (see supported()); commit and wait do nothing.
-      if (ir::async_copy_role(ins) != ir::AsyncCopyRole::copy) return true;
+      // ignore-src is true) and zeros after. Completed at issue (see supported()); an observer hears of the copy as asynchronous and of the
+      // commits and waits that complete it.
+      if (ir::async_copy_role(ins) != ir::AsyncCopyRole::copy) {
+        if (opt_.observer) opt_.observer->async_group(thread_ref(t), ins);
+        return true;
+      }
       const std::uint64_t dst = address(t, o[0]), src = address(t, o[1]);
       const std::uint64_t cp_size = R(2, 32).u64();
       std::uint64_t src_size = cp_size;
@@ -779,6 +783,10 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
         const auto& regs = mod_.functions[t.frames.back().fn].registers;
         const bool ignore_src = o[3].kind == OK::Register && regs[static_cast<std::size_t>(o[3].reg)].type.scalar == ir::ScalarType::pred;
         src_size = ignore_src ? (R(3, 1).u64() ? 0 : cp_size) : std::min(cp_size, R(3, 32).u64());  // above cp-size: undefined
+      }
+      if (opt_.observer) {
+        if (src_size) observe(t, ins, MemoryAccess::Kind::read, StateSpace::global, src, static_cast<std::uint32_t>(src_size), true, true);
+        observe(t, ins, MemoryAccess::Kind::write, StateSpace::shared, dst, static_cast<std::uint32_t>(cp_size), true, true);
       }
       for (std::uint64_t k = 0; k < cp_size && !stop_; ++k)
         store(t, StateSpace::shared, dst + k, k < src_size ? load(t, StateSpace::global, src + k, 8) : Concrete::lit(8, 0), 1);

@@ -127,8 +127,7 @@ struct RunResult {
 
 RunResult run(const ir::Module& module, const Launch& launch, const Options& options = {});
 
-// The instructions of `fn` and of every function it calls that the interpreter cannot execute; `observed`: under
-// an Observer (the dynamic race engine), which needs to know when each access happens.
-std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& fn, bool observed = false);
+// The instructions of `fn` and of every function it calls that the interpreter cannot execute.
+std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& fn);
 
 }  // namespace ptx::interp

@@ -297,7 +297,7 @@ RunResult Machine::run() {
                            std::to_string(launch_.params.size()), {}};
     return result_;
   }
-  result_.unsupported = find_unsupported(mod_, *kernel, opt_.observer != nullptr);
+  result_.unsupported = find_unsupported(mod_, *kernel);
   if (!result_.unsupported.empty()) {
     result_.problem.kind = Problem::Kind::unsupported;
     result_.problem.message = "unsupported instruction '" + result_.unsupported[0].instruction + "' at line " +

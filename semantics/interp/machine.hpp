@@ -213,7 +213,7 @@ class Machine {
   // Options::observer's view of a thread, and one memory access reported to it (observer.hpp).
   ThreadRef thread_ref(const Thread& t) const;
   void observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
-               std::uint32_t bytes, bool wrote = true);
+               std::uint32_t bytes, bool wrote = true, bool async = false);
 
   // Problems stop the run; the first one is reported.
   void fail(Problem::Kind k, std::string message, std::vector<Thread*> threads = {});

@@ -51,6 +51,9 @@ struct MemoryAccess {
   ir::StateSpace space = ir::StateSpace::global;  // resolved: never generic (ISA 6.4.1 windows)
   std::uint64_t addr = 0;        // in that space; shared: the offset in the CTA's shared memory
   std::uint32_t bytes = 0;
+  // A cp.async's read or write (ISA 9.7.9.25.3): the interpreter copies at issue, but the copy is in flight until
+  // the cp.async.wait_group / wait_all that completes its group (Observer::async_group).
+  bool async = false;
 };
 
 class Observer {
@@ -70,6 +73,8 @@ class Observer {
   virtual void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) = 0;
   // bar.warp.sync completed for these threads (ISA 9.7.13.2: it orders their memory operations).
   virtual void warp_sync(const std::vector<ThreadRef>& threads) = 0;
+  // cp.async.commit_group, cp.async.wait_group N or cp.async.wait_all (ir::async_copy_role) by thread t.
+  virtual void async_group(const ThreadRef& t, const ir::Instruction& ins) = 0;
   // Asked every few thousand warp instructions: a reason to stop the run now (the observer's own budget), or
   // empty to go on. The run then ends with a step_limit problem carrying that reason.
   virtual std::string stop_reason() { return {}; }

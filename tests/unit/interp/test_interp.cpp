@@ -354,11 +354,10 @@ $copy:
                                         0, 0,                                            // ignore-src true
                                         0x0b0b0b0b, 0x0c0c0c0c};                         // ignore-src false
   CHECK(r.out == want);
-  // Under an observer (the dynamic race engine) the copy's timing matters, so it is unsupported there.
+  // (Under an observer the copy is reported in flight until its group completes: tests/unit/race, the dynamic engine.)
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + k, "cp.ptx");
   REQUIRE(loaded);
   CHECK(find_unsupported(*loaded.module, loaded.module->functions[0]).empty());
-  CHECK(find_unsupported(*loaded.module, loaded.module->functions[0], true).size() == 7);
 }
 
 TEST_CASE("unsupported instructions are reported by name and line before running") {
