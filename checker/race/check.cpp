@@ -4,7 +4,6 @@
 #include "checker/race/check.hpp"
 
 #include "checker/race/async_copy.hpp"
-
 #include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
@@ -888,8 +887,28 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return wide(a.scope) && wide(b.scope);
   };
   // Where an access may happen (AsyncPosition): its instruction, or anywhere in its cp.async's span.
+  // A span's positions, one of each kind the pair checks below tell apart: the barrier intervals (of the CTA, the
+  // warp, the grid) the instruction is in, and per barrier loop whether it is in it, its side of the barrier and
+  // which iteration (a pipelined loop's span holds hundreds of positions, of a few kinds).
+  std::map<std::uint32_t, std::vector<AsyncPosition>> span_kinds;
+  for (const auto& [issue, positions] : spans) {
+    std::set<std::vector<int>> seen;
+    for (const AsyncPosition& p : positions) {
+      std::vector<int> kind;
+      for (const Analysis* x : {&an, &an_warp, an_grid ? &*an_grid : nullptr})
+        if (x) kind.insert(kind.end(), x->in_interval[p.instr].begin(), x->in_interval[p.instr].end());
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+        if (!an.aligned[L] || !prep.cfg.loops[L].body.count(prep.cfg.block_of[p.instr])) { kind.push_back(-1); continue; }
+        auto later = p.later.find(static_cast<int>(L));
+        auto entered = p.entered.find(static_cast<int>(L));
+        kind.insert(kind.end(), {an.side[L][p.instr], later != p.later.end() ? later->second : -2,
+                                 entered != p.entered.end() ? entered->second : -2});
+      }
+      if (seen.insert(std::move(kind)).second) span_kinds[issue].push_back(p);
+    }
+  }
   auto positions_of = [&](const Access& x) {
-    return x.async ? spans.at(x.instr) : std::vector<AsyncPosition>{AsyncPosition{x.instr, {}}};
+    return x.async ? span_kinds.at(x.instr) : std::vector<AsyncPosition>{AsyncPosition{x.instr, {}, {}}};
   };
   auto any_same_interval = [](const Analysis& intervals, const std::vector<AsyncPosition>& xs, const std::vector<AsyncPosition>& ys) {
     for (const auto& x : xs)
@@ -902,11 +921,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // cp.async's copy is `later` iterations after the thread's own (async_copy.hpp), or in any one.
   auto iterations_together = [&](const AsyncPosition& x, bool x_async, const AsyncPosition& y, bool y_async) {
     z3::expr align = c.bool_val(true);
-    const z3::expr one = c.bv_val(1, 64);
+    const z3::expr zero = c.bv_val(0, 64), one = c.bv_val(1, 64);
     auto iteration = [&](const ThreadEncoding& t, const AsyncPosition& p, bool async, int L) -> std::optional<z3::expr> {
       if (!async) return t.k.at(L);
-      if (auto it = p.later.find(L); it != p.later.end() && it->second != AsyncPosition::any_iteration)
+      if (auto it = p.later.find(L); it != p.later.end() && it->second != AsyncPosition::any_iteration) {
+        align = align && z3::ult(t.k.at(L), c.bv_val(std::uint64_t{1} << 62, 64));  // no wrap-around below
         return t.k.at(L) + c.bv_val(static_cast<std::uint64_t>(it->second), 64);
+      }
       if (auto it = p.entered.find(L); it != p.entered.end() && it->second != AsyncPosition::any_iteration)
         return c.bv_val(static_cast<std::uint64_t>(it->second), 64);
       return std::nullopt;
@@ -918,10 +939,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       const auto k1 = iteration(T1, x, x_async, static_cast<int>(L)), k2 = iteration(T2, y, y_async, static_cast<int>(L));
       if (!k1 || !k2) continue;
       auto sx = an.side[L][x.instr], sy = an.side[L][y.instr];
+      // (One iteration after another: the later one is not the first, so that the sum does not wrap around.)
+      const z3::expr k2_next = *k2 == *k1 + one && *k2 != zero, k1_next = *k1 == *k2 + one && *k1 != zero;
       if (sx == sy && sx != 3) align = align && *k1 == *k2;
-      else if (sx == 2 && sy == 1) align = align && *k2 == *k1 + one;
-      else if (sx == 1 && sy == 2) align = align && *k1 == *k2 + one;
-      else align = align && (*k1 == *k2 || *k2 == *k1 + one || *k1 == *k2 + one);
+      else if (sx == 2 && sy == 1) align = align && k2_next;
+      else if (sx == 1 && sy == 2) align = align && k1_next;
+      else align = align && (*k1 == *k2 || k2_next || k1_next);
     }
     return align;
   };
@@ -949,10 +972,23 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (a_sh || b_sh) q = q && same_cta;
     // Within one CTA the two run concurrently only in a barrier interval both may be in, in iterations of the
     // barrier loops around them that the barriers keep together.
-    z3::expr concurrent = c.bool_val(false);
+    // A span is path-insensitive: a copy position outside a barrier loop the other access is in (or inside one it
+    // is not in) may lie only on paths that skip or leave that loop, which the other thread, past the same barriers,
+    // does not take. Races that need such a position are possible ones (`across_loop`).
+    auto across_barrier_loop = [&](const AsyncPosition& x, const AsyncPosition& y) {
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
+        if (an.aligned[L] && prep.cfg.loops[L].body.count(prep.cfg.block_of[x.instr]) != prep.cfg.loops[L].body.count(prep.cfg.block_of[y.instr]))
+          return true;
+      return false;
+    };
+    z3::expr concurrent = c.bool_val(false), within_loops = c.bool_val(false);
     for (const AsyncPosition& x : pa)
-      for (const AsyncPosition& y : pb)
-        if (an.same_interval(x.instr, y.instr)) concurrent = concurrent || iterations_together(x, a.async, y, b.async);
+      for (const AsyncPosition& y : pb) {
+        if (!an.same_interval(x.instr, y.instr)) continue;
+        const z3::expr together = iterations_together(x, a.async, y, b.async);
+        concurrent = concurrent || together;
+        if (!((a.async || b.async) && across_barrier_loop(x, y))) within_loops = within_loops || together;
+      }
     if (concurrent.is_false()) {
       if (a_sh || b_sh) return PairResult::done;
       q = q && !same_cta;
@@ -983,6 +1019,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       return PairResult::unknown;
     }
     if (r != z3::sat) return PairResult::done;
+    // The copy in flight only across a barrier loop's edge (across_barrier_loop): unless the pair also races within.
+    bool across_loop = false;
+    if (!concurrent.is_false() && !model->eval(z3::implies(same_cta, within_loops), true).is_true()) {
+      const z3::expr q_within = q && z3::implies(same_cta, within_loops);
+      auto [r4, within, why4] = check(q_within);
+      if (r4 == z3::sat) { q = q_within; model = within; }
+      else across_loop = true;
+    }
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
     // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
     // budget, the race stands (the facts only narrow the executions; leaving them out over-approximates).
@@ -1048,6 +1092,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     else if (in_first_iteration)
       rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
                 "that could order them in a later one (ISA 8.9.5)";
+    if (across_loop) {
+      rr.possible = true;
+      rr.note = "the cp.async may be in flight there only on paths that skip or leave a barrier loop the other access is in "
+                "(the copy's span is followed without branch conditions)" + (rr.note.empty() ? "" : "; " + rr.note);
+    }
     if (rr.note.empty() && (a.async || b.async)) rr.note = async_note;
     res.races.push_back(rr);
     return res.races.size() >= o.max_races ? PairResult::stop : PairResult::done;
