@@ -45,9 +45,9 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
       }
       const auto& in = f.body[s.instr];
       const AsyncCopyRole role = ptx::ir::async_copy_role(in);
-      // ISA 9.7.9.25.3.3: wait_group N completes every group but the N most recent; wait_all every group.
-      if (role == AsyncCopyRole::wait && (in.q.has_word("wait_all") || s.commits >= ptx::ir::async_wait_pending(in) + 1)) continue;
-      const std::uint32_t commits = role == AsyncCopyRole::commit ? std::min(s.commits + 1, enough_commits) : s.commits;
+      const std::uint32_t commits = std::min(s.commits + ptx::ir::async_commits(in), enough_commits);
+      // ISA 9.7.9.25.3.3: wait_group N completes every group but the N most recent (wait_all: commit, wait_group 0).
+      if (role == AsyncCopyRole::wait && commits >= ptx::ir::async_wait_pending(in) + 1) continue;
       for (std::uint32_t next : next_instructions(g, s.instr)) {
         State n{next, commits, s.later, s.entered};
         for (std::size_t k = 0; k < around.size(); ++k) {

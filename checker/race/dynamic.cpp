@@ -314,7 +314,7 @@ class Detector final : public ptx::interp::Observer {
   // newest, and the thread then knows their copies (async_copy).
   void async_group(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
     ThreadState& ts = state(t);
-    if (ptx::ir::async_copy_role(ins) == ptx::ir::AsyncCopyRole::commit || ins.q.has_word("wait_all")) ++ts.async_committed;
+    ts.async_committed += ptx::ir::async_commits(ins);
     if (ptx::ir::async_copy_role(ins) != ptx::ir::AsyncCopyRole::wait) return;
     const std::uint32_t newest_pending = ptx::ir::async_wait_pending(ins);
     if (ts.async_committed <= newest_pending) return;

@@ -721,11 +721,10 @@ class Encoder {
     const auto& o = in.operands;
     const unsigned size = o[2].kind == OK::Immediate ? static_cast<unsigned>(o[2].imm) : 16;
     z3::expr reads_source = c_.bool_val(true);
-    const std::size_t operands = o.size() - (in.q.has_word("L2::cache_hint") ? 1 : 0);  // without cache-policy
-    if (operands >= 4) {
-      const bool ignore_src = o[3].kind == OK::Register && o[3].reg >= 0 && f_.registers[o[3].reg].type.scalar == ScalarType::pred;
+    if (const ptx::ir::AsyncCopySource source = ptx::ir::async_copy_source(f_, in); source.operand >= 0) {
+      const Operand& x = o[static_cast<std::size_t>(source.operand)];
       // src-size below cp-size reads fewer bytes: the read is kept whole (over-approximated) unless it is none.
-      reads_source = ignore_src ? read(s, o[3], 1, false) == c_.bv_val(0, 1) : read(s, o[3], 32, false) != c_.bv_val(0, 32);
+      reads_source = source.ignore_src ? read(s, x, 1, false) == c_.bv_val(0, 1) : read(s, x, 32, false) != c_.bv_val(0, 32);
     }
     access(s, i, in, o[1], size, true, false, false, StateSpace::global);
     if (!probing_) {

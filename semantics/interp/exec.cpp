@@ -778,11 +778,9 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       const std::uint64_t dst = address(t, o[0]), src = address(t, o[1]);
       const std::uint64_t cp_size = R(2, 32).u64();
       std::uint64_t src_size = cp_size;
-      const std::size_t operands = o.size() - (ins.q.has_word("L2::cache_hint") ? 1 : 0);  // without cache-policy
-      if (operands >= 4) {
-        const auto& regs = mod_.functions[t.frames.back().fn].registers;
-        const bool ignore_src = o[3].kind == OK::Register && regs[static_cast<std::size_t>(o[3].reg)].type.scalar == ir::ScalarType::pred;
-        src_size = ignore_src ? (R(3, 1).u64() ? 0 : cp_size) : std::min(cp_size, R(3, 32).u64());  // above cp-size: undefined
+      if (const ir::AsyncCopySource source = ir::async_copy_source(mod_.functions[t.frames.back().fn], ins); source.operand >= 0) {
+        const auto k = static_cast<std::size_t>(source.operand);
+        src_size = source.ignore_src ? (R(k, 1).u64() ? 0 : cp_size) : std::min(cp_size, R(k, 32).u64());  // above cp-size: undefined
       }
       if (opt_.observer) {
         if (src_size) observe(t, ins, MemoryAccess::Kind::read, StateSpace::global, src, static_cast<std::uint32_t>(src_size), true, true);

@@ -882,6 +882,20 @@ AsyncCopyRole async_copy_role(const Instruction& in) {
   return shared_from_global ? AsyncCopyRole::copy : AsyncCopyRole::none;
 }
 
+std::uint32_t async_commits(const Instruction& in) {
+  const AsyncCopyRole role = async_copy_role(in);
+  return role == AsyncCopyRole::commit || (role == AsyncCopyRole::wait && in.q.has_word("wait_all")) ? 1 : 0;
+}
+
+AsyncCopySource async_copy_source(const Function& f, const Instruction& in) {
+  const auto& o = in.operands;
+  const std::size_t operands = o.size() - (in.q.has_word("L2::cache_hint") ? 1 : 0);  // without cache-policy
+  if (operands < 4) return {};
+  const bool predicate = o[3].kind == Operand::Kind::Register && o[3].reg >= 0 &&
+                         f.registers[static_cast<std::size_t>(o[3].reg)].type.scalar == ScalarType::pred;
+  return {3, predicate};
+}
+
 std::uint32_t async_wait_pending(const Instruction& in) {
   if (in.q.has_word("wait_all") || in.operands.empty() || in.operands[0].kind != Operand::Kind::Immediate) return 0;
   return static_cast<std::uint32_t>(in.operands[0].imm);

@@ -125,10 +125,19 @@ struct Instruction {
 // The non-bulk async copy and its group controls (ISA 9.7.9.25.3): `cp.async.{ca,cg}.shared{::cta}.global [dst],
 // [src], cp-size ...`, `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`. Bulk, tensor and
 // mbarrier-completed forms are `none`.
+struct Function;
 enum class AsyncCopyRole : std::uint8_t { none, copy, commit, wait };
 AsyncCopyRole async_copy_role(const Instruction& in);
 // A wait's N (`cp.async.wait_group N`; 0 for `wait_all`, which commits first and then waits for every group).
 std::uint32_t async_wait_pending(const Instruction& in);
+// The groups an instruction commits: 1 for `commit_group` and for `wait_all` (a commit, then wait_group 0), else 0.
+std::uint32_t async_commits(const Instruction& in);
+// A copy's optional fourth operand (before a cache-policy): its src-size, or the ignore-src predicate. -1: none.
+struct AsyncCopySource {
+  int operand = -1;
+  bool ignore_src = false;
+};
+AsyncCopySource async_copy_source(const Function& f, const Instruction& in);
 
 struct Function {
   std::string name;
