@@ -22,14 +22,17 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
       std::uint32_t instr, commits;
       std::vector<int> later;    // per loop of `around`
       std::map<int, int> entered;
-      auto key() const { return std::tie(instr, commits, later, entered); }
+      std::map<int, std::uint32_t> left_from;
+      int last_barrier;
+      auto key() const { return std::tie(instr, commits, later, entered, left_from, last_barrier); }
       bool operator<(const State& o) const { return key() < o.key(); }
     };
     std::set<State> seen;
-    std::set<std::tuple<std::uint32_t, std::vector<int>, std::map<int, int>>> recorded;
+    std::set<std::tuple<std::uint32_t, std::vector<int>, std::map<int, int>, std::map<int, std::uint32_t>, int>> recorded;
     std::vector<AsyncPosition>& positions = out[issue];
-    std::vector<State> todo{{issue, 0, std::vector<int>(around.size(), 0), {}}};
+    std::vector<State> todo{{issue, 0, std::vector<int>(around.size(), 0), {}, {}, -1}};
     auto in_loop = [&](int L, std::uint32_t i) { return g.loops[static_cast<std::size_t>(L)].body.count(g.block_of[i]) > 0; };
+    auto header_of = [&](int L) { return g.blocks[static_cast<std::size_t>(g.loops[static_cast<std::size_t>(L)].header)].begin; };
     // An edge from the body to the header's first instruction is a back edge: the next iteration.
     auto next_iteration = [&](int& iteration) {
       if (iteration != AsyncPosition::any_iteration && ++iteration > max_async_iterations) iteration = AsyncPosition::any_iteration;
@@ -38,8 +41,8 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
       State s = std::move(todo.back());
       todo.pop_back();
       if (!seen.insert(s).second) continue;
-      if (recorded.insert({s.instr, s.later, s.entered}).second) {
-        AsyncPosition p{s.instr, {}, s.entered};
+      if (recorded.insert({s.instr, s.later, s.entered, s.left_from, s.last_barrier}).second) {
+        AsyncPosition p{s.instr, {}, s.entered, s.left_from, s.last_barrier};
         for (std::size_t k = 0; k < around.size(); ++k) p.later[around[k]] = s.later[k];
         positions.push_back(std::move(p));
       }
@@ -48,18 +51,26 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
       const std::uint32_t commits = std::min(s.commits + ptx::ir::async_commits(in), enough_commits);
       // ISA 9.7.9.25.3.3: wait_group N completes every group but the N most recent (wait_all: commit, wait_group 0).
       if (role == AsyncCopyRole::wait && commits >= ptx::ir::async_wait_pending(in) + 1) continue;
+      const bool barrier = separating_cta_barrier(in);
       for (std::uint32_t next : next_instructions(g, s.instr)) {
-        State n{next, commits, s.later, s.entered};
+        State n{next, commits, s.later, s.entered, barrier ? std::map<int, std::uint32_t>{} : s.left_from,
+                barrier ? static_cast<int>(s.instr) : s.last_barrier};
+        // Leaving a loop keeps the iteration it was left in, and where from (not from a barrier: whether the thread
+        // is past it is not told by the instruction).
+        for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
+          if (in_loop(L, s.instr) && !in_loop(L, next) && !barrier) n.left_from[L] = s.instr;
+          if (in_loop(L, next)) n.left_from.erase(L);
+        }
         for (std::size_t k = 0; k < around.size(); ++k) {
           const int L = around[k];
-          if (!in_loop(L, next)) n.later[k] = AsyncPosition::any_iteration;  // left the loop
-          else if (next == g.blocks[static_cast<std::size_t>(g.loops[static_cast<std::size_t>(L)].header)].begin) next_iteration(n.later[k]);
+          if (!in_loop(L, next)) continue;
+          if (!in_loop(L, s.instr)) n.later[k] = AsyncPosition::any_iteration;  // back in it (an outer loop's next iteration)
+          else if (next == header_of(L)) next_iteration(n.later[k]);
         }
         for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
-          if (around_set.count(L)) continue;
-          if (!in_loop(L, next)) n.entered.erase(L);
-          else if (!in_loop(L, s.instr)) n.entered[L] = 0;  // entered from outside: its first iteration
-          else if (next == g.blocks[static_cast<std::size_t>(g.loops[static_cast<std::size_t>(L)].header)].begin) next_iteration(n.entered[L]);
+          if (around_set.count(L) || !in_loop(L, next)) continue;
+          if (!in_loop(L, s.instr)) n.entered[L] = 0;  // entered from outside: its first iteration
+          else if (next == header_of(L)) next_iteration(n.entered[L]);
         }
         todo.push_back(std::move(n));
       }

@@ -19,12 +19,17 @@ inline constexpr int max_async_iterations = 4;
 // A point the copy may be in flight at: while the thread is at `instr` (the completing wait included), in the
 // issuing iteration of each loop around the cp.async plus `later` (0: the same iteration), and in iteration
 // `entered` (0: the first) of each loop entered since, or in any iteration (`any_iteration`) where the span
-// leaves a loop around the cp.async or runs past max_async_iterations.
+// re-enters a loop around the cp.async from outside or runs past max_async_iterations. For a loop that does not
+// hold `instr` (the span left it), the entry is the iteration it was left in, and `left_from` its last instruction
+// in the loop while no CTA barrier has been passed since. `last_barrier`: the last CTA barrier the thread passed on
+// the way from the cp.async (-1: none), which tells its barrier interval.
 struct AsyncPosition {
   static constexpr int any_iteration = -1;
   std::uint32_t instr = 0;
   std::map<int, int> later;    // loop around the cp.async (index into Cfg::loops) -> iterations after the issuing one
-  std::map<int, int> entered;  // loop around `instr` but not the cp.async -> the iteration of it
+  std::map<int, int> entered;  // loop entered since the cp.async -> the iteration of it
+  std::map<int, std::uint32_t> left_from;  // loop left, no CTA barrier since -> the last instruction in it
+  int last_barrier = -1;
 };
 
 // Every `cp.async` copy of f (ptx::ir::AsyncCopyRole::copy) -> the positions it may be in flight at, the

@@ -887,39 +887,74 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, false, true); };
     return wide(a.scope) && wide(b.scope);
   };
-  // Where an access may happen (AsyncPosition): its instruction, or anywhere in its cp.async's span.
+  // Where an access may happen (AsyncPosition): its instruction, or anywhere in its cp.async's span, with the CTA
+  // barrier intervals it may be in there: past a barrier on the span's path, those that barrier starts; before
+  // any, those of the cp.async itself as well (the thread is still in the interval it issued the copy in).
+  struct Position {
+    AsyncPosition at;
+    std::vector<bool> cta_intervals;  // Analysis::starts index -> may be in it
+  };
+  auto cta_intervals_of = [&](std::uint32_t issue, const AsyncPosition& p) {
+    std::vector<bool> in = an.in_interval[p.instr];
+    if (p.last_barrier < 0) {
+      for (std::size_t k = 0; k < in.size(); ++k) in[k] = in[k] && an.in_interval[issue][k];
+    } else {
+      const auto after = next_instructions(prep.cfg, static_cast<std::uint32_t>(p.last_barrier));
+      for (std::size_t k = 0; k < in.size(); ++k) in[k] = in[k] && std::count(after.begin(), after.end(), an.starts[k]) > 0;
+    }
+    return in;
+  };
+  auto in_body = [&](std::size_t L, std::uint32_t instr) { return prep.cfg.loops[L].body.count(prep.cfg.block_of[instr]) > 0; };
+  // A position's side of barrier loop L's barriers (Analysis::side): its instruction's, or where the span left
+  // the loop when no barrier has been passed since; nullopt when it is outside L otherwise.
+  auto side_of = [&](const AsyncPosition& p, std::size_t L) -> std::optional<std::uint8_t> {
+    if (in_body(L, p.instr)) return an.side[L][p.instr];
+    if (auto it = p.left_from.find(static_cast<int>(L)); it != p.left_from.end()) return an.side[L][it->second];
+    return std::nullopt;
+  };
   // A span's positions, one of each kind the pair checks below tell apart: the barrier intervals (of the CTA, the
-  // warp, the grid) the instruction is in, and per barrier loop whether it is in it, its side of the barrier and
-  // which iteration (a pipelined loop's span holds hundreds of positions, of a few kinds).
-  std::map<std::uint32_t, std::vector<AsyncPosition>> span_kinds;
+  // warp, the grid) it may be in, and per barrier loop its side of the barrier and which iteration (a pipelined
+  // loop's span holds hundreds of positions, of a few kinds).
+  std::map<std::uint32_t, std::vector<Position>> span_kinds;
   for (const auto& [issue, positions] : spans) {
     std::set<std::vector<int>> seen;
     for (const AsyncPosition& p : positions) {
-      std::vector<int> kind;
-      for (const Analysis* x : {&an, &an_warp, an_grid ? &*an_grid : nullptr})
+      Position pos{p, cta_intervals_of(issue, p)};
+      std::vector<int> kind(pos.cta_intervals.begin(), pos.cta_intervals.end());
+      for (const Analysis* x : {&an_warp, an_grid ? &*an_grid : nullptr})
         if (x) kind.insert(kind.end(), x->in_interval[p.instr].begin(), x->in_interval[p.instr].end());
       for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
-        if (!an.aligned[L] || !prep.cfg.loops[L].body.count(prep.cfg.block_of[p.instr])) { kind.push_back(-1); continue; }
+        const auto side = an.aligned[L] ? side_of(p, L) : std::nullopt;
+        if (!side) { kind.push_back(-1); continue; }
         auto later = p.later.find(static_cast<int>(L));
         auto entered = p.entered.find(static_cast<int>(L));
-        kind.insert(kind.end(), {an.side[L][p.instr], later != p.later.end() ? later->second : -2,
-                                 entered != p.entered.end() ? entered->second : -2});
+        kind.insert(kind.end(), {*side, later != p.later.end() ? later->second : -2, entered != p.entered.end() ? entered->second : -2});
       }
-      if (seen.insert(std::move(kind)).second) span_kinds[issue].push_back(p);
+      if (seen.insert(std::move(kind)).second) span_kinds[issue].push_back(std::move(pos));
     }
   }
-  auto positions_of = [&](const Access& x) {
-    return x.async ? span_kinds.at(x.instr) : std::vector<AsyncPosition>{AsyncPosition{x.instr, {}, {}}};
+  // Per access of the encoding (T1's and T2's alike): its positions.
+  std::vector<std::vector<Position>> positions_of;
+  for (const Access& x : T1.accesses) {
+    AsyncPosition at;
+    at.instr = x.instr;
+    positions_of.push_back(x.async ? span_kinds.at(x.instr) : std::vector<Position>{Position{at, an.in_interval[x.instr]}});
+  }
+  auto same_cta_interval = [](const Position& x, const Position& y) {
+    for (std::size_t k = 0; k < x.cta_intervals.size(); ++k)
+      if (x.cta_intervals[k] && y.cta_intervals[k]) return true;
+    return false;
   };
-  auto any_same_interval = [](const Analysis& intervals, const std::vector<AsyncPosition>& xs, const std::vector<AsyncPosition>& ys) {
+  auto any_same_interval = [](const Analysis& intervals, const std::vector<Position>& xs, const std::vector<Position>& ys) {
     for (const auto& x : xs)
       for (const auto& y : ys)
-        if (intervals.same_interval(x.instr, y.instr)) return true;
+        if (intervals.same_interval(x.at.instr, y.at.instr)) return true;
     return false;
   };
   // T1 at x and T2 at y, in one barrier interval of a CTA: the barriers keep the threads' iterations of a barrier
   // loop around both together (the same iteration, or one apart across the loop's barrier). A position of a
-  // cp.async's copy is `later` iterations after the thread's own (async_copy.hpp), or in any one.
+  // cp.async's copy is `later` iterations after the thread's own (async_copy.hpp), or in any one; one the span
+  // reached by leaving the loop counts as in the iteration it left, on the side it left from.
   auto iterations_together = [&](const AsyncPosition& x, bool x_async, const AsyncPosition& y, bool y_async) {
     z3::expr align = c.bool_val(true);
     const z3::expr zero = c.bv_val(0, 64), one = c.bv_val(1, 64);
@@ -935,16 +970,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     };
     for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
       if (!an.aligned[L]) continue;
-      const auto& body = prep.cfg.loops[L].body;
-      if (!body.count(prep.cfg.block_of[x.instr]) || !body.count(prep.cfg.block_of[y.instr])) continue;
+      const auto sx = side_of(x, L), sy = side_of(y, L);
+      if (!sx || !sy) continue;
       const auto k1 = iteration(T1, x, x_async, static_cast<int>(L)), k2 = iteration(T2, y, y_async, static_cast<int>(L));
       if (!k1 || !k2) continue;
-      auto sx = an.side[L][x.instr], sy = an.side[L][y.instr];
       // (One iteration after another: the later one is not the first, so that the sum does not wrap around.)
       const z3::expr k2_next = *k2 == *k1 + one && *k2 != zero, k1_next = *k1 == *k2 + one && *k1 != zero;
-      if (sx == sy && sx != 3) align = align && *k1 == *k2;
-      else if (sx == 2 && sy == 1) align = align && k2_next;
-      else if (sx == 1 && sy == 2) align = align && k1_next;
+      if (*sx == *sy && *sx != 3) align = align && *k1 == *k2;
+      else if (*sx == 2 && *sy == 1) align = align && k2_next;
+      else if (*sx == 1 && *sy == 2) align = align && k1_next;
       else align = align && (*k1 == *k2 || k2_next || k1_next);
     }
     return align;
@@ -958,7 +992,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const Access& b = T2.accesses[j];
     if (never_conflict(a, b)) return PairResult::done;
     if (grid_counter.count(a.instr) || grid_counter.count(b.instr)) return PairResult::done;  // the driver's memory
-    const std::vector<AsyncPosition> pa = positions_of(a), pb = positions_of(b);
+    const std::vector<Position> &pa = positions_of[i], &pb = positions_of[j];
     if (an_grid && !any_same_interval(*an_grid, pa, pb)) return PairResult::done;  // ordered by a grid synchronisation
     const bool a_sh = a.space == Space::shared, b_sh = b.space == Space::shared;
     if (always_morally_strong(a, b)) return PairResult::done;
@@ -973,22 +1007,29 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (a_sh || b_sh) q = q && same_cta;
     // Within one CTA the two run concurrently only in a barrier interval both may be in, in iterations of the
     // barrier loops around them that the barriers keep together.
-    // A span is path-insensitive: a copy position outside a barrier loop the other access is in (or inside one it
-    // is not in) may lie only on paths that skip or leave that loop, which the other thread, past the same barriers,
-    // does not take. Races that need such a position are possible ones (`across_loop`).
-    auto across_barrier_loop = [&](const AsyncPosition& x, const AsyncPosition& y) {
-      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
-        if (an.aligned[L] && prep.cfg.loops[L].body.count(prep.cfg.block_of[x.instr]) != prep.cfg.loops[L].body.count(prep.cfg.block_of[y.instr]))
-          return true;
+    // A span's path to a position outside a barrier loop the other access is in (or inside one it is not in) is
+    // followed without branch conditions: it may be one that skips or leaves that loop, which the other thread,
+    // past the same barriers, does not take. Races that need such a position are possible ones (`across_loop`),
+    // unless the position left the loop with no barrier since, in a known iteration (then aligned like one in it).
+    auto across_barrier_loop = [&](const AsyncPosition& x, bool x_async, const AsyncPosition& y, bool y_async) {
+      auto aligned_outside = [&](const AsyncPosition& p, bool async, int L) {
+        auto known = [&](const std::map<int, int>& m) { auto it = m.find(L); return it != m.end() && it->second != AsyncPosition::any_iteration; };
+        return async && p.left_from.count(L) && (known(p.later) || known(p.entered));
+      };
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+        if (!an.aligned[L] || in_body(L, x.instr) == in_body(L, y.instr)) continue;
+        const auto& [outside, outside_async] = in_body(L, x.instr) ? std::pair{&y, y_async} : std::pair{&x, x_async};
+        if (!aligned_outside(*outside, outside_async, static_cast<int>(L))) return true;
+      }
       return false;
     };
     z3::expr concurrent = c.bool_val(false), within_loops = c.bool_val(false);
-    for (const AsyncPosition& x : pa)
-      for (const AsyncPosition& y : pb) {
-        if (!an.same_interval(x.instr, y.instr)) continue;
-        const z3::expr together = iterations_together(x, a.async, y, b.async);
+    for (const Position& x : pa)
+      for (const Position& y : pb) {
+        if (!same_cta_interval(x, y)) continue;
+        const z3::expr together = iterations_together(x.at, a.async, y.at, b.async);
         concurrent = concurrent || together;
-        if (!((a.async || b.async) && across_barrier_loop(x, y))) within_loops = within_loops || together;
+        if (!((a.async || b.async) && across_barrier_loop(x.at, a.async, y.at, b.async))) within_loops = within_loops || together;
       }
     if (concurrent.is_false()) {
       if (a_sh || b_sh) return PairResult::done;
@@ -1129,7 +1170,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (i == j || never_conflict(a, T1.accesses[j])) continue;
       for (const AsyncPosition& p : spans.at(a.instr)) {
         if (p.instr != T1.accesses[j].instr) continue;
-        const bool same_iteration = std::all_of(p.later.begin(), p.later.end(), [](const auto& l) { return l.second == 0; });
+        // (Loops the span has left say only when it left them: the access after one is T2's, as before.)
+        const bool same_iteration = std::all_of(p.later.begin(), p.later.end(), [&](const auto& l) { return l.second == 0 && in_body(static_cast<std::size_t>(l.first), p.instr); });
         if (same_iteration && p.instr == a.instr) continue;  // the copy's own read and write
         const Access& b = same_iteration ? T1.accesses[j] : T2.accesses[j];
         Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
@@ -1148,10 +1190,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         if (!same_iteration) {
           q = q && all_eq(T2.tid, T1.tid) && all_eq(T2.ctaid, T1.ctaid);
           for (const auto& [L, later] : p.later)
-            if (later != AsyncPosition::any_iteration) q = q && T2.k.at(L) == T1.k.at(L) + c.bv_val(static_cast<std::uint64_t>(later), 64);
+            if (later != AsyncPosition::any_iteration && in_body(static_cast<std::size_t>(L), p.instr))
+              q = q && T2.k.at(L) == T1.k.at(L) + c.bv_val(static_cast<std::uint64_t>(later), 64);
         }
         for (const auto& [L, iteration] : p.entered)
-          if (iteration != AsyncPosition::any_iteration) q = q && tb.k.at(L) == c.bv_val(static_cast<std::uint64_t>(iteration), 64);
+          if (iteration != AsyncPosition::any_iteration && in_body(static_cast<std::size_t>(L), p.instr))
+            q = q && tb.k.at(L) == c.bv_val(static_cast<std::uint64_t>(iteration), 64);
         auto [r, model, why] = check_on(*one_thread, q);
         if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
         if (r != z3::sat) continue;

@@ -37,12 +37,13 @@ std::optional<Launch> launch_of(const ptx::ir::Module& m, const ptx::ir::Functio
   }
   for (const auto& p : kernel.params) {
     if (w.pointers.count(p.name)) {
-      // Room for the replayed race's accesses, every other reported access that fits the cap, and 16 bytes per
-      // thread of the launch.
+      // Room for the replayed race's accesses, every other reported access that fits the cap, and at least 1 MiB
+      // or 16 bytes per thread of the launch (a tiled kernel's other accesses reach far with a few loop
+      // iterations; bytes nobody touches cost little).
       auto end_of = [&](const AccessReport& a) {
         return a.object == p.name && a.offset >= 0 ? static_cast<std::uint64_t>(a.offset) + a.size : 0;
       };
-      std::uint64_t bytes = std::max<std::uint64_t>(4096, threads * 16);
+      std::uint64_t bytes = std::max<std::uint64_t>(1u << 20, threads * 16);
       for (const auto* a : {&replayed.first, &replayed.second}) bytes = std::max(bytes, end_of(*a));
       if (bytes > o.max_buffer_bytes) {
         why = "the witness accesses " + p.name + " at offset " + std::to_string(bytes) + " (buffers are at most " +
