@@ -1,5 +1,6 @@
 // The theorem families of proofs/, one source file each: instruction identities over all bit-vector
-// inputs (identities.cpp) and memory-model properties within a stated litmus bound (model.cpp).
+// inputs (identities.cpp), memory-model properties within a stated litmus bound (model.cpp) and the race
+// checker's encodings (race.cpp).
 #pragma once
 
 #include "proofs/theorem.hpp"
@@ -9,4 +10,5 @@
 namespace ptxcheck::proofs {
 std::vector<Theorem> identity_theorems();
 std::vector<Theorem> model_theorems();
+std::vector<Theorem> race_theorems();
 }  // namespace ptxcheck::proofs

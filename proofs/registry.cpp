@@ -9,7 +9,7 @@ namespace ptxcheck::proofs {
 const std::vector<Theorem>& all_theorems() {
   static const std::vector<Theorem> all = [] {
     std::vector<Theorem> v;
-    for (auto family : {&identity_theorems, &model_theorems})
+    for (auto family : {&identity_theorems, &model_theorems, &race_theorems})
       for (auto& t : family()) v.push_back(std::move(t));
     return v;
   }();

@@ -4,6 +4,7 @@
 #include "checker/race/check.hpp"
 
 #include "checker/race/async_copy.hpp"
+#include "checker/race/overlap.hpp"
 #include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
@@ -856,11 +857,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
 
   // Both accesses run and overlap, at aligned addresses, in one allocation.
   auto both_overlap = [&](const Access& a, const Access& b) {
-    // [a, a+sa) and [b, b+sb) overlap iff a < b+sb and b < a+sa, i.e. -sa < a-b < sb. Written on the difference,
-    // which the simplifier reduces when both addresses share a base (the common case), instead of two 64-bit
-    // sums and compares.
-    const z3::expr diff = (a.addr - b.addr).simplify();
-    const z3::expr overlap = z3::ult(diff + c.bv_val(a.size - 1, 64), c.bv_val(a.size + b.size - 1, 64));
+    const z3::expr overlap = accesses_overlap(a.addr, c.bv_val(a.size, 64), b.addr, c.bv_val(b.size, 64));
     z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b);
     if (a.object < 0 || b.object < 0)
       if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;

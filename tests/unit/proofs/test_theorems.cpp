@@ -34,6 +34,19 @@ void run_family(const std::string& prefix, std::size_t at_least) {
 TEST_CASE("proofs: mapping theorems" * doctest::skip()) { run_family("mapping.", 6); }
 TEST_CASE("proofs: model theorems" * doctest::skip()) { run_family("model.", 8); }
 
+TEST_CASE("proofs: the race checker's encodings") { run_family("race.", 1); }
+
+TEST_CASE("proofs: an overlap test with the sizes swapped is refuted") {
+  // -sb < a - b < sa (the race checker's test until 79a5a1d) is not byte overlap once the sizes differ.
+  z3::context ctx;
+  const z3::expr a = ctx.bv_const("a", 64), b = ctx.bv_const("b", 64);
+  const z3::expr sa = ctx.bv_val(16, 64), sb = ctx.bv_val(4, 64);
+  const z3::expr swapped = z3::ult(a - b + sb - 1, sa + sb - 1);
+  const z3::expr no_wrap = z3::ult(a, ctx.bv_val(1u << 20, 64)) && z3::ult(b, ctx.bv_val(1u << 20, 64));
+  auto r = prove_valid(ctx, z3::implies(no_wrap, swapped == (z3::ult(a, b + sb) && z3::ult(b, a + sa))), Budget{}, {{"a", a}, {"b", b}});
+  CHECK(r.verdict == Verdict::refuted);
+}
+
 TEST_CASE("proofs: every finding is a registered theorem, refuted") {
   for (const auto& [name, title] : recorded_findings()) {
     bool found = false;
