@@ -274,6 +274,23 @@ class Inliner {
   }
   void patch(std::uint32_t branch, std::uint32_t target) { out_.function.body[branch].operands[0].target = static_cast<std::int32_t>(target); }
 
+  static Operand register_operand(int reg) {
+    Operand o;
+    o.kind = OK::Register;
+    o.reg = reg;
+    return o;
+  }
+  // `mov.TYPE to, from` at the position of `like` (a call's parameter passing).
+  void emit_move(const Instruction& like, const ptx::ir::Type& type, const Operand& to, const Operand& from) {
+    Instruction mv;
+    mv.op = Opcode::mov_;
+    mv.q.types.push_back(type);
+    mv.q.words = {ptx::ir::scalar_type_name(type.scalar)};
+    mv.loc = like.loc;
+    mv.operands = {to, from};
+    emit(std::move(mv));
+  }
+
   int new_register(const std::string& name, ptx::ir::Type t) {
     out_.function.registers.push_back({name, t});
     return static_cast<int>(out_.function.registers.size() - 1);
@@ -384,12 +401,19 @@ class Inliner {
       }
       if (std::find(stack_.begin(), stack_.end(), &g) != stack_.end()) return keep("recursive call of " + g.name);
       if (depth + 1 > o_.max_depth) return keep("call of " + g.name + " nested deeper than " + std::to_string(o_.max_depth));
-      const Signature sg = signature_of(g);
-      if (!sg.all_param || g.params.size() != args.size() || g.returns.size() > rets.size())
-        return keep("call of " + g.name + " whose parameters are not passed as .param variables");
-      for (const auto& a : args) if (a.kind != OK::Variable) return keep("call of " + g.name + " with an argument that is no .param variable");
-      for (std::size_t k = 0; k < g.returns.size(); ++k)
-        if (rets[k].kind != OK::Variable && rets[k].kind != OK::Sink) return keep("call of " + g.name + " with a result that is no .param variable");
+      if (g.params.size() != args.size() || g.returns.size() > rets.size())
+        return keep("call of " + g.name + " whose arguments do not match its parameters");
+      // A .param parameter is passed as a .param variable; a legacy .reg one (ISA 7.1) as a register or value.
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        const bool reg = g.params[k].space == StateSpace::reg;
+        if (reg ? args[k].kind != OK::Register && args[k].kind != OK::Immediate : args[k].kind != OK::Variable)
+          return keep("call of " + g.name + " with argument " + std::to_string(k + 1) + " not in its parameter's state space");
+      }
+      for (std::size_t k = 0; k < g.returns.size(); ++k) {
+        const bool reg = g.returns[k].space == StateSpace::reg;
+        if (rets[k].kind != (reg ? OK::Register : OK::Variable) && rets[k].kind != OK::Sink)
+          return keep("call of " + g.name + " with result " + std::to_string(k + 1) + " not in its parameter's state space");
+      }
     }
 
     // One arm per candidate: `@p_k bra ARM_k` on the pointer's value, the last candidate taking the rest (the
@@ -442,8 +466,22 @@ class Inliner {
         const std::string suffix = "@" + std::to_string(++calls_);
         for (const auto& r : g.registers) callee.reg.push_back(new_register(r.name + suffix, r.type));
         for (const auto& l : g.locals) callee.local.push_back(VarRef{VarRef::Where::Local, add_local(l, suffix)});
-        for (std::size_t k = 0; k < g.params.size(); ++k) callee.param.push_back(args[k].var);
+        // Legacy .reg parameters are the callee's first registers, parameters then results (ir/build.cpp): an
+        // argument is moved into its register before the body, a result out of its register after it.
+        int next_reg = 0;
+        std::vector<std::pair<Operand, int>> results_out;  // caller's register <- callee's
+        for (std::size_t k = 0; k < g.params.size(); ++k) {
+          if (g.params[k].space != StateSpace::reg) { callee.param.push_back(args[k].var); continue; }
+          callee.param.push_back(VarRef{});
+          emit_move(in, g.params[k].type, register_operand(callee.reg.at(static_cast<std::size_t>(next_reg++))), args[k]);
+        }
         for (std::size_t k = 0; k < g.returns.size(); ++k) {
+          if (g.returns[k].space == StateSpace::reg) {
+            const int from = callee.reg.at(static_cast<std::size_t>(next_reg++));
+            if (rets[k].kind == OK::Register) results_out.emplace_back(rets[k], from);
+            callee.ret.push_back(VarRef{});
+            continue;
+          }
           if (rets[k].kind == OK::Variable) { callee.ret.push_back(rets[k].var); continue; }
           // A result the caller discards (`_`): the callee still stores it, into a variable of its own.
           ptx::ir::Variable v = g.returns[k];
@@ -453,6 +491,8 @@ class Inliner {
         stack_.push_back(&g);
         splice(callee, depth + 1, suffix);
         stack_.pop_back();
+        for (const auto& [to, from] : results_out)
+          emit_move(in, out_.function.registers.at(static_cast<std::size_t>(from)).type, to, register_operand(from));
       }
       if (t + 1 < targets.size()) to_end.push_back(emit_branch(in, -1, false));
     }

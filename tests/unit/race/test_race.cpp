@@ -1,4 +1,4 @@
-// Unit tests for the race checker: every hand-written kernel in tests/unit/race/kernels is checked against the
+// Unit tests for the race checker: every hand-written kernel (.cu, or .ptx) in tests/unit/race/kernels is checked against the
 // known answer on its first line (`// expect: race|race-free|barrier-divergence|unknown  launch: --blockDim=.. --gridDim=..`,
 // optionally `options: --O0 --assume-pure-externs`),
 // plus the launch-shape spellings and the report renderings (JSON, SARIF) on a racy kernel.
@@ -71,7 +71,7 @@ std::string verdict_of(const race::FileResult& r) {
 TEST_CASE("every kernel in tests/unit/race/kernels gets its expected verdict") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(kernels))
-    if (e.path().extension() == ".cu") files.push_back(e.path());
+    if (e.path().extension() == ".cu" || e.path().extension() == ".ptx") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 20);
   for (const auto& p : files) {
@@ -87,10 +87,12 @@ TEST_CASE("every kernel in tests/unit/race/kernels gets its expected verdict") {
       // A racy verdict comes with a located report: a CUDA source line from .loc for both accesses.
       REQUIRE(!r.kernels.empty());
       const auto& k = r.kernels.front();
+      // (A .ptx file without .loc: the PTX line of both, in that file.)
+      const bool ptx = p.extension() == ".ptx";
       for (const auto& x : k.races) {
-        CHECK(x.first.where.line > 0);
-        CHECK(x.second.where.line > 0);
-        CHECK(x.first.where.file.find(p.filename().string()) != std::string::npos);
+        CHECK((ptx ? x.first.where.ptx_line : x.first.where.line) > 0);
+        CHECK((ptx ? x.second.where.ptx_line : x.second.where.line) > 0);
+        CHECK((ptx ? x.first.where.ptx_file : x.first.where.file).find(p.filename().string()) != std::string::npos);
       }
       for (const auto& d : k.divergences) CHECK(d.where.line > 0);
     }
