@@ -951,8 +951,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // T1 at x and T2 at y, in one barrier interval of a CTA: the barriers keep the threads' iterations of a barrier
   // loop around both together (the same iteration, or one apart across the loop's barrier). A position of a
   // cp.async's copy is `later` iterations after the thread's own (async_copy.hpp), or in any one; one the span
-  // reached by leaving the loop counts as in the iteration it left, on the side it left from.
-  auto iterations_together = [&](const AsyncPosition& x, bool x_async, const AsyncPosition& y, bool y_async) {
+  // reached by leaving the loop counts as in the iteration it left, on the side it left from. And a thread in a
+  // barrier loop, in an interval that began outside it, has passed none of the loop's barriers since it entered:
+  // it is in the loop's first iteration (per interval both may be in).
+  auto iterations_together = [&](const Position& px, bool x_async, const Position& py, bool y_async) {
+    const AsyncPosition &x = px.at, &y = py.at;
     z3::expr align = c.bool_val(true);
     const z3::expr zero = c.bv_val(0, 64), one = c.bv_val(1, 64);
     auto iteration = [&](const ThreadEncoding& t, const AsyncPosition& p, bool async, int L) -> std::optional<z3::expr> {
@@ -978,7 +981,26 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       else if (*sx == 1 && *sy == 2) align = align && k1_next;
       else align = align && (*k1 == *k2 || k2_next || k1_next);
     }
-    return align;
+    z3::expr in_some_interval = c.bool_val(false);
+    std::set<std::vector<std::size_t>> first_iteration_sets;  // (loop, thread) pairs held to their first iteration
+    for (std::size_t k = 0; k < an.starts.size(); ++k) {
+      if (!px.cta_intervals[k] || !py.cta_intervals[k]) continue;
+      z3::expr first = c.bool_val(true);
+      std::vector<std::size_t> held;
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+        if (!an.aligned[L] || in_body(L, an.starts[k])) continue;
+        for (int t = 0; t < 2; ++t) {
+          const AsyncPosition& p = t == 0 ? x : y;
+          if (!in_body(L, p.instr)) continue;
+          if (auto it = iteration(t == 0 ? T1 : T2, p, t == 0 ? x_async : y_async, static_cast<int>(L))) {
+            first = first && *it == zero;
+            held.push_back(2 * L + static_cast<std::size_t>(t));
+          }
+        }
+      }
+      if (first_iteration_sets.insert(held).second) in_some_interval = in_some_interval || first;
+    }
+    return align && in_some_interval;
   };
   const QueryBudget quick = o.query.fraction(20);
   const bool two_passes = !(quick == o.query);
@@ -1024,7 +1046,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     for (const Position& x : pa)
       for (const Position& y : pb) {
         if (!same_cta_interval(x, y)) continue;
-        const z3::expr together = iterations_together(x.at, a.async, y.at, b.async);
+        const z3::expr together = iterations_together(x, a.async, y, b.async);
         concurrent = concurrent || together;
         if (!((a.async || b.async) && across_barrier_loop(x.at, a.async, y.at, b.async))) within_loops = within_loops || together;
       }

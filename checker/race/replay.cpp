@@ -163,7 +163,8 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         }
       }
       if (races[i].confirmed) break;
-      why_not[i] = res.run.ok() ? "the replayed execution (" + how + ") did not race here"
+      why_not[i] = res.run.ok() ? "the replayed execution (" + how + ") showed no race between these two instructions (its detector "
+                                  "lets a write stand for the accesses it follows, so such a race may show under another pair)"
                                 : "the replay (" + how + ") stopped early (" + ptx::interp::problem_kind_name(res.run.problem.kind) +
                                       "): " + res.run.problem.message;
     }

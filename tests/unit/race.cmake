@@ -2,5 +2,8 @@ ptxcheck_unit_test(NAME race
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_race.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_dynamic.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_differential.cpp
   LIBS ptxcheck_race)
+# The engines against each other on generated kernels (test_differential.cpp), a test of its own.
+add_test(NAME race_differential COMMAND tests_race --no-skip "--test-case=differential:*")
 add_test(NAME cli_race COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/cli_race.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})

@@ -1,0 +1,249 @@
+// Differential test of the race checker's two engines on generated PTX kernels: the dynamic engine (dynamic.hpp) is
+// exact on the one execution it runs, so every race it sees must be among the symbolic engine's reports for the
+// same launch shape (soundness: never race-free on a racy kernel). Kernels whose only ordering is barriers, with
+// addresses computed from thread ids alone, race the same way in every execution: there the two engines must give
+// the same verdict, and the symbolic one must decide (a definite race the execution does not have is a false
+// report). (Pairs are compared one way only: like FastTrack, the dynamic engine lets a write stand for the reads
+// before it, so a race may be reported under another pair of instructions.) Atomics and strong accesses may order
+// accesses by what a read observes (ISA 8.9.5), which one execution decides, so kernels with them are checked in
+// the soundness direction only.
+#include "checker/race/check.hpp"
+#include "checker/race/dynamic.hpp"
+#include "checker/race/report.hpp"
+#include "semantics/ir/build.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+using namespace ptxcheck;
+
+namespace {
+
+struct GeneratedKernel {
+  std::string ptx;
+  std::array<std::uint32_t, 3> block{1, 1, 1}, grid{1, 1, 1};
+  bool barrier_ordered_only = true;  // no atomics or strong accesses
+  bool has_loop = false;
+};
+
+constexpr unsigned shared_bytes = 512, global_bytes = 2048;
+
+// A straight-line kernel of 2-9 statements: CTA and warp barriers, and loads, stores, atomics and reductions of
+// 1-16 bytes at ((id * A + B) op C) & mask in a shared array or the global buffer, some under a predicate on the
+// thread id or inside a branch around them.
+GeneratedKernel generate(std::mt19937& rng) {
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  GeneratedKernel k;
+  k.block[0] = 32u * static_cast<std::uint32_t>(1 + pick(3));
+  k.grid[0] = static_cast<std::uint32_t>(1 + pick(2));
+  std::ostringstream body;
+  int r = 10, rd = 10, p = 1, label = 0;
+  const char* ids[] = {"%r1", "%r4", "%r2"};  // tid.x, global index, ctaid.x
+  auto predicate = [&]() {
+    const int n = p++;
+    if (pick(2)) {
+      body << "  setp.lt.u32 %p" << n << ", %r1, " << pick(static_cast<int>(k.block[0])) << ";\n";
+    } else {
+      const int mask = (1 << (1 + pick(3))) - 1;
+      body << "  and.b32 %r" << r << ", %r1, " << mask << ";\n  setp.eq.u32 %p" << n << ", %r" << r << ", " << pick(mask + 1) << ";\n";
+      ++r;
+    }
+    return n;
+  };
+  std::string loop_counter;  // inside a loop: its counter, which the index adds a multiple of
+  auto access = [&](const std::string& guard) {
+    const bool shared = pick(2);
+    const unsigned sizes[] = {1, 2, 4, 8, 16};
+    const unsigned size = sizes[pick(5)];
+    // The index, masked into the region.
+    const int id = pick(3);
+    const int index = r++;
+    body << "  mul.lo.u32 %r" << index << ", " << ids[id] << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
+    body << "  add.u32 %r" << index << ", %r" << index << ", " << pick(8) << ";\n";
+    if (!loop_counter.empty()) body << "  mad.lo.u32 %r" << index << ", " << loop_counter << ", " << pick(3) * 32 << ", %r" << index << ";\n";
+    switch (pick(8)) {
+      case 0: body << "  shr.u32 %r" << index << ", %r" << index << ", 1;\n"; break;
+      case 1: body << "  xor.b32 %r" << index << ", %r" << index << ", " << pick(16) << ";\n"; break;
+      case 2: body << "  rem.u32 %r" << index << ", %r" << index << ", " << 1 + pick(16) << ";\n"; break;
+      default: break;
+    }
+    body << "  and.b32 %r" << index << ", %r" << index << ", " << (shared ? shared_bytes : global_bytes) / size - 1 << ";\n";
+    const int offset = rd++, address = rd++;
+    body << "  mul.wide.u32 %rd" << offset << ", %r" << index << ", " << size << ";\n";
+    body << "  add.s64 %rd" << address << ", " << (shared ? "%rd3" : "%rd2") << ", %rd" << offset << ";\n";
+    const std::string space = shared ? ".shared" : ".global", at = "[%rd" + std::to_string(address) + "]";
+    const std::string type = size == 1 ? ".u8" : size == 2 ? ".u16" : size == 4 ? ".u32" : size == 8 ? ".u64" : ".v4.u32";
+    const std::string value = size == 8 ? "%rd1" : size == 16 ? "{%r1, %r2, %r1, %r2}" : "%r1";
+    const int dst = size == 8 ? rd++ : r++;
+    const std::string out = size == 8 ? "%rd" + std::to_string(dst)
+                            : size == 16 ? "{%r" + std::to_string(r) + ", %r" + std::to_string(r + 1) + ", %r" +
+                                               std::to_string(r + 2) + ", %r" + std::to_string(r + 3) + "}"
+                                         : "%r" + std::to_string(dst);
+    if (size == 16) r += 4;
+    const bool scalar_word = size == 4 || size == 8;
+    const std::string scope = pick(2) ? ".cta" : ".gpu";
+    switch (pick(scalar_word ? 8 : 5)) {
+      case 0: case 1: case 2: body << guard << "  ld" << space << type << " " << out << ", " << at << ";\n"; break;
+      case 3: case 4: body << guard << "  st" << space << type << " " << at << ", " << value << ";\n"; break;
+      case 5:
+        k.barrier_ordered_only = false;
+        body << guard << "  atom.relaxed" << scope << space << ".add" << (size == 8 ? ".u64 " : ".u32 ") << out << ", " << at << ", "
+             << (size == 8 ? "%rd1" : "%r1") << ";\n";
+        break;
+      case 6:
+        k.barrier_ordered_only = false;
+        body << guard << "  st.relaxed" << scope << space << type << " " << at << ", " << value << ";\n";
+        break;
+      default:
+        k.barrier_ordered_only = false;
+        body << guard << "  ld.relaxed" << scope << space << type << " " << out << ", " << at << ";\n";
+        break;
+    }
+  };
+  const int statements = 2 + pick(8);
+  for (int s = 0; s < statements; ++s) {
+    switch (pick(10)) {
+      case 0: case 8: body << "  bar.sync 0;\n"; break;
+      case 1: body << "  bar.warp.sync -1;\n"; break;
+      case 2: access("  @%p" + std::to_string(predicate()) + "\n"); break;
+      case 3: {
+        const int n = predicate(), l = label++;
+        body << "  @!%p" << n << " bra $L" << l << ";\n";
+        for (int a = 0; a < 1 + pick(2); ++a) access("");
+        body << "$L" << l << ":\n";
+        break;
+      }
+      case 4: {
+        if (!loop_counter.empty()) { access(""); break; }
+        // A loop of 2-4 iterations, the same for every thread; a CTA barrier in it keeps the threads together.
+        k.has_loop = true;
+        const int counter = r++, l = label++, again = p++;
+        loop_counter = "%r" + std::to_string(counter);
+        body << "  mov.u32 " << loop_counter << ", 0;\n$L" << l << ":\n";
+        for (int a = 0; a < 1 + pick(3); ++a) access("");
+        if (pick(2)) body << "  bar.sync 0;\n";
+        if (pick(2)) access("");
+        body << "  add.u32 " << loop_counter << ", " << loop_counter << ", 1;\n  setp.lt.u32 %p" << again << ", " << loop_counter << ", "
+             << 2 + pick(3) << ";\n  @%p" << again << " bra $L" << l << ";\n";
+        loop_counter.clear();
+        break;
+      }
+      default: access(""); break;
+    }
+  }
+  std::ostringstream ptx;
+  ptx << ".version 8.0\n.target sm_80\n.address_size 64\n\n"
+      << ".visible .entry fuzz(.param .u64 fuzz_param_0)\n{\n"
+      << "  .reg .pred %p<" << p + 1 << ">;\n  .reg .b32 %r<" << r + 1 << ">;\n  .reg .b64 %rd<" << rd + 1 << ">;\n"
+      << "  .shared .align 16 .b8 tile[" << shared_bytes << "];\n"
+      << "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+      << "  cvt.u64.u32 %rd1, %r4;\n  ld.param.u64 %rd5, [fuzz_param_0];\n  cvta.to.global.u64 %rd2, %rd5;\n"
+      << "  mov.u64 %rd3, tile;\n"
+      << body.str() << "  ret;\n}\n";
+  k.ptx = ptx.str();
+  return k;
+}
+
+// With PTXCHECK_DIFFERENTIAL_DUMP=DIR, each kernel is written to DIR/kN.ptx with its launch DIR/kN.json, for
+// `ptxcheck race DIR/kN.ptx --launch DIR/kN.json` and `--blockDim=.. --gridDim=..` by hand.
+void dump(const GeneratedKernel& g, int n) {
+  const char* dir = std::getenv("PTXCHECK_DIFFERENTIAL_DUMP");
+  if (!dir) return;
+  const std::string base = std::string(dir) + "/k" + std::to_string(n);
+  std::ofstream(base + ".ptx") << g.ptx;
+  std::ofstream(base + ".json") << "{\"grid\": [" << g.grid[0] << ",1,1], \"block\": [" << g.block[0] << ",1,1], \"buffers\": {\"out\": {\"zero_bytes\": "
+                                << global_bytes << "}}, \"params\": [{\"buffer\": \"out\"}]}\n";
+}
+
+// The race reports of a kernel as pairs of PTX lines.
+std::set<std::pair<std::uint32_t, std::uint32_t>> pairs_of(const std::vector<race::RaceReport>& races, bool definite_only) {
+  std::set<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (const auto& x : races)
+    if (!definite_only || !x.possible) out.insert(std::minmax(x.first.where.ptx_line, x.second.where.ptx_line));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("differential: the symbolic engine reports every race the dynamic engine sees, on generated kernels" * doctest::skip()) {
+  // PTXCHECK_DIFFERENTIAL_SEED and PTXCHECK_DIFFERENTIAL_KERNELS explore further than the test's own draw.
+  auto setting = [](const char* name, unsigned fallback) {
+    const char* v = std::getenv(name);
+    return v ? static_cast<unsigned>(std::stoul(v)) : fallback;
+  };
+  std::mt19937 rng(setting("PTXCHECK_DIFFERENTIAL_SEED", 20261124));
+  const int kernels = static_cast<int>(setting("PTXCHECK_DIFFERENTIAL_KERNELS", 300));
+  // Of the kernels ordered by barriers only: straight-line ones (decided exactly) and ones with loops (the symbolic
+  // engine abstracts the iterations: it may say possible or unknown where the execution is race-free).
+  int racy = 0, straight = 0, straight_agreed = 0, straight_race_free = 0, looping = 0, looping_agreed = 0, soundness_only = 0;
+  for (int n = 0; n < kernels; ++n) {
+    const GeneratedKernel g = generate(rng);
+    dump(g, n);
+    CAPTURE(n);
+    CAPTURE(g.ptx);
+    auto built = ptx::ir::load_ptx(g.ptx, "generated.ptx");
+    REQUIRE_MESSAGE(built, (built.errors.empty() ? std::string("does not check") : built.errors.front().render()));
+    const ptx::ir::Function& f = *built.module->kernels().front();
+
+    race::DynamicOptions d;
+    d.max_races = 1000;
+    ptx::interp::Launch launch;
+    launch.kernel = f.name;
+    launch.block = g.block;
+    launch.grid = g.grid;
+    launch.buffers.push_back({"out", std::vector<std::uint8_t>(global_bytes, 0)});
+    ptx::interp::ParamValue out;
+    out.buffer = "out";
+    launch.params.push_back(out);
+    const race::DynamicResult dynamic = race::check_execution(*built.module, launch, d);
+    REQUIRE(dynamic.error.empty());
+    REQUIRE(dynamic.run.ok());
+    CHECK(dynamic.divergences.empty());
+
+    race::Options o;
+    o.block = g.block;
+    o.grid = g.grid;
+    o.replay = false;
+    o.max_races = 1000;
+    const race::KernelResult symbolic = race::check_kernel(*built.module, f, o);
+    CHECK(symbolic.divergences.empty());
+    const auto seen = pairs_of(dynamic.races, false), reported = pairs_of(symbolic.races, false);
+    racy += !seen.empty();
+    // Soundness: the execution's races are reported (an unknown verdict with no report says nothing wrong).
+    const bool unknown = symbolic.verdict == race::KernelResult::Verdict::unknown && symbolic.races.empty();
+    if (!unknown)
+      for (const auto& pair : seen)
+        CHECK_MESSAGE(reported.count(pair), "the execution races between PTX lines " << pair.first << " and " << pair.second
+                                                                                   << ", which the symbolic engine does not report");
+    if (!g.barrier_ordered_only) {
+      ++soundness_only;
+      continue;
+    }
+    // Every execution of the launch races as this one does: a definite race is in it, and without loops the
+    // symbolic engine decides.
+    const bool definite = symbolic.verdict == race::KernelResult::Verdict::race;
+    const bool definite_is_seen = !definite || !seen.empty();
+    CHECK_MESSAGE(definite_is_seen, "the symbolic engine reports a definite race; the execution is race-free");
+    const bool agreed = definite == !seen.empty() && pairs_of(symbolic.races, true) == reported;
+    if (g.has_loop) {
+      ++looping;
+      looping_agreed += agreed;
+      continue;
+    }
+    ++straight;
+    straight_race_free += seen.empty();
+    CHECK_MESSAGE(agreed, "symbolic verdict " << race::verdict_name(symbolic) << ", the execution " << (seen.empty() ? "race-free" : "racy"));
+    straight_agreed += agreed;
+  }
+  MESSAGE(kernels << " generated kernels, " << racy << " racy on the interpreter; ordered by barriers only: " << straight
+                  << " straight-line (" << straight_race_free << " race-free), " << straight_agreed << " with the same verdict from both engines; "
+                  << looping << " with loops, " << looping_agreed << " the same verdict; " << soundness_only
+                  << " with atomics or strong accesses (soundness checked)");
+  CHECK(straight_agreed == straight);
+  CHECK(straight >= kernels / 5);
+}
