@@ -909,6 +909,35 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (auto it = p.left_from.find(static_cast<int>(L)); it != p.left_from.end()) return an.side[L][it->second];
     return std::nullopt;
   };
+  // Barrier loops left only from after their barrier (every exit edge leaves from side 2).
+  std::vector<bool> left_after_barrier(prep.cfg.loops.size(), false);
+  for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+    if (!an.aligned[L]) continue;
+    bool after = true;
+    for (int b : prep.cfg.loops[L].body)
+      for (std::uint32_t i = prep.cfg.blocks[b].begin; i < prep.cfg.blocks[b].end; ++i)
+        for (std::uint32_t next : next_instructions(prep.cfg, i))
+          if (!in_body(L, next) && an.side[L][i] != 2) after = false;
+    left_after_barrier[L] = after;
+  }
+  // Per barrier loop left only after its barrier: the instructions from which its header is reachable without
+  // passing a CTA barrier (a thread there may still enter it in the current interval).
+  std::vector<std::vector<bool>> before_loop(prep.cfg.loops.size());
+  for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+    if (!left_after_barrier[L]) continue;
+    std::vector<bool>& mark = before_loop[L];
+    mark.assign(f.body.size(), false);
+    std::vector<std::uint32_t> todo{prep.cfg.blocks[static_cast<std::size_t>(prep.cfg.loops[L].header)].begin};
+    while (!todo.empty()) {
+      const std::uint32_t i = todo.back();
+      todo.pop_back();
+      for (std::uint32_t prev : previous_instructions(prep.cfg, i))
+        if (!mark[prev] && !separating_cta_barrier(f.body[prev])) {
+          mark[prev] = true;
+          todo.push_back(prev);
+        }
+    }
+  }
   // A span's positions, one of each kind the pair checks below tell apart: the barrier intervals (of the CTA, the
   // warp, the grid) it may be in, and per barrier loop its side of the barrier and which iteration (a pipelined
   // loop's span holds hundreds of positions, of a few kinds).
@@ -985,6 +1014,24 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     std::set<std::vector<std::size_t>> first_iteration_sets;  // (loop, thread) pairs held to their first iteration
     for (std::size_t k = 0; k < an.starts.size(); ++k) {
       if (!px.cta_intervals[k] || !py.cta_intervals[k]) continue;
+      // One thread in barrier loop L, the other outside it, past it (it cannot reach L's header before a barrier).
+      // When L is left only after a barrier of an iteration (left_after_barrier), the one outside ran all of its
+      // iterations of L, or none, and passed a barrier in its last one; in an interval that began outside L the
+      // thread inside has passed none of L's barriers, and in one that began at a barrier in L, a thread before any
+      // barrier of its iteration (side 1) is an iteration past the other's last: either way the two run L a
+      // different number of times, which barriers aligned in every iteration rule out.
+      const bool different_trip_counts = [&] {
+        for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+          if (!left_after_barrier[L] || in_body(L, x.instr) == in_body(L, y.instr)) continue;
+          const AsyncPosition& inside = in_body(L, x.instr) ? x : y;
+          const AsyncPosition& outside = in_body(L, x.instr) ? y : x;
+          if (before_loop[L][outside.instr]) continue;
+          if (!in_body(L, an.starts[k])) return true;
+          if (const auto side = side_of(inside, L); side && *side == 1) return true;
+        }
+        return false;
+      }();
+      if (different_trip_counts) continue;
       z3::expr first = c.bool_val(true);
       std::vector<std::size_t> held;
       for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {

@@ -33,9 +33,10 @@ struct GeneratedKernel {
 
 constexpr unsigned shared_bytes = 512, global_bytes = 2048;
 
-// A straight-line kernel of 2-9 statements: CTA and warp barriers, and loads, stores, atomics and reductions of
-// 1-16 bytes at ((id * A + B) op C) & mask in a shared array or the global buffer, some under a predicate on the
-// thread id or inside a branch around them.
+// A kernel of 2-9 statements: CTA and warp barriers, loads, stores and atomics of 1-16 bytes at
+// ((id * A + B) op C) & mask in a shared array or the global buffer, some under a predicate on the thread id or
+// inside a branch around them, and loops of 2-4 iterations (the index adding a multiple of the counter) with or
+// without a CTA barrier.
 GeneratedKernel generate(std::mt19937& rng) {
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   GeneratedKernel k;
@@ -43,7 +44,9 @@ GeneratedKernel generate(std::mt19937& rng) {
   k.grid[0] = static_cast<std::uint32_t>(1 + pick(2));
   std::ostringstream body;
   int r = 10, rd = 10, p = 1, label = 0;
-  const char* ids[] = {"%r1", "%r4", "%r2"};  // tid.x, global index, ctaid.x
+  // tid.x, global index, ctaid.x, and through warp shuffles (ISA 9.7.9.6) the next lane's tid.x and the partner
+  // lane's (lane ^ 1) global index.
+  const char* ids[] = {"%r1", "%r4", "%r2", "%r5", "%r8"};
   auto predicate = [&]() {
     const int n = p++;
     if (pick(2)) {
@@ -61,7 +64,7 @@ GeneratedKernel generate(std::mt19937& rng) {
     const unsigned sizes[] = {1, 2, 4, 8, 16};
     const unsigned size = sizes[pick(5)];
     // The index, masked into the region.
-    const int id = pick(3);
+    const int id = pick(5);
     const int index = r++;
     body << "  mul.lo.u32 %r" << index << ", " << ids[id] << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
     body << "  add.u32 %r" << index << ", %r" << index << ", " << pick(8) << ";\n";
@@ -144,6 +147,8 @@ GeneratedKernel generate(std::mt19937& rng) {
       << "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
       << "  cvt.u64.u32 %rd1, %r4;\n  ld.param.u64 %rd5, [fuzz_param_0];\n  cvta.to.global.u64 %rd2, %rd5;\n"
       << "  mov.u64 %rd3, tile;\n"
+      << "  and.b32 %r6, %r1, 31;\n  add.u32 %r7, %r6, 1;\n  and.b32 %r7, %r7, 31;\n"
+      << "  shfl.sync.idx.b32 %r5, %r1, %r7, 31, -1;\n  shfl.sync.bfly.b32 %r8, %r4, 1, 31, -1;\n"
       << body.str() << "  ret;\n}\n";
   k.ptx = ptx.str();
   return k;
