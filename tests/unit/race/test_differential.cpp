@@ -35,8 +35,8 @@ constexpr unsigned shared_bytes = 512, global_bytes = 2048;
 
 // A kernel of 2-9 statements: CTA and warp barriers, loads, stores and atomics of 1-16 bytes at
 // ((id * A + B) op C) & mask in a shared array or the global buffer, some under a predicate on the thread id or
-// inside a branch around them, and loops of 2-4 iterations (the index adding a multiple of the counter) with or
-// without a CTA barrier.
+// inside a branch around them, loops of 2-4 iterations (the index adding a multiple of the counter) with or
+// without a CTA barrier, and cp.async copies with their commits and waits.
 GeneratedKernel generate(std::mt19937& rng) {
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   GeneratedKernel k;
@@ -59,11 +59,9 @@ GeneratedKernel generate(std::mt19937& rng) {
     return n;
   };
   std::string loop_counter;  // inside a loop: its counter, which the index adds a multiple of
-  auto access = [&](const std::string& guard) {
-    const bool shared = pick(2);
-    const unsigned sizes[] = {1, 2, 4, 8, 16};
-    const unsigned size = sizes[pick(5)];
-    // The index, masked into the region.
+  // An address of `size` bytes at ((id * A + B [+ counter * 32C]) op D) & mask in the shared array or the global
+  // buffer: the register holding it.
+  auto address = [&](bool shared, unsigned size) {
     const int id = pick(5);
     const int index = r++;
     body << "  mul.lo.u32 %r" << index << ", " << ids[id] << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
@@ -76,10 +74,17 @@ GeneratedKernel generate(std::mt19937& rng) {
       default: break;
     }
     body << "  and.b32 %r" << index << ", %r" << index << ", " << (shared ? shared_bytes : global_bytes) / size - 1 << ";\n";
-    const int offset = rd++, address = rd++;
+    const int offset = rd++, at = rd++;
     body << "  mul.wide.u32 %rd" << offset << ", %r" << index << ", " << size << ";\n";
-    body << "  add.s64 %rd" << address << ", " << (shared ? "%rd3" : "%rd2") << ", %rd" << offset << ";\n";
-    const std::string space = shared ? ".shared" : ".global", at = "[%rd" + std::to_string(address) + "]";
+    body << "  add.s64 %rd" << at << ", " << (shared ? "%rd3" : "%rd2") << ", %rd" << offset << ";\n";
+    return "[%rd" + std::to_string(at) + "]";
+  };
+  auto access = [&](const std::string& guard) {
+    const bool shared = pick(2);
+    const unsigned sizes[] = {1, 2, 4, 8, 16};
+    const unsigned size = sizes[pick(5)];
+    const std::string at = address(shared, size);
+    const std::string space = shared ? ".shared" : ".global";
     const std::string type = size == 1 ? ".u8" : size == 2 ? ".u16" : size == 4 ? ".u32" : size == 8 ? ".u64" : ".v4.u32";
     const std::string value = size == 8 ? "%rd1" : size == 16 ? "{%r1, %r2, %r1, %r2}" : "%r1";
     const int dst = size == 8 ? rd++ : r++;
@@ -110,7 +115,7 @@ GeneratedKernel generate(std::mt19937& rng) {
   };
   const int statements = 2 + pick(8);
   for (int s = 0; s < statements; ++s) {
-    switch (pick(10)) {
+    switch (pick(12)) {
       case 0: case 8: body << "  bar.sync 0;\n"; break;
       case 1: body << "  bar.warp.sync -1;\n"; break;
       case 2: access("  @%p" + std::to_string(predicate()) + "\n"); break;
@@ -136,6 +141,20 @@ GeneratedKernel generate(std::mt19937& rng) {
         loop_counter.clear();
         break;
       }
+      case 5: {
+        // cp.async (ISA 9.7.9.25.3): a copy of 4, 8 or 16 bytes from the global buffer into the shared array, in
+        // flight until a wait completes its group; then a commit, and sometimes a wait.
+        const unsigned size = 4u << pick(3);
+        const std::string guard = pick(3) == 0 ? "  @%p" + std::to_string(predicate()) + "\n" : "";
+        const std::string to = address(true, size), from = address(false, size);
+        body << guard << "  cp.async.ca.shared.global " << to << ", " << from << ", " << size << ";\n";
+        if (pick(2)) body << "  cp.async.commit_group;\n";
+        break;
+      }
+      case 6:
+        if (pick(3) == 0) body << "  cp.async.wait_all;\n";
+        else body << "  cp.async.wait_group " << pick(2) << ";\n";
+        break;
       default: access(""); break;
     }
   }
