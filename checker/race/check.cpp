@@ -1105,6 +1105,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     // A full-mask bar.warp.sync between them orders two threads of one warp.
     if (!any_same_interval(an_warp, pa, pb)) q = q && !same_warp;
+    // One wmma.load/store of a warp is one collective operation: its lanes access disjoint elements.
+    if (a.collective && a.instr == b.instr) q = q && !(same_warp && same_iterations(prep.cfg.block_of[a.instr]));
     // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).
     // (A cp.async's copy may happen after the release.)
     for (int la : a.async ? std::vector<int>{} : locks.guarded[a.instr])
@@ -1134,6 +1136,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       auto [r4, within, why4] = check(q_within);
       if (r4 == z3::sat) { q = q_within; model = within; }
       else across_loop = true;
+    }
+    // A wmma matrix element is accessed by some lane of the warp, which one is unspecified (ISA 9.7.14.4.1): a pair
+    // of two warps is a race of some lanes of theirs, a pair within one warp may be one thread's two accesses.
+    bool lane_unspecified = false;
+    if ((a.collective || b.collective) && model->eval(same_warp, true).is_true()) {
+      auto [r5, across_warps, why5] = check(q && !same_warp);
+      if (r5 == z3::sat) { q = q && !same_warp; model = across_warps; }
+      else lane_unspecified = true;
     }
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
     // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
@@ -1204,6 +1214,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       rr.possible = true;
       rr.note = "the cp.async may be in flight there only on paths that skip or leave a barrier loop the other access is in "
                 "(the copy's span is followed without branch conditions)" + (rr.note.empty() ? "" : "; " + rr.note);
+    }
+    if (lane_unspecified) {
+      rr.possible = true;
+      rr.note = "both in one warp, and which lane accesses which element of a wmma matrix is unspecified (ISA 9.7.14.4.1): "
+                "the two may be one thread's" + (rr.note.empty() ? "" : "; " + rr.note);
+    } else if (a.collective || b.collective) {
+      rr.note += (rr.note.empty() ? "" : "; ") + std::string("a wmma.load/store: the warp's lanes together access every element of the "
+                                                             "matrix, and the thread shown stands for its warp (ISA 9.7.14.4.1)");
     }
     if (rr.note.empty() && (a.async || b.async)) rr.note = async_note;
     res.races.push_back(rr);

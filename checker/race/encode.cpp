@@ -149,7 +149,41 @@ bool register_only(Opcode op) {
 }
 
 bool matrix_memory_op(const ptx::ir::Instruction& in) {
+  if (in.op == Opcode::wmma_) return wmma_geometry(in).has_value();
   return (in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) && in.q.has_word("m8n8") && in.q.has_word("b16");
+}
+
+bool matrix_register_op(const ptx::ir::Instruction& in) { return in.op == Opcode::wmma_ && in.q.has_word("mma"); }
+
+std::optional<WmmaGeometry> wmma_geometry(const ptx::ir::Instruction& in) {
+  if (in.op != Opcode::wmma_ || !(in.q.has_word("load") || in.q.has_word("store"))) return std::nullopt;
+  // ISA 9.7.14.4.1: the shape m x n x k; A is m x k, B k x n, C and D m x n.
+  struct Shape { const char* word; unsigned m, n, k; };
+  static constexpr Shape shapes[] = {{"m16n16k16", 16, 16, 16}, {"m8n32k16", 8, 32, 16}, {"m32n8k16", 32, 8, 16}, {"m16n16k8", 16, 16, 8},
+                                     {"m8n8k4", 8, 8, 4},       {"m8n8k32", 8, 8, 32},   {"m8n8k128", 8, 8, 128}};
+  const Shape* shape = nullptr;
+  for (const auto& sh : shapes) if (in.q.has_word(sh.word)) shape = &sh;
+  struct Element { const char* word; unsigned bits; };
+  static constexpr Element elements[] = {{"f16", 16}, {"bf16", 16}, {"tf32", 32}, {"f32", 32}, {"s32", 32}, {"f64", 64},
+                                         {"s8", 8},   {"u8", 8},    {"s4", 4},    {"u4", 4},   {"b1", 1}};
+  const Element* element = nullptr;
+  for (const auto& e : elements) if (in.q.has_word(e.word)) element = &e;
+  const bool row = in.q.has_word("row"), col = in.q.has_word("col");
+  if (!shape || !element || row == col || in.operands.size() < 2) return std::nullopt;
+  unsigned rows = 0, cols = 0;
+  if (in.q.has_word("a")) { rows = shape->m; cols = shape->k; }
+  else if (in.q.has_word("b")) { rows = shape->k; cols = shape->n; }
+  else if (in.q.has_word("c") || in.q.has_word("d")) { rows = shape->m; cols = shape->n; }
+  else return std::nullopt;
+  WmmaGeometry g;
+  g.load = in.q.has_word("load");
+  g.lines = row ? rows : cols;
+  g.line_length = row ? cols : rows;
+  g.element_bits = element->bits;
+  // load: {r...}, [p] {, stride}; store: [p], {r...} {, stride}.
+  g.address_operand = g.load ? 1 : 0;
+  if (in.operands.size() > 2) g.stride_operand = 2;
+  return g;
 }
 
 Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std::map<std::uint32_t, std::string>& calls) {
@@ -235,7 +269,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
   for (auto& x : p.prov) if (x == -3) x = -2;
   for (std::uint32_t i = 0; i < f.body.size(); ++i) {
     const auto& in = f.body[i];
-    if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in)) continue;
+    if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) continue;
     if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) continue;
     if (in.op == Opcode::call_) {
       // The inliner left this call: modelled (a pure or output-only callee, see inline.hpp) unless it says why not.
@@ -672,7 +706,7 @@ class Encoder {
       const z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r));
       // A load's value is memory content, an input; so, for this purpose, is a shuffle's from a lane that may not
       // take part (membermask lanes that do not execute it make shfl.sync undefined, ISA 9.7.9.6).
-      if (!is_memory_op(in.op) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
+      if (!is_memory_op(in.op) && !matrix_memory_op(in) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
       write(s, in, reg_operand(r), v, false);
     }
   }
@@ -733,6 +767,28 @@ class Encoder {
     }
     access(s, i, in, o[0], size, false, true, false, StateSpace::shared);
     if (!probing_) out_.accesses.back().async = true;
+  }
+
+  // wmma.load / wmma.store (ISA 9.7.14.4.3-4): each thread accesses one element of the matrix, any one (which
+  // lane takes which element is unspecified): element `at` of line `line`, the lines `stride` elements apart.
+  // Sub-byte elements (.s4/.u4/.b1) are accessed as the byte holding them.
+  void wmma_access(State& s, std::uint32_t i, const Instruction& in, const WmmaGeometry& g) {
+    const auto& o = in.operands;
+    const unsigned bytes = std::max(1u, g.element_bits / 8);
+    access(s, i, in, o[g.address_operand], bytes, g.load, !g.load, false);
+    if (!probing_) {
+      Access& a = out_.accesses.back();
+      const z3::expr line = fresh("wmma.line", 32), at = fresh("wmma.element", 32);
+      const z3::expr stride = g.stride_operand >= 0 ? read(s, o[static_cast<std::size_t>(g.stride_operand)], 32, false)
+                                                    : c_.bv_val(g.line_length, 32);
+      const z3::expr element = z3::zext(line, 32) * z3::zext(stride, 32) + z3::zext(at, 32);
+      const z3::expr offset = g.element_bits >= 8 ? element * c_.bv_val(bytes, 64)
+                                                  : z3::lshr(element * c_.bv_val(g.element_bits, 64), c_.bv_val(3, 64));
+      a.addr = (a.addr + offset).simplify();
+      a.pc = a.pc && z3::ult(line, c_.bv_val(g.lines, 32)) && z3::ult(at, c_.bv_val(g.line_length, 32));
+      a.collective = true;
+    }
+    if (g.load) havoc_outputs(s, in);  // the fragment: memory content
   }
 
   void step(State& s, std::uint32_t i) {
@@ -825,6 +881,12 @@ class Encoder {
         if (load) write(s, in, o[0], fresh("ldmatrix", 32), false);  // memory content, as a load's (not abstracted)
         return;
       }
+      case Opcode::wmma_:
+        if (const auto g = wmma_geometry(in)) {
+          wmma_access(s, i, in, *g);
+          return;
+        }
+        break;  // wmma.mma: results not modelled
       case Opcode::bar_: case Opcode::barrier_:
         if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         havoc_outputs(s, in);

@@ -47,6 +47,9 @@ struct Access {
   z3::expr pc;                                 // executed by this thread
   std::optional<z3::expr> value;               // a scalar load: the symbol it returns (before any guard)
   bool async = false;                          // a cp.async's: in flight from `instr` to its completion (async_copy.hpp)
+  // A wmma.load/store's: the warp's lanes together access every element of the matrix, which lane which the spec
+  // leaves open (ISA 9.7.14.4.1), so each thread's access is an arbitrary element (`addr`).
+  bool collective = false;
 };
 
 // The value an integer `atom.add` returned (ISA 9.7.13.5): with every write to its location such an add of a
@@ -67,8 +70,22 @@ bool positive_add(const ptx::ir::Instruction& in);
 
 // Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
 bool register_only(ptx::ir::Opcode op);
-// The warp-collective matrix loads and stores the encoding models as memory accesses: ldmatrix/stmatrix .m8n8 .b16.
+// The warp-collective matrix loads and stores the encoding models as memory accesses: ldmatrix/stmatrix .m8n8 .b16,
+// wmma.load/wmma.store of the shapes of ISA 9.7.14.4 (wmma_geometry).
 bool matrix_memory_op(const ptx::ir::Instruction& in);
+// Instructions on registers only beyond register_only's opcodes: wmma.mma (its results are not modelled).
+bool matrix_register_op(const ptx::ir::Instruction& in);
+
+// The matrix a wmma.load/wmma.store accesses (ISA 9.7.14.4.1-4): `lines` rows (.row) or columns (.col) of
+// `line_length` elements of `element_bits`, the lines `stride` elements apart (operand `stride_operand`, else
+// line_length); nullopt for another instruction or a shape or type it does not know.
+struct WmmaGeometry {
+  bool load = false;
+  unsigned lines = 0, line_length = 0, element_bits = 0;
+  std::size_t address_operand = 0;
+  int stride_operand = -1;
+};
+std::optional<WmmaGeometry> wmma_geometry(const ptx::ir::Instruction& in);
 
 struct Barrier {
   std::uint32_t instr = 0;
