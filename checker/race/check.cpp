@@ -1011,7 +1011,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       else align = align && (*k1 == *k2 || k2_next || k1_next);
     }
     z3::expr in_some_interval = c.bool_val(false);
-    std::set<std::vector<std::size_t>> first_iteration_sets;  // (loop, thread) pairs held to their first iteration
+    std::set<std::vector<std::size_t>> held_sets;  // per interval: the (loop, thread) pairs held to an iteration
     for (std::size_t k = 0; k < an.starts.size(); ++k) {
       if (!px.cta_intervals[k] || !py.cta_intervals[k]) continue;
       // One thread in barrier loop L, the other outside it, past it (it cannot reach L's header before a barrier).
@@ -1032,20 +1032,33 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         return false;
       }();
       if (different_trip_counts) continue;
-      z3::expr first = c.bool_val(true);
+      z3::expr held_to = c.bool_val(true);  // the iterations the interval holds the threads to
       std::vector<std::size_t> held;
+      // And a thread after the barrier of its iteration (side 2), in an interval that began in L, with the other
+      // past L: it is in the iteration the other left L in, its last one (ThreadEncoding::last_iteration).
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+        if (!left_after_barrier[L] || !in_body(L, an.starts[k]) || in_body(L, x.instr) == in_body(L, y.instr)) continue;
+        const bool x_inside = in_body(L, x.instr);
+        const AsyncPosition& inside = x_inside ? x : y;
+        if (before_loop[L][(x_inside ? y : x).instr] || (x_inside ? x_async : y_async) || an.side[L][inside.instr] != 2) continue;
+        const ThreadEncoding& t = x_inside ? T1 : T2;
+        if (auto last = t.last_iteration.find(static_cast<int>(L)); last != t.last_iteration.end()) {
+          held_to = held_to && last->second;
+          held.push_back(2 * prep.cfg.loops.size() + 2 * L + (x_inside ? 0 : 1));
+        }
+      }
       for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
         if (!an.aligned[L] || in_body(L, an.starts[k])) continue;
         for (int t = 0; t < 2; ++t) {
           const AsyncPosition& p = t == 0 ? x : y;
           if (!in_body(L, p.instr)) continue;
           if (auto it = iteration(t == 0 ? T1 : T2, p, t == 0 ? x_async : y_async, static_cast<int>(L))) {
-            first = first && *it == zero;
+            held_to = held_to && *it == zero;
             held.push_back(2 * L + static_cast<std::size_t>(t));
           }
         }
       }
-      if (first_iteration_sets.insert(held).second) in_some_interval = in_some_interval || first;
+      if (held_sets.insert(held).second) in_some_interval = in_some_interval || held_to;
     }
     return align && in_some_interval;
   };
@@ -1251,7 +1264,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const Access& a = T1.accesses[i];
     if (!a.async) continue;
     for (std::size_t j = 0; j < T1.accesses.size() && !stop; ++j) {
-      if (i == j || never_conflict(a, T1.accesses[j])) continue;
+      if (never_conflict(a, T1.accesses[j])) continue;  // (j == i too: the same copy in a later iteration)
       for (const AsyncPosition& p : spans.at(a.instr)) {
         if (p.instr != T1.accesses[j].instr) continue;
         // (Loops the span has left say only when it left them: the access after one is T2's, as before.)

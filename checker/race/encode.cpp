@@ -424,6 +424,14 @@ class Encoder {
       if (shrinks) s.pc = s.pc && z3::ule(*s.reg[r], *init);
     }
     s.pc = s.pc && from_latch;
+    if (ind.latch) {
+      // The back edge's condition over the probe symbols, at iteration k's header values.
+      z3::expr_vector from(c_), to(c_);
+      for (const auto& [r, x] : ind.start)
+        if (s.reg[static_cast<std::size_t>(r)]) { from.push_back(x); to.push_back(*s.reg[static_cast<std::size_t>(r)]); }
+      z3::expr latch = *ind.latch;
+      out_.last_iteration.insert_or_assign(L, (!latch.substitute(from, to)).simplify());
+    }
   }
 
   // The loop's induction variables and their steps. The body is run once (recording nothing) from the header

@@ -134,6 +134,9 @@ struct ThreadEncoding {
   std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
+  // Loop with one back edge -> when iteration k is this thread's last (the back edge not taken there: its condition
+  // at the values of iteration k; what the body computes that the encoding does not follow is left open).
+  std::map<int, z3::expr> last_iteration;
   unsigned fresh_symbols = 0;  // how many symbols of its own the encoding made
   // Fresh symbols that stand for values the encoding does not model rather than for inputs (memory contents,
   // arguments, the launch): results of unmodelled register-only instructions (float arithmetic, activemask,

@@ -113,6 +113,19 @@ GeneratedKernel generate(std::mt19937& rng) {
         break;
     }
   };
+  // cp.async (ISA 9.7.9.25.3): a copy of 4, 8 or 16 bytes from the global buffer into the shared array, in flight
+  // until a wait completes its group; then sometimes a commit.
+  auto async_copy = [&]() {
+    const unsigned size = 4u << pick(3);
+    const std::string guard = pick(3) == 0 ? "  @%p" + std::to_string(predicate()) + "\n" : "";
+    const std::string to = address(true, size), from = address(false, size);
+    body << guard << "  cp.async.ca.shared.global " << to << ", " << from << ", " << size << ";\n";
+    if (pick(2)) body << "  cp.async.commit_group;\n";
+  };
+  auto async_wait = [&]() {
+    if (pick(3) == 0) body << "  cp.async.wait_all;\n";
+    else body << "  cp.async.wait_group " << pick(2) << ";\n";
+  };
   const int statements = 2 + pick(8);
   for (int s = 0; s < statements; ++s) {
     switch (pick(12)) {
@@ -133,7 +146,12 @@ GeneratedKernel generate(std::mt19937& rng) {
         const int counter = r++, l = label++, again = p++;
         loop_counter = "%r" + std::to_string(counter);
         body << "  mov.u32 " << loop_counter << ", 0;\n$L" << l << ":\n";
-        for (int a = 0; a < 1 + pick(3); ++a) access("");
+        for (int a = 0; a < 1 + pick(3); ++a) {
+          const int what = pick(6);
+          if (what == 0) async_copy();
+          else if (what == 1) async_wait();
+          else access("");
+        }
         if (pick(2)) body << "  bar.sync 0;\n";
         if (pick(2)) access("");
         body << "  add.u32 " << loop_counter << ", " << loop_counter << ", 1;\n  setp.lt.u32 %p" << again << ", " << loop_counter << ", "
@@ -141,20 +159,8 @@ GeneratedKernel generate(std::mt19937& rng) {
         loop_counter.clear();
         break;
       }
-      case 5: {
-        // cp.async (ISA 9.7.9.25.3): a copy of 4, 8 or 16 bytes from the global buffer into the shared array, in
-        // flight until a wait completes its group; then a commit, and sometimes a wait.
-        const unsigned size = 4u << pick(3);
-        const std::string guard = pick(3) == 0 ? "  @%p" + std::to_string(predicate()) + "\n" : "";
-        const std::string to = address(true, size), from = address(false, size);
-        body << guard << "  cp.async.ca.shared.global " << to << ", " << from << ", " << size << ";\n";
-        if (pick(2)) body << "  cp.async.commit_group;\n";
-        break;
-      }
-      case 6:
-        if (pick(3) == 0) body << "  cp.async.wait_all;\n";
-        else body << "  cp.async.wait_group " << pick(2) << ";\n";
-        break;
+      case 5: async_copy(); break;
+      case 6: async_wait(); break;
       default: access(""); break;
     }
   }
