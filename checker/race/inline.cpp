@@ -22,16 +22,15 @@ using OK = Operand::Kind;
 bool output_only_system_call(const std::string& name) { return name == "vprintf" || name == "__assertfail"; }
 
 namespace {
-// A function's parameter sizes in bytes, and whether every parameter is in the .param space.
+// A function's parameter sizes in bytes.
 struct Signature {
   std::vector<std::uint64_t> rets, params;
-  bool all_param = true;
 };
 
 Signature signature_of(const Function& f) {
   Signature s;
-  for (const auto& v : f.returns) { s.rets.push_back(v.size_bytes()); s.all_param &= v.space == StateSpace::param; }
-  for (const auto& v : f.params) { s.params.push_back(v.size_bytes()); s.all_param &= v.space == StateSpace::param; }
+  for (const auto& v : f.returns) s.rets.push_back(v.size_bytes());
+  for (const auto& v : f.params) s.params.push_back(v.size_bytes());
   return s;
 }
 
@@ -48,7 +47,7 @@ std::optional<Signature> parse_prototype(const std::string& text) {
     else if (ch == '_' && depth == 0) { name = i; break; }
   }
   if (name == std::string::npos) return std::nullopt;
-  auto list = [](std::string part, std::vector<std::uint64_t>& out, bool& all_param) -> bool {
+  auto list = [](std::string part, std::vector<std::uint64_t>& out) -> bool {
     auto open = part.find('('), close = part.rfind(')');
     if (open == std::string::npos) return part.find_first_not_of(" \t\r\n") == std::string::npos;
     if (close == std::string::npos || close < open) return false;
@@ -84,7 +83,6 @@ std::optional<Signature> parse_prototype(const std::string& text) {
         }
       }
       if (bits == 0 || bits % 8 || (!param && !reg)) return false;
-      all_param &= param;
       out.push_back(bits / 8 * count);
       if (comma == std::string::npos) break;
       pos = comma + 1;
@@ -92,7 +90,7 @@ std::optional<Signature> parse_prototype(const std::string& text) {
     return true;
   };
   Signature s;
-  if (!list(text.substr(0, name), s.rets, s.all_param) || !list(text.substr(name + 1), s.params, s.all_param)) return std::nullopt;
+  if (!list(text.substr(0, name), s.rets) || !list(text.substr(name + 1), s.params)) return std::nullopt;
   return s;
 }
 
