@@ -43,13 +43,18 @@ constexpr unsigned shared_bytes = 512, global_bytes = 2048;
 GeneratedKernel generate(std::mt19937& rng) {
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   GeneratedKernel k;
-  k.block[0] = 32u * static_cast<std::uint32_t>(1 + pick(3));
+  // Whole warps (the full-mask warp operations need every lane): 32-96 threads in x, or 2D blocks of 32 or 64.
+  static constexpr std::array<std::array<std::uint32_t, 2>, 6> blocks{{{32, 1}, {64, 1}, {96, 1}, {16, 2}, {8, 4}, {16, 4}}};
+  const auto& shape = blocks[static_cast<std::size_t>(pick(6))];
+  k.block[0] = shape[0];
+  k.block[1] = shape[1];
   k.grid[0] = static_cast<std::uint32_t>(1 + pick(2));
   std::ostringstream body;
   int r = 10, rd = 10, p = 1, label = 0;
   // tid.x, global index, ctaid.x, and through warp shuffles (ISA 9.7.9.6) the next lane's tid.x and the partner
   // lane's (lane ^ 1) global index.
-  const char* ids[] = {"%r1", "%r4", "%r2", "%r5", "%r8"};
+  // and tid.y.
+  const char* ids[] = {"%r1", "%r4", "%r2", "%r5", "%r8", "%r9"};
   auto predicate = [&]() {
     const int n = p++;
     if (pick(2)) {
@@ -65,7 +70,7 @@ GeneratedKernel generate(std::mt19937& rng) {
   // An address of `size` bytes at ((id * A + B [+ counter * 32C]) op D) & mask in the shared array or the global
   // buffer: the register holding it.
   auto address = [&](bool shared, unsigned size) {
-    const int id = pick(5);
+    const int id = pick(6);
     const int index = r++;
     body << "  mul.lo.u32 %r" << index << ", " << ids[id] << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
     body << "  add.u32 %r" << index << ", %r" << index << ", " << pick(8) << ";\n";
@@ -136,7 +141,7 @@ GeneratedKernel generate(std::mt19937& rng) {
       case 0: body << "  bar.sync 1;\n"; break;
       case 1:
         k.abstracted = true;
-        body << "  bar.sync 0, " << k.block[0] << ";\n";
+        body << "  bar.sync 0, " << k.block[0] * k.block[1] << ";\n";
         break;
       case 2: body << "  barrier.sync.aligned 0;\n"; break;
       case 3:
@@ -190,6 +195,7 @@ GeneratedKernel generate(std::mt19937& rng) {
       << "  .reg .pred %p<" << p + 1 << ">;\n  .reg .b32 %r<" << r + 1 << ">;\n  .reg .b64 %rd<" << rd + 1 << ">;\n"
       << "  .shared .align 16 .b8 tile[" << shared_bytes << "];\n"
       << "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mov.u32 %r3, %ntid.x;\n  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+      << "  mov.u32 %r9, %tid.y;\n"
       << "  cvt.u64.u32 %rd1, %r4;\n  ld.param.u64 %rd5, [fuzz_param_0];\n  cvta.to.global.u64 %rd2, %rd5;\n"
       << "  mov.u64 %rd3, tile;\n"
       << "  and.b32 %r6, %r1, 31;\n  add.u32 %r7, %r6, 1;\n  and.b32 %r7, %r7, 31;\n"
@@ -206,7 +212,7 @@ void dump(const GeneratedKernel& g, int n) {
   if (!dir) return;
   const std::string base = std::string(dir) + "/k" + std::to_string(n);
   std::ofstream(base + ".ptx") << g.ptx;
-  std::ofstream(base + ".json") << "{\"grid\": [" << g.grid[0] << ",1,1], \"block\": [" << g.block[0] << ",1,1], \"buffers\": {\"out\": {\"zero_bytes\": "
+  std::ofstream(base + ".json") << "{\"grid\": [" << g.grid[0] << ",1,1], \"block\": [" << g.block[0] << "," << g.block[1] << ",1], \"buffers\": {\"out\": {\"zero_bytes\": "
                                 << global_bytes << "}}, \"params\": [{\"buffer\": \"out\"}]}\n";
 }
 
