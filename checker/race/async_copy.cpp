@@ -31,8 +31,8 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
     std::set<std::tuple<std::uint32_t, std::vector<int>, std::map<int, int>, std::map<int, std::uint32_t>, int>> recorded;
     std::vector<AsyncPosition>& positions = out[issue];
     std::vector<State> todo{{issue, 0, std::vector<int>(around.size(), 0), {}, {}, -1}};
-    auto in_loop = [&](int L, std::uint32_t i) { return g.loops[static_cast<std::size_t>(L)].body.count(g.block_of[i]) > 0; };
-    auto header_of = [&](int L) { return g.blocks[static_cast<std::size_t>(g.loops[static_cast<std::size_t>(L)].header)].begin; };
+    auto holds = [&](int L, std::uint32_t i) { return in_loop(g, static_cast<std::size_t>(L), i); };
+    auto header_of = [&](int L) { return loop_header(g, static_cast<std::size_t>(L)); };
     // An edge from the body to the header's first instruction is a back edge: the next iteration.
     auto next_iteration = [&](int& iteration) {
       if (iteration != AsyncPosition::any_iteration && ++iteration > max_async_iterations) iteration = AsyncPosition::any_iteration;
@@ -58,18 +58,18 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
         // Leaving a loop keeps the iteration it was left in, and where from (not from a barrier: whether the thread
         // is past it is not told by the instruction).
         for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
-          if (in_loop(L, s.instr) && !in_loop(L, next) && !barrier) n.left_from[L] = s.instr;
-          if (in_loop(L, next)) n.left_from.erase(L);
+          if (holds(L, s.instr) && !holds(L, next) && !barrier) n.left_from[L] = s.instr;
+          if (holds(L, next)) n.left_from.erase(L);
         }
         for (std::size_t k = 0; k < around.size(); ++k) {
           const int L = around[k];
-          if (!in_loop(L, next)) continue;
-          if (!in_loop(L, s.instr)) n.later[k] = AsyncPosition::any_iteration;  // back in it (an outer loop's next iteration)
+          if (!holds(L, next)) continue;
+          if (!holds(L, s.instr)) n.later[k] = AsyncPosition::any_iteration;  // back in it (an outer loop's next iteration)
           else if (next == header_of(L)) next_iteration(n.later[k]);
         }
         for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
-          if (around_set.count(L) || !in_loop(L, next)) continue;
-          if (!in_loop(L, s.instr)) n.entered[L] = 0;  // entered from outside: its first iteration
+          if (around_set.count(L) || !holds(L, next)) continue;
+          if (!holds(L, s.instr)) n.entered[L] = 0;  // entered from outside: its first iteration
           else if (next == header_of(L)) next_iteration(n.entered[L]);
         }
         todo.push_back(std::move(n));

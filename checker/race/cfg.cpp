@@ -53,9 +53,13 @@ std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, 
 std::set<int> loops_around(const Cfg& g, std::uint32_t i) {
   std::set<int> out;
   for (std::size_t L = 0; L < g.loops.size(); ++L)
-    if (g.loops[L].body.count(g.block_of[i])) out.insert(static_cast<int>(L));
+    if (in_loop(g, L, i)) out.insert(static_cast<int>(L));
   return out;
 }
+
+bool in_loop(const Cfg& g, std::size_t L, std::uint32_t i) { return g.loops[L].body.count(g.block_of[i]) > 0; }
+
+std::uint32_t loop_header(const Cfg& g, std::size_t L) { return g.blocks[static_cast<std::size_t>(g.loops[L].header)].begin; }
 
 bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked, std::uint32_t y, bool inclusive) {
   const int home = g.block_of[y];

@@ -46,6 +46,9 @@ std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, 
 
 // The loops (indices into Cfg::loops) whose body holds instruction i.
 std::set<int> loops_around(const Cfg& g, std::uint32_t i);
+// Whether loop L's body holds instruction i; the first instruction of L's header.
+bool in_loop(const Cfg& g, std::size_t L, std::uint32_t i);
+std::uint32_t loop_header(const Cfg& g, std::size_t L);
 
 // Whether a `marked` instruction may run before instruction y (or be y, when `inclusive`) in the first iteration
 // of every loop around y: a path to y in the CFG without those loops' back edges. A loop that does not hold y runs

@@ -85,7 +85,7 @@ struct Analysis {
   std::vector<std::uint32_t> succ(std::uint32_t i, int loop_only = -1, bool no_back = false) const {
     std::vector<std::uint32_t> out = next_instructions(g, i, no_back);
     if (loop_only >= 0)
-      std::erase_if(out, [&](std::uint32_t s) { return !g.loops[loop_only].body.count(g.block_of[s]); });
+      std::erase_if(out, [&](std::uint32_t s) { return !in_loop(g, static_cast<std::size_t>(loop_only), s); });
     return out;
   }
   // Instructions reachable from `from` (inclusive) without passing a CTA barrier.
@@ -901,7 +901,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     return in;
   };
-  auto in_body = [&](std::size_t L, std::uint32_t instr) { return prep.cfg.loops[L].body.count(prep.cfg.block_of[instr]) > 0; };
+  auto in_body = [&](std::size_t L, std::uint32_t instr) { return in_loop(prep.cfg, L, instr); };
   // A position's side of barrier loop L's barriers (Analysis::side): its instruction's, or where the span left
   // the loop when no barrier has been passed since; nullopt when it is outside L otherwise.
   auto side_of = [&](const AsyncPosition& p, std::size_t L) -> std::optional<std::uint8_t> {
@@ -927,7 +927,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (!left_after_barrier[L]) continue;
     std::vector<bool>& mark = before_loop[L];
     mark.assign(f.body.size(), false);
-    std::vector<std::uint32_t> todo{prep.cfg.blocks[static_cast<std::size_t>(prep.cfg.loops[L].header)].begin};
+    std::vector<std::uint32_t> todo{loop_header(prep.cfg, L)};
     while (!todo.empty()) {
       const std::uint32_t i = todo.back();
       todo.pop_back();
@@ -1016,37 +1016,29 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (!px.cta_intervals[k] || !py.cta_intervals[k]) continue;
       // One thread in barrier loop L, the other outside it, past it (it cannot reach L's header before a barrier).
       // When L is left only after a barrier of an iteration (left_after_barrier), the one outside ran all of its
-      // iterations of L, or none, and passed a barrier in its last one; in an interval that began outside L the
+      // iterations of L, or none, and passed a barrier in its last one. In an interval that began outside L the
       // thread inside has passed none of L's barriers, and in one that began at a barrier in L, a thread before any
       // barrier of its iteration (side 1) is an iteration past the other's last: either way the two run L a
-      // different number of times, which barriers aligned in every iteration rule out.
-      const bool different_trip_counts = [&] {
-        for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
-          if (!left_after_barrier[L] || in_body(L, x.instr) == in_body(L, y.instr)) continue;
-          const AsyncPosition& inside = in_body(L, x.instr) ? x : y;
-          const AsyncPosition& outside = in_body(L, x.instr) ? y : x;
-          if (before_loop[L][outside.instr]) continue;
-          if (!in_body(L, an.starts[k])) return true;
-          if (const auto side = side_of(inside, L); side && *side == 1) return true;
-        }
-        return false;
-      }();
-      if (different_trip_counts) continue;
+      // different number of times, which barriers aligned in every iteration rule out. A thread after the barrier
+      // of its iteration (side 2) is in the iteration the other left L in, its last (ThreadEncoding::last_iteration).
       z3::expr held_to = c.bool_val(true);  // the iterations the interval holds the threads to
       std::vector<std::size_t> held;
-      // And a thread after the barrier of its iteration (side 2), in an interval that began in L, with the other
-      // past L: it is in the iteration the other left L in, its last one (ThreadEncoding::last_iteration).
-      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
-        if (!left_after_barrier[L] || !in_body(L, an.starts[k]) || in_body(L, x.instr) == in_body(L, y.instr)) continue;
+      bool different_trip_counts = false;
+      for (std::size_t L = 0; L < prep.cfg.loops.size() && !different_trip_counts; ++L) {
+        if (!left_after_barrier[L] || in_body(L, x.instr) == in_body(L, y.instr)) continue;
         const bool x_inside = in_body(L, x.instr);
-        const AsyncPosition& inside = x_inside ? x : y;
-        if (before_loop[L][(x_inside ? y : x).instr] || (x_inside ? x_async : y_async) || an.side[L][inside.instr] != 2) continue;
+        const AsyncPosition &inside = x_inside ? x : y, &outside = x_inside ? y : x;
+        if (before_loop[L][outside.instr]) continue;
+        const auto side = side_of(inside, L);
+        different_trip_counts = !in_body(L, an.starts[k]) || (side && *side == 1);
+        if (different_trip_counts || !side || *side != 2 || (x_inside ? x_async : y_async)) continue;
         const ThreadEncoding& t = x_inside ? T1 : T2;
         if (auto last = t.last_iteration.find(static_cast<int>(L)); last != t.last_iteration.end()) {
           held_to = held_to && last->second;
           held.push_back(2 * prep.cfg.loops.size() + 2 * L + (x_inside ? 0 : 1));
         }
       }
+      if (different_trip_counts) continue;
       for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
         if (!an.aligned[L] || in_body(L, an.starts[k])) continue;
         for (int t = 0; t < 2; ++t) {
