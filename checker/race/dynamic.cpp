@@ -314,12 +314,42 @@ class Detector final : public ptx::interp::Observer {
   // newest, and the thread then knows their copies (async_copy).
   void async_group(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
     ThreadState& ts = state(t);
-    ts.async_committed += ptx::ir::async_commits(ins);
+    for (std::uint32_t k = ptx::ir::async_commits(ins); k > 0; --k) ts.async_group_end.push_back(ts.async_epoch++);
     if (ptx::ir::async_copy_role(ins) != ptx::ir::AsyncCopyRole::wait) return;
-    const std::uint32_t newest_pending = ptx::ir::async_wait_pending(ins);
-    if (ts.async_committed <= newest_pending) return;
+    const std::size_t newest_pending = ptx::ir::async_wait_pending(ins), committed = ts.async_group_end.size();
+    if (committed <= newest_pending) return;
     const std::uint64_t copier = async_thread(t);
-    ts.clock.set(copier, std::max(ts.clock.get(copier), ts.async_committed - newest_pending));
+    ts.clock.set(copier, std::max(ts.clock.get(copier), ts.async_group_end[committed - newest_pending - 1]));
+  }
+
+  // mbarrier objects (ISA 9.7.13.15.16 items 1-2): a test_wait / try_wait with acquire semantics that returns True
+  // for a phase makes the waiting thread know what each participant did before its release arrive-on in that
+  // phase, and the cp.async copies a cp.async.mbarrier.arrive in it stood for. A .relaxed one orders nothing.
+  void mbarrier_init(const ThreadRef& t, std::uint64_t object) override { mbarriers_.erase({t.cta, object}); }
+
+  void mbarrier_arrive(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
+    ThreadState& ts = state(t);
+    auto& phases = mbarriers_[{t.cta, object}];
+    while (!phases.empty() && phases.begin()->first + 1 < phase) phases.erase(phases.begin());  // no longer waitable
+    VectorClock& released = phases.try_emplace(phase, cta_size_).first->second;
+    if (ptx::ir::mbarrier_async_arrive(ins)) {
+      // ISA 8.9.1.1: this arrive-on is ordered after the thread's cp.async copies so far, and after nothing else
+      // the thread did; the copies it issues later belong to a new epoch.
+      VectorClock copies(cta_size_);
+      copies.set(async_thread(t), ts.async_epoch++);
+      released.join(copies);
+      return;
+    }
+    if (ins.q.semantics == MemorySemantics::relaxed) return;  // .release unless .relaxed (9.7.13.15.13-14)
+    released.join(ts.clock);
+    tick(ts, t);
+  }
+
+  void mbarrier_wait(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
+    if (ins.q.semantics == MemorySemantics::relaxed) return;  // .acquire unless .relaxed (9.7.13.15.16)
+    auto it = mbarriers_.find({t.cta, object});
+    if (it == mbarriers_.end()) return;
+    if (auto p = it->second.find(phase); p != it->second.end()) state(t).clock.join(p->second);
   }
 
   void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
@@ -384,7 +414,10 @@ class Detector final : public ptx::interp::Observer {
  private:
   struct ThreadState {
     VectorClock clock;
-    std::uint32_t async_committed = 0;  // cp.async groups committed so far
+    // cp.async copies are numbered by epoch: a commit or a cp.async.mbarrier.arrive closes one. The epoch that
+    // ends each committed group, in commit order.
+    std::uint32_t async_epoch = 1;
+    std::vector<std::uint32_t> async_group_end;
     std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
     std::unordered_map<Key, Release, KeyHash> release_ops;  // the latest release operation per location (8.8 form 2)
     std::unordered_map<Key, Pending, KeyHash> pending;  // observed by strong reads, not yet acquired
@@ -402,13 +435,13 @@ class Detector final : public ptx::interp::Observer {
   void tick(ThreadState& ts, const ThreadRef& t) { ts.clock.set(t.id, ts.clock.get(t.id) + 1); }
 
   // A thread's cp.async copies are made by a thread of their own in the clocks, numbered after the grid's: its
-  // counter in a clock is the number of the thread's groups known complete.
+  // counter in a clock is the latest epoch (ThreadState::async_epoch) of the thread's copies known complete.
   std::uint64_t async_thread(const ThreadRef& t) const { return threads_in_grid_ + t.id; }
   bool is_async_thread(std::uint64_t thread) const { return thread >= threads_in_grid_; }
 
   // A cp.async's read or write (MemoryAccess::async): ordered after what precedes the instruction in its thread
-  // (the thread's clock), and known to others only through the thread's wait for its group (async_group): its
-  // epoch is the group's number. Its thread's own accesses before that wait, and its other copies in flight,
+  // (the thread's clock), and known to others only through the thread's wait for its group (async_group) or an
+  // mbarrier (mbarrier_arrive): its clock is its epoch. Its thread's own accesses before that wait, and its other copies in flight,
   // may race with it (ISA 9.7.9.25.3.3).
   void async_copy(const ThreadRef& t, const MemoryAccess& a) {
     const ThreadState& ts = state(t);
@@ -417,7 +450,7 @@ class Detector final : public ptx::interp::Observer {
     ThreadState copy;
     copy.clock = ts.clock;
     const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
-    check_history(first, Epoch{copier, ts.async_committed + 1, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
+    check_history(first, Epoch{copier, ts.async_epoch, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
                   copy, copier, false);
   }
 
@@ -610,6 +643,8 @@ class Detector final : public ptx::interp::Observer {
   std::unordered_map<std::uint64_t, ThreadRef> refs_;
   std::unordered_map<Key, Cell, KeyHash> shadow_;
   std::map<std::pair<std::uint64_t, std::uint32_t>, Phase> barriers_;  // (CTA, barrier) -> its current phase
+  // (CTA, mbarrier object's shared offset) -> phase -> what the release arrive-ons in it make visible
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::map<std::uint64_t, VectorClock>> mbarriers_;
   std::set<const ptx::ir::Instruction*> divergent_sites_;
   std::array<std::uint32_t, 3> block_, grid_;
   std::unordered_map<std::uint64_t, VectorClock> sc_cta_;  // Fence-SC order within a CTA

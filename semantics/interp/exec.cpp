@@ -175,6 +175,14 @@ std::uint64_t Machine::address(Thread& t, const Operand& o) {
   return base + static_cast<std::uint64_t>(o.offset);
 }
 
+std::uint64_t Machine::access_address(Thread& t, const Operand& o, StateSpace space) {
+  const std::uint64_t a = address(t, o);
+  // A variable named in a generic access stands for its generic address (ISA 6.4.1).
+  if (o.kind == OK::Address && o.base_kind == Operand::BaseKind::Variable && space == StateSpace::generic)
+    return Machine::to_generic(variable_address(t, o.var).first, a);
+  return a;
+}
+
 std::pair<StateSpace, std::uint64_t> Machine::resolve(StateSpace space, std::uint64_t a) {
   if (space != StateSpace::generic) return {space, a};
   // ISA 6.4.1: a generic address falls in the shared, local or param window, or else is global.
@@ -298,7 +306,9 @@ bool supported(const Instruction& ins) {
     case Opcode::cp_:
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
       // the wait is undefined behaviour, 9.7.9.25.1); an observer is told it is in flight until its group completes.
-      return ir::async_copy_role(ins) != ir::AsyncCopyRole::none;
+      return ir::async_copy_role(ins) != ir::AsyncCopyRole::none || ir::mbarrier_async_arrive(ins);
+    case Opcode::mbarrier_:  // every form (mbarrier.cpp); a .shared::cluster object is the CTA's own (clusters of one CTA)
+      return true;
     case Opcode::ldmatrix_: {
       // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
       return ins.q.has_word("m8n8") && ins.q.has_word("b16");
@@ -673,9 +683,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       const Operand& addr_op = is_st ? o[0] : o[1];
       const Operand& val = is_st ? o[1] : o[0];
       StateSpace space = d.space;
-      std::uint64_t a = address(t, addr_op);
-      if (addr_op.kind == OK::Address && addr_op.base_kind == Operand::BaseKind::Variable && space == StateSpace::generic)
-        a = Machine::to_generic(variable_address(t, addr_op.var).first, a);
+      const std::uint64_t a = access_address(t, addr_op, space);
       const unsigned eb = std::max(1u, w / 8);
       const unsigned n = ins.q.vector_width;
       if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, eb * n);
@@ -711,9 +719,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       const bool is_red = ins.op == Opcode::red_;
       const std::size_t ai = is_red ? 0 : 1;
       StateSpace space = d.space;
-      std::uint64_t a = address(t, o[ai]);
-      if (o[ai].kind == OK::Address && o[ai].base_kind == Operand::BaseKind::Variable && space == StateSpace::generic)
-        a = Machine::to_generic(variable_address(t, o[ai].var).first, a);
+      const std::uint64_t a = access_address(t, o[ai], space);
       const unsigned eb = std::max(1u, w / 8);
       CV old = load(t, space, a, w);
       if (stop_) return true;
@@ -771,6 +777,10 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
       // ignore-src is true) and zeros after. Completed at issue (see supported()); an observer hears of the copy as asynchronous and of the
       // commits and waits that complete it.
+      if (ir::mbarrier_async_arrive(ins)) {
+        exec_mbarrier(t, ins);
+        return true;
+      }
       if (ir::async_copy_role(ins) != ir::AsyncCopyRole::copy) {
         if (opt_.observer) opt_.observer->async_group(thread_ref(t), ins);
         return true;
@@ -790,6 +800,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
         store(t, StateSpace::shared, dst + k, k < src_size ? load(t, StateSpace::global, src + k, 8) : Concrete::lit(8, 0), 1);
       return true;
     }
+    case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
     case Opcode::createpolicy_: W(0, Concrete::lit(64, 0)); return true;
     case Opcode::membar_: case Opcode::fence_:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);

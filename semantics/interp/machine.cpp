@@ -260,6 +260,7 @@ void Machine::setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid) {
   cta.threads.reserve(n);
   cta.shared.assign(dynamic_shared_base_ + launch_.dynamic_shared_bytes, 0);
   cta.barriers = {};
+  cta.mbarriers.clear();
   cta.exited = 0;
   cta.arrivals = 0;
   cta.warps.assign((n + 31) / 32, Warp{});

@@ -10,6 +10,7 @@
 #include "semantics/ops/float.hpp"
 
 #include <bit>
+#include <map>
 #include <memory>
 #include <memory_resource>
 #include <optional>
@@ -140,6 +141,15 @@ struct FnInfo {
   std::vector<Decoded> decoded;
 };
 
+// An mbarrier object (ISA 9.7.13.15.2), kept beside the 8 bytes of shared memory it occupies (its contents are
+// opaque, so the interpreter need not encode it there). Absent from Cta::mbarriers: not initialized.
+struct Mbarrier {
+  std::uint64_t phase = 0;     // the current, incomplete phase (9.7.13.15.4)
+  std::uint32_t pending = 0;   // arrivals the current phase still waits for
+  std::uint32_t expected = 0;  // arrivals each phase starts with
+  std::int64_t tx = 0;         // tx-count (9.7.13.15.5)
+};
+
 struct Cta {
   // Its threads' frames, registers and stacks come from `arena`, which starts in `buffer`: one allocation for the
   // CTA instead of three per thread (a vector that grows leaves its old copy there until the CTA is done). A
@@ -152,6 +162,7 @@ struct Cta {
   std::vector<Warp> warps;
   std::vector<std::uint8_t> shared;
   std::array<Barrier, 16> barriers{};
+  std::map<std::uint64_t, Mbarrier> mbarriers;  // by shared-memory offset
   std::uint32_t exited = 0;
   std::uint32_t arrivals = 0;  // threads counted at any barrier and not yet released
 };
@@ -200,6 +211,9 @@ class Machine {
   CV special(Thread& t, const Operand& o, unsigned width);
   // The address an instruction's [address] operand names, in `space` (generic if none was given).
   std::uint64_t address(Thread& t, const Operand& o);
+  // The address a memory instruction of state space `space` accesses through operand `o` (address(), with a
+  // variable in a generic access taken as its generic address).
+  std::uint64_t access_address(Thread& t, const Operand& o, StateSpace space);
   std::pair<StateSpace, std::uint64_t> variable_address(Thread& t, const ir::VarRef& v);
   const ir::Variable& variable(Thread& t, const ir::VarRef& v);
   // Memory access with bounds check; null (and a reported problem) when out of bounds.
@@ -222,6 +236,8 @@ class Machine {
   // Per-lane execution of the instructions that need no other thread (exec.cpp). Returns false if the
   // instruction is not supported.
   bool exec_lane(Thread& t, const Instruction& ins, const Decoded& d);
+  // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
+  void exec_mbarrier(Thread& t, const Instruction& ins);
   // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
   void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);
   void run_fast(Group& g, std::uint32_t active, const Fast& f);

@@ -75,6 +75,13 @@ class Observer {
   virtual void warp_sync(const std::vector<ThreadRef>& threads) = 0;
   // cp.async.commit_group, cp.async.wait_group N or cp.async.wait_all (ir::async_copy_role) by thread t.
   virtual void async_group(const ThreadRef& t, const ir::Instruction& ins) = 0;
+  // mbarrier operations (ISA 9.7.13.15) on the object at shared-memory offset `object` of the thread's CTA: an
+  // arrive-on (mbarrier.arrive / arrive_drop, or cp.async.mbarrier.arrive, whose arrive-on stands for the thread's
+  // earlier cp.async copies) counted in phase `phase`; a test_wait / try_wait that returned True for the completed
+  // phase `phase`; an init, which starts the object afresh at phase 0.
+  virtual void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
+  virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
+  virtual void mbarrier_init(const ThreadRef& t, std::uint64_t object) = 0;
   // Asked every few thousand warp instructions: a reason to stop the run now (the observer's own budget), or
   // empty to go on. The run then ends with a step_limit problem carrying that reason.
   virtual std::string stop_reason() { return {}; }

@@ -882,6 +882,10 @@ AsyncCopyRole async_copy_role(const Instruction& in) {
   return shared_from_global ? AsyncCopyRole::copy : AsyncCopyRole::none;
 }
 
+bool mbarrier_async_arrive(const Instruction& in) {
+  return in.op == Opcode::cp_ && in.q.has_word("async") && in.q.has_word("mbarrier") && in.q.has(Flag::arrive);
+}
+
 std::uint32_t async_commits(const Instruction& in) {
   const AsyncCopyRole role = async_copy_role(in);
   return role == AsyncCopyRole::commit || (role == AsyncCopyRole::wait && in.q.has_word("wait_all")) ? 1 : 0;

@@ -138,6 +138,9 @@ struct AsyncCopySource {
   bool ignore_src = false;
 };
 AsyncCopySource async_copy_source(const Function& f, const Instruction& in);
+// `cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]` (ISA 9.7.13.15.15): an arrive-on an mbarrier object
+// made once the thread's earlier cp.async copies complete.
+bool mbarrier_async_arrive(const Instruction& in);
 
 struct Function {
   std::string name;

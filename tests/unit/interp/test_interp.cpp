@@ -360,6 +360,110 @@ $copy:
   CHECK(find_unsupported(*loaded.module, loaded.module->functions[0]).empty());
 }
 
+TEST_CASE("mbarrier phases: arrivals, tx-count, parity, arrive_drop and pending_count (ISA 9.7.13.15)") {
+  // One thread drives the object; each word of out is worked out from 9.7.13.15.4-17 in the comment beside it.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 8 .b64 bar;
+  .reg .pred %q<8>;
+  .reg .b64 %s<6>;
+  mbarrier.init.shared.b64 [bar], 3;                    // phase 0: 3 arrivals expected
+  mbarrier.arrive.noComplete.shared.b64 %s1, [bar], 1;  // 2 pending
+  mbarrier.pending_count.b64 %r1, %s1;                  // out[0] = 3, the count before the arrive
+  mbarrier.test_wait.shared.b64 %q1, [bar], %s1;        // out[1] = 0: phase 0 is current
+  mbarrier.expect_tx.relaxed.cta.shared.b64 [bar], 16;  // tx-count 16
+  mbarrier.arrive.shared.b64 %s2, [bar], 2;             // no arrival pending, but tx-count is not zero
+  mbarrier.test_wait.shared.b64 %q2, [bar], %s2;        // out[2] = 0
+  mbarrier.complete_tx.shared.b64 [bar], 16;            // phase 0 completes
+  mbarrier.test_wait.shared.b64 %q3, [bar], %s2;        // out[3] = 1
+  mbarrier.test_wait.parity.shared.b64 %q4, [bar], 0;   // out[4] = 1: the phase before the current one
+  mbarrier.test_wait.parity.shared.b64 %q5, [bar], 1;   // out[5] = 0: phase 1 is current
+  mbarrier.arrive_drop.shared.b64 %s3, [bar];           // 2 expected from now on, 2 pending
+  mbarrier.arrive.shared.b64 %s4, [bar], 2;             // phase 1 completes; phase 2 starts with 2
+  mbarrier.try_wait.parity.shared.b64 %q6, [bar], 1;    // out[6] = 1
+  mbarrier.arrive.noComplete.shared::cta.b64 %s5, [bar], 1;
+  mbarrier.pending_count.b64 %r2, %s5;                  // out[7] = 2
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r1;
+  selp.u32 %r3, 1, 0, %q1;
+  st.global.u32 [%rd1+4], %r3;
+  selp.u32 %r3, 1, 0, %q2;
+  st.global.u32 [%rd1+8], %r3;
+  selp.u32 %r3, 1, 0, %q3;
+  st.global.u32 [%rd1+12], %r3;
+  selp.u32 %r3, 1, 0, %q4;
+  st.global.u32 [%rd1+16], %r3;
+  selp.u32 %r3, 1, 0, %q5;
+  st.global.u32 [%rd1+20], %r3;
+  selp.u32 %r3, 1, 0, %q6;
+  st.global.u32 [%rd1+24], %r3;
+  st.global.u32 [%rd1+28], %r2;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 8);
+  REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+  CHECK(r.out == std::vector<std::uint32_t>{3, 0, 0, 1, 1, 0, 1, 2});
+}
+
+TEST_CASE("mbarrier: 64 threads arrive and spin on try_wait; each then reads its neighbour's store") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 8 .b64 bar;
+  .shared .align 4 .u32 buf[64];
+  .reg .b64 %s<2>;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r2, %ntid.x;
+  @%p1 mbarrier.init.shared.b64 [bar], %r2;
+  bar.sync 0;
+  mov.u32 %r3, buf;
+  shl.b32 %r4, %r1, 2;
+  add.u32 %r5, %r3, %r4;
+  mul.lo.u32 %r6, %r1, 7;
+  st.shared.u32 [%r5], %r6;
+  mbarrier.arrive.shared.b64 %s1, [bar];
+WAIT:
+  mbarrier.try_wait.shared.b64 %p2, [bar], %s1;
+  @!%p2 bra WAIT;
+  add.u32 %r7, %r1, 1;
+  and.b32 %r7, %r7, 63;
+  shl.b32 %r7, %r7, 2;
+  add.u32 %r7, %r3, %r7;
+  ld.shared.u32 %r9, [%r7];
+)" + kStoreTid;
+  for (std::uint64_t seed : {0, 1, 7}) {
+    Options o;
+    o.seed = seed;
+    auto r = run_kernel(k, 64, 64, o);
+    REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+    for (std::uint32_t i = 0; i < 64; ++i) CHECK(r.out[i] == (i + 1) % 64 * 7);
+  }
+}
+
+TEST_CASE("mbarrier: what the spec leaves undefined stops the run as illegal, naming the instruction") {
+  const std::string prefix = std::string(".visible .entry k(.param .u64 out) {") + kDecls + ".shared .align 8 .b64 bar;\n.reg .b64 %s<4>;\n.reg .pred %q1;\n";
+  struct Case {
+    const char* body;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"mbarrier.arrive.shared.b64 %s1, [bar];", "not initialized"},
+      {"mbarrier.init.shared.b64 [bar], 2;\n mbarrier.init.shared.b64 [bar], 2;", "already initialized"},
+      {"mbarrier.init.shared.b64 [bar], 0;", "outside [1, 2^20 - 1]"},
+      {"mbarrier.init.shared.b64 [bar], 1;\n mbarrier.arrive.noComplete.shared.b64 %s1, [bar], 1;", ".noComplete arrive completed"},
+      {"mbarrier.init.shared.b64 [bar], 2;\n mbarrier.arrive.shared.b64 %s1, [bar], 3;", "exceeds the 2 pending"},
+      {"mbarrier.init.shared.b64 [bar], 1;\n mbarrier.arrive.shared.b64 %s1, [bar];\n mbarrier.arrive.shared.b64 %s2, [bar];\n"
+       " mbarrier.test_wait.shared.b64 %q1, [bar], %s1;", "neither the current phase 2 nor the one before"},
+      {"mbarrier.init.shared.b64 [bar], 1;\n mbarrier.test_wait.parity.shared.b64 %q1, [bar], 2;", "neither 0 nor 1"},
+      {"mbarrier.init.shared.b64 [bar], 1;\n mbarrier.inval.shared.b64 [bar];\n mbarrier.arrive.shared.b64 %s1, [bar];", "not initialized"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.body);
+    auto r = run_kernel(prefix + c.body + "\n ret;\n}", 1, 1);
+    CHECK(r.r.problem.kind == Problem::Kind::illegal);
+    CHECK(r.r.problem.message.find(c.says) != std::string::npos);
+    CHECK(r.r.problem.message.rfind("mbarrier.", 0) == 0);
+  }
+}
+
 TEST_CASE("unsupported instructions are reported by name and line before running") {
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 out) {

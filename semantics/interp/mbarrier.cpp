@@ -1,0 +1,131 @@
+// mbarrier objects (ISA 9.7.13.15): init, inval, arrive, arrive_drop, expect_tx, complete_tx, test_wait, try_wait,
+// pending_count, and cp.async.mbarrier.arrive (9.7.13.15.15). Threads run one at a time, so each operation is
+// atomic on the object. What the spec leaves undefined (an operation on an object that is not initialized, counts
+// out of range, a phase that completes under .noComplete, a wait on a phase that is neither the current nor the
+// one before) stops the run as an `illegal` problem rather than picking a behaviour.
+#include "semantics/interp/machine.hpp"
+
+namespace ptx::interp {
+
+using domain::Concrete;
+using ir::Opcode;
+
+namespace {
+
+// 9.7.13.15.2: expected and pending arrival counts lie in [0, 2^20 - 1], tx-count in [-(2^20 - 1), 2^20 - 1].
+constexpr std::int64_t kMaxCount = (1 << 20) - 1;
+
+// The opaque state an arrive returns (9.7.13.15.13): the phase it arrived in, and (for mbarrier.pending_count,
+// 9.7.13.15.17) the pending count before it, in the low 20 bits.
+std::uint64_t state_token(std::uint64_t phase, std::uint32_t pending_before) { return (phase << 20) | pending_before; }
+std::uint64_t token_phase(std::uint64_t state) { return state >> 20; }
+std::uint32_t token_pending(std::uint64_t state) { return static_cast<std::uint32_t>(state & kMaxCount); }
+
+}  // namespace
+
+void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
+  const auto& o = ins.operands;
+  const bool async_arrive = ins.op == Opcode::cp_;  // cp.async.mbarrier.arrive{.noinc} [addr]
+  const bool init = ins.q.has(ir::Flag::init), inval = ins.q.has(ir::Flag::inval);
+  const bool drop = ins.q.has_word("arrive_drop"), arrive = async_arrive || drop || ins.q.has(ir::Flag::arrive);
+  const bool wait = ins.q.has(ir::Flag::test_wait) || ins.q.has(ir::Flag::try_wait);
+  const std::string name = [&] {
+    std::string s = ir::opcode_name(ins.op);
+    for (const auto& w : ins.q.words) s += "." + w;
+    return s;
+  }();
+  auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
+
+  if (ins.q.has(ir::Flag::pending_count)) {  // pending_count count, state: no object involved
+    write(t, o[0], Concrete::lit(32, token_pending(read(t, o[1], 64).u64())));
+    return;
+  }
+  // The object: 8 bytes, 8-aligned, in the executing thread's CTA's shared memory (9.7.13.15.1, .8).
+  const std::size_t addr_index = (arrive && !async_arrive) || wait ? 1 : 0;
+  const StateSpace given = ins.q.space.value_or(StateSpace::generic);
+  auto [space, object] = resolve(given == StateSpace::shared_cluster ? StateSpace::shared : given,
+                                 access_address(t, o[addr_index], given));
+  if (space != StateSpace::shared) return illegal("the mbarrier object's address is not in shared memory");
+  if (object % 8) return fail(Problem::Kind::misaligned, name + ": mbarrier object at shared offset " + std::to_string(object) + " is not 8-byte aligned", {&t});
+  if (!locate(t, StateSpace::shared, object, 8, !wait)) return;  // (out of bounds: reported)
+
+  if (init) {
+    const std::uint64_t count = read(t, o[1], 32).u64();
+    if (count < 1 || count > kMaxCount) return illegal("count " + std::to_string(count) + " is outside [1, 2^20 - 1]");
+    if (cta_->mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
+    cta_->mbarriers[object] = Mbarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
+    if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), object);
+    return;
+  }
+  auto it = cta_->mbarriers.find(object);
+  if (it == cta_->mbarriers.end()) return illegal("the mbarrier object at shared offset " + std::to_string(object) + " is not initialized");
+  Mbarrier& m = it->second;
+  if (inval) {
+    cta_->mbarriers.erase(it);
+    return;
+  }
+  // 9.7.13.15.6: the phase completes when no arrivals are pending and tx-count is zero; the next one starts with
+  // the expected arrival count.
+  auto complete_if_done = [&] {
+    if (m.pending != 0 || m.tx != 0) return false;
+    ++m.phase;
+    m.pending = m.expected;
+    return true;
+  };
+  auto add_tx = [&](std::int64_t delta) {
+    m.tx += delta;
+    if (m.tx > kMaxCount || m.tx < -kMaxCount) illegal("tx-count " + std::to_string(m.tx) + " is outside [-(2^20 - 1), 2^20 - 1]");
+  };
+
+  if (wait) {
+    // 9.7.13.15.16: valid only for the current phase (False) and the one before it (True). try_wait may suspend
+    // the thread until then, but may also return False after a time limit: returning at once is one such run.
+    bool complete = false;
+    if (ins.q.has(ir::Flag::parity)) {
+      const std::uint64_t parity = read(t, o[2], 32).u64();
+      if (parity > 1) return illegal("phaseParity " + std::to_string(parity) + " is neither 0 nor 1");
+      complete = parity != (m.phase & 1);
+    } else {
+      const std::uint64_t phase = token_phase(read(t, o[2], 64).u64());
+      if (phase != m.phase && phase + 1 != m.phase)
+        return illegal("the state names phase " + std::to_string(phase) + ", neither the current phase " + std::to_string(m.phase) +
+                       " nor the one before it");
+      complete = phase != m.phase;
+    }
+    write(t, o[0], Concrete::boolean(complete));
+    if (complete && opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, object, m.phase - 1);
+    return;
+  }
+  if (!arrive) {  // mbarrier.expect_tx / complete_tx [addr], txCount (9.7.13.15.11-12)
+    const auto tx = static_cast<std::int64_t>(read(t, o[1], 32).u64());
+    add_tx(ins.q.has(ir::Flag::complete_tx) ? -tx : tx);
+    if (!stop_) complete_if_done();
+    return;
+  }
+
+  // An arrive-on (9.7.13.15.7) with its count: 1 for cp.async.mbarrier.arrive and .expect_tx forms, else the
+  // optional operand. cp.async.mbarrier.arrive without .noinc first adds the arrival it will make (9.7.13.15.15):
+  // the interpreter completes cp.async copies at issue, so that arrival happens at once and the two cancel.
+  std::uint64_t count = 1;
+  if (async_arrive) {
+    if (!ins.q.has(ir::Flag::noinc)) count = 0;
+  } else {
+    if (ins.q.has(ir::Flag::expect_tx)) add_tx(static_cast<std::int64_t>(read(t, o[2], 32).u64()));
+    else if (o.size() > 2) count = read(t, o[2], 32).u64();
+    if (stop_) return;
+  }
+  if (count > kMaxCount) return illegal("count " + std::to_string(count) + " is outside [1, 2^20 - 1]");
+  if (drop) {  // 9.7.13.15.14: fewer arrivals expected in this and every later phase
+    if (count > m.expected) return illegal("arrive_drop of " + std::to_string(count) + " exceeds the expected count " + std::to_string(m.expected));
+    m.expected -= static_cast<std::uint32_t>(count);
+  }
+  if (count > m.pending) return illegal("an arrive-on of " + std::to_string(count) + " exceeds the " + std::to_string(m.pending) + " pending arrivals");
+  const std::uint64_t phase = m.phase;
+  const std::uint32_t pending_before = m.pending;
+  m.pending -= static_cast<std::uint32_t>(count);
+  if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, object, phase);
+  if (complete_if_done() && ins.q.has_word("noComplete")) return illegal("a .noComplete arrive completed the phase");
+  if (!async_arrive) write(t, o[0], Concrete::lit(64, state_token(phase, pending_before)));
+}
+
+}  // namespace ptx::interp

@@ -1,0 +1,16 @@
+// expect: race-free   (ISA 9.7.13.15.4: the object completes one phase per round; each wait sees that round's writes)
+#include <cuda/barrier>
+__global__ void smooth(int* out, unsigned rounds) {
+  __shared__ int buf[64];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  int v = threadIdx.x;
+  for (unsigned r = 0; r < rounds; ++r) {
+    buf[threadIdx.x] = v;
+    bar.arrive_and_wait();
+    v += buf[(threadIdx.x + 1) % 64];
+    bar.arrive_and_wait();
+  }
+  out[blockIdx.x * 64 + threadIdx.x] = v;
+}
