@@ -11,6 +11,7 @@
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/locks.hpp"
+#include "checker/race/mbarrier.hpp"
 #include "checker/race/private.hpp"
 #include "checker/race/replay.hpp"
 #include "checker/race/strength.hpp"
@@ -58,6 +59,13 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
 // (bar.arrive, a thread count, a guard, a partial mask: they synchronize their participants, 8.9.4 item 2).
 bool may_synchronize(const ptx::ir::Instruction& in) {
   if (in.op == Opcode::fence_ || in.op == Opcode::membar_) return true;
+  // mbarrier arrive-ons release and its waits acquire (ISA 9.7.13.15.13-16); cp.async.mbarrier.arrive completes
+  // copies (9.7.13.15.15).
+  if (ptx::ir::mbarrier_async_arrive(in)) return true;
+  if (in.op == Opcode::mbarrier_)
+    return (in.q.has(ptx::ir::Flag::arrive) || in.q.has_word("arrive_drop") || in.q.has(ptx::ir::Flag::test_wait) ||
+            in.q.has(ptx::ir::Flag::try_wait)) &&
+           in.q.semantics != ptx::ir::MemorySemantics::relaxed;  // .relaxed, init, expect_tx ...: no ordering
   if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !full_warp_barrier(in);
   const auto sem = in.q.semantics;
   return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
@@ -283,6 +291,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // registers (private.hpp); instruction indices below are those of this rewritten body.
   Inlined inl = inline_calls(m, kernel, InlineOptions{o.assume_pure_externs});
   const Promoted promoted = promote_private(inl.function);
+  const MbarrierRewrite mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only,
+                                                              [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); });
+  for (const auto& at : mbarriers.barriers)
+    res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it before any memory access "
+                        "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1), arrive at " + at);
+  for (const auto& why : mbarriers.rejected)
+    res.notes.push_back("mbarrier not taken as a CTA barrier: " + why + "; its arrives and waits are taken as possible orderings");
   std::map<std::uint32_t, std::string> unmodelled_calls;
   for (const auto& [i, why] : inl.unsupported) unmodelled_calls.emplace(promoted.index.at(i), why);
   const ptx::ir::Function& f = inl.function;
@@ -368,29 +383,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   QueryBudget current;  // the solver's budget per query
   auto set_budget = [&](const QueryBudget& b) { b.apply_to(s); current = b; };
   set_budget(o.query);
+  s.add(launch_shape_constraints(launch, o.block, o.grid, o.x_only, f));
   auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
-  for (int d = 0; d < 3; ++d) {
-    if (!o.block && o.x_only && d > 0) s.add(launch.ntid[d] == u32(1));
-    if (!o.grid && o.x_only && d > 0) s.add(launch.nctaid[d] == u32(1));
-    s.add(z3::uge(launch.ntid[d], u32(1)) && z3::uge(launch.nctaid[d], u32(1)));
+  for (int d = 0; d < 3; ++d)
     for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));
-  }
-  // A symbolic shape is one a GPU launches (ptx::interp::launch_shape_error has the limits, and the kernel's
-  // .reqntid / .maxntid, ISA 11.4.2-3).
-  if (!o.block) {
-    using ptx::interp::max_ntid;
-    s.add(z3::ule(launch.ntid[0], u32(max_ntid[0])) && z3::ule(launch.ntid[1], u32(max_ntid[1])) && z3::ule(launch.ntid[2], u32(max_ntid[2])));
-    const z3::expr threads = z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32);
-    s.add(z3::ule(threads, c.bv_val(ptx::interp::max_threads_per_cta, 64)));
-    if (auto req = ptx::interp::block_directive(f, "reqntid"))
-      for (std::size_t d = 0; d < 3; ++d) s.add(launch.ntid[d] == u32((*req)[d]));
-    if (auto max = ptx::interp::block_directive(f, "maxntid"))
-      s.add(z3::ule(threads, c.bv_val(std::uint64_t((*max)[0]) * (*max)[1] * (*max)[2], 64)));
-  }
-  if (!o.grid) {
-    using ptx::interp::max_nctaid;
-    s.add(z3::ule(launch.nctaid[0], u32(max_nctaid[0])) && z3::ule(launch.nctaid[1], u32(max_nctaid[1])) && z3::ule(launch.nctaid[2], u32(max_nctaid[2])));
-  }
   const z3::expr distinct_threads = !(all_eq(T1.tid, T2.tid) && all_eq(T1.ctaid, T2.ctaid));
   s.add(distinct_threads);
   for (const auto* t : {&T1, &T2})
@@ -690,6 +686,19 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const auto& bin = f.body[b1.instr];
     d.condition = condition_text(bin.guard >= 0 && !prep.uni.reg[bin.guard] ? static_cast<int>(b1.instr) : prep.uni.cause[blk]);
     res.divergences.push_back(d);
+  }
+  // An mbarrier taken as a CTA barrier (mbarrier.hpp) needs its init run by one thread per CTA: a second init of the
+  // initialised object is undefined (ISA 9.7.13.15.9), and the engine does not say race-free over undefined behaviour.
+  for (std::size_t k = 0; k < T1.mbarrier_inits.size(); ++k) {
+    const auto& i1 = T1.mbarrier_inits[k];
+    if (std::find(mbarriers.inits.begin(), mbarriers.inits.end(), i1.instr) == mbarriers.inits.end()) continue;
+    auto [r, model, why] = check(same_cta && i1.pc && T2.mbarrier_inits[k].pc);
+    const std::string at = where_of(m, f.body[i1.instr]).text();
+    if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (one thread per CTA at the mbarrier.init at " + at + ")");
+    if (r != z3::sat) continue;
+    const ThreadIds a = ids_of(*model, T1), b = ids_of(*model, T2);
+    res.unknown_reasons.push_back("undefined behaviour: threads " + a.text() + " and " + b.text() + " both run the mbarrier.init at " + at +
+                                  " on one object (ISA 9.7.13.15.9: init of an initialised object is undefined)");
   }
   // A grid synchronisation (grid_sync.hpp) waits for every CTA of the grid: two threads of different CTAs, the
   // same iteration of every enclosing loop, one reaches it and the other does not (its CTA never arrives).
@@ -1208,8 +1217,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       rr.note = "the accesses' addresses or conditions depend on values the symbolic engine does not model (" + what + ")";
     } else if (possible) {
       rr.possible = true;
-      rr.note = "fences, release/acquire operations, partial barriers or strong reads observing a strong write on paths "
-                "between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections)";
+      rr.note = "fences, release/acquire operations, partial barriers, mbarriers or strong reads observing a strong write on "
+                "paths between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections)";
     }
     else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
     else if (in_first_iteration)

@@ -49,6 +49,12 @@ RaceKey race_key(const Where& a, const Where& b);
 
 struct ThreadIds {
   std::array<std::uint64_t, 3> tid{}, ctaid{};
+  std::string text() const {  // "ctaid (x,y,z) tid (x,y,z)"
+    auto dims = [](const std::array<std::uint64_t, 3>& d) {
+      return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+    };
+    return "ctaid " + dims(ctaid) + " tid " + dims(tid);
+  }
 };
 
 struct AccessReport {

@@ -5,6 +5,7 @@
 #include "checker/race/budget.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/strength.hpp"
+#include "semantics/interp/launch.hpp"
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/compare.hpp"
@@ -88,6 +89,35 @@ Launch make_launch(z3::context& c, const Shape& block, const Shape& grid) {
     l.nctaid.push_back(dim(grid, "nctaid", d));
   }
   return l;
+}
+
+z3::expr launch_shape_constraints(const Launch& launch, const Shape& block, const Shape& grid, bool x_only, const ptx::ir::Function& f) {
+  z3::context& c = launch.ntid[0].ctx();
+  auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
+  z3::expr e = c.bool_val(true);
+  for (int d = 0; d < 3; ++d) {
+    if (!block && x_only && d > 0) e = e && launch.ntid[d] == u32(1);
+    if (!grid && x_only && d > 0) e = e && launch.nctaid[d] == u32(1);
+    e = e && z3::uge(launch.ntid[d], u32(1)) && z3::uge(launch.nctaid[d], u32(1));
+  }
+  // A symbolic shape is one a GPU launches (ptx::interp::launch_shape_error has the limits, and the kernel's
+  // .reqntid / .maxntid, ISA 11.4.2-3).
+  if (!block) {
+    using ptx::interp::max_ntid;
+    e = e && z3::ule(launch.ntid[0], u32(max_ntid[0])) && z3::ule(launch.ntid[1], u32(max_ntid[1])) && z3::ule(launch.ntid[2], u32(max_ntid[2]));
+    const z3::expr threads = z3::zext(launch.ntid[0], 32) * z3::zext(launch.ntid[1], 32) * z3::zext(launch.ntid[2], 32);
+    e = e && z3::ule(threads, c.bv_val(ptx::interp::max_threads_per_cta, 64));
+    if (auto req = ptx::interp::block_directive(f, "reqntid"))
+      for (std::size_t d = 0; d < 3; ++d) e = e && launch.ntid[d] == u32((*req)[d]);
+    if (auto max = ptx::interp::block_directive(f, "maxntid"))
+      e = e && z3::ule(threads, c.bv_val(std::uint64_t((*max)[0]) * (*max)[1] * (*max)[2], 64));
+  }
+  if (!grid) {
+    using ptx::interp::max_nctaid;
+    e = e && z3::ule(launch.nctaid[0], u32(max_nctaid[0])) && z3::ule(launch.nctaid[1], u32(max_nctaid[1])) &&
+        z3::ule(launch.nctaid[2], u32(max_nctaid[2]));
+  }
+  return e;
 }
 
 z3::expr linear_tid(const std::vector<z3::expr>& tid, const Launch& l) {
@@ -271,6 +301,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
     const auto& in = f.body[i];
     if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) continue;
     if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) continue;
+    if (in.op == Opcode::mbarrier_ || ptx::ir::mbarrier_async_arrive(in)) continue;  // (Encoder::step, may_synchronize)
     if (in.op == Opcode::call_) {
       // The inliner left this call: modelled (a pure or output-only callee, see inline.hpp) unless it says why not.
       if (auto it = calls.find(i); it != calls.end()) p.unsupported.push_back({i, it->second});
@@ -895,6 +926,13 @@ class Encoder {
           return;
         }
         break;  // wmma.mma: results not modelled
+      case Opcode::mbarrier_:
+        // ISA 9.7.13.15: the state an arrive returns and whether a wait finds its phase complete depend on the
+        // other threads and the schedule, so every value is possible (not an abstraction); the ordering the object
+        // gives is taken as possible (check.cpp, may_synchronize). Its 8 bytes are not data.
+        for (int r : written_registers(in)) write(s, in, reg_operand(r), fresh("mbarrier", reg_bits(r)), false);
+        if (!probing_ && in.q.has(ptx::ir::Flag::init)) out_.mbarrier_inits.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
+        return;
       case Opcode::bar_: case Opcode::barrier_:
         if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         havoc_outputs(s, in);

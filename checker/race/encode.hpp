@@ -105,6 +105,9 @@ struct Launch {
 // one a symbol.
 using Shape = std::optional<std::array<std::uint32_t, 3>>;
 Launch make_launch(z3::context& c, const Shape& block, const Shape& grid);
+// The shapes a launch may have: dimensions at least 1, a symbolic one within what a GPU launches and what f's
+// .reqntid / .maxntid allow; `x_only`: a symbolic shape's y and z are 1.
+z3::expr launch_shape_constraints(const Launch& launch, const Shape& block, const Shape& grid, bool x_only, const ptx::ir::Function& f);
 // A thread's linear id in its CTA, by which warps are formed (ISA 2.2: x fastest, then y, then z): warp lin / 32,
 // lane lin % 32.
 z3::expr linear_tid(const std::vector<z3::expr>& tid, const Launch& l);
@@ -113,6 +116,7 @@ struct ThreadEncoding {
   std::vector<z3::expr> tid, ctaid;  // 32-bit x y z
   std::vector<Access> accesses;
   std::vector<Barrier> barriers;
+  std::vector<Barrier> mbarrier_inits;  // each mbarrier.init and when the thread runs it
   std::vector<CounterRead> counters;
   std::map<std::uint32_t, z3::expr> add_amounts;  // every integer atom/red add (integer_add) -> the amount it adds
   // The counter reads a value forwarded from another thread is computed from, as that thread made them: a

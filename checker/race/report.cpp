@@ -39,11 +39,6 @@ json witness_json(const Witness& w) {
     for (const auto& [offset, arg] : values) args[param + "+" + std::to_string(offset)] = arg.value;
   return {{"block", w.block}, {"grid", w.grid}, {"args", args}, {"pointers", w.pointers}};
 }
-std::string ids_text(const ThreadIds& t) {
-  std::ostringstream s;
-  s << "ctaid (" << t.ctaid[0] << "," << t.ctaid[1] << "," << t.ctaid[2] << ") tid (" << t.tid[0] << "," << t.tid[1] << "," << t.tid[2] << ")";
-  return s.str();
-}
 std::string access_text(const AccessReport& a) {
   std::ostringstream s;
   s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << (a.offset < 0 ? "" : "+") << a.offset << (a.argument.empty() ? "" : " (" + a.argument + ")") << " [" << a.size << (a.size == 1 ? " byte] by " : " bytes] by ")
@@ -87,13 +82,13 @@ std::string to_text(const FileResult& r) {
     s << r.file << ": kernel " << ptx::ir::kernel_title(k.kernel) << ": " << verdict_name(k) << " [" << r.mode << "]\n";
     for (const auto& x : k.races) {
       s << "  " << (x.possible ? "possible race" : "race") << (x.confirmed ? " (confirmed on the interpreter)" : "") << ":\n";
-      s << "    thread 1 " << ids_text(x.t1) << ": " << access_text(x.first) << "\n";
-      s << "    thread 2 " << ids_text(x.t2) << ": " << access_text(x.second) << "\n";
+      s << "    thread 1 " << x.t1.text() << ": " << access_text(x.first) << "\n";
+      s << "    thread 2 " << x.t2.text() << ": " << access_text(x.second) << "\n";
       if (!x.note.empty()) s << "    note: " << x.note << "\n";
     }
     for (const auto& d : k.divergences)
-      s << "  barrier divergence at " << d.where.text() << ": thread " << ids_text(d.t1) << (d.t1_reaches ? " reaches it, " : " does not reach it, ")
-        << "thread " << ids_text(d.t2) << (d.t1_reaches ? " does not" : " does")
+      s << "  barrier divergence at " << d.where.text() << ": thread " << d.t1.text() << (d.t1_reaches ? " reaches it, " : " does not reach it, ")
+        << "thread " << d.t2.text() << (d.t1_reaches ? " does not" : " does")
         << (d.condition.empty() ? "" : "; diverging condition: " + d.condition) << (d.note.empty() ? "" : "; " + d.note) << "\n";
     for (const auto& u : k.unknown_reasons) s << "  unknown: " << u << "\n";
     for (const auto& u : k.unsupported) s << "  unsupported: " << u << "\n";

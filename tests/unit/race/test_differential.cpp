@@ -135,9 +135,18 @@ GeneratedKernel generate(std::mt19937& rng) {
     else body << "  cp.async.wait_group " << pick(2) << ";\n";
   };
   // A barrier of the whole CTA (ISA 9.7.13.1): barrier 0 or 1, with the CTA's thread count or without, or a
-  // fence before it (which orders nothing more here).
+  // fence before it (which orders nothing more here); or an arrive on the mbarrier the prologue initialises for the
+  // CTA's threads and a test_wait loop on its state (ISA 9.7.13.15.13, .16).
+  bool uses_mbarrier = false;
   auto cta_barrier = [&]() {
-    switch (pick(5)) {
+    switch (pick(6)) {
+      case 5: {
+        uses_mbarrier = true;
+        const int state = rd++, done = p++, l = label++;
+        body << "  mbarrier.arrive.shared.b64 %rd" << state << ", [mbar];\n$L" << l << ":\n  mbarrier.test_wait.shared.b64 %p" << done
+             << ", [mbar], %rd" << state << ";\n  @!%p" << done << " bra $L" << l << ";\n";
+        break;
+      }
       case 0: body << "  bar.sync 1;\n"; break;
       case 1:
         k.abstracted = true;
@@ -189,6 +198,14 @@ GeneratedKernel generate(std::mt19937& rng) {
       default: access(""); break;
     }
   }
+  std::string prologue;
+  if (uses_mbarrier) {  // thread (0,0) initialises it with the CTA's thread count; a barrier orders that first
+    const int rank = r++, count = r++, ny = r++, first = p++;
+    prologue = "  .shared .align 8 .b64 mbar;\n  or.b32 %r" + std::to_string(rank) + ", %r1, %r9;\n  setp.eq.u32 %p" + std::to_string(first) +
+               ", %r" + std::to_string(rank) + ", 0;\n  mov.u32 %r" + std::to_string(ny) + ", %ntid.y;\n  mul.lo.u32 %r" + std::to_string(count) +
+               ", %r3, %r" + std::to_string(ny) + ";\n  @%p" + std::to_string(first) + " mbarrier.init.shared.b64 [mbar], %r" +
+               std::to_string(count) + ";\n  bar.sync 0;\n";
+  }
   std::ostringstream ptx;
   ptx << ".version 8.0\n.target sm_80\n.address_size 64\n\n"
       << ".visible .entry fuzz(.param .u64 fuzz_param_0)\n{\n"
@@ -200,7 +217,7 @@ GeneratedKernel generate(std::mt19937& rng) {
       << "  mov.u64 %rd3, tile;\n"
       << "  and.b32 %r6, %r1, 31;\n  add.u32 %r7, %r6, 1;\n  and.b32 %r7, %r7, 31;\n"
       << "  shfl.sync.idx.b32 %r5, %r1, %r7, 31, -1;\n  shfl.sync.bfly.b32 %r8, %r4, 1, 31, -1;\n"
-      << body.str() << "  ret;\n}\n";
+      << prologue << body.str() << "  ret;\n}\n";
   k.ptx = ptx.str();
   return k;
 }

@@ -1,0 +1,319 @@
+// See mbarrier.hpp.
+#include "checker/race/mbarrier.hpp"
+
+#include "checker/race/cfg.hpp"
+#include "checker/race/uniform.hpp"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace ptxcheck::race {
+namespace {
+
+using ptx::ir::Flag;
+using ptx::ir::Function;
+using ptx::ir::Instruction;
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+using OK = Operand::Kind;
+
+// An mbarrier object as the instructions name it: a variable and a byte offset in it.
+struct Object {
+  ptx::ir::VarRef var;
+  std::int64_t offset = 0;
+  bool operator<(const Object& o) const {
+    return std::tie(var.where, var.index, offset) < std::tie(o.var.where, o.var.index, o.offset);
+  }
+};
+
+bool is_wait(const Instruction& in) {
+  return in.op == Opcode::mbarrier_ && (in.q.has(Flag::test_wait) || in.q.has(Flag::try_wait));
+}
+
+class Recognizer {
+ public:
+  Recognizer(Function& f, const Shape& block, bool x_only) : f_(f), g_(build_cfg(f)), block_(block), x_only_(x_only) {
+    defs_.resize(f.registers.size());
+    for (std::uint32_t i = 0; i < f.body.size(); ++i)
+      for (int r : written_registers(f.body[i])) defs_[static_cast<std::size_t>(r)].push_back(i);
+  }
+
+  MbarrierRewrite run(const std::function<std::string(std::uint32_t)>& where) {
+    MbarrierRewrite out;
+    std::map<Object, std::vector<std::uint32_t>> ops;  // object -> its mbarrier operations
+    for (std::uint32_t i = 0; i < f_.body.size(); ++i) {
+      const Instruction& in = f_.body[i];
+      const bool async_arrive = ptx::ir::mbarrier_async_arrive(in);
+      if (in.op != Opcode::mbarrier_ && !async_arrive) continue;
+      if (in.q.has(Flag::pending_count)) continue;  // reads a state register, not the object
+      const std::size_t a = async_arrive || !(in.q.has(Flag::arrive) || in.q.has_word("arrive_drop") || is_wait(in)) ? 0 : 1;
+      auto obj = a < in.operands.size() ? object_of(in.operands[a], 0) : std::nullopt;
+      if (!obj) {
+        // It may name any object: none is taken as a barrier.
+        out.rejected.push_back("the mbarrier object of the operation at " + where(i) + " is not a variable the engine follows");
+        return out;
+      }
+      ops[*obj].push_back(i);
+    }
+    if (ops.empty()) return out;
+    uni_ = analyse_uniformity(f_, g_);
+    for (const auto& [obj, list] : ops) {
+      std::vector<std::uint32_t> arrives;
+      std::set<std::uint32_t> waits;
+      int init = -1;
+      const std::string why = check_object(list, arrives, waits, init, where);
+      if (!why.empty()) {
+        out.rejected.push_back(why);
+        continue;
+      }
+      std::string at;
+      for (auto i : arrives) {
+        at += (at.empty() ? "" : ", ") + where(i);
+        f_.body[i] = barrier_like(f_.body[i]);
+      }
+      for (auto w : waits) f_.body[w].q.semantics = ptx::ir::MemorySemantics::relaxed;
+      out.barriers.push_back(at);
+      out.inits.push_back(static_cast<std::uint32_t>(init));
+    }
+    return out;
+  }
+
+ private:
+  int single_def(int r) const {
+    return r >= 0 && defs_[static_cast<std::size_t>(r)].size() == 1 ? static_cast<int>(defs_[static_cast<std::size_t>(r)][0]) : -1;
+  }
+
+  // The variable an address operand (or a register holding an address) names: `[var+off]`, or a register written once,
+  // by a mov / cvta / cvt of such a value (a shared address, or its generic form, ISA 6.4.1).
+  std::optional<Object> object_of(const Operand& o, int depth) const {
+    if (depth > 8) return std::nullopt;
+    if (o.kind == OK::Variable) return Object{o.var, 0};
+    int r = -1;
+    std::int64_t offset = 0;
+    if (o.kind == OK::Address && o.base_kind == Operand::BaseKind::Variable) return Object{o.var, o.offset};
+    if (o.kind == OK::Address && o.base_kind == Operand::BaseKind::Register) { r = o.reg; offset = o.offset; }
+    if (o.kind == OK::Register && o.component < 0) r = o.reg;
+    const int def = single_def(r);
+    if (def < 0) return std::nullopt;
+    const Instruction& in = f_.body[static_cast<std::size_t>(def)];
+    if ((in.op != Opcode::mov_ && in.op != Opcode::cvta_ && in.op != Opcode::cvt_) || in.operands.size() != 2 || in.guard >= 0)
+      return std::nullopt;
+    auto obj = object_of(in.operands[1], depth + 1);
+    if (obj) obj->offset += offset;
+    return obj;
+  }
+
+  // The value of a 32-bit operand as a term over %ntid, when it is computed from constants and %ntid by mov, mul.lo,
+  // shl and add through registers written once.
+  std::optional<z3::expr> value_of(z3::context& c, const Operand& o, const std::vector<z3::expr>& ntid, int depth) const {
+    if (depth > 16) return std::nullopt;
+    if (o.kind == OK::Immediate) return c.bv_val(static_cast<std::uint64_t>(o.imm) & 0xffffffffu, 32);
+    if (o.kind == OK::Special && o.special == ptx::ir::SpecialRegister::ntid && o.component >= 0 && o.component < 3)
+      return ntid[static_cast<std::size_t>(o.component)];
+    if (o.kind != OK::Register || o.component >= 0) return std::nullopt;
+    const int def = single_def(o.reg);
+    if (def < 0) return std::nullopt;
+    const Instruction& in = f_.body[static_cast<std::size_t>(def)];
+    if (in.guard >= 0) return std::nullopt;
+    const auto& x = in.operands;
+    auto arg = [&](std::size_t k) { return k < x.size() ? value_of(c, x[k], ntid, depth + 1) : std::nullopt; };
+    if (in.op == Opcode::mov_ && x.size() == 2) return arg(1);
+    const bool plain = !in.q.has(Flag::wide) && !in.q.has(Flag::hi) && !in.q.has(Flag::sat) && !in.q.has(Flag::cc);
+    if (x.size() != 3 || !plain) return std::nullopt;
+    auto a = arg(1), b = arg(2);
+    if (!a || !b) return std::nullopt;
+    if (in.op == Opcode::mul_) return *a * *b;
+    if (in.op == Opcode::add_) return *a + *b;
+    if (in.op == Opcode::shl_) return z3::shl(*a, *b);
+    return std::nullopt;
+  }
+
+  // Whether init's count is the number of threads of the CTA for every launch shape the check allows.
+  bool counts_cta_threads(const Operand& count) const {
+    z3::context c;
+    const Launch launch = make_launch(c, block_, std::nullopt);
+    auto v = value_of(c, count, launch.ntid, 0);
+    if (!v) return false;
+    z3::solver s(c);
+    s.add(launch_shape_constraints(launch, block_, std::nullopt, x_only_, f_));
+    s.add(*v != launch.ntid[0] * launch.ntid[1] * launch.ntid[2]);
+    return s.check() == z3::unsat;
+  }
+
+  // Which wait's result register r holds just before instruction `at`, from the last write to it in at's block: the
+  // wait's own predicate, or one derived from it by selp / setp against 0 / not / mov. `positive`: r (for an
+  // integer, r != 0) is True exactly when the wait's result is.
+  struct Literal {
+    std::uint32_t wait = 0;
+    bool positive = true;
+  };
+  std::optional<Literal> literal(int r, std::uint32_t at, int depth) const {
+    if (r < 0 || depth > 8) return std::nullopt;
+    const Block& b = g_.blocks[static_cast<std::size_t>(g_.block_of[at])];
+    std::uint32_t k = at;
+    while (k > b.begin && !writes_register(f_.body[k - 1], r)) --k;
+    if (k == b.begin) return std::nullopt;
+    const std::uint32_t def = k - 1;
+    const Instruction& in = f_.body[def];
+    const auto& x = in.operands;
+    if (in.guard >= 0) return std::nullopt;
+    auto flip = [](std::optional<Literal> l, bool by) {
+      if (l && by) l->positive = !l->positive;
+      return l;
+    };
+    auto imm = [&](std::size_t k2, bool& zero) {
+      if (k2 >= x.size() || x[k2].kind != OK::Immediate) return false;
+      zero = x[k2].imm == 0;
+      return true;
+    };
+    if (is_wait(in) && x[0].kind == OK::Register && x[0].reg == r) return Literal{def, true};
+    bool z1 = false, z2 = false;
+    if (in.op == Opcode::selp_ && x.size() == 4 && imm(1, z1) && imm(2, z2) && z1 != z2 && x[3].kind == OK::Register)
+      return flip(literal(x[3].reg, def, depth + 1), z1);  // selp d, 1, 0, q: d != 0 exactly when q
+    if (in.op == Opcode::setp_ && x.size() == 3 && x[0].kind == OK::Register && !in.q.bool_op && in.q.compare &&
+        (*in.q.compare == ptx::ir::CompareOp::ne || *in.q.compare == ptx::ir::CompareOp::eq)) {
+      const bool eq = *in.q.compare == ptx::ir::CompareOp::eq;
+      if (imm(2, z2) && z2 && x[1].kind == OK::Register) return flip(literal(x[1].reg, def, depth + 1), eq);
+      if (imm(1, z1) && z1 && x[2].kind == OK::Register) return flip(literal(x[2].reg, def, depth + 1), eq);
+      return std::nullopt;
+    }
+    if ((in.op == Opcode::not_ || in.op == Opcode::mov_) && x.size() == 2 && x[1].kind == OK::Register && !x[1].negated)
+      return flip(literal(x[1].reg, def, depth + 1), in.op == Opcode::not_);
+    return std::nullopt;
+  }
+
+  // From arrive `a` (whose state register is `token`), the instructions a thread may run before a wait on that
+  // state has returned True, and the waits among them; nullopt, with `why`, when one of them accesses memory or
+  // the arrive can be reached again.
+  std::optional<std::set<std::uint32_t>> wait_region(std::uint32_t a, int token, const std::set<std::uint32_t>& object_ops, std::string& why) const {
+    std::set<std::uint32_t> seen, waits;
+    std::vector<std::uint32_t> todo{a + 1};
+    const auto n = static_cast<std::uint32_t>(f_.body.size());
+    while (!todo.empty()) {
+      const std::uint32_t i = todo.back();
+      todo.pop_back();
+      if (i >= n || !seen.insert(i).second) continue;
+      if (i == a) { why = "the arrive can be reached again before its wait returns True"; return std::nullopt; }
+      const Instruction& in = f_.body[i];
+      if (is_wait(in)) {
+        const bool mine = object_ops.count(i) && !in.q.has(Flag::parity) && in.operands.size() >= 3 &&
+                          in.operands[2].kind == OK::Register && in.operands[2].reg == token;
+        if (!mine) { why = "a wait before the arrive's own completes is not on the state it returned"; return std::nullopt; }
+        waits.insert(i);
+      } else if (!register_only(in.op) || in.op == Opcode::bar_ || in.op == Opcode::barrier_ || in.op == Opcode::brx_) {
+        why = "the thread may run " + std::string(ptx::ir::opcode_name(in.op)) + " (ptx line " + std::to_string(in.loc.ptx_line) +
+              ") between the arrive and a wait that returns True";
+        return std::nullopt;
+      }
+      if (in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::trap_) continue;
+      if (in.op != Opcode::bra_) { todo.push_back(i + 1); continue; }
+      const auto target = static_cast<std::uint32_t>(in.operands[0].target);
+      if (in.guard < 0) { todo.push_back(target); continue; }
+      // Leave out the edge taken only when the wait's result is True.
+      const auto lit = literal(in.guard, i, 0);
+      const bool from_own_wait = lit && waits.count(lit->wait) > 0;  // (the wait is earlier in this block: visited)
+      const bool taken_means_complete = from_own_wait && lit->positive != in.guard_negated;
+      const bool fallthrough_means_complete = from_own_wait && lit->positive == in.guard_negated;
+      if (!taken_means_complete) todo.push_back(target);
+      if (!fallthrough_means_complete) todo.push_back(i + 1);
+    }
+    return waits;
+  }
+
+  // Why the object's operations `list` are not the barrier pattern of mbarrier.hpp (empty: they are; then its
+  // init, its arrives and the waits of their regions).
+  std::string check_object(const std::vector<std::uint32_t>& list, std::vector<std::uint32_t>& arrives, std::set<std::uint32_t>& waits,
+                           int& init, const std::function<std::string(std::uint32_t)>& where) const {
+    const std::set<std::uint32_t> object_ops(list.begin(), list.end());
+    const std::string object = "the mbarrier object first used at " + where(list.front());
+    for (auto i : list) {
+      const Instruction& in = f_.body[i];
+      if (in.q.has(Flag::init)) {
+        if (init >= 0) return object + " has more than one mbarrier.init";
+        init = static_cast<int>(i);
+      } else if (is_wait(in)) {
+        continue;
+      } else if (in.op == Opcode::mbarrier_ && in.q.has(Flag::arrive) && !in.q.has(Flag::expect_tx) && !in.q.has_word("noComplete") &&
+                 !in.q.has_word("arrive_drop")) {
+        arrives.push_back(i);
+      } else {
+        return object + " has operations other than init, arrive and wait (" + where(i) + ")";
+      }
+    }
+    if (init < 0) return object + " is not initialised in the kernel";
+    if (arrives.empty()) return object + " has no arrive";
+    const auto init_at = static_cast<std::uint32_t>(init);
+    if (!loops_around(g_, init_at).empty()) return object + " is initialised in a loop";
+    if (!counts_cta_threads(f_.body[init_at].operands[1]))
+      return object + ": the count of its mbarrier.init at " + where(init_at) + " is not the number of threads of the CTA for every launch shape";
+    // Every thread's arrives come after the init: no path from the init reaches an operation on the object
+    // without passing a CTA barrier (8.9.4 item 2 orders the init before them).
+    {
+      std::vector<bool> seen(f_.body.size(), false);
+      std::vector<std::uint32_t> todo = next_instructions(g_, init_at);
+      while (!todo.empty()) {
+        const std::uint32_t i = todo.back();
+        todo.pop_back();
+        if (seen[i] || separating_cta_barrier(f_.body[i])) continue;
+        seen[i] = true;
+        if (object_ops.count(i)) return object + ": a thread may reach " + where(i) + " after the init without a CTA barrier between";
+        for (auto k : next_instructions(g_, i)) todo.push_back(k);
+      }
+    }
+    for (auto a : arrives) {
+      const Instruction& in = f_.body[a];
+      const auto& x = in.operands;
+      const std::string arrive = "the arrive at " + where(a);
+      if (in.guard >= 0 || uni_.divergent[static_cast<std::size_t>(g_.block_of[a])])
+        return arrive + " may be skipped by some threads of the CTA (a guard or a thread-dependent branch)";
+      if (in.q.semantics == ptx::ir::MemorySemantics::relaxed) return arrive + " is .relaxed";
+      if (x.size() > 2) {
+        z3::context c;
+        const Launch launch = make_launch(c, block_, std::nullopt);
+        auto count = value_of(c, x[2], launch.ntid, 0);
+        if (!count || !count->simplify().is_numeral() || count->simplify().get_numeral_uint64() != 1)
+          return arrive + " does not count 1 arrival";
+      }
+      if (x.empty() || x[0].kind != OK::Register || single_def(x[0].reg) != static_cast<int>(a))
+        return arrive + " does not keep the state it returns in a register of its own";
+      std::string why;
+      auto region = wait_region(a, x[0].reg, object_ops, why);
+      if (!region) return arrive + ": " + why;
+      if (region->empty()) return arrive + " is not followed by a wait on its state";
+      waits.insert(region->begin(), region->end());
+    }
+    return "";
+  }
+
+  // `bar.sync 0` at the arrive's place (ISA 9.7.13.1: every thread of the CTA, no thread count).
+  static Instruction barrier_like(const Instruction& arrive) {
+    Instruction b;
+    b.op = Opcode::bar_;
+    b.q.words = {"sync"};
+    b.q.flags = {Flag::sync};
+    Operand zero;
+    zero.kind = OK::Immediate;
+    zero.imm = 0;
+    b.operands = {zero};
+    b.loc = arrive.loc;
+    return b;
+  }
+
+  Function& f_;
+  const Cfg g_;
+  const Shape block_;
+  const bool x_only_;
+  std::vector<std::vector<std::uint32_t>> defs_;  // register -> the instructions writing it
+  Uniformity uni_;
+};
+
+}  // namespace
+
+MbarrierRewrite rewrite_mbarrier_barriers(ptx::ir::Function& f, const Shape& block, bool x_only,
+                                          const std::function<std::string(std::uint32_t)>& where) {
+  return Recognizer(f, block, x_only).run(where);
+}
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,32 @@
+// mbarrier objects used as CTA barriers (ISA 9.7.13.15), the pattern of cuda::barrier's arrive_and_wait: an
+// object initialised once with the CTA's thread count, on which every thread arrives once per phase (an unguarded
+// mbarrier.arrive, count 1, release, in code no thread-dependent branch leads to) and then, before any memory
+// access, waits until a test_wait / try_wait on the state that arrive returned comes back True. Every phase then
+// holds exactly one arrive-on of each thread, the k-th of each, and item 1 of 9.7.13.15.16 orders what every
+// thread did before its k-th arrive before what any thread does after its k-th wait: the order bar.sync gives
+// (8.9.4 item 2). Such an arrive is rewritten to `bar.sync 0`, and the waits after it to .relaxed ones (which order
+// nothing: the barrier has that job), so every analysis of the engine sees a CTA barrier there.
+#pragma once
+
+#include "checker/race/encode.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::race {
+
+struct MbarrierRewrite {
+  std::vector<std::string> barriers;  // per object rewritten: where, for the report's notes
+  std::vector<std::string> rejected;  // per object not rewritten: why (its operations stay possible orderings)
+  // The mbarrier.init of each object rewritten: the rewrite also needs that one thread per CTA runs it (a second
+  // init of an initialised object is undefined, 9.7.13.15.9), which the pair check asks the solver.
+  std::vector<std::uint32_t> inits;
+};
+
+// Rewrites f in place as described above (instruction indices and control flow unchanged). `block`: the launch's
+// CTA shape when fixed; `x_only`: a symbolic shape has y = z = 1. `where(i)` names instruction i for the notes.
+MbarrierRewrite rewrite_mbarrier_barriers(ptx::ir::Function& f, const Shape& block, bool x_only,
+                                          const std::function<std::string(std::uint32_t)>& where);
+
+}  // namespace ptxcheck::race

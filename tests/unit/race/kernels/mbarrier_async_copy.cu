@@ -1,0 +1,11 @@
+// expect: unknown  launch: --blockDim=64 --gridDim=2   (race-free, but copies completed through cp.async.mbarrier.arrive are not followed by the symbolic engine yet)
+#include <cuda/barrier>
+__global__ void rotate(const int* in, int* out) {
+  __shared__ int buf[64];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  cuda::memcpy_async(&buf[threadIdx.x], &in[blockIdx.x * 64 + threadIdx.x], cuda::aligned_size_t<4>(sizeof(int)), bar);
+  bar.arrive_and_wait();
+  out[blockIdx.x * 64 + threadIdx.x] = buf[(threadIdx.x + 1) % 64];
+}
