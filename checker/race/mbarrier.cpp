@@ -4,6 +4,7 @@
 #include "checker/race/cfg.hpp"
 #include "checker/race/uniform.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -60,22 +61,21 @@ class Recognizer {
     if (ops.empty()) return out;
     uni_ = analyse_uniformity(f_, g_);
     for (const auto& [obj, list] : ops) {
-      std::vector<std::uint32_t> arrives;
-      std::set<std::uint32_t> waits;
-      int init = -1;
-      const std::string why = check_object(list, arrives, waits, init, where);
+      Pattern pattern;
+      const std::string why = check_object(list, pattern, where);
       if (!why.empty()) {
         out.rejected.push_back(why);
         continue;
       }
       std::string at;
-      for (auto i : arrives) {
+      for (auto i : pattern.arrives) {
         at += (at.empty() ? "" : ", ") + where(i);
         f_.body[i] = barrier_like(f_.body[i]);
       }
-      for (auto w : waits) f_.body[w].q.semantics = ptx::ir::MemorySemantics::relaxed;
+      for (auto w : pattern.waits) f_.body[w].q.semantics = ptx::ir::MemorySemantics::relaxed;
+      for (auto c : pattern.copy_arrives) f_.body[c] = copies_complete(f_.body[c]);
       out.barriers.push_back(at);
-      out.inits.push_back(static_cast<std::uint32_t>(init));
+      out.inits.push_back(pattern.init);
     }
     return out;
   }
@@ -222,11 +222,20 @@ class Recognizer {
     return waits;
   }
 
-  // Why the object's operations `list` are not the barrier pattern of mbarrier.hpp (empty: they are; then its
-  // init, its arrives and the waits of their regions).
-  std::string check_object(const std::vector<std::uint32_t>& list, std::vector<std::uint32_t>& arrives, std::set<std::uint32_t>& waits,
-                           int& init, const std::function<std::string(std::uint32_t)>& where) const {
+  // An object's operations in the barrier pattern of mbarrier.hpp.
+  struct Pattern {
+    std::uint32_t init = 0;
+    std::vector<std::uint32_t> arrives;
+    std::set<std::uint32_t> waits;          // in the arrives' regions
+    std::vector<std::uint32_t> copy_arrives;  // cp.async.mbarrier.arrive, each followed by an arrive
+  };
+
+  // Why the object's operations `list` are not the barrier pattern of mbarrier.hpp (empty: they are, as `p`).
+  std::string check_object(const std::vector<std::uint32_t>& list, Pattern& p, const std::function<std::string(std::uint32_t)>& where) const {
     const std::set<std::uint32_t> object_ops(list.begin(), list.end());
+    auto& arrives = p.arrives;
+    auto& waits = p.waits;
+    int init = -1;
     const std::string object = "the mbarrier object first used at " + where(list.front());
     for (auto i : list) {
       const Instruction& in = f_.body[i];
@@ -235,16 +244,19 @@ class Recognizer {
         init = static_cast<int>(i);
       } else if (is_wait(in)) {
         continue;
+      } else if (ptx::ir::mbarrier_async_arrive(in) && !in.q.has(Flag::noinc) && in.guard < 0) {
+        p.copy_arrives.push_back(i);  // (.noinc counts in the init's count, which then is not the thread count)
       } else if (in.op == Opcode::mbarrier_ && in.q.has(Flag::arrive) && !in.q.has(Flag::expect_tx) && !in.q.has_word("noComplete") &&
                  !in.q.has_word("arrive_drop")) {
         arrives.push_back(i);
       } else {
-        return object + " has operations other than init, arrive and wait (" + where(i) + ")";
+        return object + " has operations other than init, arrive, wait and cp.async.mbarrier.arrive (" + where(i) + ")";
       }
     }
     if (init < 0) return object + " is not initialised in the kernel";
     if (arrives.empty()) return object + " has no arrive";
     const auto init_at = static_cast<std::uint32_t>(init);
+    p.init = init_at;
     if (!loops_around(g_, init_at).empty()) return object + " is initialised in a loop";
     if (!counts_cta_threads(f_.body[init_at].operands[1]))
       return object + ": the count of its mbarrier.init at " + where(init_at) + " is not the number of threads of the CTA for every launch shape";
@@ -284,7 +296,35 @@ class Recognizer {
       if (region->empty()) return arrive + " is not followed by a wait on its state";
       waits.insert(region->begin(), region->end());
     }
+    // ISA 9.7.13.15.15: the arrive-on a cp.async.mbarrier.arrive (without .noinc) triggers when the thread's earlier
+    // copies complete, and its phase cannot complete before; when the thread reaches its own arrive next with no
+    // memory access between, its copies land in that arrive's barrier interval: a wait_all there says as much.
+    for (auto c : p.copy_arrives) {
+      std::vector<bool> seen(f_.body.size(), false);
+      std::vector<std::uint32_t> todo = next_instructions(g_, c);
+      if (todo.empty()) return "the cp.async.mbarrier.arrive at " + where(c) + " is not followed by an arrive";
+      while (!todo.empty()) {
+        const std::uint32_t i = todo.back();
+        todo.pop_back();
+        if (seen[i] || std::count(arrives.begin(), arrives.end(), i)) continue;
+        seen[i] = true;
+        const Instruction& in = f_.body[i];
+        if (!register_only(in.op) || in.op == Opcode::bar_ || in.op == Opcode::barrier_ || in.op == Opcode::ret_ || in.op == Opcode::exit_)
+          return "after the cp.async.mbarrier.arrive at " + where(c) + " the thread may run " + ptx::ir::opcode_name(in.op) + " at " +
+                 where(i) + " before its arrive";
+        for (auto k : next_instructions(g_, i)) todo.push_back(k);
+      }
+    }
     return "";
+  }
+
+  // `cp.async.wait_all` at a cp.async.mbarrier.arrive's place (see check_object).
+  static Instruction copies_complete(const Instruction& copy_arrive) {
+    Instruction w;
+    w.op = Opcode::cp_;
+    w.q.words = {"async", "wait_all"};
+    w.loc = copy_arrive.loc;
+    return w;
   }
 
   // `bar.sync 0` at the arrive's place (ISA 9.7.13.1: every thread of the CTA, no thread count).

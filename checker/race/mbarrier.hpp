@@ -5,7 +5,9 @@
 // holds exactly one arrive-on of each thread, the k-th of each, and item 1 of 9.7.13.15.16 orders what every
 // thread did before its k-th arrive before what any thread does after its k-th wait: the order bar.sync gives
 // (8.9.4 item 2). Such an arrive is rewritten to `bar.sync 0`, and the waits after it to .relaxed ones (which order
-// nothing: the barrier has that job), so every analysis of the engine sees a CTA barrier there.
+// nothing: the barrier has that job), so every analysis of the engine sees a CTA barrier there. A
+// cp.async.mbarrier.arrive (cuda::memcpy_async with the barrier) that the thread follows with its arrive, no memory
+// access between, becomes `cp.async.wait_all`: its copies complete before that phase does (9.7.13.15.15).
 #pragma once
 
 #include "checker/race/encode.hpp"

@@ -136,13 +136,15 @@ GeneratedKernel generate(std::mt19937& rng) {
   };
   // A barrier of the whole CTA (ISA 9.7.13.1): barrier 0 or 1, with the CTA's thread count or without, or a
   // fence before it (which orders nothing more here); or an arrive on the mbarrier the prologue initialises for the
-  // CTA's threads and a test_wait loop on its state (ISA 9.7.13.15.13, .16).
+  // CTA's threads and a test_wait loop on its state (ISA 9.7.13.15.13, .16), perhaps after a cp.async.mbarrier.arrive.
   bool uses_mbarrier = false;
   auto cta_barrier = [&]() {
     switch (pick(6)) {
       case 5: {
         uses_mbarrier = true;
         const int state = rd++, done = p++, l = label++;
+        // Sometimes the thread's copies so far complete in this phase too (cuda::memcpy_async with the barrier).
+        if (pick(2)) body << "  cp.async.mbarrier.arrive.shared.b64 [mbar];\n";
         body << "  mbarrier.arrive.shared.b64 %rd" << state << ", [mbar];\n$L" << l << ":\n  mbarrier.test_wait.shared.b64 %p" << done
              << ", [mbar], %rd" << state << ";\n  @!%p" << done << " bra $L" << l << ";\n";
         break;

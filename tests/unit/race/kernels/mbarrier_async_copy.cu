@@ -1,4 +1,4 @@
-// expect: unknown  launch: --blockDim=64 --gridDim=2   (race-free, but copies completed through cp.async.mbarrier.arrive are not followed by the symbolic engine yet)
+// expect: race-free  launch: --blockDim=64 --gridDim=2   (cuda::memcpy_async with the barrier: the copies complete before the phase, ISA 9.7.13.15.15-16)
 #include <cuda/barrier>
 __global__ void rotate(const int* in, int* out) {
   __shared__ int buf[64];
