@@ -295,7 +295,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                                                               [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); });
   for (const auto& at : mbarriers.barriers)
     res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it before any memory access "
-                        "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1), arrive at " + at);
+                        "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1; assumed: a thread of each CTA runs the init), arrive at " + at);
   for (const auto& why : mbarriers.rejected)
     res.notes.push_back("mbarrier not taken as a CTA barrier: " + why + "; its arrives and waits are taken as possible orderings");
   std::map<std::uint32_t, std::string> unmodelled_calls;
