@@ -253,7 +253,7 @@ class Recognizer {
         return object + " has operations other than init, arrive, wait and cp.async.mbarrier.arrive (" + where(i) + ")";
       }
     }
-    if (init < 0) return object + " is not initialised in the kernel";
+    if (init < 0 || f_.body[static_cast<std::size_t>(init)].operands.size() < 2) return object + " is not initialised in the kernel";
     if (arrives.empty()) return object + " has no arrive";
     const auto init_at = static_cast<std::uint32_t>(init);
     p.init = init_at;

@@ -35,6 +35,14 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     return s;
   }();
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
+  // The operands each form needs (9.7.13.15.9-17): a malformed instruction is reported, not read past its end.
+  const bool expect_tx = ins.q.has(ir::Flag::expect_tx);
+  const std::size_t needed = async_arrive || inval ? 1
+                             : wait || (arrive && expect_tx) ? 3
+                             : (init || arrive || expect_tx || ins.q.has(ir::Flag::pending_count) || ins.q.has(ir::Flag::complete_tx)) ? 2
+                                                                                                                                    : 0;
+  if (needed == 0) return illegal("not an mbarrier operation this interpreter knows");
+  if (o.size() < needed) return illegal("expects at least " + std::to_string(needed) + " operands");
 
   if (ins.q.has(ir::Flag::pending_count)) {  // pending_count count, state: no object involved
     write(t, o[0], Concrete::lit(32, token_pending(read(t, o[1], 64).u64())));
@@ -110,7 +118,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   if (async_arrive) {
     if (!ins.q.has(ir::Flag::noinc)) count = 0;
   } else {
-    if (ins.q.has(ir::Flag::expect_tx)) add_tx(static_cast<std::int64_t>(read(t, o[2], 32).u64()));
+    if (expect_tx) add_tx(static_cast<std::int64_t>(read(t, o[2], 32).u64()));
     else if (o.size() > 2) count = read(t, o[2], 32).u64();
     if (stop_) return;
   }
