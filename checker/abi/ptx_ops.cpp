@@ -99,8 +99,7 @@ struct Collector {
       op.sem = sem;
       op.scope = scope;
       op.atom_op = ins.q.atom_op;
-      op.text = ptx::ir::opcode_name(ins.op);
-      for (const auto& w : ins.q.words) op.text += "." + w;
+      op.text = ptx::ir::opcode_text(ins);
       op.ptx_line = ins.loc.ptx_line;
       op.function = f.name;
       // Innermost user-file position; when it comes from a call site (the callee has none of its own) the

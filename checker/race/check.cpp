@@ -61,11 +61,13 @@ bool may_synchronize(const ptx::ir::Instruction& in) {
   if (in.op == Opcode::fence_ || in.op == Opcode::membar_) return true;
   // mbarrier arrive-ons release and its waits acquire (ISA 9.7.13.15.13-16); cp.async.mbarrier.arrive completes
   // copies (9.7.13.15.15).
-  if (ptx::ir::mbarrier_async_arrive(in)) return true;
-  if (in.op == Opcode::mbarrier_)
-    return (in.q.has(ptx::ir::Flag::arrive) || in.q.has_word("arrive_drop") || in.q.has(ptx::ir::Flag::test_wait) ||
-            in.q.has(ptx::ir::Flag::try_wait)) &&
-           in.q.semantics != ptx::ir::MemorySemantics::relaxed;  // .relaxed, init, expect_tx ...: no ordering
+  switch (ptx::ir::mbarrier_op(in)) {
+    case ptx::ir::MbarrierOp::none: break;
+    case ptx::ir::MbarrierOp::copy_arrive: return true;
+    case ptx::ir::MbarrierOp::arrive: case ptx::ir::MbarrierOp::wait:
+      return in.q.semantics != ptx::ir::MemorySemantics::relaxed;
+    default: return false;  // init, inval, expect_tx, complete_tx, pending_count: no ordering
+  }
   if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !full_warp_barrier(in);
   const auto sem = in.q.semantics;
   return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
@@ -733,7 +735,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     r.object = a.object >= 0 ? prep.objects[a.object].name : "?";
     r.argument = argument_text(f, r.object);
     r.size = a.size;
-    r.opcode = opcode_text(in);
+    r.opcode = ptx::ir::opcode_text(in);
     z3::expr base = a.object >= 0 ? c.bv_const(prep.objects[a.object].base_symbol.c_str(), 64) : c.bv_val(0, 64);
     r.offset = static_cast<std::int64_t>(mdl.eval(a.addr - base, true).get_numeral_uint64());
     r.where = where_of(m, in);

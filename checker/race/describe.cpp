@@ -42,12 +42,6 @@ std::string strength_text(const ptx::ir::Instruction& in, bool atomic) {
   return std::string(kind) + "." + scope_name(s.scope);
 }
 
-std::string opcode_text(const ptx::ir::Instruction& in) {
-  std::string s = ptx::ir::opcode_name(in.op);
-  for (const auto& w : in.q.words) s += "." + w;
-  return s;
-}
-
 std::string argument_text(const ptx::ir::Function& kernel, std::string_view object) {
   const std::vector<std::string> types = ptx::ir::kernel_cxx_parameter_types(kernel.name);
   for (std::size_t p = 0; p < kernel.params.size() && types.size() == kernel.params.size(); ++p)

@@ -332,7 +332,7 @@ class Detector final : public ptx::interp::Observer {
     auto& phases = mbarriers_[{t.cta, object}];
     while (!phases.empty() && phases.begin()->first + 1 < phase) phases.erase(phases.begin());  // no longer waitable
     VectorClock& released = phases.try_emplace(phase, cta_size_).first->second;
-    if (ptx::ir::mbarrier_async_arrive(ins)) {
+    if (ptx::ir::mbarrier_op(ins) == ptx::ir::MbarrierOp::copy_arrive) {
       // ISA 8.9.1.1: this arrive-on is ordered after the thread's cp.async copies so far, and after nothing else
       // the thread did; the copies it issues later belong to a new epoch.
       VectorClock copies(cta_size_);
@@ -572,7 +572,7 @@ class Detector final : public ptx::interp::Observer {
     r.strength = strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
     r.space = key.region ? "shared" : "global";
     r.size = e.bytes;
-    r.opcode = opcode_text(*s.ins);
+    r.opcode = ptx::ir::opcode_text(*s.ins);
     r.where = where_of(m_, *s.ins);
     const std::uint64_t start = key.addr - e.offset;
     r.object = "?";

@@ -301,13 +301,13 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
     const auto& in = f.body[i];
     if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) continue;
     if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) continue;
-    if (in.op == Opcode::mbarrier_ || ptx::ir::mbarrier_async_arrive(in)) continue;  // (Encoder::step, may_synchronize)
+    if (ptx::ir::mbarrier_op(in) != ptx::ir::MbarrierOp::none) continue;  // (Encoder::step, may_synchronize)
     if (in.op == Opcode::call_) {
       // The inliner left this call: modelled (a pure or output-only callee, see inline.hpp) unless it says why not.
       if (auto it = calls.find(i); it != calls.end()) p.unsupported.push_back({i, it->second});
       continue;
     }
-    p.unsupported.push_back({i, opcode_text(in)});  // the whole opcode: cp.async.ca.shared.global, not cp
+    p.unsupported.push_back({i, ptx::ir::opcode_text(in)});  // the whole opcode: cp.async.ca.shared.global, not cp
   }
   return p;
 }

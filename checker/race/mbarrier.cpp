@@ -29,9 +29,9 @@ struct Object {
   }
 };
 
-bool is_wait(const Instruction& in) {
-  return in.op == Opcode::mbarrier_ && (in.q.has(Flag::test_wait) || in.q.has(Flag::try_wait));
-}
+using ptx::ir::MbarrierOp;
+
+bool is_wait(const Instruction& in) { return ptx::ir::mbarrier_op(in) == MbarrierOp::wait; }
 
 class Recognizer {
  public:
@@ -46,11 +46,10 @@ class Recognizer {
     std::map<Object, std::vector<std::uint32_t>> ops;  // object -> its mbarrier operations
     for (std::uint32_t i = 0; i < f_.body.size(); ++i) {
       const Instruction& in = f_.body[i];
-      const bool async_arrive = ptx::ir::mbarrier_async_arrive(in);
-      if (in.op != Opcode::mbarrier_ && !async_arrive) continue;
-      if (in.q.has(Flag::pending_count)) continue;  // reads a state register, not the object
-      const std::size_t a = async_arrive || !(in.q.has(Flag::arrive) || in.q.has_word("arrive_drop") || is_wait(in)) ? 0 : 1;
-      auto obj = a < in.operands.size() ? object_of(in.operands[a], 0) : std::nullopt;
+      const MbarrierOp op = ptx::ir::mbarrier_op(in);
+      if (op == MbarrierOp::pending_count || (op == MbarrierOp::none && in.op != Opcode::mbarrier_)) continue;  // (no object)
+      const int a = ptx::ir::mbarrier_object_operand(op);  // -1 for a form the IR does not know: any object
+      auto obj = a >= 0 && static_cast<std::size_t>(a) < in.operands.size() ? object_of(in.operands[static_cast<std::size_t>(a)], 0) : std::nullopt;
       if (!obj) {
         // It may name any object: none is taken as a barrier.
         out.rejected.push_back("the mbarrier object of the operation at " + where(i) + " is not a variable the engine follows");
@@ -239,15 +238,15 @@ class Recognizer {
     const std::string object = "the mbarrier object first used at " + where(list.front());
     for (auto i : list) {
       const Instruction& in = f_.body[i];
-      if (in.q.has(Flag::init)) {
+      const MbarrierOp op = ptx::ir::mbarrier_op(in);
+      if (op == MbarrierOp::init) {
         if (init >= 0) return object + " has more than one mbarrier.init";
         init = static_cast<int>(i);
-      } else if (is_wait(in)) {
+      } else if (op == MbarrierOp::wait) {
         continue;
-      } else if (ptx::ir::mbarrier_async_arrive(in) && !in.q.has(Flag::noinc) && in.guard < 0) {
+      } else if (op == MbarrierOp::copy_arrive && !in.q.has(Flag::noinc) && in.guard < 0) {
         p.copy_arrives.push_back(i);  // (.noinc counts in the init's count, which then is not the thread count)
-      } else if (in.op == Opcode::mbarrier_ && in.q.has(Flag::arrive) && !in.q.has(Flag::expect_tx) && !in.q.has_word("noComplete") &&
-                 !in.q.has_word("arrive_drop")) {
+      } else if (op == MbarrierOp::arrive && !in.q.has(Flag::expect_tx) && !in.q.has_word("noComplete") && !in.q.has_word("arrive_drop")) {
         arrives.push_back(i);
       } else {
         return object + " has operations other than init, arrive, wait and cp.async.mbarrier.arrive (" + where(i) + ")";

@@ -306,7 +306,7 @@ bool supported(const Instruction& ins) {
     case Opcode::cp_:
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
       // the wait is undefined behaviour, 9.7.9.25.1); an observer is told it is in flight until its group completes.
-      return ir::async_copy_role(ins) != ir::AsyncCopyRole::none || ir::mbarrier_async_arrive(ins);
+      return ir::async_copy_role(ins) != ir::AsyncCopyRole::none || ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive;
     case Opcode::mbarrier_:  // every form (mbarrier.cpp); a .shared::cluster object is the CTA's own (clusters of one CTA)
       return true;
     case Opcode::ldmatrix_: {
@@ -327,11 +327,6 @@ bool supported(const Instruction& ins) {
   return true;
 }
 
-std::string instruction_text(const Instruction& ins) {
-  std::string s = ir::opcode_name(ins.op);
-  for (const auto& w : ins.q.words) s += "." + w;
-  return s;
-}
 }  // namespace
 
 std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& kernel) {
@@ -343,7 +338,7 @@ std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Fu
     todo.pop_back();
     if (!seen.insert(f).second) continue;
     for (const auto& ins : f->body) {
-      if (!supported(ins)) out.push_back({instruction_text(ins), ins.loc.ptx_line});
+      if (!supported(ins)) out.push_back({ir::opcode_text(ins), ins.loc.ptx_line});
       if (ins.op == Opcode::call_) {
         for (const auto& o : ins.operands) {
           if (o.kind != OK::Function) continue;
@@ -777,7 +772,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
       // ignore-src is true) and zeros after. Completed at issue (see supported()); an observer hears of the copy as asynchronous and of the
       // commits and waits that complete it.
-      if (ir::mbarrier_async_arrive(ins)) {
+      if (ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive) {
         exec_mbarrier(t, ins);
         return true;
       }

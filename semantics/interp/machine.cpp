@@ -686,9 +686,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
     t.frames.back().pc++;
   });
   if (!ok && !stop_) {
-    std::string text = ir::opcode_name(ins.op);
-    for (const auto& q : ins.q.words) text += "." + q;
-    fail(Problem::Kind::unsupported, "unsupported instruction '" + text + "'", {&first});
+    fail(Problem::Kind::unsupported, "unsupported instruction '" + ir::opcode_text(ins) + "'", {&first});
   }
   skip_inactive();
   g.pc = pc + 1;

@@ -8,7 +8,6 @@
 namespace ptx::interp {
 
 using domain::Concrete;
-using ir::Opcode;
 
 namespace {
 
@@ -25,31 +24,27 @@ std::uint32_t token_pending(std::uint64_t state) { return static_cast<std::uint3
 
 void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   const auto& o = ins.operands;
-  const bool async_arrive = ins.op == Opcode::cp_;  // cp.async.mbarrier.arrive{.noinc} [addr]
-  const bool init = ins.q.has(ir::Flag::init), inval = ins.q.has(ir::Flag::inval);
-  const bool drop = ins.q.has_word("arrive_drop"), arrive = async_arrive || drop || ins.q.has(ir::Flag::arrive);
-  const bool wait = ins.q.has(ir::Flag::test_wait) || ins.q.has(ir::Flag::try_wait);
-  const std::string name = [&] {
-    std::string s = ir::opcode_name(ins.op);
-    for (const auto& w : ins.q.words) s += "." + w;
-    return s;
-  }();
+  using ir::MbarrierOp;
+  const MbarrierOp op = ir::mbarrier_op(ins);
+  const bool async_arrive = op == MbarrierOp::copy_arrive;  // cp.async.mbarrier.arrive{.noinc} [addr]
+  const bool arrive = async_arrive || op == MbarrierOp::arrive, wait = op == MbarrierOp::wait;
+  const bool drop = ins.q.has_word("arrive_drop"), expect_tx = ins.q.has(ir::Flag::expect_tx);
+  const std::string name = ir::opcode_text(ins);
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
   // The operands each form needs (9.7.13.15.9-17): a malformed instruction is reported, not read past its end.
-  const bool expect_tx = ins.q.has(ir::Flag::expect_tx);
-  const std::size_t needed = async_arrive || inval ? 1
-                             : wait || (arrive && expect_tx) ? 3
-                             : (init || arrive || expect_tx || ins.q.has(ir::Flag::pending_count) || ins.q.has(ir::Flag::complete_tx)) ? 2
-                                                                                                                                    : 0;
+  const std::size_t needed = op == MbarrierOp::none                        ? 0
+                             : async_arrive || op == MbarrierOp::inval     ? 1
+                             : wait || (arrive && expect_tx)               ? 3
+                                                                           : 2;
   if (needed == 0) return illegal("not an mbarrier operation this interpreter knows");
   if (o.size() < needed) return illegal("expects at least " + std::to_string(needed) + " operands");
 
-  if (ins.q.has(ir::Flag::pending_count)) {  // pending_count count, state: no object involved
+  if (op == MbarrierOp::pending_count) {  // pending_count count, state: no object involved
     write(t, o[0], Concrete::lit(32, token_pending(read(t, o[1], 64).u64())));
     return;
   }
   // The object: 8 bytes, 8-aligned, in the executing thread's CTA's shared memory (9.7.13.15.1, .8).
-  const std::size_t addr_index = (arrive && !async_arrive) || wait ? 1 : 0;
+  const auto addr_index = static_cast<std::size_t>(ir::mbarrier_object_operand(op));
   const StateSpace given = ins.q.space.value_or(StateSpace::generic);
   auto [space, object] = resolve(given == StateSpace::shared_cluster ? StateSpace::shared : given,
                                  access_address(t, o[addr_index], given));
@@ -57,7 +52,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   if (object % 8) return fail(Problem::Kind::misaligned, name + ": mbarrier object at shared offset " + std::to_string(object) + " is not 8-byte aligned", {&t});
   if (!locate(t, StateSpace::shared, object, 8, !wait)) return;  // (out of bounds: reported)
 
-  if (init) {
+  if (op == MbarrierOp::init) {
     const std::uint64_t count = read(t, o[1], 32).u64();
     if (count < 1 || count > kMaxCount) return illegal("count " + std::to_string(count) + " is outside [1, 2^20 - 1]");
     if (cta_->mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
@@ -68,7 +63,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   auto it = cta_->mbarriers.find(object);
   if (it == cta_->mbarriers.end()) return illegal("the mbarrier object at shared offset " + std::to_string(object) + " is not initialized");
   Mbarrier& m = it->second;
-  if (inval) {
+  if (op == MbarrierOp::inval) {
     cta_->mbarriers.erase(it);
     return;
   }
@@ -106,7 +101,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   }
   if (!arrive) {  // mbarrier.expect_tx / complete_tx [addr], txCount (9.7.13.15.11-12)
     const auto tx = static_cast<std::int64_t>(read(t, o[1], 32).u64());
-    add_tx(ins.q.has(ir::Flag::complete_tx) ? -tx : tx);
+    add_tx(op == MbarrierOp::complete_tx ? -tx : tx);
     if (!stop_) complete_if_done();
     return;
   }

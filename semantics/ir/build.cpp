@@ -882,8 +882,32 @@ AsyncCopyRole async_copy_role(const Instruction& in) {
   return shared_from_global ? AsyncCopyRole::copy : AsyncCopyRole::none;
 }
 
-bool mbarrier_async_arrive(const Instruction& in) {
-  return in.op == Opcode::cp_ && in.q.has_word("async") && in.q.has_word("mbarrier") && in.q.has(Flag::arrive);
+MbarrierOp mbarrier_op(const Instruction& in) {
+  if (in.op == Opcode::cp_)
+    return in.q.has_word("async") && in.q.has_word("mbarrier") && in.q.has(Flag::arrive) ? MbarrierOp::copy_arrive : MbarrierOp::none;
+  if (in.op != Opcode::mbarrier_) return MbarrierOp::none;
+  if (in.q.has(Flag::init)) return MbarrierOp::init;
+  if (in.q.has(Flag::inval)) return MbarrierOp::inval;
+  if (in.q.has(Flag::test_wait) || in.q.has(Flag::try_wait)) return MbarrierOp::wait;
+  if (in.q.has(Flag::pending_count)) return MbarrierOp::pending_count;
+  if (in.q.has(Flag::arrive) || in.q.has_word("arrive_drop")) return MbarrierOp::arrive;
+  if (in.q.has(Flag::expect_tx)) return MbarrierOp::expect_tx;
+  if (in.q.has(Flag::complete_tx)) return MbarrierOp::complete_tx;
+  return MbarrierOp::none;
+}
+
+int mbarrier_object_operand(MbarrierOp op) {
+  switch (op) {
+    case MbarrierOp::none: case MbarrierOp::pending_count: return -1;
+    case MbarrierOp::arrive: case MbarrierOp::wait: return 1;
+    default: return 0;
+  }
+}
+
+std::string opcode_text(const Instruction& in) {
+  std::string s = opcode_name(in.op);
+  for (const auto& w : in.q.words) s += "." + w;
+  return s;
 }
 
 std::uint32_t async_commits(const Instruction& in) {

@@ -138,9 +138,17 @@ struct AsyncCopySource {
   bool ignore_src = false;
 };
 AsyncCopySource async_copy_source(const Function& f, const Instruction& in);
-// `cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr]` (ISA 9.7.13.15.15): an arrive-on an mbarrier object
-// made once the thread's earlier cp.async copies complete.
-bool mbarrier_async_arrive(const Instruction& in);
+// The mbarrier operation an instruction performs (ISA 9.7.13.15): `arrive` is mbarrier.arrive and arrive_drop (with
+// or without .expect_tx), `copy_arrive` is `cp.async.mbarrier.arrive{.noinc}` (9.7.13.15.15: an arrive-on made
+// once the thread's earlier cp.async copies complete).
+enum class MbarrierOp : std::uint8_t { none, init, inval, arrive, expect_tx, complete_tx, wait, pending_count, copy_arrive };
+MbarrierOp mbarrier_op(const Instruction& in);
+// The operand that names the mbarrier object (1 for arrive and wait, which return a value first; else 0), or -1
+// (none, pending_count: it reads a state register only).
+int mbarrier_object_operand(MbarrierOp op);
+
+// The instruction's opcode with its qualifiers as written: "ld.global.u32", "cp.async.ca.shared.global".
+std::string opcode_text(const Instruction& in);
 
 struct Function {
   std::string name;
