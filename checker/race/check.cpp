@@ -11,6 +11,7 @@
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/locks.hpp"
+#include "checker/race/counted_barrier.hpp"
 #include "checker/race/mbarrier.hpp"
 #include "checker/race/private.hpp"
 #include "checker/race/replay.hpp"
@@ -56,7 +57,8 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
 
 // An instruction that may order memory between threads beyond what the barrier intervals model: a fence, a
 // release/acquire operation (ISA 8.8), and a barrier other than the unguarded CTA-wide and full-mask warp ones
-// (bar.arrive, a thread count, a guard, a partial mask: they synchronize their participants, 8.9.4 item 2).
+// (bar.arrive, a thread count other than the CTA's, a guard, a partial mask: they synchronize their participants,
+// 8.9.4 item 2).
 bool may_synchronize(const ptx::ir::Instruction& in) {
   if (in.op == Opcode::fence_ || in.op == Opcode::membar_) return true;
   // mbarrier arrive-ons release and its waits acquire (ISA 9.7.13.15.13-16); cp.async.mbarrier.arrive completes
@@ -293,6 +295,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // registers (private.hpp); instruction indices below are those of this rewritten body.
   Inlined inl = inline_calls(m, kernel, InlineOptions{o.assume_pure_externs});
   const Promoted promoted = promote_private(inl.function);
+  const std::vector<std::string> full_counts = rewrite_full_count_barriers(inl.function, o.block, o.x_only,
+                                                                         [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); });
+  if (!full_counts.empty()) {
+    std::string at;
+    for (const auto& w : full_counts) at += (at.empty() ? "" : ", ") + w;
+    res.notes.push_back("barriers with the CTA's thread count taken as CTA barriers (every thread of the CTA takes part, ISA 9.7.13.1): " + at);
+  }
   const MbarrierRewrite mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only,
                                                               [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); });
   for (const auto& at : mbarriers.barriers)
@@ -394,9 +403,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   for (const auto* t : {&T1, &T2})
     for (const auto& fact : t->facts) s.add(fact);
   for (const z3::expr& lemma : popcount_order(T1, T2)) s.add(lemma);
-  // Shared-space addresses are 32-bit (ISA 5.1.4: a CTA's shared memory is at most 228 KB).
+  // Shared-space addresses are 32-bit, and a CTA's shared memory (at most 228 KB on current GPUs) is far below
+  // 16 MiB: a shared variable's addresses do not wrap around in 32 bits, so an address computed in 32-bit registers
+  // (`[%r2+-512]`) equals the 64-bit sum the encoding forms (without this, a base near 2^32 made them differ).
   for (const auto& obj : prep.objects)
-    if (obj.space == Space::shared) s.add(z3::ult(c.bv_const(obj.base_symbol.c_str(), 64), c.bv_val(std::uint64_t{1} << 32, 64)));
+    if (obj.space == Space::shared)
+      s.add(z3::ult(c.bv_const(obj.base_symbol.c_str(), 64), c.bv_val((std::uint64_t{1} << 32) - (std::uint64_t{1} << 24), 64)));
   const z3::expr same_cta = all_eq(T1.ctaid, T2.ctaid);
   if (o.block_level) s.add(same_cta);
   // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).

@@ -383,8 +383,8 @@ class Detector final : public ptx::interp::Observer {
     ph.clock.join(ts.clock);
     ph.arrived.push_back(t.id);
     // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
-    // barrier instruction; a CTA-wide one (no thread count) reached at two instructions is divergence.
-    ph.whole_cta = ph.whole_cta && count == 0 && aligned(ins) && aligned(*ph.first_ins);
+    // barrier instruction; a CTA-wide one (no thread count, or the CTA's) reached at two instructions is divergence.
+    ph.whole_cta = ph.whole_cta && (count == 0 || count == cta_size_) && aligned(ins) && aligned(*ph.first_ins);
     if (&ins != ph.first_ins && !ph.other) { ph.other = t; ph.other_ins = &ins; }
     tick(ts, t);
   }
@@ -597,7 +597,7 @@ class Detector final : public ptx::interp::Observer {
     const ptx::ir::Instruction* first_ins = nullptr;
     std::optional<ThreadRef> other;  // a thread that arrived at another instruction
     const ptx::ir::Instruction* other_ins = nullptr;
-    bool whole_cta = true;  // every arrival aligned and without a thread count
+    bool whole_cta = true;  // every arrival aligned and without a thread count (or with the CTA's)
   };
   static bool aligned(const ptx::ir::Instruction& ins) {
     return ins.op == ptx::ir::Opcode::bar_ || ins.q.has(ptx::ir::Flag::aligned);

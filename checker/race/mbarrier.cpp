@@ -2,6 +2,7 @@
 #include "checker/race/mbarrier.hpp"
 
 #include "checker/race/cfg.hpp"
+#include "checker/race/counted_barrier.hpp"
 #include "checker/race/uniform.hpp"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ bool is_wait(const Instruction& in) { return ptx::ir::mbarrier_op(in) == Mbarrie
 
 class Recognizer {
  public:
-  Recognizer(Function& f, const Shape& block, bool x_only) : f_(f), g_(build_cfg(f)), block_(block), x_only_(x_only) {
+  Recognizer(Function& f, const Shape& block, bool x_only) : f_(f), g_(build_cfg(f)), values_(f, block, x_only) {
     defs_.resize(f.registers.size());
     for (std::uint32_t i = 0; i < f.body.size(); ++i)
       for (int r : written_registers(f.body[i])) defs_[static_cast<std::size_t>(r)].push_back(i);
@@ -102,43 +103,6 @@ class Recognizer {
     auto obj = object_of(in.operands[1], depth + 1);
     if (obj) obj->offset += offset;
     return obj;
-  }
-
-  // The value of a 32-bit operand as a term over %ntid, when it is computed from constants and %ntid by mov, mul.lo,
-  // shl and add through registers written once.
-  std::optional<z3::expr> value_of(z3::context& c, const Operand& o, const std::vector<z3::expr>& ntid, int depth) const {
-    if (depth > 16) return std::nullopt;
-    if (o.kind == OK::Immediate) return c.bv_val(static_cast<std::uint64_t>(o.imm) & 0xffffffffu, 32);
-    if (o.kind == OK::Special && o.special == ptx::ir::SpecialRegister::ntid && o.component >= 0 && o.component < 3)
-      return ntid[static_cast<std::size_t>(o.component)];
-    if (o.kind != OK::Register || o.component >= 0) return std::nullopt;
-    const int def = single_def(o.reg);
-    if (def < 0) return std::nullopt;
-    const Instruction& in = f_.body[static_cast<std::size_t>(def)];
-    if (in.guard >= 0) return std::nullopt;
-    const auto& x = in.operands;
-    auto arg = [&](std::size_t k) { return k < x.size() ? value_of(c, x[k], ntid, depth + 1) : std::nullopt; };
-    if (in.op == Opcode::mov_ && x.size() == 2) return arg(1);
-    const bool plain = !in.q.has(Flag::wide) && !in.q.has(Flag::hi) && !in.q.has(Flag::sat) && !in.q.has(Flag::cc);
-    if (x.size() != 3 || !plain) return std::nullopt;
-    auto a = arg(1), b = arg(2);
-    if (!a || !b) return std::nullopt;
-    if (in.op == Opcode::mul_) return *a * *b;
-    if (in.op == Opcode::add_) return *a + *b;
-    if (in.op == Opcode::shl_) return z3::shl(*a, *b);
-    return std::nullopt;
-  }
-
-  // Whether init's count is the number of threads of the CTA for every launch shape the check allows.
-  bool counts_cta_threads(const Operand& count) const {
-    z3::context c;
-    const Launch launch = make_launch(c, block_, std::nullopt);
-    auto v = value_of(c, count, launch.ntid, 0);
-    if (!v) return false;
-    z3::solver s(c);
-    s.add(launch_shape_constraints(launch, block_, std::nullopt, x_only_, f_));
-    s.add(*v != launch.ntid[0] * launch.ntid[1] * launch.ntid[2]);
-    return s.check() == z3::unsat;
   }
 
   // Which wait's result register r holds just before instruction `at`, from the last write to it in at's block: the
@@ -257,7 +221,7 @@ class Recognizer {
     const auto init_at = static_cast<std::uint32_t>(init);
     p.init = init_at;
     if (!loops_around(g_, init_at).empty()) return object + " is initialised in a loop";
-    if (!counts_cta_threads(f_.body[init_at].operands[1]))
+    if (!values_.is_cta_thread_count(f_.body[init_at].operands[1]))
       return object + ": the count of its mbarrier.init at " + where(init_at) + " is not the number of threads of the CTA for every launch shape";
     // Every thread's arrives come after the init: no path from the init reaches an operation on the object
     // without passing a CTA barrier (8.9.4 item 2 orders the init before them).
@@ -280,13 +244,7 @@ class Recognizer {
       if (in.guard >= 0 || uni_.divergent[static_cast<std::size_t>(g_.block_of[a])])
         return arrive + " may be skipped by some threads of the CTA (a guard or a thread-dependent branch)";
       if (in.q.semantics == ptx::ir::MemorySemantics::relaxed) return arrive + " is .relaxed";
-      if (x.size() > 2) {
-        z3::context c;
-        const Launch launch = make_launch(c, block_, std::nullopt);
-        auto count = value_of(c, x[2], launch.ntid, 0);
-        if (!count || !count->simplify().is_numeral() || count->simplify().get_numeral_uint64() != 1)
-          return arrive + " does not count 1 arrival";
-      }
+      if (x.size() > 2 && values_.constant(x[2]) != std::optional<std::uint64_t>(1)) return arrive + " does not count 1 arrival";
       if (x.empty() || x[0].kind != OK::Register || single_def(x[0].reg) != static_cast<int>(a))
         return arrive + " does not keep the state it returns in a register of its own";
       std::string why;
@@ -342,8 +300,7 @@ class Recognizer {
 
   Function& f_;
   const Cfg g_;
-  const Shape block_;
-  const bool x_only_;
+  const LaunchValues values_;  // counts over the launch shape
   std::vector<std::vector<std::uint32_t>> defs_;  // register -> the instructions writing it
   Uniformity uni_;
 };

@@ -1,0 +1,119 @@
+// See counted_barrier.hpp.
+#include "checker/race/counted_barrier.hpp"
+
+#include "checker/race/cfg.hpp"
+
+#include <map>
+
+namespace ptxcheck::race {
+
+using ptx::ir::Flag;
+using ptx::ir::Instruction;
+using ptx::ir::Opcode;
+using ptx::ir::Operand;
+using OK = Operand::Kind;
+
+LaunchValues::LaunchValues(const ptx::ir::Function& f, const Shape& block, bool x_only) : f_(f), block_(block), x_only_(x_only) {
+  defs_.resize(f.registers.size());
+  for (std::uint32_t i = 0; i < f.body.size(); ++i)
+    for (int r : written_registers(f.body[i])) defs_[static_cast<std::size_t>(r)].push_back(i);
+}
+
+std::optional<z3::expr> LaunchValues::value_of(z3::context& c, const Operand& o, const std::vector<z3::expr>& ntid, int depth) const {
+  if (depth > 16) return std::nullopt;
+  if (o.kind == OK::Immediate) return c.bv_val(static_cast<std::uint64_t>(o.imm) & 0xffffffffu, 32);
+  if (o.kind == OK::Special && o.special == ptx::ir::SpecialRegister::ntid && o.component >= 0 && o.component < 3)
+    return ntid[static_cast<std::size_t>(o.component)];
+  if (o.kind != OK::Register || o.component >= 0 || o.reg < 0) return std::nullopt;
+  const auto& defs = defs_[static_cast<std::size_t>(o.reg)];
+  if (defs.size() != 1) return std::nullopt;
+  const Instruction& in = f_.body[defs[0]];
+  if (in.guard >= 0) return std::nullopt;
+  const auto& x = in.operands;
+  auto arg = [&](std::size_t k) { return k < x.size() ? value_of(c, x[k], ntid, depth + 1) : std::nullopt; };
+  if (in.op == Opcode::mov_ && x.size() == 2) return arg(1);
+  const bool plain = !in.q.has(Flag::wide) && !in.q.has(Flag::hi) && !in.q.has(Flag::sat) && !in.q.has(Flag::cc);
+  if (x.size() != 3 || !plain) return std::nullopt;
+  auto a = arg(1), b = arg(2);
+  if (!a || !b) return std::nullopt;
+  if (in.op == Opcode::mul_) return *a * *b;
+  if (in.op == Opcode::add_) return *a + *b;
+  if (in.op == Opcode::shl_) return z3::shl(*a, *b);
+  return std::nullopt;
+}
+
+bool LaunchValues::is_cta_thread_count(const Operand& o) const {
+  z3::context c;
+  const Launch launch = make_launch(c, block_, std::nullopt);
+  auto v = value_of(c, o, launch.ntid, 0);
+  if (!v) return false;
+  z3::solver s(c);
+  s.add(launch_shape_constraints(launch, block_, std::nullopt, x_only_, f_));
+  s.add(*v != launch.ntid[0] * launch.ntid[1] * launch.ntid[2]);
+  return s.check() == z3::unsat;
+}
+
+std::optional<std::uint64_t> LaunchValues::constant(const Operand& o) const {
+  z3::context c;
+  const Launch launch = make_launch(c, block_, std::nullopt);
+  auto v = value_of(c, o, launch.ntid, 0);
+  if (!v) return std::nullopt;
+  const z3::expr s = v->simplify();
+  if (s.is_numeral()) return s.get_numeral_uint64();
+  return std::nullopt;
+}
+
+namespace {
+
+// A CTA barrier's operands (ISA 9.7.13.1): bar{.cta}.sync a{, b}; bar{.cta}.arrive a, b;
+// bar{.cta}.red.op d, a{, b}, {!}c. Positions of a and b (b: -1 when absent).
+struct BarrierOperands {
+  std::size_t name = 0;
+  int count = -1;
+};
+std::optional<BarrierOperands> barrier_operands(const Instruction& in) {
+  if ((in.op != Opcode::bar_ && in.op != Opcode::barrier_) || in.q.has(Flag::warp)) return std::nullopt;
+  const bool red = in.q.has(Flag::red);
+  const std::size_t first = red ? 1 : 0;
+  if (in.operands.size() <= first) return std::nullopt;
+  const std::size_t rest = in.operands.size() - first;
+  BarrierOperands b{first, -1};
+  if ((red && rest == 3) || (!red && rest == 2)) b.count = static_cast<int>(first + 1);
+  return b;
+}
+
+}  // namespace
+
+std::vector<std::string> rewrite_full_count_barriers(ptx::ir::Function& f, const Shape& block, bool x_only,
+                                                     const std::function<std::string(std::uint32_t)>& where) {
+  std::vector<std::uint32_t> counted;  // the barriers whose count is the CTA's
+  std::map<std::int64_t, bool> name_ok;  // barrier name -> no use of it with another count or as an arrive
+  bool register_name_breaks = false;    // a use with a name in a register that is not such a barrier
+  {
+    const LaunchValues values(f, block, x_only);
+    for (std::uint32_t i = 0; i < f.body.size(); ++i) {
+      const Instruction& in = f.body[i];
+      const auto b = barrier_operands(in);
+      if (!b) continue;
+      const bool full = b->count < 0 || values.is_cta_thread_count(in.operands[static_cast<std::size_t>(b->count)]);
+      const bool ok = full && !in.q.has(Flag::arrive);
+      if (ok && b->count >= 0) counted.push_back(i);
+      const Operand& name = in.operands[b->name];
+      if (name.kind != OK::Immediate) register_name_breaks = register_name_breaks || !ok;
+      else if (!name_ok.emplace(name.imm, ok).second) name_ok[name.imm] = name_ok[name.imm] && ok;
+    }
+  }
+  std::vector<std::string> out;
+  if (register_name_breaks) return out;
+  for (auto i : counted) {
+    Instruction& in = f.body[i];
+    const auto b = barrier_operands(in);
+    const Operand& name = in.operands[b->name];
+    if (name.kind != OK::Immediate || !name_ok[name.imm]) continue;
+    out.push_back(where(i));
+    in.operands.erase(in.operands.begin() + b->count);
+  }
+  return out;
+}
+
+}  // namespace ptxcheck::race
