@@ -11,7 +11,7 @@
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/locks.hpp"
-#include "checker/race/counted_barrier.hpp"
+#include "checker/race/barrier_forms.hpp"
 #include "checker/race/mbarrier.hpp"
 #include "checker/race/private.hpp"
 #include "checker/race/replay.hpp"
@@ -295,15 +295,19 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // registers (private.hpp); instruction indices below are those of this rewritten body.
   Inlined inl = inline_calls(m, kernel, InlineOptions{o.assume_pure_externs});
   const Promoted promoted = promote_private(inl.function);
-  const std::vector<std::string> full_counts = rewrite_full_count_barriers(inl.function, o.block, o.x_only,
-                                                                         [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); });
-  if (!full_counts.empty()) {
+  // Barrier forms that are CTA barriers (barrier_forms.hpp), named in the notes.
+  const auto where_in_inlined = [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); };
+  const auto note_places = [&](const std::string& what, const std::vector<std::string>& places) {
     std::string at;
-    for (const auto& w : full_counts) at += (at.empty() ? "" : ", ") + w;
-    res.notes.push_back("barriers with the CTA's thread count taken as CTA barriers (every thread of the CTA takes part, ISA 9.7.13.1): " + at);
-  }
-  const MbarrierRewrite mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only,
-                                                              [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); });
+    for (const auto& w : places) at += (at.empty() ? "" : ", ") + w;
+    if (!places.empty()) res.notes.push_back(what + ": " + at);
+  };
+  note_places("barriers with the CTA's thread count taken as CTA barriers (every thread of the CTA takes part, ISA 9.7.13.1)",
+              rewrite_full_count_barriers(inl.function, o.block, o.x_only, where_in_inlined));
+  note_places("cluster barriers (barrier.cluster.arrive then .wait) taken as CTA barriers; for threads of different CTAs of a cluster "
+              "they are possible orderings (ISA 9.7.13.2)",
+              rewrite_cluster_barriers(inl.function, where_in_inlined));
+  const MbarrierRewrite mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only, where_in_inlined);
   for (const auto& at : mbarriers.barriers)
     res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it before any memory access "
                         "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1; assumed: a thread of each CTA runs the init), arrive at " + at);

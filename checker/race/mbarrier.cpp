@@ -2,7 +2,7 @@
 #include "checker/race/mbarrier.hpp"
 
 #include "checker/race/cfg.hpp"
-#include "checker/race/counted_barrier.hpp"
+#include "checker/race/barrier_forms.hpp"
 #include "checker/race/uniform.hpp"
 
 #include <algorithm>
@@ -70,7 +70,7 @@ class Recognizer {
       std::string at;
       for (auto i : pattern.arrives) {
         at += (at.empty() ? "" : ", ") + where(i);
-        f_.body[i] = barrier_like(f_.body[i]);
+        f_.body[i] = cta_barrier_at(f_.body[i]);
       }
       for (auto w : pattern.waits) f_.body[w].q.semantics = ptx::ir::MemorySemantics::relaxed;
       for (auto c : pattern.copy_arrives) f_.body[c] = copies_complete(f_.body[c]);
@@ -282,20 +282,6 @@ class Recognizer {
     w.q.words = {"async", "wait_all"};
     w.loc = copy_arrive.loc;
     return w;
-  }
-
-  // `bar.sync 0` at the arrive's place (ISA 9.7.13.1: every thread of the CTA, no thread count).
-  static Instruction barrier_like(const Instruction& arrive) {
-    Instruction b;
-    b.op = Opcode::bar_;
-    b.q.words = {"sync"};
-    b.q.flags = {Flag::sync};
-    Operand zero;
-    zero.kind = OK::Immediate;
-    zero.imm = 0;
-    b.operands = {zero};
-    b.loc = arrive.loc;
-    return b;
   }
 
   Function& f_;

@@ -292,6 +292,15 @@ RunResult Machine::run() {
     result_.problem = {Problem::Kind::bad_launch, why, {}};
     return result_;
   }
+  if (auto it = kernel->performance.find("reqnctapercluster"); it != kernel->performance.end()) {
+    std::uint64_t ctas = 1;
+    for (auto v : it->second) ctas *= v;
+    if (ctas > 1) {  // ISA 11.7.1 .reqnctapercluster: the launch's clusters must have that many CTAs
+      result_.problem = {Problem::Kind::unsupported, "kernel '" + kernel->name + "' requires clusters of " + std::to_string(ctas) +
+                                                         " CTAs (.reqnctapercluster); the interpreter runs clusters of one CTA", {}};
+      return result_;
+    }
+  }
   if (launch_.params.size() != kernel->params.size()) {
     result_.problem = {Problem::Kind::bad_launch,
                        "kernel '" + kernel->name + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +
@@ -414,13 +423,15 @@ void Machine::run_cta(Cta& cta, bool to_end) {
       std::vector<Thread*> stuck;
       std::string what;
       for (auto& t : cta.threads)
-        if (t.status == Status::at_barrier || t.status == Status::at_warp_sync) {
+        if (t.status == Status::at_barrier || t.status == Status::at_warp_sync || t.status == Status::at_cluster_wait) {
           if (stuck.size() < 8) stuck.push_back(&t);
         }
       for (std::uint32_t b = 0; b < 16; ++b)
         if (cta.barriers[b].arrived)
           what += " barrier " + std::to_string(b) + ": " + std::to_string(cta.barriers[b].arrived) + " of " +
                   std::to_string(cta.barriers[b].expected ? cta.barriers[b].expected : cta.threads.size() - cta.exited) + " arrived;";
+      if (cta.cluster_arrived)
+        what += " barrier.cluster: " + std::to_string(cta.cluster_arrived) + " of " + std::to_string(cta.threads.size() - cta.exited) + " arrived;";
       fail(Problem::Kind::deadlock, "deadlock: no thread can make progress;" + what, stuck);
     }
   }
@@ -582,6 +593,11 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       skip_inactive();
       return false;
     case Opcode::bar_: case Opcode::barrier_:
+      if (ins.q.has_word("cluster")) {
+        each(active, [&](Thread& t, unsigned) { cluster_barrier(t, ins); });
+        skip_inactive();
+        return false;
+      }
       if (ins.q.has(ir::Flag::warp)) {  // bar.warp.sync membermask (ISA 9.7.13.3)
         each(active, [&](Thread& t, unsigned) {
           t.sync_ins = &ins;
@@ -699,6 +715,7 @@ void Machine::thread_exit(Thread& t) {
   t.status = Status::exited;
   cta_->exited++;
   check_barriers();
+  complete_cluster_phase();
   try_warp_sync(cta_->warps[t.warp]);
 }
 
@@ -739,6 +756,40 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d
     t.sync_ins = &ins;
     b.waiting.push_back(t.linear);
   }
+}
+
+// ISA 9.7.13.2 barrier.cluster.arrive{.sem}{.aligned} / barrier.cluster.wait{.acquire}{.aligned}. The interpreter
+// runs clusters of one CTA (Launch has no cluster shape; a kernel that requires larger ones is refused), so the
+// barrier completes when every non-exited thread of the CTA has arrived. The observer sees it as an mbarrier-like
+// object (kClusterBarrierObject): arrive-ons in a phase, and waits that find it complete.
+void Machine::cluster_barrier(Thread& t, const Instruction& ins) {
+  const std::string name = ir::opcode_text(ins);
+  if (ins.q.has(ir::Flag::arrive)) {
+    if (t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread arrives twice before the barrier completes", {&t});
+    t.cluster_arrival = cta_->cluster_phase + 1;
+    if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, kClusterBarrierObject, cta_->cluster_phase);
+    ++cta_->cluster_arrived;
+    t.frames.back().pc++;
+    complete_cluster_phase();
+    return;
+  }
+  if (!t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread waits without having arrived", {&t});
+  const std::uint64_t phase = t.cluster_arrival - 1;
+  if (phase == cta_->cluster_phase) {  // not complete: wait here (complete_cluster_phase wakes it)
+    t.status = Status::at_cluster_wait;
+    return;
+  }
+  t.cluster_arrival = 0;
+  if (opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, kClusterBarrierObject, phase);
+  t.frames.back().pc++;
+}
+
+void Machine::complete_cluster_phase() {
+  if (cta_->cluster_arrived == 0 || cta_->cluster_arrived < cta_->threads.size() - cta_->exited) return;
+  cta_->cluster_arrived = 0;
+  ++cta_->cluster_phase;
+  for (auto& u : cta_->threads)
+    if (u.status == Status::at_cluster_wait) u.status = Status::running;  // its wait runs again and passes
 }
 
 void Machine::check_barriers() {

@@ -30,7 +30,7 @@ struct Frame {
   const Instruction* call = nullptr;  // the caller's call instruction (return values go to its operands)
 };
 
-enum class Status : std::uint8_t { running, at_barrier, at_warp_sync, exited };
+enum class Status : std::uint8_t { running, at_barrier, at_warp_sync, at_cluster_wait, exited };
 
 struct Thread {
   explicit Thread(std::pmr::memory_resource* arena) : frames(arena), regs(arena), stack(arena) {}
@@ -51,6 +51,8 @@ struct Thread {
   std::uint32_t barrier_id = 0;
   bool barrier_red = false;  // waiting at a bar.red, whose result it receives on release
   std::uint64_t peak_stack = 0;
+  // barrier.cluster: 1 + the phase of this thread's last arrive, 0 when it has not arrived since its last wait.
+  std::uint64_t cluster_arrival = 0;
 };
 
 struct Warp {
@@ -163,6 +165,10 @@ struct Cta {
   std::vector<std::uint8_t> shared;
   std::array<Barrier, 16> barriers{};
   std::map<std::uint64_t, Mbarrier> mbarriers;  // by shared-memory offset
+  // barrier.cluster (ISA 9.7.13.2) of the CTA's cluster, which is the CTA alone: its completed phases, and the
+  // threads that arrived in the current one.
+  std::uint64_t cluster_phase = 0;
+  std::uint32_t cluster_arrived = 0;
   std::uint32_t exited = 0;
   std::uint32_t arrivals = 0;  // threads counted at any barrier and not yet released
 };
@@ -255,6 +261,9 @@ class Machine {
   void thread_exit(Thread& t);
   void arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d);
   void check_barriers();
+  // barrier.cluster.arrive / .wait (a wait that finds its phase incomplete blocks, and runs again once it is).
+  void cluster_barrier(Thread& t, const Instruction& ins);
+  void complete_cluster_phase();  // when every non-exited thread arrived
   void try_warp_sync(Warp& w);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void do_call(Thread& t, const Instruction& ins);

@@ -12,6 +12,8 @@
 
 namespace ptx::interp {
 
+inline constexpr std::uint64_t kClusterBarrierObject = ~std::uint64_t{0};
+
 // A thread of the launch: `id` numbers every thread of the grid (CTA-linear id * threads per CTA + linear tid).
 struct ThreadRef {
   std::uint64_t id = 0;
@@ -79,6 +81,9 @@ class Observer {
   // arrive-on (mbarrier.arrive / arrive_drop, or cp.async.mbarrier.arrive, whose arrive-on stands for the thread's
   // earlier cp.async copies) counted in phase `phase`; a test_wait / try_wait that returned True for the completed
   // phase `phase`; an init, which starts the object afresh at phase 0.
+  // The cluster barrier (barrier.cluster.arrive / .wait, ISA 9.7.13.2; clusters of one CTA) is reported as the
+  // object kClusterBarrierObject, which no shared-memory offset equals: its arrive releases and its wait acquires
+  // unless .relaxed, as an mbarrier's.
   virtual void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
   virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
   virtual void mbarrier_init(const ThreadRef& t, std::uint64_t object) = 0;

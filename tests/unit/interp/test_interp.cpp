@@ -466,6 +466,48 @@ TEST_CASE("mbarrier: what the spec leaves undefined stops the run as illegal, na
   }
 }
 
+TEST_CASE("barrier.cluster: a wait returns once every non-exited thread arrived; stores before the arrive are seen after it (ISA 9.7.13.2)") {
+  // Threads 48..63 exit at once; the others store tid * 7, arrive, wait, and read their neighbour's store (mod 48).
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 4 .u32 buf[64];
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 48;
+  @%p1 exit;
+  mov.u32 %r3, buf;
+  shl.b32 %r4, %r1, 2;
+  add.u32 %r5, %r3, %r4;
+  mul.lo.u32 %r6, %r1, 7;
+  st.shared.u32 [%r5], %r6;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  add.u32 %r7, %r1, 1;
+  rem.u32 %r7, %r7, 48;
+  shl.b32 %r7, %r7, 2;
+  add.u32 %r7, %r3, %r7;
+  ld.shared.u32 %r9, [%r7];
+)" + kStoreTid;
+  for (std::uint64_t seed : {0, 1, 7}) {
+    Options o;
+    o.seed = seed;
+    auto r = run_kernel(k, 64, 64, o);
+    REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+    for (std::uint32_t i = 0; i < 48; ++i) CHECK(r.out[i] == (i + 1) % 48 * 7);
+  }
+}
+
+TEST_CASE("barrier.cluster: arriving twice, waiting without arriving and kernels that need clusters of several CTAs are refused") {
+  const std::string prefix = std::string(".visible .entry k(.param .u64 out) {") + kDecls;
+  auto twice = run_kernel(prefix + "barrier.cluster.arrive;\n barrier.cluster.arrive;\n ret;\n}", 32, 1);
+  CHECK(twice.r.problem.kind == Problem::Kind::illegal);
+  CHECK(twice.r.problem.message.find("arrives twice") != std::string::npos);
+  auto no_arrive = run_kernel(prefix + "barrier.cluster.wait;\n ret;\n}", 32, 1);
+  CHECK(no_arrive.r.problem.kind == Problem::Kind::illegal);
+  CHECK(no_arrive.r.problem.message.find("without having arrived") != std::string::npos);
+  auto clustered = run_kernel(".visible .entry k(.param .u64 out) .reqnctapercluster 2, 1, 1 {" + std::string(kDecls) + "ret;\n}", 32, 1, {}, {}, 2);
+  CHECK(clustered.r.problem.kind == Problem::Kind::unsupported);
+  CHECK(clustered.r.problem.message.find("clusters of 2 CTAs") != std::string::npos);
+}
+
 TEST_CASE("unsupported instructions are reported by name and line before running") {
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 out) {

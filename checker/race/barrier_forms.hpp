@@ -1,8 +1,14 @@
-// Thread counts that are the CTA's: `bar.sync 1, 256` in a CTA of 256 threads is a CTA barrier (ISA 9.7.13.1:
-// "If no thread count is specified, all threads in the CTA participate in the barrier"; with the count equal to
-// the CTA's thread count every thread of the CTA takes part too, and the barrier orders as bar.sync without one,
-// 8.9.4 item 2). Such counts come from named barriers (`__barrier_sync_count`, CUTLASS's NamedBarrier, inline
-// asm) and from the mbarrier.init of cuda::barrier (mbarrier.hpp).
+// Barrier forms the symbolic engine reads as CTA barriers (cfg.hpp cta_barrier: bar.sync without a thread count).
+// - Thread counts that are the CTA's: `bar.sync 1, 256` in a CTA of 256 threads (ISA 9.7.13.1: "If no thread count
+//   is specified, all threads in the CTA participate in the barrier"; with the count equal to the CTA's thread
+//   count every thread of the CTA takes part too, and the barrier orders as bar.sync without one, 8.9.4 item 2).
+//   Such counts come from named barriers (`__barrier_sync_count`, CUTLASS's NamedBarrier, inline asm) and from
+//   the mbarrier.init of cuda::barrier (mbarrier.hpp).
+// - The cluster barrier of cooperative groups' `this_cluster().sync()`: `barrier.cluster.arrive` (release) directly
+//   followed by `barrier.cluster.wait` (acquire), 9.7.13.2: the wait returns once every non-exited thread of the
+//   cluster has arrived, and what each did before its arrive is visible after it; with nothing but register
+//   operations between the two, that is a CTA barrier for the threads of one CTA. The wait stays a possible
+//   ordering for threads of different CTAs of one cluster (check.cpp may_synchronize).
 #pragma once
 
 #include "checker/race/encode.hpp"
@@ -32,6 +38,14 @@ class LaunchValues {
   const bool x_only_;
   std::vector<std::vector<std::uint32_t>> defs_;  // register -> the instructions writing it
 };
+
+// `bar.sync 0` at instruction `at`'s place and source position.
+ptx::ir::Instruction cta_barrier_at(const ptx::ir::Instruction& at);
+
+// Rewrites each barrier.cluster.arrive that every thread of the CTA runs (unguarded, in code no thread-dependent
+// branch leads to, not .relaxed) and that is followed by barrier.cluster.wait with only register operations (no
+// branch) between, to `bar.sync 0`. Returns where, for the report's notes.
+std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const std::function<std::string(std::uint32_t)>& where);
 
 // Drops the thread count of every CTA barrier (bar/barrier .sync or .red) whose count is the CTA's for every
 // launch shape, when no instruction that may use the same barrier name has another count or arrives without

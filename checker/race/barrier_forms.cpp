@@ -1,7 +1,8 @@
-// See counted_barrier.hpp.
-#include "checker/race/counted_barrier.hpp"
+// See barrier_forms.hpp.
+#include "checker/race/barrier_forms.hpp"
 
 #include "checker/race/cfg.hpp"
+#include "checker/race/uniform.hpp"
 
 #include <map>
 
@@ -83,6 +84,46 @@ std::optional<BarrierOperands> barrier_operands(const Instruction& in) {
 }
 
 }  // namespace
+
+Instruction cta_barrier_at(const Instruction& at) {
+  Instruction b;
+  b.op = Opcode::bar_;
+  b.q.words = {"sync"};
+  b.q.flags = {Flag::sync};
+  Operand zero;
+  zero.kind = OK::Immediate;
+  zero.imm = 0;
+  b.operands = {zero};
+  b.loc = at.loc;
+  return b;
+}
+
+std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const std::function<std::string(std::uint32_t)>& where) {
+  auto is_cluster = [&](const Instruction& in, bool arrive) {
+    return in.op == Opcode::barrier_ && in.q.has_word("cluster") && in.q.has(Flag::arrive) == arrive;
+  };
+  std::vector<std::string> out;
+  std::optional<Cfg> g;
+  Uniformity uni;
+  for (std::uint32_t i = 0; i < f.body.size(); ++i) {
+    const Instruction& arrive = f.body[i];
+    if (!is_cluster(arrive, true) || arrive.guard >= 0 || arrive.q.semantics == ptx::ir::MemorySemantics::relaxed) continue;
+    std::uint32_t j = i + 1;
+    auto between = [&](const Instruction& in) {  // (register_only counts barriers and branches too)
+      return register_only(in.op) && in.op != Opcode::bar_ && in.op != Opcode::barrier_ && in.op != Opcode::bra_ && in.op != Opcode::brx_;
+    };
+    while (j < f.body.size() && between(f.body[j])) ++j;
+    if (j == f.body.size() || !is_cluster(f.body[j], false) || f.body[j].guard >= 0) continue;
+    if (!g) {
+      g = build_cfg(f);
+      uni = analyse_uniformity(f, *g);
+    }
+    if (uni.divergent[static_cast<std::size_t>(g->block_of[i])]) continue;
+    out.push_back(where(i));
+    f.body[i] = cta_barrier_at(arrive);
+  }
+  return out;
+}
 
 std::vector<std::string> rewrite_full_count_barriers(ptx::ir::Function& f, const Shape& block, bool x_only,
                                                      const std::function<std::string(std::uint32_t)>& where) {
