@@ -99,28 +99,39 @@ Instruction cta_barrier_at(const Instruction& at) {
 }
 
 std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const std::function<std::string(std::uint32_t)>& where) {
-  auto is_cluster = [&](const Instruction& in, bool arrive) {
-    return in.op == Opcode::barrier_ && in.q.has_word("cluster") && in.q.has(Flag::arrive) == arrive;
+  auto is_cluster = [&](const Instruction& in) { return in.op == Opcode::barrier_ && in.q.has_word("cluster"); };
+  auto between = [&](const Instruction& in) {  // (register_only counts barriers and branches too)
+    return register_only(in.op) && in.op != Opcode::bar_ && in.op != Opcode::barrier_ && in.op != Opcode::bra_ && in.op != Opcode::brx_;
   };
-  std::vector<std::string> out;
+  // Every cluster barrier instruction must be part of such a pair: an arrive elsewhere (in a branch, .relaxed, or
+  // with memory accesses before its wait) counts in the same phases, so the pairs' phases would not line up with
+  // the CTA barrier's.
+  std::vector<std::uint32_t> arrives;
+  std::size_t paired = 0, cluster_ops = 0;
   std::optional<Cfg> g;
   Uniformity uni;
   for (std::uint32_t i = 0; i < f.body.size(); ++i) {
     const Instruction& arrive = f.body[i];
-    if (!is_cluster(arrive, true) || arrive.guard >= 0 || arrive.q.semantics == ptx::ir::MemorySemantics::relaxed) continue;
+    if (!is_cluster(arrive)) continue;
+    ++cluster_ops;
+    if (!arrive.q.has(Flag::arrive) || arrive.guard >= 0 || arrive.q.semantics == ptx::ir::MemorySemantics::relaxed) continue;
     std::uint32_t j = i + 1;
-    auto between = [&](const Instruction& in) {  // (register_only counts barriers and branches too)
-      return register_only(in.op) && in.op != Opcode::bar_ && in.op != Opcode::barrier_ && in.op != Opcode::bra_ && in.op != Opcode::brx_;
-    };
     while (j < f.body.size() && between(f.body[j])) ++j;
-    if (j == f.body.size() || !is_cluster(f.body[j], false) || f.body[j].guard >= 0) continue;
+    const bool waits = j < f.body.size() && is_cluster(f.body[j]) && !f.body[j].q.has(Flag::arrive) && f.body[j].guard < 0;
+    if (!waits) continue;
     if (!g) {
       g = build_cfg(f);
       uni = analyse_uniformity(f, *g);
     }
     if (uni.divergent[static_cast<std::size_t>(g->block_of[i])]) continue;
+    arrives.push_back(i);
+    paired += 2;
+  }
+  std::vector<std::string> out;
+  if (paired != cluster_ops) return out;
+  for (auto i : arrives) {
     out.push_back(where(i));
-    f.body[i] = cta_barrier_at(arrive);
+    f.body[i] = cta_barrier_at(f.body[i]);
   }
   return out;
 }

@@ -44,7 +44,8 @@ ptx::ir::Instruction cta_barrier_at(const ptx::ir::Instruction& at);
 
 // Rewrites each barrier.cluster.arrive that every thread of the CTA runs (unguarded, in code no thread-dependent
 // branch leads to, not .relaxed) and that is followed by barrier.cluster.wait with only register operations (no
-// branch) between, to `bar.sync 0`. Returns where, for the report's notes.
+// branch) between, to `bar.sync 0`, when every barrier.cluster instruction of f is such an arrive or its wait.
+// Returns where, for the report's notes.
 std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const std::function<std::string(std::uint32_t)>& where);
 
 // Drops the thread count of every CTA barrier (bar/barrier .sync or .red) whose count is the CTA's for every
