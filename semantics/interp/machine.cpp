@@ -765,7 +765,7 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d
 void Machine::cluster_barrier(Thread& t, const Instruction& ins) {
   const std::string name = ir::opcode_text(ins);
   if (ins.q.has(ir::Flag::arrive)) {
-    if (t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread arrives twice before the barrier completes", {&t});
+    if (t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread arrives again before its barrier.cluster.wait for the previous arrive", {&t});
     t.cluster_arrival = cta_->cluster_phase + 1;
     if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, kClusterBarrierObject, cta_->cluster_phase);
     ++cta_->cluster_arrived;

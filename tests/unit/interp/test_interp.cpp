@@ -487,7 +487,7 @@ TEST_CASE("barrier.cluster: arriving twice, waiting without arriving and kernels
   const std::string prefix = std::string(".visible .entry k(.param .u64 out) {") + kDecls;
   auto twice = run_kernel(prefix + "barrier.cluster.arrive;\n barrier.cluster.arrive;\n ret;\n}", 32, 1);
   CHECK(twice.r.problem.kind == Problem::Kind::illegal);
-  CHECK(twice.r.problem.message.find("arrives twice") != std::string::npos);
+  CHECK(twice.r.problem.message.find("arrives again before its barrier.cluster.wait") != std::string::npos);
   auto no_arrive = run_kernel(prefix + "barrier.cluster.wait;\n ret;\n}", 32, 1);
   CHECK(no_arrive.r.problem.kind == Problem::Kind::illegal);
   CHECK(no_arrive.r.problem.message.find("without having arrived") != std::string::npos);
