@@ -99,7 +99,6 @@ Instruction cta_barrier_at(const Instruction& at) {
 }
 
 std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const std::function<std::string(std::uint32_t)>& where) {
-  auto is_cluster = [&](const Instruction& in) { return in.op == Opcode::barrier_ && in.q.has_word("cluster"); };
   auto between = [&](const Instruction& in) {  // (register_only counts barriers and branches too)
     return register_only(in.op) && in.op != Opcode::bar_ && in.op != Opcode::barrier_ && in.op != Opcode::bra_ && in.op != Opcode::brx_;
   };
@@ -112,12 +111,12 @@ std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const st
   Uniformity uni;
   for (std::uint32_t i = 0; i < f.body.size(); ++i) {
     const Instruction& arrive = f.body[i];
-    if (!is_cluster(arrive)) continue;
+    if (!ptx::ir::is_cluster_barrier(arrive)) continue;
     ++cluster_ops;
     if (!arrive.q.has(Flag::arrive) || arrive.guard >= 0 || arrive.q.semantics == ptx::ir::MemorySemantics::relaxed) continue;
     std::uint32_t j = i + 1;
     while (j < f.body.size() && between(f.body[j])) ++j;
-    const bool waits = j < f.body.size() && is_cluster(f.body[j]) && !f.body[j].q.has(Flag::arrive) && f.body[j].guard < 0;
+    const bool waits = j < f.body.size() && ptx::ir::is_cluster_barrier(f.body[j]) && !f.body[j].q.has(Flag::arrive) && f.body[j].guard < 0;
     if (!waits) continue;
     if (!g) {
       g = build_cfg(f);

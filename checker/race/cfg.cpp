@@ -87,7 +87,7 @@ bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked
 bool cta_barrier(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
   if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;
-  if (in.q.has_word("cluster")) return false;  // barrier.cluster.wait: see barrier_forms.hpp
+  if (ptx::ir::is_cluster_barrier(in)) return false;  // barrier.cluster.wait: see barrier_forms.hpp
   std::size_t ops = in.operands.size();
   if (in.q.has(ptx::ir::Flag::red)) return ops <= 3;  // bar.red.op d, id, {count,} p
   return ops <= 1;

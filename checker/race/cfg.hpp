@@ -56,7 +56,8 @@ std::uint32_t loop_header(const Cfg& g, std::size_t L);
 bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked, std::uint32_t y, bool inclusive);
 
 // A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
-// ISA 9.7.13.1; a count that is the CTA's was dropped before, barrier_forms.hpp). A guarded barrier may be skipped by the whole CTA, so it is not counted as separating.
+// ISA 9.7.13.1; a count that is the CTA's was dropped before, barrier_forms.hpp). A guarded barrier may be skipped
+// by the whole CTA, so it is not counted as separating.
 bool cta_barrier(const ptx::ir::Instruction& in);
 bool separating_cta_barrier(const ptx::ir::Instruction& in);
 

@@ -593,7 +593,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       skip_inactive();
       return false;
     case Opcode::bar_: case Opcode::barrier_:
-      if (ins.q.has_word("cluster")) {
+      if (ir::is_cluster_barrier(ins)) {
         each(active, [&](Thread& t, unsigned) { cluster_barrier(t, ins); });
         skip_inactive();
         return false;

@@ -12,6 +12,7 @@
 
 namespace ptx::interp {
 
+// The object id under which observers hear of the cluster barrier (Observer::mbarrier_arrive).
 inline constexpr std::uint64_t kClusterBarrierObject = ~std::uint64_t{0};
 
 // A thread of the launch: `id` numbers every thread of the grid (CTA-linear id * threads per CTA + linear tid).

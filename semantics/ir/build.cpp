@@ -904,6 +904,8 @@ int mbarrier_object_operand(MbarrierOp op) {
   }
 }
 
+bool is_cluster_barrier(const Instruction& in) { return in.op == Opcode::barrier_ && in.q.has_word("cluster"); }
+
 std::string opcode_text(const Instruction& in) {
   std::string s = opcode_name(in.op);
   for (const auto& w : in.q.words) s += "." + w;

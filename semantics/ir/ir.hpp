@@ -147,6 +147,10 @@ MbarrierOp mbarrier_op(const Instruction& in);
 // (none, pending_count: it reads a state register only).
 int mbarrier_object_operand(MbarrierOp op);
 
+// barrier.cluster.arrive / barrier.cluster.wait (ISA 9.7.13.2): the barrier of the thread's cluster, not a named
+// CTA barrier.
+bool is_cluster_barrier(const Instruction& in);
+
 // The instruction's opcode with its qualifiers as written: "ld.global.u32", "cp.async.ca.shared.global".
 std::string opcode_text(const Instruction& in);
 
