@@ -64,27 +64,6 @@ std::optional<std::uint64_t> LaunchValues::constant(const Operand& o) const {
   return std::nullopt;
 }
 
-namespace {
-
-// A CTA barrier's operands (ISA 9.7.13.1): bar{.cta}.sync a{, b}; bar{.cta}.arrive a, b;
-// bar{.cta}.red.op d, a{, b}, {!}c. Positions of a and b (b: -1 when absent).
-struct BarrierOperands {
-  std::size_t name = 0;
-  int count = -1;
-};
-std::optional<BarrierOperands> barrier_operands(const Instruction& in) {
-  if ((in.op != Opcode::bar_ && in.op != Opcode::barrier_) || in.q.has(Flag::warp)) return std::nullopt;
-  const bool red = in.q.has(Flag::red);
-  const std::size_t first = red ? 1 : 0;
-  if (in.operands.size() <= first) return std::nullopt;
-  const std::size_t rest = in.operands.size() - first;
-  BarrierOperands b{first, -1};
-  if ((red && rest == 3) || (!red && rest == 2)) b.count = static_cast<int>(first + 1);
-  return b;
-}
-
-}  // namespace
-
 Instruction cta_barrier_at(const Instruction& at) {
   Instruction b;
   b.op = Opcode::bar_;
@@ -144,7 +123,7 @@ std::vector<std::string> rewrite_full_count_barriers(ptx::ir::Function& f, const
     const LaunchValues values(f, block, x_only);
     for (std::uint32_t i = 0; i < f.body.size(); ++i) {
       const Instruction& in = f.body[i];
-      const auto b = barrier_operands(in);
+      const auto b = ptx::ir::cta_barrier_operands(in);
       if (!b) continue;
       const bool full = b->count < 0 || values.is_cta_thread_count(in.operands[static_cast<std::size_t>(b->count)]);
       const bool ok = full && !in.q.has(Flag::arrive);
@@ -158,7 +137,7 @@ std::vector<std::string> rewrite_full_count_barriers(ptx::ir::Function& f, const
   if (register_name_breaks) return out;
   for (auto i : counted) {
     Instruction& in = f.body[i];
-    const auto b = barrier_operands(in);
+    const auto b = ptx::ir::cta_barrier_operands(in);
     const Operand& name = in.operands[b->name];
     if (name.kind != OK::Immediate || !name_ok[name.imm]) continue;
     out.push_back(where(i));

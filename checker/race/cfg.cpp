@@ -85,12 +85,9 @@ bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked
 }
 
 bool cta_barrier(const ptx::ir::Instruction& in) {
-  if (in.op != Opcode::bar_ && in.op != Opcode::barrier_) return false;
-  if (in.q.has(ptx::ir::Flag::arrive) || in.q.has(ptx::ir::Flag::warp)) return false;
-  if (ptx::ir::is_cluster_barrier(in)) return false;  // barrier.cluster.wait: see barrier_forms.hpp
-  std::size_t ops = in.operands.size();
-  if (in.q.has(ptx::ir::Flag::red)) return ops <= 3;  // bar.red.op d, id, {count,} p
-  return ops <= 1;
+  // (barrier.cluster.wait is not one: see barrier_forms.hpp)
+  const auto b = ptx::ir::cta_barrier_operands(in);
+  return b && b->count < 0 && !in.q.has(ptx::ir::Flag::arrive);
 }
 bool separating_cta_barrier(const ptx::ir::Instruction& in) { return in.guard < 0 && cta_barrier(in); }
 

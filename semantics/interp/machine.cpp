@@ -724,11 +724,9 @@ void Machine::thread_exit(Thread& t) {
 void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d) {
   const auto& ops = ins.operands;
   const bool red = d.red, arrive = d.arrive;
-  std::size_t first = red ? 1 : 0;
-  std::uint32_t id = ops.size() > first ? static_cast<std::uint32_t>(read(t, ops[first], 32).v) : 0;
-  std::size_t rest = ops.size() - first;  // operands from a on
-  std::uint32_t count = 0;
-  if ((red && rest == 3) || (!red && rest == 2)) count = static_cast<std::uint32_t>(read(t, ops[first + 1], 32).v);
+  const auto where = *ir::cta_barrier_operands(ins);  // (not bar.warp.sync or barrier.cluster: exec_other)
+  const auto id = static_cast<std::uint32_t>(read(t, ops[where.name], 32).v);
+  const std::uint32_t count = where.count < 0 ? 0 : static_cast<std::uint32_t>(read(t, ops[static_cast<std::size_t>(where.count)], 32).v);
   if (id >= 16) {
     fail(Problem::Kind::illegal, "barrier number " + std::to_string(id) + " out of range 0..15", {&t});
     return;

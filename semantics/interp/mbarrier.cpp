@@ -31,13 +31,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   const bool drop = ins.q.has_word("arrive_drop"), expect_tx = ins.q.has(ir::Flag::expect_tx);
   const std::string name = ir::opcode_text(ins);
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
-  // The operands each form needs (9.7.13.15.9-17): a malformed instruction is reported, not read past its end.
-  const std::size_t needed = op == MbarrierOp::none                        ? 0
-                             : async_arrive || op == MbarrierOp::inval     ? 1
-                             : wait || (arrive && expect_tx)               ? 3
-                                                                           : 2;
-  if (needed == 0) return illegal("not an mbarrier operation this interpreter knows");
-  if (o.size() < needed) return illegal("expects at least " + std::to_string(needed) + " operands");
+  // (The builder has checked that the instruction names an operation and has that form's operands.)
 
   if (op == MbarrierOp::pending_count) {  // pending_count count, state: no object involved
     write(t, o[0], Concrete::lit(32, token_pending(read(t, o[1], 64).u64())));

@@ -492,9 +492,10 @@ class Builder {
       else if (fn_->registers[out.guard].type.scalar != ScalarType::pred)
         error(*ins.guard, "guard '" + ins.guard->predicate + "' is not a .pred register");
     }
+    check_form(ins, out);
     const auto [min_operands, max_operands] = operand_count(out, info);
     if (ins.operands.size() < min_operands || ins.operands.size() > max_operands) {
-      error(ins, std::string("'") + info.name + "' takes " + std::to_string(min_operands) +
+      error(ins, "'" + opcode_text(out) + "' takes " + std::to_string(min_operands) +
                      (min_operands == max_operands ? "" : "-" + std::to_string(max_operands)) +
                      (max_operands == 1 ? " operand" : " operands") + ", not " + std::to_string(ins.operands.size()));
     }
@@ -508,16 +509,58 @@ class Builder {
     fn_->body.push_back(std::move(out));
   }
 
-  // How many operands an instruction takes: the opcode's row in opcodes.def, but for the `cp.async` group
-  // controls (ISA 9.7.9.25.3 and 9.7.9.25.4.x): `cp.async.commit_group`, `cp.async.wait_all` and
-  // `cp.async.bulk.commit_group` take none, `cp.async.wait_group N`, `cp.async.bulk.wait_group[.read] N` and
-  // `cp.async.mbarrier.arrive[.noinc] [addr]` one.
+  // How many operands an instruction takes: the opcode's row in opcodes.def, but for the forms whose counts
+  // differ within one opcode:
+  // - the `cp.async` group controls (ISA 9.7.9.25.3 and 9.7.9.25.4.x): `cp.async.commit_group`, `cp.async.wait_all`
+  //   and `cp.async.bulk.commit_group` take none, `cp.async.wait_group N`, `cp.async.bulk.wait_group[.read] N` and
+  //   `cp.async.mbarrier.arrive[.noinc] [addr]` one;
+  // - barriers: `bar{.cta}.sync a{, b}`, `bar{.cta}.arrive a, b`, `bar{.cta}.red.op d, a{, b}, {!}c` (9.7.13.1),
+  //   `bar.warp.sync membermask` (9.7.13.3), `barrier.cluster.arrive` / `.wait` none (9.7.13.2);
+  // - mbarrier (9.7.13.15.9-17): init [addr], count; inval [addr]; expect_tx / complete_tx [addr], txCount;
+  //   arrive and arrive_drop state, [addr]{, count}, with .expect_tx or .noComplete state, [addr], count;
+  //   test_wait waitComplete, [addr], state|parity; try_wait the same {, suspendTimeHint}; pending_count count, state.
+  // A form none of these names is an error (check_form).
   static std::pair<std::size_t, std::size_t> operand_count(const Instruction& out, const OpcodeInfo& info) {
-    if (out.op == Opcode::cp_) {
-      if (out.q.has_word("commit_group") || out.q.has_word("wait_all")) return {0, 0};
-      if (out.q.has_word("wait_group") || out.q.has_word("arrive")) return {1, 1};
+    switch (out.op) {
+      case Opcode::cp_:
+        if (out.q.has_word("commit_group") || out.q.has_word("wait_all")) return {0, 0};
+        if (out.q.has_word("wait_group") || out.q.has_word("arrive")) return {1, 1};
+        break;
+      case Opcode::bar_: case Opcode::barrier_:
+        if (is_cluster_barrier(out)) return {0, 0};
+        if (out.q.has(Flag::warp)) return {1, 1};
+        if (out.q.has(Flag::red)) return {3, 4};
+        if (out.q.has(Flag::arrive)) return {2, 2};
+        if (out.q.has(Flag::sync)) return {1, 2};
+        break;
+      case Opcode::mbarrier_:
+        switch (mbarrier_op(out)) {
+          case MbarrierOp::inval: return {1, 1};
+          case MbarrierOp::init: case MbarrierOp::expect_tx: case MbarrierOp::complete_tx: case MbarrierOp::pending_count:
+            return {2, 2};
+          case MbarrierOp::arrive:
+            if (out.q.has(Flag::expect_tx) || out.q.has_word("noComplete")) return {3, 3};
+            return {2, 3};
+          case MbarrierOp::wait: return {3, out.q.has(Flag::try_wait) ? 4u : 3u};
+          default: break;
+        }
+        break;
+      default: break;
     }
     return {info.min_operands, info.max_operands};
+  }
+
+  // The forms of the synchronization opcodes (ISA 9.7.13.1-3, 9.7.13.15): one that names no operation is an
+  // error, so that later passes can read each form's operands by position.
+  void check_form(const ast::Instruction& ins, const Instruction& out) {
+    if (out.op == Opcode::bar_ || out.op == Opcode::barrier_) {
+      if (is_cluster_barrier(out) ? !(out.q.has(Flag::arrive) || out.q.has(Flag::wait))
+                                  : !(out.q.has(Flag::sync) || out.q.has(Flag::arrive) || out.q.has(Flag::red)))
+        error(ins, "'" + opcode_text(out) + "' names no barrier operation (" +
+                       (is_cluster_barrier(out) ? ".arrive or .wait, ISA 9.7.13.2)" : ".sync, .arrive or .red, ISA 9.7.13.1)"));
+    } else if (out.op == Opcode::mbarrier_ && mbarrier_op(out) == MbarrierOp::none) {
+      error(ins, "'" + opcode_text(out) + "' names no mbarrier operation (ISA 9.7.13.15)");
+    }
   }
 
   // How many type qualifiers each instruction takes (ISA 9.7, each instruction's syntax): most take one,
@@ -905,6 +948,13 @@ int mbarrier_object_operand(MbarrierOp op) {
 }
 
 bool is_cluster_barrier(const Instruction& in) { return in.op == Opcode::barrier_ && in.q.has_word("cluster"); }
+
+std::optional<CtaBarrierOperands> cta_barrier_operands(const Instruction& in) {
+  if ((in.op != Opcode::bar_ && in.op != Opcode::barrier_) || in.q.has(Flag::warp) || is_cluster_barrier(in)) return std::nullopt;
+  const std::size_t name = in.q.has(Flag::red) ? 1 : 0;      // bar.red writes d first
+  const std::size_t with_count = in.q.has(Flag::red) ? 4 : 2;  // d, a, b, c / a, b
+  return CtaBarrierOperands{name, in.operands.size() == with_count ? static_cast<int>(name + 1) : -1};
+}
 
 std::string opcode_text(const Instruction& in) {
   std::string s = opcode_name(in.op);

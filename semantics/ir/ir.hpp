@@ -150,6 +150,15 @@ int mbarrier_object_operand(MbarrierOp op);
 // barrier.cluster.arrive / barrier.cluster.wait (ISA 9.7.13.2): the barrier of the thread's cluster, not a named
 // CTA barrier.
 bool is_cluster_barrier(const Instruction& in);
+// The operands of a CTA barrier (ISA 9.7.13.1: bar{.cta}.sync a{, b}; bar{.cta}.arrive a, b;
+// bar{.cta}.red.op d, a{, b}, {!}c): the positions of a, the barrier's name, and of b, its thread count (-1 when
+// absent: every thread of the CTA). nullopt for bar.warp.sync and barrier.cluster, which name no CTA barrier. The
+// builder has checked each form's operand count.
+struct CtaBarrierOperands {
+  std::size_t name = 0;
+  int count = -1;
+};
+std::optional<CtaBarrierOperands> cta_barrier_operands(const Instruction& in);
 
 // The instruction's opcode with its qualifiers as written: "ld.global.u32", "cp.async.ca.shared.global".
 std::string opcode_text(const Instruction& in);

@@ -182,16 +182,49 @@ TEST_CASE("cp.async group controls take their own operand counts (ISA 9.7.9.25.3
   };
   CHECK(errs("cp.async.commit_group;\n cp.async.wait_group 0;\n cp.async.wait_all;").empty());
   CHECK(errs("cp.async.bulk.commit_group;\n cp.async.bulk.wait_group.read 0;\n cp.async.mbarrier.arrive.noinc.b64 [%rd1];").empty());
-  CHECK(errs("cp.async.commit_group 0;").at(0) == "'cp' takes 0 operands, not 1");
-  CHECK(errs("cp.async.wait_group;").at(0) == "'cp' takes 1 operand, not 0");
-  CHECK(errs("cp.async.ca.shared.global [%rd0];").at(0) == "'cp' takes 2-6 operands, not 1");
+  CHECK(errs("cp.async.commit_group 0;").at(0) == "'cp.async.commit_group' takes 0 operands, not 1");
+  CHECK(errs("cp.async.wait_group;").at(0) == "'cp.async.wait_group' takes 1 operand, not 0");
+  CHECK(errs("cp.async.ca.shared.global [%rd0];").at(0) == "'cp.async.ca.shared.global' takes 2-6 operands, not 1");
+}
+
+TEST_CASE("barrier and mbarrier forms take their own operand counts (ISA 9.7.13.1-3, 9.7.13.15)") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n" +
+                     ".shared .align 8 .b64 bar;\n" + body + "\n ret;\n}\n");
+  };
+  // Every form as the spec's syntax blocks write it.
+  CHECK(errs("bar.sync 0;\n bar.cta.sync 1, 64;\n barrier.sync.aligned %r1;\n bar.arrive 1, 64;\n"
+             " bar.red.popc.u32 %r2, 0, %p1;\n bar.red.and.pred %p0, 1, 64, !%p1;\n bar.warp.sync 0xffffffff;\n"
+             " barrier.cluster.arrive.relaxed.aligned;\n barrier.cluster.wait;")
+            .empty());
+  CHECK(errs("mbarrier.init.shared.b64 [bar], 32;\n mbarrier.inval.shared.b64 [bar];\n"
+             " mbarrier.expect_tx.shared.b64 [bar], 16;\n mbarrier.complete_tx.shared.b64 [bar], 16;\n"
+             " mbarrier.arrive.shared.b64 %rd1, [bar];\n mbarrier.arrive.shared.b64 %rd1, [bar], %r1;\n"
+             " mbarrier.arrive.expect_tx.shared.b64 %rd1, [bar], 16;\n mbarrier.arrive.noComplete.shared.b64 %rd1, [bar], 2;\n"
+             " mbarrier.arrive_drop.shared.b64 %rd1, [bar];\n mbarrier.test_wait.shared.b64 %p0, [bar], %rd1;\n"
+             " mbarrier.try_wait.parity.shared.b64 %p0, [bar], %r1, 1000;\n mbarrier.pending_count.b64 %r1, %rd1;")
+            .empty());
+  CHECK(errs("bar.sync;").at(0) == "'bar.sync' takes 1-2 operands, not 0");
+  CHECK(errs("bar.arrive 1;").at(0) == "'bar.arrive' takes 2 operands, not 1");  // the count is required
+  CHECK(errs("bar.red.popc.u32 %r2, 0;").at(0) == "'bar.red.popc.u32' takes 3-4 operands, not 2");
+  CHECK(errs("bar.warp.sync;").at(0) == "'bar.warp.sync' takes 1 operand, not 0");
+  CHECK(errs("barrier.cluster.wait 0;").at(0) == "'barrier.cluster.wait' takes 0 operands, not 1");
+  CHECK(errs("bar.cta 0;").at(0) == "'bar.cta' names no barrier operation (.sync, .arrive or .red, ISA 9.7.13.1)");
+  CHECK(errs("barrier.cluster;").at(0) == "'barrier.cluster' names no barrier operation (.arrive or .wait, ISA 9.7.13.2)");
+  CHECK(errs("mbarrier.init.shared.b64 [bar];").at(0) == "'mbarrier.init.shared.b64' takes 2 operands, not 1");
+  CHECK(errs("mbarrier.arrive.shared.b64 [bar];").at(0) == "'mbarrier.arrive.shared.b64' takes 2-3 operands, not 1");
+  CHECK(errs("mbarrier.arrive.expect_tx.shared.b64 %rd1, [bar];").at(0) ==
+        "'mbarrier.arrive.expect_tx.shared.b64' takes 3 operands, not 2");
+  CHECK(errs("mbarrier.test_wait.shared.b64 %p0, [bar], %rd1, 5;").at(0) ==
+        "'mbarrier.test_wait.shared.b64' takes 3 operands, not 4");  // only try_wait has a time hint
+  CHECK(errs("mbarrier.shared.b64 [bar];").at(0) == "'mbarrier.shared.b64' names no mbarrier operation (ISA 9.7.13.15)");
 }
 
 TEST_CASE("the checker rejects what the spec rejects") {
   auto errs = [](const std::string& body) {
     return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .pred %p;\n" + body + "\n ret;\n}\n");
   };
-  CHECK(errs("add.u32 %r1, %r2;").at(0) == "'add' takes 3 operands, not 2");
+  CHECK(errs("add.u32 %r1, %r2;").at(0) == "'add.u32' takes 3 operands, not 2");
   CHECK(errs("add.u32 %r1, %r2, %r4;").at(0) == "undeclared name '%r4'");  // %r<4> is %r0..%r3
   CHECK(errs("add.u32 %r01, %r2, %r3;").at(0) == "undeclared name '%r01'");
   CHECK(errs("@%r1 bra $x;\n$x:").at(0) == "guard '%r1' is not a .pred register");
