@@ -497,12 +497,18 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                        z3::ule(end(x), top) && z3::ule(end(y), top) &&
                            (z3::ule(end(x), z3::zext(y.ret, 1)) || z3::ule(end(y), z3::zext(x.ret, 1))));
   };
-  // The counter facts a pair of accesses needs: those of the counter reads their addresses are computed from
-  // (fewer facts only admit more executions, so leaving the others out is sound, and much faster).
+  // The counter facts a pair of accesses needs: those of the counter reads their addresses or their paths are
+  // computed from (a slot `out[atomicAdd(n, 1)]`, a leader `if (atomicAdd(n, 1) == 0)`); fewer facts only admit
+  // more executions, so leaving the others out is sound, and much faster.
   auto counter_facts = [&](const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
     if (T1.counters.empty()) return facts;
-    const auto in_a = constants_of(a.addr), in_b = constants_of(b.addr);
+    auto constants_of_access = [](const Access& x) {
+      auto ids = constants_of(x.addr);
+      ids.merge(constants_of(x.pc));
+      return ids;
+    };
+    const auto in_a = constants_of_access(a), in_b = constants_of_access(b);
     for (const auto& c1 : T1.counters) {
       if (!in_a.count(c1.ret.id()) || !counter_ok(c1)) continue;
       for (const auto& c2 : T2.counters) {
