@@ -1197,6 +1197,52 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (r2 == z3::unsat) return PairResult::done;
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
     }
+    // Two threads' atomics on one location may each return any value (memory content), but not both the content
+    // before either: in its coherence order one comes after the other (ISA 8.10 Atomicity). A race that needs the
+    // values they returned is certain when it holds with one of them reading what an atomic of the other thread
+    // wrote (adjacent in that order); one that needs other threads' atomics between them, which the engine does not
+    // count, is a possible one.
+    bool needs_atomics_between = false;
+    {
+      // A thread's atomics: its own, or those of the thread whose values it was forwarded (a broadcast's writer, a
+      // shuffle's source lane: functions of the forwarding instance, so every term of the pair counts as used),
+      // which is not the other checked thread only when the two are in different CTAs. An atomic reads from the
+      // other side's atomics of the kind the other side's used one is (own or forwarded: the two lists may name one
+      // operation twice).
+      std::unordered_set<unsigned> used;
+      std::vector<z3::expr> todo{a.addr, a.pc, b.addr, b.pc};
+      while (!todo.empty()) {
+        const z3::expr x = todo.back();
+        todo.pop_back();
+        if (!x.is_app() || !used.insert(x.id()).second) continue;
+        for (unsigned k = 0; k < x.num_args(); ++k) todo.push_back(x.arg(k));
+      }
+      auto reads_from = [&](const AtomicUpdate& u, const std::vector<AtomicUpdate>& writers) {
+        z3::expr any = c.bool_val(false);
+        for (const AtomicUpdate& v : writers)
+          if (v.ret.get_sort().bv_size() == u.ret.get_sort().bv_size()) any = any || (v.pc && v.addr == u.addr && u.ret == v.written);
+        return any;
+      };
+      z3::expr adjacent = c.bool_val(true);
+      for (bool forwarded1 : {false, true})
+        for (bool forwarded2 : {false, true}) {
+          const auto& of1 = forwarded1 ? T1.writer_updates : T1.updates;
+          const auto& of2 = forwarded2 ? T2.writer_updates : T2.updates;
+          const z3::expr distinct = forwarded1 || forwarded2 ? !same_cta : c.bool_val(true);
+          for (const AtomicUpdate& u1 : of1)
+            for (const AtomicUpdate& u2 : of2)
+              if (used.count(u1.ret.id()) && used.count(u2.ret.id()))
+                adjacent = adjacent && z3::implies(distinct && u1.pc && u2.pc && u1.addr == u2.addr, reads_from(u2, of1) || reads_from(u1, of2));
+        }
+      if (!adjacent.is_true() && !model->eval(adjacent, true).is_true()) {
+        const QueryBudget pass = current;
+        set_budget(quick);
+        auto [r6, with_adjacent, why6] = check(q && adjacent);
+        set_budget(pass);
+        if (r6 == z3::sat) { q = q && adjacent; model = with_adjacent; }
+        else needs_atomics_between = true;
+      }
+    }
     // Values the encoding does not model that the pair's addresses or conditions depend on: the race may need values
     // no execution produces.
     std::set<std::string> unmodelled;
@@ -1248,6 +1294,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     else if (in_first_iteration)
       rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
                 "that could order them in a later one (ISA 8.9.5)";
+    if (needs_atomics_between) {
+      rr.possible = true;
+      rr.note = "the two threads' atomics on one location return the values the race needs only with other threads' "
+                "atomics between them (ISA 8.10 Atomicity), which the symbolic engine does not count" +
+                (rr.note.empty() ? "" : "; " + rr.note);
+    }
     if (across_loop) {
       rr.possible = true;
       rr.note = "the cp.async may be in flight there only on paths that skip or leave a barrier loop the other access is in "

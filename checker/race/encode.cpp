@@ -52,6 +52,25 @@ bool integer_add(const Instruction& in) {
   return !ptx::ir::is_float(in.q.types.back().scalar) && in.q.vector_width <= 1;
 }
 
+// ISA 9.7.13.5 atom: the value written in place of `old`, with operands b and c (c: atom.cas's new value).
+z3::expr atom_written(const Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c) {
+  const bool sg = ptx::ir::is_signed_int(in.q.types.back().scalar);
+  const z3::expr zero = old.ctx().bv_val(0, old.get_sort().bv_size()), one = old.ctx().bv_val(1, old.get_sort().bv_size());
+  switch (*in.q.atom_op) {
+    case ptx::ir::AtomOp::and_: return old & b;
+    case ptx::ir::AtomOp::or_: return old | b;
+    case ptx::ir::AtomOp::xor_: return old ^ b;
+    case ptx::ir::AtomOp::cas: return z3::ite(old == b, c, old);
+    case ptx::ir::AtomOp::exch: return b;
+    case ptx::ir::AtomOp::add: return old + b;
+    case ptx::ir::AtomOp::inc: return z3::ite(z3::uge(old, b), zero, old + one);
+    case ptx::ir::AtomOp::dec: return z3::ite(old == zero || z3::ugt(old, b), b, old - one);
+    case ptx::ir::AtomOp::min: return z3::ite(sg ? old <= b : z3::ule(old, b), old, b);
+    case ptx::ir::AtomOp::max: return z3::ite(sg ? old >= b : z3::uge(old, b), old, b);
+  }
+  return b;
+}
+
 bool positive_add(const Instruction& in) {
   if (!integer_add(in)) return false;
   const ScalarType t = in.q.types.back().scalar;
@@ -895,15 +914,21 @@ class Encoder {
         for (const auto& t : in.q.types) ww = ptx::ir::scalar_bits(t.scalar);
         access(s, i, in, ad, (ww + 7) / 8 * std::max<unsigned>(1, in.q.vector_width), in.op == Opcode::atom_, true, true);
         if (integer_add(in) && !probing_) out_.add_amounts.insert_or_assign(i, R(o.size() - 1, ww));
-        if (in.op != Opcode::atom_) return;
-        if (integer_add(in) && o[0].kind == OK::Register && o[0].component < 0 && !probing_) {
-          z3::expr ret = fresh("atom.ret", ww);
-          write(s, in, o[0], ret, false);
+        const bool returns = in.op == Opcode::atom_ && o[0].kind == OK::Register && o[0].component < 0;
+        const bool integer_scalar = !in.q.types.empty() && !ptx::ir::is_float(in.q.types.back().scalar) && in.q.vector_width <= 1;
+        if (integer_scalar && in.q.atom_op && !probing_ && (returns || o[0].kind != OK::Register)) {
+          // The value it read: memory content, as a load's (a red's, or an atom's into `_`, only for `written`).
+          const z3::expr old = fresh(returns ? "atom.ret" : "atom.old", ww);
+          const std::size_t b = in.op == Opcode::atom_ ? 2 : 1;  // atom d, [a], b{, c}; red [a], b
           const Access& a = out_.accesses.back();
-          out_.counters.push_back({i, a.object, a.addr, ret, out_.add_amounts.at(i), a.pc, a.scope});
-          return;
+          out_.updates.push_back({i, a.addr, old, atom_written(in, old, R(b, ww), in.op == Opcode::atom_ && o.size() > 3 ? R(3, ww) : old), a.pc});
+          if (returns) {
+            write(s, in, o[0], old, false);
+            if (integer_add(in)) out_.counters.push_back({i, a.object, a.addr, old, out_.add_amounts.at(i), a.pc, a.scope});
+            return;
+          }
         }
-        havoc_outputs(s, in);
+        if (in.op == Opcode::atom_) havoc_outputs(s, in);
         return;
       }
       case Opcode::cp_:
@@ -1078,8 +1103,8 @@ class Encoder {
     const Stored& at = st->second;
     const std::vector<int> loops = loops_of(store);
     const std::vector<z3::expr> iteration = iteration_of(loops);
-    const std::vector<const CounterRead*> counters = counters_in(at.value, loops);
-    const WriterMap w = as_writer(at.pc, forwarded_terms(at.value, at.pc, counters), writer, loops, iteration);
+    const ForwardedAtomics atomics = atomics_in(at.value, loops);
+    const WriterMap w = as_writer(at.pc, forwarded_terms(at.value, at.pc, atomics), writer, loops, iteration);
     auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
     // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
     // the store).
@@ -1090,39 +1115,46 @@ class Encoder {
       else out_.facts.push_back(in_range);
     }
     const z3::expr v = z3::ite(runs, as_w(at.value), initial_content(store)).simplify();
-    add_writer_counters(counters, w.from, w.to, store, iteration);
+    add_writer_atomics(atomics, w.from, w.to, store, iteration);
     return broadcast_memo_.emplace(store, v).first->second;
   }
+  // The counter reads and atomic updates a forwarded value is computed from, in `loops` (those of the forwarding
+  // instruction, so that an iteration of them names one instance of each).
+  struct ForwardedAtomics {
+    std::vector<const CounterRead*> counters;
+    std::vector<const AtomicUpdate*> updates;
+  };
+  ForwardedAtomics atomics_in(const z3::expr& value, const std::vector<int>& loops) const {
+    ForwardedAtomics out;
+    const auto used = constants_of(value);
+    for (const auto& cr : out_.counters)
+      if (used.count(cr.ret.id()) && loops_of(cr.instr) == loops) out.counters.push_back(&cr);
+    for (const auto& u : out_.updates)
+      if (used.count(u.ret.id()) && loops_of(u.instr) == loops) out.updates.push_back(&u);
+    return out;
+  }
   // What a forwarded value depends on: the value, the forwarding thread's path condition, and the fields of the
-  // counter reads the value is computed from.
-  static std::vector<z3::expr> forwarded_terms(const z3::expr& value, const z3::expr& pc, const std::vector<const CounterRead*>& counters) {
+  // atomics the value is computed from.
+  static std::vector<z3::expr> forwarded_terms(const z3::expr& value, const z3::expr& pc, const ForwardedAtomics& atomics) {
     std::vector<z3::expr> terms{value, pc};
-    for (const auto* cr : counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
+    for (const auto* cr : atomics.counters) terms.insert(terms.end(), {cr->addr, cr->ret, cr->inc, cr->pc});
+    for (const auto* u : atomics.updates) terms.insert(terms.end(), {u->addr, u->ret, u->written, u->pc});
     return terms;
   }
-  // The forwarding thread's counter reads (this thread's under the substitution from -> to), for the counter facts
-  // between the forwarders of two threads (check.cpp).
-  void add_writer_counters(const std::vector<const CounterRead*>& counters, const z3::expr_vector& from, const z3::expr_vector& to,
-                           std::uint32_t via, const std::vector<z3::expr>& instance) {
+  // The forwarding thread's counter reads and atomic updates (this thread's under the substitution from -> to), for
+  // the facts between the forwarders of two threads (check.cpp).
+  void add_writer_atomics(const ForwardedAtomics& atomics, const z3::expr_vector& from, const z3::expr_vector& to,
+                          std::uint32_t via, const std::vector<z3::expr>& instance) {
     auto as = [&](z3::expr e) { return e.substitute(from, to); };
-    for (const auto* cr : counters)
+    for (const auto* cr : atomics.counters)
       out_.writer_counters.push_back({{cr->instr, cr->object, as(cr->addr), as(cr->ret), as(cr->inc), as(cr->pc), cr->scope}, via, instance});
+    for (const auto* u : atomics.updates) out_.writer_updates.push_back({u->instr, as(u->addr), as(u->ret), as(u->written), as(u->pc)});
     // The forwarding thread's population counts too (a leader's `atomicAdd(count, __popc(ballot))`), each once.
     for (std::size_t n = 0, taken = out_.popcounts.size(); n < taken; ++n) {
       const ThreadEncoding::Popcount forwarder{as(out_.popcounts[n].bits).simplify(), as(out_.popcounts[n].count).simplify()};
       if (popcount_ids_.insert(forwarder.count.id()).second) out_.popcounts.push_back(forwarder);
     }
   }
-  // The counter reads `value` is computed from, in `loops` (those of the forwarding instruction, so that an
-  // iteration of them names one instance of each).
-  std::vector<const CounterRead*> counters_in(const z3::expr& value, const std::vector<int>& loops) const {
-    std::vector<const CounterRead*> out;
-    const auto used = constants_of(value);
-    for (const auto& cr : out_.counters)
-      if (used.count(cr.ret.id()) && loops_of(cr.instr) == loops) out.push_back(&cr);
-    return out;
-  }
-
   // ---- shuffles
   z3::expr lane_id() const { return z3::urem(linear_tid(out_.tid, l_), c_.bv_val(32, 32)); }
 
@@ -1196,10 +1228,10 @@ class Encoder {
     const std::string name = "s" + std::to_string(via) + ".";
     const std::vector<int> loops = loops_of(via);
     const std::vector<z3::expr> iteration = iteration_of(loops);
-    const std::vector<const CounterRead*> counters = counters_in(value, loops);
+    const ForwardedAtomics atomics = atomics_in(value, loops);
     z3::expr_vector from(c_), to(c_);
     for (int d = 0; d < 3; ++d) { from.push_back(out_.tid[d]); to.push_back(source[d]); }
-    for (const z3::expr& x : thread_constants(forwarded_terms(value, pc, counters))) {
+    for (const z3::expr& x : thread_constants(forwarded_terms(value, pc, atomics))) {
       if (names_instance(x, iteration)) continue;
       const std::string of = name + x.decl().name().str().substr(pre_.size());
       from.push_back(x);
@@ -1210,7 +1242,7 @@ class Encoder {
     add_fact(z3::implies(pc, as_source(pc)));
     std::vector<z3::expr> instance = iteration;
     instance.insert(instance.end(), source.begin(), source.end());
-    add_writer_counters(counters, from, to, via, instance);
+    add_writer_atomics(atomics, from, to, via, instance);
     return as_source(value).simplify();
   }
 

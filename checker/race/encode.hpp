@@ -63,6 +63,16 @@ struct CounterRead {
   ptx::ir::Scope scope = ptx::ir::Scope::gpu;
 };
 
+// An integer scalar `atom` or `red` (ISA 9.7.13.5-6): the value it read (an atom's result; a fresh symbol for a red)
+// and the value it wrote in its place. A thread's atomic read what the other thread's atomic wrote when they are
+// adjacent in the location's coherence order (8.10 Atomicity): check.cpp asks a race's witness for that before
+// calling the race certain.
+struct AtomicUpdate {
+  std::uint32_t instr = 0;
+  z3::expr addr, ret, written, pc;
+};
+z3::expr atom_written(const ptx::ir::Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c);
+
 // An integer `atom`/`red` add of a scalar (the only writes a counter may have, when the amount is non-negative).
 bool integer_add(const ptx::ir::Instruction& in);
 // An integer add of a positive immediate below half the type's range.
@@ -118,6 +128,7 @@ struct ThreadEncoding {
   std::vector<Barrier> barriers;
   std::vector<Barrier> mbarrier_inits;  // each mbarrier.init and when the thread runs it
   std::vector<CounterRead> counters;
+  std::vector<AtomicUpdate> updates;  // every integer scalar atom and red
   std::map<std::uint32_t, z3::expr> add_amounts;  // every integer atom/red add (integer_add) -> the amount it adds
   // The counter reads a value forwarded from another thread is computed from, as that thread made them: a
   // shared-memory broadcast's writing thread (Encoder::broadcast_value) or a shuffle's source lane
@@ -130,6 +141,8 @@ struct ThreadEncoding {
     std::vector<z3::expr> instance;
   };
   std::vector<WriterCounter> writer_counters;
+  // The forwarding threads' atomic updates a forwarded value is computed from (as writer_counters).
+  std::vector<AtomicUpdate> writer_updates;
   // Every popc this thread executes: its operand and its result (check.cpp's popcount_order relates them).
   struct Popcount {
     z3::expr bits, count;

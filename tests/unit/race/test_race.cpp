@@ -240,6 +240,31 @@ TEST_CASE("only accesses with synchronizing instructions on both sides are possi
   }
 }
 
+TEST_CASE("two threads' atomics on one location: a race that needs others' atomics between them is possible, not certain") {
+  // Without the replay: the symbolic engine's own verdicts.
+  auto race_on = [](const race::FileResult& r) -> const race::RaceReport* {
+    for (const auto& x : r.kernels.at(0).races)
+      if (x.first.kind == "write" && x.second.kind == "write" && x.first.where.line == x.second.where.line) return &x;
+    return nullptr;
+  };
+  const std::string between = "only with other threads' atomics between them";
+  for (const char* name : {"atomic_ticket_last_block.cu", "atomic_ticket_broadcast.cu", "atomic_inc_alternating.cu"}) {
+    CAPTURE(name);
+    auto r = check_kernel_file(name, false);
+    REQUIRE(r.kernels.size() == 1);
+    const race::RaceReport* both_write = race_on(r);
+    REQUIRE(both_write != nullptr);
+    CHECK(both_write->possible);
+    CHECK(both_write->note.find(between) != std::string::npos);
+  }
+  // A race the two threads' atomics allow when adjacent stays certain: the leader gives its ticket back with an
+  // atomicSub, and the next thread's atomicAdd reads what that wrote.
+  auto released = check_kernel_file("atomic_counter_leader_released.cu", false);
+  const race::RaceReport* both_write = race_on(released);
+  REQUIRE(both_write != nullptr);
+  CHECK(!both_write->possible);
+}
+
 TEST_CASE("spin locks: the notes say which lock orders how many accesses, or why it orders none") {
   // Without the replay, so that the verdicts come from the symbolic engine alone.
   auto notes_of = [](const std::string& name) {
