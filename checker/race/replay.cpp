@@ -99,7 +99,12 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
   std::vector<RaceReport> also_seen;
   unsigned runs = 0;
   const std::size_t reported = races.size();
-  for (std::size_t i = 0; i < reported; ++i) {
+  // Certain races first: the verdict rests on them, so whether an execution shows one matters most; the possible
+  // ones then, in report order, while the budget lasts.
+  std::vector<std::size_t> order(reported);
+  for (std::size_t i = 0; i < reported; ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return !races[i].possible; });
+  for (std::size_t i : order) {
     if (races[i].confirmed || !races[i].witness) continue;
     const Witness& w = *races[i].witness;
     for (Fill fill : {Fill::zero, Fill::index, Fill::loaded}) {

@@ -9,7 +9,7 @@
 namespace ptxcheck::race {
 
 struct ReplayOptions {
-  unsigned max_runs = 4;                  // interpreter runs per kernel (up to three fills for the first race)
+  unsigned max_runs = 4;                  // interpreter runs per kernel (up to three fills per race, certain races first)
   std::uint64_t max_steps = 1'000'000;    // warp instructions per run (a replay is a check, not a workload)
   double max_seconds = 3;                 // CPU time per run
   std::uint64_t max_tracked_bytes = 1u << 20;
