@@ -467,6 +467,8 @@ class Encoder {
         z3::expr_vector av(c_);
         for (const auto& a : args) av.push_back(a);
         s.reg[r] = fn(av);
+      } else if (auto carried = carried_counter(s, L, r)) {
+        s.reg[r] = *carried;
       } else {
         s.reg[r] = fresh("loop." + f_.registers[r].name, w);
       }
@@ -482,6 +484,40 @@ class Encoder {
       z3::expr latch = *ind.latch;
       out_.last_iteration.insert_or_assign(L, (!latch.substitute(from, to)).simplify());
     }
+  }
+
+  // A register whose only write in loop L is an integer atom.add at an address and of an amount the loop does not
+  // change (`while ((i = atomicAdd(&next, 1)) < n)`, a persistent-threads work queue): at the header of iteration k
+  // it holds its value from before the loop, or what that add returned in an earlier iteration, a counter read of
+  // its own (CounterRead: two threads' adds take disjoint ranges, so their work items stay distinct).
+  std::optional<z3::expr> carried_counter(State& entry, int L, int r) {
+    const auto& loop = p_.cfg.loops[L];
+    std::optional<std::uint32_t> writer;
+    for (int b : loop.body)
+      for (std::uint32_t i = p_.cfg.blocks[static_cast<std::size_t>(b)].begin; i < p_.cfg.blocks[static_cast<std::size_t>(b)].end; ++i)
+        if (writes_register(f_.body[i], r)) {
+          if (writer) return std::nullopt;
+          writer = i;
+        }
+    if (!writer || !entry.reg[r]) return std::nullopt;
+    const Instruction& in = f_.body[*writer];
+    const auto& o = in.operands;
+    auto unchanged = [&](int reg) { return reg >= 0 && !loop.modified.count(reg) && entry.reg[static_cast<std::size_t>(reg)]; };
+    auto invariant = [&](const Operand& x) {
+      if (x.kind == OK::Immediate) return true;
+      if (x.kind == OK::Register) return x.component < 0 && unchanged(x.reg);
+      return x.kind == OK::Address && (x.base_kind != Operand::BaseKind::Register || unchanged(x.reg));
+    };
+    if (in.op != Opcode::atom_ || !integer_add(in) || in.guard >= 0 || o.size() != 3 || o[0].kind != OK::Register ||
+        o[0].component >= 0 || o[0].reg != r || !invariant(o[1]) || !invariant(o[2]))
+      return std::nullopt;
+    const unsigned w = reg_bits(r);
+    if (w != ptx::ir::scalar_bits(in.q.types.back().scalar)) return std::nullopt;
+    const Access at = access_at(entry, *writer, in, o[1], w / 8, true, true, true);
+    const z3::expr ret = fresh("atom.ret", w);
+    const z3::expr earlier = (fresh("loop.carried", 1) == c_.bv_val(1, 1)) && out_.k.at(L) != c_.bv_val(0, 64);
+    out_.counters.push_back({*writer, at.object, at.addr, ret, read(entry, o[2], w, false), entry.pc && earlier, at.scope});
+    return z3::ite(earlier, ret, *entry.reg[static_cast<std::size_t>(r)]);
   }
 
   // The loop's induction variables and their steps. The body is run once (recording nothing) from the header
@@ -777,6 +813,12 @@ class Encoder {
   // `space`: the address's state space where it is not the instruction's first (cp.async's source, .global).
   void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic,
               std::optional<StateSpace> space = std::nullopt) {
+    const Access a = access_at(s, i, in, addr, size, rd, wr, atomic, space);
+    if (!probing_) out_.accesses.push_back(a);
+  }
+  // The access instruction i makes in state s (not recorded).
+  Access access_at(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr,
+                   bool atomic, std::optional<StateSpace> space = std::nullopt) {
     Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc, std::nullopt};
     if (in.guard >= 0) a.pc = s.pc && guard(s, in);
     const Strength st = strength_of(in, atomic);
@@ -803,7 +845,7 @@ class Encoder {
     if (a.object < 0) a.object = -1;
     if (a.space == Space::unknown && a.object >= 0) a.space = p_.objects[a.object].space;
     a.addr = (base + c_.bv_val(static_cast<std::uint64_t>(addr.offset), 64)).simplify();
-    if (!probing_) out_.accesses.push_back(a);
+    return a;
   }
 
   // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: a weak read of the
