@@ -485,6 +485,36 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return counter_object_ok[cr.object];
   };
   bool counters_assumed = false;
+  // Claims (`if (atomicCAS(&visited[v], 0, 1) == 0)`): when every write that may reach an allocation is an atom.cas
+  // of one constant compare value E whose new value is never E, a location holds E at most until the first CAS that
+  // reads it, so two morally strong CASes of distinct threads do not both return E (ISA 8.10 Atomicity). The
+  // allocation's E, or nullopt.
+  std::map<int, std::optional<z3::expr>> claim_value;  // allocation -> E
+  auto claimed_once = [&](int object) -> std::optional<z3::expr> {
+    if (object < 0) return std::nullopt;
+    if (auto it = claim_value.find(object); it != claim_value.end()) return it->second;
+    std::optional<z3::expr> e;
+    bool ok = true;
+    for (const auto& a : T1.accesses) {
+      if (!a.write || !ok) continue;
+      const bool may_alias_space = a.space == Space::unknown || a.space == prep.objects[static_cast<std::size_t>(object)].space;
+      if (a.object != object && !(a.object < 0 && may_alias_space)) continue;
+      bool found = false;
+      for (const auto& u : T1.updates) {
+        if (u.instr != a.instr) continue;
+        found = true;
+        const std::optional<z3::expr> compare = u.compare ? std::optional(u.compare->simplify()) : std::nullopt;
+        if (!compare || !compare->is_numeral() || (e && !z3::eq(*e, *compare))) { ok = false; break; }
+        e = *compare;
+        const auto [r, model, why] = check(*u.swap == *u.compare);
+        if (r != z3::unsat) { ok = false; break; }
+      }
+      ok = ok && found;
+    }
+    if (!ok) e.reset();
+    return claim_value.emplace(object, e).first->second;
+  };
+  bool claims_used = false;
   // The two adds (of distinct threads) took disjoint ranges, when both ran on one counter with scopes that include
   // each other (ISA 8.6 morally strong). Widened by one bit: the counter does not wrap around, not even in the
   // last add (ret + amount <= 2^w).
@@ -514,6 +544,26 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       for (const auto& c2 : T2.counters) {
         if (c1.object != c2.object || c1.ret.get_sort().bv_size() != c2.ret.get_sort().bv_size() || !in_b.count(c2.ret.id())) continue;
         facts = facts && disjoint_ranges(c1, c2);
+      }
+    }
+    return facts;
+  };
+  // The claim facts a pair of accesses needs (claimed_once): those of the CASes whose results their addresses or
+  // paths are computed from.
+  auto claim_facts = [&](const Access& a, const Access& b) {
+    z3::expr facts = c.bool_val(true);
+    std::unordered_set<unsigned> in_a, in_b;
+    for (const auto* x : {&a.addr, &a.pc}) in_a.merge(constants_of(*x));
+    for (const auto* x : {&b.addr, &b.pc}) in_b.merge(constants_of(*x));
+    for (const auto& u1 : T1.updates) {
+      if (!u1.compare || !in_a.count(u1.ret.id())) continue;
+      const auto e = claimed_once(u1.object);
+      if (!e) continue;
+      for (const auto& u2 : T2.updates) {
+        if (u2.object != u1.object || !u2.compare || !in_b.count(u2.ret.id()) || u2.ret.get_sort().bv_size() != e->get_sort().bv_size()) continue;
+        claims_used = true;
+        facts = facts && z3::implies(u1.pc && u2.pc && u1.addr == u2.addr && includes(u1.scope) && includes(u2.scope),
+                                     !(u1.ret == *e && u2.ret == *e));
       }
     }
     return facts;
@@ -1107,7 +1157,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (res.races.size() >= o.max_races) return PairResult::stop;
     if (res.queries >= o.max_queries) { budget = true; return PairResult::stop; }
     if (over_budget()) { timed_out = true; return PairResult::stop; }
-    z3::expr q = both_overlap(a, b) && counter_facts(a, b);
+    z3::expr q = both_overlap(a, b) && counter_facts(a, b) && claim_facts(a, b);
     if (a_sh || b_sh) q = q && same_cta;
     // Within one CTA the two run concurrently only in a barrier interval both may be in, in iterations of the
     // barrier loops around them that the barriers keep together.
@@ -1399,6 +1449,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, other loop-modified registers havocked): no bound");
   res.notes.push_back("distinct pointer parameters and variables are assumed not to alias; addresses are naturally aligned (ISA 6.4.1)");
   for (const auto& n : inl.notes) res.notes.push_back(n);
+  if (claims_used)
+    res.notes.push_back("claims: a location every write to which is an atomicCAS from one value E to another value is "
+                        "claimed once, so two threads' CASes on it do not both return E (ISA 8.10 Atomicity)");
   if (counters_assumed)
     res.notes.push_back("atomic counters (locations written only by atom/red.add of a non-negative amount) are assumed not to wrap around, so two threads' adds to one counter take disjoint ranges");
 

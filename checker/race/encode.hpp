@@ -70,6 +70,9 @@ struct CounterRead {
 struct AtomicUpdate {
   std::uint32_t instr = 0;
   z3::expr addr, ret, written, pc;
+  int object = -1;                         // as Access::object
+  std::optional<z3::expr> compare, swap;   // atom.cas's operands b and c
+  ptx::ir::Scope scope = ptx::ir::Scope::gpu;
 };
 z3::expr atom_written(const ptx::ir::Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c);
 
