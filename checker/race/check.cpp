@@ -468,21 +468,33 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return r == z3::unsat;
   };
   std::map<std::uint32_t, bool> amount_ok;  // add instruction -> non_negative_amount, asked once
+  // Where a counter's adds take disjoint ranges: `everywhere` when every write that may reach its allocation is an
+  // add of a non-negative amount; `within_cta` when the allocation is shared memory and each of its other writes (a
+  // reset `if (threadIdx.x == 0) n = 0;`) shares no barrier interval with any of its adds: the CTA's barriers order
+  // each such write before or after every add (ISA 8.9.4 item 2, 8.10 Coherence), so between two adds of one interval
+  // only adds reach it.
+  enum class CounterReach { none, within_cta, everywhere };
   auto only_incremented = [&](const CounterRead& cr) {
-    if (cr.object < 0) return false;
+    if (cr.object < 0) return CounterReach::none;
+    std::vector<std::uint32_t> adds, others;
     for (const auto& a : T1.accesses) {
       if (!a.write) continue;
       const bool may_alias_space = a.space == Space::unknown || a.space == prep.objects[static_cast<std::size_t>(cr.object)].space;
       if (a.object != cr.object && !(a.object < 0 && may_alias_space)) continue;
       if (!amount_ok.count(a.instr)) amount_ok[a.instr] = non_negative_amount(a);
-      if (!amount_ok[a.instr]) return false;
+      (amount_ok[a.instr] ? adds : others).push_back(a.instr);
     }
-    return true;
+    if (others.empty()) return CounterReach::everywhere;
+    if (prep.objects[static_cast<std::size_t>(cr.object)].space != Space::shared) return CounterReach::none;
+    for (auto w : others)
+      for (auto x : adds)
+        if (an.same_interval(w, x)) return CounterReach::none;
+    return CounterReach::within_cta;
   };
-  std::map<int, bool> counter_object_ok;  // counter allocation -> only_incremented
+  std::map<int, CounterReach> counter_reach;  // counter allocation -> only_incremented
   auto counter_ok = [&](const CounterRead& cr) {
-    if (!counter_object_ok.count(cr.object)) counter_object_ok[cr.object] = only_incremented(cr);
-    return counter_object_ok[cr.object];
+    if (!counter_reach.count(cr.object)) counter_reach[cr.object] = only_incremented(cr);
+    return counter_reach[cr.object];
   };
   bool counters_assumed = false;
   // Claims (`if (atomicCAS(&visited[v], 0, 1) == 0)`): when every write that may reach an allocation is an atom.cas
@@ -518,12 +530,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // The two adds (of distinct threads) took disjoint ranges, when both ran on one counter with scopes that include
   // each other (ISA 8.6 morally strong). Widened by one bit: the counter does not wrap around, not even in the
   // last add (ret + amount <= 2^w).
-  auto disjoint_ranges = [&](const CounterRead& x, const CounterRead& y) {
+  auto disjoint_ranges = [&](const CounterRead& x, const CounterRead& y, CounterReach reach) {
     const unsigned w = x.ret.get_sort().bv_size();
     auto end = [&](const CounterRead& r) { return z3::zext(r.ret, 1) + z3::zext(r.inc, 1); };
     const z3::expr top = z3::shl(c.bv_val(1, w + 1), c.bv_val(w, w + 1));  // 2^w
     counters_assumed = true;
-    return z3::implies(x.pc && y.pc && x.addr == y.addr && includes(x.scope) && includes(y.scope),
+    const z3::expr where = reach == CounterReach::within_cta ? same_cta : c.bool_val(true);
+    return z3::implies(where && x.pc && y.pc && x.addr == y.addr && includes(x.scope) && includes(y.scope),
                        z3::ule(end(x), top) && z3::ule(end(y), top) &&
                            (z3::ule(end(x), z3::zext(y.ret, 1)) || z3::ule(end(y), z3::zext(x.ret, 1))));
   };
@@ -540,10 +553,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     };
     const auto in_a = constants_of_access(a), in_b = constants_of_access(b);
     for (const auto& c1 : T1.counters) {
-      if (!in_a.count(c1.ret.id()) || !counter_ok(c1)) continue;
+      const CounterReach reach = in_a.count(c1.ret.id()) ? counter_ok(c1) : CounterReach::none;
+      if (reach == CounterReach::none) continue;
       for (const auto& c2 : T2.counters) {
         if (c1.object != c2.object || c1.ret.get_sort().bv_size() != c2.ret.get_sort().bv_size() || !in_b.count(c2.ret.id())) continue;
-        facts = facts && disjoint_ranges(c1, c2);
+        facts = facts && disjoint_ranges(c1, c2, reach);
       }
     }
     return facts;
@@ -574,15 +588,17 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   for (const auto& w1 : T1.writer_counters)
     for (const auto& w2 : T2.writer_counters) {
       const CounterRead &r1 = w1.read, &r2 = w2.read;
-      if (r1.object != r2.object || r1.ret.get_sort().bv_size() != r2.ret.get_sort().bv_size() || !counter_ok(r1)) continue;
+      if (r1.object != r2.object || r1.ret.get_sort().bv_size() != r2.ret.get_sort().bv_size()) continue;
+      const CounterReach reach = counter_ok(r1);
+      if (reach == CounterReach::none) continue;
       if (r1.instr != r2.instr) {
-        s.add(disjoint_ranges(r1, r2));
+        s.add(disjoint_ranges(r1, r2, reach));
         continue;
       }
       if (w1.via != w2.via) continue;
       z3::expr same_instance = same_cta;
       for (std::size_t i = 0; i < w1.instance.size(); ++i) same_instance = same_instance && w1.instance[i] == w2.instance[i];
-      s.add(z3::implies(!same_instance, disjoint_ranges(r1, r2)));
+      s.add(z3::implies(!same_instance, disjoint_ranges(r1, r2, reach)));
     }
 
   // Read consistency within a thread (consistent_loads): the facts a pair of accesses needs, for the loads whose
@@ -1453,7 +1469,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     res.notes.push_back("claims: a location every write to which is an atomicCAS from one value E to another value is "
                         "claimed once, so two threads' CASes on it do not both return E (ISA 8.10 Atomicity)");
   if (counters_assumed)
-    res.notes.push_back("atomic counters (locations written only by atom/red.add of a non-negative amount) are assumed not to wrap around, so two threads' adds to one counter take disjoint ranges");
+    res.notes.push_back("atomic counters (locations written only by atom/red.add of a non-negative amount, or, in shared memory, "
+                        "also by writes in barrier intervals none of the adds is in) are assumed not to wrap around, so two "
+                        "threads' adds to one counter take disjoint ranges");
 
   if (o.replay) {
     ReplayOptions ro;
