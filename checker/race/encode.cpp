@@ -1209,11 +1209,14 @@ class Encoder {
   // block every thread of the CTA reaches alike, unguarded, so that every lane of the warp runs it, once per
   // iteration of the loops around it, and the lanes' runs pair up. Not while probing a loop.
   bool forwarded(std::uint32_t i, const Instruction& in, std::size_t operands) const {
+    return forwardable(in, operands) && !divergent(i);
+  }
+  bool forwardable(const Instruction& in, std::size_t operands) const {
     const auto& o = in.operands;
-    return !probing_ && in.q.has(ptx::ir::Flag::sync) && o.size() == operands && in.guard < 0 &&
-           !p_.uni.divergent[static_cast<std::size_t>(p_.cfg.block_of[i])] && o[0].reg >= 0 && o[0].component < 0 &&
+    return !probing_ && in.q.has(ptx::ir::Flag::sync) && o.size() == operands && in.guard < 0 && o[0].reg >= 0 && o[0].component < 0 &&
            (o[0].kind == OK::Register || o[0].kind == OK::PredPair);
   }
+  bool divergent(std::uint32_t i) const { return p_.uni.divergent[static_cast<std::size_t>(p_.cfg.block_of[i])]; }
   // The thread of this thread's warp at `lane` (32-bit): its tid, and whether it takes part in an instruction with
   // `membermask` (it exists, the CTA possibly ending mid-warp, and is in the mask).
   struct LaneThread {
@@ -1230,13 +1233,20 @@ class Encoder {
 
   // ISA 9.7.9.6 shfl.sync (forwarded): the destination is `a` as the source lane's thread had it (source_value),
   // when that lane takes part; sourcing from another lane is undefined, a fresh value.
+  // A broadcast (.idx) in a block some lanes may skip, outside loops (so that the lanes' runs still pair up), forwards
+  // the source lane's value when that lane also reaches the shfl (its path condition, with the ballots it took part
+  // in as facts: `if (!pred) return; ... __shfl_sync(ballot(pred), base, leader)`); where it does not, it has exited
+  // (a lane of membermask that has not waits for it, 9.7.9.6) and the value is undefined, a fresh one. (Other modes
+  // there stay fresh values: a butterfly reduction's chain of them would make terms of every lane's values.)
   bool shuffle(State& s, std::uint32_t i, const Instruction& in) {
-    if (!forwarded(i, in, 5)) return false;
+    const bool may_skip = divergent(i);
+    if (!forwardable(in, 5) || (may_skip && (!loops_of(i).empty() || ops::shfl_mode(in.q) != ops::ShflMode::idx))) return false;
     const auto& o = in.operands;
     const auto [j, in_range] = ops::shfl_source(d_, ops::shfl_mode(in.q), lane_id(), read(s, o[2], 32, false), read(s, o[3], 32, false));
     const z3::expr a = read(s, o[1], 32, false);
     const LaneThread source = lane_thread(j, read(s, o[4], 32, false));
-    write(s, in, reg_operand(o[0].reg), z3::ite(source.takes_part, source_value(i, s.pc, a, source.tid), fresh("shfl", 32)), false);
+    const Forwarded from_source = source_value(i, s.pc, a, source.tid, may_skip);
+    write(s, in, reg_operand(o[0].reg), z3::ite(source.takes_part && from_source.reaches, from_source.value, fresh("shfl", 32)), false);
     if (o[0].kind == OK::PredPair && o[0].reg2 >= 0) write(s, in, reg_operand(o[0].reg2), in_range, false);
     return true;
   }
@@ -1257,6 +1267,7 @@ class Encoder {
     const z3::expr own_bit = z3::lshr(ballot, lane_id()).extract(0, 0);
     add_fact((ballot & ~group) == c_.bv_val(0, 32));
     add_fact(z3::implies(s.pc && lane_thread(lane_id(), mask).takes_part, own_bit == a));
+    if (loops_of(i).empty()) ballots_.push_back({ballot, s.pc, a, mask});
     write(s, in, o[0], ops::vote_result(d_, ops::vote_mode(in.q), ballot, group), false);
     return true;
   }
@@ -1271,14 +1282,23 @@ class Encoder {
   // the thread's tid, equal to this thread's own constant at its own tid (a fact: the source may be this thread, or
   // the other checked one). The source reaches `via` too (the control flow to it is uniform): a fact on those
   // functions.
-  z3::expr source_value(std::uint32_t via, const z3::expr& pc, const z3::expr& value, const std::vector<z3::expr>& source) {
+  // `may_skip`: the source need not reach `via`; `reaches` says when it does, and the ballots before (outside loops)
+  // give their facts for the source's lane as for this thread's.
+  struct Forwarded {
+    z3::expr value, reaches;
+  };
+  Forwarded source_value(std::uint32_t via, const z3::expr& pc, const z3::expr& value, const std::vector<z3::expr>& source,
+                         bool may_skip = false) {
     const std::string name = "s" + std::to_string(via) + ".";
     const std::vector<int> loops = loops_of(via);
     const std::vector<z3::expr> iteration = iteration_of(loops);
     const ForwardedAtomics atomics = atomics_in(value, loops);
     z3::expr_vector from(c_), to(c_);
     for (int d = 0; d < 3; ++d) { from.push_back(out_.tid[d]); to.push_back(source[d]); }
-    for (const z3::expr& x : thread_constants(forwarded_terms(value, pc, atomics))) {
+    std::vector<z3::expr> terms = forwarded_terms(value, pc, atomics);
+    if (may_skip)
+      for (const Ballot& b : ballots_) terms.insert(terms.end(), {b.pc, b.predicate, b.mask});
+    for (const z3::expr& x : thread_constants(terms)) {
       if (names_instance(x, iteration)) continue;
       const std::string of = name + x.decl().name().str().substr(pre_.size());
       from.push_back(x);
@@ -1286,11 +1306,18 @@ class Encoder {
       add_fact(per_instance(of, x.get_sort(), loops, out_.tid) == x);
     }
     auto as_source = [&](z3::expr e) { return e.substitute(from, to); };
-    add_fact(z3::implies(pc, as_source(pc)));
+    if (!may_skip) add_fact(z3::implies(pc, as_source(pc)));
+    // The source's bit of each ballot (of its warp: this thread's) is its predicate when it took part.
+    if (may_skip)
+      for (const Ballot& b : ballots_) {
+        const z3::expr lane = z3::urem(linear_tid(source, l_), c_.bv_val(32, 32));
+        const z3::expr in_mask = (z3::lshr(as_source(b.mask), lane) & c_.bv_val(1, 32)) == c_.bv_val(1, 32);
+        add_fact(z3::implies(as_source(b.pc) && in_mask, z3::lshr(b.ballot, lane).extract(0, 0) == as_source(b.predicate)));
+      }
     std::vector<z3::expr> instance = iteration;
     instance.insert(instance.end(), source.begin(), source.end());
     add_writer_atomics(atomics, from, to, via, instance);
-    return as_source(value).simplify();
+    return {as_source(value).simplify(), may_skip ? as_source(pc).simplify() : c_.bool_val(true)};
   }
 
   // The substitution from this thread's constants in `terms` to the writer's (see broadcast_value), and the
@@ -1386,6 +1413,12 @@ class Encoder {
   std::unordered_set<unsigned> probe_made_;  // ids of the symbols made while probing
   std::unordered_set<unsigned> fact_ids_;    // ids of the facts pushed (add_fact)
   std::unordered_set<unsigned> popcount_ids_;  // ids of the popc results recorded (ThreadEncoding::popcounts)
+  // The forwarded votes outside loops (vote): the warp's ballot, and this thread's path condition, predicate and
+  // membermask there.
+  struct Ballot {
+    z3::expr ballot, pc, predicate, mask;
+  };
+  std::vector<Ballot> ballots_;
 };
 }  // namespace
 
