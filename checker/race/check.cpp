@@ -469,10 +469,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
   std::map<std::uint32_t, bool> amount_ok;  // add instruction -> non_negative_amount, asked once
   // Where a counter's adds take disjoint ranges: `everywhere` when every write that may reach its allocation is an
-  // add of a non-negative amount; `within_cta` when the allocation is shared memory and each of its other writes (a
-  // reset `if (threadIdx.x == 0) n = 0;`) shares no barrier interval with any of its adds: the CTA's barriers order
-  // each such write before or after every add (ISA 8.9.4 item 2, 8.10 Coherence), so between two adds of one interval
-  // only adds reach it.
+  // add of a non-negative amount; `within_cta` when the allocation is shared memory, its adds are outside loops (each
+  // runs once, in one barrier interval of the CTA) and each of its other writes (a reset `if (threadIdx.x == 0) n = 0;`)
+  // shares no barrier interval with any of them: the CTA's barriers order each such write before or after every add
+  // (ISA 8.9.4 item 2, 8.10 Coherence), so between two adds only adds reach it.
   enum class CounterReach { none, within_cta, everywhere };
   auto only_incremented = [&](const CounterRead& cr) {
     if (cr.object < 0) return CounterReach::none;
@@ -486,6 +486,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     if (others.empty()) return CounterReach::everywhere;
     if (prep.objects[static_cast<std::size_t>(cr.object)].space != Space::shared) return CounterReach::none;
+    for (auto x : adds)
+      if (!loops_around(prep.cfg, x).empty()) return CounterReach::none;
     for (auto w : others)
       for (auto x : adds)
         if (an.same_interval(w, x)) return CounterReach::none;
