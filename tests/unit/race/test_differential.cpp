@@ -38,7 +38,8 @@ constexpr unsigned shared_bytes = 512, global_bytes = 2048;
 // A kernel of 2-9 statements: CTA and warp barriers, loads, stores and atomics of 1-16 bytes at
 // ((id * A + B) op C) & mask in a shared array or the global buffer, some under a predicate on the thread id or
 // inside a branch around them, loops of 2-4 iterations (the index adding a multiple of the counter) with or
-// without a CTA barrier, and cp.async copies with their commits and waits.
+// without a CTA barrier, cp.async copies with their commits and waits, and broadcast shuffles in the lanes a ballot
+// names.
 GeneratedKernel generate(std::mt19937& rng) {
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   GeneratedKernel k;
@@ -68,10 +69,9 @@ GeneratedKernel generate(std::mt19937& rng) {
   std::string loop_counter;  // inside a loop: its counter, which the index adds a multiple of
   // An address of `size` bytes at ((id * A + B [+ counter * 32C]) op D) & mask in the shared array or the global
   // buffer: the register holding it.
-  auto address = [&](bool shared, unsigned size) {
-    const int id = pick(6);
+  auto address = [&](bool shared, unsigned size, const std::string& id = "") {
     const int index = r++;
-    body << "  mul.lo.u32 %r" << index << ", " << ids[id] << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
+    body << "  mul.lo.u32 %r" << index << ", " << (id.empty() ? ids[pick(6)] : id) << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
     body << "  add.u32 %r" << index << ", %r" << index << ", " << pick(8) << ";\n";
     if (!loop_counter.empty()) body << "  mad.lo.u32 %r" << index << ", " << loop_counter << ", " << pick(3) * 32 << ", %r" << index << ";\n";
     switch (pick(8)) {
@@ -86,11 +86,11 @@ GeneratedKernel generate(std::mt19937& rng) {
     body << "  add.s64 %rd" << at << ", " << (shared ? "%rd3" : "%rd2") << ", %rd" << offset << ";\n";
     return "[%rd" + std::to_string(at) + "]";
   };
-  auto access = [&](const std::string& guard) {
+  auto access = [&](const std::string& guard, const std::string& id = "") {
     const bool shared = pick(2);
     const unsigned sizes[] = {1, 2, 4, 8, 16};
     const unsigned size = sizes[pick(5)];
-    const std::string at = address(shared, size);
+    const std::string at = address(shared, size, id);
     const std::string space = shared ? ".shared" : ".global";
     const std::string type = size == 1 ? ".u8" : size == 2 ? ".u16" : size == 4 ? ".u32" : size == 8 ? ".u64" : ".v4.u32";
     const std::string value = size == 8 ? "%rd1" : size == 16 ? "{%r1, %r2, %r1, %r2}" : "%r1";
@@ -168,6 +168,22 @@ GeneratedKernel generate(std::mt19937& rng) {
         const int n = predicate(), l = label++;
         body << "  @!%p" << n << " bra $L" << l << ";\n";
         for (int a = 0; a < 1 + pick(2); ++a) access("");
+        body << "$L" << l << ":\n";
+        break;
+      }
+      case 9: {
+        // A ballot of a lane predicate, then, in the lanes it holds for, a broadcast over the ballot's mask from its
+        // highest lane (bfind) or from a fixed lane, and an access at an index from it. A fixed lane may be outside
+        // the mask: the value is then undefined (ISA 9.7.9.6; the interpreter gives the lane's own), so the one
+        // execution does not stand for every one and only soundness is checked.
+        const int n = predicate(), mask = r++, value = r++, source = r++, l = label++;
+        body << "  vote.sync.ballot.b32 %r" << mask << ", %p" << n << ", -1;\n  @!%p" << n << " bra $L" << l << ";\n";
+        const bool highest = pick(2);
+        if (highest) body << "  bfind.u32 %r" << source << ", %r" << mask << ";\n";
+        else k.barrier_ordered_only = false;
+        body << "  shfl.sync.idx.b32 %r" << value << ", " << ids[pick(3)] << ", "
+             << (highest ? "%r" + std::to_string(source) : std::to_string(pick(32))) << ", 31, %r" << mask << ";\n";
+        access("", "%r" + std::to_string(value));
         body << "$L" << l << ":\n";
         break;
       }
