@@ -545,14 +545,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // The counter facts a pair of accesses needs: those of the counter reads their addresses or their paths are
   // computed from (a slot `out[atomicAdd(n, 1)]`, a leader `if (atomicAdd(n, 1) == 0)`); fewer facts only admit
   // more executions, so leaving the others out is sound, and much faster.
+  // The constants an access's address and path condition are built from.
+  auto constants_of_access = [](const Access& x) {
+    auto ids = constants_of(x.addr);
+    ids.merge(constants_of(x.pc));
+    return ids;
+  };
   auto counter_facts = [&](const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
     if (T1.counters.empty()) return facts;
-    auto constants_of_access = [](const Access& x) {
-      auto ids = constants_of(x.addr);
-      ids.merge(constants_of(x.pc));
-      return ids;
-    };
     const auto in_a = constants_of_access(a), in_b = constants_of_access(b);
     for (const auto& c1 : T1.counters) {
       const CounterReach reach = in_a.count(c1.ret.id()) ? counter_ok(c1) : CounterReach::none;
@@ -568,9 +569,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // paths are computed from.
   auto claim_facts = [&](const Access& a, const Access& b) {
     z3::expr facts = c.bool_val(true);
-    std::unordered_set<unsigned> in_a, in_b;
-    for (const auto* x : {&a.addr, &a.pc}) in_a.merge(constants_of(*x));
-    for (const auto* x : {&b.addr, &b.pc}) in_b.merge(constants_of(*x));
+    if (T1.updates.empty()) return facts;
+    const auto in_a = constants_of_access(a), in_b = constants_of_access(b);
     for (const auto& u1 : T1.updates) {
       if (!u1.compare || !in_a.count(u1.ret.id())) continue;
       const auto e = claimed_once(u1.object);
