@@ -11,6 +11,7 @@
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/locks.hpp"
+#include "checker/race/named_barriers.hpp"
 #include "checker/race/barrier_forms.hpp"
 #include "checker/race/mbarrier.hpp"
 #include "checker/race/private.hpp"
@@ -393,6 +394,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   }
   for (const auto& r : locks.rejected)
     res.notes.push_back("spin lock not taken as ordering its critical sections: " + r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
+  // Named barriers with producer/consumer roles that every thread passes once (named_barriers.hpp). Aligned ones
+  // need the lanes of a warp to take the same operation (ISA 9.7.13.1: undefined otherwise); checked below.
+  NamedBarrierPhases phases = find_single_phase_barriers(f, prep.cfg, o.block, o.x_only);
 
   z3::solver s(c);
   QueryBudget current;  // the solver's budget per query
@@ -812,6 +816,30 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                                                "a grid synchronisation waits for every CTA of the grid, and this thread's CTA does not arrive"});
   }
 
+  // ---- named barriers: the lanes of a warp take one aligned operation.
+  std::erase_if(phases.barriers, [&](const SinglePhaseBarrier& b) {
+    for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
+      const std::uint32_t op = T1.barriers[k].instr;
+      if (std::find(b.ops.begin(), b.ops.end(), op) == b.ops.end() || !aligned_barrier(f.body[op])) continue;
+      auto [r, model, why] = check(same_warp && T1.barriers[k].pc && !T2.barriers[k].pc);
+      if (r == z3::unsat) continue;
+      phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
+                                (r == z3::sat ? "lanes of one warp may take different aligned operations on it (undefined, ISA 9.7.13.1), at "
+                                              : "the solver could not show that the lanes of a warp take one aligned operation on it, at ") +
+                                where_of(m, f.body[op]).text());
+      return true;
+    }
+    return false;
+  });
+  for (const auto& b : phases.barriers) {
+    std::string at;
+    for (auto op : b.ops) at += (at.empty() ? "" : ", ") + where_of(m, f.body[op]).text();
+    res.notes.push_back("named barrier " + std::to_string(b.name) + " (every thread passes one operation on it, with the CTA's thread count): "
+                        "what a thread does before its operation precedes what a waiting thread does after its own (ISA 8.9.4 item 2), at " + at);
+  }
+  for (const auto& why : phases.rejected)
+    res.notes.push_back(why + "; its operations are taken as possible orderings");
+
   // ---- data races
   const std::string async_note = "a cp.async copies at some point between the instruction and the completion of its group "
                                  "(cp.async.wait_group or wait_all, ISA 9.7.9.25.3.3); barriers and fences on the way do not order it";
@@ -1177,6 +1205,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (over_budget()) { timed_out = true; return PairResult::stop; }
     z3::expr q = both_overlap(a, b) && counter_facts(a, b) && claim_facts(a, b);
     if (a_sh || b_sh) q = q && same_cta;
+    // A named barrier every thread passes once orders the two within a CTA (named_barriers.hpp).
+    if (!a.async && !b.async && (phases.orders(a.instr, b.instr) || phases.orders(b.instr, a.instr))) {
+      if (a_sh || b_sh) return PairResult::done;
+      q = q && !same_cta;
+    }
     // Within one CTA the two run concurrently only in a barrier interval both may be in, in iterations of the
     // barrier loops around them that the barriers keep together.
     // A span's path to a position outside a barrier loop the other access is in (or inside one it is not in) is

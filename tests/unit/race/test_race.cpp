@@ -213,8 +213,8 @@ TEST_CASE("a grid synchronisation that only some CTAs reach is barrier divergenc
 
 TEST_CASE("only accesses with synchronizing instructions on both sides are possible races (ISA 8.9.5), without a replay") {
   // race_before_any_fence: nothing synchronizes before the racing writes, so the fence after them cannot order
-  // them: a definite race without running the witness. named_barrier_arrive: bar.arrive before the write's
-  // successors and bar.sync before the read may order them: possible. relaxed_flag_observed: a strong read before
+  // them: a definite race without running the witness. named_barrier_arrive_in_loop: bar.arrive before the write's
+  // successors and bar.sync before the read, in a loop (a phase per iteration, not counted), may order them: possible. relaxed_flag_observed: a strong read before
   // the plain write may observe the other thread's strong write (8.9.5 item 2): possible.
   // atomic_max_guard_first_iteration: the strong read before the plain read (the thread's own atomicMax) is in an
   // earlier iteration only: a definite race in the first. strong_read_other_location: the strong read before the
@@ -225,7 +225,7 @@ TEST_CASE("only accesses with synchronizing instructions on both sides are possi
     bool possible;
     const char* note = "";  // in the report's note
   };
-  for (auto [name, possible, note] : {Case{"race_before_any_fence.cu", false}, Case{"named_barrier_arrive.cu", true},
+  for (auto [name, possible, note] : {Case{"race_before_any_fence.cu", false}, Case{"named_barrier_arrive_in_loop.cu", true},
                                       Case{"relaxed_flag_observed.cu", true},
                                       Case{"atomic_max_guard_first_iteration.cu", false, "first iteration"},
                                       Case{"strong_read_other_location.cu", false},
