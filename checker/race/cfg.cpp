@@ -239,4 +239,18 @@ Cfg build_cfg(const ptx::ir::Function& f) {
   return g;
 }
 
+std::optional<std::uint64_t> constant_at(const ptx::ir::Function& f, const Cfg& g, std::uint32_t at, const ptx::ir::Operand& o) {
+  using OK = ptx::ir::Operand::Kind;
+  if (o.kind == OK::Immediate) return o.imm;
+  if (o.kind != OK::Register || o.component >= 0) return std::nullopt;
+  for (auto k = at; k-- > g.blocks[g.block_of[at]].begin;) {
+    const auto& in = f.body[k];
+    if (!writes_register(in, o.reg)) continue;
+    if (in.op == ptx::ir::Opcode::mov_ && in.guard < 0 && in.operands.size() == 2 && in.operands[1].kind == OK::Immediate)
+      return in.operands[1].imm;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 }  // namespace ptxcheck::race

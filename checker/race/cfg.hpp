@@ -44,6 +44,10 @@ bool writes_register(const ptx::ir::Instruction& in, int reg);
 std::vector<std::uint32_t> next_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
 std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
 
+// An operand's value at instruction `at` when it is an immediate, or a register last set earlier in the same block
+// by an unguarded `mov` of an immediate (how nvcc passes the constants of atom.cas and shfl.sync).
+std::optional<std::uint64_t> constant_at(const ptx::ir::Function& f, const Cfg& g, std::uint32_t at, const ptx::ir::Operand& o);
+
 // The loops (indices into Cfg::loops) whose body holds instruction i.
 std::set<int> loops_around(const Cfg& g, std::uint32_t i);
 // Whether loop L's body holds instruction i; the first instruction of L's header.

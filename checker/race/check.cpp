@@ -337,6 +337,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       else if (b.reads == Broadcast::Reads::one_per_phase) agreed.push_back(load);
     }
     prep.uni = analyse_uniformity(f, prep.cfg, uniform_loads);
+    prep.warp_uni = analyse_warp_uniformity(f, prep.cfg, uniform_loads);
     auto places = [&](const std::vector<std::uint32_t>& instrs) {
       std::string at;
       for (auto i : instrs) at += (at.empty() ? "" : ", ") + where_of(m, f.body[i]).text();

@@ -239,6 +239,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
   Prepared p;
   p.cfg = build_cfg(f);
   p.uni = analyse_uniformity(f, p.cfg);
+  p.warp_uni = analyse_warp_uniformity(f, p.cfg);
   std::map<std::string, int> obj_index;
   auto object = [&](const std::string& key, const std::string& name, Space s) {
     auto it = obj_index.find(key);
@@ -1206,8 +1207,9 @@ class Encoder {
   z3::expr lane_id() const { return z3::urem(linear_tid(out_.tid, l_), c_.bv_val(32, 32)); }
 
   // A warp-level instruction whose lanes' values the encoding forwards: a .sync form (with its membermask) in a
-  // block every thread of the CTA reaches alike, unguarded, so that every lane of the warp runs it, once per
-  // iteration of the loops around it, and the lanes' runs pair up. Not while probing a loop.
+  // block every lane of the warp reaches alike (uniform.hpp analyse_warp_uniformity), unguarded, so that every lane
+  // of the warp runs it, once per iteration of the loops around it, and the lanes' runs pair up. Not while probing
+  // a loop.
   bool forwarded(std::uint32_t i, const Instruction& in, std::size_t operands) const {
     return forwardable(in, operands) && !divergent(i);
   }
@@ -1216,7 +1218,7 @@ class Encoder {
     return !probing_ && in.q.has(ptx::ir::Flag::sync) && o.size() == operands && in.guard < 0 && o[0].reg >= 0 && o[0].component < 0 &&
            (o[0].kind == OK::Register || o[0].kind == OK::PredPair);
   }
-  bool divergent(std::uint32_t i) const { return p_.uni.divergent[static_cast<std::size_t>(p_.cfg.block_of[i])]; }
+  bool divergent(std::uint32_t i) const { return p_.warp_uni.divergent[static_cast<std::size_t>(p_.cfg.block_of[i])]; }
   // The thread of this thread's warp at `lane` (32-bit): its tid, and whether it takes part in an instruction with
   // `membermask` (it exists, the CTA possibly ending mid-warp, and is in the mask).
   struct LaneThread {

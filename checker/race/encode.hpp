@@ -169,6 +169,7 @@ struct ThreadEncoding {
 struct Prepared {
   Cfg cfg;
   Uniformity uni;
+  Uniformity warp_uni;  // within a warp (warp-level instructions pair up their lanes' runs where it is not divergent)
   std::vector<Object> objects;
   std::vector<int> prov;  // register -> object (>= 0), -1 unknown pointer, -2 not a pointer
   std::vector<Unsupported> unsupported;

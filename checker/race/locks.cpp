@@ -21,21 +21,6 @@ std::uint8_t scoped(ptx::ir::Scope s) { return static_cast<std::uint8_t>(kScoped
 
 std::uint64_t masked(std::uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((std::uint64_t{1} << bits) - 1); }
 
-// An operand's value at instruction `at` when it is an immediate, or a register last set earlier in the same block
-// by an unguarded `mov` of an immediate (how nvcc passes the constants of atom.cas).
-std::optional<std::uint64_t> constant_at(const ptx::ir::Function& f, const Cfg& g, std::uint32_t at, const Operand& o) {
-  if (o.kind == OK::Immediate) return o.imm;
-  if (o.kind != OK::Register || o.component >= 0) return std::nullopt;
-  for (auto k = at; k-- > g.blocks[g.block_of[at]].begin;) {
-    const auto& in = f.body[k];
-    if (!writes_register(in, o.reg)) continue;
-    if (in.op == Opcode::mov_ && in.guard < 0 && in.operands.size() == 2 && in.operands[1].kind == OK::Immediate)
-      return in.operands[1].imm;
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 // A lock-taking RMW: the site, its type's width, the branch ending its block and the instruction the branch goes to
 // when the RMW returned `unlocked`.
 struct Candidate {

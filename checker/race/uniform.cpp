@@ -3,6 +3,10 @@
 // post-dominator divergent, and values defined there are thread-dependent too.
 #include "checker/race/uniform.hpp"
 
+#include "semantics/ops/warp.hpp"
+
+#include <map>
+
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
 using ptx::ir::Operand;
@@ -59,13 +63,51 @@ bool source_thread_dependent(const ptx::ir::Instruction& in) {
     default: return true;
   }
 }
-}  // namespace
+// shfl.sync.idx d, a, 0, c, 0xffffffff with c's segment mask 0 (c < 256): every lane reads lane 0's `a`, and lane 0
+// exists in every warp (ISA 9.7.9.6: source lane j = (lane & segmask) | (b & ~segmask) = 0).
+bool warp_broadcast_from_lane0(const ptx::ir::Function& f, const Cfg& g, std::uint32_t i) {
+  const auto& in = f.body[i];
+  const auto& o = in.operands;
+  if (in.op != Opcode::shfl_ || !in.q.has(ptx::ir::Flag::sync) || ::ptx::ops::shfl_mode(in.q) != ::ptx::ops::ShflMode::idx || o.size() != 5)
+    return false;
+  const auto lane = constant_at(f, g, i, o[2]), clamp = constant_at(f, g, i, o[3]), mask = constant_at(f, g, i, o[4]);
+  return lane && (*lane & 0xffffffffu) == 0 && clamp && (*clamp & 0xffffffffu) < 256 && mask && (*mask & 0xffffffffu) == 0xffffffffu;
+}
 
-Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads) {
+enum class Level { cta, warp };
+
+Uniformity analyse(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads, Level level) {
   Uniformity u;
   u.reg.assign(f.registers.size(), true);
   u.divergent.assign(g.blocks.size(), false);
   u.cause.assign(g.blocks.size(), -1);
+  const auto n = static_cast<std::uint32_t>(f.body.size());
+  // A register read by an instruction that an unguarded instruction earlier in its block last wrote holds that
+  // instruction's value (the only definition reaching it): uniform when that instruction's outputs are, whatever
+  // other writes of the register elsewhere are (`atom` in a branch, then `shfl` over the same register).
+  std::vector<bool> outputs_uniform(n, true);
+  std::vector<std::vector<std::pair<int, std::uint32_t>>> local_def(n);  // instruction -> (register, its definition)
+  for (const auto& bl : g.blocks) {
+    std::map<int, std::uint32_t> last;  // register -> the unguarded instruction that last wrote it in the block
+    for (auto i = bl.begin; i < bl.end; ++i) {
+      const auto& in = f.body[i];
+      auto note = [&](int r) { if (auto it = last.find(r); it != last.end()) local_def[i].emplace_back(r, it->second); };
+      if (in.guard >= 0) note(in.guard);
+      for (std::size_t k = 1; k < in.operands.size(); ++k)
+        if (in.operands[k].kind == Operand::Kind::Register) note(in.operands[k].reg);
+      for (int r : written_registers(in)) {
+        if (in.guard < 0) last[r] = i;
+        else last.erase(r);
+      }
+    }
+  }
+  auto register_uniform_at = [&](std::uint32_t i, int r) {
+    for (const auto& [reg, def] : local_def[i]) if (reg == r) return static_cast<bool>(outputs_uniform[def]);
+    return static_cast<bool>(u.reg[r]);
+  };
+  auto operand_uniform_at = [&](std::uint32_t i, const Operand& o) {
+    return o.kind == Operand::Kind::Register ? register_uniform_at(i, o.reg) : operand_uniform(o, u.reg);
+  };
   for (bool changed = true; changed;) {
     changed = false;
     // Divergent regions: from a thread-dependent branch to its immediate post-dominator.
@@ -74,9 +116,7 @@ Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const st
       const auto& bl = g.blocks[b];
       if (bl.end == bl.begin || bl.succ.size() < 2) continue;
       const auto& last = f.body[bl.end - 1];
-      bool uniform_branch = last.guard < 0 || u.reg[last.guard];
-      if (last.op == Opcode::bra_ && last.q.has(ptx::ir::Flag::uni)) uniform_branch = uniform_branch || false;
-      if (uniform_branch && !u.divergent[b]) continue;
+      const bool uniform_branch = last.guard < 0 || register_uniform_at(bl.end - 1, last.guard);
       if (uniform_branch) continue;
       int stop = g.ipdom[b];
       std::vector<int> stack(bl.succ.begin(), bl.succ.end());
@@ -95,16 +135,27 @@ Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const st
       for (auto i = g.blocks[b].begin; i < g.blocks[b].end; ++i) {
         const auto& in = f.body[i];
         auto outs = written_registers(in);
-        if (outs.empty()) continue;
-        const bool thread_dependent = source_thread_dependent(in) && !uniform_loads.count(i);
-        bool uni = !u.divergent[b] && !thread_dependent && (in.guard < 0 || u.reg[in.guard]);
-        for (std::size_t k = 1; uni && k < in.operands.size(); ++k) uni = operand_uniform(in.operands[k], u.reg);
+        if (outs.empty() || !outputs_uniform[i]) continue;
+        const bool broadcast = level == Level::warp && warp_broadcast_from_lane0(f, g, i);  // (a: any value, lane 0's)
+        const bool thread_dependent = source_thread_dependent(in) && !uniform_loads.count(i) && !broadcast;
+        bool uni = !u.divergent[b] && !thread_dependent && (in.guard < 0 || register_uniform_at(i, in.guard));
+        for (std::size_t k = broadcast ? 2 : 1; uni && k < in.operands.size(); ++k) uni = operand_uniform_at(i, in.operands[k]);
         if (uni) continue;
-        for (int r : outs) if (u.reg[r]) { u.reg[r] = false; changed = true; }
+        outputs_uniform[i] = false;
+        changed = true;
+        for (int r : outs) u.reg[r] = false;
       }
     }
   }
   return u;
+}
+}  // namespace
+
+Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads) {
+  return analyse(f, g, uniform_loads, Level::cta);
+}
+Uniformity analyse_warp_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads) {
+  return analyse(f, g, uniform_loads, Level::warp);
 }
 
 }  // namespace ptxcheck::race

@@ -21,4 +21,11 @@ bool special_uniform(ptx::ir::SpecialRegister s);
 // `uniform_loads`: loads known to read one value in every thread of a CTA (broadcast.hpp).
 Uniformity analyse_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads = {});
 
+// The same within a warp: registers that hold one value in every lane of a warp, blocks only some lanes of a warp may
+// reach. Beyond what is uniform across the CTA, a broadcast from lane 0 to the whole warp (`shfl.sync.idx` with source
+// lane 0 and membermask 0xffffffff, in a block the warp reaches alike) gives every lane one value (ISA 9.7.9.6: the
+// lanes wait for each other, and all read lane 0's operand), so a loop whose exit tests it keeps the warp together
+// (`base = __shfl_sync(~0u, base, 0); if (base >= n) break;`).
+Uniformity analyse_warp_uniformity(const ptx::ir::Function& f, const Cfg& g, const std::set<std::uint32_t>& uniform_loads = {});
+
 }  // namespace ptxcheck::race
