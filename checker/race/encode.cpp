@@ -1149,8 +1149,19 @@ class Encoder {
     const std::vector<int> loops = loops_of(store);
     const std::vector<z3::expr> iteration = iteration_of(loops);
     const ForwardedAtomics atomics = atomics_in(at.value, loops);
-    const WriterMap w = as_writer(at.pc, forwarded_terms(at.value, at.pc, atomics), writer, loops, iteration);
+    // The CTA barriers outside loops this thread has passed (on the paths walked so far), for a store outside loops:
+    // the writer passes them too when this thread does (barrier divergence is reported on its own, check.cpp), so
+    // its path conditions there hold for it, which settles what the loops before them left it (their exits) and
+    // so whether it ran the store (`for (...) { reduce; __syncthreads(); } if (tid == 0) amLast = ...;`).
+    std::vector<z3::expr> passed;
+    if (loops.empty())
+      for (const Barrier& b : out_.barriers)
+        if (loops_of(b.instr).empty() && separating_cta_barrier(f_.body[b.instr])) passed.push_back(b.pc);
+    std::vector<z3::expr> terms = forwarded_terms(at.value, at.pc, atomics);
+    terms.insert(terms.end(), passed.begin(), passed.end());
+    const WriterMap w = as_writer(at.pc, terms, writer, loops, iteration);
     auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
+    for (const z3::expr& pc : passed) add_fact(z3::implies(pc, as_w(pc)));
     // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
     // the store).
     z3::expr runs = as_w(at.pc);
