@@ -1161,15 +1161,16 @@ class Encoder {
     terms.insert(terms.end(), passed.begin(), passed.end());
     const WriterMap w = as_writer(at.pc, terms, writer, loops, iteration);
     auto as_w = [&](z3::expr e) { return e.substitute(w.from, w.to); };
-    for (const z3::expr& pc : passed) add_fact(z3::implies(pc, as_w(pc)));
     // W is a thread of the CTA; a tid component the path condition fixes may be out of range (then no thread ran
-    // the store).
-    z3::expr runs = as_w(at.pc);
+    // the store, and the barriers say nothing of it).
+    z3::expr exists = c_.bool_val(true);
     for (int d = 0; d < 3; ++d) {
       const z3::expr in_range = z3::ult(w.tid[d], l_.ntid[d]);
-      if (w.fixed[d]) runs = runs && in_range;
+      if (w.fixed[d]) exists = exists && in_range;
       else out_.facts.push_back(in_range);
     }
+    const z3::expr runs = exists && as_w(at.pc);
+    for (const z3::expr& pc : passed) add_fact(z3::implies(pc && exists, as_w(pc)));
     const z3::expr v = z3::ite(runs, as_w(at.value), initial_content(store)).simplify();
     add_writer_atomics(atomics, w.from, w.to, store, iteration);
     return broadcast_memo_.emplace(store, v).first->second;
