@@ -376,25 +376,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   if (!grid_syncs.empty()) an_grid.emplace(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
   const CriticalSections locks =
       find_critical_sections(f, prep, T1, [&](std::uint32_t i, std::uint32_t j) { return !an.same_interval(i, j); });
-  for (std::size_t k = 0; k < locks.sites.size(); ++k) {
-    std::size_t guarded = 0;
-    for (const auto& a : T1.accesses)
-      if (!a.async) guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
-    const std::string at = "spin lock taken at " + where_of(m, f.body[locks.sites[k].rmw]).text();
-    res.notes.push_back(guarded ? at + ": the " + std::to_string(guarded) + " accesses after its acquire pattern and before its "
-                                  "release pattern are ordered with those of other holders (ISA 8.8, 8.9.4 item 4; every "
-                                  "write that may reach the lock is a lock operation)"
-                                : at + ": orders no access (none lies after an acquire pattern and before a release pattern "
-                                  "of it on every path, ISA 8.8)");
-  }
   // Each site's lock address in either thread, looked up once (the pair loop below reads them for every pair).
   std::vector<std::optional<z3::expr>> lock_address1, lock_address2;
   for (const auto& site : locks.sites) {
     lock_address1.push_back(lock_address(T1, site));
     lock_address2.push_back(lock_address(T2, site));
   }
-  for (const auto& r : locks.rejected)
-    res.notes.push_back("spin lock not taken as ordering its critical sections: " + r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
   // Named barriers with producer/consumer roles that every thread passes once (named_barriers.hpp). Aligned ones
   // need the lanes of a warp to take the same operation (ISA 9.7.13.1: undefined otherwise); checked below.
   NamedBarrierPhases phases = find_single_phase_barriers(f, prep.cfg, o.block, o.x_only);
@@ -816,6 +803,46 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                                                model->eval(b1.pc, true).is_true(),
                                                "a grid synchronisation waits for every CTA of the grid, and this thread's CTA does not arrive"});
   }
+
+  // ---- spin locks: a .cta-scoped lock in global memory orders only when no two CTAs take one of its locations
+  // (locks.hpp cta_private); where they may, its sites order nothing (no lock address).
+  std::vector<std::string> lock_rejections;
+  for (const auto& r : locks.rejected) lock_rejections.push_back(r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
+  {
+    auto rmw_of = [&](const ThreadEncoding& t, const LockSite& site) -> const Access* {
+      for (const auto& a : t.accesses) if (a.instr == site.rmw) return &a;
+      return nullptr;
+    };
+    std::set<int> shared_across_ctas;
+    for (std::size_t x = 0; x < locks.sites.size(); ++x)
+      for (std::size_t y = 0; y < locks.sites.size(); ++y) {
+        const LockSite &sx = locks.sites[x], &sy = locks.sites[y];
+        if (!sx.cta_private || sx.object != sy.object || shared_across_ctas.count(sx.object)) continue;
+        const Access *ax = rmw_of(T1, sx), *ay = rmw_of(T2, sy);
+        auto [r, model, why] = check(!same_cta && ax->pc && ay->pc && ax->addr == ay->addr);
+        if (r == z3::unsat) continue;
+        shared_across_ctas.insert(sx.object);
+        lock_rejections.push_back(std::string(r == z3::sat ? "threads of two CTAs may take one location of this .cta-scoped lock in global memory"
+                                                            : "the solver could not show that only threads of one CTA take each location of this .cta-scoped lock") +
+                                  " (" + where_of(m, f.body[sx.rmw]).text() + ")");
+      }
+    for (std::size_t k = 0; k < locks.sites.size(); ++k)
+      if (shared_across_ctas.count(locks.sites[k].object)) lock_address1[k] = lock_address2[k] = std::nullopt;
+  }
+  for (std::size_t k = 0; k < locks.sites.size(); ++k) {
+    if (!lock_address1[k]) continue;
+    std::size_t guarded = 0;
+    for (const auto& a : T1.accesses)
+      if (!a.async) guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
+    const std::string at = "spin lock taken at " + where_of(m, f.body[locks.sites[k].rmw]).text() +
+                           (locks.sites[k].cta_private ? " (.cta scope, each location taken by threads of one CTA)" : "");
+    res.notes.push_back(guarded ? at + ": the " + std::to_string(guarded) + " accesses after its acquire pattern and before its "
+                                  "release pattern are ordered with those of other holders (ISA 8.8, 8.9.4 item 4; every "
+                                  "write that may reach the lock is a lock operation)"
+                                : at + ": orders no access (none lies after an acquire pattern and before a release pattern "
+                                  "of it on every path, ISA 8.8)");
+  }
+  for (const auto& why : lock_rejections) res.notes.push_back("spin lock not taken as ordering its critical sections: " + why);
 
   // ---- named barriers: the lanes of a warp take one aligned operation.
   std::erase_if(phases.barriers, [&](const SinglePhaseBarrier& b) {
@@ -1255,8 +1282,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         const LockSite &sa = locks.sites[ia], &sb = locks.sites[ib];
         const auto &addr_a = lock_address1[ia], &addr_b = lock_address2[ib];
         if (sa.object != sb.object || !addr_a || !addr_b) continue;
-        // A shared-memory lock is one per CTA.
-        q = q && !(*addr_a == *addr_b && (sa.space == Space::shared ? same_cta : c.bool_val(true)));
+        // A shared-memory lock is one per CTA, and so is each location of a per-CTA one.
+        q = q && !(*addr_a == *addr_b && (sa.space == Space::shared || sa.cta_private ? same_cta : c.bool_val(true)));
       }
     if (a.strong && b.strong) {
       // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.

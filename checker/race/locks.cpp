@@ -121,8 +121,15 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
       }
   if (cands.empty()) return out;
   const std::size_t S = cands.size();
-  // The scope every lock operation needs (see locks.hpp): .cta for a lock in shared memory, else .gpu.
-  auto required = [&](std::size_t s) { return scoped(cands[s].site.space == Space::shared ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu); };
+  // A global lock some RMW of which takes it with .cta scope can only be a per-CTA one (see locks.hpp).
+  std::set<int> cta_scoped_global;
+  for (const auto& c : cands)
+    if (c.site.space != Space::shared && access_at(t, c.site.rmw)->scope == ptx::ir::Scope::cta) cta_scoped_global.insert(c.site.object);
+  for (auto& c : cands) c.site.cta_private = cta_scoped_global.count(c.site.object) > 0;
+  // The scope every lock operation needs (see locks.hpp): .cta for a lock in shared memory or a per-CTA one, else .gpu.
+  auto required = [&](std::size_t s) {
+    return scoped(cands[s].site.space == Space::shared || cands[s].site.cta_private ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu);
+  };
 
   // Release writes of each site: a strong write of `unlocked`, of the lock's size, to the site's address term.
   std::vector<std::map<std::uint32_t, std::uint8_t>> release(S);  // instruction -> the release level it gives

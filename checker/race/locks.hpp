@@ -13,7 +13,9 @@
 // of one holder synchronizes with the acquire pattern of the next (8.9.4 item 4), so the earlier critical section
 // precedes the later one in base causality order (8.9.5, transitive through any holders in between). The scopes
 // must include every thread that may take the lock: .gpu or wider for a lock in global memory, .cta for one in
-// shared memory (a third thread of another CTA holding a .cta-scoped global lock would break the chain).
+// shared memory (a third thread of another CTA holding a .cta-scoped global lock would break the chain), or .cta
+// for a global lock whose every location only threads of one CTA take (per-CTA locks `locks[blockIdx.x]`:
+// `cta_private`, which the caller checks with the solver).
 // proofs/model.cpp checks this on litmus tests (model.lock_orders_critical_sections*).
 #pragma once
 
@@ -31,6 +33,7 @@ struct LockSite {
   std::uint64_t unlocked = 0, locked = 0;
   int object = -1;                     // the lock's allocation (Encoding::objects)
   Space space = Space::unknown;
+  bool cta_private = false;            // global, .cta scope: ordering only if no two CTAs take one location
 };
 
 struct CriticalSections {

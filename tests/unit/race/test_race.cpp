@@ -283,10 +283,14 @@ TEST_CASE("spin locks: the notes say which lock orders how many accesses, or why
   auto [no_fence, no_fence_notes] = notes_of("lock_no_release_fence.cu");
   CHECK(no_fence == 1);
   CHECK(no_fence_notes.find("orders no access") != std::string::npos);
-  // .cta atomics on a global lock: not a lock across CTAs.
+  // .cta atomics on a global lock that threads of two CTAs take: not a lock across CTAs.
   auto [cta, cta_notes] = notes_of("lock_block_scope_global.cu");
   CHECK(cta != 0);
-  CHECK(cta_notes.find("scope does not include every thread") != std::string::npos);
+  CHECK(cta_notes.find("threads of two CTAs may take one location of this .cta-scoped lock") != std::string::npos);
+  // .cta atomics on one global lock per CTA (locks[blockIdx.x]): a lock, each location taken within one CTA.
+  auto [per_cta, per_cta_notes] = notes_of("lock_per_cta_block_scope.cu");
+  CHECK(per_cta == 0);
+  CHECK(per_cta_notes.find("(.cta scope, each location taken by threads of one CTA): the 3 accesses") != std::string::npos);
   // A non-holder writes the unlocked value.
   auto [stray, stray_notes] = notes_of("lock_released_by_non_holder.cu");
   CHECK(stray == 3);
