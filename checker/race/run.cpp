@@ -14,7 +14,13 @@ namespace ptxcheck::race {
 
 std::optional<std::array<std::uint32_t, 3>> parse_dim(const std::string& s0) {
   std::string s;
-  for (char ch : s0) if (ch != '[' && ch != ']' && ch != '{' && ch != '}' && ch != ' ') s += ch;
+  for (char ch : s0) if (ch != ' ') s += ch;
+  // One enclosing pair of brackets or braces, or none.
+  if (!s.empty() && (s.front() == '[' || s.front() == '{')) {
+    if (s.size() < 2 || s.back() != (s.front() == '[' ? ']' : '}')) return std::nullopt;
+    s = s.substr(1, s.size() - 2);
+  }
+  if (s.find_first_of("[]{}") != std::string::npos) return std::nullopt;
   std::array<std::uint32_t, 3> d{1, 1, 1};
   std::size_t k = 0, pos = 0;
   while (pos <= s.size()) {

@@ -184,6 +184,11 @@ TEST_CASE("launch shapes: GPUVerify's spellings") {
   CHECK(!race::parse_dim("0"));
   CHECK(!race::parse_dim("x"));
   CHECK(!race::parse_dim("1,2,3,4"));
+  CHECK(!race::parse_dim("[32,4"));
+  CHECK(!race::parse_dim("32,4]"));
+  CHECK(!race::parse_dim("[32,{4}]"));
+  CHECK(!race::parse_dim("{32,4]"));
+  CHECK(race::parse_dim(" [ 32 , 4 ] ") == std::array<std::uint32_t, 3>{32, 4, 1});
 }
 
 TEST_CASE("bad input: a file without a kernel and a missing file are errors (exit 2)") {
