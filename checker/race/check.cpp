@@ -447,6 +447,30 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
   auto check = [&](const z3::expr& q) { return check_on(s, q); };
 
+  // ---- named barriers: the lanes of a warp take one aligned operation.
+  std::erase_if(phases.barriers, [&](const SinglePhaseBarrier& b) {
+    for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
+      const std::uint32_t op = T1.barriers[k].instr;
+      if (std::find(b.ops.begin(), b.ops.end(), op) == b.ops.end() || !aligned_barrier(f.body[op])) continue;
+      auto [r, model, why] = check(same_warp && T1.barriers[k].pc && !T2.barriers[k].pc);
+      if (r == z3::unsat) continue;
+      phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
+                                (r == z3::sat ? "lanes of one warp may take different aligned operations on it (undefined, ISA 9.7.13.1), at "
+                                              : "the solver could not show that the lanes of a warp take one aligned operation on it, at ") +
+                                where_of(m, f.body[op]).text());
+      return true;
+    }
+    return false;
+  });
+  for (const auto& b : phases.barriers) {
+    std::string at;
+    for (auto op : b.ops) at += (at.empty() ? "" : ", ") + where_of(m, f.body[op]).text();
+    res.notes.push_back("named barrier " + std::to_string(b.name) + " (every thread passes one operation on it, with the CTA's thread count): "
+                        "what a thread does before its operation precedes what a waiting thread does after its own (ISA 8.9.4 item 2), at " + at);
+  }
+  for (const auto& why : phases.rejected)
+    res.notes.push_back(why + "; its operations are taken as possible orderings");
+
   // Counters (encode.hpp CounterRead): two morally strong adds of distinct threads to one location take disjoint
   // ranges [ret, ret + amount) when every write that may reach the location is an add of a non-negative amount
   // (below half the type's range, for every thread: a larger one would be a decrement).
@@ -649,7 +673,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
 
   // Orderings this engine does not model (may_order, strength.hpp; synchronizing instructions are those of
-  // may_synchronize, the grid sync's counter being modelled as a barrier).
+  // may_synchronize, the grid sync's counter being modelled as a barrier and single-phase named barriers' operations
+  // as named_barriers.hpp says).
   // sync_after[i]: a synchronizing instruction is reachable from i; "before y": y is reachable from a
   // synchronizing instruction (y included) or from the successor of a strong read that may access x's allocation,
   // in the CFG with its back edges (every iteration: sync_before, strong_reads_of(x).before) or only in the first
@@ -668,7 +693,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   {
     std::vector<std::uint32_t> sync_list;
     for (std::uint32_t i = 0; i < f.body.size(); ++i)
-      if (may_synchronize(f.body[i]) && !grid_counter.count(i)) { syncs[i] = true; sync_list.push_back(i); }
+      if (may_synchronize(f.body[i]) && !grid_counter.count(i) && !phases.models(i)) { syncs[i] = true; sync_list.push_back(i); }
     close(sync_list, sync_before, true);
     close(sync_list, sync_after, false);
   }
@@ -843,30 +868,6 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                                   "of it on every path, ISA 8.8)");
   }
   for (const auto& why : lock_rejections) res.notes.push_back("spin lock not taken as ordering its critical sections: " + why);
-
-  // ---- named barriers: the lanes of a warp take one aligned operation.
-  std::erase_if(phases.barriers, [&](const SinglePhaseBarrier& b) {
-    for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
-      const std::uint32_t op = T1.barriers[k].instr;
-      if (std::find(b.ops.begin(), b.ops.end(), op) == b.ops.end() || !aligned_barrier(f.body[op])) continue;
-      auto [r, model, why] = check(same_warp && T1.barriers[k].pc && !T2.barriers[k].pc);
-      if (r == z3::unsat) continue;
-      phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
-                                (r == z3::sat ? "lanes of one warp may take different aligned operations on it (undefined, ISA 9.7.13.1), at "
-                                              : "the solver could not show that the lanes of a warp take one aligned operation on it, at ") +
-                                where_of(m, f.body[op]).text());
-      return true;
-    }
-    return false;
-  });
-  for (const auto& b : phases.barriers) {
-    std::string at;
-    for (auto op : b.ops) at += (at.empty() ? "" : ", ") + where_of(m, f.body[op]).text();
-    res.notes.push_back("named barrier " + std::to_string(b.name) + " (every thread passes one operation on it, with the CTA's thread count): "
-                        "what a thread does before its operation precedes what a waiting thread does after its own (ISA 8.9.4 item 2), at " + at);
-  }
-  for (const auto& why : phases.rejected)
-    res.notes.push_back(why + "; its operations are taken as possible orderings");
 
   // ---- data races
   const std::string async_note = "a cp.async copies at some point between the instruction and the completion of its group "

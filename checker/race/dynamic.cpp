@@ -384,7 +384,10 @@ class Detector final : public ptx::interp::Observer {
     ph.arrived.push_back(t.id);
     // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
     // barrier instruction; a CTA-wide one (no thread count, or the CTA's) reached at two instructions is divergence.
-    ph.whole_cta = ph.whole_cta && (count == 0 || count == cta_size_) && aligned(ins) && aligned(*ph.first_ins);
+    // Except producer/consumer phases: "different warps may execute different forms of the barrier instruction
+    // using the same barrier name and thread count" (a bar.arrive and a bar.sync).
+    ph.whole_cta = ph.whole_cta && (count == 0 || count == cta_size_) && aligned(ins) && aligned(*ph.first_ins) &&
+                   !ins.q.has(ptx::ir::Flag::arrive) && !ph.first_ins->q.has(ptx::ir::Flag::arrive);
     if (&ins != ph.first_ins && !ph.other) { ph.other = t; ph.other_ins = &ins; }
     tick(ts, t);
   }

@@ -2,6 +2,7 @@
 
 #include "checker/race/barrier_forms.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace ptxcheck::race {
@@ -11,7 +12,7 @@ using ptx::ir::Flag;
 using ptx::ir::Opcode;
 using OK = ptx::ir::Operand::Kind;
 
-// What a path to an instruction has passed of one barrier: no operation, one arrive, one waiting operation, more.
+// What a path to an instruction has passed of one barrier: no operation, one arrive, one bar.sync, more.
 constexpr std::uint8_t kNone = 1, kArrived = 2, kWaited = 4, kMany = 8;
 
 bool waits(const ptx::ir::Instruction& in) { return !in.q.has(Flag::arrive); }
@@ -23,6 +24,12 @@ bool aligned_barrier(const ptx::ir::Instruction& in) { return in.op == Opcode::b
 bool NamedBarrierPhases::orders(std::uint32_t x, std::uint32_t y) const {
   for (const auto& b : barriers)
     if (b.before[x] && b.after_wait[y]) return true;
+  return false;
+}
+
+bool NamedBarrierPhases::models(std::uint32_t i) const {
+  for (const auto& b : barriers)
+    if (std::find(b.ops.begin(), b.ops.end(), i) != b.ops.end()) return true;
   return false;
 }
 
@@ -48,6 +55,10 @@ NamedBarrierPhases find_single_phase_barriers(const ptx::ir::Function& f, const 
     const bool arrives = std::any_of(instrs.begin(), instrs.end(), [&](std::uint32_t i) { return !waits(f.body[i]); });
     if (!arrives) continue;  // (a CTA barrier, barrier_forms.hpp, or a partial one)
     const std::string label = "named barrier " + std::to_string(name);
+    // ISA 9.7.13.1: "barrier{.cta}.red should not be intermixed with barrier{.cta}.sync or barrier{.cta}.arrive
+    // using the same active barrier. Execution in this case is unpredictable."
+    if (std::any_of(instrs.begin(), instrs.end(), [&](std::uint32_t i) { return f.body[i].q.has(Flag::red); }))
+      broken.emplace(name, "bar.red mixed with bar.arrive on it (unpredictable, ISA 9.7.13.1)");
     if (auto it = broken.find(name); it != broken.end()) {
       out.rejected.push_back(label + ": " + it->second);
       continue;

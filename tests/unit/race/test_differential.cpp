@@ -38,8 +38,8 @@ constexpr unsigned shared_bytes = 512, global_bytes = 2048;
 // A kernel of 2-9 statements: CTA and warp barriers, loads, stores and atomics of 1-16 bytes at
 // ((id * A + B) op C) & mask in a shared array or the global buffer, some under a predicate on the thread id or
 // inside a branch around them, loops of 2-4 iterations (the index adding a multiple of the counter) with or
-// without a CTA barrier, cp.async copies with their commits and waits, and broadcast shuffles in the lanes a ballot
-// names.
+// without a CTA barrier, cp.async copies with their commits and waits, broadcast shuffles in the lanes a ballot
+// names, and producer/consumer roles on a named barrier.
 GeneratedKernel generate(std::mt19937& rng) {
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   GeneratedKernel k;
@@ -158,6 +158,7 @@ GeneratedKernel generate(std::mt19937& rng) {
       default: body << "  bar.sync 0;\n"; break;
     }
   };
+  bool named_barrier_used = false;
   const int statements = 2 + pick(8);
   for (int s = 0; s < statements; ++s) {
     switch (pick(12)) {
@@ -209,6 +210,20 @@ GeneratedKernel generate(std::mt19937& rng) {
       }
       case 5: async_copy(); break;
       case 6: async_wait(); break;
+      case 10: {
+        // Producer/consumer roles on named barrier 2 (ISA 9.7.13.1), once per kernel, outside loops: one warp
+        // arrives, the others wait (or the reverse), with the CTA's thread count, so every thread passes one
+        // operation on it (checker/race/named_barriers.hpp). Warp-uniform roles: the barrier is aligned.
+        if (named_barrier_used) { access(""); break; }
+        named_barrier_used = true;
+        const int lin = r++, warp = r++, role = p++, arrive = label++, end = label++;
+        const unsigned threads = k.block[0] * k.block[1];
+        body << "  mad.lo.u32 %r" << lin << ", %r9, %r3, %r1;\n  shr.u32 %r" << warp << ", %r" << lin << ", 5;\n  setp."
+             << (pick(2) ? "eq" : "ne") << ".u32 %p" << role << ", %r" << warp << ", " << pick(static_cast<int>((threads + 31) / 32)) << ";\n";
+        body << "  @%p" << role << " bra $L" << arrive << ";\n  bar.sync 2, " << threads << ";\n  bra.uni $L" << end << ";\n$L" << arrive
+             << ":\n  bar.arrive 2, " << threads << ";\n$L" << end << ":\n";
+        break;
+      }
       default: access(""); break;
     }
   }
