@@ -382,8 +382,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     lock_address1.push_back(lock_address(T1, site));
     lock_address2.push_back(lock_address(T2, site));
   }
-  // Named barriers with producer/consumer roles that every thread passes once (named_barriers.hpp). Aligned ones
-  // need the lanes of a warp to take the same operation (ISA 9.7.13.1: undefined otherwise); checked below.
+  // Named barriers with producer/consumer roles that every thread passes once (named_barriers.hpp); that the lanes
+  // of a warp take one operation is checked below.
   NamedBarrierPhases phases = find_single_phase_barriers(f, prep.cfg, o.block, o.x_only);
 
   z3::solver s(c);
@@ -447,19 +447,23 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   };
   auto check = [&](const z3::expr& q) { return check_on(s, q); };
 
-  // ---- named barriers: the lanes of a warp take one aligned operation.
+  // ---- named barriers: the lanes of a warp take one operation (ISA 9.7.13.1: undefined otherwise for aligned ones,
+  // and arrivals are counted per warp).
   std::erase_if(phases.barriers, [&](const SinglePhaseBarrier& b) {
-    for (std::size_t k = 0; k < T1.barriers.size(); ++k) {
-      const std::uint32_t op = T1.barriers[k].instr;
-      if (std::find(b.ops.begin(), b.ops.end(), op) == b.ops.end() || !aligned_barrier(f.body[op])) continue;
-      auto [r, model, why] = check(same_warp && T1.barriers[k].pc && !T2.barriers[k].pc);
-      if (r == z3::unsat) continue;
-      phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
-                                (r == z3::sat ? "lanes of one warp may take different aligned operations on it (undefined, ISA 9.7.13.1), at "
-                                              : "the solver could not show that the lanes of a warp take one aligned operation on it, at ") +
-                                where_of(m, f.body[op]).text());
-      return true;
-    }
+    // Two lanes of one warp at two different operations on it (a lane that reaches none hangs or traps before).
+    for (std::size_t k = 0; k < T1.barriers.size(); ++k)
+      for (std::size_t l = 0; l < T2.barriers.size(); ++l) {
+        const std::uint32_t x = T1.barriers[k].instr, y = T2.barriers[l].instr;
+        if (x == y || std::find(b.ops.begin(), b.ops.end(), x) == b.ops.end() || std::find(b.ops.begin(), b.ops.end(), y) == b.ops.end())
+          continue;
+        auto [r, model, why] = check(same_warp && T1.barriers[k].pc && T2.barriers[l].pc);
+        if (r == z3::unsat) continue;
+        phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
+                                  (r == z3::sat ? "lanes of one warp may take different operations on it (undefined for aligned ones, ISA 9.7.13.1), at "
+                                                : "the solver could not show that the lanes of a warp take one operation on it, at ") +
+                                  where_of(m, f.body[x]).text() + " and " + where_of(m, f.body[y]).text());
+        return true;
+      }
     return false;
   });
   for (const auto& b : phases.barriers) {

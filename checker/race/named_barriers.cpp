@@ -19,8 +19,6 @@ bool waits(const ptx::ir::Instruction& in) { return !in.q.has(Flag::arrive); }
 
 }  // namespace
 
-bool aligned_barrier(const ptx::ir::Instruction& in) { return in.op == Opcode::bar_ || in.q.has(Flag::aligned); }
-
 bool NamedBarrierPhases::orders(std::uint32_t x, std::uint32_t y) const {
   for (const auto& b : barriers)
     if (b.before[x] && b.after_wait[y]) return true;

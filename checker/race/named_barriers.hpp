@@ -46,7 +46,4 @@ struct NamedBarrierPhases {
 // `block`, `x_only`: the launch shape, for the thread counts (barrier_forms.hpp LaunchValues).
 NamedBarrierPhases find_single_phase_barriers(const ptx::ir::Function& f, const Cfg& g, const Shape& block, bool x_only);
 
-// The operation is aligned (bar.*, barrier.*.aligned): every thread of a warp must execute the same one (ISA 9.7.13.1).
-bool aligned_barrier(const ptx::ir::Instruction& in);
-
 }  // namespace ptxcheck::race
