@@ -651,6 +651,74 @@ std::vector<BroadcastCase> broadcast_cases() {
   return out;
 }
 
+// ---- named barriers: the rule of checker/race/named_barriers.hpp (every thread of the CTA passes one operation
+// on the barrier; an access before a thread's operation, arrive or sync, is ordered before an access after a
+// thread's bar.sync, and nothing else is ordered by it).
+struct NamedBarrierCase {
+  std::string test, summary;
+  bool ordered = false;  // the rule orders the write before the read
+};
+
+// P0 writes x before or after its operation (bar.cta.arrive or bar.cta.sync), P1 reads x before or after its own;
+// `others` more threads of the CTA only arrive or only wait. The condition asks for the value the order rules out.
+std::string named_barrier_litmus(bool writer_waits, bool write_before, bool reader_waits, bool read_after, int others, bool others_wait,
+                                 std::string& summary) {
+  auto op = [](bool waits) { return std::string(waits ? "bar.cta.sync 0" : "bar.cta.arrive 0"); };
+  std::vector<LitmusColumn> cols;
+  LitmusColumn w{0, 0, 0, {}}, r{1, 0, 0, {}};
+  w.instructions = write_before ? std::vector<std::string>{"st.weak x, 1", op(writer_waits)} : std::vector<std::string>{op(writer_waits), "st.weak x, 1"};
+  r.instructions = read_after ? std::vector<std::string>{op(reader_waits), "ld.weak r0, x"} : std::vector<std::string>{"ld.weak r0, x", op(reader_waits)};
+  cols.push_back(std::move(w));
+  cols.push_back(std::move(r));
+  for (int t = 0; t < others; ++t) cols.push_back(LitmusColumn{static_cast<unsigned>(2 + t), 0, 0, {op(others_wait)}});
+  summary = fmt::format("P0 {} x {} {}, P1 {} x {} {}, {} more thread(s) {}", "writes", write_before ? "before" : "after",
+                        op(writer_waits), "reads", read_after ? "after" : "before", op(reader_waits), others, op(others_wait));
+  // (When ordered, the read returns 1 after the write and 0 before it.)
+  return litmus_compile::render_litmus("named_barrier", "producer/consumer roles on a named barrier", {{"x", 0}}, cols,
+                                       write_before ? "exists (P1:r0 == 0)" : "exists (P1:r0 == 1)");
+}
+
+// Ordered cases: no ptx.cat execution has a data race and P1 reads what the order says in every one; the others:
+// some execution has a data race with a weak access. Executions must exist either way (every thread passes its
+// operation).
+ProofResult check_named_barriers(const std::vector<NamedBarrierCase>& cases, const Budget& budget) {
+  std::string err;
+  const Models* m = models(err);
+  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
+  const litmus::Options opt = litmus_options(budget);
+  std::vector<litmus::Result> runs;
+  for (const auto& c : cases) {
+    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, &m->ptx_weak_race}, opt, runs)) return *stop;
+    const litmus::Result &all = runs[0], &racy = runs[1];
+    if (all.positive + all.negative == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution", 0};
+    const bool has_race = racy.positive + racy.negative > 0;
+    if (c.ordered && has_race) return {Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
+    if (c.ordered && all.positive > 0) return {Verdict::refuted, c.summary + ": P1 may read a value the order rules out\n" + c.test, 0};
+    if (!c.ordered && !has_race) return {Verdict::refuted, c.summary + ": no execution has a data race\n" + c.test, 0};
+  }
+  return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
+}
+
+std::vector<NamedBarrierCase> named_barrier_cases() {
+  std::vector<NamedBarrierCase> out;
+  for (bool writer_waits : {false, true})
+    for (bool write_before : {true, false})
+      for (bool reader_waits : {true, false})
+        for (bool read_after : {true, false})
+          for (int others : {0, 1})
+            for (bool others_wait : {false, true}) {
+              if (others == 0 && others_wait) continue;
+              NamedBarrierCase c;
+              c.test = named_barrier_litmus(writer_waits, write_before, reader_waits, read_after, others, others_wait, c.summary);
+              // The rule (named_barriers.hpp NamedBarrierPhases::orders), in the direction of the write.
+              c.ordered = write_before && read_after && reader_waits;
+              // (The read before P1's operation and the write after P0's, both synchronizing: ordered the other way.)
+              if (!write_before && !read_after && writer_waits) c.ordered = true;
+              out.push_back(std::move(c));
+            }
+  return out;
+}
+
 // ---- definite races: the rule of checker/race/strength.hpp may_order, by which checker/race/check.cpp says
 // that nothing can order two accesses of two threads. P0 runs [before] x [after], P1 [before] y [after], in two
 // CTAs; x and y are the only accesses of z that can conflict, y is weak, every other access is strong, so an
@@ -911,6 +979,15 @@ std::vector<Theorem> model_theorems() {
                "3 x 3 x 2 x 2 = 36 programs, each also without its barrier (where a thread must be able to read another "
                "value); data races from proofs/models/ptx-race.cat",
                [](const Budget& b) { return check_broadcasts(broadcast_cases(), b); }});
+  v.push_back({"model.named_barrier_orders_roles",
+               "threads of one CTA that each pass one operation on a named barrier (bar.arrive or bar.sync, ISA 9.0 "
+               "9.7.13.1): a write before the writer's operation and a read after the reader's are ordered, with no data "
+               "race and the written value read, exactly when the reader's operation is a bar.sync (8.9.4 item 2); a "
+               "write after an arrive, a read before the reader's operation or after its arrive race: the rule "
+               "checker/race/named_barriers.hpp, pairwise, also with a third thread that arrives or waits",
+               "P0 writes x before or after bar.cta.arrive/bar.cta.sync, P1 reads x before or after its own, 0 or 1 more "
+               "thread that arrives or waits: 2^4 x 3 = 48 programs; data races from proofs/models/ptx-race.cat",
+               [](const Budget& b) { return check_named_barriers(named_barrier_cases(), b); }});
   return v;
 }
 

@@ -449,13 +449,19 @@ struct Runner {
       }
       if (op == "bar" || op == "barrier") {
         bool ok = parts.size() >= 2;
-        for (std::size_t i = 1; i < parts.size(); ++i)
-          if (parts[i] != "cta" && parts[i] != "sync" && parts[i] != "aligned") ok = false;
+        bool arrive = false;
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+          if (parts[i] == "arrive") arrive = true;
+          else if (parts[i] != "cta" && parts[i] != "sync" && parts[i] != "aligned") ok = false;
+        }
         if (!ok) return fail(in, "unsupported barrier '" + in.opcode + "'");
         if (ops.empty() || ops.size() > 3) return fail(in, "'" + in.opcode + "' expects 1 to 3 operands");
         TEvent e;
         e.kind = EvKind::barrier;
-        e.sem = Sem::acq_rel;
+        // ISA 9.7.13.1: every form makes the thread's prior accesses performed for the participants when the barrier
+        // completes; bar.sync also holds back its later ones until then, bar.arrive does not wait.
+        e.sem = arrive ? Sem::release : Sem::acq_rel;
+        e.bar_arrive = arrive;
         e.scope = Scope::cta;
         e.ctrl = s.ctrl;
         e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());

@@ -32,6 +32,7 @@ struct TEvent {
   int bar_id = 0;
   int bar_instance = 0;     // the dialect's second operand: barriers sync only with the same (id, instance)
   int bar_count = -1;       // third operand; -1: every thread of the CTA that uses this (id, instance)
+  bool bar_arrive = false;  // bar.arrive: signals its arrival without waiting (ISA 9.7.13.1)
   std::set<int> addr, data, ctrl;  // indices of earlier reads of the same trace
   std::string text;         // the instruction, for labels
 };

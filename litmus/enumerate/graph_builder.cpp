@@ -267,10 +267,11 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
     std::vector<Rel> rels;
     for (auto& grs : groupings) {
       Rel r(n);
+      // 8.9.4 item 2: each arrival synchronizes with the waiting ones (bar.sync) of its phase, not with an arrive.
       for (auto& grp : grs)
         for (int a : grp)
           for (int b : grp)
-            if (a != b) r.add(a, b);
+            if (a != b && !g.events[b].ev.bar_arrive) r.add(a, b);
       rels.push_back(r);
     }
     bar_choices.push_back(std::move(rels));
