@@ -1331,6 +1331,22 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (r2 == z3::unsat) return PairResult::done;
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
     }
+    // Every lane's bit of the ballots (encode.hpp lane_facts), asked only of a pair whose model breaks them, with the
+    // pass's budget. When the solver cannot tell even with the full budget, the race may need ballot values no
+    // execution gives: a possible race.
+    bool ballots_unsettled = false;
+    {
+      z3::expr bits = c.bool_val(true);
+      for (const ThreadEncoding* t : {&T1, &T2})
+        for (const z3::expr& bit : t->lane_facts) bits = bits && bit;
+      if (!bits.is_true() && !model->eval(bits, true).is_true()) {
+        auto [r7, with_bits, why7] = check(q && bits);
+        if (r7 == z3::unsat) return PairResult::done;
+        if (r7 == z3::sat) { q = q && bits; model = with_bits; }
+        else if (!final_pass) return PairResult::unknown;  // asked again with the full budget
+        else ballots_unsettled = true;
+      }
+    }
     // Two threads' atomics on one location may each return any value (memory content), but not both the content
     // before either: in its coherence order one comes after the other (ISA 8.10 Atomicity). A race that needs the
     // values they returned is certain when it holds with one of them reading what an atomic of the other thread
@@ -1428,6 +1444,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     else if (in_first_iteration)
       rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
                 "that could order them in a later one (ISA 8.9.5)";
+    if (ballots_unsettled) {
+      rr.possible = true;
+      rr.note = "the race needs ballot bits of other lanes (ISA 9.7.13.9) that the solver could not settle in its budget" +
+                (rr.note.empty() ? "" : "; " + rr.note);
+    }
     if (needs_atomics_between) {
       rr.possible = true;
       rr.note = "the two threads' atomics on one location return the values the race needs only with other threads' "

@@ -1281,6 +1281,15 @@ class Encoder {
     const z3::expr own_bit = z3::lshr(ballot, lane_id()).extract(0, 0);
     add_fact((ballot & ~group) == c_.bv_val(0, 32));
     add_fact(z3::implies(s.pc && lane_thread(lane_id(), mask).takes_part, own_bit == a));
+    // Every other lane's bit is that lane's predicate too: the warp reaches the vote alike (forwarded), so a lane
+    // that takes part votes in this instance (with `a` as it has it, lane_view). Each once (a loop body is walked
+    // more than once).
+    for (unsigned j = 0; j < 32; ++j) {
+      const LaneThread lane = lane_thread(c_.bv_val(j, 32), mask);
+      const LaneView view = lane_view("v" + std::to_string(i) + ".", loops_of(i), {a}, lane.tid);
+      const z3::expr bit = z3::implies(s.pc && lane.takes_part, z3::lshr(ballot, c_.bv_val(j, 32)).extract(0, 0) == z3::expr(a).substitute(view.from, view.to));
+      if (!probing_ && lane_fact_ids_.insert(bit.id()).second) out_.lane_facts.push_back(bit);
+    }
     if (loops_of(i).empty()) ballots_.push_back({ballot, s.pc, a, mask});
     write(s, in, o[0], ops::vote_result(d_, ops::vote_mode(in.q), ballot, group), false);
     return true;
@@ -1290,6 +1299,28 @@ class Encoder {
   void add_fact(const z3::expr& fact) {
     if (fact_ids_.insert(fact.id()).second) out_.facts.push_back(fact);
   }
+  // The substitution that gives `terms` (of this thread, at an instance of an instruction in `loops`) as the thread
+  // with tid `lane` of this thread's CTA has them at the same instance: every thread-specific constant of this
+  // thread but its CTA id and those iterations becomes a function (named `name` + the constant's name) of them and
+  // the thread's tid, equal to this thread's own constant at its own tid (a fact).
+  struct LaneView {
+    z3::expr_vector from, to;
+  };
+  LaneView lane_view(const std::string& name, const std::vector<int>& loops, const std::vector<z3::expr>& terms,
+                     const std::vector<z3::expr>& lane) {
+    LaneView v{z3::expr_vector(c_), z3::expr_vector(c_)};
+    const std::vector<z3::expr> iteration = iteration_of(loops);
+    for (int d = 0; d < 3; ++d) { v.from.push_back(out_.tid[d]); v.to.push_back(lane[d]); }
+    for (const z3::expr& x : thread_constants(terms)) {
+      if (names_instance(x, iteration)) continue;
+      const std::string of = name + x.decl().name().str().substr(pre_.size());
+      v.from.push_back(x);
+      v.to.push_back(per_instance(of, x.get_sort(), loops, lane));
+      add_fact(per_instance(of, x.get_sort(), loops, out_.tid) == x);
+    }
+    return v;
+  }
+
   // `value` (a term of this thread at forwarding instruction `via`, which it reaches under `pc`) as the thread with
   // tid `source` of this thread's CTA has it at the same instance (the same iteration of the loops around `via`):
   // every thread-specific constant of this thread but its CTA id and those iterations is a function of them and
@@ -1303,22 +1334,14 @@ class Encoder {
   };
   Forwarded source_value(std::uint32_t via, const z3::expr& pc, const z3::expr& value, const std::vector<z3::expr>& source,
                          bool may_skip = false) {
-    const std::string name = "s" + std::to_string(via) + ".";
     const std::vector<int> loops = loops_of(via);
     const std::vector<z3::expr> iteration = iteration_of(loops);
     const ForwardedAtomics atomics = atomics_in(value, loops);
-    z3::expr_vector from(c_), to(c_);
-    for (int d = 0; d < 3; ++d) { from.push_back(out_.tid[d]); to.push_back(source[d]); }
     std::vector<z3::expr> terms = forwarded_terms(value, pc, atomics);
     if (may_skip)
       for (const Ballot& b : ballots_) terms.insert(terms.end(), {b.pc, b.predicate, b.mask});
-    for (const z3::expr& x : thread_constants(terms)) {
-      if (names_instance(x, iteration)) continue;
-      const std::string of = name + x.decl().name().str().substr(pre_.size());
-      from.push_back(x);
-      to.push_back(per_instance(of, x.get_sort(), loops, source));
-      add_fact(per_instance(of, x.get_sort(), loops, out_.tid) == x);
-    }
+    const LaneView view = lane_view("s" + std::to_string(via) + ".", loops, terms, source);
+    const z3::expr_vector &from = view.from, &to = view.to;
     auto as_source = [&](z3::expr e) { return e.substitute(from, to); };
     if (!may_skip) add_fact(z3::implies(pc, as_source(pc)));
     // The source's bit of each ballot (of its warp: this thread's) is its predicate when it took part.
@@ -1433,6 +1456,7 @@ class Encoder {
     z3::expr ballot, pc, predicate, mask;
   };
   std::vector<Ballot> ballots_;
+  std::unordered_set<unsigned> lane_fact_ids_;
 };
 }  // namespace
 

@@ -152,6 +152,9 @@ struct ThreadEncoding {
   };
   std::vector<Popcount> popcounts;
   std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
+  // Every lane's bit of each ballot (vote.sync.ballot), from that lane's predicate: true in every execution too, but
+  // they slow most queries down, so check.cpp asks them only of a pair whose model breaks them.
+  std::vector<z3::expr> lane_facts;
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)
   // Loop with one back edge -> when iteration k is this thread's last (the back edge not taken there: its condition
