@@ -468,7 +468,8 @@ struct Runner {
         e.text = in.opcode;
         std::set<int> deps;
         e.bar_id = static_cast<int>(concrete(value(s, ops[0], deps)));
-        // Dialect: `bar.cta.sync id[, instance[, count]]` (corpus Barrier/ and Manual/barrier-*-id tests).
+        // Dialect: `bar.cta.sync id[, instance[, count]]` (corpus Barrier/ and Manual/barrier-*-id tests), and
+        // `bar.cta.arrive` with the same operands.
         if (ops.size() >= 2) e.bar_instance = static_cast<int>(concrete(value(s, ops[1], deps)));
         if (ops.size() >= 3) e.bar_count = static_cast<int>(concrete(value(s, ops[2], deps)));
         s.events.push_back(e);
