@@ -219,8 +219,9 @@ TEST_CASE("a grid synchronisation that only some CTAs reach is barrier divergenc
 TEST_CASE("only accesses with synchronizing instructions on both sides are possible races (ISA 8.9.5), without a replay") {
   // race_before_any_fence: nothing synchronizes before the racing writes, so the fence after them cannot order
   // them: a definite race without running the witness. named_barrier_arrive_in_loop: bar.arrive before the write's
-  // successors and bar.sync before the read, in a loop (a phase per iteration, not counted), may order them: possible. relaxed_flag_observed: a strong read before
-  // the plain write may observe the other thread's strong write (8.9.5 item 2): possible.
+  // successors and bar.sync before the read, in a loop (a phase per iteration, not counted), may order them:
+  // possible. relaxed_flag_observed: a strong read before the plain write may observe the other thread's strong
+  // write (8.9.5 item 2): possible.
   // atomic_max_guard_first_iteration: the strong read before the plain read (the thread's own atomicMax) is in an
   // earlier iteration only: a definite race in the first. strong_read_other_location: the strong read before the
   // plain read is of another allocation, which cannot observe the write: definite. warp_aggregated_activemask: the
