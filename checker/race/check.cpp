@@ -454,8 +454,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     for (std::size_t k = 0; k < T1.barriers.size(); ++k)
       for (std::size_t l = 0; l < T2.barriers.size(); ++l) {
         const std::uint32_t x = T1.barriers[k].instr, y = T2.barriers[l].instr;
-        if (x == y || std::find(b.ops.begin(), b.ops.end(), x) == b.ops.end() || std::find(b.ops.begin(), b.ops.end(), y) == b.ops.end())
-          continue;
+        if (x == y || !b.operates(x) || !b.operates(y)) continue;
         auto [r, model, why] = check(same_warp && T1.barriers[k].pc && T2.barriers[l].pc);
         if (r == z3::unsat) continue;
         phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
@@ -838,16 +837,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   std::vector<std::string> lock_rejections;
   for (const auto& r : locks.rejected) lock_rejections.push_back(r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
   {
-    auto rmw_of = [&](const ThreadEncoding& t, const LockSite& site) -> const Access* {
-      for (const auto& a : t.accesses) if (a.instr == site.rmw) return &a;
-      return nullptr;
-    };
     std::set<int> shared_across_ctas;
     for (std::size_t x = 0; x < locks.sites.size(); ++x)
       for (std::size_t y = 0; y < locks.sites.size(); ++y) {
         const LockSite &sx = locks.sites[x], &sy = locks.sites[y];
         if (!sx.cta_private || sx.object != sy.object || shared_across_ctas.count(sx.object)) continue;
-        const Access *ax = rmw_of(T1, sx), *ay = rmw_of(T2, sy);
+        const Access *ax = lock_access(T1, sx), *ay = lock_access(T2, sy);
         auto [r, model, why] = check(!same_cta && ax->pc && ay->pc && ax->addr == ay->addr);
         if (r == z3::unsat) continue;
         shared_across_ctas.insert(sx.object);
@@ -1216,6 +1211,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     return align && in_some_interval;
   };
+  // Both threads' ballot lane facts (encode.hpp lane_facts), for the pairs that need them (check_pair).
+  const z3::expr lane_bits = [&] {
+    z3::expr bits = c.bool_val(true);
+    for (const ThreadEncoding* t : {&T1, &T2})
+      for (const z3::expr& bit : t->lane_facts) bits = bits && bit;
+    return bits;
+  }();
   const QueryBudget quick = o.query.fraction(20);
   const bool two_passes = !(quick == o.query);
   enum class PairResult { done, unknown, stop };
@@ -1335,17 +1337,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // pass's budget. When the solver cannot tell even with the full budget, the race may need ballot values no
     // execution gives: a possible race.
     bool ballots_unsettled = false;
-    {
-      z3::expr bits = c.bool_val(true);
-      for (const ThreadEncoding* t : {&T1, &T2})
-        for (const z3::expr& bit : t->lane_facts) bits = bits && bit;
-      if (!bits.is_true() && !model->eval(bits, true).is_true()) {
-        auto [r7, with_bits, why7] = check(q && bits);
-        if (r7 == z3::unsat) return PairResult::done;
-        if (r7 == z3::sat) { q = q && bits; model = with_bits; }
-        else if (!final_pass) return PairResult::unknown;  // asked again with the full budget
-        else ballots_unsettled = true;
-      }
+    if (!lane_bits.is_true() && !model->eval(lane_bits, true).is_true()) {
+      auto [r7, with_bits, why7] = check(q && lane_bits);
+      if (r7 == z3::unsat) return PairResult::done;
+      if (r7 == z3::sat) { q = q && lane_bits; model = with_bits; }
+      else if (!final_pass) return PairResult::unknown;  // asked again with the full budget
+      else ballots_unsettled = true;
     }
     // Two threads' atomics on one location may each return any value (memory content), but not both the content
     // before either: in its coherence order one comes after the other (ISA 8.10 Atomicity). A race that needs the

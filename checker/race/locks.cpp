@@ -98,8 +98,10 @@ std::optional<std::uint64_t> stored_constant(const ptx::ir::Function& f, const C
 
 }  // namespace
 
+const Access* lock_access(const ThreadEncoding& t, const LockSite& s) { return access_at(t, s.rmw); }
+
 std::optional<z3::expr> lock_address(const ThreadEncoding& t, const LockSite& s) {
-  if (const Access* a = access_at(t, s.rmw)) return a->addr;
+  if (const Access* a = lock_access(t, s)) return a->addr;
   return std::nullopt;
 }
 

@@ -53,7 +53,8 @@ struct CriticalSections {
 CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t,
                                         const std::function<bool(std::uint32_t, std::uint32_t)>& barrier_between);
 
-// The address of site `s`'s lock in thread t's encoding.
+// Site `s`'s lock RMW in thread t's encoding (nullptr when t has none), and its address.
+const Access* lock_access(const ThreadEncoding& t, const LockSite& s);
 std::optional<z3::expr> lock_address(const ThreadEncoding& t, const LockSite& s);
 
 }  // namespace ptxcheck::race

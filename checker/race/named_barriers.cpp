@@ -26,9 +26,7 @@ bool NamedBarrierPhases::orders(std::uint32_t x, std::uint32_t y) const {
 }
 
 bool NamedBarrierPhases::models(std::uint32_t i) const {
-  for (const auto& b : barriers)
-    if (std::find(b.ops.begin(), b.ops.end(), i) != b.ops.end()) return true;
-  return false;
+  return std::any_of(barriers.begin(), barriers.end(), [&](const SinglePhaseBarrier& b) { return b.operates(i); });
 }
 
 NamedBarrierPhases find_single_phase_barriers(const ptx::ir::Function& f, const Cfg& g, const Shape& block, bool x_only) {

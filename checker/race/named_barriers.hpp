@@ -19,6 +19,7 @@
 #include "checker/race/cfg.hpp"
 #include "checker/race/encode.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,8 @@ struct SinglePhaseBarrier {
   std::vector<std::uint32_t> ops;  // its arrive and sync instructions
   std::vector<bool> before;        // instruction -> no operation of the barrier on any path to it
   std::vector<bool> after_wait;    // instruction -> on every path to it, the one operation passed was a waiting one
+
+  bool operates(std::uint32_t i) const { return std::find(ops.begin(), ops.end(), i) != ops.end(); }
 };
 
 struct NamedBarrierPhases {
