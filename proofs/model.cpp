@@ -498,6 +498,20 @@ std::optional<ProofResult> run_generated(const std::string& text, const std::str
   return std::nullopt;
 }
 
+// The frame of a theorem over generated programs: `judge` runs each case under the models with the litmus limits of
+// the budget; its first answer (refuted, or unknown: an undecided or vacuous case) ends the check, else the theorem
+// is proved, `proved` saying what was checked.
+template <class Case, class Judge>
+ProofResult check_each(const std::vector<Case>& cases, const Budget& budget, Judge judge, const std::string& proved) {
+  std::string err;
+  const Models* m = models(err);
+  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
+  const litmus::Options opt = litmus_options(budget);
+  for (const auto& c : cases)
+    if (std::optional<ProofResult> stop = judge(c, *m, opt)) return *stop;
+  return {Verdict::proved, proved, 0};
+}
+
 // ---- spin locks: the rule of checker/race/locks.hpp (two threads' critical sections of one lock are ordered)
 // One way to take and give a lock; `{s}` is the scope. The forms are those the race checker recognises: a
 // relaxed RMW followed by an acquire fence or an .acquire RMW (ISA 8.8 forms 3 and 1), a release fence followed by
@@ -554,22 +568,19 @@ struct LockCase {
 // that some such execution does (the rule's conditions are needed). Either way the executions in which every thread
 // took the lock must exist under ptx.cat, or the claim would be vacuous.
 ProofResult check_locks(const std::vector<LockCase>& cases, bool ordered, const Budget& budget) {
-  std::string err;
-  const Models* m = models(err);
-  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
-  const litmus::Options opt = litmus_options(budget);
   std::vector<litmus::Result> runs;
-  for (const auto& c : cases) {
+  auto judge = [&](const LockCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
     // The claim of order: no race at all; the claim that the conditions are needed: a race on x, not on the lock.
-    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, ordered ? &m->ptx_race : &m->ptx_weak_race}, opt, runs)) return *stop;
+    if (auto stop = run_generated(c.test, c.summary, {&m.ptx, ordered ? &m.ptx_race : &m.ptx_weak_race}, opt, runs)) return stop;
     const litmus::Result &all = runs[0], &racy = runs[1];
-    if (all.positive == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution takes the lock in every thread", 0};
+    if (all.positive == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution takes the lock in every thread", 0};
     if (ordered && racy.positive > 0)
-      return {Verdict::refuted, c.summary + ": an execution in which every thread took the lock has a data race\n" + c.test, 0};
+      return ProofResult{Verdict::refuted, c.summary + ": an execution in which every thread took the lock has a data race\n" + c.test, 0};
     if (!ordered && racy.positive == 0)
-      return {Verdict::refuted, c.summary + ": no execution in which every thread took the lock has a data race\n" + c.test, 0};
-  }
-  return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
+      return ProofResult{Verdict::refuted, c.summary + ": no execution in which every thread took the lock has a data race\n" + c.test, 0};
+    return std::nullopt;
+  };
+  return check_each(cases, budget, judge, fmt::format("{} programs checked", cases.size()));
 }
 
 std::vector<LockCase> lock_cases(const std::vector<std::vector<int>>& placements, const std::string& scope, bool acquire_fence,
@@ -619,21 +630,19 @@ std::string broadcast_litmus(const std::string& store, const std::string& load, 
 // value than the rule's), and executions exist (the claim is not vacuous); without the barrier some execution
 // satisfies it (the check can fail).
 ProofResult check_broadcasts(const std::vector<BroadcastCase>& cases, const Budget& budget) {
-  std::string err;
-  const Models* m = models(err);
-  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
-  const litmus::Options opt = litmus_options(budget);
   std::vector<litmus::Result> runs, loose;
-  for (const auto& c : cases) {
-    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, &m->ptx_race}, opt, runs)) return *stop;
+  auto judge = [&](const BroadcastCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
+    if (auto stop = run_generated(c.test, c.summary, {&m.ptx, &m.ptx_race}, opt, runs)) return stop;
     const litmus::Result &all = runs[0], &racy = runs[1];
-    if (all.negative == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution", 0};
-    if (racy.positive + racy.negative > 0) return {Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
-    if (all.positive > 0) return {Verdict::refuted, c.summary + ": a thread reads another value\n" + c.test, 0};
-    if (auto stop = run_generated(c.without_barrier, c.summary + ", no barrier", {&m->ptx}, opt, loose)) return *stop;
-    if (loose[0].positive == 0) return {Verdict::unknown, c.summary + ": every thread reads the rule's value even without the barrier", 0};
-  }
-  return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
+    if (all.negative == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution", 0};
+    if (racy.positive + racy.negative > 0) return ProofResult{Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
+    if (all.positive > 0) return ProofResult{Verdict::refuted, c.summary + ": a thread reads another value\n" + c.test, 0};
+    if (auto stop = run_generated(c.without_barrier, c.summary + ", no barrier", {&m.ptx}, opt, loose)) return stop;
+    if (loose[0].positive == 0)
+      return ProofResult{Verdict::unknown, c.summary + ": every thread reads the rule's value even without the barrier", 0};
+    return std::nullopt;
+  };
+  return check_each(cases, budget, judge, fmt::format("{} programs checked", cases.size()));
 }
 
 std::vector<BroadcastCase> broadcast_cases() {
@@ -682,21 +691,19 @@ std::string named_barrier_litmus(bool writer_waits, bool write_before, bool read
 // some execution has a data race with a weak access. Executions must exist either way (every thread passes its
 // operation).
 ProofResult check_named_barriers(const std::vector<NamedBarrierCase>& cases, const Budget& budget) {
-  std::string err;
-  const Models* m = models(err);
-  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
-  const litmus::Options opt = litmus_options(budget);
   std::vector<litmus::Result> runs;
-  for (const auto& c : cases) {
-    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, &m->ptx_weak_race}, opt, runs)) return *stop;
+  auto judge = [&](const NamedBarrierCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
+    if (auto stop = run_generated(c.test, c.summary, {&m.ptx, &m.ptx_weak_race}, opt, runs)) return stop;
     const litmus::Result &all = runs[0], &racy = runs[1];
-    if (all.positive + all.negative == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution", 0};
+    if (all.positive + all.negative == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution", 0};
     const bool has_race = racy.positive + racy.negative > 0;
-    if (c.ordered && has_race) return {Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
-    if (c.ordered && all.positive > 0) return {Verdict::refuted, c.summary + ": P1 may read a value the order rules out\n" + c.test, 0};
-    if (!c.ordered && !has_race) return {Verdict::refuted, c.summary + ": no execution has a data race\n" + c.test, 0};
-  }
-  return {Verdict::proved, fmt::format("{} programs checked", cases.size()), 0};
+    if (c.ordered && has_race) return ProofResult{Verdict::refuted, c.summary + ": an execution has a data race\n" + c.test, 0};
+    if (c.ordered && all.positive > 0)
+      return ProofResult{Verdict::refuted, c.summary + ": P1 may read a value the order rules out\n" + c.test, 0};
+    if (!c.ordered && !has_race) return ProofResult{Verdict::refuted, c.summary + ": no execution has a data race\n" + c.test, 0};
+    return std::nullopt;
+  };
+  return check_each(cases, budget, judge, fmt::format("{} programs checked", cases.size()));
 }
 
 std::vector<NamedBarrierCase> named_barrier_cases() {
@@ -781,22 +788,18 @@ std::vector<OrderingCase> ordering_cases() {
 // a weak data race), and has executions (the claim is not vacuous). The other programs are no claim: may_order
 // over-approximates (in 732 of the other 1520 some execution orders the accesses, 2026-11-24).
 ProofResult check_orderings(const std::vector<OrderingCase>& cases, const Budget& budget) {
-  std::string err;
-  const Models* m = models(err);
-  if (!m) return ProofResult{Verdict::unknown, "models do not load: " + err, 0};
-  const litmus::Options opt = litmus_options(budget);
   std::vector<litmus::Result> runs;
-  int claimed = 0;
-  for (const auto& c : cases) {
-    if (!c.unordered) continue;
-    ++claimed;
-    if (auto stop = run_generated(c.test, c.summary, {&m->ptx, &m->ptx_no_weak_race}, opt, runs)) return *stop;
+  auto judge = [&](const OrderingCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
+    if (!c.unordered) return std::nullopt;
+    if (auto stop = run_generated(c.test, c.summary, {&m.ptx, &m.ptx_no_weak_race}, opt, runs)) return stop;
     const litmus::Result &all = runs[0], &race_free = runs[1];
-    if (all.positive == 0) return {Verdict::unknown, c.summary + ": vacuous, no execution", 0};
+    if (all.positive == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution", 0};
     if (race_free.positive > 0)
-      return {Verdict::refuted, c.summary + ": nothing may order the accesses (may_order), yet an execution has no race\n" + c.test, 0};
-  }
-  return {Verdict::proved, fmt::format("{} of the {} programs race in every execution, as may_order says", claimed, cases.size()), 0};
+      return ProofResult{Verdict::refuted, c.summary + ": nothing may order the accesses (may_order), yet an execution has no race\n" + c.test, 0};
+    return std::nullopt;
+  };
+  const auto claimed = std::count_if(cases.begin(), cases.end(), [](const OrderingCase& c) { return c.unordered; });
+  return check_each(cases, budget, judge, fmt::format("{} of the {} programs race in every execution, as may_order says", claimed, cases.size()));
 }
 
 }  // namespace
