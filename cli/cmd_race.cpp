@@ -9,7 +9,7 @@
 namespace ptxcheck::cli {
 namespace {
 struct RaceArgs {
-  std::vector<std::string> files;
+  std::vector<std::string> files, assumptions;
   std::string kernel, block, grid, launch;
   std::uint64_t seed = 0;
   bool json = false, sarif = false, o0 = false, x_only = false, block_level = false, pure_externs = false;
@@ -33,6 +33,12 @@ int run_race(const RaceArgs& a) {
   const char* dims_form = ": expected X[,Y[,Z]] or [X,Y,Z] of positive numbers\n";
   if (!a.block.empty() && !(o.check.block = race::parse_dim(a.block))) { std::cerr << "error: --blockDim=" << a.block << dims_form; return 2; }
   if (!a.grid.empty() && !(o.check.grid = race::parse_dim(a.grid))) { std::cerr << "error: --gridDim=" << a.grid << dims_form; return 2; }
+  for (const auto& text : a.assumptions) {
+    std::string why;
+    auto parsed = race::parse_assumption(text, why);
+    if (!parsed) { std::cerr << "error: --assume '" << text << "': " << why << "\n"; return 2; }
+    o.check.assumptions.push_back(std::move(*parsed));
+  }
   std::vector<race::FileResult> all;
   int rc = 0;
   for (const auto& f : a.files) {
@@ -61,6 +67,9 @@ void register_race(CLI::App& app) {
   cmd->add_option("--launch", args->launch,
                   "dynamic engine: run this launch (the JSON of `ptxcheck run --launch`) on the interpreter and report the races of that execution");
   cmd->add_option("--seed", args->seed, "with --launch: the interpreter's schedule (0 deterministic, else randomised)")->capture_default_str();
+  cmd->add_option("--assume", args->assumptions,
+                  "a precondition the check may assume (repeatable): a C expression over the integer arguments arg1, arg2, ... and "
+                  "blockDim.x|y|z, gridDim.x|y|z, e.g. 'arg3 == blockDim.x' (as GPUVerify's __requires)");
   cmd->add_flag("--json", args->json, "print the result as JSON");
   cmd->add_flag("--sarif", args->sarif, "print the result as SARIF 2.1.0");
   cmd->add_flag("--O0", args->o0, "compile .cu with -Xcicc -O0 (source-faithful: keeps accesses the optimiser removes)");

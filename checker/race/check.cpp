@@ -19,6 +19,8 @@
 #include "checker/race/strength.hpp"
 #include "semantics/interp/launch.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -34,7 +36,7 @@ std::string z3_failure(const std::string& z3_message, const Options& o) {
   return "z3: " + z3_message + " (memory cap " + std::to_string(o.memory_mb) + " MB)";
 }
 
-std::string Where::key() const { return file.empty() ? "ptx line " + std::to_string(ptx_line) : file + ":" + std::to_string(line) + ":" + std::to_string(column); }
+std::string Where::key() const { return file.empty() || !line ? "ptx line " + std::to_string(ptx_line) : file + ":" + std::to_string(line) + ":" + std::to_string(column); }
 
 RaceKey race_key(const Where& a, const Where& b) {
   std::string x = a.key(), y = b.key();
@@ -43,10 +45,35 @@ RaceKey race_key(const Where& a, const Where& b) {
 
 std::string Where::text() const {
   if (file.empty()) return ptx_file + ":" + std::to_string(ptx_line);
-  return file + (line ? ":" + std::to_string(line) + ":" + std::to_string(column) : "") + " (ptx line " + std::to_string(ptx_line) + ")";
+  if (!line) return file + " (no source line: nvcc's .loc says line 0, code it merged from several lines; ptx line " + std::to_string(ptx_line) + ")";
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column) + " (ptx line " + std::to_string(ptx_line) + ")";
 }
 
 namespace {
+
+std::string witness_text(const ptx::ir::Function& kernel, const Witness& w) {
+  auto dims = [](const std::array<std::uint32_t, 3>& d) {
+    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+  };
+  std::string text = "block " + dims(w.block) + ", grid " + dims(w.grid);
+  for (std::size_t k = 0; k < kernel.params.size(); ++k) {
+    const auto& p = kernel.params[k];
+    auto it = w.args.find(p.name);
+    if (it == w.args.end() || w.pointers.count(p.name)) continue;
+    const std::string name = "arg" + std::to_string(k + 1);
+    std::string unused;
+    const auto is_signed = integer_argument(kernel, k + 1, unused);
+    const auto& [offset, arg] = *it->second.begin();
+    if (is_signed && it->second.size() == 1 && offset == 0 && arg.bits == 8 * p.size_bytes()) {
+      std::int64_t v = static_cast<std::int64_t>(arg.value);
+      if (*is_signed && arg.bits < 64) v = static_cast<std::int64_t>(arg.value << (64 - arg.bits)) >> (64 - arg.bits);
+      text += ", " + name + " = " + (*is_signed ? std::to_string(v) : std::to_string(arg.value));
+      continue;
+    }
+    for (const auto& [at, bytes] : it->second) text += ", " + name + "+" + std::to_string(at) + " = " + fmt::format("{:#x}", bytes.value);
+  }
+  return text;
+}
 
 // bar.warp.sync with the full mask, unguarded: every thread of the warp waits, and the barrier orders their
 // memory accesses (ISA 9.7.13.3 "bar.warp.sync ... also guarantee memory ordering among threads participating").
@@ -391,6 +418,20 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   auto set_budget = [&](const QueryBudget& b) { b.apply_to(s); current = b; };
   set_budget(o.query);
   s.add(launch_shape_constraints(launch, o.block, o.grid, o.x_only, f));
+  // The user's preconditions (--assume): only the launches that satisfy them are checked.
+  for (const auto& a : o.assumptions) {
+    std::vector<z3::expr> reads = T1.argument_reads;
+    reads.insert(reads.end(), T2.argument_reads.begin(), T2.argument_reads.end());
+    std::string error;
+    if (auto term = assumption_term(c, a, f, launch.ntid, launch.nctaid, reads, error)) {
+      s.add(*term);
+      res.notes.push_back("assumed (--assume): " + a.text + "; the verdict is for the launches that satisfy it");
+    } else {
+      res.unknown_reasons.push_back(error);  // (run_file rejects such an assumption before the check)
+    }
+  }
+  if (!o.assumptions.empty() && s.check() == z3::unsat)  // (a contradiction would make every verdict race-free)
+    res.unknown_reasons.push_back("the assumptions (--assume) admit no launch of this shape: nothing was checked");
   auto u32 = [&](std::uint64_t v) { return c.bv_val(v, 32); };
   for (int d = 0; d < 3; ++d)
     for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));
@@ -943,6 +984,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       if (sym.get_sort().bv_size() <= 64) w.args[param][offset] = {v.get_numeral_uint64(), sym.get_sort().bv_size()};
     }
     w.pointers = pointer_params;
+    w.text = witness_text(f, w);
     for (const ThreadEncoding* t : {&T1, &T2})
       for (const auto& x : t->accesses) {
         if (!x.value || x.object < 0 || !pointer_params.count(prep.objects[x.object].name) || !mdl.eval(x.pc, true).is_true()) continue;
@@ -1548,7 +1590,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 
   if (!prep.cfg.loops.empty())
-    res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, other loop-modified registers havocked): no bound");
+    res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, toggles and shifts by a "
+                        "constant in closed form, other loop-modified registers havocked after iteration 0): no bound");
   res.notes.push_back("distinct pointer parameters and variables are assumed not to alias; addresses are naturally aligned (ISA 6.4.1)");
   for (const auto& n : inl.notes) res.notes.push_back(n);
   if (claims_used)

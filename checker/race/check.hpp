@@ -2,6 +2,7 @@
 // pair of overlapping conflicting accesses that is not morally strong and not ordered by a CTA barrier.
 #pragma once
 
+#include "checker/race/assume.hpp"
 #include "checker/race/budget.hpp"
 #include "semantics/ir/ir.hpp"
 
@@ -27,6 +28,7 @@ struct Options {
   // Per kernel, in CPU seconds of the checking thread (not wall time, so that a loaded machine gives the same
   // verdicts); past it the answer is unknown.
   double max_seconds = 60;
+  std::vector<Assumption> assumptions;  // preconditions on the arguments and the launch shape (assume.hpp)
   bool replay = true;  // run race witnesses on the interpreter, marking those it exhibits confirmed (replay.hpp)
   unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
 };
@@ -88,6 +90,9 @@ struct Witness {
     unsigned bytes = 0;
   };
   std::vector<Word> loaded;
+  // For the report: the launch shape and the integer arguments ("block (64,1,1), grid (1,1,1), arg3 = 16"), others as
+  // their bytes ("arg5+4 = 0x7").
+  std::string text;
 };
 
 struct RaceReport {

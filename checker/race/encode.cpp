@@ -14,6 +14,7 @@
 #include "semantics/ops/logic.hpp"
 #include "semantics/ops/warp.hpp"
 
+#include <bit>
 #include <optional>
 #include <unordered_set>
 
@@ -446,10 +447,12 @@ class Encoder {
     const Induction ind = induction_steps(s, L);
     const std::map<int, z3::expr>& steps = ind.steps;
     const z3::expr from_latch = latch_facts(L, ind, s);  // over the entry values, before they are replaced
+    std::vector<int> recurrent;  // registers with a closed form by `recurrence`
     std::vector<z3::expr> args;
     for (int d = 0; d < 3; ++d) args.push_back(out_.ctaid[d]);
     for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
       if (p_.cfg.loops[M].body.count(loop.header)) args.push_back(out_.k.at(static_cast<int>(M)));
+    std::map<int, z3::expr> closed;  // registers whose value is a closed form of k (induction or recurrence)
     for (int r : loop.modified) {
       unsigned w = reg_bits(r);
       std::optional<z3::expr> init = s.reg[r];
@@ -458,6 +461,13 @@ class Encoder {
         // r at iteration k is init + k*step modulo 2^w (ISA 9.7.1: integer add/sub wrap).
         z3::expr k = w <= 64 ? out_.k.at(L).extract(w - 1, 0) : z3::zext(out_.k.at(L), w - 64);
         s.reg[r] = *init + k * step->second;
+        closed.emplace(r, *s.reg[r]);
+        continue;
+      }
+      if (auto form = init ? recurrence(ind, L, r, *init) : std::nullopt) {
+        s.reg[r] = *form;
+        closed.emplace(r, *form);
+        recurrent.push_back(r);
         continue;
       }
       if (p_.uni.reg[r] && w <= 64) {
@@ -473,10 +483,13 @@ class Encoder {
       } else {
         s.reg[r] = fresh("loop." + f_.registers[r].name, w);
       }
+      // Iteration 0 is the loop's entry: the register still holds its value from before the loop.
+      if (init && init->get_sort().is_bv() && init->get_sort().bv_size() == w)
+        s.reg[r] = z3::ite(out_.k.at(L) == c_.bv_val(0, 64), *init, *s.reg[r]);
       // Invariant: a register the loop only shifts right (unsigned) or masks never grows: v <= its entry value.
       if (shrinks) s.pc = s.pc && z3::ule(*s.reg[r], *init);
     }
-    s.pc = s.pc && from_latch;
+    s.pc = s.pc && from_latch && recurrence_latch_facts(L, ind, closed, recurrent);
     if (ind.latch) {
       // The back edge's condition over the probe symbols, at iteration k's header values.
       z3::expr_vector from(c_), to(c_);
@@ -529,6 +542,7 @@ class Encoder {
   struct Induction {
     std::map<int, z3::expr> steps;         // induction register -> step
     std::map<int, z3::expr> start;         // loop-modified register -> its probe symbol x_r
+    std::map<int, z3::expr> next;          // loop-modified register -> its value on every back edge, over the probe symbols
     std::optional<z3::expr> latch;         // the condition of the only back edge, over the probe symbols
   };
   Induction induction_steps(const State& entry, int L) {
@@ -549,6 +563,13 @@ class Encoder {
     if (back.empty()) return ind;
     if (back.size() == 1) ind.latch = (back[0].state.pc && back[0].cond).simplify();
     for (const auto& [r, x] : start) {
+      std::optional<z3::expr> next;
+      for (const BackEdge& e : back) {
+        const State& b = e.state;
+        if (!b.reg[r] || (next && !z3::eq(*next, b.reg[r]->simplify()))) { next.reset(); break; }
+        next = b.reg[r]->simplify();
+      }
+      if (next) ind.next.emplace(r, *next);
       std::optional<z3::expr> step;
       for (const BackEdge& e : back) {
         const State& b = e.state;
@@ -560,6 +581,100 @@ class Encoder {
       if (step) steps.emplace(r, *step);
     }
     return ind;
+  }
+
+  // A register whose value on every back edge of loop L is a function g of its own value at the header alone (no
+  // other register the loop modifies, no value it loads), of a form whose k-fold application has a closed form: at
+  // the header of iteration k it is g^k(init). An involution (g(g(x)) = x: `pout = 1 - pout`, `flag ^= 1`) gives
+  // init in even iterations and g(init) in odd ones; a shift by a constant c (`stride <<= 1`, `s >>= 1`, unsigned or
+  // arithmetic: ISA 9.7.8.7-8, a shift by the width or more gives 0 or the sign) gives init shifted by k*c, which past
+  // the width stays 0 or the sign. Each form is proved of g by Z3 (a short query; unknown: no closed form).
+  std::optional<z3::expr> recurrence(const Induction& ind, int L, int r, const z3::expr& init) {
+    auto next = ind.next.find(r);
+    auto start = ind.start.find(r);
+    if (next == ind.next.end() || start == ind.start.end()) return std::nullopt;
+    const z3::expr x = start->second, g = next->second;
+    for (unsigned id : constants_of(g))
+      if (probe_made_.count(id) && id != x.id()) return std::nullopt;
+    if (!constants_of(g).count(x.id())) return std::nullopt;  // (constant: not a recurrence of this kind)
+    const unsigned w = x.get_sort().bv_size();
+    if (w < 8 || w > 64 || init.get_sort().bv_size() != w) return std::nullopt;
+    auto apply = [&](const z3::expr& v) {
+      z3::expr_vector from(c_), to(c_);
+      from.push_back(x);
+      to.push_back(v);
+      return z3::expr(g).substitute(from, to);
+    };
+    auto always = [&](const z3::expr& claim) {
+      z3::solver q(c_);
+      QueryBudget{800'000, 200}.apply_to(q);
+      q.add(!claim);
+      return q.check() == z3::unsat;
+    };
+    const z3::expr k = out_.k.at(L);
+    if (always(apply(apply(x)) == x)) return z3::ite(k.extract(0, 0) == c_.bv_val(0, 1), init, apply(init));
+    // The shift amount: g(1) = 2^c for a left shift, g(2^(w-2)) = 2^(w-2-c) for a right one.
+    auto log2_of = [&](const z3::expr& v) -> std::optional<unsigned> {
+      const z3::expr e = v.simplify();
+      if (!e.is_numeral()) return std::nullopt;
+      const std::uint64_t n = e.get_numeral_uint64();
+      if (n == 0 || (n & (n - 1)) != 0) return std::nullopt;
+      return static_cast<unsigned>(std::countr_zero(n));
+    };
+    // k*c shifts, saturated at the width (64-bit arithmetic: k is 64-bit).
+    auto amount = [&](unsigned c) {
+      const z3::expr k64 = z3::ite(z3::ult(k, c_.bv_val(64, 64)), k, c_.bv_val(64, 64)) * c_.bv_val(c, 64);
+      const z3::expr sat = z3::ite(z3::ult(k64, c_.bv_val(w, 64)), k64, c_.bv_val(w, 64));
+      return w == 64 ? sat : sat.extract(w - 1, 0);
+    };
+    if (auto c = log2_of(apply(c_.bv_val(1, w))); c && *c >= 1 && *c < w && always(g == z3::shl(x, c_.bv_val(*c, w))))
+      return z3::shl(init, amount(*c));
+    if (auto high = log2_of(apply(c_.bv_val(std::uint64_t{1} << (w - 2), w))); high && *high < w - 2) {
+      const unsigned c = w - 2 - *high;
+      if (always(g == z3::lshr(x, c_.bv_val(c, w)))) return z3::lshr(init, amount(c));
+      if (always(g == z3::ashr(x, c_.bv_val(c, w)))) return z3::ashr(init, amount(c));
+    }
+    return std::nullopt;
+  }
+
+  // Facts at the header of iteration k >= 1 from the back edge's condition (the only back edge's), for the conjuncts
+  // that test a register with a closed form by `recurrence` and otherwise only registers with closed forms and
+  // loop-invariant values: iteration k-1 took the back edge, so the conjunct held for the values of iteration k-1
+  // (`bit < 64` for `bit <<= 1`). (latch_facts gives those of the induction variables.)
+  z3::expr recurrence_latch_facts(int L, const Induction& ind, const std::map<int, z3::expr>& closed, const std::vector<int>& recurrent) {
+    z3::expr facts = c_.bool_val(true);
+    if (!ind.latch || recurrent.empty()) return facts;
+    const z3::expr k = out_.k.at(L), one = c_.bv_val(1, 64), zero = c_.bv_val(0, 64);
+    z3::expr_vector from(c_), to(c_);  // each closed-form register's probe symbol -> its value in iteration k-1
+    std::unordered_set<unsigned> known, tests;
+    for (const auto& [r, value] : closed) {
+      auto x = ind.start.find(r);
+      if (x == ind.start.end()) continue;
+      z3::expr_vector kk(c_), previous(c_);
+      kk.push_back(k);
+      previous.push_back(k - one);
+      from.push_back(x->second);
+      to.push_back(z3::expr(value).substitute(kk, previous));
+      known.insert(x->second.id());
+    }
+    for (int r : recurrent)
+      if (auto x = ind.start.find(r); x != ind.start.end()) tests.insert(x->second.id());
+    std::vector<z3::expr> todo{*ind.latch};
+    while (!todo.empty()) {
+      z3::expr e = todo.back();
+      todo.pop_back();
+      if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+        for (unsigned a = 0; a < e.num_args(); ++a) todo.push_back(e.arg(a));
+        continue;
+      }
+      bool usable = true, tests_recurrence = false;
+      for (unsigned id : constants_of(e)) {
+        if (probe_made_.count(id) && !known.count(id)) usable = false;
+        if (tests.count(id)) tests_recurrence = true;
+      }
+      if (usable && tests_recurrence) facts = facts && z3::implies(k != zero, e.substitute(from, to));
+    }
+    return facts;
   }
 
   // Facts at the header of iteration k >= 1 from a loop with one back edge: the condition under which an
@@ -909,7 +1024,10 @@ class Encoder {
         if (param) {
           // Kernel arguments: the same symbols in every thread.
           const auto& pv = f_.params[ad.var.index];
-          auto arg = [&](std::int64_t offset) { return c_.bv_const(argument_symbol(pv.name, offset).c_str(), std::max(1u, w)); };
+          auto arg = [&](std::int64_t offset) {
+            out_.argument_reads.push_back(c_.bv_const(argument_symbol(pv.name, offset).c_str(), std::max(1u, w)));
+            return out_.argument_reads.back();
+          };
           if (o[0].kind == OK::Register) W(arg(ad.offset));
           else if (o[0].kind == OK::Vector) {
             // ld.param.v2/.v4: element k is the argument's bytes at offset + k * element size.

@@ -84,6 +84,7 @@ std::string to_text(const FileResult& r) {
       s << "  " << (x.possible ? "possible race" : "race") << (x.confirmed ? " (confirmed on the interpreter)" : "") << ":\n";
       s << "    thread 1 " << x.t1.text() << ": " << access_text(x.first) << "\n";
       s << "    thread 2 " << x.t2.text() << ": " << access_text(x.second) << "\n";
+      if (x.witness && !x.witness->text.empty()) s << "    witness: " << x.witness->text << "\n";
       if (!x.note.empty()) s << "    note: " << x.note << "\n";
     }
     for (const auto& d : k.divergences)

@@ -133,6 +133,11 @@ FileResult run_file(const std::string& path, RunOptions& o) {
   }
   r.mode = !cu ? "ptx" : o0 ? "nvcc -Xcicc -O0 (source-faithful)" : "nvcc default optimisation";
   if (o.launch_file) {
+    if (!o.check.assumptions.empty()) {
+      r.error = "--assume is a precondition of the symbolic check; a --launch run has concrete arguments";
+      r.exit_code = 2;
+      return r;
+    }
     r.mode += ", dynamic engine on " + *o.launch_file;
     run_dynamic(*built.module, o, r);
     return r;
@@ -153,6 +158,13 @@ FileResult run_file(const std::string& path, RunOptions& o) {
       out.exit_code = 2;
       return;
     }
+    for (const auto* k : kernels)
+      for (const auto& a : o.check.assumptions)
+        if (auto why = assumption_error(a, *k); !why.empty()) {
+          out.error = why;
+          out.exit_code = 2;
+          return;
+        }
     for (const auto* k : kernels) {
       try {
         out.kernels.push_back(check_kernel(m, *k, o.check));

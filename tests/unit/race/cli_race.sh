@@ -115,6 +115,26 @@ expect_rc 0 "symbolic block under .reqntid 64 (tid % 64 is one slot per thread)"
 expect_rc 2 "bad --blockDim" "$exe" race "$k/shared_barrier.cu" --blockDim=0
 expect_rc 2 "missing file" "$exe" race "$tmp/missing.cu"
 
+# Preconditions (--assume, as GPUVerify's __requires): the double-buffered scan races for n below the block size and
+# is race free when n == blockDim.x; the witness names the argument values; a malformed or inapplicable assumption
+# is bad input, and a contradictory one is no verdict.
+s=$k/scan_double_buffer.cu
+expect_rc 1 "scan, any n" "$exe" race "$s" --blockDim=64 --gridDim=1
+grep -q "witness: block (64,1,1), grid (1,1,1), arg3 = " "$tmp/out" || { echo "FAIL: no witness line with the argument"; cat "$tmp/out"; fail=1; }
+expect_rc 0 "scan, --assume n == blockDim.x" "$exe" race "$s" --blockDim=64 --gridDim=1 --assume 'arg3 == blockDim.x'
+grep -q "note: assumed (--assume): arg3 == blockDim.x" "$tmp/out" || { echo "FAIL: the assumption is not noted"; cat "$tmp/out"; fail=1; }
+expect_rc 1 "scan, --assume n == 32 with 64 threads" "$exe" race "$s" --blockDim=64 --gridDim=1 --assume 'arg3 == 32'
+grep -q "witness: block (64,1,1), grid (1,1,1), arg3 = 32\$" "$tmp/out" || { echo "FAIL: the witness breaks the assumption"; cat "$tmp/out"; fail=1; }
+expect_rc 2 "--assume, malformed" "$exe" race "$s" --assume 'arg3 == '
+grep -q "error: --assume 'arg3 == ': column 9 (the end): expected" "$tmp/err" || { echo "FAIL: malformed assumption not located"; cat "$tmp/err"; fail=1; }
+expect_rc 2 "--assume, no such argument" "$exe" race "$s" --assume 'arg4 > 0'
+grep -q "arg4: the kernel k(float\*, float const\*, int) has 3 argument(s), arg1 to arg3" "$tmp/err" || { echo "FAIL: argument range not named"; cat "$tmp/err"; fail=1; }
+expect_rc 2 "--assume, a pointer argument" "$exe" race "$s" --assume 'arg1 != 0'
+grep -q "arg1 is float\*, not an integer" "$tmp/err" || { echo "FAIL: pointer argument not refused"; cat "$tmp/err"; fail=1; }
+expect_rc 3 "--assume, contradictory" "$exe" race "$s" --blockDim=64 --gridDim=1 --assume 'arg3 > 4 && arg3 < 2'
+grep -q "admit no launch" "$tmp/out" || { echo "FAIL: contradiction not reported"; cat "$tmp/out"; fail=1; }
+expect_rc 2 "--assume with --launch" "$exe" race "$src/tests/unit/race/dynamic/mp_fences.cu" --launch "$src/tests/unit/race/dynamic/mp_fences.json" --assume 'arg1 == 1'
+
 # Unknown: a per-query solver budget of 1 ms cannot decide a kernel with loops and barriers (exit 3), or the
 # kernel is decided anyway; never race-free by default of an answer.
 "$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --timeout-ms 1 >"$tmp/out" 2>&1
