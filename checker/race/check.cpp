@@ -1137,6 +1137,26 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         }
     }
   }
+  // Per barrier loop left only after its barrier: the instructions it can reach (its header's forward closure) and
+  // those that can reach it. A thread at an instruction after the loop that cannot reach it again, in a barrier
+  // interval that began where the loop cannot have run before, never entered the loop: entering it means passing its
+  // barrier before leaving it (`for (d = n >> 1; d > 0; d >>= 1) { __syncthreads(); ... }` run zero times).
+  std::vector<std::vector<bool>> reached_from_loop(prep.cfg.loops.size()), reaching_loop(prep.cfg.loops.size());
+  for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+    if (!left_after_barrier[L]) continue;
+    for (bool forward : {true, false}) {
+      std::vector<bool>& mark = forward ? reached_from_loop[L] : reaching_loop[L];
+      mark.assign(f.body.size(), false);
+      std::vector<std::uint32_t> todo{loop_header(prep.cfg, L)};
+      while (!todo.empty()) {
+        const std::uint32_t i = todo.back();
+        todo.pop_back();
+        if (mark[i]) continue;
+        mark[i] = true;
+        for (std::uint32_t n : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(n);
+      }
+    }
+  }
   // A span's positions, one of each kind the pair checks below tell apart: the barrier intervals (of the CTA, the
   // warp, the grid) it may be in, and per barrier loop its side of the barrier and which iteration (a pipelined
   // loop's span holds hundreds of positions, of a few kinds).
@@ -1247,6 +1267,19 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
             held_to = held_to && *it == zero;
             held.push_back(2 * L + static_cast<std::size_t>(t));
           }
+        }
+      }
+      // A thread after a barrier loop it never entered (reached_from_loop above).
+      const std::uint32_t start = an.starts[k];
+      for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L) {
+        if (!left_after_barrier[L] || in_body(L, start) || reached_from_loop[L][start]) continue;
+        for (int t = 0; t < 2; ++t) {
+          const AsyncPosition& p = t == 0 ? x : y;
+          const ThreadEncoding& te = t == 0 ? T1 : T2;
+          auto entered = te.entered.find(static_cast<int>(L));
+          if ((t == 0 ? x_async : y_async) || !reached_from_loop[L][p.instr] || reaching_loop[L][p.instr] || entered == te.entered.end()) continue;
+          held_to = held_to && !entered->second;
+          held.push_back(4 * prep.cfg.loops.size() + 2 * L + static_cast<std::size_t>(t));
         }
       }
       if (held_sets.insert(held).second) in_some_interval = in_some_interval || held_to;

@@ -444,10 +444,12 @@ class Encoder {
       for (int r : loop.modified) s.reg[r] = fresh("loop." + f_.registers[r].name, reg_bits(r));
       return;
     }
+    if (auto it = out_.entered.find(L); it != out_.entered.end()) it->second = it->second || s.pc;
+    else out_.entered.emplace(L, s.pc);
     const Induction ind = induction_steps(s, L);
     const std::map<int, z3::expr>& steps = ind.steps;
     const z3::expr from_latch = latch_facts(L, ind, s);  // over the entry values, before they are replaced
-    std::vector<int> recurrent;  // registers with a closed form by `recurrence`
+    std::map<int, unsigned> recurrent;  // registers with a closed form by `recurrence` -> Recurrence::settles
     std::vector<z3::expr> args;
     for (int d = 0; d < 3; ++d) args.push_back(out_.ctaid[d]);
     for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
@@ -465,9 +467,9 @@ class Encoder {
         continue;
       }
       if (auto form = init ? recurrence(ind, L, r, *init) : std::nullopt) {
-        s.reg[r] = *form;
-        closed.emplace(r, *form);
-        recurrent.push_back(r);
+        s.reg[r] = form->value;
+        closed.emplace(r, form->value);
+        recurrent.emplace(r, form->settles);
         continue;
       }
       if (p_.uni.reg[r] && w <= 64) {
@@ -589,7 +591,11 @@ class Encoder {
   // init in even iterations and g(init) in odd ones; a shift by a constant c (`stride <<= 1`, `s >>= 1`, unsigned or
   // arithmetic: ISA 9.7.8.7-8, a shift by the width or more gives 0 or the sign) gives init shifted by k*c, which past
   // the width stays 0 or the sign. Each form is proved of g by Z3 (a short query; unknown: no closed form).
-  std::optional<z3::expr> recurrence(const Induction& ind, int L, int r, const z3::expr& init) {
+  struct Recurrence {
+    z3::expr value;    // at the header of iteration k (out_.k)
+    unsigned settles;  // the iterations 0 .. settles take every value it ever has (1 for an involution, w for a shift)
+  };
+  std::optional<Recurrence> recurrence(const Induction& ind, int L, int r, const z3::expr& init) {
     auto next = ind.next.find(r);
     auto start = ind.start.find(r);
     if (next == ind.next.end() || start == ind.start.end()) return std::nullopt;
@@ -612,7 +618,7 @@ class Encoder {
       return q.check() == z3::unsat;
     };
     const z3::expr k = out_.k.at(L);
-    if (always(apply(apply(x)) == x)) return z3::ite(k.extract(0, 0) == c_.bv_val(0, 1), init, apply(init));
+    if (always(apply(apply(x)) == x)) return Recurrence{z3::ite(k.extract(0, 0) == c_.bv_val(0, 1), init, apply(init)), 1};
     // The shift amount: g(1) = 2^c for a left shift, g(2^(w-2)) = 2^(w-2-c) for a right one.
     auto log2_of = [&](const z3::expr& v) -> std::optional<unsigned> {
       const z3::expr e = v.simplify();
@@ -628,37 +634,45 @@ class Encoder {
       return w == 64 ? sat : sat.extract(w - 1, 0);
     };
     if (auto c = log2_of(apply(c_.bv_val(1, w))); c && *c >= 1 && *c < w && always(g == z3::shl(x, c_.bv_val(*c, w))))
-      return z3::shl(init, amount(*c));
+      return Recurrence{z3::shl(init, amount(*c)), w};
     if (auto high = log2_of(apply(c_.bv_val(std::uint64_t{1} << (w - 2), w))); high && *high < w - 2) {
       const unsigned c = w - 2 - *high;
-      if (always(g == z3::lshr(x, c_.bv_val(c, w)))) return z3::lshr(init, amount(c));
-      if (always(g == z3::ashr(x, c_.bv_val(c, w)))) return z3::ashr(init, amount(c));
+      if (always(g == z3::lshr(x, c_.bv_val(c, w)))) return Recurrence{z3::lshr(init, amount(c)), w};
+      if (always(g == z3::ashr(x, c_.bv_val(c, w)))) return Recurrence{z3::ashr(init, amount(c)), w};
     }
     return std::nullopt;
   }
 
-  // Facts at the header of iteration k >= 1 from the back edge's condition (the only back edge's), for the conjuncts
-  // that test a register with a closed form by `recurrence` and otherwise only registers with closed forms and
-  // loop-invariant values: iteration k-1 took the back edge, so the conjunct held for the values of iteration k-1
-  // (`bit < 64` for `bit <<= 1`). (latch_facts gives those of the induction variables.)
-  z3::expr recurrence_latch_facts(int L, const Induction& ind, const std::map<int, z3::expr>& closed, const std::vector<int>& recurrent) {
+  // Facts at the header of iteration k from the back edge's condition (the only back edge's), for the conjuncts that
+  // test a register with a closed form by `recurrence` and otherwise only registers with closed forms and
+  // loop-invariant values: every iteration j < k took the back edge, so the conjunct held for the values of iteration
+  // j. Instances: j = k - 1, and each constant j up to the iterations in which the recurrences take all their values
+  // (Recurrence::settles): `s << 1 < n` for s = 1 << j, j = 0 .. 32, bounds s by n even though s becomes 0 and
+  // stays 0 past 32 shifts. (latch_facts gives those of the induction variables.)
+  z3::expr recurrence_latch_facts(int L, const Induction& ind, const std::map<int, z3::expr>& closed, const std::map<int, unsigned>& recurrent) {
     z3::expr facts = c_.bool_val(true);
     if (!ind.latch || recurrent.empty()) return facts;
     const z3::expr k = out_.k.at(L), one = c_.bv_val(1, 64), zero = c_.bv_val(0, 64);
-    z3::expr_vector from(c_), to(c_);  // each closed-form register's probe symbol -> its value in iteration k-1
-    std::unordered_set<unsigned> known, tests;
+    // Each closed-form register's probe symbol, and its value at iteration j.
+    z3::expr_vector from(c_);
+    std::vector<z3::expr> values;
+    std::unordered_set<unsigned> known;
+    std::unordered_map<unsigned, unsigned> settles;  // a recurrence's probe symbol -> Recurrence::settles
     for (const auto& [r, value] : closed) {
       auto x = ind.start.find(r);
       if (x == ind.start.end()) continue;
-      z3::expr_vector kk(c_), previous(c_);
-      kk.push_back(k);
-      previous.push_back(k - one);
       from.push_back(x->second);
-      to.push_back(z3::expr(value).substitute(kk, previous));
+      values.push_back(value);
       known.insert(x->second.id());
+      if (auto it = recurrent.find(r); it != recurrent.end()) settles[x->second.id()] = it->second;
     }
-    for (int r : recurrent)
-      if (auto x = ind.start.find(r); x != ind.start.end()) tests.insert(x->second.id());
+    auto at_iteration = [&](const z3::expr& e, const z3::expr& j) {
+      z3::expr_vector kk(c_), jj(c_), to(c_);
+      kk.push_back(k);
+      jj.push_back(j);
+      for (const auto& v : values) to.push_back(z3::expr(v).substitute(kk, jj));
+      return z3::expr(e).substitute(from, to);
+    };
     std::vector<z3::expr> todo{*ind.latch};
     while (!todo.empty()) {
       z3::expr e = todo.back();
@@ -667,12 +681,16 @@ class Encoder {
         for (unsigned a = 0; a < e.num_args(); ++a) todo.push_back(e.arg(a));
         continue;
       }
-      bool usable = true, tests_recurrence = false;
+      bool usable = true;
+      std::optional<unsigned> instances;  // the constant iterations to instantiate (none: no recurrence tested)
       for (unsigned id : constants_of(e)) {
         if (probe_made_.count(id) && !known.count(id)) usable = false;
-        if (tests.count(id)) tests_recurrence = true;
+        if (auto it = settles.find(id); it != settles.end()) instances = std::max(instances.value_or(0), it->second);
       }
-      if (usable && tests_recurrence) facts = facts && z3::implies(k != zero, e.substitute(from, to));
+      if (!usable || !instances) continue;
+      facts = facts && z3::implies(k != zero, at_iteration(e, k - one));
+      for (unsigned j = 0; j <= *instances; ++j)
+        facts = facts && z3::implies(z3::ult(c_.bv_val(j, 64), k), at_iteration(e, c_.bv_val(j, 64)).simplify());
     }
     return facts;
   }

@@ -160,6 +160,8 @@ struct ThreadEncoding {
   // Loop with one back edge -> when iteration k is this thread's last (the back edge not taken there: its condition
   // at the values of iteration k; what the body computes that the encoding does not follow is left open).
   std::map<int, z3::expr> last_iteration;
+  // Loop -> when this thread enters it (reaches its header from outside): the path condition there.
+  std::map<int, z3::expr> entered;
   std::vector<z3::expr> argument_reads;  // the argument symbols (argument_symbol) its ld.param instructions read
   unsigned fresh_symbols = 0;  // how many symbols of its own the encoding made
   // Fresh symbols that stand for values the encoding does not model rather than for inputs (memory contents,
