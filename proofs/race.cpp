@@ -1,7 +1,12 @@
 // Theorems about the race checker's own encodings (checker/race): exhaustive over bit-vector addresses and sizes.
 #include "checker/race/overlap.hpp"
+#include "checker/race/recurrence.hpp"
 #include "proofs/families.hpp"
 #include "proofs/solver.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
 
 namespace ptxcheck::proofs {
 namespace {
@@ -20,6 +25,41 @@ ProofResult overlap_is_shared_byte(const Budget& budget) {
                      {{"a", a}, {"size of a", sa}, {"b", b}, {"size of b", sb}});
 }
 
+// The closed forms of checker/race/recurrence.hpp equal the step applied k times, for every k, by induction on k:
+// form(x, 0) = x, and form(x, k + 1) = step(form(x, k)) for every x and every k below 2^64 - 1 (k + 1 does not wrap).
+// Shifts: shl, shr.u, shr.s by c = 1, 2, 3, 7 at widths 8, 16, 32, 64; involutions: x -> d - x and x -> x ^ d for
+// every d, at the same widths.
+ProofResult loop_recurrence_closed_forms(const Budget& budget) {
+  ProofResult total{Verdict::proved, "", 0};
+  auto check = [&](z3::context& ctx, const std::string& what, const std::function<z3::expr(const z3::expr&, const z3::expr&)>& form,
+                   const std::function<z3::expr(const z3::expr&)>& step, const z3::expr& x, std::vector<std::pair<std::string, z3::expr>> inputs) {
+    const z3::expr k = ctx.bv_const("k", 64);
+    const z3::expr base = form(x, ctx.bv_val(0, 64)) == x;
+    const z3::expr induction = z3::implies(k != ctx.bv_val(~std::uint64_t{0}, 64), form(x, k + ctx.bv_val(1, 64)) == step(form(x, k)));
+    inputs.emplace_back("k", k);
+    ProofResult r = prove_valid(ctx, base && induction, budget, inputs);
+    total.seconds += r.seconds;
+    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, what + ": " + r.detail, total.seconds};
+  };
+  for (unsigned w : {8u, 16u, 32u, 64u}) {
+    z3::context ctx;
+    const z3::expr x = ctx.bv_const("x", w), d = ctx.bv_const("d", w);
+    for (auto kind : {race::ShiftKind::left, race::ShiftKind::logical_right, race::ShiftKind::arithmetic_right})
+      for (unsigned c : {1u, 2u, 3u, 7u}) {
+        const std::string what = std::to_string(w) + "-bit shift " + std::to_string(static_cast<int>(kind)) + " by " + std::to_string(c);
+        check(ctx, what, [&](const z3::expr& v, const z3::expr& k) { return race::repeated_shift(kind, v, c, k); },
+              [&](const z3::expr& v) { return race::shift_step(kind, v, c); }, x, {{"x", x}});
+      }
+    const std::vector<std::pair<std::string, std::function<z3::expr(const z3::expr&)>>> involutions{
+        {"d - x", [&](const z3::expr& v) { return d - v; }}, {"x ^ d", [&](const z3::expr& v) { return v ^ d; }}};
+    for (const auto& [name, g] : involutions)
+      check(ctx, std::to_string(w) + "-bit " + name, [&](const z3::expr& v, const z3::expr& k) { return race::repeated_involution(v, g(v), k); }, g, x,
+            {{"x", x}, {"d", d}});
+  }
+  if (total.verdict == Verdict::proved) total.detail = "56 recurrences, base case and induction step";
+  return total;
+}
+
 }  // namespace
 
 std::vector<Theorem> race_theorems() {
@@ -29,6 +69,13 @@ std::vector<Theorem> race_theorems() {
        "two accesses share a byte (ISA 8.7.1, overlapping accesses)",
        "all 64-bit addresses, sizes 1 to 65536 bytes, ranges without wrap-around (exhaustive over bit-vectors)",
        overlap_is_shared_byte},
+      {"race.loop_recurrence_closed_forms",
+       "the race checker's closed forms of loop registers (checker/race/recurrence.hpp) are the step applied k times: a "
+       "shift by a constant (shl, shr.u, shr.s, ISA 9.7.8.7-8, an amount of the width or more giving 0 or the sign) k "
+       "times is one shift by k*c saturated at the width, and an involution applied k times is x or g(x) by k's parity",
+       "every x and every 64-bit iteration count k, by induction on k (base case and step); shifts by 1, 2, 3, 7 and the "
+       "involutions d - x, x ^ d (every d) at widths 8, 16, 32, 64",
+       loop_recurrence_closed_forms},
   };
 }
 

@@ -4,6 +4,7 @@
 #include "checker/race/encode.hpp"
 #include "checker/race/budget.hpp"
 #include "checker/race/describe.hpp"
+#include "checker/race/recurrence.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/launch.hpp"
 
@@ -618,7 +619,7 @@ class Encoder {
       return q.check() == z3::unsat;
     };
     const z3::expr k = out_.k.at(L);
-    if (always(apply(apply(x)) == x)) return Recurrence{z3::ite(k.extract(0, 0) == c_.bv_val(0, 1), init, apply(init)), 1};
+    if (always(apply(apply(x)) == x)) return Recurrence{repeated_involution(init, apply(init), k), 1};
     // The shift amount: g(1) = 2^c for a left shift, g(2^(w-2)) = 2^(w-2-c) for a right one.
     auto log2_of = [&](const z3::expr& v) -> std::optional<unsigned> {
       const z3::expr e = v.simplify();
@@ -627,18 +628,15 @@ class Encoder {
       if (n == 0 || (n & (n - 1)) != 0) return std::nullopt;
       return static_cast<unsigned>(std::countr_zero(n));
     };
-    // k*c shifts, saturated at the width (64-bit arithmetic: k is 64-bit).
-    auto amount = [&](unsigned c) {
-      const z3::expr k64 = z3::ite(z3::ult(k, c_.bv_val(64, 64)), k, c_.bv_val(64, 64)) * c_.bv_val(c, 64);
-      const z3::expr sat = z3::ite(z3::ult(k64, c_.bv_val(w, 64)), k64, c_.bv_val(w, 64));
-      return w == 64 ? sat : sat.extract(w - 1, 0);
+    auto shift = [&](ShiftKind kind, unsigned c) -> std::optional<Recurrence> {
+      if (c == 0 || c >= w || !always(g == shift_step(kind, x, c))) return std::nullopt;
+      return Recurrence{repeated_shift(kind, init, c, k), w};
     };
-    if (auto c = log2_of(apply(c_.bv_val(1, w))); c && *c >= 1 && *c < w && always(g == z3::shl(x, c_.bv_val(*c, w))))
-      return Recurrence{z3::shl(init, amount(*c)), w};
+    if (auto c = log2_of(apply(c_.bv_val(1, w))))
+      if (auto form = shift(ShiftKind::left, *c)) return form;
     if (auto high = log2_of(apply(c_.bv_val(std::uint64_t{1} << (w - 2), w))); high && *high < w - 2) {
-      const unsigned c = w - 2 - *high;
-      if (always(g == z3::lshr(x, c_.bv_val(c, w)))) return Recurrence{z3::lshr(init, amount(c)), w};
-      if (always(g == z3::ashr(x, c_.bv_val(c, w)))) return Recurrence{z3::ashr(init, amount(c)), w};
+      for (ShiftKind kind : {ShiftKind::logical_right, ShiftKind::arithmetic_right})
+        if (auto form = shift(kind, w - 2 - *high)) return form;
     }
     return std::nullopt;
   }
