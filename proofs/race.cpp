@@ -56,7 +56,32 @@ ProofResult loop_recurrence_closed_forms(const Budget& budget) {
       check(ctx, std::to_string(w) + "-bit " + name, [&](const z3::expr& v, const z3::expr& k) { return race::repeated_involution(v, g(v), k); }, g, x,
             {{"x", x}, {"d", d}});
   }
-  if (total.verdict == Verdict::proved) total.detail = "56 recurrences, base case and induction step";
+  // Rotations of p = 2, 3, 4 registers: register i after k + 1 steps is register i + 1 after k steps (the back edge
+  // copies it), and after 0 steps its own entry value.
+  for (unsigned p : {2u, 3u, 4u}) {
+    z3::context ctx;
+    std::vector<z3::expr> inits;
+    std::vector<std::pair<std::string, z3::expr>> inputs;
+    for (unsigned i = 0; i < p; ++i) {
+      inits.push_back(ctx.bv_const(("r" + std::to_string(i)).c_str(), 32));
+      inputs.emplace_back("r" + std::to_string(i), inits.back());
+    }
+    auto from = [&](unsigned i) {  // the entry values in cycle order starting at register i
+      std::vector<z3::expr> v;
+      for (unsigned j = 0; j < p; ++j) v.push_back(inits[(i + j) % p]);
+      return v;
+    };
+    const z3::expr k = ctx.bv_const("k", 64);
+    z3::expr claim = ctx.bool_val(true);
+    for (unsigned i = 0; i < p; ++i)
+      claim = claim && race::rotated(from(i), ctx.bv_val(0, 64)) == inits[i] &&
+              z3::implies(k != ctx.bv_val(~std::uint64_t{0}, 64), race::rotated(from(i), k + ctx.bv_val(1, 64)) == race::rotated(from((i + 1) % p), k));
+    inputs.emplace_back("k", k);
+    ProofResult r = prove_valid(ctx, claim, budget, inputs);
+    total.seconds += r.seconds;
+    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, "rotation of " + std::to_string(p) + ": " + r.detail, total.seconds};
+  }
+  if (total.verdict == Verdict::proved) total.detail = "56 shifts and involutions, rotations of 2 to 4 registers: base case and induction step";
   return total;
 }
 
@@ -72,9 +97,10 @@ std::vector<Theorem> race_theorems() {
       {"race.loop_recurrence_closed_forms",
        "the race checker's closed forms of loop registers (checker/race/recurrence.hpp) are the step applied k times: a "
        "shift by a constant (shl, shr.u, shr.s, ISA 9.7.8.7-8, an amount of the width or more giving 0 or the sign) k "
-       "times is one shift by k*c saturated at the width, and an involution applied k times is x or g(x) by k's parity",
+       "times is one shift by k*c saturated at the width, an involution applied k times is x or g(x) by k's parity, and "
+       "registers rotated k times hold the entry values k mod p places along",
        "every x and every 64-bit iteration count k, by induction on k (base case and step); shifts by 1, 2, 3, 7 and the "
-       "involutions d - x, x ^ d (every d) at widths 8, 16, 32, 64",
+       "involutions d - x, x ^ d (every d) at widths 8, 16, 32, 64; rotations of 2 to 4 32-bit registers",
        loop_recurrence_closed_forms},
   };
 }

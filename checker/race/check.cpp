@@ -1041,12 +1041,21 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       }
       // Products and shifts of a pointer are not pointers into it.
       case Z3_OP_BMUL: case Z3_OP_BSHL: return {ObjectTerm::none, {}};
-      default:
-        // Other operations (extensions, concatenations, ...) of offsets are offsets.
-        for (unsigned k = 0; k < e.num_args(); ++k)
-          if (object_term(e.arg(k)).kind != ObjectTerm::none) return {ObjectTerm::unknown, {}};
-        return {ObjectTerm::none, {}};
+      // A shared address in a 32-bit register (`mov.u32 %r, s; add.s32 ...`) and its zero extension: the same address
+      // (shared variables lie below 2^32 - 2^24 and do not wrap, the fact check_kernel states).
+      case Z3_OP_ZERO_EXT: return object_term(e.arg(0));
+      case Z3_OP_CONCAT:  // (Z3's simplifier writes a zero extension as a concatenation with zeros)
+        if (e.num_args() == 2 && e.arg(0).is_numeral() && e.arg(0).get_numeral_uint64() == 0) return object_term(e.arg(1));
+        break;
+      case Z3_OP_EXTRACT:
+        if (Z3_get_decl_int_parameter(c, e.decl(), 1) == 0) return object_term(e.arg(0));
+        break;
+      default: break;
     }
+    // Other operations (extensions, concatenations, ...) of offsets are offsets.
+    for (unsigned k = 0; k < e.num_args(); ++k)
+      if (object_term(e.arg(k)).kind != ObjectTerm::none) return {ObjectTerm::unknown, {}};
+    return {ObjectTerm::none, {}};
   };
   auto object_id = [&](const Access& a) -> std::optional<z3::expr> {
     if (a.object >= 0) return c.bv_val(a.object, 16);
@@ -1590,6 +1599,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         z3::expr q = both_overlap(a, b);
         if (!same_iteration) {
           q = q && all_eq(T2.tid, T1.tid) && all_eq(T2.ctaid, T1.ctaid);
+          // One thread: what it computed once, outside the loops, is the same in both encodings.
+          if (T1.once_symbols.size() == T2.once_symbols.size())
+            for (std::size_t n = 0; n < T1.once_symbols.size(); ++n)
+              if (z3::eq(T1.once_symbols[n].get_sort(), T2.once_symbols[n].get_sort())) q = q && T1.once_symbols[n] == T2.once_symbols[n];
           for (const auto& [L, later] : p.later)
             if (later != AsyncPosition::any_iteration && in_body(static_cast<std::size_t>(L), p.instr))
               q = q && T2.k.at(L) == T1.k.at(L) + c.bv_val(static_cast<std::uint64_t>(later), 64);
@@ -1597,6 +1610,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         for (const auto& [L, iteration] : p.entered)
           if (iteration != AsyncPosition::any_iteration && in_body(static_cast<std::size_t>(L), p.instr))
             q = q && tb.k.at(L) == c.bv_val(static_cast<std::uint64_t>(iteration), 64);
+        if (!same_iteration && p.instr == a.instr) {
+          // The copy against a later run of its own instruction (an iteration `any_iteration` away leaves the k free):
+          // another run, in another iteration of some loop around it.
+          z3::expr another = c.bool_val(false);
+          for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
+            if (in_body(L, a.instr)) another = another || T2.k.at(static_cast<int>(L)) != T1.k.at(static_cast<int>(L));
+          q = q && another;
+        }
         auto [r, model, why] = check_on(*one_thread, q);
         if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
         if (r != z3::sat) continue;

@@ -376,6 +376,8 @@ class Encoder {
       if (within && !within->count(b)) continue;
       if (b == entry) started = true;
       if (!started) continue;
+      // (Merges and steps of a block in no loop run once per thread: their symbols are ThreadEncoding::once_symbols.)
+      in_loop_ = std::any_of(g.loops.begin(), g.loops.end(), [&](const auto& loop) { return loop.body.count(b) > 0; });
       State s = b == entry ? start : merge(incoming[b]);
       incoming[b].clear();
       for (std::size_t L = 0; L < g.loops.size(); ++L)
@@ -433,6 +435,7 @@ class Encoder {
   z3::expr fresh(const std::string& what, unsigned w) {
     z3::expr e = c_.bv_const((pre_ + what + "#" + std::to_string(n_++)).c_str(), w);
     if (probing_) probe_made_.insert(e.id());
+    else if (!in_loop_) out_.once_symbols.push_back(e);
     return e;
   }
   z3::expr fresh_reg(int r) { return fresh("undef." + f_.registers[r].name, reg_bits(r)); }
@@ -456,6 +459,7 @@ class Encoder {
     for (std::size_t M = 0; M < p_.cfg.loops.size(); ++M)
       if (p_.cfg.loops[M].body.count(loop.header)) args.push_back(out_.k.at(static_cast<int>(M)));
     std::map<int, z3::expr> closed;  // registers whose value is a closed form of k (induction or recurrence)
+    const std::map<int, Recurrence> rotations = rotation_recurrences(ind, L, s);
     for (int r : loop.modified) {
       unsigned w = reg_bits(r);
       std::optional<z3::expr> init = s.reg[r];
@@ -465,6 +469,12 @@ class Encoder {
         z3::expr k = w <= 64 ? out_.k.at(L).extract(w - 1, 0) : z3::zext(out_.k.at(L), w - 64);
         s.reg[r] = *init + k * step->second;
         closed.emplace(r, *s.reg[r]);
+        continue;
+      }
+      if (auto it = rotations.find(r); it != rotations.end()) {
+        s.reg[r] = it->second.value;
+        closed.emplace(r, it->second.value);
+        recurrent.emplace(r, it->second.settles);
         continue;
       }
       if (auto form = init ? recurrence(ind, L, r, *init) : std::nullopt) {
@@ -547,6 +557,7 @@ class Encoder {
     std::map<int, z3::expr> start;         // loop-modified register -> its probe symbol x_r
     std::map<int, z3::expr> next;          // loop-modified register -> its value on every back edge, over the probe symbols
     std::optional<z3::expr> latch;         // the condition of the only back edge, over the probe symbols
+    std::optional<z3::expr> latch_raw;     // the same before Z3's simplifier (which may turn `i + 1 < 2` into an interval)
   };
   Induction induction_steps(const State& entry, int L) {
     const auto& loop = p_.cfg.loops[L];
@@ -564,7 +575,10 @@ class Encoder {
     --probing_;
     auto& steps = ind.steps;
     if (back.empty()) return ind;
-    if (back.size() == 1) ind.latch = (back[0].state.pc && back[0].cond).simplify();
+    if (back.size() == 1) {
+      ind.latch_raw = back[0].state.pc && back[0].cond;
+      ind.latch = ind.latch_raw->simplify();
+    }
     for (const auto& [r, x] : start) {
       std::optional<z3::expr> next;
       for (const BackEdge& e : back) {
@@ -641,6 +655,39 @@ class Encoder {
     return std::nullopt;
   }
 
+  // Registers that the back edges of loop L rotate among themselves (`float* t = cur; cur = next; next = t;`, ping-pong
+  // buffers): each one's value on every back edge is another's value at the header, p registers in a cycle. At the
+  // header of iteration k register r holds the entry value of the register k mod p steps along the cycle from it
+  // (value_k+1(r) = value_k(next(r))). Cycles of up to 4 registers of one width.
+  std::map<int, Recurrence> rotation_recurrences(const Induction& ind, int L, const State& entry) {
+    std::map<int, Recurrence> out;
+    std::map<unsigned, int> register_of;  // probe symbol id -> its register
+    for (const auto& [r, x] : ind.start) register_of.emplace(x.id(), r);
+    std::map<int, int> next;  // register -> the register whose header value it takes on the back edges
+    for (const auto& [r, g] : ind.next)
+      if (g.is_const())
+        if (auto it = register_of.find(g.id()); it != register_of.end() && it->second != r) next.emplace(r, it->second);
+    const z3::expr k = out_.k.at(L);
+    for (const auto& [r, first] : next) {
+      std::vector<int> cycle{r};
+      for (int at = first; at != r && cycle.size() <= 4;) {
+        cycle.push_back(at);
+        auto it = next.find(at);
+        if (it == next.end()) { cycle.clear(); break; }
+        at = it->second;
+      }
+      if (cycle.size() < 2 || cycle.size() > 4) continue;
+      const unsigned w = reg_bits(r);
+      bool usable = true;
+      for (int q : cycle) usable = usable && entry.reg[q] && reg_bits(q) == w;
+      if (!usable) continue;
+      std::vector<z3::expr> inits;
+      for (int q : cycle) inits.push_back(*entry.reg[q]);
+      out.emplace(r, Recurrence{rotated(inits, k), static_cast<unsigned>(cycle.size()) - 1});
+    }
+    return out;
+  }
+
   // Facts at the header of iteration k from the back edge's condition (the only back edge's), for the conjuncts that
   // test a register with a closed form by `recurrence` and otherwise only registers with closed forms and
   // loop-invariant values: every iteration j < k took the back edge, so the conjunct held for the values of iteration
@@ -704,20 +751,52 @@ class Encoder {
   z3::expr latch_facts(int L, const Induction& ind, const State& entry) {
     z3::expr facts = c_.bool_val(true);
     if (!ind.latch) return facts;
-    std::vector<z3::expr> parts, todo{*ind.latch};
-    while (!todo.empty()) {
-      z3::expr e = todo.back();
-      todo.pop_back();
-      if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
-        for (unsigned a = 0; a < e.num_args(); ++a) todo.push_back(e.arg(a));
-      } else if (e.is_app() && e.decl().decl_kind() == Z3_OP_NOT && e.arg(0).is_app() && e.arg(0).decl().decl_kind() == Z3_OP_OR) {
-        for (unsigned a = 0; a < e.arg(0).num_args(); ++a) todo.push_back(!e.arg(0).arg(a));
-      } else {
-        parts.push_back(e);
+    std::vector<z3::expr> parts;
+    // The conjuncts of the simplified condition, and the comparisons of the raw one with their operands simplified:
+    // the simplifier may rewrite a comparison with a constant into an interval test (`i + 1 < 2` as `!(1 <= i <=
+    // 0xfffffffe)`), a shape test_facts does not read.
+    for (bool raw : {false, true}) {
+      std::vector<z3::expr> todo{raw ? *ind.latch_raw : *ind.latch};
+      while (!todo.empty()) {
+        z3::expr e = todo.back();
+        todo.pop_back();
+        const auto kind = e.is_app() ? e.decl().decl_kind() : Z3_OP_UNINTERPRETED;
+        if (kind == Z3_OP_AND) {
+          for (unsigned a = 0; a < e.num_args(); ++a) todo.push_back(e.arg(a));
+        } else if (kind == Z3_OP_NOT && e.arg(0).is_app() && e.arg(0).decl().decl_kind() == Z3_OP_OR) {
+          for (unsigned a = 0; a < e.arg(0).num_args(); ++a) todo.push_back(!e.arg(0).arg(a));
+        } else if (!raw) {
+          parts.push_back(e);
+        } else if (auto c = raw_comparison(e)) {
+          parts.push_back(*c);
+        }
       }
     }
     for (const auto& p : parts) facts = facts && test_facts(L, ind, entry, p);
     return facts;
+  }
+
+  // A predicate of the raw encoding as a comparison with simplified operands: a predicate register's value is
+  // `ite(cmp, 1, 0) == 1` (setp); nullopt for another shape.
+  std::optional<z3::expr> raw_comparison(const z3::expr& e) {
+    if (!e.is_app()) return std::nullopt;
+    switch (e.decl().decl_kind()) {
+      case Z3_OP_EQ:
+        for (int side = 0; side < 2; ++side) {
+          const z3::expr v = e.arg(side), one = e.arg(1 - side);
+          if (one.is_numeral() && one.get_sort().is_bv() && one.get_sort().bv_size() == 1 && one.get_numeral_uint64() == 1 && v.is_app() &&
+              v.decl().decl_kind() == Z3_OP_ITE && v.arg(1).is_numeral() && v.arg(1).get_numeral_uint64() == 1 && v.arg(2).is_numeral() &&
+              v.arg(2).get_numeral_uint64() == 0)
+            return raw_comparison(v.arg(0));
+        }
+        return std::nullopt;
+      case Z3_OP_ULEQ: case Z3_OP_SLEQ: case Z3_OP_ULT: case Z3_OP_SLT: case Z3_OP_UGEQ: case Z3_OP_SGEQ: case Z3_OP_UGT: case Z3_OP_SGT:
+        return e.decl()(e.arg(0).simplify(), e.arg(1).simplify());
+      case Z3_OP_NOT:
+        if (auto c = raw_comparison(e.arg(0))) return !*c;
+        return std::nullopt;
+      default: return std::nullopt;
+    }
   }
 
   // latch_facts for one conjunct `cond` of the back edge's condition.
@@ -1574,6 +1653,7 @@ class Encoder {
   std::string pre_;
   ThreadEncoding out_;
   unsigned n_ = 0;
+  bool in_loop_ = false;  // the block being encoded is in a loop body (walk)
   int probing_ = 0;                        // inside induction_steps: record no accesses or barriers
   struct Stored {
     z3::expr value, pc;  // what a broadcast store writes, and when this thread runs it

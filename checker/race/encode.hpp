@@ -164,6 +164,9 @@ struct ThreadEncoding {
   std::map<int, z3::expr> entered;
   std::vector<z3::expr> argument_reads;  // the argument symbols (argument_symbol) its ld.param instructions read
   unsigned fresh_symbols = 0;  // how many symbols of its own the encoding made
+  // The symbols of its own it made in code outside every loop, in the order made: values the thread computes once
+  // (loads, shuffles, results the encoding does not model). Two encodings of one kernel make them in the same order.
+  std::vector<z3::expr> once_symbols;
   // Fresh symbols that stand for values the encoding does not model rather than for inputs (memory contents,
   // arguments, the launch): results of unmodelled register-only instructions (float arithmetic, activemask,
   // bar.red) and operands it cannot read, by symbol id with the instruction that made it. A race whose

@@ -5,6 +5,8 @@
 
 #include <z3++.h>
 
+#include <vector>
+
 namespace ptxcheck::race {
 
 enum class ShiftKind { left, logical_right, arithmetic_right };
@@ -31,6 +33,17 @@ inline z3::expr repeated_shift(ShiftKind kind, const z3::expr& x, unsigned c, co
 // x after k steps of an involution g (g(g(x)) = x), given gx = g(x): x when k is even, g(x) when it is odd.
 inline z3::expr repeated_involution(const z3::expr& x, const z3::expr& gx, const z3::expr& k) {
   return z3::ite(k.extract(0, 0) == x.ctx().bv_val(0, 1), x, gx);
+}
+
+// Registers r0 .. r(p-1) that each iteration rotates (r_i takes r_(i+1 mod p)'s value, ping-pong buffers): r0 after k
+// steps, given the entry values `inits` in cycle order: inits[k mod p].
+inline z3::expr rotated(const std::vector<z3::expr>& inits, const z3::expr& k) {
+  z3::context& ctx = k.ctx();
+  const auto p = static_cast<unsigned>(inits.size());
+  const z3::expr phase = z3::urem(k, ctx.bv_val(p, 64));
+  z3::expr value = inits[p - 1];
+  for (unsigned j = p - 1; j-- > 0;) value = z3::ite(phase == ctx.bv_val(j, 64), inits[j], value);
+  return value;
 }
 
 }  // namespace ptxcheck::race
