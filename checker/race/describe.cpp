@@ -44,8 +44,13 @@ std::string strength_text(const ptx::ir::Instruction& in, bool atomic) {
 
 std::string argument_text(const ptx::ir::Function& kernel, std::string_view object) {
   const std::vector<std::string> types = ptx::ir::kernel_cxx_parameter_types(kernel.name);
-  for (std::size_t p = 0; p < kernel.params.size() && types.size() == kernel.params.size(); ++p)
-    if (kernel.params[p].name == object) return "argument " + std::to_string(p + 1) + ", " + types[p];
+  for (std::size_t p = 0; p < kernel.params.size() && types.size() == kernel.params.size(); ++p) {
+    const std::string& name = kernel.params[p].name;
+    if (name == object) return "argument " + std::to_string(p + 1) + ", " + types[p];
+    // A pointer field of a struct argument (encode.hpp field_object_name).
+    if (object.size() > name.size() && object.compare(0, name.size(), name) == 0 && object[name.size()] == '@')
+      return "the pointer at byte " + std::string(object.substr(name.size() + 1)) + " of argument " + std::to_string(p + 1) + ", " + types[p];
+  }
   return "";
 }
 

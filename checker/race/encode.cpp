@@ -41,6 +41,8 @@ const char* space_name(Space s) {
 
 std::string argument_symbol(const std::string& param, std::int64_t offset) { return "arg." + param + "+" + std::to_string(offset); }
 
+std::string field_object_name(const std::string& param, std::int64_t offset) { return param + "@" + std::to_string(offset); }
+
 std::optional<std::pair<std::string, std::uint32_t>> parse_argument_symbol(const std::string& symbol) {
   const auto plus = symbol.rfind('+');
   if (symbol.rfind("arg.", 0) != 0 || plus == std::string::npos || plus + 1 == symbol.size()) return std::nullopt;
@@ -243,10 +245,11 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
   p.uni = analyse_uniformity(f, p.cfg);
   p.warp_uni = analyse_warp_uniformity(f, p.cfg);
   std::map<std::string, int> obj_index;
-  auto object = [&](const std::string& key, const std::string& name, Space s) {
+  auto object = [&](const std::string& key, const std::string& name, Space s, std::string base = "") {
     auto it = obj_index.find(key);
     if (it != obj_index.end()) return it->second;
-    p.objects.push_back({name, s, key.rfind("p:", 0) == 0 ? argument_symbol(name, 0) : "&" + name});
+    if (base.empty()) base = key.rfind("p:", 0) == 0 ? argument_symbol(name, 0) : "&" + name;
+    p.objects.push_back({name, s, base});
     return obj_index[key] = static_cast<int>(p.objects.size() - 1);
   };
   auto var_object = [&](const ptx::ir::VarRef& v) -> int {
@@ -282,7 +285,17 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
                        a->var.where == ptx::ir::VarRef::Where::Param;
           if (param) {
             const auto& pv = f.params[a->var.index];
-            v = pv.type.size_bytes() == 8 ? object("p:" + pv.name, pv.name, Space::global) : -2;
+            const bool scalar64 = in.operands[0].kind == OK::Register && !in.q.types.empty() && ptx::ir::scalar_bits(in.q.types[0].scalar) == 64;
+            if (pv.size_bytes() == 8) {
+              v = object("p:" + pv.name, pv.name, Space::global);
+            } else if (scalar64 && a->offset >= 0 && static_cast<std::uint64_t>(a->offset) + 8 <= pv.size_bytes()) {
+              // A 64-bit field of a struct argument (`struct { float* x; float* y; }`): an allocation of its own, as
+              // a pointer argument is (the no-alias assumption extends to pointers passed inside structs).
+              v = object("p:" + field_object_name(pv.name, a->offset), field_object_name(pv.name, a->offset), Space::global,
+                         argument_symbol(pv.name, a->offset));
+            } else {
+              v = -2;
+            }
           } else {
             unsigned bits = in.q.types.empty() ? 32 : ptx::ir::scalar_bits(in.q.types[0].scalar);
             v = bits == 64 ? -1 : -2;  // a loaded 64-bit value may be a pointer to anything

@@ -25,6 +25,8 @@ const char* space_name(Space s);
 // A kernel argument's bytes at `offset` are the Z3 constant "arg.NAME+OFFSET", one for every thread; a witness
 // reads the launch's arguments back from the model through these names.
 std::string argument_symbol(const std::string& param, std::int64_t offset);
+// The allocation a 64-bit field of a struct argument points into: "PARAM@OFFSET".
+std::string field_object_name(const std::string& param, std::int64_t offset);
 // The parameter and byte offset an argument symbol names; nullopt for any other constant.
 std::optional<std::pair<std::string, std::uint32_t>> parse_argument_symbol(const std::string& symbol);
 
