@@ -390,7 +390,10 @@ class Encoder {
       if (b == entry) started = true;
       if (!started) continue;
       // (Merges and steps of a block in no loop run once per thread: their symbols are ThreadEncoding::once_symbols.)
-      in_loop_ = std::any_of(g.loops.begin(), g.loops.end(), [&](const auto& loop) { return loop.body.count(b) > 0; });
+      current_loops_.clear();
+      for (std::size_t L = 0; L < g.loops.size(); ++L)
+        if (g.loops[L].body.count(b)) current_loops_.push_back(static_cast<int>(L));
+      in_loop_ = !current_loops_.empty();
       State s = b == entry ? start : merge(incoming[b]);
       incoming[b].clear();
       for (std::size_t L = 0; L < g.loops.size(); ++L)
@@ -449,6 +452,7 @@ class Encoder {
     z3::expr e = c_.bv_const((pre_ + what + "#" + std::to_string(n_++)).c_str(), w);
     if (probing_) probe_made_.insert(e.id());
     else if (!in_loop_) out_.once_symbols.push_back(e);
+    else made_in_loops_.emplace(e.id(), current_loops_);
     return e;
   }
   z3::expr fresh_reg(int r) { return fresh("undef." + f_.registers[r].name, reg_bits(r)); }
@@ -1542,7 +1546,17 @@ class Encoder {
       const std::string of = name + x.decl().name().str().substr(pre_.size());
       v.from.push_back(x);
       v.to.push_back(per_instance(of, x.get_sort(), loops, lane));
-      add_fact(per_instance(of, x.get_sort(), loops, out_.tid) == x);
+      // This thread's own constant is the function's value at its tid, unless it stands for some iteration of a loop
+      // `via` is not in (that loop's iteration symbol, or a value made in its body): the thread's accesses in that
+      // loop use it for their iteration, while at `via` the loop has run to its end. Tying the two would hold this
+      // thread's accesses in the loop to its last iteration, and a race in an earlier one would be missed.
+      bool per_thread = true;
+      for (const auto& [L, k] : out_.k)
+        if (z3::eq(x, k) && std::find(loops.begin(), loops.end(), L) == loops.end()) per_thread = false;
+      if (auto it = made_in_loops_.find(x.id()); it != made_in_loops_.end())
+        for (int L : it->second)
+          if (std::find(loops.begin(), loops.end(), L) == loops.end()) per_thread = false;
+      if (per_thread) add_fact(per_instance(of, x.get_sort(), loops, out_.tid) == x);
     }
     return v;
   }
@@ -1667,6 +1681,8 @@ class Encoder {
   ThreadEncoding out_;
   unsigned n_ = 0;
   bool in_loop_ = false;  // the block being encoded is in a loop body (walk)
+  std::vector<int> current_loops_;  // the loops whose bodies hold the block being encoded (walk)
+  std::unordered_map<unsigned, std::vector<int>> made_in_loops_;  // a symbol made in a loop body -> those loops
   int probing_ = 0;                        // inside induction_steps: record no accesses or barriers
   struct Stored {
     z3::expr value, pc;  // what a broadcast store writes, and when this thread runs it
