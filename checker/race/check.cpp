@@ -419,11 +419,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   set_budget(o.query);
   s.add(launch_shape_constraints(launch, o.block, o.grid, o.x_only, f));
   // The user's preconditions (--assume): only the launches that satisfy them are checked.
+  std::vector<z3::expr> argument_reads = T1.argument_reads;
+  argument_reads.insert(argument_reads.end(), T2.argument_reads.begin(), T2.argument_reads.end());
   for (const auto& a : o.assumptions) {
-    std::vector<z3::expr> reads = T1.argument_reads;
-    reads.insert(reads.end(), T2.argument_reads.begin(), T2.argument_reads.end());
     std::string error;
-    if (auto term = assumption_term(c, a, f, launch.ntid, launch.nctaid, reads, error)) {
+    if (auto term = assumption_term(c, a, f, launch.ntid, launch.nctaid, argument_reads, error)) {
       s.add(*term);
       res.notes.push_back("assumed (--assume): " + a.text + "; the verdict is for the launches that satisfy it");
     } else {
@@ -1156,14 +1156,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     for (bool forward : {true, false}) {
       std::vector<bool>& mark = forward ? reached_from_loop[L] : reaching_loop[L];
       mark.assign(f.body.size(), false);
-      std::vector<std::uint32_t> todo{loop_header(prep.cfg, L)};
-      while (!todo.empty()) {
-        const std::uint32_t i = todo.back();
-        todo.pop_back();
-        if (mark[i]) continue;
-        mark[i] = true;
-        for (std::uint32_t n : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(n);
-      }
+      close({loop_header(prep.cfg, L)}, mark, forward);
     }
   }
   // A span's positions, one of each kind the pair checks below tell apart: the barrier intervals (of the CTA, the
