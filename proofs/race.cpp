@@ -1,4 +1,5 @@
 // Theorems about the race checker's own encodings (checker/race): exhaustive over bit-vector addresses and sizes.
+#include "checker/race/difference.hpp"
 #include "checker/race/overlap.hpp"
 #include "checker/race/recurrence.hpp"
 #include "proofs/families.hpp"
@@ -85,6 +86,39 @@ ProofResult loop_recurrence_closed_forms(const Budget& budget) {
   return total;
 }
 
+// The rules of checker/race/difference.hpp: an extension's difference is the extended narrow difference plus one
+// of the allowed wrap-arounds, and product_facts hold of the real product n * d.
+ProofResult factored_difference_rules(const Budget& budget) {
+  ProofResult total{Verdict::proved, "", 0};
+  auto check = [&](z3::context& ctx, const std::string& what, const z3::expr& claim, std::vector<std::pair<std::string, z3::expr>> inputs) {
+    ProofResult r = prove_valid(ctx, claim, budget, inputs);
+    total.seconds += r.seconds;
+    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, what + ": " + r.detail, total.seconds};
+  };
+  for (auto [w, extra] : {std::pair{8u, 8u}, {16u, 16u}, {32u, 32u}, {32u, 1u}, {16u, 48u}}) {
+    z3::context ctx;
+    const z3::expr x = ctx.bv_const("x", w), y = ctx.bv_const("y", w), d = x - y;
+    z3::expr sign_cases = ctx.bool_val(false), zero_cases = ctx.bool_val(false);
+    for (unsigned j = 0; j < 4; ++j) {  // some 2-bit wrap value that sign_wrap_range allows
+      const z3::expr j2 = ctx.bv_val(j, 2);
+      sign_cases = sign_cases || (race::sign_wrap_range(j2) && z3::sext(x, extra) - z3::sext(y, extra) == race::sign_extended_difference(d, j2, extra));
+    }
+    for (unsigned j : {0u, 1u}) zero_cases = zero_cases || z3::zext(x, extra) - z3::zext(y, extra) == race::zero_extended_difference(d, ctx.bv_val(j, 1), extra);
+    const std::string at = std::to_string(w) + " to " + std::to_string(w + extra) + " bits";
+    check(ctx, "sign extension " + at, sign_cases, {{"x", x}, {"y", y}});
+    check(ctx, "zero extension " + at, zero_cases, {{"x", x}, {"y", y}});
+  }
+  for (unsigned w : {8u, 16u, 32u, 64u}) {
+    z3::context ctx;
+    const z3::expr n = ctx.bv_const("n", w), d = ctx.bv_const("d", w);
+    z3::expr all = ctx.bool_val(true);
+    for (const z3::expr& fact : race::product_facts(n, d, n * d)) all = all && fact;
+    check(ctx, "products at " + std::to_string(w) + " bits", all, {{"n", n}, {"d", d}});
+  }
+  if (total.verdict == Verdict::proved) total.detail = "extensions 8-16, 16-32, 32-64, 32-33, 16-64 bits; product facts at 8, 16, 32, 64 bits";
+  return total;
+}
+
 }  // namespace
 
 std::vector<Theorem> race_theorems() {
@@ -102,6 +136,14 @@ std::vector<Theorem> race_theorems() {
        "every x and every 64-bit iteration count k, by induction on k (base case and step); shifts by 1, 2, 3, 7 and the "
        "involutions d - x, x ^ d (every d) at widths 8, 16, 32, 64; rotations of 2 to 4 32-bit registers",
        loop_recurrence_closed_forms},
+      {"race.factored_difference_rules",
+       "the race checker's factored address difference (checker/race/difference.hpp) is exact: a sign extension's "
+       "difference is the extended narrow difference plus -1, 0 or 1 times 2^w, a zero extension's minus 0 or 1 times "
+       "2^w, and what it states of a product n * d (zero for d = 0; at least n, or at most -n, when n and d are small "
+       "enough not to wrap) holds of the real product",
+       "every x, y at extensions 8 to 16, 16 to 32, 32 to 64, 32 to 33 and 16 to 64 bits; every n, d at widths 8, 16, "
+       "32, 64 (at 64 bits only the zero fact is stated)",
+       factored_difference_rules},
   };
 }
 

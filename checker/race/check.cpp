@@ -4,6 +4,7 @@
 #include "checker/race/check.hpp"
 
 #include "checker/race/async_copy.hpp"
+#include "checker/race/difference.hpp"
 #include "checker/race/overlap.hpp"
 #include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
@@ -52,10 +53,7 @@ std::string Where::text() const {
 namespace {
 
 std::string witness_text(const ptx::ir::Function& kernel, const Witness& w) {
-  auto dims = [](const std::array<std::uint32_t, 3>& d) {
-    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-  };
-  std::string text = "block " + dims(w.block) + ", grid " + dims(w.grid);
+  std::string text = "block " + dims_text(w.block) + ", grid " + dims_text(w.grid);
   for (std::size_t k = 0; k < kernel.params.size(); ++k) {
     const auto& p = kernel.params[k];
     auto it = w.args.find(p.name);
@@ -1065,8 +1063,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
 
   // Both accesses run and overlap, at aligned addresses, in one allocation.
   auto both_overlap = [&](const Access& a, const Access& b) {
-    const z3::expr overlap = accesses_overlap(a.addr, c.bv_val(a.size, 64), b.addr, c.bv_val(b.size, 64));
-    z3::expr q = a.pc && b.pc && overlap && aligned(a) && aligned(b);
+    const z3::expr a_size = c.bv_val(a.size, 64), b_size = c.bv_val(b.size, 64);
+    z3::expr q = a.pc && b.pc && accesses_overlap(a.addr, a_size, b.addr, b_size) && aligned(a) && aligned(b);
+    // The same overlap over the factored address difference (difference.hpp), whose fresh products and wraps can
+    // always take the real values, so the query has a model exactly when it had one without: what lets the solver
+    // see that products of a symbolic stride are far apart.
+    if (FactoredDifference d = factored_difference(a.addr, b.addr); d.factored) {
+      q = q && accesses_overlap(d.value, a_size, c.bv_val(0, 64), b_size);
+      for (const z3::expr& fact : d.facts) q = q && fact;
+    }
     if (a.object < 0 || b.object < 0)
       if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
     return q;

@@ -49,14 +49,15 @@ struct Where {
 using RaceKey = std::pair<std::string, std::string>;
 RaceKey race_key(const Where& a, const Where& b);
 
+// "(x,y,z)": a thread index or a launch shape as reports print it.
+template <typename Int>
+std::string dims_text(const std::array<Int, 3>& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
 struct ThreadIds {
   std::array<std::uint64_t, 3> tid{}, ctaid{};
-  std::string text() const {  // "ctaid (x,y,z) tid (x,y,z)"
-    auto dims = [](const std::array<std::uint64_t, 3>& d) {
-      return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-    };
-    return "ctaid " + dims(ctaid) + " tid " + dims(tid);
-  }
+  std::string text() const { return "ctaid " + dims_text(ctaid) + " tid " + dims_text(tid); }
 };
 
 struct AccessReport {

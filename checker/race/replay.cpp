@@ -16,10 +16,6 @@ using ptx::interp::ParamValue;
 // a flag that starts set), since a race that depends on memory contents shows under one fill and not another.
 enum class Fill { zero, index, loaded };
 
-std::string dims_text(const std::array<std::uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
 // The witness as a launch, or nullopt with the reason in `why`.
 std::optional<Launch> launch_of(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Witness& w, const std::vector<RaceReport>& races,
                                 const RaceReport& replayed, Fill fill, const ReplayOptions& o, std::string& why) {

@@ -2,6 +2,7 @@ ptxcheck_unit_test(NAME race
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_race.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_assume.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_difference.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_dynamic.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_differential.cpp
   LIBS ptxcheck_race)
