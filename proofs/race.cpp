@@ -86,8 +86,8 @@ ProofResult loop_recurrence_closed_forms(const Budget& budget) {
   return total;
 }
 
-// The rules of checker/race/difference.hpp: an extension's difference is the extended narrow difference plus one
-// of the allowed wrap-arounds, and product_facts hold of the real product n * d.
+// The rules of checker/race/difference.hpp: an extension's difference is the extended narrow difference with the
+// wrap-around added back, and product_facts hold of the real product n * d.
 ProofResult factored_difference_rules(const Budget& budget) {
   ProofResult total{Verdict::proved, "", 0};
   auto check = [&](z3::context& ctx, const std::string& what, const z3::expr& claim, std::vector<std::pair<std::string, z3::expr>> inputs) {
@@ -98,24 +98,33 @@ ProofResult factored_difference_rules(const Budget& budget) {
   for (auto [w, extra] : {std::pair{8u, 8u}, {16u, 16u}, {32u, 32u}, {32u, 1u}, {16u, 48u}}) {
     z3::context ctx;
     const z3::expr x = ctx.bv_const("x", w), y = ctx.bv_const("y", w), d = x - y;
-    z3::expr sign_cases = ctx.bool_val(false), zero_cases = ctx.bool_val(false);
-    for (unsigned j = 0; j < 4; ++j) {  // some 2-bit wrap value that sign_wrap_range allows
-      const z3::expr j2 = ctx.bv_val(j, 2);
-      sign_cases = sign_cases || (race::sign_wrap_range(j2) && z3::sext(x, extra) - z3::sext(y, extra) == race::sign_extended_difference(d, j2, extra));
-    }
-    for (unsigned j : {0u, 1u}) zero_cases = zero_cases || z3::zext(x, extra) - z3::zext(y, extra) == race::zero_extended_difference(d, ctx.bv_val(j, 1), extra);
     const std::string at = std::to_string(w) + " to " + std::to_string(w + extra) + " bits";
-    check(ctx, "sign extension " + at, sign_cases, {{"x", x}, {"y", y}});
-    check(ctx, "zero extension " + at, zero_cases, {{"x", x}, {"y", y}});
+    check(ctx, "sign extension " + at, z3::sext(x, extra) - z3::sext(y, extra) == race::sign_extended_difference(x, y, d, extra), {{"x", x}, {"y", y}});
+    check(ctx, "zero extension " + at, z3::zext(x, extra) - z3::zext(y, extra) == race::zero_extended_difference(x, y, d, extra), {{"x", x}, {"y", y}});
   }
+  for (auto [high, low] : {std::pair{30u, 2u}, {8u, 8u}, {62u, 2u}, {1u, 31u}}) {
+    z3::context ctx;
+    const z3::expr h1 = ctx.bv_const("h1", high), h2 = ctx.bv_const("h2", high), l1 = ctx.bv_const("l1", low), l2 = ctx.bv_const("l2", low);
+    const z3::expr x = z3::concat(h1, l1), y = z3::concat(h2, l2);
+    check(ctx, "concatenation of " + std::to_string(high) + " and " + std::to_string(low) + " bits",
+          x - y == race::concatenation_difference(x, y, h1 - h2, l1 - l2), {{"h1", h1}, {"l1", l1}, {"h2", h2}, {"l2", l2}});
+  }
+  // Each product fact on its own (together they are beyond bit-blasting at 64 bits). A negative case, d < 0, from
+  // the positive case at -d (proved for every d just before it), the ring identity n * (-d) = -(n * d) (Z3's
+  // simplifier normalises both sides to one term) and a plain bit-vector step, as one implication.
   for (unsigned w : {8u, 16u, 32u, 64u}) {
     z3::context ctx;
     const z3::expr n = ctx.bv_const("n", w), d = ctx.bv_const("d", w);
-    z3::expr all = ctx.bool_val(true);
-    for (const z3::expr& fact : race::product_facts(n, d, n * d)) all = all && fact;
-    check(ctx, "products at " + std::to_string(w) + " bits", all, {{"n", n}, {"d", d}});
+    const std::vector<z3::expr> facts = race::product_facts(n, d, n * d), negated = race::product_facts(n, -d, n * -d);
+    const std::string at = " at " + std::to_string(w) + " bits";
+    check(ctx, "ring identity" + at, n * -d == -(n * d), {{"n", n}, {"d", d}});
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+      const bool negative_case = i > 0 && i % 2 == 0;
+      const z3::expr claim = negative_case ? z3::implies(negated[i - 1] && n * -d == -(n * d), facts[i]) : facts[i];
+      check(ctx, "product fact " + std::to_string(i) + at, claim, {{"n", n}, {"d", d}});
+    }
   }
-  if (total.verdict == Verdict::proved) total.detail = "extensions 8-16, 16-32, 32-64, 32-33, 16-64 bits; product facts at 8, 16, 32, 64 bits";
+  if (total.verdict == Verdict::proved) total.detail = "extensions 8-16, 16-32, 32-64, 32-33, 16-64 bits; 4 concatenations; product facts at 8, 16, 32, 64 bits";
   return total;
 }
 
@@ -138,11 +147,13 @@ std::vector<Theorem> race_theorems() {
        loop_recurrence_closed_forms},
       {"race.factored_difference_rules",
        "the race checker's factored address difference (checker/race/difference.hpp) is exact: a sign extension's "
-       "difference is the extended narrow difference plus -1, 0 or 1 times 2^w, a zero extension's minus 0 or 1 times "
-       "2^w, and what it states of a product n * d (zero for d = 0; at least n, or at most -n, when n and d are small "
+       "difference is the extended narrow difference plus 2^w where x - y wraps around upwards and minus 2^w where it "
+       "wraps downwards, a zero extension's minus 2^w where x < y, a concatenation's the high parts' difference shifted "
+       "plus the low parts' zero-extended one, and what it states of a product n * d (zero for d = 0; at least n, or at most -n, when n and d are small "
        "enough not to wrap) holds of the real product",
-       "every x, y at extensions 8 to 16, 16 to 32, 32 to 64, 32 to 33 and 16 to 64 bits; every n, d at widths 8, 16, "
-       "32, 64 (at 64 bits only the zero fact is stated)",
+       "every x, y at extensions 8 to 16, 16 to 32, 32 to 64, 32 to 33 and 16 to 64 bits; concatenations of 30 and 2, "
+       "8 and 8, 62 and 2, 1 and 31 bits; every n, d at widths 8, 16, "
+       "32, 64, each fact on its own (a negative case from the positive one at -d and the ring identity)",
        factored_difference_rules},
   };
 }

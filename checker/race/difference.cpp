@@ -7,14 +7,28 @@
 
 namespace ptxcheck::race {
 
-z3::expr sign_extended_difference(const z3::expr& d, const z3::expr& j2, unsigned extra) {
-  const unsigned w = d.get_sort().bv_size();
-  return z3::sext(d, extra) + z3::shl(z3::sext(j2, w + extra - 2), d.ctx().bv_val(w, w + extra));
+z3::expr sign_extended_difference(const z3::expr& x, const z3::expr& y, const z3::expr& d, unsigned extra) {
+  z3::context& c = x.ctx();
+  const unsigned w = x.get_sort().bv_size(), wide = w + extra;
+  const z3::expr zero = c.bv_val(0, w);
+  // x - y wraps around in w bits exactly when the signs of x and y differ and the result's sign is not x's
+  // (ISA 9.7.1.2 sub.s); the true difference is then 2^w more (x >= 0) or less (x < 0) than the wrapped one.
+  const z3::expr wraps = (x < zero) != (y < zero) && ((x - y) < zero) != (x < zero);
+  const z3::expr wrap = z3::ite(wraps, z3::ite(x < zero, c.bv_val(-1, wide), c.bv_val(1, wide)), c.bv_val(0, wide));
+  return z3::sext(d, extra) + z3::shl(wrap, c.bv_val(w, wide));
 }
-z3::expr sign_wrap_range(const z3::expr& j2) { return j2 != j2.ctx().bv_val(2, 2); }
-z3::expr zero_extended_difference(const z3::expr& d, const z3::expr& j1, unsigned extra) {
-  const unsigned w = d.get_sort().bv_size();
-  return z3::zext(d, extra) - z3::shl(z3::zext(j1, w + extra - 1), d.ctx().bv_val(w, w + extra));
+z3::expr zero_extended_difference(const z3::expr& x, const z3::expr& y, const z3::expr& d, unsigned extra) {
+  z3::context& c = x.ctx();
+  const unsigned w = x.get_sort().bv_size(), wide = w + extra;
+  // Unsigned x - y wraps around exactly when x < y, and is then 2^w more than the true difference.
+  return z3::zext(d, extra) - z3::ite(z3::ult(x, y), z3::shl(c.bv_val(1, wide), c.bv_val(w, wide)), c.bv_val(0, wide));
+}
+
+z3::expr concatenation_difference(const z3::expr& x, const z3::expr& y, const z3::expr& high_difference, const z3::expr& low_difference) {
+  const unsigned low = x.arg(1).get_sort().bv_size(), w = x.get_sort().bv_size();
+  const z3::expr high = z3::concat(high_difference, x.ctx().bv_val(0, low));
+  if (z3::eq(x.arg(1), y.arg(1))) return high;
+  return high + zero_extended_difference(x.arg(1), y.arg(1), low_difference, w - low);
 }
 
 std::vector<z3::expr> product_facts(const z3::expr& n, const z3::expr& d, const z3::expr& p) {
@@ -22,13 +36,12 @@ std::vector<z3::expr> product_facts(const z3::expr& n, const z3::expr& d, const 
   const unsigned w = n.get_sort().bv_size();
   const z3::expr zero = c.bv_val(0, w);
   std::vector<z3::expr> facts{z3::implies(d == zero, p == zero)};
-  // (Only up to 32 bits: proofs/race.cpp proves them by bit-blasting, which a 64-bit multiplier is beyond.)
-  if (w < 8 || w > 32) return facts;
+  if (w < 8 || w > 64) return facts;
   for (unsigned eighths = 2; eighths <= 6; ++eighths) {
     const unsigned k = w * eighths / 8, m = w - 2 - k;  // n < 2^k and |d| < 2^m: |n * d| < 2^(w - 2)
     const z3::expr n_small = n > zero && z3::ult(n, c.bv_val(std::uint64_t{1} << k, w));
     const z3::expr d_bound = c.bv_val(std::uint64_t{1} << m, w);
-    facts.push_back(z3::implies(n_small && d > zero && d < d_bound, p >= n));
+    facts.push_back(z3::implies(n_small && d > zero && d < d_bound, p >= n));  // (the order proofs/race.cpp uses)
     facts.push_back(z3::implies(n_small && d < zero && d > -d_bound, p <= -n));
   }
   return facts;
@@ -116,13 +129,14 @@ class Differencer {
           break;
         case Z3_OP_SIGN_EXT: case Z3_OP_ZERO_EXT: case Z3_OP_CONCAT: {
           auto ex = extension_of(x), ey = extension_of(y);
-          if (!ex || !ey || ex->is_signed != ey->is_signed || ex->narrow.get_sort().bv_size() != ey->narrow.get_sort().bv_size()) break;
-          const z3::expr d = diff(ex->narrow, ey->narrow);
-          const unsigned extra = w - ex->narrow.get_sort().bv_size();
-          if (!ex->is_signed) return zero_extended_difference(d, fresh("wrap", 1), extra);
-          const z3::expr j = fresh("wrap", 2);
-          facts_.push_back(sign_wrap_range(j));
-          return sign_extended_difference(d, j, extra);
+          if (ex && ey && ex->is_signed == ey->is_signed && ex->narrow.get_sort().bv_size() == ey->narrow.get_sort().bv_size()) {
+            const z3::expr d = diff(ex->narrow, ey->narrow);
+            const unsigned extra = w - ex->narrow.get_sort().bv_size();
+            return ex->is_signed ? sign_extended_difference(ex->narrow, ey->narrow, d, extra) : zero_extended_difference(ex->narrow, ey->narrow, d, extra);
+          }
+          // concat(h, l) is h * 2^n + zext(l) (n the width of l): the simplifier's form of a shift left (l = 0).
+          if (kind != Z3_OP_CONCAT || x.num_args() != 2 || y.num_args() != 2 || x.arg(1).get_sort().bv_size() != y.arg(1).get_sort().bv_size()) break;
+          return concatenation_difference(x, y, diff(x.arg(0), y.arg(0)), diff(x.arg(1), y.arg(1)));
         }
         default: break;
       }

@@ -22,25 +22,36 @@ z3::expr row_major_address(z3::context& c, const std::string& t) {
   return (base + c.bv_val(4, 64) * z3::sext(n * row + col, 32)).simplify();
 }
 
+// `m[(size_t)row * cols + col]` with 64-bit arithmetic: sign-extended row and cols multiplied (mul.wide.s32), the
+// column added, shifted left by 2 (shl.b64, which the simplifier writes as a concatenation with two zero bits).
+z3::expr wide_row_major_address(z3::context& c, const std::string& t) {
+  auto v = [&](const std::string& name) { return c.bv_const((t + "." + name).c_str(), 32); };
+  const z3::expr n = c.bv_const("arg.n", 32), base = c.bv_const("&C", 64);
+  const z3::expr row = c.bv_val(16, 32) * v("ctaid.y") + v("tid.y"), col = c.bv_val(16, 32) * v("ctaid.x") + v("tid.x");
+  return (base + z3::shl(z3::sext(row, 32) * z3::sext(n, 32) + z3::sext(col, 32), c.bv_val(2, 64))).simplify();
+}
+
 }  // namespace
 
 TEST_CASE("factored difference: equals the plain difference at random values") {
   z3::context c;
-  const z3::expr a1 = row_major_address(c, "t1"), a2 = row_major_address(c, "t2");
-  const race::FactoredDifference d = race::factored_difference(a1, a2);
-  CHECK(d.factored);
-  std::mt19937_64 random(7);
-  for (int trial = 0; trial < 100; ++trial) {
-    z3::solver s(c);
-    for (const char* name : {"arg.n", "t1.ctaid.y", "t1.tid.y", "t1.ctaid.x", "t1.tid.x", "t2.ctaid.y", "t2.tid.y", "t2.ctaid.x", "t2.tid.x"}) {
-      // Small values half of the time (where the product facts' no-wrap cases apply), any 32-bit value otherwise.
-      const std::uint64_t value = trial % 2 ? random() % 200 : random() & 0xffffffffu;
-      s.add(c.bv_const(name, 32) == c.bv_val(value, 32));
+  for (auto address : {row_major_address, wide_row_major_address}) {
+    const z3::expr a1 = address(c, "t1"), a2 = address(c, "t2");
+    const race::FactoredDifference d = race::factored_difference(a1, a2);
+    CHECK(d.factored);
+    std::mt19937_64 random(7);
+    for (int trial = 0; trial < 100; ++trial) {
+      z3::solver s(c);
+      for (const char* name : {"arg.n", "t1.ctaid.y", "t1.tid.y", "t1.ctaid.x", "t1.tid.x", "t2.ctaid.y", "t2.tid.y", "t2.ctaid.x", "t2.tid.x"}) {
+        // Small values half of the time (where the product facts' no-wrap cases apply), any 32-bit value otherwise.
+        const std::uint64_t value = trial % 2 ? random() % 200 : random() & 0xffffffffu;
+        s.add(c.bv_const(name, 32) == c.bv_val(value, 32));
+      }
+      s.add(c.bv_const("&C", 64) == c.bv_val(random(), 64));
+      for (const z3::expr& fact : d.facts) s.add(fact);
+      s.add(d.value == a1 - a2);
+      CHECK(s.check() == z3::sat);
     }
-    s.add(c.bv_const("&C", 64) == c.bv_val(random(), 64));
-    for (const z3::expr& fact : d.facts) s.add(fact);
-    s.add(d.value == a1 - a2);
-    CHECK(s.check() == z3::sat);
   }
 }
 
