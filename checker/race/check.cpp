@@ -1402,18 +1402,19 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       else lane_unspecified = true;
     }
     // Read consistency is asked only of a pair the query without it admits, and whose model breaks it (it makes
-    // most queries slower): when it rules the pair out, no race; when the solver cannot tell within the quick
-    // budget, the race stands (the facts only narrow the executions; leaving them out over-approximates).
+    // most queries slower): when it rules the pair out, no race; when the solver cannot tell even with the full
+    // budget, a possible race (leaving the facts out over-approximates: the race may need a thread to read two
+    // values from one location where it cannot).
     std::vector<unsigned> pair_constants;  // those the accesses' addresses and conditions are built from
     for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) for (unsigned id : constants_of(e)) pair_constants.push_back(id);
     const z3::expr facts = load_facts(pair_constants).simplify();
+    bool loads_unsettled = false;
     if (!facts.is_true() && !model->eval(facts, true).is_true()) {  // a model that keeps them needs no second query
-      const QueryBudget pass = current;
-      set_budget(quick);
       auto [r2, with_facts, why2] = check(q && facts);
-      set_budget(pass);
       if (r2 == z3::unsat) return PairResult::done;
       if (r2 == z3::sat) { q = q && facts; model = with_facts; }
+      else if (!final_pass) return PairResult::unknown;  // asked again with the full budget
+      else loads_unsettled = true;
     }
     // Every lane's bit of the ballots (encode.hpp lane_facts), asked only of a pair whose model breaks them, with the
     // pass's budget. When the solver cannot tell even with the full budget, the race may need ballot values no
@@ -1523,6 +1524,11 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     else if (in_first_iteration)
       rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
                 "that could order them in a later one (ISA 8.9.5)";
+    if (loads_unsettled) {
+      rr.possible = true;
+      rr.note = "the race needs the thread to read two values from one location between its own accesses, which the "
+                "solver could not rule out in its budget" + (rr.note.empty() ? "" : "; " + rr.note);
+    }
     if (ballots_unsettled) {
       rr.possible = true;
       rr.note = "the race needs ballot bits of other lanes (ISA 9.7.13.9) that the solver could not settle in its budget" +
