@@ -1061,16 +1061,27 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return t.kind == ObjectTerm::known ? t.id : std::nullopt;
   };
 
-  // Both accesses run and overlap, at aligned addresses, in one allocation.
-  auto both_overlap = [&](const Access& a, const Access& b) {
+  // Both accesses run and overlap, at aligned addresses, in one allocation. With `plain_switch`, where the factored
+  // difference applies, the plain overlap is only implied by a fresh literal stored there: the query without it is
+  // the cheaper abstraction check_pair tries first.
+  auto both_overlap = [&](const Access& a, const Access& b, std::optional<z3::expr>* plain_switch = nullptr) {
     const z3::expr a_size = c.bv_val(a.size, 64), b_size = c.bv_val(b.size, 64);
-    z3::expr q = a.pc && b.pc && accesses_overlap(a.addr, a_size, b.addr, b_size) && aligned(a) && aligned(b);
-    // The same overlap over the factored address difference (difference.hpp), whose fresh products and wraps can
-    // always take the real values, so the query has a model exactly when it had one without: what lets the solver
-    // see that products of a symbolic stride are far apart.
+    const z3::expr plain = accesses_overlap(a.addr, a_size, b.addr, b_size);
+    z3::expr q = a.pc && b.pc && aligned(a) && aligned(b);
+    // The same overlap over the factored address difference (difference.hpp), whose fresh products can always take
+    // the real values, so the query has a model exactly when it had one without: what lets the solver see that
+    // products of a symbolic stride are far apart.
     if (FactoredDifference d = factored_difference(a.addr, b.addr); d.factored) {
       q = q && accesses_overlap(d.value, a_size, c.bv_val(0, 64), b_size);
       for (const z3::expr& fact : d.facts) q = q && fact;
+      if (plain_switch) {
+        plain_switch->emplace(c, Z3_mk_fresh_const(c, "plain_overlap", c.bool_sort()));
+        q = q && z3::implies(**plain_switch, plain);
+      } else {
+        q = q && plain;
+      }
+    } else {
+      q = q && plain;
     }
     if (a.object < 0 || b.object < 0)
       if (auto ia = object_id(a), ib = object_id(b); ia && ib) q = q && *ia == *ib;
@@ -1320,7 +1331,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (res.races.size() >= o.max_races) return PairResult::stop;
     if (res.queries >= o.max_queries) { budget = true; return PairResult::stop; }
     if (over_budget()) { timed_out = true; return PairResult::stop; }
-    z3::expr q = both_overlap(a, b) && counter_facts(a, b) && claim_facts(a, b);
+    std::optional<z3::expr> plain_switch;
+    z3::expr q = both_overlap(a, b, &plain_switch) && counter_facts(a, b) && claim_facts(a, b);
     if (a_sh || b_sh) q = q && same_cta;
     // A named barrier every thread passes once orders the two within a CTA (named_barriers.hpp).
     if (!a.async && !b.async && (phases.orders(a.instr, b.instr) || phases.orders(b.instr, a.instr))) {
@@ -1378,6 +1390,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
       z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
       q = q && !ms;
+    }
+    if (plain_switch) {
+      // First without the plain overlap (its products are multiplier circuits): the factored one often refutes the
+      // pair alone, and a query without a constraint has every model the one with it has.
+      auto [abstract, unused, why0] = check(q);
+      if (abstract == z3::unsat) return PairResult::done;
+      q = q && *plain_switch;
     }
     auto [r, model, why] = check(q);
     if (r == z3::unknown) {
