@@ -306,10 +306,16 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
           v = in.operands.size() > 1 ? src_prov(in.operands[1]) : -2;
           if (v == -3) v = -2;
           break;
+        // Products and shifts of a pointer are not pointers into it (the rule object_term in check.cpp follows): a
+        // 64-bit integer argument is an allocation here until used so (`row * n` with a `long long n`).
+        case Opcode::mul_: case Opcode::shl_:
+          v = -2;
+          break;
         case Opcode::add_: case Opcode::sub_: case Opcode::mad_: case Opcode::selp_: {
           int acc = -2;
           bool two = false;
-          for (std::size_t k = 1; k < in.operands.size(); ++k) {
+          // (mad's first two operands are multiplied: only the addend may be a pointer.)
+          for (std::size_t k = in.op == Opcode::mad_ ? 3 : 1; k < in.operands.size(); ++k) {
             int s = src_prov(in.operands[k]);
             if (s == -3 || s == -2) continue;
             if (acc != -2) two = true;
