@@ -1334,10 +1334,27 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     std::optional<z3::expr> plain_switch;
     z3::expr q = both_overlap(a, b, &plain_switch) && counter_facts(a, b) && claim_facts(a, b);
     if (a_sh || b_sh) q = q && same_cta;
-    // A named barrier every thread passes once orders the two within a CTA (named_barriers.hpp).
-    if (!a.async && !b.async && (phases.orders(a.instr, b.instr) || phases.orders(b.instr, a.instr))) {
+    // A named barrier every thread passes once orders the two within a CTA (named_barriers.hpp). A cp.async's copy
+    // may land after its issue, so only one issued after the waiting operation is ordered by it.
+    if ((!a.async && phases.orders(a.instr, b.instr)) || (!b.async && phases.orders(b.instr, a.instr))) {
       if (a_sh || b_sh) return PairResult::done;
       q = q && !same_cta;
+    } else if (!phases.barriers.empty()) {
+      // Path-sensitively: x before every operation on the barrier, and the other thread past a bar.sync on it.
+      auto waited_before = [&](const ThreadEncoding& t, const SinglePhaseBarrier& barrier, std::uint32_t y) {
+        z3::expr passed = c.bool_val(false);
+        for (const auto& [op, later] : barrier.after_sync)
+          if (later[y])
+            for (const Barrier& at : t.barriers)
+              if (at.instr == op) passed = passed || at.pc;
+        return passed;
+      };
+      z3::expr ordered = c.bool_val(false);
+      for (const SinglePhaseBarrier& barrier : phases.barriers) {
+        if (!a.async && barrier.before[a.instr]) ordered = ordered || waited_before(T2, barrier, b.instr);
+        if (!b.async && barrier.before[b.instr]) ordered = ordered || waited_before(T1, barrier, a.instr);
+      }
+      if (!ordered.simplify().is_false()) q = q && !(same_cta && ordered);
     }
     // Within one CTA the two run concurrently only in a barrier interval both may be in, in iterations of the
     // barrier loops around them that the barriers keep together.

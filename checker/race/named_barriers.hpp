@@ -31,6 +31,10 @@ struct SinglePhaseBarrier {
   std::vector<std::uint32_t> ops;  // its arrive and sync instructions
   std::vector<bool> before;        // instruction -> no operation of the barrier on any path to it
   std::vector<bool> after_wait;    // instruction -> on every path to it, the one operation passed was a waiting one
+  // Per waiting operation (bar.sync), the instructions a thread that passed it reaches only after it: reachable from
+  // it, and it not reachable from them (every path passes one operation, none in a loop). With the thread's path
+  // condition of the operation, the path-sensitive form of after_wait where paths through arrives merge.
+  std::vector<std::pair<std::uint32_t, std::vector<bool>>> after_sync;
 
   bool operates(std::uint32_t i) const { return std::find(ops.begin(), ops.end(), i) != ops.end(); }
 };
