@@ -1043,7 +1043,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       // (shared variables lie below 2^32 - 2^24 and do not wrap, the fact check_kernel states).
       case Z3_OP_ZERO_EXT: return object_term(e.arg(0));
       case Z3_OP_CONCAT:  // (Z3's simplifier writes a zero extension as a concatenation with zeros)
-        if (e.num_args() == 2 && e.arg(0).is_numeral() && e.arg(0).get_numeral_uint64() == 0) return object_term(e.arg(1));
+        if (e.num_args() == 2 && z3::eq(e.arg(0), c.bv_val(0, e.arg(0).get_sort().bv_size()))) return object_term(e.arg(1));  // (a numeral may be wider than 64 bits)
         break;
       case Z3_OP_EXTRACT:
         if (Z3_get_decl_int_parameter(c, e.decl(), 1) == 0) return object_term(e.arg(0));

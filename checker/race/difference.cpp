@@ -182,7 +182,7 @@ class Differencer {
     if (kind != Z3_OP_CONCAT || e.num_args() < 2) return std::nullopt;
     const z3::expr narrow = e.arg(e.num_args() - 1);
     const unsigned top = narrow.get_sort().bv_size() - 1;
-    if (e.num_args() == 2 && e.arg(0).is_numeral() && e.arg(0).get_numeral_uint64() == 0) return Extension{narrow, false};
+    if (e.num_args() == 2 && z3::eq(e.arg(0), c_.bv_val(0, e.arg(0).get_sort().bv_size()))) return Extension{narrow, false};
     for (unsigned k = 0; k + 1 < e.num_args(); ++k) {
       const z3::expr b = e.arg(k);
       if (!b.is_app() || b.decl().decl_kind() != Z3_OP_EXTRACT || !z3::eq(b.arg(0), narrow) ||
