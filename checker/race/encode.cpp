@@ -858,12 +858,12 @@ class Encoder {
     if (t.decl().decl_kind() == Z3_OP_EQ && neg) {
       // T != bound: T_0 .. T_{k-1} all differ from the bound. T_j = T_0 + j*c modulo 2^w; when c divides the
       // distance d from T_0 to the bound (in i's direction, modulo 2^w), the first T_j equal to it is j = d / c, so
-      // (k-1)*c < d. The simplifier moves constants across `=` (x - 1 != 0 becomes x != 1): the bound is what T
-      // is compared with, T - (lhs - rhs), and it must not depend on x.
+      // (k-1)*c < d. The simplifier moves terms across `=` (x - 1 != 0 becomes x != 1; nvcc's remainder-peeled loops
+      // test `x + (n & 3) - n != 0`): the bound is what T is compared with, T - (lhs - rhs), exactly when it does not
+      // depend on x (then lhs - rhs = T - bound).
       for (const z3::expr& tv : {next, x}) {
         const z3::expr bound = (tv - (t.arg(0) - t.arg(1))).simplify();
         if (!bound.get_sort().is_bv() || bound.get_sort().bv_size() != w || constants_of(bound).count(x.id())) continue;
-        if (!(same(t.arg(0), tv) || same(t.arg(1), tv))) continue;
         const z3::expr t0 = z3::eq(tv, x) ? init : init + step;
         const z3::expr dist = up ? bound - t0 : t0 - bound;
         const z3::expr divides = z3::urem(dist, c_.bv_val(c, w)) == c_.bv_val(0, w);
