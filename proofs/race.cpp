@@ -12,6 +12,15 @@
 namespace ptxcheck::proofs {
 namespace {
 
+// Several claims of one theorem proved one by one: the times summed, the first claim that is not proved named.
+struct ProofTally {
+  ProofResult total{Verdict::proved, "", 0};
+  void add(const std::string& what, const ProofResult& r) {
+    total.seconds += r.seconds;
+    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, what + ": " + r.detail, total.seconds};
+  }
+};
+
 // race::accesses_overlap against the definition, ISA 8.7.1 "overlapping": some byte x with a <= x < a + sa and
 // b <= x < b + sb. With both ranges inside the address space (no wrap-around), that is a < b + sb and b < a + sa.
 ProofResult overlap_is_shared_byte(const Budget& budget) {
@@ -31,16 +40,14 @@ ProofResult overlap_is_shared_byte(const Budget& budget) {
 // Shifts: shl, shr.u, shr.s by c = 1, 2, 3, 7 at widths 8, 16, 32, 64; involutions: x -> d - x and x -> x ^ d for
 // every d, at the same widths.
 ProofResult loop_recurrence_closed_forms(const Budget& budget) {
-  ProofResult total{Verdict::proved, "", 0};
+  ProofTally tally;
   auto check = [&](z3::context& ctx, const std::string& what, const std::function<z3::expr(const z3::expr&, const z3::expr&)>& form,
                    const std::function<z3::expr(const z3::expr&)>& step, const z3::expr& x, std::vector<std::pair<std::string, z3::expr>> inputs) {
     const z3::expr k = ctx.bv_const("k", 64);
     const z3::expr base = form(x, ctx.bv_val(0, 64)) == x;
     const z3::expr induction = z3::implies(k != ctx.bv_val(~std::uint64_t{0}, 64), form(x, k + ctx.bv_val(1, 64)) == step(form(x, k)));
     inputs.emplace_back("k", k);
-    ProofResult r = prove_valid(ctx, base && induction, budget, inputs);
-    total.seconds += r.seconds;
-    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, what + ": " + r.detail, total.seconds};
+    tally.add(what, prove_valid(ctx, base && induction, budget, inputs));
   };
   for (unsigned w : {8u, 16u, 32u, 64u}) {
     z3::context ctx;
@@ -78,22 +85,18 @@ ProofResult loop_recurrence_closed_forms(const Budget& budget) {
       claim = claim && race::rotated(from(i), ctx.bv_val(0, 64)) == inits[i] &&
               z3::implies(k != ctx.bv_val(~std::uint64_t{0}, 64), race::rotated(from(i), k + ctx.bv_val(1, 64)) == race::rotated(from((i + 1) % p), k));
     inputs.emplace_back("k", k);
-    ProofResult r = prove_valid(ctx, claim, budget, inputs);
-    total.seconds += r.seconds;
-    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, "rotation of " + std::to_string(p) + ": " + r.detail, total.seconds};
+    tally.add("rotation of " + std::to_string(p), prove_valid(ctx, claim, budget, inputs));
   }
-  if (total.verdict == Verdict::proved) total.detail = "56 shifts and involutions, rotations of 2 to 4 registers: base case and induction step";
-  return total;
+  if (tally.total.verdict == Verdict::proved) tally.total.detail = "56 shifts and involutions, rotations of 2 to 4 registers: base case and induction step";
+  return tally.total;
 }
 
 // The rules of checker/race/difference.hpp: an extension's difference is the extended narrow difference with the
 // wrap-around added back, and product_facts hold of the real product n * d.
 ProofResult factored_difference_rules(const Budget& budget) {
-  ProofResult total{Verdict::proved, "", 0};
-  auto check = [&](z3::context& ctx, const std::string& what, const z3::expr& claim, std::vector<std::pair<std::string, z3::expr>> inputs) {
-    ProofResult r = prove_valid(ctx, claim, budget, inputs);
-    total.seconds += r.seconds;
-    if (r.verdict != Verdict::proved && total.verdict == Verdict::proved) total = {r.verdict, what + ": " + r.detail, total.seconds};
+  ProofTally tally;
+  auto check = [&](z3::context& ctx, const std::string& what, const z3::expr& claim, const std::vector<std::pair<std::string, z3::expr>>& inputs) {
+    tally.add(what, prove_valid(ctx, claim, budget, inputs));
   };
   for (auto [w, extra] : {std::pair{8u, 8u}, {16u, 16u}, {32u, 32u}, {32u, 1u}, {16u, 48u}}) {
     z3::context ctx;
@@ -124,8 +127,8 @@ ProofResult factored_difference_rules(const Budget& budget) {
       check(ctx, "product fact " + std::to_string(i) + at, claim, {{"n", n}, {"d", d}});
     }
   }
-  if (total.verdict == Verdict::proved) total.detail = "extensions 8-16, 16-32, 32-64, 32-33, 16-64 bits; 4 concatenations; product facts at 8, 16, 32, 64 bits";
-  return total;
+  if (tally.total.verdict == Verdict::proved) tally.total.detail = "extensions 8-16, 16-32, 32-64, 32-33, 16-64 bits; 4 concatenations; product facts at 8, 16, 32, 64 bits";
+  return tally.total;
 }
 
 }  // namespace

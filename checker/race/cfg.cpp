@@ -50,6 +50,16 @@ std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, 
   return out;
 }
 
+void mark_reachable(const Cfg& g, std::vector<std::uint32_t> from, std::vector<bool>& seen, bool forward) {
+  while (!from.empty()) {
+    const auto i = from.back();
+    from.pop_back();
+    if (seen[i]) continue;
+    seen[i] = true;
+    for (auto k : forward ? next_instructions(g, i) : previous_instructions(g, i)) from.push_back(k);
+  }
+}
+
 std::set<int> loops_around(const Cfg& g, std::uint32_t i) {
   std::set<int> out;
   for (std::size_t L = 0; L < g.loops.size(); ++L)

@@ -43,6 +43,9 @@ bool writes_register(const ptx::ir::Instruction& in, int reg);
 // instruction i, skipping empty blocks; `no_back` leaves out the loops' back edges.
 std::vector<std::uint32_t> next_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
 std::vector<std::uint32_t> previous_instructions(const Cfg& g, std::uint32_t i, bool no_back = false);
+// Marks in `seen` (one flag per instruction) every instruction reachable from `from` (included) forwards, or that
+// reaches it (backwards), back edges included; already marked ones are not walked again.
+void mark_reachable(const Cfg& g, std::vector<std::uint32_t> from, std::vector<bool>& seen, bool forward);
 
 // An operand's value at instruction `at` when it is an immediate, or a register last set earlier in the same block
 // by an unguarded `mov` of an immediate (how nvcc passes the constants of atom.cas and shfl.sync).

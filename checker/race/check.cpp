@@ -723,21 +723,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // iteration of the loops around y (marked_before_first_iteration).
   std::vector<bool> syncs(f.body.size(), false);
   std::vector<bool> sync_after(f.body.size(), false), sync_before(f.body.size(), false);
-  auto close = [&](std::vector<std::uint32_t> todo, std::vector<bool>& seen, bool forward) {
-    while (!todo.empty()) {
-      auto i = todo.back();
-      todo.pop_back();
-      if (seen[i]) continue;
-      seen[i] = true;
-      for (auto k : forward ? next_instructions(prep.cfg, i) : previous_instructions(prep.cfg, i)) todo.push_back(k);
-    }
-  };
   {
     std::vector<std::uint32_t> sync_list;
     for (std::uint32_t i = 0; i < f.body.size(); ++i)
       if (may_synchronize(f.body[i]) && !grid_counter.count(i) && !phases.models(i)) { syncs[i] = true; sync_list.push_back(i); }
-    close(sync_list, sync_before, true);
-    close(sync_list, sync_after, false);
+    mark_reachable(prep.cfg, sync_list, sync_before, true);
+    mark_reachable(prep.cfg, sync_list, sync_after, false);
   }
   // The strong reads that may observe a write of allocation `object` (-1: unknown, any read may), and what they reach.
   std::map<std::uint32_t, int> read_object;  // strong read -> the allocation it accesses (-1 unknown)
@@ -761,7 +752,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         r.at[i] = true;
         for (auto k : next_instructions(prep.cfg, i)) after.push_back(k);
       }
-    close(after, r.before, true);
+    mark_reachable(prep.cfg, after, r.before, true);
     return r;
   };
   auto ordered_one_way = [&](const Access& x, const Access& y, bool first_iteration) {
@@ -1172,7 +1163,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     for (bool forward : {true, false}) {
       std::vector<bool>& mark = forward ? reached_from_loop[L] : reaching_loop[L];
       mark.assign(f.body.size(), false);
-      close({loop_header(prep.cfg, L)}, mark, forward);
+      mark_reachable(prep.cfg, {loop_header(prep.cfg, L)}, mark, forward);
     }
   }
   // A span's positions, one of each kind the pair checks below tell apart: the barrier intervals (of the CTA, the

@@ -102,22 +102,11 @@ NamedBarrierPhases find_single_phase_barriers(const ptx::ir::Function& f, const 
       sb.before[i] = in_state[i] == kNone;
       sb.after_wait[i] = in_state[i] == kWaited;
     }
-    auto reach = [&](std::uint32_t from, bool forward) {
-      std::vector<bool> seen(n, false);
-      std::vector<std::uint32_t> todo{from};
-      while (!todo.empty()) {
-        const auto i = todo.back();
-        todo.pop_back();
-        if (seen[i]) continue;
-        seen[i] = true;
-        for (auto k : forward ? next_instructions(g, i) : previous_instructions(g, i)) todo.push_back(k);
-      }
-      return seen;
-    };
     for (auto op : instrs) {
       if (!waits(f.body[op])) continue;
-      std::vector<bool> later = reach(op, true);
-      const std::vector<bool> earlier = reach(op, false);
+      std::vector<bool> later(n, false), earlier(n, false);
+      mark_reachable(g, {op}, later, true);
+      mark_reachable(g, {op}, earlier, false);
       for (std::uint32_t i = 0; i < n; ++i) later[i] = later[i] && !earlier[i];
       sb.after_sync.emplace_back(op, std::move(later));
     }
