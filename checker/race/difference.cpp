@@ -86,19 +86,22 @@ class Differencer {
       const Z3_decl_kind kind = x.decl().decl_kind();
       switch (kind) {
         case Z3_OP_BADD: {  // (x1 + x2 + ...) - (y1 + y2 + ...) = (x1 - y1) + (x2 - y2) + ...
-          auto pairs = paired_arguments(x, y);
-          if (!pairs) break;
+          // Two instructions' addresses may differ in their number of terms (`[%rd48+384]` beside `[%rd48]`):
+          // the terms without a partner are added or subtracted alone.
+          const Pairing p = paired_arguments(x, y);
           z3::expr sum = c_.bv_val(0, w);
-          for (const auto& [a, b] : *pairs) sum = sum + diff(a, b);
+          for (const auto& [a, b] : p.pairs) sum = sum + diff(a, b);
+          for (const z3::expr& a : p.x_alone) sum = sum + a;
+          for (const z3::expr& b : p.y_alone) sum = sum - b;
           return sum;
         }
         case Z3_OP_BMUL: {  // k*x1 - k*y1 = k*(x1 - y1) for the common factors k, when one factor differs
-          auto pairs = paired_arguments(x, y);
-          if (!pairs) break;
+          const Pairing p = paired_arguments(x, y);
+          if (!p.x_alone.empty() || !p.y_alone.empty()) break;
           std::optional<z3::expr> common;
           std::optional<std::pair<z3::expr, z3::expr>> differing;
           bool symbolic_common = false, more_than_one = false;
-          for (const auto& [a, b] : *pairs) {
+          for (const auto& [a, b] : p.pairs) {
             if (z3::eq(a, b)) {
               common = common ? *common * a : a;
               symbolic_common = symbolic_common || !a.is_numeral();
@@ -149,12 +152,16 @@ class Differencer {
 
  private:
   // The arguments of two applications of one associative-commutative operation paired by shape (the simplifier
-  // orders them by term id, which differs between the threads); nullopt when the counts differ.
-  std::optional<std::vector<std::pair<z3::expr, z3::expr>>> paired_arguments(const z3::expr& x, const z3::expr& y) {
-    if (x.num_args() != y.num_args()) return std::nullopt;
+  // orders them by term id, which differs between the threads), then by head, then in order (any pairing is
+  // exact); where one side has more arguments, its last ones stay alone.
+  struct Pairing {
+    std::vector<std::pair<z3::expr, z3::expr>> pairs;
+    std::vector<z3::expr> x_alone, y_alone;
+  };
+  Pairing paired_arguments(const z3::expr& x, const z3::expr& y) {
     std::multimap<std::size_t, z3::expr> ys;
     for (unsigned k = 0; k < y.num_args(); ++k) ys.emplace(shapes_.of(y.arg(k)), y.arg(k));
-    std::vector<std::pair<z3::expr, z3::expr>> pairs;
+    Pairing p;
     std::vector<z3::expr> unmatched;
     for (unsigned k = 0; k < x.num_args(); ++k) {
       auto it = ys.find(shapes_.of(x.arg(k)));
@@ -162,12 +169,37 @@ class Differencer {
         unmatched.push_back(x.arg(k));
         continue;
       }
-      pairs.emplace_back(x.arg(k), it->second);
+      p.pairs.emplace_back(x.arg(k), it->second);
       ys.erase(it);
     }
-    auto rest = ys.begin();  // the rest in order (exact whatever the pairing)
-    for (const z3::expr& a : unmatched) pairs.emplace_back(a, (rest++)->second);
-    return pairs;
+    // Then by head (`4 * sext(row * n + col)` with `4 * sext(row * n + ite(...))`: a common factor to take out).
+    std::multimap<std::size_t, z3::expr> y_heads;
+    for (const auto& [shape, b] : ys) y_heads.emplace(head_of(b), b);
+    std::vector<z3::expr> headless;
+    for (const z3::expr& a : unmatched) {
+      auto it = y_heads.find(head_of(a));
+      if (it == y_heads.end()) {
+        headless.push_back(a);
+        continue;
+      }
+      p.pairs.emplace_back(a, it->second);
+      y_heads.erase(it);
+    }
+    auto rest = y_heads.begin();
+    for (const z3::expr& a : headless) {
+      if (rest == y_heads.end()) p.x_alone.push_back(a);
+      else p.pairs.emplace_back(a, (rest++)->second);
+    }
+    for (; rest != y_heads.end(); ++rest) p.y_alone.push_back(rest->second);
+    return p;
+  }
+  // The operation of a term with its number of arguments and its constant arguments.
+  static std::size_t head_of(const z3::expr& e) {
+    if (!e.is_app() || e.num_args() == 0) return 0;
+    std::size_t h = static_cast<std::size_t>(e.decl().decl_kind()) * 31 + e.num_args();
+    for (unsigned k = 0; k < e.num_args(); ++k)
+      if (e.arg(k).is_numeral()) h = h * 1000003 + std::hash<std::string>{}(e.arg(k).to_string());
+    return h;
   }
   // A sign or zero extension of a narrower value, as Z3 writes them: sign_extend / zero_extend, or a concatenation
   // of copies of the value's top bit, or of a zero, with the value.

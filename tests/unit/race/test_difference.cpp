@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <utility>
+#include <vector>
 
 using namespace ptxcheck;
 
@@ -31,12 +33,35 @@ z3::expr wide_row_major_address(z3::context& c, const std::string& t) {
   return (base + z3::shl(z3::sext(row, 32) * z3::sext(n, 32) + z3::sext(col, 32), c.bv_val(2, 64))).simplify();
 }
 
+// Two stores of one row loop that nvcc unrolled by 4 after a peeled remainder loop (`y[row * n + i]`, i from the
+// lane in steps of 32): the remainder loop's store at y + 4*(row * n + lane) + 128*k, and the unrolled body's fourth
+// store at 384 bytes past y + 4*(row * n + i0) + 512*k, where i0 is what the remainder loop left (an ite over its
+// exit). Different instructions: the sums have different numbers of terms, paired by head.
+z3::expr remainder_store_address(z3::context& c, const std::string& t) {
+  auto v = [&](const std::string& name) { return c.bv_const((t + "." + name).c_str(), 32); };
+  const z3::expr n = c.bv_const("arg.n", 32), base = c.bv_const("&C", 64), k = c.bv_const((t + ".k").c_str(), 64);
+  const z3::expr row = c.bv_val(16, 32) * v("ctaid.y") + v("tid.y"), lane = v("tid.x") & c.bv_val(31, 32);
+  return (base + c.bv_val(4, 64) * z3::sext(n * row + lane, 32) + c.bv_val(128, 64) * k).simplify();
+}
+z3::expr unrolled_store_address(z3::context& c, const std::string& t) {
+  auto v = [&](const std::string& name) { return c.bv_const((t + "." + name).c_str(), 32); };
+  const z3::expr n = c.bv_const("arg.n", 32), base = c.bv_const("&C", 64), k = c.bv_const((t + ".k").c_str(), 64);
+  const z3::expr row = c.bv_val(16, 32) * v("ctaid.y") + v("tid.y"), lane = v("tid.x") & c.bv_val(31, 32);
+  const z3::expr start = z3::ite(z3::ult(v("ctaid.x"), n), lane + c.bv_val(64, 32), lane);
+  return (base + c.bv_val(4, 64) * z3::sext(n * row + start, 32) + c.bv_val(512, 64) * k + c.bv_val(384, 64)).simplify();
+}
+
 }  // namespace
 
 TEST_CASE("factored difference: equals the plain difference at random values") {
   z3::context c;
-  for (auto address : {row_major_address, wide_row_major_address}) {
-    const z3::expr a1 = address(c, "t1"), a2 = address(c, "t2");
+  using Address = z3::expr (*)(z3::context&, const std::string&);
+  const std::vector<std::pair<Address, Address>> pairs{{row_major_address, row_major_address},
+                                                       {wide_row_major_address, wide_row_major_address},
+                                                       {unrolled_store_address, remainder_store_address},
+                                                       {remainder_store_address, unrolled_store_address}};
+  for (auto [first, second] : pairs) {
+    const z3::expr a1 = first(c, "t1"), a2 = second(c, "t2");
     const race::FactoredDifference d = race::factored_difference(a1, a2);
     CHECK(d.factored);
     std::mt19937_64 random(7);
@@ -48,6 +73,7 @@ TEST_CASE("factored difference: equals the plain difference at random values") {
         s.add(c.bv_const(name, 32) == c.bv_val(value, 32));
       }
       s.add(c.bv_const("&C", 64) == c.bv_val(random(), 64));
+      for (const char* name : {"t1.k", "t2.k"}) s.add(c.bv_const(name, 64) == c.bv_val(trial % 2 ? random() % 100 : random(), 64));
       for (const z3::expr& fact : d.facts) s.add(fact);
       s.add(d.value == a1 - a2);
       CHECK(s.check() == z3::sat);
