@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 
 namespace ptxcheck::race {
@@ -81,16 +82,32 @@ x3::rule<shift_class, Ptr> const shift = "expression";
 x3::rule<add_class, Ptr> const add = "expression";
 x3::rule<mul_class, Ptr> const mul = "expression";
 x3::rule<unary_class, Ptr> const unary = "operand";
-x3::rule<primary_class, Ptr> const primary = "a number, argN, blockDim.x|y|z, gridDim.x|y|z or a parenthesised expression";
+x3::rule<primary_class, Ptr> const primary = "a number, argN, argN[index], blockDim.x|y|z, gridDim.x|y|z or a parenthesised expression";
 
+struct index_class;
+x3::rule<index_class, Ptr> const index = "an index or *";
+auto const index_def = lit('*')[([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::each_index, 0); })] | lor[assign];
 struct number_class;
 x3::rule<number_class, std::uint64_t> const number = "number";
 auto const number_def = lexeme[(lit("0x") >> x3::uint_parser<std::uint64_t, 16>{} | x3::uint_parser<std::uint64_t, 10>{}) >>
                                 !x3::char_("a-zA-Z0-9_")];
 auto const primary_def =
     number[([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::number, x3::_attr(ctx)); })] |
-    lexeme[lit("arg") >> x3::uint_parser<std::uint64_t, 10>{} >> !x3::char_("a-zA-Z0-9_")]
-          [([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::argument, x3::_attr(ctx)); })] |
+    (lexeme[lit("arg") >> x3::uint_parser<std::uint64_t, 10>{} >> !x3::char_("a-zA-Z0-9_")] >> -(lit('[') > index > lit(']')))
+        [([](auto& ctx) {
+          auto& a = x3::_attr(ctx);
+          const std::uint64_t k = boost::fusion::at_c<0>(a);
+          const auto& index = boost::fusion::at_c<1>(a);
+          if (!index) {
+            x3::_val(ctx) = leaf(AssumeExpr::Kind::argument, k);
+            return;
+          }
+          auto e = std::make_shared<AssumeExpr>();
+          e->kind = AssumeExpr::Kind::element;
+          e->value = k;
+          e->operands = {*index};
+          x3::_val(ctx) = e;
+        })] |
     lexeme[lit("blockDim.") > dim][([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::block_dim, x3::_attr(ctx)); })] |
     lexeme[lit("gridDim.") > dim][([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::grid_dim, x3::_attr(ctx)); })] |
     (lit('(') > lor > lit(')'))[assign];
@@ -110,7 +127,7 @@ auto const bor_def = bxor[assign] >> *((bor_ops >> !lit('|')) > bxor)[combine];
 auto const land_def = bor[assign] >> *(land_ops > bor)[combine];
 auto const lor_def = land[assign] >> *(lor_ops > land)[combine];
 
-BOOST_SPIRIT_DEFINE(lor, land, bor, bxor, band, eq, rel, shift, add, mul, unary, primary, number, dim)
+BOOST_SPIRIT_DEFINE(lor, land, bor, bxor, band, eq, rel, shift, add, mul, unary, primary, index, number, dim)
 }  // namespace g
 
 // C++ parameter types (demangled) that are signed integers; other integer types are unsigned.
@@ -150,10 +167,53 @@ std::optional<bool> integer_argument(const ptx::ir::Function& kernel, std::uint6
   return is_signed;
 }
 
+std::optional<ElementType> integer_element(const ptx::ir::Function& kernel, std::uint64_t k, std::string& error) {
+  if (k == 0 || k > kernel.params.size()) {
+    integer_argument(kernel, k, error);  // (its message for a missing argument)
+    return std::nullopt;
+  }
+  const auto& p = kernel.params[k - 1];
+  const std::vector<std::string> cxx_types = ptx::ir::kernel_cxx_parameter_types(kernel.name);
+  if (cxx_types.size() != kernel.params.size()) {
+    error = "arg" + std::to_string(k) + "[...]: the element type of " + ptx::ir::type_name(p.type) +
+            " parameter " + p.name + " is unknown (a CUDA kernel's mangled name tells it)";
+    return std::nullopt;
+  }
+  std::string t = cxx_types[k - 1];
+  if (t.empty() || t.back() != '*' || p.size_bytes() != 8) {
+    error = "arg" + std::to_string(k) + " is " + t + ", not a pointer";
+    return std::nullopt;
+  }
+  t.pop_back();
+  for (bool stripped = true; stripped;) {  // the qualifiers, which the demangler writes after the type
+    stripped = false;
+    for (const std::string q : {" volatile", " const"})
+      if (t.size() > q.size() && t.compare(t.size() - q.size(), q.size(), q) == 0) {
+        t.erase(t.size() - q.size());
+        stripped = true;
+      }
+  }
+  static const std::map<std::string, unsigned> sizes{{"char", 1},       {"signed char", 1}, {"unsigned char", 1},      {"bool", 1},
+                                                     {"short", 2},      {"unsigned short", 2}, {"int", 4},             {"unsigned int", 4},
+                                                     {"long", 8},       {"unsigned long", 8},  {"long long", 8},       {"unsigned long long", 8}};
+  auto it = sizes.find(t);
+  if (it == sizes.end()) {
+    error = "arg" + std::to_string(k) + "[...]: the elements of " + cxx_types[k - 1] + " are not integers";
+    return std::nullopt;
+  }
+  return ElementType{it->second, signed_cxx_integer(t)};
+}
+
+z3::expr initial_memory(z3::context& c, const std::string& param, unsigned bytes, const z3::expr& offset) {
+  const z3::func_decl content = c.function(("init." + param + "." + std::to_string(bytes)).c_str(), c.bv_sort(64), c.bv_sort(8 * bytes));
+  return content(offset);
+}
+
 std::string assumption_error(const Assumption& a, const ptx::ir::Function& kernel) {
   std::string error;
   std::function<bool(const AssumeExpr&)> valid = [&](const AssumeExpr& e) {
     if (e.kind == AssumeExpr::Kind::argument && !integer_argument(kernel, e.value, error)) return false;
+    if (e.kind == AssumeExpr::Kind::element && !integer_element(kernel, e.value, error)) return false;
     return std::all_of(e.operands.begin(), e.operands.end(), [&](const auto& x) { return valid(*x); });
   };
   return valid(*a.expr) ? "" : "--assume '" + a.text + "': " + error;
@@ -163,7 +223,12 @@ std::optional<Assumption> parse_assumption(const std::string& text, std::string&
   Ptr result;
   auto it = text.begin();
   try {
-    if (x3::phrase_parse(it, text.end(), g::lor > x3::eoi, x3::space, result)) return Assumption{text, result};
+    if (x3::phrase_parse(it, text.end(), g::lor > x3::eoi, x3::space, result)) {
+      std::function<bool(const AssumeExpr&)> each = [&](const AssumeExpr& e) {
+        return e.kind == AssumeExpr::Kind::each_index || std::any_of(e.operands.begin(), e.operands.end(), [&](const auto& x) { return each(*x); });
+      };
+      return Assumption{text, result, each(*result)};
+    }
     error = "column " + std::to_string(it - text.begin() + 1) + ": expected an expression";
   } catch (const x3::expectation_failure<std::string::const_iterator>& e) {
     auto at = e.where();  // (before the blanks the skipper would pass)
@@ -176,7 +241,8 @@ std::optional<Assumption> parse_assumption(const std::string& text, std::string&
 
 std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel,
                                                 const std::vector<z3::expr>& ntid, const std::vector<z3::expr>& nctaid,
-                                                const std::vector<z3::expr>& reads, std::string& error) {
+                                                const std::vector<z3::expr>& reads, std::string& error,
+                                                const std::optional<z3::expr>& index) {
   const z3::expr zero = c.bv_val(0, 64), one = c.bv_val(1, 64);
   auto truth = [&](const z3::expr& b) { return z3::ite(b, one, zero); };
   z3::expr ties = c.bool_val(true);  // the encoding's reads of the arguments used are their bytes
@@ -202,6 +268,16 @@ std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption
     switch (e.kind) {
       case K::number: return c.bv_val(e.value, 64);
       case K::argument: return argument(e.value);
+      case K::each_index:
+        if (!index) error = "argN[*] (every index) is not a value here";
+        return index;
+      case K::element: {
+        const auto type = integer_element(kernel, e.value, error);
+        const auto at = value(*e.operands[0]);
+        if (!type || !at) return std::nullopt;
+        const z3::expr v = initial_memory(c, kernel.params[e.value - 1].name, type->bytes, *at * c.bv_val(type->bytes, 64));
+        return type->bytes == 8 ? v : type->is_signed ? z3::sext(v, 64 - 8 * type->bytes) : z3::zext(v, 64 - 8 * type->bytes);
+      }
       case K::block_dim: return z3::zext(ntid[e.value], 32);
       case K::grid_dim: return z3::zext(nctaid[e.value], 32);
       case K::unary: {
@@ -243,10 +319,87 @@ std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption
   return AssumptionValue{*v, ties};
 }
 
+std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Function& kernel, const ConcreteLaunch& launch, std::uint64_t index) {
+  std::string error;
+  auto extend = [](std::uint64_t v, unsigned bytes, bool is_signed) {
+    if (bytes >= 8) return v;
+    const unsigned shift = 64 - 8 * bytes;
+    return is_signed ? static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift) : (v << shift) >> shift;
+  };
+  std::function<std::optional<std::uint64_t>(const AssumeExpr&)> value = [&](const AssumeExpr& e) -> std::optional<std::uint64_t> {
+    using K = AssumeExpr::Kind;
+    switch (e.kind) {
+      case K::number: return e.value;
+      case K::argument: {
+        const auto is_signed = integer_argument(kernel, e.value, error);
+        const auto bits = launch.argument ? launch.argument(e.value) : std::nullopt;
+        if (!is_signed || !bits) return std::nullopt;
+        return extend(*bits, kernel.params[e.value - 1].size_bytes(), *is_signed);
+      }
+      case K::each_index: return index;
+      case K::element: {
+        const auto type = integer_element(kernel, e.value, error);
+        const auto at = value(*e.operands[0]);
+        if (!type || !at || !launch.element) return std::nullopt;
+        const auto bits = launch.element(e.value, *at * type->bytes, type->bytes);
+        if (!bits) return std::nullopt;
+        return extend(*bits, type->bytes, type->is_signed);
+      }
+      case K::block_dim: return launch.block[e.value];
+      case K::grid_dim: return launch.grid[e.value];
+      case K::unary: {
+        auto x = value(*e.operands[0]);
+        if (!x) return std::nullopt;
+        if (e.op == "-") return 0 - *x;
+        if (e.op == "~") return ~*x;
+        return *x == 0 ? 1 : 0;  // !
+      }
+      case K::binary: break;
+    }
+    auto x = value(*e.operands[0]), y = value(*e.operands[1]);
+    if (!x || !y) return std::nullopt;
+    const std::uint64_t u = *x, v = *y;
+    const std::int64_t si = static_cast<std::int64_t>(u), sv = static_cast<std::int64_t>(v);
+    const std::string& op = e.op;
+    // SMT-LIB's bvsdiv and bvsrem (assumption_value's): the quotient of the magnitudes, negated when the signs
+    // differ; dividing by zero gives all ones (for a non-negative dividend) or 1, and the remainder is the dividend.
+    auto magnitude = [](std::int64_t t) { return t < 0 ? 0 - static_cast<std::uint64_t>(t) : static_cast<std::uint64_t>(t); };
+    if (op == "/") {
+      if (v == 0) return si < 0 ? 1 : ~std::uint64_t{0};
+      const std::uint64_t q = magnitude(si) / magnitude(sv);
+      return (si < 0) != (sv < 0) ? 0 - q : q;
+    }
+    if (op == "%") {
+      if (v == 0) return u;
+      const std::uint64_t r = magnitude(si) % magnitude(sv);
+      return si < 0 ? 0 - r : r;
+    }
+    if (op == "*") return u * v;
+    if (op == "+") return u + v;
+    if (op == "-") return u - v;
+    if (op == "<<") return v >= 64 ? 0 : u << v;
+    if (op == ">>") return v >= 64 ? (si < 0 ? ~std::uint64_t{0} : 0) : static_cast<std::uint64_t>(si >> v);
+    if (op == "<") return si < sv ? 1 : 0;
+    if (op == "<=") return si <= sv ? 1 : 0;
+    if (op == ">") return si > sv ? 1 : 0;
+    if (op == ">=") return si >= sv ? 1 : 0;
+    if (op == "==") return u == v ? 1 : 0;
+    if (op == "!=") return u != v ? 1 : 0;
+    if (op == "&") return u & v;
+    if (op == "^") return u ^ v;
+    if (op == "|") return u | v;
+    if (op == "&&") return u != 0 && v != 0 ? 1 : 0;
+    return u != 0 || v != 0 ? 1 : 0;  // ||
+  };
+  const auto v = value(*a.expr);
+  if (!v) return std::nullopt;
+  return *v != 0;
+}
+
 std::optional<z3::expr> assumption_term(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel,
                                         const std::vector<z3::expr>& ntid, const std::vector<z3::expr>& nctaid,
-                                        const std::vector<z3::expr>& reads, std::string& error) {
-  auto v = assumption_value(c, a, kernel, ntid, nctaid, reads, error);
+                                        const std::vector<z3::expr>& reads, std::string& error, const std::optional<z3::expr>& index) {
+  auto v = assumption_value(c, a, kernel, ntid, nctaid, reads, error, index);
   if (!v) return std::nullopt;
   return v->ties && v->value != c.bv_val(0, 64);
 }

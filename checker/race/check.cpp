@@ -9,6 +9,7 @@
 #include "checker/race/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
+#include "checker/race/flags.hpp"
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/locks.hpp"
@@ -421,6 +422,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   argument_reads.insert(argument_reads.end(), T2.argument_reads.begin(), T2.argument_reads.end());
   for (const auto& a : o.assumptions) {
     std::string error;
+    if (a.for_each_index) {  // instantiated where initial memory is asked about (flag_read)
+      res.notes.push_back("assumed (--assume): " + a.text + " for every index; the verdict is for the launches that satisfy it");
+      continue;
+    }
     if (auto term = assumption_term(c, a, f, launch.ntid, launch.nctaid, argument_reads, error)) {
       s.add(*term);
       res.notes.push_back("assumed (--assume): " + a.text + "; the verdict is for the launches that satisfy it");
@@ -1302,6 +1307,69 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       for (const z3::expr& bit : t->lane_facts) bits = bits && bit;
     return bits;
   }();
+  // ---- message passing through flags (flags.hpp): the sites in pointer arguments whose W has one writer per
+  // location, and per consumer access whether, when it runs, the site's R can only have read W's value.
+  std::vector<FlagSite> flag_sites;
+  for (const FlagSite& site : find_flag_sites(f, prep, T1)) {
+    if (!pointer_params.count(prep.objects[static_cast<std::size_t>(site.object)].name)) continue;
+    const Access *w1 = access_of(T1, site.write), *w2 = access_of(T2, site.write);
+    if (w1 && w2 && std::get<0>(check(w1->pc && w2->pc && w1->addr == w2->addr)) == z3::unsat) flag_sites.push_back(site);
+  }
+  enum class FlagRead { settled, initial_content, other_write };
+  std::map<std::pair<std::size_t, std::uint32_t>, FlagRead> flag_reads;  // (site, consumer instruction), asked of T1
+  auto flag_read = [&](std::size_t k, std::uint32_t consumer) {
+    if (auto it = flag_reads.find({k, consumer}); it != flag_reads.end()) return it->second;
+    // With the full budget whatever the pass (an answer is kept for every pair).
+    const QueryBudget before = current;
+    set_budget(o.query);
+    const FlagSite& site = flag_sites[k];
+    const Access &a = *access_of(T1, consumer), &r = *access_of(T1, site.read);
+    const z3::expr runs = a.pc && r.pc;
+    const z3::expr read = r.value->extract(8 * r.size - 1, 0);
+    const Object& buffer = prep.objects[static_cast<std::size_t>(site.object)];
+    const z3::expr offset = r.addr - c.bv_const(buffer.base_symbol.c_str(), 64);
+    const z3::expr initial = initial_memory(c, buffer.name, r.size, offset);
+    const z3::expr r_size = c.bv_val(r.size, 64);
+    // The assumptions about every index (`arg2[*] == 0`), at the element R reads.
+    z3::expr each = c.bool_val(true);
+    for (const Assumption& x : o.assumptions) {
+      std::string error;
+      if (x.for_each_index)
+        if (auto term = assumption_term(c, x, f, launch.ntid, launch.nctaid, argument_reads, error, z3::udiv(offset, r_size))) each = each && *term;
+    }
+    FlagRead verdict = FlagRead::settled;
+    if (std::get<0>(check(runs && each && read == initial)) != z3::unsat) verdict = FlagRead::initial_content;
+    // Another thread's write that may give the value (every thread but T1 is a T2), or any write of T1's own.
+    for (const ThreadEncoding* t : {&T2, &T1})
+      for (const Access& x : t->accesses) {
+        if (verdict != FlagRead::settled) break;
+        if (!x.write || (t == &T2 && x.instr == site.write) || never_conflict(x, r)) continue;
+        z3::expr gives = x.pc && accesses_overlap(x.addr, c.bv_val(x.size, 64), r.addr, r_size);
+        std::optional<z3::expr> written = x.stored;
+        for (const AtomicUpdate& u : t->updates)
+          if (u.instr == x.instr) written = u.written;
+        if (t == &T2 && written && x.size == r.size && written->get_sort().bv_size() >= 8 * r.size)
+          gives = gives && !(x.addr == r.addr && written->extract(8 * r.size - 1, 0) != read);
+        if (std::get<0>(check(runs && gives)) != z3::unsat) verdict = FlagRead::other_write;
+      }
+    set_budget(before);
+    return flag_reads.emplace(std::make_pair(k, consumer), verdict).first->second;
+  };
+  std::vector<bool> flag_used(flag_sites.size(), false), flag_needs_initial(flag_sites.size(), false);
+  // When the producer's access pb (of encoding P) is released by site k's W and the consumer's access ca (of C) is
+  // acquired by its R: the executions in which P is the thread whose W the R read, which order pb before ca.
+  auto flag_orders = [&](std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P) {
+    const FlagSite& site = flag_sites[k];
+    const auto acquire = acquire_scope(f, prep.cfg, site, ca.instr), release = release_scope(f, prep.cfg, site, pb.instr);
+    if (!acquire || !release) return c.bool_val(false);
+    const FlagRead fr = flag_read(k, ca.instr);
+    if (fr == FlagRead::initial_content) flag_needs_initial[k] = true;
+    if (fr != FlagRead::settled) return c.bool_val(false);
+    flag_used[k] = true;
+    const Access &w = *access_of(P, site.write), &r = *access_of(C, site.read);
+    return w.pc && w.addr == r.addr && includes(w.scope) && includes(r.scope) && includes(*acquire) && includes(*release);
+  };
+
   const QueryBudget quick = o.query.fraction(20);
   const bool two_passes = !(quick == o.query);
   enum class PairResult { done, unknown, stop };
@@ -1394,6 +1462,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         // A shared-memory lock is one per CTA, and so is each location of a per-CTA one.
         q = q && !(*addr_a == *addr_b && (sa.space == Space::shared || sa.cta_private ? same_cta : c.bool_val(true)));
       }
+    if (!a.async && !b.async)
+      for (std::size_t k = 0; k < flag_sites.size(); ++k) q = q && !flag_orders(k, a, T1, b, T2) && !flag_orders(k, b, T2, a, T1);
     if (a.strong && b.strong) {
       // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
       z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
@@ -1547,7 +1617,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     } else if (possible) {
       rr.possible = true;
       rr.note = "fences, release/acquire operations, partial barriers, mbarriers or strong reads observing a strong write on "
-                "paths between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections)";
+                "paths between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections "
+                "and flags with one writer, flags.hpp)";
     }
     else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
     else if (in_first_iteration)
@@ -1599,6 +1670,22 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
   set_budget(o.query);
   for (std::size_t h = 0; h < hard.size() && !stop; ++h) stop = check_pair(hard[h].first, hard[h].second, true) == PairResult::stop;
+  for (std::size_t k = 0; k < flag_sites.size(); ++k) {
+    const std::string site = "the flag written at " + where_of(m, f.body[flag_sites[k].write]).text() + " and read at " +
+                             where_of(m, f.body[flag_sites[k].read]).text();
+    if (flag_used[k])
+      res.notes.push_back("message passing through " + site + ": accesses before its one writer's release pattern are ordered "
+                          "before those after the acquire pattern of a reader that waited for the value written (ISA 8.8, "
+                          "8.9.4 item 4; neither the initial content nor another write can give the reader that value)");
+    else if (flag_needs_initial[k]) {
+      const std::string& buffer = prep.objects[static_cast<std::size_t>(flag_sites[k].object)].name;
+      std::size_t arg = 0;
+      while (arg < f.params.size() && f.params[arg].name != buffer) ++arg;
+      res.notes.push_back("message passing through " + site + " orders nothing: at launch the flag may already hold the value "
+                          "its reader waits for; state its initial content with --assume (for example 'arg" + std::to_string(arg + 1) +
+                          "[*] == 0')");
+    }
+  }
 
   // ---- a thread's own accesses while its cp.async is in flight. ISA 9.7.9.25.3.3: the copy's writes become visible
   // to the thread only when its group completes, and the copy is ordered with none of the thread's later
@@ -1705,6 +1792,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   if (o.replay) {
     ReplayOptions ro;
     ro.cooperative = reads_envreg(f);  // the grid workspace: as the grid-sync notes assume
+    ro.assumptions = o.assumptions;
     replay_races(m, kernel, res.races, ro);
   }
   bool definite = false;

@@ -1184,6 +1184,7 @@ class Encoder {
       case Opcode::st_: {
         unsigned size = (w + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
         access(s, i, in, o[0], size, false, true, false);
+        if (!probing_ && in.q.vector_width <= 1 && o[1].kind != OK::Vector) out_.accesses.back().stored = R(1, w);
         if (broadcast_stores_.count(i) && !probing_) stored_.insert_or_assign(i, Stored{R(1, w), out_.accesses.back().pc});
         return;
       }
@@ -1708,6 +1709,12 @@ class Encoder {
   std::unordered_set<unsigned> lane_fact_ids_;
 };
 }  // namespace
+
+const Access* access_of(const ThreadEncoding& t, std::uint32_t instr) {
+  for (const auto& a : t.accesses)
+    if (a.instr == instr) return &a;
+  return nullptr;
+}
 
 ThreadEncoding encode_thread(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p,
                              const Launch& launch, int thread) {

@@ -48,6 +48,7 @@ struct Access {
   unsigned size = 0;                           // bytes
   z3::expr pc;                                 // executed by this thread
   std::optional<z3::expr> value;               // a scalar load: the symbol it returns (before any guard)
+  std::optional<z3::expr> stored;              // a scalar st: the value it writes
   bool async = false;                          // a cp.async's: in flight from `instr` to its completion (async_copy.hpp)
   // A wmma.load/store's: the warp's lanes together access every element of the matrix, which lane which the spec
   // leaves open (ISA 9.7.14.4.1), so each thread's access is an arbitrary element (`addr`).
@@ -188,6 +189,9 @@ struct Prepared {
 };
 // The ids of the uninterpreted constants (not numerals) a term is built from.
 std::unordered_set<unsigned> constants_of(const z3::expr& e);
+
+// Thread t's access by instruction `instr` (nullptr when it has none).
+const Access* access_of(const ThreadEncoding& t, std::uint32_t instr);
 
 // `calls`: the call instructions left in f that are not modelled, with the reason (inline.hpp's Inlined::unsupported);
 // every other call left in f is one the inliner kept as pure (no memory written, fresh results).

@@ -83,11 +83,6 @@ std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std
   return c;
 }
 
-const Access* access_at(const ThreadEncoding& t, std::uint32_t instr) {
-  for (const auto& a : t.accesses) if (a.instr == instr) return &a;
-  return nullptr;
-}
-
 // The value a plain write stores, or an atom.exch exchanges in: the last operand of st and atom.exch.
 std::optional<std::uint64_t> stored_constant(const ptx::ir::Function& f, const Cfg& g, std::uint32_t i) {
   const auto& in = f.body[i];
@@ -98,7 +93,7 @@ std::optional<std::uint64_t> stored_constant(const ptx::ir::Function& f, const C
 
 }  // namespace
 
-const Access* lock_access(const ThreadEncoding& t, const LockSite& s) { return access_at(t, s.rmw); }
+const Access* lock_access(const ThreadEncoding& t, const LockSite& s) { return access_of(t, s.rmw); }
 
 std::optional<z3::expr> lock_address(const ThreadEncoding& t, const LockSite& s) {
   if (const Access* a = lock_access(t, s)) return a->addr;
@@ -115,7 +110,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   for (std::uint32_t i = 0; i < n; ++i)
     if (g.block_of[i] >= 0)
       if (auto c = lock_site(f, g, i)) {
-        const Access* a = access_at(t, i);
+        const Access* a = access_of(t, i);
         if (!a || a->object < 0) { out.rejected.push_back({i, "the lock's allocation is not known"}); continue; }
         c->site.object = a->object;
         c->site.space = a->space;
@@ -126,7 +121,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   // A global lock some RMW of which takes it with .cta scope can only be a per-CTA one (see locks.hpp).
   std::set<int> cta_scoped_global;
   for (const auto& c : cands)
-    if (c.site.space != Space::shared && access_at(t, c.site.rmw)->scope == ptx::ir::Scope::cta) cta_scoped_global.insert(c.site.object);
+    if (c.site.space != Space::shared && access_of(t, c.site.rmw)->scope == ptx::ir::Scope::cta) cta_scoped_global.insert(c.site.object);
   for (auto& c : cands) c.site.cta_private = cta_scoped_global.count(c.site.object) > 0;
   // The scope every lock operation needs (see locks.hpp): .cta for a lock in shared memory or a per-CTA one, else .gpu.
   auto required = [&](std::size_t s) {
@@ -137,7 +132,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   std::vector<std::map<std::uint32_t, std::uint8_t>> release(S);  // instruction -> the release level it gives
   const std::vector<const Access*> rmw_access = [&] {
     std::vector<const Access*> v;
-    for (const auto& c : cands) v.push_back(access_at(t, c.site.rmw));
+    for (const auto& c : cands) v.push_back(access_of(t, c.site.rmw));
     return v;
   }();
   for (const auto& a : t.accesses) {

@@ -4,6 +4,9 @@
 #include "checker/race/dynamic.hpp"
 
 #include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
 
 namespace ptxcheck::race {
 namespace {
@@ -15,6 +18,29 @@ using ptx::interp::ParamValue;
 // for index arrays), then zeros with the words the witness's loads returned in the solver's model (Witness::loaded:
 // a flag that starts set), since a race that depends on memory contents shows under one fill and not another.
 enum class Fill { zero, index, loaded };
+
+// The words of a loaded fill as the report names them ("arg2+0 = 0x1": argument, byte offset, value), the first few.
+std::string loaded_words_text(const ptx::ir::Function& kernel, const Witness& w) {
+  constexpr std::size_t shown = 6;
+  std::string text;
+  for (std::size_t k = 0; k < w.loaded.size() && k < shown; ++k) {
+    const Witness::Word& word = w.loaded[k];
+    auto param = std::find_if(kernel.params.begin(), kernel.params.end(), [&](const auto& p) { return p.name == word.param; });
+    const std::string name = param == kernel.params.end() ? word.param : "arg" + std::to_string(param - kernel.params.begin() + 1);
+    text += (k ? ", " : "") + name + "+" + std::to_string(word.offset) + " = " + fmt::format("{:#x}", word.value);
+  }
+  if (w.loaded.size() > shown) text += " and " + std::to_string(w.loaded.size() - shown) + " more";
+  return text;
+}
+
+std::string fill_text(Fill fill, const ptx::ir::Function& kernel, const Witness& w) {
+  switch (fill) {
+    case Fill::zero: return "buffers zero";
+    case Fill::index: return "buffers holding each word's index";
+    case Fill::loaded: return "buffers zero but for the words the witness's loads read (" + loaded_words_text(kernel, w) + ")";
+  }
+  return "";
+}
 
 // The witness as a launch, or nullopt with the reason in `why`.
 std::optional<Launch> launch_of(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Witness& w, const std::vector<RaceReport>& races,
@@ -81,6 +107,52 @@ std::optional<Launch> launch_of(const ptx::ir::Module& m, const ptx::ir::Functio
   return l;
 }
 
+// The first assumption the launch does not satisfy (or that it cannot tell), if any.
+const Assumption* broken_assumption(const ptx::ir::Function& kernel, const Launch& l, const Witness& w, const std::vector<Assumption>& assumptions) {
+  ConcreteLaunch concrete;
+  concrete.block = l.block;
+  concrete.grid = l.grid;
+  concrete.argument = [&](std::uint64_t k) -> std::optional<std::uint64_t> {
+    auto it = w.args.find(kernel.params[k - 1].name);
+    if (it == w.args.end() || it->second.empty()) return std::nullopt;
+    std::uint64_t bits = 0;
+    for (const auto& [offset, arg] : it->second)
+      if (offset < 8) bits |= arg.value << (8 * offset);
+    return bits;
+  };
+  concrete.element = [&](std::uint64_t k, std::uint64_t offset, unsigned bytes) -> std::optional<std::uint64_t> {
+    const std::ptrdiff_t b = l.buffer_index(kernel.params[k - 1].name);
+    if (b < 0) return std::nullopt;
+    const auto& data = l.buffers[static_cast<std::size_t>(b)].second;
+    if (offset >= data.size() || bytes > data.size() - offset) return std::nullopt;
+    std::uint64_t bits = 0;
+    for (unsigned i = 0; i < bytes; ++i) bits |= std::uint64_t{data[offset + i]} << (8 * i);
+    return bits;
+  };
+  for (const Assumption& a : assumptions) {
+    if (!a.for_each_index) {
+      if (assumption_holds(a, kernel, concrete) != true) return &a;
+      continue;
+    }
+    // Every index of the buffers the assumption's `[*]` elements are in (beyond them the launch has no memory).
+    std::uint64_t indices = ~std::uint64_t{0};
+    std::function<void(const AssumeExpr&)> bound = [&](const AssumeExpr& e) {
+      if (e.kind == AssumeExpr::Kind::element && e.operands[0]->kind == AssumeExpr::Kind::each_index) {
+        std::string unused;
+        const auto type = integer_element(kernel, e.value, unused);
+        const std::ptrdiff_t b = l.buffer_index(kernel.params[e.value - 1].name);
+        indices = std::min<std::uint64_t>(indices, type && b >= 0 ? l.buffers[static_cast<std::size_t>(b)].second.size() / type->bytes : 0);
+      }
+      for (const auto& x : e.operands) bound(*x);
+    };
+    bound(*a.expr);
+    if (indices == ~std::uint64_t{0}) indices = 0;
+    for (std::uint64_t i = 0; i < indices; ++i)
+      if (assumption_holds(a, kernel, concrete, i) != true) return &a;
+  }
+  return nullptr;
+}
+
 bool same_pair(const RaceReport& a, const RaceReport& b) {
   return race_key(a.first.where, a.second.where) == race_key(b.first.where, b.second.where);
 }
@@ -115,6 +187,10 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         why_not[i] = why;
         break;
       }
+      if (const auto broken = broken_assumption(kernel, *launch, w, o.assumptions)) {
+        why_not[i] = "the replay with " + fill_text(fill, kernel, w) + " does not satisfy --assume '" + broken->text + "'";
+        continue;
+      }
       ++runs;
       DynamicOptions d;
       d.max_steps = o.max_steps;
@@ -134,10 +210,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
       }
       const std::string how = "block " + dims_text(w.block) + ", grid " + dims_text(w.grid) +
                               (launch->dynamic_shared_bytes ? ", " + std::to_string(launch->dynamic_shared_bytes) + " bytes of dynamic shared memory" : "") +
-                              (fill == Fill::zero     ? ", buffers zero"
-                               : fill == Fill::loaded ? ", buffers zero but for the words the witness's loads read, CTA " +
-                                                            dims_text(ahead_cta) + " first"
-                                                      : ", buffers holding each word's index");
+                              ", " + fill_text(fill, kernel, w) + (fill == Fill::loaded ? ", CTA " + dims_text(ahead_cta) + " first" : "");
       for (auto& r : races) {
         if (r.confirmed) continue;
         auto seen = std::find_if(res.races.begin(), res.races.end(), [&](const RaceReport& x) { return same_pair(x, r); });

@@ -19,6 +19,9 @@ struct ReplayOptions {
   // Dynamic shared memory per CTA when the module has an `extern .shared` array: 48 KiB, what a CUDA launch may
   // ask for without opting in to more (the symbolic engine bounds no such array).
   std::uint32_t dynamic_shared_bytes = 48 * 1024;
+  // The user's preconditions (--assume): a fill whose launch breaks one is not run (a flag assumed clear at launch
+  // must not start set).
+  std::vector<Assumption> assumptions;
 };
 
 // Replays the witnesses of `races` (found in `kernel` of `m`), marking those seen as confirmed (no longer

@@ -37,7 +37,9 @@ json witness_json(const Witness& w) {
   json args = json::object();
   for (const auto& [param, values] : w.args)
     for (const auto& [offset, arg] : values) args[param + "+" + std::to_string(offset)] = arg.value;
-  return {{"block", w.block}, {"grid", w.grid}, {"args", args}, {"pointers", w.pointers}};
+  json loaded = json::array();
+  for (const auto& word : w.loaded) loaded.push_back({{"param", word.param}, {"offset", word.offset}, {"bytes", word.bytes}, {"value", word.value}});
+  return {{"block", w.block}, {"grid", w.grid}, {"args", args}, {"pointers", w.pointers}, {"loaded", loaded}};
 }
 std::string access_text(const AccessReport& a) {
   std::ostringstream s;

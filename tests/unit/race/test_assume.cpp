@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
+
 using namespace ptxcheck;
 
 namespace {
@@ -109,4 +111,106 @@ TEST_CASE("--assume: an argument read at another width is tied to its bytes") {
   CHECK(m.eval(low, true).get_numeral_uint64() == 0x34);
   CHECK(m.eval(high, true).get_numeral_uint64() == 0x12);
   CHECK(m.eval(whole, true).get_numeral_uint64() == 0x1234);
+}
+
+namespace {
+// A kernel `k(int, short volatile*)`: arg2's elements are signed 16-bit.
+ptx::ir::Function kernel_with_buffer() {
+  ptx::ir::Function f;
+  f.name = "_Z1kiPVs";
+  for (auto [name, type] : {std::pair{"a", ptx::ir::ScalarType::u32}, {"q", ptx::ir::ScalarType::u64}}) {
+    ptx::ir::Variable v;
+    v.name = name;
+    v.space = ptx::ir::StateSpace::param;
+    v.type.scalar = type;
+    f.params.push_back(v);
+  }
+  return f;
+}
+}  // namespace
+
+TEST_CASE("--assume: argN[E] is an element of the buffer before the launch, argN[*] every one") {
+  std::string error;
+  z3::context c;
+  const std::vector<z3::expr> dims{c.bv_val(1, 32), c.bv_val(1, 32), c.bv_val(1, 32)};
+  const z3::expr read_a = c.bv_const("arg.a+0", 32);
+  // arg2[arg1 + 1] == -3 with arg1 = 2: the short at byte 6 holds 0xfffd (sign-extended to compare with -3).
+  auto a = race::parse_assumption("arg2[arg1 + 1] == -3", error);
+  REQUIRE(a);
+  CHECK_FALSE(a->for_each_index);
+  auto term = race::assumption_term(c, *a, kernel_with_buffer(), dims, dims, {read_a}, error);
+  REQUIRE_MESSAGE(term, error);
+  z3::solver s(c);
+  s.add(*term && read_a == c.bv_val(2, 32));
+  REQUIRE(s.check() == z3::sat);
+  CHECK(s.get_model().eval(race::initial_memory(c, "q", 2, c.bv_val(6, 64)), true).get_numeral_uint64() == 0xfffd);
+  // Every element: instantiated at an index, here 5 (byte 10); without one it is no value.
+  auto each = race::parse_assumption("arg2[*] >= 0 && arg2[*] < 100", error);
+  REQUIRE(each);
+  CHECK(each->for_each_index);
+  CHECK_FALSE(race::assumption_term(c, *each, kernel_with_buffer(), dims, dims, {}, error));
+  CHECK(error.find("argN[*]") != std::string::npos);
+  auto at5 = race::assumption_term(c, *each, kernel_with_buffer(), dims, dims, {}, error, c.bv_val(5, 64));
+  REQUIRE_MESSAGE(at5, error);
+  z3::solver t(c);
+  t.add(*at5 && race::initial_memory(c, "q", 2, c.bv_val(10, 64)) == c.bv_val(100, 16));
+  CHECK(t.check() == z3::unsat);
+}
+
+TEST_CASE("--assume: argN[E] needs a pointer to integers whose type the mangled name tells") {
+  std::string error;
+  auto check_error = [&](const std::string& text, const ptx::ir::Function& k, const std::string& expected) {
+    auto a = race::parse_assumption(text, error);
+    REQUIRE(a);
+    CHECK(race::assumption_error(*a, k) == "--assume '" + text + "': " + expected);
+  };
+  check_error("arg1[0] == 0", kernel(), "arg1 is int, not a pointer");
+  check_error("arg3[0] == 0", kernel(), "arg3[...]: the elements of float* are not integers");
+  ptx::ir::Function plain = kernel();
+  plain.name = "k";  // a PTX kernel: no C++ types
+  check_error("arg3[0] == 0", plain, "arg3[...]: the element type of .u64 parameter p is unknown (a CUDA kernel's mangled name tells it)");
+  CHECK(error_of("arg2[1") == "column 7 (the end): expected ']'");
+  CHECK(error_of("arg2[] == 0").find("column 6: expected an index or *") == 0);
+}
+
+TEST_CASE("--assume: the concrete evaluation (replays) agrees with the solver's") {
+  // A second implementation of the semantics: assumption_holds on concrete values against Z3's value of
+  // assumption_term, over expressions that reach the corners (division and remainder by zero and of negative
+  // numbers, shifts by 64 or more, sign extension of arguments and elements).
+  const std::vector<std::string> exprs{
+      "arg1 / arg2[0] > 3",   "arg1 % arg2[1] == arg1", "arg1 / 0 < 0",         "(arg1 << arg2[0]) == 0", "(arg1 >> 70) == -1",
+      "arg2[arg1 & 3] < 0",   "-arg1 + ~arg2[2] != 7", "!arg1 || arg2[3] >= arg1", "arg1 * arg1 ^ arg2[1] | 5", "arg2[*] != arg1"};
+  std::mt19937_64 random(11);
+  z3::context c;
+  const ptx::ir::Function k = kernel_with_buffer();
+  const std::vector<z3::expr> dims{c.bv_val(1, 32), c.bv_val(1, 32), c.bv_val(1, 32)};
+  const z3::expr read_a = c.bv_const("arg.a+0", 32);
+  for (const std::string& text : exprs) {
+    std::string error;
+    auto a = race::parse_assumption(text, error);
+    REQUIRE_MESSAGE(a, text);
+    for (int trial = 0; trial < 40; ++trial) {
+      const auto small = [&] { return static_cast<std::uint64_t>(static_cast<std::int64_t>(random() % 21) - 10); };
+      const std::uint32_t arg = static_cast<std::uint32_t>(trial % 3 ? small() : random());
+      std::vector<std::uint16_t> memory(4);
+      for (auto& m : memory) m = static_cast<std::uint16_t>(trial % 2 ? small() : random());
+      const std::uint64_t index = random() % 4;
+      race::ConcreteLaunch launch;
+      launch.argument = [&](std::uint64_t n) -> std::optional<std::uint64_t> { return n == 1 ? std::optional<std::uint64_t>(arg) : std::nullopt; };
+      launch.element = [&](std::uint64_t n, std::uint64_t offset, unsigned bytes) -> std::optional<std::uint64_t> {
+        if (n != 2 || bytes != 2 || offset % 2 || offset / 2 >= memory.size()) return std::nullopt;
+        return memory[offset / 2];
+      };
+      const std::optional<bool> concrete = race::assumption_holds(*a, k, launch, index);
+      // The solver's value at the same launch: the argument and the memory pinned.
+      auto v = race::assumption_value(c, *a, k, dims, dims, {read_a}, error, c.bv_val(index, 64));
+      REQUIRE_MESSAGE(v, error);
+      z3::solver s(c);
+      s.add(v->ties && read_a == c.bv_val(arg, 32));
+      for (std::size_t i = 0; i < memory.size(); ++i) s.add(race::initial_memory(c, "q", 2, c.bv_val(2 * i, 64)) == c.bv_val(memory[i], 16));
+      REQUIRE_MESSAGE(concrete, text);  // (every element named is one of the 4)
+      s.add((v->value != c.bv_val(0, 64)) != c.bool_val(*concrete));
+      CHECK_MESSAGE(s.check() == z3::unsat, text << " arg1=" << static_cast<std::int32_t>(arg) << " concrete=" << *concrete);
+    }
+  }
 }

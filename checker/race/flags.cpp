@@ -1,0 +1,86 @@
+// See flags.hpp.
+#include "checker/race/flags.hpp"
+
+#include "checker/race/strength.hpp"
+
+#include <deque>
+
+namespace ptxcheck::race {
+namespace {
+using ptx::ir::Opcode;
+using ptx::ir::Scope;
+
+// Whether some path from `from` (after it runs) reaches `to` without passing an instruction `blocks` holds.
+template <class Blocks> bool reaches_avoiding(const Cfg& g, std::uint32_t from, std::uint32_t to, const Blocks& blocks) {
+  std::vector<bool> seen(g.block_of.size(), false);
+  std::deque<std::uint32_t> todo;
+  for (auto n : next_instructions(g, from)) todo.push_back(n);
+  while (!todo.empty()) {
+    const std::uint32_t i = todo.front();
+    todo.pop_front();
+    if (seen[i]) continue;
+    seen[i] = true;
+    if (i == to) return true;
+    if (blocks(i)) continue;
+    for (auto n : next_instructions(g, i)) todo.push_back(n);
+  }
+  return false;
+}
+
+// The widest scope S such that every path from `from` to `to` passes a fence that releases (acquires) with a scope
+// of at least S; nullopt when some path passes none.
+std::optional<Scope> fenced_scope(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to, bool release) {
+  for (Scope s : {Scope::sys, Scope::gpu, Scope::cluster, Scope::cta}) {
+    auto fence_of_scope = [&](std::uint32_t i) {
+      const auto fk = memory_fence(f.body[i]);
+      return fk && (release ? releases(fk->sem) : acquires(fk->sem)) && fk->scope >= s;
+    };
+    if (!reaches_avoiding(g, from, to, fence_of_scope)) return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<Scope> wider(std::optional<Scope> x, std::optional<Scope> y) {
+  if (!x) return y;
+  if (!y) return x;
+  return std::max(*x, *y);
+}
+
+}  // namespace
+
+std::vector<FlagSite> find_flag_sites(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t) {
+  std::vector<FlagSite> out;
+  auto scalar_strong = [&](const Access& a) {
+    return a.strong && !a.atomic && !a.async && !a.collective && a.object >= 0 && a.space != Space::shared && a.space != Space::local &&
+           f.body[a.instr].q.vector_width <= 1;
+  };
+  for (const Access& w : t.accesses) {
+    if (!w.write || !w.stored || !scalar_strong(w) || f.body[w.instr].op != Opcode::st_ || !loops_around(p.cfg, w.instr).empty()) continue;
+    for (const Access& r : t.accesses)
+      if (r.read && !r.write && r.value && scalar_strong(r) && f.body[r.instr].op == Opcode::ld_ && r.object == w.object && r.size == w.size)
+        out.push_back({w.instr, r.instr, w.object});
+  }
+  return out;
+}
+
+std::optional<Scope> release_scope(const ptx::ir::Function& f, const Cfg& g, const FlagSite& site, std::uint32_t b) {
+  // b precedes W whenever both run: W is in no loop and no path leads from W back to b.
+  if (b == site.write || reaches_avoiding(g, site.write, b, [](std::uint32_t) { return false; })) return std::nullopt;
+  const auto& w = f.body[site.write];
+  std::optional<Scope> own;
+  if (w.q.semantics && releases(*w.q.semantics)) own = strength_of(w, false).scope;
+  return wider(fenced_scope(f, g, b, site.write, true), own);
+}
+
+std::optional<Scope> acquire_scope(const ptx::ir::Function& f, const Cfg& g, const FlagSite& site, std::uint32_t a) {
+  if (a == site.read) return std::nullopt;
+  for (int L : loops_around(g, a))
+    if (in_loop(g, static_cast<std::size_t>(L), site.read)) return std::nullopt;
+  if (!reaches_avoiding(g, site.read, a, [](std::uint32_t) { return false; })) return std::nullopt;
+  const auto& r = f.body[site.read];
+  std::optional<Scope> own;
+  if (r.q.semantics && acquires(*r.q.semantics)) own = strength_of(r, false).scope;
+  return wider(fenced_scope(f, g, site.read, a, false), own);
+}
+
+}  // namespace ptxcheck::race
