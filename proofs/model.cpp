@@ -595,6 +595,81 @@ std::vector<LockCase> lock_cases(const std::vector<std::vector<int>>& placements
   return out;
 }
 
+// ---- message passing through a flag: the rule of checker/race/flags.hpp (an access before the one writer's release
+// pattern is ordered before an access after the acquire pattern of a reader that read the written value)
+struct ReleaseForm {
+  const char* fence;  // "" for none
+  const char* write;  // the strong write of 1 to the flag
+  const char* cuda;
+};
+struct AcquireForm {
+  const char* read;   // the strong read of the flag into r0
+  const char* fence;  // "" for none
+  const char* cuda;
+};
+const ReleaseForm kReleaseForms[] = {{"fence.sc.{s}", "st.relaxed.{s} flag, 1", "__threadfence; st.relaxed"},
+                                     {"fence.acq_rel.{s}", "st.volatile flag, 1", "fence.acq_rel; volatile store"},
+                                     {"", "st.release.{s} flag, 1", "st.release"}};
+// (The forms with a fence first: flag_cases' `acquire_forms` counts from the front.)
+const AcquireForm kAcquireForms[] = {{"ld.relaxed.{s} r0, flag", "fence.sc.{s}", "ld.relaxed; __threadfence"},
+                                     {"ld.volatile r0, flag", "fence.acq_rel.{s}", "volatile load; fence.acq_rel"},
+                                     {"ld.acquire.{s} r0, flag", "", "ld.acquire"}};
+
+struct FlagCase {
+  std::string test, summary;
+};
+// P0 writes x and then, by a release form, the flag; P1 reads the flag by an acquire form and then reads and writes x
+// (conflicts in both directions). The condition asks for the executions in which P1 read the flag's 1. Variations
+// (the rule's conditions broken): `acquire_fence` false leaves P1's fence out; `second_writer` adds P2, which writes
+// 1 to the flag with no data; `write_after` moves P0's write of x after its flag write.
+struct FlagVariation {
+  bool acquire_fence = true, second_writer = false, write_after = false;
+};
+FlagCase flag_case(std::size_t release, std::size_t acquire, const std::vector<int>& ctas, const std::string& scope, FlagVariation v) {
+  auto scoped = [&](const char* t) { return fmt::format(fmt::runtime(t), fmt::arg("s", scope)); };
+  LitmusColumn p0{0, ctas[0], 0, {}}, p1{1, ctas[1], 0, {}};
+  const ReleaseForm& rf = kReleaseForms[release];
+  const AcquireForm& af = kAcquireForms[acquire];
+  if (!v.write_after) p0.instructions.push_back("st.weak x, 1");
+  if (*rf.fence) p0.instructions.push_back(scoped(rf.fence));
+  p0.instructions.push_back(scoped(rf.write));
+  if (v.write_after) p0.instructions.push_back("st.weak x, 1");
+  p1.instructions.push_back(scoped(af.read));
+  if (v.acquire_fence && *af.fence) p1.instructions.push_back(scoped(af.fence));
+  p1.instructions.insert(p1.instructions.end(), {"ld.weak r1, x", "st.weak x, 2"});
+  std::vector<LitmusColumn> cols{p0, p1};
+  if (v.second_writer) cols.push_back({2, ctas.size() > 2 ? ctas[2] : ctas[0], 0, {scoped("st.relaxed.{s} flag, 1")}});
+  FlagCase c;
+  c.summary = fmt::format("{} | {}{}{}{}, CTAs {}, scope {}", rf.cuda, af.cuda, v.acquire_fence ? "" : " without its fence",
+                          v.second_writer ? ", a second writer" : "", v.write_after ? ", x written after the flag" : "",
+                          fmt::join(ctas, ","), scope);
+  c.test = litmus_compile::render_litmus("flag", "message passing through a flag", {{"flag", 0}, {"x", 0}}, cols, "exists (P1:r0 == 1)");
+  return c;
+}
+
+// `ordered`: no execution in which P1 read the flag's 1 has a data race (8.7.1); otherwise some such execution has
+// one involving a weak access (the rule's conditions are needed). Such executions must exist either way.
+ProofResult check_flags(const std::vector<FlagCase>& cases, bool ordered, const Budget& budget) {
+  std::vector<litmus::Result> runs;
+  auto judge = [&](const FlagCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
+    if (auto stop = run_generated(c.test, c.summary, {&m.ptx, ordered ? &m.ptx_race : &m.ptx_weak_race}, opt, runs)) return stop;
+    const litmus::Result &all = runs[0], &racy = runs[1];
+    if (all.positive == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution reads the flag's 1", 0};
+    if (ordered && racy.positive > 0)
+      return ProofResult{Verdict::refuted, c.summary + ": an execution that read the flag's 1 has a data race\n" + c.test, 0};
+    if (!ordered && racy.positive == 0)
+      return ProofResult{Verdict::refuted, c.summary + ": no execution that read the flag's 1 has a data race\n" + c.test, 0};
+    return std::nullopt;
+  };
+  return check_each(cases, budget, judge, fmt::format("{} programs checked", cases.size()));
+}
+std::vector<FlagCase> flag_cases(const std::vector<int>& ctas, const std::string& scope, FlagVariation v, std::size_t acquire_forms = 3) {
+  std::vector<FlagCase> out;
+  for (std::size_t r = 0; r < std::size(kReleaseForms); ++r)
+    for (std::size_t a = 0; a < acquire_forms; ++a) out.push_back(flag_case(r, a, ctas, scope, v));
+  return out;
+}
+
 // ---- shared-memory broadcasts: the rule of checker/race/broadcast.hpp (loads a barrier separates from the only
 // store of a word read, in every thread of the CTA, the value it stored, or all the content before it)
 struct BroadcastCase {
@@ -959,6 +1034,38 @@ std::vector<Theorem> model_theorems() {
                  auto cta = lock_cases({{0, 1, 0}}, "cta", true, 3);
                  cases.insert(cases.end(), cta.begin(), cta.end());
                  return check_locks(cases, false, b);
+               }});
+  v.push_back({"model.flag_orders_message",
+               "a write before a release pattern (ISA 9.0 8.8) of a flag and a read and write after the acquire pattern of "
+               "a reader that read the flag's written value are ordered, with no data race (8.7.1) in any ptx.cat "
+               "execution where it read that value, when the flag has no other writer and starts clear: the rule "
+               "checker/race/flags.hpp applies (8.9.4 item 4, 8.9.5)",
+               "release forms fence.sc; st.relaxed, fence.acq_rel; st.volatile, st.release x acquire forms ld.relaxed; "
+               "fence.sc, ld.volatile; fence.acq_rel, ld.acquire, threads in CTAs 0 and 1 at .gpu scope and both in CTA 0 "
+               "at .cta scope: 18 programs; data races from proofs/models/ptx-race.cat",
+               [](const Budget& b) {
+                 auto cases = flag_cases({0, 1}, "gpu", {});
+                 auto cta = flag_cases({0, 0}, "cta", {});
+                 cases.insert(cases.end(), cta.begin(), cta.end());
+                 return check_flags(cases, true, b);
+               }});
+  v.push_back({"model.flag_needs_its_conditions",
+               "the conditions of model.flag_orders_message are needed: without the reader's acquire fence after a "
+               "relaxed or volatile read (no acquire pattern), with .cta scope and the threads in two CTAs (not morally "
+               "strong, 8.6), with a second writer of the flag, or with the data written after the flag, some execution "
+               "in which the reader read the flag's 1 has a data race on the data",
+               "each release form with the two acquire forms that have a fence, the fence left out (6); every pair at "
+               ".cta scope across CTAs 0 and 1 (9); with a second writer in CTA 2 (9); data written after the flag "
+               "(9): 33 programs; data races from proofs/models/ptx-race.cat",
+               [](const Budget& b) {
+                 FlagVariation no_fence, second, after;
+                 no_fence.acquire_fence = false;
+                 second.second_writer = true;
+                 after.write_after = true;
+                 auto cases = flag_cases({0, 1}, "gpu", no_fence, 2);
+                 for (auto more : {flag_cases({0, 1}, "cta", {}), flag_cases({0, 1, 2}, "gpu", second), flag_cases({0, 1}, "gpu", after)})
+                   cases.insert(cases.end(), more.begin(), more.end());
+                 return check_flags(cases, false, b);
                }});
   v.push_back({"model.race_needs_an_ordering",
                "two conflicting accesses x, y of threads in two CTAs, not morally strong, race in every ptx.cat execution "
