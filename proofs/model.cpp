@@ -560,35 +560,40 @@ std::string lock_litmus(const LockForm& form, const std::vector<int>& ctas, cons
                                        "exists (" + cond + ")");
 }
 
-struct LockCase {
+// A program whose condition picks the executions a synchronization rule is about (every thread took the lock, the
+// reader read the flag's value), and what those executions are, for the reports.
+struct ConditionedCase {
   std::string test, summary;
 };
 
-// `ordered`: the claim is that no execution in which every thread took the lock has a data race (8.7.1); otherwise
-// that some such execution does (the rule's conditions are needed). Either way the executions in which every thread
-// took the lock must exist under ptx.cat, or the claim would be vacuous.
-ProofResult check_locks(const std::vector<LockCase>& cases, bool ordered, const Budget& budget) {
+// `ordered`: the claim is that no execution satisfying the condition has a data race (8.7.1); otherwise that some
+// such execution has one involving a weak access (the rule's conditions are needed). Either way such executions must
+// exist under ptx.cat, or the claim would be vacuous. `picked` says what the condition picks.
+ProofResult check_conditioned_races(const std::vector<ConditionedCase>& cases, bool ordered, const std::string& picked, const Budget& budget) {
   std::vector<litmus::Result> runs;
-  auto judge = [&](const LockCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
-    // The claim of order: no race at all; the claim that the conditions are needed: a race on x, not on the lock.
+  auto judge = [&](const ConditionedCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
+    // The claim of order: no race at all; the claim that the conditions are needed: a race with a weak access.
     if (auto stop = run_generated(c.test, c.summary, {&m.ptx, ordered ? &m.ptx_race : &m.ptx_weak_race}, opt, runs)) return stop;
     const litmus::Result &all = runs[0], &racy = runs[1];
-    if (all.positive == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution takes the lock in every thread", 0};
+    if (all.positive == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution in which " + picked, 0};
     if (ordered && racy.positive > 0)
-      return ProofResult{Verdict::refuted, c.summary + ": an execution in which every thread took the lock has a data race\n" + c.test, 0};
+      return ProofResult{Verdict::refuted, c.summary + ": an execution in which " + picked + " has a data race\n" + c.test, 0};
     if (!ordered && racy.positive == 0)
-      return ProofResult{Verdict::refuted, c.summary + ": no execution in which every thread took the lock has a data race\n" + c.test, 0};
+      return ProofResult{Verdict::refuted, c.summary + ": no execution in which " + picked + " has a data race\n" + c.test, 0};
     return std::nullopt;
   };
   return check_each(cases, budget, judge, fmt::format("{} programs checked", cases.size()));
 }
+ProofResult check_locks(const std::vector<ConditionedCase>& cases, bool ordered, const Budget& budget) {
+  return check_conditioned_races(cases, ordered, "every thread took the lock", budget);
+}
 
-std::vector<LockCase> lock_cases(const std::vector<std::vector<int>>& placements, const std::string& scope, bool acquire_fence,
+std::vector<ConditionedCase> lock_cases(const std::vector<std::vector<int>>& placements, const std::string& scope, bool acquire_fence,
                                  std::size_t forms = std::size(kLockForms)) {
-  std::vector<LockCase> out;
+  std::vector<ConditionedCase> out;
   for (std::size_t f = 0; f < forms; ++f)
     for (const auto& ctas : placements) {
-      LockCase c;
+      ConditionedCase c;
       c.test = lock_litmus(kLockForms[f], ctas, scope, acquire_fence, c.summary);
       out.push_back(std::move(c));
     }
@@ -615,9 +620,6 @@ const AcquireForm kAcquireForms[] = {{"ld.relaxed.{s} r0, flag", "fence.sc.{s}",
                                      {"ld.volatile r0, flag", "fence.acq_rel.{s}", "volatile load; fence.acq_rel"},
                                      {"ld.acquire.{s} r0, flag", "", "ld.acquire"}};
 
-struct FlagCase {
-  std::string test, summary;
-};
 // P0 writes x and then, by a release form, the flag; P1 reads the flag by an acquire form and then reads and writes x
 // (conflicts in both directions). The condition asks for the executions in which P1 read the flag's 1. Variations
 // (the rule's conditions broken): `acquire_fence` false leaves P1's fence out; `second_writer` adds P2, which writes
@@ -625,7 +627,7 @@ struct FlagCase {
 struct FlagVariation {
   bool acquire_fence = true, second_writer = false, write_after = false;
 };
-FlagCase flag_case(std::size_t release, std::size_t acquire, const std::vector<int>& ctas, const std::string& scope, FlagVariation v) {
+ConditionedCase flag_case(std::size_t release, std::size_t acquire, const std::vector<int>& ctas, const std::string& scope, FlagVariation v) {
   auto scoped = [&](const char* t) { return fmt::format(fmt::runtime(t), fmt::arg("s", scope)); };
   LitmusColumn p0{0, ctas[0], 0, {}}, p1{1, ctas[1], 0, {}};
   const ReleaseForm& rf = kReleaseForms[release];
@@ -639,7 +641,7 @@ FlagCase flag_case(std::size_t release, std::size_t acquire, const std::vector<i
   p1.instructions.insert(p1.instructions.end(), {"ld.weak r1, x", "st.weak x, 2"});
   std::vector<LitmusColumn> cols{p0, p1};
   if (v.second_writer) cols.push_back({2, ctas.size() > 2 ? ctas[2] : ctas[0], 0, {scoped("st.relaxed.{s} flag, 1")}});
-  FlagCase c;
+  ConditionedCase c;
   c.summary = fmt::format("{} | {}{}{}{}, CTAs {}, scope {}", rf.cuda, af.cuda, v.acquire_fence ? "" : " without its fence",
                           v.second_writer ? ", a second writer" : "", v.write_after ? ", x written after the flag" : "",
                           fmt::join(ctas, ","), scope);
@@ -647,24 +649,11 @@ FlagCase flag_case(std::size_t release, std::size_t acquire, const std::vector<i
   return c;
 }
 
-// `ordered`: no execution in which P1 read the flag's 1 has a data race (8.7.1); otherwise some such execution has
-// one involving a weak access (the rule's conditions are needed). Such executions must exist either way.
-ProofResult check_flags(const std::vector<FlagCase>& cases, bool ordered, const Budget& budget) {
-  std::vector<litmus::Result> runs;
-  auto judge = [&](const FlagCase& c, const Models& m, const litmus::Options& opt) -> std::optional<ProofResult> {
-    if (auto stop = run_generated(c.test, c.summary, {&m.ptx, ordered ? &m.ptx_race : &m.ptx_weak_race}, opt, runs)) return stop;
-    const litmus::Result &all = runs[0], &racy = runs[1];
-    if (all.positive == 0) return ProofResult{Verdict::unknown, c.summary + ": vacuous, no execution reads the flag's 1", 0};
-    if (ordered && racy.positive > 0)
-      return ProofResult{Verdict::refuted, c.summary + ": an execution that read the flag's 1 has a data race\n" + c.test, 0};
-    if (!ordered && racy.positive == 0)
-      return ProofResult{Verdict::refuted, c.summary + ": no execution that read the flag's 1 has a data race\n" + c.test, 0};
-    return std::nullopt;
-  };
-  return check_each(cases, budget, judge, fmt::format("{} programs checked", cases.size()));
+ProofResult check_flags(const std::vector<ConditionedCase>& cases, bool ordered, const Budget& budget) {
+  return check_conditioned_races(cases, ordered, "the reader read the flag's 1", budget);
 }
-std::vector<FlagCase> flag_cases(const std::vector<int>& ctas, const std::string& scope, FlagVariation v, std::size_t acquire_forms = 3) {
-  std::vector<FlagCase> out;
+std::vector<ConditionedCase> flag_cases(const std::vector<int>& ctas, const std::string& scope, FlagVariation v, std::size_t acquire_forms = 3) {
+  std::vector<ConditionedCase> out;
   for (std::size_t r = 0; r < std::size(kReleaseForms); ++r)
     for (std::size_t a = 0; a < acquire_forms; ++a) out.push_back(flag_case(r, a, ctas, scope, v));
   return out;

@@ -6,23 +6,32 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <utility>
+#include <vector>
 
 using namespace ptxcheck;
 
 namespace {
-// A kernel `k(int, unsigned int, float*)` as nvcc declares it: an int passes as .u32, a pointer as .u64.
-ptx::ir::Function kernel() {
+// A kernel as nvcc declares it, `name` mangled, with .param variables of the given types (an int passes as .u32, a
+// pointer as .u64).
+ptx::ir::Function kernel_named(const std::string& name, const std::vector<std::pair<const char*, ptx::ir::ScalarType>>& params) {
   ptx::ir::Function f;
-  f.name = "_Z1kijPf";
-  for (auto [name, type] : {std::pair{"a", ptx::ir::ScalarType::u32}, {"b", ptx::ir::ScalarType::u32}, {"p", ptx::ir::ScalarType::u64}}) {
+  f.name = name;
+  for (auto [param, type] : params) {
     ptx::ir::Variable v;
-    v.name = name;
+    v.name = param;
     v.space = ptx::ir::StateSpace::param;
     v.type.scalar = type;
     f.params.push_back(v);
   }
   return f;
 }
+// `k(int, unsigned int, float*)`.
+ptx::ir::Function kernel() {
+  return kernel_named("_Z1kijPf", {{"a", ptx::ir::ScalarType::u32}, {"b", ptx::ir::ScalarType::u32}, {"p", ptx::ir::ScalarType::u64}});
+}
+// `k(int, short volatile*)`: arg2's elements are signed 16-bit.
+ptx::ir::Function kernel_with_buffer() { return kernel_named("_Z1kiPVs", {{"a", ptx::ir::ScalarType::u32}, {"q", ptx::ir::ScalarType::u64}}); }
 
 // The value of `expr` with arg1 = a (int), arg2 = b (unsigned int), blockDim (64,2,1) and gridDim (8,1,1), as a
 // signed 64-bit number; the kernel's reads of the arguments are the symbols an ld.param.u32 makes (argument_symbol).
@@ -112,22 +121,6 @@ TEST_CASE("--assume: an argument read at another width is tied to its bytes") {
   CHECK(m.eval(high, true).get_numeral_uint64() == 0x12);
   CHECK(m.eval(whole, true).get_numeral_uint64() == 0x1234);
 }
-
-namespace {
-// A kernel `k(int, short volatile*)`: arg2's elements are signed 16-bit.
-ptx::ir::Function kernel_with_buffer() {
-  ptx::ir::Function f;
-  f.name = "_Z1kiPVs";
-  for (auto [name, type] : {std::pair{"a", ptx::ir::ScalarType::u32}, {"q", ptx::ir::ScalarType::u64}}) {
-    ptx::ir::Variable v;
-    v.name = name;
-    v.space = ptx::ir::StateSpace::param;
-    v.type.scalar = type;
-    f.params.push_back(v);
-  }
-  return f;
-}
-}  // namespace
 
 TEST_CASE("--assume: argN[E] is an element of the buffer before the launch, argN[*] every one") {
   std::string error;
