@@ -1367,7 +1367,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     if (fr != FlagRead::settled) return c.bool_val(false);
     flag_used[k] = true;
     const Access &w = *access_of(P, site.write), &r = *access_of(C, site.read);
-    return w.pc && w.addr == r.addr && includes(w.scope) && includes(r.scope) && includes(*acquire) && includes(*release);
+    // (r.pc: a path to ca that does not pass R waits for nothing; flag_read's answer is about the runs that pass R.)
+    return w.pc && r.pc && w.addr == r.addr && includes(w.scope) && includes(r.scope) && includes(*acquire) && includes(*release);
   };
 
   const QueryBudget quick = o.query.fraction(20);
