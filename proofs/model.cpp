@@ -649,6 +649,60 @@ ConditionedCase flag_case(std::size_t release, std::size_t acquire, const std::v
   return c;
 }
 
+// ---- the last-block ticket: the rule of checker/race/tickets.hpp (a CTA whose increment of a counter every CTA
+// increments once read the last count comes after every other CTA's increment, and what preceded their release
+// patterns precedes what follows its acquire pattern)
+struct TicketForm {
+  const char* release_fence;  // before each increment; "" for none
+  const char* increment;      // r0 := the count read; `{n}` is the bound of atom.inc
+  const char* acquire_fence;  // after the last's increment; "" for none
+  const char* cuda;
+};
+const TicketForm kTicketForms[] = {
+    {"fence.sc.{s}", "atom.relaxed.{s}.inc r0, count, {n}", "fence.sc.{s}", "__threadfence; atomicInc | atomicInc; __threadfence"},
+    {"fence.acq_rel.{s}", "atom.relaxed.{s}.inc r0, count, {n}", "fence.acq_rel.{s}", "fence.acq_rel; atom.inc | atom.inc; fence.acq_rel"},
+    {"", "atom.acq_rel.{s}.inc r0, count, {n}", "", "atom.acq_rel.inc"},
+};
+// Every thread (one per CTA of `ctas`) writes its own x<t>, passes the release form and increments the counter
+// (atom.inc with the bound the number of threads, as atomicInc(&count, gridDim.x)); the last thread then passes the
+// acquire form, reads every other thread's x, writes them (conflicts in both directions) and resets the counter.
+// The condition picks the executions in which the last thread's increment read `picked` (the last count, threads
+// less one). Variations break the rule's conditions: no release fence, no acquire fence.
+struct TicketVariation {
+  bool release_fence = true, acquire_fence = true;
+};
+ConditionedCase ticket_case(const TicketForm& form, const std::vector<int>& ctas, const std::string& scope, int picked, TicketVariation v) {
+  const std::size_t n = ctas.size();
+  auto scoped = [&](const char* t) { return fmt::format(fmt::runtime(t), fmt::arg("s", scope), fmt::arg("n", n)); };
+  std::vector<LitmusColumn> cols;
+  std::vector<std::pair<std::string, std::int64_t>> locations{{"count", 0}};
+  for (std::size_t t = 0; t < n; ++t) {
+    LitmusColumn c{static_cast<unsigned>(t), ctas[t], 0, {}};
+    c.instructions.push_back(fmt::format("st.weak x{}, 1", t));
+    if (v.release_fence && *form.release_fence) c.instructions.push_back(scoped(form.release_fence));
+    c.instructions.push_back(scoped(form.increment));
+    locations.push_back({fmt::format("x{}", t), 0});
+    cols.push_back(std::move(c));
+  }
+  LitmusColumn& last = cols.back();
+  if (v.acquire_fence && *form.acquire_fence) last.instructions.push_back(scoped(form.acquire_fence));
+  for (std::size_t t = 0; t + 1 < n; ++t)
+    last.instructions.insert(last.instructions.end(), {fmt::format("ld.weak r{}, x{}", t + 1, t), fmt::format("st.weak x{}, 2", t)});
+  last.instructions.push_back("st.weak count, 0");
+  ConditionedCase c;
+  c.summary = fmt::format("{}{}{}, CTAs {}, scope {}, the last thread's count {}", form.cuda, v.release_fence ? "" : " without the release fence",
+                          v.acquire_fence ? "" : " without the acquire fence", fmt::join(ctas, ","), scope, picked);
+  c.test = litmus_compile::render_litmus("ticket", "the last-block ticket", locations, cols, fmt::format("exists (P{}:r0 == {})", n - 1, picked));
+  return c;
+}
+std::vector<ConditionedCase> ticket_cases(const std::vector<std::vector<int>>& placements, const std::string& scope, int picked_from_last,
+                                          TicketVariation v, std::size_t forms = std::size(kTicketForms)) {
+  std::vector<ConditionedCase> out;
+  for (std::size_t f = 0; f < forms; ++f)
+    for (const auto& ctas : placements) out.push_back(ticket_case(kTicketForms[f], ctas, scope, static_cast<int>(ctas.size()) - 1 - picked_from_last, v));
+  return out;
+}
+
 ProofResult check_flags(const std::vector<ConditionedCase>& cases, bool ordered, const Budget& budget) {
   return check_conditioned_races(cases, ordered, "the reader read the flag's 1", budget);
 }
@@ -1055,6 +1109,37 @@ std::vector<Theorem> model_theorems() {
                  for (auto more : {flag_cases({0, 1}, "cta", {}), flag_cases({0, 1, 2}, "gpu", second), flag_cases({0, 1}, "gpu", after)})
                    cases.insert(cases.end(), more.begin(), more.end());
                  return check_flags(cases, false, b);
+               }});
+  v.push_back({"model.ticket_orders_last_block",
+               "threads in distinct CTAs that each write their own data, pass a release pattern (ISA 9.0 8.8) and "
+               "increment a counter once (atom.inc bounded by the thread count, from 0): in every ptx.cat execution where "
+               "one thread's increment read the last count (threads less one), its reads and writes of every other "
+               "thread's data after its acquire pattern, and its reset of the counter, race with nothing (8.9.2 "
+               "observation order through the increments, 8.9.4 item 4, 8.10 Atomicity): the rule "
+               "checker/race/tickets.hpp",
+               "forms __threadfence; atomicInc | atomicInc; __threadfence, fence.acq_rel around atom.relaxed.inc, "
+               "atom.acq_rel.inc x 2 and 3 threads in distinct CTAs at .gpu scope: 6 programs; data races from "
+               "proofs/models/ptx-race.cat",
+               [](const Budget& b) {
+                 return check_conditioned_races(ticket_cases({{0, 1}, {0, 1, 2}}, "gpu", 0, {}), true,
+                                                "the last thread read the last count", b);
+               }});
+  v.push_back({"model.ticket_needs_its_conditions",
+               "the conditions of model.ticket_orders_last_block are needed: with the thread whose increment read a count "
+               "below the last, without the release fence before the increments or the acquire fence after the last's, "
+               "or with .cta scope across CTAs (not morally strong, 8.6), some execution has a data race",
+               "3 threads in CTAs 0, 1, 2: the fenced forms without their release fence (2) or acquire fence (2), each "
+               "form with the last thread's count one below the last (3) and at .cta scope (3): 10 programs; data races "
+               "from proofs/models/ptx-race.cat",
+               [](const Budget& b) {
+                 TicketVariation no_release, no_acquire;
+                 no_release.release_fence = false;
+                 no_acquire.acquire_fence = false;
+                 const std::vector<std::vector<int>> three{{0, 1, 2}};
+                 auto cases = ticket_cases(three, "gpu", 0, no_release, 2);
+                 for (auto more : {ticket_cases(three, "gpu", 0, no_acquire, 2), ticket_cases(three, "gpu", 1, {}), ticket_cases(three, "cta", 0, {})})
+                   cases.insert(cases.end(), more.begin(), more.end());
+                 return check_conditioned_races(cases, false, "the last thread read the count picked", b);
                }});
   v.push_back({"model.race_needs_an_ordering",
                "two conflicting accesses x, y of threads in two CTAs, not morally strong, race in every ptx.cat execution "

@@ -82,11 +82,16 @@ x3::rule<shift_class, Ptr> const shift = "expression";
 x3::rule<add_class, Ptr> const add = "expression";
 x3::rule<mul_class, Ptr> const mul = "expression";
 x3::rule<unary_class, Ptr> const unary = "operand";
-x3::rule<primary_class, Ptr> const primary = "a number, argN, argN[index], blockDim.x|y|z, gridDim.x|y|z or a parenthesised expression";
+x3::rule<primary_class, Ptr> const primary =
+    "a number, argN, argN[index], a variable, blockDim.x|y|z, gridDim.x|y|z or a parenthesised expression";
 
 struct index_class;
 x3::rule<index_class, Ptr> const index = "an index or *";
 auto const index_def = lit('*')[([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::each_index, 0); })] | lor[assign];
+struct identifier_class;
+x3::rule<identifier_class, std::string> const identifier = "a name";
+// (Not followed by '.': `threadIdx.x` is no variable, and the error then names what may stand there.)
+auto const identifier_def = lexeme[x3::char_("a-zA-Z_$") >> *x3::char_("a-zA-Z0-9_$") >> !lit('.')];
 struct number_class;
 x3::rule<number_class, std::uint64_t> const number = "number";
 auto const number_def = lexeme[(lit("0x") >> x3::uint_parser<std::uint64_t, 16>{} | x3::uint_parser<std::uint64_t, 10>{}) >>
@@ -110,6 +115,14 @@ auto const primary_def =
         })] |
     lexeme[lit("blockDim.") > dim][([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::block_dim, x3::_attr(ctx)); })] |
     lexeme[lit("gridDim.") > dim][([](auto& ctx) { x3::_val(ctx) = leaf(AssumeExpr::Kind::grid_dim, x3::_attr(ctx)); })] |
+    (identifier >> -(lit('[') > index > lit(']')))[([](auto& ctx) {
+      auto& a = x3::_attr(ctx);
+      auto e = std::make_shared<AssumeExpr>();
+      e->kind = AssumeExpr::Kind::variable;
+      e->name = boost::fusion::at_c<0>(a);
+      if (const auto& index = boost::fusion::at_c<1>(a)) e->operands = {*index};
+      x3::_val(ctx) = e;
+    })] |
     (lit('(') > lor > lit(')'))[assign];
 auto const unary_def = (unary_ops > unary)[([](auto& ctx) {
                          auto& a = x3::_attr(ctx);
@@ -127,7 +140,7 @@ auto const bor_def = bxor[assign] >> *((bor_ops >> !lit('|')) > bxor)[combine];
 auto const land_def = bor[assign] >> *(land_ops > bor)[combine];
 auto const lor_def = land[assign] >> *(lor_ops > land)[combine];
 
-BOOST_SPIRIT_DEFINE(lor, land, bor, bxor, band, eq, rel, shift, add, mul, unary, primary, index, number, dim)
+BOOST_SPIRIT_DEFINE(lor, land, bor, bxor, band, eq, rel, shift, add, mul, unary, primary, index, identifier, number, dim)
 }  // namespace g
 
 // C++ parameter types (demangled) that are signed integers; other integer types are unsigned.
@@ -204,16 +217,30 @@ std::optional<ElementType> integer_element(const ptx::ir::Function& kernel, std:
   return ElementType{it->second, signed_cxx_integer(t)};
 }
 
+std::optional<ElementType> integer_variable(const ptx::ir::Module* module, const std::string& name, std::string& error) {
+  const ptx::ir::Variable* v = module ? module->find_global(name) : nullptr;
+  if (!v || v->space != ptx::ir::StateSpace::global) {
+    error = name + ": no argument or .global variable of the module has this name";
+    return std::nullopt;
+  }
+  if (!ptx::ir::is_integer(v->type.scalar) || v->type.vector != 1) {
+    error = name + " is a " + ptx::ir::type_name(v->type) + " variable, not an integer";
+    return std::nullopt;
+  }
+  return ElementType{v->type.size_bytes(), ptx::ir::is_signed_int(v->type.scalar)};
+}
+
 z3::expr initial_memory(z3::context& c, const std::string& param, unsigned bytes, const z3::expr& offset) {
   const z3::func_decl content = c.function(("init." + param + "." + std::to_string(bytes)).c_str(), c.bv_sort(64), c.bv_sort(8 * bytes));
   return content(offset);
 }
 
-std::string assumption_error(const Assumption& a, const ptx::ir::Function& kernel) {
+std::string assumption_error(const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module) {
   std::string error;
   std::function<bool(const AssumeExpr&)> valid = [&](const AssumeExpr& e) {
     if (e.kind == AssumeExpr::Kind::argument && !integer_argument(kernel, e.value, error)) return false;
     if (e.kind == AssumeExpr::Kind::element && !integer_element(kernel, e.value, error)) return false;
+    if (e.kind == AssumeExpr::Kind::variable && !integer_variable(module, e.name, error)) return false;
     return std::all_of(e.operands.begin(), e.operands.end(), [&](const auto& x) { return valid(*x); });
   };
   return valid(*a.expr) ? "" : "--assume '" + a.text + "': " + error;
@@ -239,7 +266,7 @@ std::optional<Assumption> parse_assumption(const std::string& text, std::string&
   return std::nullopt;
 }
 
-std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel,
+std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module,
                                                 const std::vector<z3::expr>& ntid, const std::vector<z3::expr>& nctaid,
                                                 const std::vector<z3::expr>& reads, std::string& error,
                                                 const std::optional<z3::expr>& index) {
@@ -276,6 +303,13 @@ std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption
         const auto at = value(*e.operands[0]);
         if (!type || !at) return std::nullopt;
         const z3::expr v = initial_memory(c, kernel.params[e.value - 1].name, type->bytes, *at * c.bv_val(type->bytes, 64));
+        return type->bytes == 8 ? v : type->is_signed ? z3::sext(v, 64 - 8 * type->bytes) : z3::zext(v, 64 - 8 * type->bytes);
+      }
+      case K::variable: {
+        const auto type = integer_variable(module, e.name, error);
+        const auto at = e.operands.empty() ? std::optional<z3::expr>(zero) : value(*e.operands[0]);
+        if (!type || !at) return std::nullopt;
+        const z3::expr v = initial_memory(c, e.name, type->bytes, *at * c.bv_val(type->bytes, 64));
         return type->bytes == 8 ? v : type->is_signed ? z3::sext(v, 64 - 8 * type->bytes) : z3::zext(v, 64 - 8 * type->bytes);
       }
       case K::block_dim: return z3::zext(ntid[e.value], 32);
@@ -319,7 +353,8 @@ std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption
   return AssumptionValue{*v, ties};
 }
 
-std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Function& kernel, const ConcreteLaunch& launch, std::uint64_t index) {
+std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module, const ConcreteLaunch& launch,
+                                     std::uint64_t index) {
   std::string error;
   auto extend = [](std::uint64_t v, unsigned bytes, bool is_signed) {
     if (bytes >= 8) return v;
@@ -342,6 +377,14 @@ std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Functio
         const auto at = value(*e.operands[0]);
         if (!type || !at || !launch.element) return std::nullopt;
         const auto bits = launch.element(e.value, *at * type->bytes, type->bytes);
+        if (!bits) return std::nullopt;
+        return extend(*bits, type->bytes, type->is_signed);
+      }
+      case K::variable: {
+        const auto type = integer_variable(module, e.name, error);
+        const auto at = e.operands.empty() ? std::optional<std::uint64_t>(0) : value(*e.operands[0]);
+        if (!type || !at || !launch.variable) return std::nullopt;
+        const auto bits = launch.variable(e.name, *at * type->bytes, type->bytes);
         if (!bits) return std::nullopt;
         return extend(*bits, type->bytes, type->is_signed);
       }
@@ -396,10 +439,10 @@ std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Functio
   return *v != 0;
 }
 
-std::optional<z3::expr> assumption_term(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel,
+std::optional<z3::expr> assumption_term(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module,
                                         const std::vector<z3::expr>& ntid, const std::vector<z3::expr>& nctaid,
                                         const std::vector<z3::expr>& reads, std::string& error, const std::optional<z3::expr>& index) {
-  auto v = assumption_value(c, a, kernel, ntid, nctaid, reads, error, index);
+  auto v = assumption_value(c, a, kernel, module, ntid, nctaid, reads, error, index);
   if (!v) return std::nullopt;
   return v->ties && v->value != c.bv_val(0, 64);
 }

@@ -11,6 +11,11 @@
 // (flags.hpp) reads initial memory, and it instantiates an assumption with `[*]` at the index it asks about
 // (`for_each_index`); a condition on memory is a precondition on the launch like the others.
 //
+// A module-scope `.global` variable of an integer type (a CUDA `__device__` variable) is named as PTX names it:
+// `retired` is its content before the launch (its element 0), `retired[E]` and `retired[*]` its elements, as for
+// arguments; its type is the PTX declaration's. The last-block ticket rule (tickets.hpp) reads a counter's initial
+// content, and a `__device__` counter is one (`--assume 'retirementCount == 0'`).
+//
 // Semantics: C's operators and precedence over 64-bit two's-complement integers (an argument of a signed C++ type
 // sign-extended, others zero-extended; comparisons, division, remainder and `>>` signed); a comparison or logical
 // operator gives 0 or 1, and an assumption holds when its value is not 0. Division by zero is defined as in
@@ -32,11 +37,12 @@
 namespace ptxcheck::race {
 
 struct AssumeExpr {
-  enum class Kind { number, argument, element, each_index, block_dim, grid_dim, unary, binary };
+  enum class Kind { number, argument, element, variable, each_index, block_dim, grid_dim, unary, binary };
   Kind kind = Kind::number;
   // number: its value; argument, element: the argument's 1-based index (element: operands[0] the index); block_dim,
   // grid_dim: 0 x, 1 y, 2 z
   std::uint64_t value = 0;
+  std::string name;         // variable: the module variable's PTX name (operands[0], if any, the index)
   std::string op;           // unary: - ! ~; binary: one of C's binary operators but the assignments and `,`
   std::vector<std::shared_ptr<const AssumeExpr>> operands;
 };
@@ -62,14 +68,18 @@ struct ElementType {
   bool is_signed = false;
 };
 std::optional<ElementType> integer_element(const ptx::ir::Function& kernel, std::uint64_t k, std::string& error);
+// The element type of module-scope `.global` variable `name` of `module` when it is an integer (its PTX type);
+// nullopt with the reason in `error` (no module, no such variable, another state space or type).
+std::optional<ElementType> integer_variable(const ptx::ir::Module* module, const std::string& name, std::string& error);
 
-// The content of pointer parameter `param`'s buffer before the launch, `bytes` wide at byte `offset` (64-bit): one
-// uninterpreted function per parameter and width, which `argN[E]` assumptions constrain.
+// The content of pointer parameter (or module variable) `param`'s buffer before the launch, `bytes` wide at byte
+// `offset` (64-bit): one uninterpreted function per parameter and width, which `argN[E]` assumptions constrain.
 z3::expr initial_memory(z3::context& c, const std::string& param, unsigned bytes, const z3::expr& offset);
 
 // Why the assumption does not apply to `kernel` ("--assume 'TEXT': arg4: the kernel k(int*, int) has 2 arguments,
 // ..."): an argument the kernel does not have or one that is not an integer; empty when it applies.
-std::string assumption_error(const Assumption& a, const ptx::ir::Function& kernel);
+// `module`: the kernel's module, for the variables an assumption names (nullptr: none can be named).
+std::string assumption_error(const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module);
 
 // The assumption's 64-bit value, and the facts that tie the encoding's reads of the arguments it names to them (see
 // assumption_term).
@@ -77,7 +87,7 @@ struct AssumptionValue {
   z3::expr value, ties;
 };
 // `index`: the index `[*]` stands for (64-bit), for an assumption for_each_index.
-std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel,
+std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module,
                                                 const std::vector<z3::expr>& ntid, const std::vector<z3::expr>& nctaid,
                                                 const std::vector<z3::expr>& reads, std::string& error,
                                                 const std::optional<z3::expr>& index = std::nullopt);
@@ -87,7 +97,7 @@ std::optional<AssumptionValue> assumption_value(z3::context& c, const Assumption
 // and offset: each is tied to the bytes of its argument);
 // nullopt with the reason in `error` when it names an argument the kernel does not have or one that is not an
 // integer.
-std::optional<z3::expr> assumption_term(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel,
+std::optional<z3::expr> assumption_term(z3::context& c, const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module,
                                         const std::vector<z3::expr>& ntid, const std::vector<z3::expr>& nctaid,
                                         const std::vector<z3::expr>& reads, std::string& error,
                                         const std::optional<z3::expr>& index = std::nullopt);
@@ -99,11 +109,13 @@ struct ConcreteLaunch {
   std::array<std::uint32_t, 3> block{1, 1, 1}, grid{1, 1, 1};
   std::function<std::optional<std::uint64_t>(std::uint64_t k)> argument;
   std::function<std::optional<std::uint64_t>(std::uint64_t k, std::uint64_t offset, unsigned bytes)> element;
+  // `bytes` bytes of module variable `name` at a byte offset.
+  std::function<std::optional<std::uint64_t>(const std::string& name, std::uint64_t offset, unsigned bytes)> variable;
 };
 // Whether the launch satisfies the assumption, by the semantics above (the same as assumption_term's: Z3's
 // bit-vector division by zero included), at `index` for one for_each_index; nullopt when a value it names is
 // missing or the assumption does not apply.
-std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Function& kernel, const ConcreteLaunch& launch,
+std::optional<bool> assumption_holds(const Assumption& a, const ptx::ir::Function& kernel, const ptx::ir::Module* module, const ConcreteLaunch& launch,
                                      std::uint64_t index = 0);
 
 }  // namespace ptxcheck::race

@@ -10,6 +10,7 @@
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
 #include "checker/race/flags.hpp"
+#include "checker/race/tickets.hpp"
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
 #include "checker/race/locks.hpp"
@@ -426,7 +427,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       res.notes.push_back("assumed (--assume): " + a.text + " for every index; the verdict is for the launches that satisfy it");
       continue;
     }
-    if (auto term = assumption_term(c, a, f, launch.ntid, launch.nctaid, argument_reads, error)) {
+    if (auto term = assumption_term(c, a, f, &m, launch.ntid, launch.nctaid, argument_reads, error)) {
       s.add(*term);
       res.notes.push_back("assumed (--assume): " + a.text + "; the verdict is for the launches that satisfy it");
     } else {
@@ -1311,7 +1312,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // location, and per consumer access whether, when it runs, the site's R can only have read W's value.
   std::vector<FlagSite> flag_sites;
   for (const FlagSite& site : find_flag_sites(f, prep, T1)) {
-    if (!pointer_params.count(prep.objects[static_cast<std::size_t>(site.object)].name)) continue;
+    // A buffer or module variable whose content at launch an --assume can name (assume.hpp).
+    const Object& flag = prep.objects[static_cast<std::size_t>(site.object)];
+    const ptx::ir::Variable* variable = m.find_global(flag.name);
+    if (!pointer_params.count(flag.name) && !(variable && variable->space == ptx::ir::StateSpace::global && flag.base_symbol == "&" + flag.name)) continue;
     const Access *w1 = access_of(T1, site.write), *w2 = access_of(T2, site.write);
     if (w1 && w2 && std::get<0>(check(w1->pc && w2->pc && w1->addr == w2->addr)) == z3::unsat) flag_sites.push_back(site);
   }
@@ -1335,7 +1339,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     for (const Assumption& x : o.assumptions) {
       std::string error;
       if (x.for_each_index)
-        if (auto term = assumption_term(c, x, f, launch.ntid, launch.nctaid, argument_reads, error, z3::udiv(offset, r_size))) each = each && *term;
+        if (auto term = assumption_term(c, x, f, &m, launch.ntid, launch.nctaid, argument_reads, error, z3::udiv(offset, r_size))) each = each && *term;
     }
     FlagRead verdict = FlagRead::settled;
     if (std::get<0>(check(runs && each && read == initial)) != z3::unsat) verdict = FlagRead::initial_content;
@@ -1369,6 +1373,146 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const Access &w = *access_of(P, site.write), &r = *access_of(C, site.read);
     // (r.pc: a path to ca that does not pass R waits for nothing; flag_read's answer is about the runs that pass R.)
     return w.pc && r.pc && w.addr == r.addr && includes(w.scope) && includes(r.scope) && includes(*acquire) && includes(*release);
+  };
+
+  // ---- the last-block ticket (tickets.hpp): the sites the solver accepts, and per consumer access whether, when it
+  // runs, the T of its thread, or of the thread that broadcast its result to the CTA, read the last count V0 + N - 1.
+  const z3::expr grid_ctas = z3::zext(launch.nctaid[0], 32) * z3::zext(launch.nctaid[1], 32) * z3::zext(launch.nctaid[2], 32);
+  auto counter_initial = [&](const AtomicUpdate& u) {
+    const Object& counter = prep.objects[static_cast<std::size_t>(u.object)];
+    return initial_memory(c, counter.name, u.ret.get_sort().bv_size() / 8, u.addr - c.bv_const(counter.base_symbol.c_str(), 64));
+  };
+  // The increments before u in coherence order: its read value less the location's initial content (64-bit).
+  auto increments_before = [&](const AtomicUpdate& u) {
+    const unsigned bits = u.ret.get_sort().bv_size();
+    return bits == 64 ? u.ret - counter_initial(u) : z3::zext(u.ret - counter_initial(u), 64 - bits);
+  };
+  auto read_last = [&](const AtomicUpdate& u) { return u.pc && increments_before(u) == grid_ctas - 1; };
+  // A thread's runs of T: its own, and those of the threads whose values reach it through a shared-memory broadcast
+  // (a store that a CTA barrier separates from the load, so the writer's acquire pattern is ordered before it).
+  auto ticket_updates = [&](const ThreadEncoding& t, std::uint32_t atom) {
+    std::vector<const AtomicUpdate*> out;
+    for (const auto* list : {&t.updates, &t.writer_updates})
+      for (const AtomicUpdate& u : *list)
+        if (u.instr == atom && (!u.via || f.body[*u.via].op == ptx::ir::Opcode::st_)) out.push_back(&u);
+    return out;
+  };
+  auto own_update = [&](const ThreadEncoding& t, std::uint32_t atom) { return ticket_updates(t, atom).front(); };
+  std::vector<TicketSite> ticket_sites, ticket_initial_unknown;  // accepted; counting only from a known initial content
+  std::vector<std::string> ticket_rejected;                       // why a candidate orders nothing (notes)
+  // A site can order something only with a release pattern before it and an acquire pattern after it, or with another
+  // write to the counter (the reset its increments precede): the others (most atomic counters) are not asked about.
+  auto ticket_useful = [&](const TicketSite& site, const Access& counter) {
+    const FlagSite pattern{site.atom, site.atom, site.object};
+    bool released = false, acquired = false;
+    for (const Access& x : T1.accesses) {
+      if (x.instr == site.atom) continue;
+      if (x.write && !never_conflict(x, counter)) return true;
+      released = released || release_scope(f, prep.cfg, pattern, x.instr);
+      acquired = acquired || acquire_scope(f, prep.cfg, pattern, x.instr);
+    }
+    return released && acquired;
+  };
+  for (const TicketSite& site : find_ticket_sites(f, prep, T1)) {
+    if (!ticket_useful(site, *access_of(T1, site.atom))) continue;
+    const QueryBudget before = current;
+    set_budget(o.query);
+    const AtomicUpdate &u1 = *own_update(T1, site.atom), &u2 = *own_update(T2, site.atom);
+    const Access& counter = *access_of(T1, site.atom);
+    const unsigned bits = u1.ret.get_sort().bv_size();
+    std::string why;
+    bool initial_unknown = false;
+    const z3::expr adds_one = z3::implies(u1.pc && z3::ult(increments_before(u1), grid_ctas - 1), u1.written == u1.ret + c.bv_val(1, bits));
+    if (std::get<0>(check(u1.pc && u2.pc && same_cta && u1.addr == u2.addr)) != z3::unsat) {
+      why = "two threads of one CTA may run it on one location";
+    } else if (std::get<0>(check(!adds_one)) != z3::unsat) {
+      // (atomicInc(&count, gridDim.x) wraps to 0 above gridDim.x: from an unknown initial content it may.)
+      if (std::get<0>(check(!adds_one && counter_initial(u1) == 0)) == z3::unsat) initial_unknown = true;
+      else why = "it does not always add 1 before the last count";
+    }
+    // Every other write to the counter: the last CTA's reset, after a run of T that read the last count (the thread's
+    // own before it, or its CTA's broadcasting thread's, before a barrier before it: causality order, then
+    // coherence order, 8.10).
+    for (const ThreadEncoding* t : {&T2, &T1})
+      for (const Access& x : t->accesses) {
+        if (!why.empty()) break;
+        if (!x.write || x.instr == site.atom || never_conflict(x, counter)) continue;
+        const z3::expr reaches = x.pc && accesses_overlap(x.addr, c.bv_val(x.size, 64), counter.addr, c.bv_val(counter.size, 64));
+        z3::expr reset = c.bool_val(false);
+        for (const AtomicUpdate* u : ticket_updates(*t, site.atom))
+          if (u->via ? after_broadcast(f, prep, *u->via, x.instr) : after_ticket(prep.cfg, site, x.instr)) reset = reset || read_last(*u);
+        if (std::get<0>(check(reaches && !reset)) != z3::unsat) why = "another write may reach the counter (" + where_of(m, f.body[x.instr]).text() + ")";
+      }
+    set_budget(before);
+    if (!why.empty()) {
+      ticket_rejected.push_back("the atomic at " + where_of(m, f.body[site.atom]).text() + " is no last-block ticket: " + why);
+    } else if (initial_unknown) {
+      ticket_initial_unknown.push_back(site);
+    } else {
+      ticket_sites.push_back(site);
+      // Atomicity (8.10) over morally strong increments, each CTA's one: the runs on one location read distinct counts
+      // below N (tickets.hpp); a forwarded run is of the forwarding thread's CTA.
+      const z3::expr strong = includes(counter.scope);
+      const auto runs1 = ticket_updates(T1, site.atom), runs2 = ticket_updates(T2, site.atom);
+      for (const AtomicUpdate* x : runs1)
+        for (const AtomicUpdate* y : runs2) {
+          const z3::expr distinct = x->via || y->via ? !same_cta : c.bool_val(true);
+          s.add(z3::implies(distinct && x->pc && y->pc && x->addr == y->addr && strong, increments_before(*x) != increments_before(*y)));
+        }
+      for (const auto* runs : {&runs1, &runs2})
+        for (const AtomicUpdate* u : *runs) s.add(z3::implies(u->pc && strong, z3::ult(increments_before(*u), grid_ctas)));
+    }
+  }
+  // Whether, when consumer access `consumer` runs, T1's run u of site k (its own or a forwarded one) read the last
+  // count; asked of T1 for both threads, keyed by the forwarding instruction.
+  std::map<std::tuple<std::size_t, std::uint32_t, std::optional<std::uint32_t>>, bool> ticket_reads;
+  std::vector<bool> ticket_used(ticket_sites.size(), false), ticket_needs_initial(ticket_sites.size(), false);
+  auto ticket_read = [&](std::size_t k, std::uint32_t consumer, const AtomicUpdate& u) {
+    const auto key = std::make_tuple(k, consumer, u.via);
+    if (auto it = ticket_reads.find(key); it != ticket_reads.end()) return it->second;
+    const QueryBudget before = current;
+    set_budget(o.query);
+    const z3::expr runs = access_of(T1, consumer)->pc && u.pc;
+    const bool last = std::get<0>(check(runs && !read_last(u))) == z3::unsat;
+    // Whether the initial content decides it: then an --assume settles it.
+    if (!last && std::get<0>(check(runs && !read_last(u) && counter_initial(u) == 0)) == z3::unsat) ticket_needs_initial[k] = true;
+    set_budget(before);
+    return ticket_reads.emplace(key, last).first->second;
+  };
+  // When access pb (of encoding P) comes before P's increment at site k with a release pattern, or is the increment,
+  // and access ca (of C) after the acquire pattern of a run of T that read the last count (C's own, then ca after it;
+  // or its CTA's broadcasting thread's, then the broadcast store after it, and ca after a load of what that store
+  // stored, which a CTA barrier separates from it): the executions in which both ran T on one location, which order
+  // pb before ca. The increment itself
+  // needs no fences (observation order, then base causality order: 8.9.5 item 2).
+  auto ticket_orders = [&](std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P) {
+    const TicketSite& site = ticket_sites[k];
+    const FlagSite pattern{site.atom, site.atom, site.object};  // T is the release pattern's write and the acquire's read
+    const bool increment = pb.instr == site.atom;
+    std::optional<ptx::ir::Scope> release;
+    if (!increment && !(release = release_scope(f, prep.cfg, pattern, pb.instr))) return c.bool_val(false);
+    const auto runs1 = ticket_updates(T1, site.atom), runsC = ticket_updates(C, site.atom);
+    const AtomicUpdate& up = *own_update(P, site.atom);
+    z3::expr ordered = c.bool_val(false);
+    for (const AtomicUpdate* run : runsC) {
+      const AtomicUpdate& uc = *run;
+      const std::uint32_t after = uc.via ? *uc.via : ca.instr;  // what T's acquire pattern must precede
+      z3::expr fences = c.bool_val(true);
+      if (!increment) {
+        const auto acquire = acquire_scope(f, prep.cfg, pattern, after);
+        if (!acquire) continue;
+        fences = includes(*acquire) && includes(*release);
+      } else if (!uc.via && !after_ticket(prep.cfg, site, ca.instr)) {
+        continue;
+      }
+      if (uc.via && !after_broadcast(f, prep, *uc.via, ca.instr)) continue;
+      // (T1's run forwarded by the same instruction: the question is asked of T1.)
+      const auto same = std::find_if(runs1.begin(), runs1.end(), [&](const AtomicUpdate* u) { return u->via == uc.via; });
+      if (same == runs1.end() || !ticket_read(k, ca.instr, **same)) continue;
+      ticket_used[k] = true;
+      ordered = ordered || (up.pc && uc.pc && up.addr == uc.addr && includes(access_of(P, site.atom)->scope) && fences);
+    }
+    return ordered;
   };
 
   const QueryBudget quick = o.query.fraction(20);
@@ -1465,6 +1609,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       }
     if (!a.async && !b.async)
       for (std::size_t k = 0; k < flag_sites.size(); ++k) q = q && !flag_orders(k, a, T1, b, T2) && !flag_orders(k, b, T2, a, T1);
+    if (!a.async && !b.async)
+      for (std::size_t k = 0; k < ticket_sites.size(); ++k) q = q && !ticket_orders(k, a, T1, b, T2) && !ticket_orders(k, b, T2, a, T1);
     if (a.strong && b.strong) {
       // ISA 8.6 morally strong: both strong, each scope includes the other thread, complete overlap.
       z3::expr ms = includes(a.scope) && includes(b.scope) && a.addr == b.addr && c.bool_val(a.size == b.size);
@@ -1618,8 +1764,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     } else if (possible) {
       rr.possible = true;
       rr.note = "fences, release/acquire operations, partial barriers, mbarriers or strong reads observing a strong write on "
-                "paths between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections "
-                "and flags with one writer, flags.hpp)";
+                "paths between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections, "
+                "flags with one writer, flags.hpp, and last-block tickets, tickets.hpp)";
     }
     else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
     else if (in_first_iteration)
@@ -1671,6 +1817,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
   set_budget(o.query);
   for (std::size_t h = 0; h < hard.size() && !stop; ++h) stop = check_pair(hard[h].first, hard[h].second, true) == PairResult::stop;
+  // An --assume that states an object's content at launch: `argN[index] == 0`, or `name == 0` for a module variable.
+  auto assume_example = [&](int object, const std::string& index) {
+    const std::string& name = prep.objects[static_cast<std::size_t>(object)].name;
+    for (std::size_t arg = 0; arg < f.params.size(); ++arg)
+      if (f.params[arg].name == name) return "arg" + std::to_string(arg + 1) + "[" + index + "] == 0";
+    const ptx::ir::Variable* v = m.find_global(name);
+    return index == "0" || (v && v->count == 1) ? name + " == 0" : name + "[" + index + "] == 0";
+  };
   for (std::size_t k = 0; k < flag_sites.size(); ++k) {
     const std::string site = "the flag written at " + where_of(m, f.body[flag_sites[k].write]).text() + " and read at " +
                              where_of(m, f.body[flag_sites[k].read]).text();
@@ -1679,14 +1833,28 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                           "before those after the acquire pattern of a reader that waited for the value written (ISA 8.8, "
                           "8.9.4 item 4; neither the initial content nor another write can give the reader that value)");
     else if (flag_needs_initial[k]) {
-      const std::string& buffer = prep.objects[static_cast<std::size_t>(flag_sites[k].object)].name;
-      std::size_t arg = 0;
-      while (arg < f.params.size() && f.params[arg].name != buffer) ++arg;
       res.notes.push_back("message passing through " + site + " orders nothing: at launch the flag may already hold the value "
-                          "its reader waits for; state its initial content with --assume (for example 'arg" + std::to_string(arg + 1) +
-                          "[*] == 0')");
+                          "its reader waits for; state its initial content with --assume (for example '" +
+                          assume_example(flag_sites[k].object, "*") + "')");
     }
   }
+
+  for (std::size_t k = 0; k < ticket_sites.size(); ++k) {
+    if (ticket_used[k])
+      res.notes.push_back("the last-block ticket at " + where_of(m, f.body[ticket_sites[k].atom]).text() +
+                          ": accesses before a CTA's increment and its release pattern are ordered before those after the "
+                          "acquire pattern of the CTA whose increment read the last count, the grid's CTAs less one more than "
+                          "the counter's initial content (ISA 8.9.2 observation order through the atomics, 8.9.4 item 4)");
+    else if (ticket_needs_initial[k])
+      ticket_initial_unknown.push_back(ticket_sites[k]);
+  }
+  for (const TicketSite& site : ticket_initial_unknown)
+    res.notes.push_back("the last-block ticket at " + where_of(m, f.body[site.atom]).text() + " orders nothing: which CTA reads the "
+                        "last count depends on the counter's content at launch; state it with --assume (for example '" +
+                        assume_example(site.object, "0") + "')");
+  // (Why a candidate orders nothing matters only where a race is possible.)
+  if (std::any_of(res.races.begin(), res.races.end(), [](const RaceReport& r) { return r.possible; }))
+    for (const std::string& why : ticket_rejected) res.notes.push_back(why);
 
   // ---- a thread's own accesses while its cp.async is in flight. ISA 9.7.9.25.3.3: the copy's writes become visible
   // to the thread only when its group completes, and the copy is ordered with none of the thread's later

@@ -1203,7 +1203,8 @@ class Encoder {
           const Access& a = out_.accesses.back();
           const bool cas = in.q.atom_op == ptx::ir::AtomOp::cas && o.size() > 3;
           out_.updates.push_back({i, a.addr, old, atom_written(in, old, R(b, ww), cas ? R(3, ww) : old), a.pc, a.object,
-                                  cas ? std::optional(R(2, ww)) : std::nullopt, cas ? std::optional(R(3, ww)) : std::nullopt, a.scope});
+                                  cas ? std::optional(R(2, ww)) : std::nullopt, cas ? std::optional(R(3, ww)) : std::nullopt, a.scope,
+                                  std::nullopt});
           if (returns) {
             write(s, in, o[0], old, false);
             if (integer_add(in)) out_.counters.push_back({i, a.object, a.addr, old, out_.add_amounts.at(i), a.pc, a.scope});
@@ -1445,7 +1446,7 @@ class Encoder {
     for (const auto* u : atomics.updates)
       out_.writer_updates.push_back({u->instr, as(u->addr), as(u->ret), as(u->written), as(u->pc), u->object,
                                      u->compare ? std::optional(as(*u->compare)) : std::nullopt, u->swap ? std::optional(as(*u->swap)) : std::nullopt,
-                                     u->scope});
+                                     u->scope, via});
     // The forwarding thread's population counts too (a leader's `atomicAdd(count, __popc(ballot))`), each once.
     for (std::size_t n = 0, taken = out_.popcounts.size(); n < taken; ++n) {
       const ThreadEncoding::Popcount forwarder{as(out_.popcounts[n].bits).simplify(), as(out_.popcounts[n].count).simplify()};

@@ -76,6 +76,7 @@ struct AtomicUpdate {
   int object = -1;                         // as Access::object
   std::optional<z3::expr> compare, swap;   // atom.cas's operands b and c
   ptx::ir::Scope scope = ptx::ir::Scope::gpu;
+  std::optional<std::uint32_t> via;        // one of writer_updates: the broadcast store or shuffle that forwarded it
 };
 z3::expr atom_written(const ptx::ir::Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c);
 

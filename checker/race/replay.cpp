@@ -108,7 +108,8 @@ std::optional<Launch> launch_of(const ptx::ir::Module& m, const ptx::ir::Functio
 }
 
 // The first assumption the launch does not satisfy (or that it cannot tell), if any.
-const Assumption* broken_assumption(const ptx::ir::Function& kernel, const Launch& l, const Witness& w, const std::vector<Assumption>& assumptions) {
+const Assumption* broken_assumption(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Launch& l, const Witness& w,
+                                    const std::vector<Assumption>& assumptions) {
   ConcreteLaunch concrete;
   concrete.block = l.block;
   concrete.grid = l.grid;
@@ -129,9 +130,17 @@ const Assumption* broken_assumption(const ptx::ir::Function& kernel, const Launc
     for (unsigned i = 0; i < bytes; ++i) bits |= std::uint64_t{data[offset + i]} << (8 * i);
     return bits;
   };
+  // Module variables start the run as their initializers give them (zero without one: ISA 5.1.4).
+  concrete.variable = [&](const std::string& name, std::uint64_t offset, unsigned bytes) -> std::optional<std::uint64_t> {
+    const ptx::ir::Variable* v = m.find_global(name);
+    if (!v || offset >= v->size_bytes() || bytes > v->size_bytes() - offset) return std::nullopt;
+    std::uint64_t bits = 0;
+    for (unsigned i = 0; i < bytes && v->has_initializer; ++i) bits |= std::uint64_t{v->init[offset + i]} << (8 * i);
+    return bits;
+  };
   for (const Assumption& a : assumptions) {
     if (!a.for_each_index) {
-      if (assumption_holds(a, kernel, concrete) != true) return &a;
+      if (assumption_holds(a, kernel, &m, concrete) != true) return &a;
       continue;
     }
     // Every index of the buffers the assumption's `[*]` elements are in (beyond them the launch has no memory).
@@ -143,12 +152,16 @@ const Assumption* broken_assumption(const ptx::ir::Function& kernel, const Launc
         const std::ptrdiff_t b = l.buffer_index(kernel.params[e.value - 1].name);
         indices = std::min<std::uint64_t>(indices, type && b >= 0 ? l.buffers[static_cast<std::size_t>(b)].second.size() / type->bytes : 0);
       }
+      if (e.kind == AssumeExpr::Kind::variable && !e.operands.empty() && e.operands[0]->kind == AssumeExpr::Kind::each_index) {
+        const ptx::ir::Variable* v = m.find_global(e.name);
+        indices = std::min<std::uint64_t>(indices, v ? v->count : 0);
+      }
       for (const auto& x : e.operands) bound(*x);
     };
     bound(*a.expr);
     if (indices == ~std::uint64_t{0}) indices = 0;
     for (std::uint64_t i = 0; i < indices; ++i)
-      if (assumption_holds(a, kernel, concrete, i) != true) return &a;
+      if (assumption_holds(a, kernel, &m, concrete, i) != true) return &a;
   }
   return nullptr;
 }
@@ -187,7 +200,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         why_not[i] = why;
         break;
       }
-      if (const auto broken = broken_assumption(kernel, *launch, w, o.assumptions)) {
+      if (const auto broken = broken_assumption(m, kernel, *launch, w, o.assumptions)) {
         why_not[i] = "the replay with " + fill_text(fill, kernel, w) + " does not satisfy --assume '" + broken->text + "'";
         continue;
       }

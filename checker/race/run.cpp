@@ -160,7 +160,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     }
     for (const auto* k : kernels)
       for (const auto& a : o.check.assumptions)
-        if (auto why = assumption_error(a, *k); !why.empty()) {
+        if (auto why = assumption_error(a, *k, &m); !why.empty()) {
           out.error = why;
           out.exit_code = 2;
           return;

@@ -131,6 +131,11 @@ expect_rc 2 "--assume, no such argument" "$exe" race "$s" --assume 'arg4 > 0'
 grep -q "arg4: the kernel k(float\*, float const\*, int) has 3 argument(s), arg1 to arg3" "$tmp/err" || { echo "FAIL: argument range not named"; cat "$tmp/err"; fail=1; }
 expect_rc 2 "--assume, a pointer argument" "$exe" race "$s" --assume 'arg1 != 0'
 grep -q "arg1 is float\*, not an integer" "$tmp/err" || { echo "FAIL: pointer argument not refused"; cat "$tmp/err"; fail=1; }
+expect_rc 2 "--assume, no such variable" "$exe" race "$s" --assume 'retired == 0'
+grep -q "retired: no argument or .global variable of the module has this name" "$tmp/err" || { echo "FAIL: unknown variable not refused"; cat "$tmp/err"; fail=1; }
+# A module variable's content at launch: the last-block ticket counts from it (tickets.hpp).
+expect_rc 0 "ticket, --assume retired == 0" "$exe" race "$k/atomic_ticket_last_block.cu" --blockDim=64 --gridDim=4 --assume 'retired == 0'
+grep -q "note: the last-block ticket at .*atomic_ticket_last_block.cu:[0-9]*:[0-9]* (ptx line [0-9]*): accesses before" "$tmp/out" || { echo "FAIL: the ticket is not noted"; cat "$tmp/out"; fail=1; }
 expect_rc 3 "--assume, contradictory" "$exe" race "$s" --blockDim=64 --gridDim=1 --assume 'arg3 > 4 && arg3 < 2'
 grep -q "admit no launch" "$tmp/out" || { echo "FAIL: contradiction not reported"; cat "$tmp/out"; fail=1; }
 expect_rc 2 "--assume with --launch" "$exe" race "$src/tests/unit/race/dynamic/mp_fences.cu" --launch "$src/tests/unit/race/dynamic/mp_fences.json" --assume 'arg1 == 1'

@@ -32,6 +32,22 @@ ptx::ir::Function kernel() {
 }
 // `k(int, short volatile*)`: arg2's elements are signed 16-bit.
 ptx::ir::Function kernel_with_buffer() { return kernel_named("_Z1kiPVs", {{"a", ptx::ir::ScalarType::u32}, {"q", ptx::ir::ScalarType::u64}}); }
+// A module with `.global .s16 counts[4]`, `.global .f32 scale` and `.shared .u32 tile`.
+ptx::ir::Module module_with_variables() {
+  ptx::ir::Module m;
+  auto add = [&](const char* name, ptx::ir::StateSpace space, ptx::ir::ScalarType type, std::uint64_t count) {
+    ptx::ir::Variable v;
+    v.name = name;
+    v.space = space;
+    v.type.scalar = type;
+    v.count = count;
+    m.globals.push_back(v);
+  };
+  add("counts", ptx::ir::StateSpace::global, ptx::ir::ScalarType::s16, 4);
+  add("scale", ptx::ir::StateSpace::global, ptx::ir::ScalarType::f32, 1);
+  add("tile", ptx::ir::StateSpace::shared, ptx::ir::ScalarType::u32, 1);
+  return m;
+}
 
 // The value of `expr` with arg1 = a (int), arg2 = b (unsigned int), blockDim (64,2,1) and gridDim (8,1,1), as a
 // signed 64-bit number; the kernel's reads of the arguments are the symbols an ld.param.u32 makes (argument_symbol).
@@ -42,7 +58,7 @@ std::int64_t value_of(const std::string& expr, std::int32_t a, std::uint32_t b) 
   z3::context c;
   const std::vector<z3::expr> ntid{c.bv_val(64, 32), c.bv_val(2, 32), c.bv_val(1, 32)}, nctaid{c.bv_val(8, 32), c.bv_val(1, 32), c.bv_val(1, 32)};
   const z3::expr read_a = c.bv_const("arg.a+0", 32), read_b = c.bv_const("arg.b+0", 32);
-  auto v = race::assumption_value(c, *parsed, kernel(), ntid, nctaid, {read_a, read_b}, error);
+  auto v = race::assumption_value(c, *parsed, kernel(), nullptr, ntid, nctaid, {read_a, read_b}, error);
   REQUIRE_MESSAGE(v, error);
   z3::solver s(c);
   s.add(v->ties && read_a == c.bv_val(static_cast<std::uint32_t>(a), 32) && read_b == c.bv_val(b, 32));
@@ -94,13 +110,13 @@ TEST_CASE("--assume: errors name the column, the argument, or the type") {
   std::string error;
   auto a = race::parse_assumption("arg4 > 0 || arg3 != 0", error);
   REQUIRE(a);
-  CHECK(race::assumption_error(*a, kernel()) == "--assume 'arg4 > 0 || arg3 != 0': arg4: the kernel k(int, unsigned int, float*) has 3 argument(s), arg1 to arg3");
+  CHECK(race::assumption_error(*a, kernel(), nullptr) == "--assume 'arg4 > 0 || arg3 != 0': arg4: the kernel k(int, unsigned int, float*) has 3 argument(s), arg1 to arg3");
   a = race::parse_assumption("arg3 != 0", error);
   REQUIRE(a);
-  CHECK(race::assumption_error(*a, kernel()) == "--assume 'arg3 != 0': arg3 is float*, not an integer");
+  CHECK(race::assumption_error(*a, kernel(), nullptr) == "--assume 'arg3 != 0': arg3 is float*, not an integer");
   a = race::parse_assumption("arg0 == 1", error);
   REQUIRE(a);
-  CHECK(race::assumption_error(*a, kernel()).find("arg0: the kernel") != std::string::npos);
+  CHECK(race::assumption_error(*a, kernel(), nullptr).find("arg0: the kernel") != std::string::npos);
 }
 
 TEST_CASE("--assume: an argument read at another width is tied to its bytes") {
@@ -111,7 +127,7 @@ TEST_CASE("--assume: an argument read at another width is tied to its bytes") {
   z3::context c;
   const std::vector<z3::expr> dims{c.bv_val(1, 32), c.bv_val(1, 32), c.bv_val(1, 32)};
   const z3::expr low = c.bv_const("arg.b+0", 8), high = c.bv_const("arg.b+1", 8), whole = c.bv_const("arg.b+0", 32);
-  auto term = race::assumption_term(c, *a, kernel(), dims, dims, {low, high, whole}, error);
+  auto term = race::assumption_term(c, *a, kernel(), nullptr, dims, dims, {low, high, whole}, error);
   REQUIRE_MESSAGE(term, error);
   z3::solver s(c);
   s.add(*term);
@@ -131,7 +147,7 @@ TEST_CASE("--assume: argN[E] is an element of the buffer before the launch, argN
   auto a = race::parse_assumption("arg2[arg1 + 1] == -3", error);
   REQUIRE(a);
   CHECK_FALSE(a->for_each_index);
-  auto term = race::assumption_term(c, *a, kernel_with_buffer(), dims, dims, {read_a}, error);
+  auto term = race::assumption_term(c, *a, kernel_with_buffer(), nullptr, dims, dims, {read_a}, error);
   REQUIRE_MESSAGE(term, error);
   z3::solver s(c);
   s.add(*term && read_a == c.bv_val(2, 32));
@@ -141,9 +157,9 @@ TEST_CASE("--assume: argN[E] is an element of the buffer before the launch, argN
   auto each = race::parse_assumption("arg2[*] >= 0 && arg2[*] < 100", error);
   REQUIRE(each);
   CHECK(each->for_each_index);
-  CHECK_FALSE(race::assumption_term(c, *each, kernel_with_buffer(), dims, dims, {}, error));
+  CHECK_FALSE(race::assumption_term(c, *each, kernel_with_buffer(), nullptr, dims, dims, {}, error));
   CHECK(error.find("argN[*]") != std::string::npos);
-  auto at5 = race::assumption_term(c, *each, kernel_with_buffer(), dims, dims, {}, error, c.bv_val(5, 64));
+  auto at5 = race::assumption_term(c, *each, kernel_with_buffer(), nullptr, dims, dims, {}, error, c.bv_val(5, 64));
   REQUIRE_MESSAGE(at5, error);
   z3::solver t(c);
   t.add(*at5 && race::initial_memory(c, "q", 2, c.bv_val(10, 64)) == c.bv_val(100, 16));
@@ -155,7 +171,7 @@ TEST_CASE("--assume: argN[E] needs a pointer to integers whose type the mangled 
   auto check_error = [&](const std::string& text, const ptx::ir::Function& k, const std::string& expected) {
     auto a = race::parse_assumption(text, error);
     REQUIRE(a);
-    CHECK(race::assumption_error(*a, k) == "--assume '" + text + "': " + expected);
+    CHECK(race::assumption_error(*a, k, nullptr) == "--assume '" + text + "': " + expected);
   };
   check_error("arg1[0] == 0", kernel(), "arg1 is int, not a pointer");
   check_error("arg3[0] == 0", kernel(), "arg3[...]: the elements of float* are not integers");
@@ -163,6 +179,20 @@ TEST_CASE("--assume: argN[E] needs a pointer to integers whose type the mangled 
   plain.name = "k";  // a PTX kernel: no C++ types
   check_error("arg3[0] == 0", plain, "arg3[...]: the element type of .u64 parameter p is unknown (a CUDA kernel's mangled name tells it)");
   CHECK(error_of("arg2[1") == "column 7 (the end): expected ']'");
+  // Module variables: integer .global ones only.
+  const ptx::ir::Module m = module_with_variables();
+  auto variable_error = [&](const std::string& text) {
+    auto a = race::parse_assumption(text, error);
+    REQUIRE(a);
+    return race::assumption_error(*a, kernel(), &m);
+  };
+  CHECK(variable_error("counts[3] == 0 && counts >= 0") == "");
+  CHECK(variable_error("scale == 0") == "--assume 'scale == 0': scale is a .f32 variable, not an integer");
+  CHECK(variable_error("tile == 0") == "--assume 'tile == 0': tile: no argument or .global variable of the module has this name");
+  CHECK(variable_error("counts[0] == 0").empty());
+  auto no_module = race::parse_assumption("counts == 0", error);
+  REQUIRE(no_module);
+  CHECK(race::assumption_error(*no_module, kernel(), nullptr).find("counts: no argument or .global variable") != std::string::npos);
   CHECK(error_of("arg2[] == 0").find("column 6: expected an index or *") == 0);
 }
 
@@ -172,10 +202,12 @@ TEST_CASE("--assume: the concrete evaluation (replays) agrees with the solver's"
   // numbers, shifts by 64 or more, sign extension of arguments and elements).
   const std::vector<std::string> exprs{
       "arg1 / arg2[0] > 3",   "arg1 % arg2[1] == arg1", "arg1 / 0 < 0",         "(arg1 << arg2[0]) == 0", "(arg1 >> 70) == -1",
-      "arg2[arg1 & 3] < 0",   "-arg1 + ~arg2[2] != 7", "!arg1 || arg2[3] >= arg1", "arg1 * arg1 ^ arg2[1] | 5", "arg2[*] != arg1"};
+      "arg2[arg1 & 3] < 0",   "-arg1 + ~arg2[2] != 7", "!arg1 || arg2[3] >= arg1", "arg1 * arg1 ^ arg2[1] | 5", "arg2[*] != arg1",
+      "counts[arg1 & 3] < counts", "counts[*] - arg2[*] == 0"};
   std::mt19937_64 random(11);
   z3::context c;
   const ptx::ir::Function k = kernel_with_buffer();
+  const ptx::ir::Module m = module_with_variables();
   const std::vector<z3::expr> dims{c.bv_val(1, 32), c.bv_val(1, 32), c.bv_val(1, 32)};
   const z3::expr read_a = c.bv_const("arg.a+0", 32);
   for (const std::string& text : exprs) {
@@ -185,8 +217,9 @@ TEST_CASE("--assume: the concrete evaluation (replays) agrees with the solver's"
     for (int trial = 0; trial < 40; ++trial) {
       const auto small = [&] { return static_cast<std::uint64_t>(static_cast<std::int64_t>(random() % 21) - 10); };
       const std::uint32_t arg = static_cast<std::uint32_t>(trial % 3 ? small() : random());
-      std::vector<std::uint16_t> memory(4);
-      for (auto& m : memory) m = static_cast<std::uint16_t>(trial % 2 ? small() : random());
+      std::vector<std::uint16_t> memory(4), counts(4);
+      for (auto* words : {&memory, &counts})
+        for (auto& w : *words) w = static_cast<std::uint16_t>(trial % 2 ? small() : random());
       const std::uint64_t index = random() % 4;
       race::ConcreteLaunch launch;
       launch.argument = [&](std::uint64_t n) -> std::optional<std::uint64_t> { return n == 1 ? std::optional<std::uint64_t>(arg) : std::nullopt; };
@@ -194,13 +227,20 @@ TEST_CASE("--assume: the concrete evaluation (replays) agrees with the solver's"
         if (n != 2 || bytes != 2 || offset % 2 || offset / 2 >= memory.size()) return std::nullopt;
         return memory[offset / 2];
       };
-      const std::optional<bool> concrete = race::assumption_holds(*a, k, launch, index);
+      launch.variable = [&](const std::string& name, std::uint64_t offset, unsigned bytes) -> std::optional<std::uint64_t> {
+        if (name != "counts" || bytes != 2 || offset % 2 || offset / 2 >= counts.size()) return std::nullopt;
+        return counts[offset / 2];
+      };
+      const std::optional<bool> concrete = race::assumption_holds(*a, k, &m, launch, index);
       // The solver's value at the same launch: the argument and the memory pinned.
-      auto v = race::assumption_value(c, *a, k, dims, dims, {read_a}, error, c.bv_val(index, 64));
+      auto v = race::assumption_value(c, *a, k, &m, dims, dims, {read_a}, error, c.bv_val(index, 64));
       REQUIRE_MESSAGE(v, error);
       z3::solver s(c);
       s.add(v->ties && read_a == c.bv_val(arg, 32));
-      for (std::size_t i = 0; i < memory.size(); ++i) s.add(race::initial_memory(c, "q", 2, c.bv_val(2 * i, 64)) == c.bv_val(memory[i], 16));
+      for (std::size_t i = 0; i < memory.size(); ++i) {
+        s.add(race::initial_memory(c, "q", 2, c.bv_val(2 * i, 64)) == c.bv_val(memory[i], 16));
+        s.add(race::initial_memory(c, "counts", 2, c.bv_val(2 * i, 64)) == c.bv_val(counts[i], 16));
+      }
       REQUIRE_MESSAGE(concrete, text);  // (every element named is one of the 4)
       s.add((v->value != c.bv_val(0, 64)) != c.bool_val(*concrete));
       CHECK_MESSAGE(s.check() == z3::unsat, text << " arg1=" << static_cast<std::int32_t>(arg) << " concrete=" << *concrete);

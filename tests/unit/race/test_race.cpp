@@ -63,6 +63,16 @@ race::FileResult check_kernel_file(const std::string& name, bool replay = true) 
   return race::run_file(p.string(), o);
 }
 
+// The exit code of one kernel file without the replay (the verdict of the symbolic engine alone) and its notes, one a
+// line.
+std::pair<int, std::string> notes_of(const std::string& name) {
+  auto r = check_kernel_file(name, false);
+  REQUIRE(r.kernels.size() == 1);
+  std::string all;
+  for (const auto& n : r.kernels[0].notes) all += n + "\n";
+  return {r.exit_code, all};
+}
+
 // The verdict a file result stands for, in the vocabulary of the `expect:` lines.
 std::string verdict_of(const race::FileResult& r) {
   if (r.exit_code == 0) return "race-free";
@@ -283,14 +293,6 @@ TEST_CASE("two threads' atomics on one location: a race that needs others' atomi
 }
 
 TEST_CASE("spin locks: the notes say which lock orders how many accesses, or why it orders none") {
-  // Without the replay, so that the verdicts come from the symbolic engine alone.
-  auto notes_of = [](const std::string& name) {
-    auto r = check_kernel_file(name, false);
-    REQUIRE(r.kernels.size() == 1);
-    std::string all;
-    for (const auto& n : r.kernels[0].notes) all += n + "\n";
-    return std::pair{r.exit_code, all};
-  };
   // The lock's critical section holds 3 accesses: in[i], and the load and store of *total.
   auto [ok, ok_notes] = notes_of("lock_critical_section.cu");
   CHECK(ok == 0);
@@ -312,4 +314,26 @@ TEST_CASE("spin locks: the notes say which lock orders how many accesses, or why
   auto [stray, stray_notes] = notes_of("lock_released_by_non_holder.cu");
   CHECK(stray == 3);
   CHECK(stray_notes.find("without holding the lock") != std::string::npos);
+}
+
+TEST_CASE("last-block tickets: the notes say a ticket orders, or which --assume it needs, or why it is none") {
+  auto [ordered, ordered_notes] = notes_of("atomic_ticket_last_block_assumed.cu");
+  CHECK(ordered == 0);
+  CHECK(ordered_notes.find("the last-block ticket at") != std::string::npos);
+  CHECK(ordered_notes.find("observation order through the atomics") != std::string::npos);
+  // Without --assume: atomicInc(&retired, gridDim.x) may wrap from an unknown content, so the note names the
+  // assumption that makes it a ticket.
+  auto [unknown, unknown_notes] = notes_of("atomic_ticket_last_block.cu");
+  CHECK(unknown == 3);
+  CHECK(unknown_notes.find("depends on the counter's content at launch; state it with --assume (for example 'retired == 0')") !=
+        std::string::npos);
+  // Another CTA may reset the counter: no ticket, and the note says which write.
+  auto [reset, reset_notes] = notes_of("atomic_ticket_reset_by_other_cta.cu");
+  CHECK(reset == 3);
+  CHECK(reset_notes.find("is no last-block ticket: another write may reach the counter (") != std::string::npos);
+  // Every thread takes one: two threads of a CTA increment it, so no ticket, and the partial sums race with the reads
+  // (possibly, without the replay that confirms it).
+  auto [every, every_notes] = notes_of("atomic_ticket_every_thread.cu");
+  CHECK(every == 3);
+  CHECK(every_notes.find("is no last-block ticket: two threads of one CTA may run it on one location") != std::string::npos);
 }

@@ -3,7 +3,9 @@
 // are both gridDim.x - 1 only with gridDim.x + 1 other increments between them (atom.inc counts modulo
 // gridDim.x + 1, ISA 9.7.13.5), which the launch does not have; the symbolic engine counts no thread beyond the
 // two it checks, so the write-write pair on out[0] is a possible race (not a certain one: ISA 8.10 Atomicity puts
-// one of the two incs after the other).
+// one of the two incs after the other). Nor is `retired` known at launch (a previous launch, or the host, may have
+// left any value in it), so the last-block ticket orders nothing (tickets.hpp; the report's note names the --assume
+// that states it, which atomic_ticket_last_block_assumed.cu adds).
 __device__ unsigned retired = 0;
 __global__ void k(const float* in, float* partial, float* out) {
   if (threadIdx.x == 0) {

@@ -2,7 +2,9 @@
 // threadFenceReduction (CUDA samples): each CTA reduces in shared memory, thread 0 publishes the partial sum, fences,
 // takes an atomicInc ticket and broadcasts amLast; the last CTA adds the partial sums and resets the counter. The
 // broadcast is the writer's ticket test (the writer left the reduction loop: it passes the barrier after it), so the
-// pairs of the last CTA are possible races only (atomic adjacency and the fences, atomic_ticket_last_block.cu).
+// pairs of the last CTA are possible races only (atomic adjacency and the fences, atomic_ticket_last_block.cu): the
+// counter's content at launch is unknown. With --assume 'retirementCount == 0' the ticket orders them
+// (atomic_ticket_block_reads.cu).
 __device__ unsigned int retirementCount = 0;
 __global__ void k(const float *in, float *partial, float *out) {
   __shared__ bool amLast;
