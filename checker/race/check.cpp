@@ -1466,7 +1466,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // Whether, when consumer access `consumer` runs, T1's run u of site k (its own or a forwarded one) read the last
   // count; asked of T1 for both threads, keyed by the forwarding instruction.
   std::map<std::tuple<std::size_t, std::uint32_t, std::optional<std::uint32_t>>, bool> ticket_reads;
-  std::vector<bool> ticket_used(ticket_sites.size(), false), ticket_needs_initial(ticket_sites.size(), false);
+  std::vector<bool> ticket_used(ticket_sites.size(), false), ticket_needs_initial(ticket_sites.size(), false),
+      ticket_missing_acquire(ticket_sites.size(), false), ticket_orders_increments(ticket_sites.size(), false);
   auto ticket_read = [&](std::size_t k, std::uint32_t consumer, const AtomicUpdate& u) {
     const auto key = std::make_tuple(k, consumer, u.via);
     if (auto it = ticket_reads.find(key); it != ticket_reads.end()) return it->second;
@@ -1497,19 +1498,18 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     for (const AtomicUpdate* run : runsC) {
       const AtomicUpdate& uc = *run;
       const std::uint32_t after = uc.via ? *uc.via : ca.instr;  // what T's acquire pattern must precede
-      z3::expr fences = c.bool_val(true);
-      if (!increment) {
-        const auto acquire = acquire_scope(f, prep.cfg, pattern, after);
-        if (!acquire) continue;
-        fences = includes(*acquire) && includes(*release);
-      } else if (!uc.via && !after_ticket(prep.cfg, site, ca.instr)) {
-        continue;
-      }
-      if (uc.via && !after_broadcast(f, prep, *uc.via, ca.instr)) continue;
+      const std::optional<ptx::ir::Scope> acquire = increment ? std::nullopt : acquire_scope(f, prep.cfg, pattern, after);
+      const bool follows = uc.via ? after_broadcast(f, prep, *uc.via, ca.instr) : acquire || after_ticket(prep.cfg, site, ca.instr);
+      if (!follows) continue;
       // (T1's run forwarded by the same instruction: the question is asked of T1.)
       const auto same = std::find_if(runs1.begin(), runs1.end(), [&](const AtomicUpdate* u) { return u->via == uc.via; });
       if (same == runs1.end() || !ticket_read(k, ca.instr, **same)) continue;
-      ticket_used[k] = true;
+      if (!increment && !acquire) {  // the last CTA learnt it is last, but its atomic is no acquire pattern
+        ticket_missing_acquire[k] = true;
+        continue;
+      }
+      const z3::expr fences = increment ? c.bool_val(true) : includes(*acquire) && includes(*release);
+      (increment ? ticket_orders_increments : ticket_used)[k] = true;
       ordered = ordered || (up.pc && uc.pc && up.addr == uc.addr && includes(access_of(P, site.atom)->scope) && fences);
     }
     return ordered;
@@ -1845,6 +1845,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                           ": accesses before a CTA's increment and its release pattern are ordered before those after the "
                           "acquire pattern of the CTA whose increment read the last count, the grid's CTAs less one more than "
                           "the counter's initial content (ISA 8.9.2 observation order through the atomics, 8.9.4 item 4)");
+    else if (ticket_orders_increments[k])
+      res.notes.push_back("the last-block ticket at " + where_of(m, f.body[ticket_sites[k].atom]).text() +
+                          ": the other CTAs' increments are ordered before what the CTA whose increment read the last count "
+                          "runs after it (ISA 8.9.2 observation order, then 8.9.5 base causality order)");
     else if (ticket_needs_initial[k])
       ticket_initial_unknown.push_back(ticket_sites[k]);
   }
@@ -1853,8 +1857,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
                         "last count depends on the counter's content at launch; state it with --assume (for example '" +
                         assume_example(site.object, "0") + "')");
   // (Why a candidate orders nothing matters only where a race is possible.)
-  if (std::any_of(res.races.begin(), res.races.end(), [](const RaceReport& r) { return r.possible; }))
+  if (std::any_of(res.races.begin(), res.races.end(), [](const RaceReport& r) { return r.possible; })) {
     for (const std::string& why : ticket_rejected) res.notes.push_back(why);
+    for (std::size_t k = 0; k < ticket_sites.size(); ++k)
+      if (ticket_missing_acquire[k])
+        res.notes.push_back("the last-block ticket at " + where_of(m, f.body[ticket_sites[k].atom]).text() + " does not order the last "
+                            "CTA's accesses after the other CTAs' writes: no acquire fence follows the atomic (before its verdict "
+                            "is stored for the CTA, or before the access), and a barrier is no fence (ISA 8.8, 8.9.4); a "
+                            "__threadfence() right after the atomic makes it an acquire pattern");
+  }
 
   // ---- a thread's own accesses while its cp.async is in flight. ISA 9.7.9.25.3.3: the copy's writes become visible
   // to the thread only when its group completes, and the copy is ordered with none of the thread's later

@@ -331,6 +331,11 @@ TEST_CASE("last-block tickets: the notes say a ticket orders, or which --assume 
   auto [reset, reset_notes] = notes_of("atomic_ticket_reset_by_other_cta.cu");
   CHECK(reset == 3);
   CHECK(reset_notes.find("is no last-block ticket: another write may reach the counter (") != std::string::npos);
+  // The CUDA sample's form: no fence after the atomicInc, so the last CTA's reads are not ordered, and the note says
+  // what would order them.
+  auto [no_acquire, no_acquire_notes] = notes_of("atomic_ticket_block_reads_no_acquire.cu");
+  CHECK(no_acquire == 3);
+  CHECK(no_acquire_notes.find("no acquire fence follows the atomic") != std::string::npos);
   // Every thread takes one: two threads of a CTA increment it, so no ticket, and the partial sums race with the reads
   // (possibly, without the replay that confirms it).
   auto [every, every_notes] = notes_of("atomic_ticket_every_thread.cu");
