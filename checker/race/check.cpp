@@ -1397,7 +1397,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         if (u.instr == atom && (!u.via || f.body[*u.via].op == ptx::ir::Opcode::st_)) out.push_back(&u);
     return out;
   };
-  auto own_update = [&](const ThreadEncoding& t, std::uint32_t atom) { return ticket_updates(t, atom).front(); };
+  // The thread's own run of T (nullptr if its encoding has none).
+  auto own_update = [&](const ThreadEncoding& t, std::uint32_t atom) -> const AtomicUpdate* {
+    for (const AtomicUpdate& u : t.updates)
+      if (u.instr == atom) return &u;
+    return nullptr;
+  };
   std::vector<TicketSite> ticket_sites, ticket_initial_unknown;  // accepted; counting only from a known initial content
   std::vector<std::string> ticket_rejected;                       // why a candidate orders nothing (notes)
   // A site can order something only with a release pattern before it and an acquire pattern after it, or with another
@@ -1414,7 +1419,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return released && acquired;
   };
   for (const TicketSite& site : find_ticket_sites(f, prep, T1)) {
-    if (!ticket_useful(site, *access_of(T1, site.atom))) continue;
+    if (!own_update(T2, site.atom) || !access_of(T2, site.atom) || !ticket_useful(site, *access_of(T1, site.atom))) continue;
     const QueryBudget before = current;
     set_budget(o.query);
     const AtomicUpdate &u1 = *own_update(T1, site.atom), &u2 = *own_update(T2, site.atom);
