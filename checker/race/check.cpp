@@ -1466,6 +1466,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         }
       for (const auto* runs : {&runs1, &runs2})
         for (const AtomicUpdate* u : *runs) s.add(z3::implies(u->pc && strong, z3::ult(increments_before(*u), grid_ctas)));
+      // A run forwarded by the thread itself is its own run (T runs once).
+      for (const ThreadEncoding* t : {&T1, &T2}) {
+        const AtomicUpdate& own = *own_update(*t, site.atom);
+        for (const AtomicUpdate* w : ticket_updates(*t, site.atom))
+          if (w->via && w->forwarder_tid.size() == 3) s.add(z3::implies(all_eq(w->forwarder_tid, t->tid), w->ret == own.ret && w->pc == own.pc));
+      }
     }
   }
   // Whether, when consumer access `consumer` runs, T1's run u of site k (its own or a forwarded one) read the last

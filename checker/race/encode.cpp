@@ -1204,7 +1204,7 @@ class Encoder {
           const bool cas = in.q.atom_op == ptx::ir::AtomOp::cas && o.size() > 3;
           out_.updates.push_back({i, a.addr, old, atom_written(in, old, R(b, ww), cas ? R(3, ww) : old), a.pc, a.object,
                                   cas ? std::optional(R(2, ww)) : std::nullopt, cas ? std::optional(R(3, ww)) : std::nullopt, a.scope,
-                                  std::nullopt});
+                                  std::nullopt, {}});
           if (returns) {
             write(s, in, o[0], old, false);
             if (integer_add(in)) out_.counters.push_back({i, a.object, a.addr, old, out_.add_amounts.at(i), a.pc, a.scope});
@@ -1410,7 +1410,7 @@ class Encoder {
     const z3::expr runs = exists && as_w(at.pc);
     for (const z3::expr& pc : passed) add_fact(z3::implies(pc && exists, as_w(pc)));
     const z3::expr v = z3::ite(runs, as_w(at.value), initial_content(store)).simplify();
-    add_writer_atomics(atomics, w.from, w.to, store, iteration);
+    add_writer_atomics(atomics, w.from, w.to, store, iteration, w.tid);
     return broadcast_memo_.emplace(store, v).first->second;
   }
   // The counter reads and atomic updates a forwarded value is computed from, in `loops` (those of the forwarding
@@ -1439,14 +1439,14 @@ class Encoder {
   // The forwarding thread's counter reads and atomic updates (this thread's under the substitution from -> to), for
   // the facts between the forwarders of two threads (check.cpp).
   void add_writer_atomics(const ForwardedAtomics& atomics, const z3::expr_vector& from, const z3::expr_vector& to,
-                          std::uint32_t via, const std::vector<z3::expr>& instance) {
+                          std::uint32_t via, const std::vector<z3::expr>& instance, const std::vector<z3::expr>& forwarder_tid) {
     auto as = [&](z3::expr e) { return e.substitute(from, to); };
     for (const auto* cr : atomics.counters)
       out_.writer_counters.push_back({{cr->instr, cr->object, as(cr->addr), as(cr->ret), as(cr->inc), as(cr->pc), cr->scope}, via, instance});
     for (const auto* u : atomics.updates)
       out_.writer_updates.push_back({u->instr, as(u->addr), as(u->ret), as(u->written), as(u->pc), u->object,
                                      u->compare ? std::optional(as(*u->compare)) : std::nullopt, u->swap ? std::optional(as(*u->swap)) : std::nullopt,
-                                     u->scope, via});
+                                     u->scope, via, forwarder_tid});
     // The forwarding thread's population counts too (a leader's `atomicAdd(count, __popc(ballot))`), each once.
     for (std::size_t n = 0, taken = out_.popcounts.size(); n < taken; ++n) {
       const ThreadEncoding::Popcount forwarder{as(out_.popcounts[n].bits).simplify(), as(out_.popcounts[n].count).simplify()};
@@ -1601,7 +1601,7 @@ class Encoder {
       }
     std::vector<z3::expr> instance = iteration;
     instance.insert(instance.end(), source.begin(), source.end());
-    add_writer_atomics(atomics, from, to, via, instance);
+    add_writer_atomics(atomics, from, to, via, instance, source);
     return {as_source(value).simplify(), may_skip ? as_source(pc).simplify() : c_.bool_val(true)};
   }
 

@@ -77,6 +77,7 @@ struct AtomicUpdate {
   std::optional<z3::expr> compare, swap;   // atom.cas's operands b and c
   ptx::ir::Scope scope = ptx::ir::Scope::gpu;
   std::optional<std::uint32_t> via;        // one of writer_updates: the broadcast store or shuffle that forwarded it
+  std::vector<z3::expr> forwarder_tid;     // ... and the tid of the thread that ran it (in this thread's CTA)
 };
 z3::expr atom_written(const ptx::ir::Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c);
 

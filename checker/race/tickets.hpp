@@ -15,7 +15,9 @@
 // (8.9.2, through the chain of RMWs), so an access b before a CTA's release pattern (a release fence on every path
 // to T, 8.8) precedes an access a after the last's acquire pattern (T then an acquire fence) in causality order
 // (8.9.4 item 4, 8.9.5), and so does an access of another thread of the last CTA that a barrier (8.9.4 item 2) puts
-// after the last's shared-memory broadcast of its verdict (the store after the acquire pattern); the increments
+// after the last's shared-memory broadcast of its verdict (the store after the acquire pattern), or that the
+// broadcasting thread itself runs after its T and an acquire fence (its own verdict read back: the same run of T,
+// check.cpp ties the two); the increments
 // themselves precede whatever the last CTA runs after its T (8.9.5 item 2: observation order, then base causality
 // order). proofs/model.cpp checks the litmus form (model.ticket_orders_last_block, model.ticket_needs_its_conditions;
 // proofs/models/ptx-race.cat counts an atom's read and write events as the one operation that 8.7.1 speaks of).
