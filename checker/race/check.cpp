@@ -1319,6 +1319,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const Access *w1 = access_of(T1, site.write), *w2 = access_of(T2, site.write);
     if (w1 && w2 && std::get<0>(check(w1->pc && w2->pc && w1->addr == w2->addr)) == z3::unsat) flag_sites.push_back(site);
   }
+  // The byte offset of `addr` in an object (its base symbol's), where assume.hpp initial_memory names the content.
+  auto offset_in = [&](int object, const z3::expr& addr) {
+    return addr - c.bv_const(prep.objects[static_cast<std::size_t>(object)].base_symbol.c_str(), 64);
+  };
   enum class FlagRead { settled, initial_content, other_write };
   std::map<std::pair<std::size_t, std::uint32_t>, FlagRead> flag_reads;  // (site, consumer instruction), asked of T1
   auto flag_read = [&](std::size_t k, std::uint32_t consumer) {
@@ -1330,9 +1334,8 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     const Access &a = *access_of(T1, consumer), &r = *access_of(T1, site.read);
     const z3::expr runs = a.pc && r.pc;
     const z3::expr read = r.value->extract(8 * r.size - 1, 0);
-    const Object& buffer = prep.objects[static_cast<std::size_t>(site.object)];
-    const z3::expr offset = r.addr - c.bv_const(buffer.base_symbol.c_str(), 64);
-    const z3::expr initial = initial_memory(c, buffer.name, r.size, offset);
+    const z3::expr offset = offset_in(site.object, r.addr);
+    const z3::expr initial = initial_memory(c, prep.objects[static_cast<std::size_t>(site.object)].name, r.size, offset);
     const z3::expr r_size = c.bv_val(r.size, 64);
     // The assumptions about every index (`arg2[*] == 0`), at the element R reads.
     z3::expr each = c.bool_val(true);
@@ -1350,8 +1353,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         if (!x.write || (t == &T2 && x.instr == site.write) || never_conflict(x, r)) continue;
         z3::expr gives = x.pc && accesses_overlap(x.addr, c.bv_val(x.size, 64), r.addr, r_size);
         std::optional<z3::expr> written = x.stored;
-        for (const AtomicUpdate& u : t->updates)
-          if (u.instr == x.instr) written = u.written;
+        if (const AtomicUpdate* u = update_of(*t, x.instr)) written = u->written;
         if (t == &T2 && written && x.size == r.size && written->get_sort().bv_size() >= 8 * r.size)
           gives = gives && !(x.addr == r.addr && written->extract(8 * r.size - 1, 0) != read);
         if (std::get<0>(check(runs && gives)) != z3::unsat) verdict = FlagRead::other_write;
@@ -1379,8 +1381,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // runs, the T of its thread, or of the thread that broadcast its result to the CTA, read the last count V0 + N - 1.
   const z3::expr grid_ctas = z3::zext(launch.nctaid[0], 32) * z3::zext(launch.nctaid[1], 32) * z3::zext(launch.nctaid[2], 32);
   auto counter_initial = [&](const AtomicUpdate& u) {
-    const Object& counter = prep.objects[static_cast<std::size_t>(u.object)];
-    return initial_memory(c, counter.name, u.ret.get_sort().bv_size() / 8, u.addr - c.bv_const(counter.base_symbol.c_str(), 64));
+    return initial_memory(c, prep.objects[static_cast<std::size_t>(u.object)].name, u.ret.get_sort().bv_size() / 8, offset_in(u.object, u.addr));
   };
   // The increments before u in coherence order: its read value less the location's initial content (64-bit).
   auto increments_before = [&](const AtomicUpdate& u) {
@@ -1397,13 +1398,13 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         if (u.instr == atom && (!u.via || f.body[*u.via].op == ptx::ir::Opcode::st_)) out.push_back(&u);
     return out;
   };
-  // The thread's own run of T (nullptr if its encoding has none).
-  auto own_update = [&](const ThreadEncoding& t, std::uint32_t atom) -> const AtomicUpdate* {
-    for (const AtomicUpdate& u : t.updates)
-      if (u.instr == atom) return &u;
-    return nullptr;
-  };
   std::vector<TicketSite> ticket_sites, ticket_initial_unknown;  // accepted; counting only from a known initial content
+  // Per accepted site, computed once: both threads' runs of T (ticket_updates) and the instructions after T.
+  struct TicketRuns {
+    std::vector<const AtomicUpdate*> runs1, runs2;
+    std::vector<bool> after;
+  };
+  std::vector<TicketRuns> ticket_runs;
   std::vector<std::string> ticket_rejected;                       // why a candidate orders nothing (notes)
   // A site can order something only with a release pattern before it and an acquire pattern after it, or with another
   // write to the counter (the reset its increments precede): the others (most atomic counters) are not asked about.
@@ -1419,12 +1420,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     return released && acquired;
   };
   for (const TicketSite& site : find_ticket_sites(f, prep, T1)) {
-    if (!own_update(T2, site.atom) || !access_of(T2, site.atom) || !ticket_useful(site, *access_of(T1, site.atom))) continue;
+    if (!update_of(T2, site.atom) || !access_of(T2, site.atom) || !ticket_useful(site, *access_of(T1, site.atom))) continue;
     const QueryBudget before = current;
     set_budget(o.query);
-    const AtomicUpdate &u1 = *own_update(T1, site.atom), &u2 = *own_update(T2, site.atom);
+    const AtomicUpdate &u1 = *update_of(T1, site.atom), &u2 = *update_of(T2, site.atom);
     const Access& counter = *access_of(T1, site.atom);
     const unsigned bits = u1.ret.get_sort().bv_size();
+    const std::vector<bool> after = after_ticket(prep.cfg, site);
+    const auto runs1 = ticket_updates(T1, site.atom), runs2 = ticket_updates(T2, site.atom);
     std::string why;
     bool initial_unknown = false;
     const z3::expr adds_one = z3::implies(u1.pc && z3::ult(increments_before(u1), grid_ctas - 1), u1.written == u1.ret + c.bv_val(1, bits));
@@ -1438,14 +1441,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     // Every other write to the counter: the last CTA's reset, after a run of T that read the last count (the thread's
     // own before it, or its CTA's broadcasting thread's, before a barrier before it: causality order, then
     // coherence order, 8.10).
-    for (const ThreadEncoding* t : {&T2, &T1})
+    for (const auto& [t, runs] : {std::pair{&T2, &runs2}, std::pair{&T1, &runs1}})
       for (const Access& x : t->accesses) {
         if (!why.empty()) break;
         if (!x.write || x.instr == site.atom || never_conflict(x, counter)) continue;
         const z3::expr reaches = x.pc && accesses_overlap(x.addr, c.bv_val(x.size, 64), counter.addr, c.bv_val(counter.size, 64));
         z3::expr reset = c.bool_val(false);
-        for (const AtomicUpdate* u : ticket_updates(*t, site.atom))
-          if (u->via ? after_broadcast(f, prep, *u->via, x.instr) : after_ticket(prep.cfg, site, x.instr)) reset = reset || read_last(*u);
+        for (const AtomicUpdate* u : *runs)
+          if (u->via ? after_broadcast(f, prep, *u->via, x.instr) : after[x.instr]) reset = reset || read_last(*u);
         if (std::get<0>(check(reaches && !reset)) != z3::unsat) why = "another write may reach the counter (" + where_of(m, f.body[x.instr]).text() + ")";
       }
     set_budget(before);
@@ -1455,10 +1458,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       ticket_initial_unknown.push_back(site);
     } else {
       ticket_sites.push_back(site);
+      ticket_runs.push_back({runs1, runs2, after});
       // Atomicity (8.10) over morally strong increments, each CTA's one: the runs on one location read distinct counts
       // below N (tickets.hpp); a forwarded run is of the forwarding thread's CTA.
       const z3::expr strong = includes(counter.scope);
-      const auto runs1 = ticket_updates(T1, site.atom), runs2 = ticket_updates(T2, site.atom);
       for (const AtomicUpdate* x : runs1)
         for (const AtomicUpdate* y : runs2) {
           const z3::expr distinct = x->via || y->via ? !same_cta : c.bool_val(true);
@@ -1467,9 +1470,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       for (const auto* runs : {&runs1, &runs2})
         for (const AtomicUpdate* u : *runs) s.add(z3::implies(u->pc && strong, z3::ult(increments_before(*u), grid_ctas)));
       // A run forwarded by the thread itself is its own run (T runs once).
-      for (const ThreadEncoding* t : {&T1, &T2}) {
-        const AtomicUpdate& own = *own_update(*t, site.atom);
-        for (const AtomicUpdate* w : ticket_updates(*t, site.atom))
+      for (const auto& [t, runs] : {std::pair{&T1, &runs1}, std::pair{&T2, &runs2}}) {
+        const AtomicUpdate& own = *update_of(*t, site.atom);
+        for (const AtomicUpdate* w : *runs)
           if (w->via && w->forwarder_tid.size() == 3) s.add(z3::implies(all_eq(w->forwarder_tid, t->tid), w->ret == own.ret && w->pc == own.pc));
       }
     }
@@ -1495,22 +1498,23 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   // and access ca (of C) after the acquire pattern of a run of T that read the last count (C's own, then ca after it;
   // or its CTA's broadcasting thread's, then the broadcast store after it, and ca after a load of what that store
   // stored, which a CTA barrier separates from it): the executions in which both ran T on one location, which order
-  // pb before ca. The increment itself
-  // needs no fences (observation order, then base causality order: 8.9.5 item 2).
+  // pb before ca. The increment itself needs no fences (observation order, then base causality order: 8.9.5 item 2).
   auto ticket_orders = [&](std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P) {
     const TicketSite& site = ticket_sites[k];
     const FlagSite pattern{site.atom, site.atom, site.object};  // T is the release pattern's write and the acquire's read
     const bool increment = pb.instr == site.atom;
     std::optional<ptx::ir::Scope> release;
     if (!increment && !(release = release_scope(f, prep.cfg, pattern, pb.instr))) return c.bool_val(false);
-    const auto runs1 = ticket_updates(T1, site.atom), runsC = ticket_updates(C, site.atom);
-    const AtomicUpdate& up = *own_update(P, site.atom);
+    const TicketRuns& runs = ticket_runs[k];
+    const std::vector<const AtomicUpdate*>& runs1 = runs.runs1;
+    const std::vector<const AtomicUpdate*>& runsC = &C == &T1 ? runs.runs1 : runs.runs2;
+    const AtomicUpdate& up = *update_of(P, site.atom);
     z3::expr ordered = c.bool_val(false);
     for (const AtomicUpdate* run : runsC) {
       const AtomicUpdate& uc = *run;
       const std::uint32_t after = uc.via ? *uc.via : ca.instr;  // what T's acquire pattern must precede
       const std::optional<ptx::ir::Scope> acquire = increment ? std::nullopt : acquire_scope(f, prep.cfg, pattern, after);
-      const bool follows = uc.via ? after_broadcast(f, prep, *uc.via, ca.instr) : acquire || after_ticket(prep.cfg, site, ca.instr);
+      const bool follows = uc.via ? after_broadcast(f, prep, *uc.via, ca.instr) : acquire || runs.after[ca.instr];
       if (!follows) continue;
       // (T1's run forwarded by the same instruction: the question is asked of T1.)
       const auto same = std::find_if(runs1.begin(), runs1.end(), [&](const AtomicUpdate* u) { return u->via == uc.via; });

@@ -1717,6 +1717,12 @@ const Access* access_of(const ThreadEncoding& t, std::uint32_t instr) {
   return nullptr;
 }
 
+const AtomicUpdate* update_of(const ThreadEncoding& t, std::uint32_t instr) {
+  for (const auto& u : t.updates)
+    if (u.instr == instr) return &u;
+  return nullptr;
+}
+
 ThreadEncoding encode_thread(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p,
                              const Launch& launch, int thread) {
   return Encoder(c, m, f, p, launch, thread).run();

@@ -194,6 +194,8 @@ std::unordered_set<unsigned> constants_of(const z3::expr& e);
 
 // Thread t's access by instruction `instr` (nullptr when it has none).
 const Access* access_of(const ThreadEncoding& t, std::uint32_t instr);
+// Thread t's own atomic update by instruction `instr` (ThreadEncoding::updates; nullptr when it has none).
+const AtomicUpdate* update_of(const ThreadEncoding& t, std::uint32_t instr);
 
 // `calls`: the call instructions left in f that are not modelled, with the reason (inline.hpp's Inlined::unsupported);
 // every other call left in f is one the inliner kept as pure (no memory written, fresh results).

@@ -16,10 +16,10 @@ std::vector<TicketSite> find_ticket_sites(const ptx::ir::Function& f, const Prep
   return out;
 }
 
-bool after_ticket(const Cfg& g, const TicketSite& site, std::uint32_t a) {
+std::vector<bool> after_ticket(const Cfg& g, const TicketSite& site) {
   std::vector<bool> seen(g.block_of.size(), false);
   mark_reachable(g, next_instructions(g, site.atom), seen, true);
-  return seen[a];
+  return seen;
 }
 
 bool after_broadcast(const ptx::ir::Function& f, const Prepared& p, std::uint32_t store, std::uint32_t a) {

@@ -37,8 +37,9 @@ struct TicketSite {
 // The candidate sites of a kernel, from one thread's encoding (its updates tell the atomics' read values).
 std::vector<TicketSite> find_ticket_sites(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t);
 
-// Whether access `a` runs after the site's T whenever both run: a is reachable from T (T is in no loop).
-bool after_ticket(const Cfg& g, const TicketSite& site, std::uint32_t a);
+// The instructions that run after the site's T whenever both run: those reachable from T (T is in no loop), one flag
+// per instruction.
+std::vector<bool> after_ticket(const Cfg& g, const TicketSite& site);
 // Whether access `a` runs after a load that reads what broadcast store `store` stored (broadcast.hpp: a CTA barrier
 // separates the two) whenever `a` runs: an unguarded such load dominates it.
 bool after_broadcast(const ptx::ir::Function& f, const Prepared& p, std::uint32_t store, std::uint32_t a);
