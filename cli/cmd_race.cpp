@@ -14,7 +14,8 @@ struct RaceArgs {
   std::uint64_t seed = 0;
   bool json = false, sarif = false, o0 = false, x_only = false, block_level = false, pure_externs = false;
   race::QueryBudget query;
-  unsigned memory_mb = 4096;
+  unsigned memory_mb = race::Options{}.memory_mb;
+  double max_seconds = race::Options{}.max_seconds, max_wall_seconds = race::Options{}.max_wall_seconds;
   CudaOptions cuda;
 };
 
@@ -24,6 +25,8 @@ int run_race(const RaceArgs& a) {
   o.o0 = a.o0;
   o.check.query = a.query;
   o.check.memory_mb = a.memory_mb;
+  o.check.max_seconds = a.max_seconds;
+  o.check.max_wall_seconds = a.max_wall_seconds;
   o.check.x_only = a.x_only;
   o.check.block_level = a.block_level;
   o.check.assume_pure_externs = a.pure_externs;
@@ -82,7 +85,17 @@ void register_race(CLI::App& app) {
                   "answers are reproducible")->capture_default_str();
   cmd->add_option("--timeout-ms", args->query.timeout_ms, "solver time limit per query, the backstop of --rlimit (0: none)")
       ->capture_default_str();
-  cmd->add_option("--memory-mb", args->memory_mb, "Z3 memory cap; past it the answer is unknown")
+  cmd->add_option("--max-seconds", args->max_seconds,
+                  "CPU seconds per kernel (the checking thread, Z3 included; every stage: encoding, search, replay); past "
+                  "it the answer is unknown (0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-wall-seconds", args->max_wall_seconds, "wall-clock seconds per kernel, a backstop (0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--memory-mb", args->memory_mb,
+                  "resident memory of the whole process while a kernel is checked (Z3 included), and Z3's own cap; past it "
+                  "the answer is unknown")
       ->check(CLI::Range(32u, 1u << 20))  // below 32 MB Z3 cannot even start its context
       ->capture_default_str();
   add_cuda_options(cmd, args->cuda);

@@ -1,4 +1,5 @@
 #include "checker/race/async_copy.hpp"
+#include "semantics/support/resource_guard.hpp"
 
 #include <algorithm>
 #include <set>
@@ -14,6 +15,7 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
   std::uint32_t enough_commits = 1;
   for (const auto& in : f.body)
     if (ptx::ir::async_copy_role(in) == AsyncCopyRole::wait) enough_commits = std::max(enough_commits, ptx::ir::async_wait_pending(in) + 1);
+  std::size_t states = 0;
   for (std::uint32_t issue = 0; issue < f.body.size(); ++issue) {
     if (ptx::ir::async_copy_role(f.body[issue]) != AsyncCopyRole::copy) continue;
     const std::set<int> around_set = loops_around(g, issue);
@@ -38,6 +40,12 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
       if (iteration != AsyncPosition::any_iteration && ++iteration > max_async_iterations) iteration = AsyncPosition::any_iteration;
     };
     while (!todo.empty()) {
+      // The states multiply with the loops around and after the copy (their iteration counts): the kernel's budget
+      // holds here too, and a bound on the states keeps the memory (and the time to free it) small.
+      ptxcheck::ResourceGuard::checkpoint();
+      if (++states > max_async_states)
+        throw ptxcheck::BudgetExhausted("the cp.async in-flight analysis reached its bound of " + std::to_string(max_async_states) +
+                                        " states (copies inside several loops, async_copy.hpp)");
       State s = std::move(todo.back());
       todo.pop_back();
       if (!seen.insert(s).second) continue;

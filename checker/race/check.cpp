@@ -2,6 +2,7 @@
 // reachability, loop iterations aligned across a CTA by barriers, moral strength per ISA 8.6, and barrier
 // divergence as "one thread of a CTA reaches a barrier instance that another does not".
 #include "checker/race/check.hpp"
+#include "semantics/support/resource_guard.hpp"
 
 #include "checker/race/async_copy.hpp"
 #include "checker/race/difference.hpp"
@@ -313,10 +314,13 @@ ThreadIds ids_of(const z3::model& m, const ThreadEncoding& t) {
 }
 }  // namespace
 
-KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o) {
+namespace {
+// check_kernel under its guard: every stage (encoding, loop summaries, pair search, replay) stops when the guard's
+// CPU, wall or memory budget runs out.
+KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o, ResourceGuard& guard) {
   auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = thread_cpu_seconds();
-  auto over_budget = [&] { return thread_cpu_seconds() - cpu0 > o.max_seconds; };
+  auto over_budget = [&] { return guard.exhausted().has_value(); };
+  auto budget_reason = [&] { return guard.exhausted().value_or("budget reached"); };
   KernelResult res;
   res.kernel = kernel.name;
   // The engine checks the kernel with its callees spliced in (inline.hpp) and its thread-private variables as
@@ -380,8 +384,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       res.notes.push_back("shared memory read in barrier intervals where no thread writes it: the loads at " + places(agreed) +
                           " read one value per CTA and barrier interval (ISA 8.9.4 item 2, 8.10 Causality)");
   }
-  z3::set_param("memory_max_size", static_cast<int>(o.memory_mb));
+  // Z3's own cap on what it allocates, beside the guard's on the whole process: Z3 does not stop at once when
+  // interrupted while it bit-blasts one formula, but it checks its cap at every allocation. Past the cap the solver
+  // is not used again (check_on; Z3 4.8 can abort the process when it is).
+  z3::set_param("memory_max_size", static_cast<int>(std::max(16u, o.memory_mb * 9 / 10)));  // the rest: the process's own
   z3::context c;
+  const ResourceGuard::Watch watch(&guard, c);
   Launch launch = make_launch(c, o.block, o.grid);
   ThreadEncoding T1 = encode_thread(c, m, f, prep, launch, 1);
   ThreadEncoding T2 = encode_thread(c, m, f, prep, launch, 2);
@@ -470,6 +478,9 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       r = solver.check();
       z3::solver* answered = &solver;
       std::optional<z3::solver> fresh;
+      // Interrupted by the kernel's guard: its reason, no second try, and no pop (Z3 4.8's pop after an interrupted
+      // check can take as long, and as much memory again, as the check had).
+      if (r == z3::unknown && over_budget()) return std::make_tuple(r, model, budget_reason());
       if (r == z3::unknown && current == o.query) {
         // The incremental solver keeps what it learnt from earlier queries and skips the preprocessing of a fresh
         // one; some queries it cannot decide within the budget a fresh solver decides in a fraction of it (a
@@ -485,7 +496,10 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         why = current.unknown_reason(answered->reason_unknown(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
     } catch (const z3::exception& e) {  // out of memory (memory_mb) or canceled: unknown, never a verdict
       r = z3::unknown;
-      why = z3_failure(e.msg(), o);
+      if (over_budget()) return std::make_tuple(r, model, budget_reason());
+      // Z3's memory cap: the solver is not used again, and Z3 may allocate while it is freed, so the cap goes.
+      z3::set_param("memory_max_size", 0);
+      throw BudgetExhausted(z3_failure(e.msg(), o));
     }
     solver.pop();
     return std::make_tuple(r, model, why);
@@ -821,7 +835,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     bool div = prep.uni.divergent[blk] || (f.body[b1.instr].guard >= 0 && !prep.uni.reg[f.body[b1.instr].guard]);
     if (!div) continue;
     if (over_budget()) {
-      res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every barrier was checked for divergence");
+      res.unknown_reasons.push_back(budget_reason() + " before every barrier was checked for divergence");
       break;
     }
     z3::expr q = same_cta && one_misses(b1, b2);
@@ -967,6 +981,49 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       e = e && z3::ult(x->addr - base, c.bv_val(ReplayOptions{}.max_buffer_bytes - x->size, 64));
     }
     return e;
+  };
+  // The size of each object that is a declared variable of known size (a shared array, a .global variable); pointer
+  // parameters' buffers and unsized extern shared arrays have none.
+  std::vector<std::optional<std::uint64_t>> object_bytes(prep.objects.size());
+  for (std::size_t k = 0; k < prep.objects.size(); ++k) {
+    if (pointer_params.count(prep.objects[k].name)) continue;
+    for (const auto* vars : {&f.locals, &m.globals})
+      for (const auto& v : *vars)
+        if (v.name == prep.objects[k].name && v.size_bytes() > 0 && !object_bytes[k]) object_bytes[k] = v.size_bytes();
+  }
+  // The pair's accesses lie inside their objects of known size: a witness should respect the objects' bounds.
+  auto within_objects = [&](const Access& a, const Access& b) {
+    z3::expr e = c.bool_val(true);
+    for (const Access* x : {&a, &b}) {
+      if (x->object < 0 || !object_bytes[x->object]) continue;
+      const std::uint64_t bytes = *object_bytes[x->object];
+      if (bytes < x->size) return c.bool_val(false);
+      const z3::expr base = c.bv_const(prep.objects[x->object].base_symbol.c_str(), 64);
+      e = e && z3::ule(x->addr - base, c.bv_val(bytes - x->size, 64));
+    }
+    return e;
+  };
+  // What the pair's addresses and conditions depend on that the encoding does not model (ThreadEncoding::abstracted).
+  // Values loaded from shared memory count where they make an address (ranks from a scan, an index read from a table
+  // the kernel built): where the accesses fall then rests on memory the engine does not follow. Under a condition
+  // they are taken as the inputs they derive from.
+  auto unmodelled_values = [&](const Access& a, const Access& b) {
+    std::set<std::string> out;
+    for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc}) {
+      const bool address = z3::eq(e, a.addr) || z3::eq(e, b.addr);
+      for (unsigned id : constants_of(e))
+        for (const ThreadEncoding* t : {&T1, &T2})
+          if (auto it = t->abstracted.find(id); it != t->abstracted.end() && (address || it->second != shared_load_note))
+            out.insert(it->second);
+    }
+    return out;
+  };
+  // "'temp' (2336 bytes) at offset 2133220320": a reported access outside its object, or empty.
+  auto outside_object = [&](const Access& a, const AccessReport& r) -> std::string {
+    if (a.object < 0 || !object_bytes[a.object]) return "";
+    const std::uint64_t bytes = *object_bytes[a.object];
+    if (r.offset >= 0 && static_cast<std::uint64_t>(r.offset) + r.size <= bytes) return "";
+    return "'" + r.object + "' (" + std::to_string(bytes) + " bytes) at offset " + std::to_string(r.offset);
   };
   auto witness_of = [&](const z3::model& mdl) {
     Witness w;
@@ -1736,10 +1793,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     }
     // Values the encoding does not model that the pair's addresses or conditions depend on: the race may need values
     // no execution produces.
-    std::set<std::string> unmodelled;
-    for (unsigned id : pair_constants)
-      for (const ThreadEncoding* t : {&T1, &T2})
-        if (auto it = t->abstracted.find(id); it != t->abstracted.end()) unmodelled.insert(it->second);
+    const std::set<std::string> unmodelled = unmodelled_values(a, b);
     // An ordering that only a later iteration can bring: the pair races in the first.
     bool possible = may_be_ordered(a, b, false), in_first_iteration = false;
     if (possible && unmodelled.empty() && !may_be_ordered(a, b, true) && !over_budget()) {
@@ -1755,6 +1809,12 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       }
     }
     reported.insert(key);
+    // A witness inside the objects' bounds when there is one; a race only outside them is at most possible (below).
+    if (const z3::expr inside = within_objects(a, b); !model->eval(inside, true).is_true() && !over_budget())
+      if (auto [r7, in_bounds, why7] = check(q && inside); r7 == z3::sat) {
+        q = q && inside;
+        model = in_bounds;
+      }
     // Prefer a small witness (a short replay), with nonzero scalar arguments and offsets a replay can allocate if
     // it can; the first model when there is none or no time is left.
     for (auto [nonzero, offsets] : {std::pair{true, true}, {false, true}, {false, false}}) {
@@ -1786,6 +1846,15 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     else if (in_first_iteration)
       rr.note = "in the first iteration of the loops around them, before any fence, release/acquire operation or strong read "
                 "that could order them in a later one (ISA 8.9.5)";
+    // A definite verdict needs evidence (issue 37): an access the witness places outside its object (its index built
+    // from values the engine cannot bound, such as ranks read from memory) is at most a possible race.
+    for (const auto& [x, xr] : {std::pair{&a, &rr.first}, std::pair{&b, &rr.second}})
+      if (const std::string outside = outside_object(*x, *xr); !outside.empty()) {
+        rr.possible = true;
+        rr.note = "the witness places an access outside its object (" + outside + "): no execution within the objects' "
+                  "bounds was found to race" + (rr.note.empty() ? "" : "; " + rr.note);
+        break;
+      }
     if (loads_unsettled) {
       rr.possible = true;
       rr.note = "the race needs the thread to read two values from one location between its own accesses, which the "
@@ -1958,17 +2027,14 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
         rr.note = "one thread: its own access while its cp.async is in flight" + std::string(same_iteration ? "" : " (in a later iteration of the loop)") +
                   "; the copy's writes are visible to the thread only after the cp.async.wait_group or wait_all that completes "
                   "its group (ISA 9.7.9.25.3.3)";
-        for (const z3::expr& e : {a.addr, a.pc, b.addr, b.pc})
-          for (unsigned id : constants_of(e))
-            for (const ThreadEncoding* t : {&T1, &T2})
-              if (t->abstracted.count(id)) rr.possible = true;
+        if (!unmodelled_values(a, b).empty()) rr.possible = true;
         if (rr.possible) rr.note += "; the accesses' addresses or conditions depend on values the symbolic engine does not model";
         res.races.push_back(rr);
         break;
       }
     }
   }
-  if (timed_out) res.unknown_reasons.push_back("CPU time budget of " + std::to_string(o.max_seconds) + " s per kernel reached before every access pair was checked");
+  if (timed_out) res.unknown_reasons.push_back(budget_reason() + " before every access pair was checked");
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 
   if (!prep.cfg.loops.empty())
@@ -1989,6 +2055,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
     ro.cooperative = reads_envreg(f);  // the grid workspace: as the grid-sync notes assume
     ro.assumptions = o.assumptions;
     replay_races(m, kernel, res.races, ro);
+    if (auto why = guard.exhausted()) res.notes.push_back("the replay of the witnesses stopped: " + *why);
   }
   bool definite = false;
   for (const auto& r : res.races) if (!r.possible) definite = true;
@@ -2000,6 +2067,31 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
+}
+}  // namespace
+
+KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o) {
+  ResourceGuard guard(o.limits());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto unknown = [&](const std::string& why) {
+    KernelResult r;
+    r.kernel = kernel.name;
+    r.verdict = KernelResult::Verdict::unknown;
+    r.unknown_reasons.push_back(why);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  };
+  try {
+    KernelResult r = check_kernel_guarded(m, kernel, o, guard);
+    r.cpu_seconds = guard.cpu_seconds();
+    return r;
+  } catch (const BudgetExhausted& e) {
+    return unknown(e.what());
+  } catch (const z3::exception& e) {  // Z3's own memory cap, or canceled by the guard
+    return unknown(guard.exhausted().value_or(z3_failure(e.msg(), o)));
+  } catch (const std::bad_alloc&) {
+    return unknown("out of memory (budget " + std::to_string(o.memory_mb) + " MB)");
+  }
 }
 
 }  // namespace ptxcheck::race

@@ -5,6 +5,7 @@
 #include "checker/race/assume.hpp"
 #include "checker/race/budget.hpp"
 #include "semantics/ir/ir.hpp"
+#include "semantics/support/resource_guard.hpp"
 
 #include <array>
 #include <map>
@@ -25,12 +26,16 @@ struct Options {
   // A function declared without a body returns fresh values, writes no memory and has no barrier (GPUVerify's
   // treatment of bodiless functions); otherwise a call of one is unsupported (unknown).
   bool assume_pure_externs = false;
-  // Per kernel, in CPU seconds of the checking thread (not wall time, so that a loaded machine gives the same
-  // verdicts); past it the answer is unknown.
+  // Per kernel, in CPU seconds of the checking thread (Z3 included; not wall time, so that a loaded machine gives the
+  // same verdicts); past it the answer is unknown. Every stage holds it: encoding, loop summaries, search, replay.
   double max_seconds = 60;
+  double max_wall_seconds = 300;  // per kernel, a backstop for a starved process; 0: none
   std::vector<Assumption> assumptions;  // preconditions on the arguments and the launch shape (assume.hpp)
   bool replay = true;  // run race witnesses on the interpreter, marking those it exhibits confirmed (replay.hpp)
-  unsigned memory_mb = 4096;                              // Z3's memory cap (process-wide); past it: unknown
+  // The resident memory of the whole process (Z3 included) while a kernel is checked, and Z3's own cap; past it:
+  // unknown. The default fits a laptop.
+  unsigned memory_mb = 4096;
+  ResourceLimits limits() const { return {max_seconds, max_wall_seconds, memory_mb}; }
 };
 
 // The unknown reason for a Z3 exception (its memory cap reached, or canceled).
@@ -123,7 +128,8 @@ struct KernelResult {
   std::vector<std::string> unsupported;  // "opcode at file:line"
   std::vector<std::string> notes;        // what was abstracted (loops, aliasing assumptions)
   unsigned queries = 0;
-  double seconds = 0;
+  double seconds = 0;      // wall
+  double cpu_seconds = 0;  // of the checking thread, Z3 included
 };
 
 KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, const Options& o);

@@ -7,6 +7,8 @@
 #include "checker/race/recurrence.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/launch.hpp"
+#include "semantics/ir/address.hpp"
+#include "semantics/support/resource_guard.hpp"
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/compare.hpp"
@@ -1029,12 +1031,14 @@ class Encoder {
       for (const auto& e : o.elements) if (e.kind == OK::Register) put(e.reg, fresh("elem", reg_bits(e.reg)));
   }
 
-  void havoc_outputs(State& s, const Instruction& in) {
+  // `unmodelled_load`: the instruction is a load whose value is not an input either (shared_load_note).
+  void havoc_outputs(State& s, const Instruction& in, bool unmodelled_load = false) {
     for (int r : written_registers(in)) {
       const z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(r));
       // A load's value is memory content, an input; so, for this purpose, is a shuffle's from a lane that may not
       // take part (membermask lanes that do not execute it make shfl.sync undefined, ISA 9.7.9.6).
-      if (!is_memory_op(in.op) && !matrix_memory_op(in) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
+      if (unmodelled_load) abstracted(v, shared_load_note);
+      else if (!is_memory_op(in.op) && !matrix_memory_op(in) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
       write(s, in, reg_operand(r), v, false);
     }
   }
@@ -1061,8 +1065,10 @@ class Encoder {
     StateSpace sp = space.value_or(in.q.space.value_or(StateSpace::generic));
     a.space = space_of(sp);
     z3::expr base = c_.bv_val(0, 64);
+    unsigned base_bits = 64;
     if (addr.base_kind == Operand::BaseKind::Register && addr.reg >= 0) {
       base = read(s, reg_operand(addr.reg), 64, false);
+      base_bits = reg_bits(addr.reg);
       a.object = p_.prov[addr.reg];
     } else if (addr.base_kind == Operand::BaseKind::Variable) {
       base = var_address(addr.var);
@@ -1078,7 +1084,10 @@ class Encoder {
     }
     if (a.object < 0) a.object = -1;
     if (a.space == Space::unknown && a.object >= 0) a.space = p_.objects[a.object].space;
-    a.addr = (base + c_.bv_val(static_cast<std::uint64_t>(addr.offset), 64)).simplify();
+    z3::expr sum = base + c_.bv_val(static_cast<std::uint64_t>(addr.offset), 64);
+    // A 32-bit address register's sum wraps modulo 2^32 (ISA 6.4.1, semantics/ir/address.hpp).
+    if (ptx::ir::address_bits(base_bits) == 32 && addr.offset != 0) sum = z3::zext(sum.extract(31, 0), 32);
+    a.addr = sum.simplify();
     return a;
   }
 
@@ -1126,6 +1135,7 @@ class Encoder {
   }
 
   void step(State& s, std::uint32_t i) {
+    ptxcheck::ResourceGuard::checkpoint();  // the kernel's budget holds while encoding too
     const Instruction& in = f_.body[i];
     const auto& o = in.operands;
     const ScalarType t0 = in.q.types.empty() ? ScalarType::b32 : in.q.types[0].scalar;
@@ -1172,13 +1182,18 @@ class Encoder {
           return;
         }
         access(s, i, in, ad, size, true, false, false);
+        // Shared memory is no input of a launch: what a load of it returns was written by the kernel (or is undefined),
+        // which the encoding does not follow and a replay cannot set, so a race that needs some value of it is at
+        // most possible (a CUB radix sort's ranks from its shared-memory scan).
+        const bool from_shared = !probing_ && out_.accesses.back().space == Space::shared;
         if (o[0].kind == OK::Register && o[0].reg >= 0 && o[0].component < 0 && f_.registers[o[0].reg].type.vector <= 1 && !probing_) {
           z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(o[0].reg));
+          if (from_shared) abstracted(v, shared_load_note);
           write(s, in, o[0], v, false);
           out_.accesses.back().value = v;
           return;
         }
-        havoc_outputs(s, in);
+        havoc_outputs(s, in, from_shared);
         return;
       }
       case Opcode::st_: {
@@ -1307,6 +1322,9 @@ class Encoder {
       case Opcode::brev_: W(ops::brev(D, R(1, w))); return;
       case Opcode::bfe_: W(ops::bfe(D, sg, R(1, w), R(2, 32), R(3, 32))); return;
       case Opcode::bfi_: W(ops::bfi(D, R(1, w), R(2, w), R(3, 32), R(4, 32))); return;
+      // ISA 9.7.1.22 bmsk (CUB's radix digit mask) and 9.7.1.21 szext: the same generic ops as the interpreter's.
+      case Opcode::bmsk_: W(ops::bmsk(D, in.q.has(ptx::ir::Flag::clamp), R(1, 32), R(2, 32))); return;
+      case Opcode::szext_: W(ops::szext(D, sg, in.q.has(ptx::ir::Flag::clamp), R(1, 32), R(2, 32))); return;
       case Opcode::selp_: W(ops::selp(D, R(1, w), R(2, w), R(3, 1))); return;
       case Opcode::mov_:
         if (in.q.vector_width > 1 || o[1].kind == OK::Vector) break;

@@ -18,6 +18,10 @@
 
 namespace ptxcheck::race {
 
+// What a value loaded from shared memory is called in ThreadEncoding::abstracted: shared memory is no input of a
+// launch, its content was written by the kernel (or is undefined), which the encoding does not follow.
+inline const std::string shared_load_note = "values loaded from shared memory (written by the kernel, not followed by the encoding)";
+
 // Which memory an address points into, as far as the instruction and the data flow tell.
 enum class Space : std::uint8_t { unknown, global, shared, local, param, const_ };
 const char* space_name(Space s);

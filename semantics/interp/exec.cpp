@@ -2,6 +2,7 @@
 // registers ISA 10, addresses ISA 6.4), bounds-checked memory, and the dispatch of each ISA 9.7 instruction to
 // its one definition in semantics/ops, instantiated with the concrete domain.
 #include "semantics/interp/machine.hpp"
+#include "semantics/ir/address.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
@@ -118,13 +119,7 @@ CV Machine::read(Thread& t, const Operand& o, unsigned width, bool is_signed, bo
       break;
     }
     case OK::Variable: v = Concrete::lit(64, variable_address(t, o.var).second); break;
-    case OK::Address: {
-      std::uint64_t base = 0;
-      if (o.base_kind == Operand::BaseKind::Register) base = reg(t, o.reg).u64();
-      else if (o.base_kind == Operand::BaseKind::Variable) base = variable_address(t, o.var).second;
-      v = Concrete::lit(64, base + static_cast<std::uint64_t>(o.offset));
-      break;
-    }
+    case OK::Address: v = Concrete::lit(64, address(t, o)); break;
     case OK::Function: v = Concrete::lit(64, kFunctionBase + static_cast<std::uint64_t>(o.target)); break;
     case OK::Vector: {
       unsigned n = static_cast<unsigned>(o.elements.size());
@@ -169,9 +164,11 @@ void Machine::write(Thread& t, const Operand& o, CV v, bool is_signed) {
 
 std::uint64_t Machine::address(Thread& t, const Operand& o) {
   if (o.kind != OK::Address) return read(t, o, 64).u64();
-  std::uint64_t base = 0;
-  if (o.base_kind == Operand::BaseKind::Register) base = reg(t, o.reg).u64();
-  else if (o.base_kind == Operand::BaseKind::Variable) base = variable_address(t, o.var).second;
+  if (o.base_kind == Operand::BaseKind::Register) {
+    const CV& base = reg(t, o.reg);
+    return ir::address_sum(base.u64(), base.w, o.offset);
+  }
+  const std::uint64_t base = o.base_kind == Operand::BaseKind::Variable ? variable_address(t, o.var).second : 0;
   return base + static_cast<std::uint64_t>(o.offset);
 }
 

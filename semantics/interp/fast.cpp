@@ -2,6 +2,7 @@
 // f32 add/sub/mul/fma in round-to-nearest without .ftz/.sat, and scalar ld/st, on operands resolved to
 // register slots once. Each case is the concrete-domain meaning of semantics/ops written for 64-bit lanes.
 #include "semantics/interp/machine.hpp"
+#include "semantics/ir/address.hpp"
 
 #include <bit>
 #include <cmath>
@@ -240,7 +241,7 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
         CV* R = g.regs[k];
         t.top->pc = g.pc;  // a reported problem names this instruction
         const std::uint64_t addr = f.address_slot < 0 ? address(t, *f.address)
-                                                      : static_cast<std::uint64_t>(R[f.address_slot].v) + static_cast<std::uint64_t>(f.address->offset);
+                                                      : ir::address_sum(static_cast<std::uint64_t>(R[f.address_slot].v), R[f.address_slot].w, f.address->offset);
         std::uint8_t* p = locate(t, f.space, addr, bytes, is_st);
         if (!p) return;
         if (is_st) {

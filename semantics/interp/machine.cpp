@@ -4,6 +4,7 @@
 // deadlock detection, warp rendezvous over membermask (9.7.9.6 shfl.sync, 9.7.13.8-11 vote/match/redux/elect
 // .sync, bar.warp.sync), and calls per the PTX ABI (ISA 7, ptx-interoperability chapter 2 .param passing).
 #include "semantics/interp/machine.hpp"
+#include "semantics/support/resource_guard.hpp"
 #include "semantics/ops/warp.hpp"
 
 #include <algorithm>
@@ -493,6 +494,12 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
         fail(Problem::Kind::step_limit, "step limit of " + std::to_string(opt_.max_steps) + " warp instructions reached");
         break;
       }
+      if ((steps_ & 4095) == 0)  // a caller's budget (a race check's replay) holds here too
+        if (const ptxcheck::ResourceGuard* guard = ptxcheck::ResourceGuard::current())
+          if (auto why = guard->exhausted()) {
+            fail(Problem::Kind::step_limit, *why);
+            break;
+          }
       if (opt_.observer && (steps_ & 4095) == 0) {
         if (std::string why = opt_.observer->stop_reason(); !why.empty()) {
           fail(Problem::Kind::step_limit, why);

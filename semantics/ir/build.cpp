@@ -44,6 +44,7 @@ class Builder {
 
   BuildResult run() {
     module_.file = parsed_.file;
+    check_module_header();
     // Pass 1: module-scope names, so that functions and variables can be used before they are defined.
     for (const auto& item : parsed_.module.items) declare_top_level(item);
     // Pass 2: function bodies.
@@ -94,6 +95,40 @@ class Builder {
   std::uint32_t line_of(const ast::Tagged& node) const { return parsed_.locate(node).line; }
 
   // ---------------------------------------------------------------- module level
+  // ISA 11.1.1 (and 4): "Each PTX module must begin with a .version directive, immediately followed by a .target
+  // directive"; no other .version is allowed. An empty file is no module either.
+  void check_module_header() {
+    const auto& items = parsed_.module.items;
+    if (items.empty()) {
+      Diagnostic d;
+      d.where = {parsed_.file, 1, 1};
+      d.message = "a PTX module must begin with a .version directive (ISA 11.1.1); this file has none";
+      d.source_line = parsed_.line_text(1);
+      errors_.push_back(std::move(d));
+      return;
+    }
+    auto is_version = [](const ast::TopLevel& t) { return boost::get<ast::Version>(&t.get()) != nullptr; };
+    if (!is_version(items[0])) {
+      error(top_level_node(items[0]), "a PTX module must begin with a .version directive (ISA 11.1.1)");
+      return;
+    }
+    const auto* target = items.size() > 1 ? boost::get<ast::Directive>(&items[1].get()) : nullptr;
+    if (!target || target->name != "target")
+      error(items.size() > 1 ? top_level_node(items[1]) : static_cast<const ast::Tagged&>(items[0]),
+            "the .version directive must be immediately followed by a .target directive (ISA 11.1.1)");
+    for (std::size_t i = 1; i < items.size(); ++i)
+      if (is_version(items[i])) error(top_level_node(items[i]), "a second .version directive (ISA 11.1.1 allows one, at the start)");
+  }
+  // The node a top-level item's position is tagged on (the variant's alternative, else the item itself).
+  static const ast::Tagged& top_level_node(const ast::TopLevel& t) {
+    return boost::apply_visitor([&](const auto& alt) -> const ast::Tagged& { return tagged_of(alt, t); }, t.get());
+  }
+  template <class T> static const ast::Tagged& tagged_of(const T& alt, const ast::TopLevel& t) {
+    if constexpr (std::is_base_of_v<ast::Tagged, T>) return alt;
+    else if constexpr (requires { alt.get(); }) return tagged_of(alt.get(), t);
+    else return t;
+  }
+
   void declare_top_level(const ast::TopLevel& item) {
     const auto& v = item.get();
     if (auto* version = boost::get<ast::Version>(&v)) {
@@ -789,6 +824,15 @@ class Builder {
     }
     if (auto* so = boost::get<ast::SymbolOffset>(&v)) {
       auto var = lookup_variable(so->name);
+      if (std::int32_t r = var ? -1 : lookup_register(so->name); r >= 0 && !so->generic) {
+        // `reg+imm` as a source operand (ptxas takes `st.u64 [x], %rd1+1;`): the value reg + imm, summed at the
+        // register's width as an address operand's is (ISA 6.4.1).
+        o.kind = Operand::Kind::Address;
+        o.base_kind = Operand::BaseKind::Register;
+        o.reg = r;
+        o.offset = so->offset;
+        return o;
+      }
       if (!var) {
         error(in, "undeclared name '" + so->name + "'");
         return o;

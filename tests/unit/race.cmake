@@ -9,3 +9,5 @@ ptxcheck_unit_test(NAME race
 # The engines against each other on generated kernels (test_differential.cpp), a test of its own.
 add_test(NAME race_differential COMMAND tests_race --no-skip "--test-case=differential:*")
 add_test(NAME cli_race COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/cli_race.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})
+# Every budget holds (CPU, memory) on deliberately expensive kernels, measured from outside the process.
+add_test(NAME race_budgets COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/budgets.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})

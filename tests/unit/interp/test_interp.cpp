@@ -3,6 +3,7 @@
 // atomics, calls through .param (ISA 7), bounds checks, initialised globals, and the fast path == ops.
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/ir/address.hpp"
 #include "semantics/ir/build.hpp"
 
 #include <doctest/doctest.h>
@@ -790,4 +791,47 @@ TEST_CASE("first_ctas: the named CTAs start before the rest of the grid, in the 
   auto reordered = run_kernel(k, 32, 5, opt, {}, 4);
   REQUIRE(reordered.r.ok());
   CHECK(reordered.out == std::vector<std::uint32_t>{2, 1, 3, 0, 4});
+}
+
+TEST_CASE("a 32-bit address register's [reg+imm] wraps modulo 2^32 (ISA 6.4.1), as nvcc's CUB BlockExchange relies on") {
+  // temp - 16*tid is below temp (wraps for temp = 0); + 1008 brings it back to temp + 1008 - 16*tid. The v4 store takes
+  // the general path, the scalar load the fast path: both sum at 32 bits. Hand-computed: every thread reads back
+  // the tid it stored.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 16 .b8 temp[1024];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 4;
+  mov.u32 %r3, temp;
+  sub.s32 %r4, %r3, %r2;
+  add.u32 %r5, %r1, 1;
+  st.shared.v4.u32 [%r4+1008], {%r1, %r5, %r5, %r5};
+  bar.sync 0;
+  ld.shared.u32 %r9, [%r4+1008];
+  ld.shared.u32 %r6, [%r4+1012];
+  sub.u32 %r6, %r6, 1;
+  setp.ne.u32 %p1, %r6, %r9;
+  @%p1 mov.u32 %r9, 999;)" + kStoreTid;
+  auto r = run_kernel(k, 64, 64);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t t = 0; t < 64; ++t) CHECK(r.out[t] == t);
+  // A 64-bit register's sum does not wrap at 32 bits: 0x1'0000'0000 - 16 + 16 stays past the 32-bit range.
+  CHECK(ptx::ir::address_sum(0xffff'fff0ULL, 64, 0x20) == 0x1'0000'0010ULL);
+  CHECK(ptx::ir::address_sum(0xffff'fff0ULL, 32, 0x20) == 0x10ULL);
+  CHECK(ptx::ir::address_sum(0x10ULL, 32, -0x20) == 0xffff'fff0ULL);
+}
+
+TEST_CASE("a source operand reg+imm is the value reg + imm at the register's width (ptxas accepts st [x], temp+1)") {
+  // Hand-computed: 0xffffffff + 2 wraps to 1 in a 32-bit register; 41 + 1 = 42 through a 64-bit one and .local.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .local .align 8 .u64 local_x;
+  mov.u32 %r1, 0xffffffff;
+  mov.u64 %rd3, 41;
+  st.local.u64 [local_x], %rd3+1;
+  ld.local.u64 %rd4, [local_x];
+  cvt.u32.u64 %r2, %rd4;
+  mov.u32 %r3, %r1+2;
+  mad.lo.u32 %r9, %r3, 1000, %r2;)" + kStoreTid;
+  auto r = run_kernel(k, 1, 1);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 1042);
 }

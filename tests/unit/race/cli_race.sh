@@ -163,7 +163,7 @@ echo "ok: --rlimit answers are reproducible"
 # (exit 3); never a crash. Below 32 MB is a usage error.
 "$exe" race "$k/tree_reduction.cu" --blockDim=256 --gridDim=4 --memory-mb 32 >"$tmp/out" 2>&1
 rc=$?
-if [ "$rc" = 3 ]; then grep -q "out of memory" "$tmp/out" || { echo "FAIL: exit 3 without the memory reason"; fail=1; }
+if [ "$rc" = 3 ]; then grep -qE "out of memory|memory budget of 32 MB reached" "$tmp/out" || { echo "FAIL: exit 3 without the memory reason"; fail=1; }
 elif [ "$rc" != 0 ]; then echo "FAIL: --memory-mb 32 gave exit $rc"; fail=1; fi
 echo "ok: 32 MB cap (exit $rc)"
 expect_rc 2 "--memory-mb below 32" "$exe" race "$k/tree_reduction.cu" --memory-mb 8

@@ -19,6 +19,7 @@ const fs::path kernels = fs::path(PTXCHECK_SOURCE_DIR) / "tests/unit/race/kernel
 
 struct Expectation {
   std::string verdict, block, grid;
+  std::string reason;  // `reason='...'`: text an unknown answer's reasons must contain
   bool o0 = false, pure_externs = false;
   std::vector<std::string> assumptions;
 };
@@ -34,6 +35,7 @@ Expectation expectation(const fs::path& p) {
   if (std::regex_search(line, m, std::regex(R"(--gridDim=(\S+))"))) e.grid = m[1];
   e.o0 = line.find("options:") != std::string::npos && line.find("--O0") != std::string::npos;
   e.pure_externs = line.find("options:") != std::string::npos && line.find("--assume-pure-externs") != std::string::npos;
+  if (std::regex_search(line, m, std::regex(R"(reason='([^']*)')"))) e.reason = m[1];
   const std::regex assume(R"(--assume='([^']*)')");
   for (auto it = std::sregex_iterator(line.begin(), line.end(), assume); it != std::sregex_iterator(); ++it) e.assumptions.push_back((*it)[1]);
   return e;
@@ -102,6 +104,12 @@ TEST_CASE("every kernel in tests/unit/race/kernels gets its expected verdict") {
     auto o = options(e);
     auto r = race::run_file(p.string(), o);
     CHECK(verdict_of(r) == e.verdict);
+    if (!e.reason.empty()) {
+      std::string reasons;
+      for (const auto& k : r.kernels)
+        for (const auto& why : k.unknown_reasons) reasons += why + "\n";
+      CHECK_MESSAGE(reasons.find(e.reason) != std::string::npos, "unknown reasons: " << reasons);
+    }
     if (e.verdict == "race" || e.verdict == "barrier-divergence") {
       // A racy verdict comes with a located report: a CUDA source line from .loc for both accesses.
       REQUIRE(!r.kernels.empty());
