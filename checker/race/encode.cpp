@@ -1332,6 +1332,10 @@ class Encoder {
         return;
       case Opcode::cvta_: W(R(1, w)); return;
       case Opcode::cvt_: {
+        if (const auto pack = ptx::ir::cvt_pack_form(in)) {  // 9.7.9.22, the interpreter's op
+          W(ops::cvt_pack(D, pack->size, pack->dst_signed, R(1, 32), R(2, 32), o.size() > 3 ? R(3, 32) : D.lit(32, 0)));
+          return;
+        }
         if (in.q.types.size() < 2 || ptx::ir::is_float(in.q.types[1].scalar) || in.q.has(ptx::ir::Flag::sat)) break;
         const ScalarType t1 = in.q.types[1].scalar;
         const unsigned w1 = ptx::ir::scalar_bits(t1);

@@ -278,6 +278,7 @@ bool supported(const Instruction& ins) {
                                 (t[2].scalar == ST::s8 || t[2].scalar == ST::u8) && t[1].scalar == t[2].scalar;
     return false;
   }
+  if (ins.op == Opcode::cvt_ && ins.q.has(ir::Flag::pack)) return ir::cvt_pack_form(ins).has_value();
   if (ins.op == Opcode::cvt_ && ins.q.types.size() == 2 && ins.q.types[0].scalar == ir::ScalarType::f16x2 &&
       (ins.q.types[1].scalar == ir::ScalarType::e4m3x2 || ins.q.types[1].scalar == ir::ScalarType::e5m2x2))
     return true;
@@ -320,7 +321,7 @@ bool supported(const Instruction& ins) {
   // Forms of supported opcodes that are not modelled.
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
   if ((ins.op == Opcode::ld_ || ins.op == Opcode::st_) && ins.q.vector_width > 4 && false) return false;
-  if (ins.op == Opcode::cvt_ && (ins.q.has(ir::Flag::pack) || ins.q.rounding == ir::Rounding::rs)) return false;
+  if (ins.op == Opcode::cvt_ && ins.q.rounding == ir::Rounding::rs) return false;
   return true;
 }
 
@@ -615,6 +616,10 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::cvt_: {
       // cvt{.rnd}{.ftz}{.sat}{.relu}.dtype.atype d, a (ISA 9.7.9.21); the .f16x2/.bf16x2 destinations take two
       // f32 sources: d = {cvt(a), cvt(b)} with a in the upper half.
+      if (const auto pack = ir::cvt_pack_form(ins)) {
+        W(0, ops::cvt_pack(C, pack->size, pack->dst_signed, R(1, 32), R(2, 32), o.size() > 3 ? R(3, 32) : Concrete::lit(32, 0)));
+        return true;
+      }
       const ir::ScalarType dt = d.t0, at = d.t1;
       if (dt == ir::ScalarType::f16x2 && (at == ir::ScalarType::e4m3x2 || at == ir::ScalarType::e5m2x2)) {
         CV a = R(1, 16);

@@ -993,6 +993,19 @@ int mbarrier_object_operand(MbarrierOp op) {
 
 bool is_cluster_barrier(const Instruction& in) { return in.op == Opcode::barrier_ && in.q.has_word("cluster"); }
 
+std::optional<CvtPackForm> cvt_pack_form(const Instruction& in) {
+  if (in.op != Opcode::cvt_ || !in.q.has(Flag::pack) || !in.q.has(Flag::sat) || in.q.types.size() < 2) return std::nullopt;
+  const ScalarType to = in.q.types[0].scalar;
+  if (in.q.types[1].scalar != ScalarType::s32 || !is_integer(to)) return std::nullopt;
+  const unsigned size = scalar_bits(to);
+  const bool wide = size == 16;  // .u16/.s16: d, a, b
+  if (wide ? (in.q.types.size() != 2 || in.operands.size() != 3)
+           : (size > 8 || in.q.types.size() != 3 || in.q.types[2].scalar != ScalarType::b32 || in.operands.size() != 4))
+    return std::nullopt;
+  if (is_bit_type(to)) return std::nullopt;
+  return CvtPackForm{size, is_signed_int(to)};
+}
+
 std::optional<CtaBarrierOperands> cta_barrier_operands(const Instruction& in) {
   if ((in.op != Opcode::bar_ && in.op != Opcode::barrier_) || in.q.has(Flag::warp) || is_cluster_barrier(in)) return std::nullopt;
   const std::size_t name = in.q.has(Flag::red) ? 1 : 0;      // bar.red writes d first

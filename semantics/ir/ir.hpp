@@ -159,6 +159,13 @@ struct CtaBarrierOperands {
   int count = -1;
 };
 std::optional<CtaBarrierOperands> cta_barrier_operands(const Instruction& in);
+// ISA 9.7.9.22 cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}: the converted width and signedness, for the forms
+// the ISA lists (.u16/.s16 with two sources; .u2/.s2/.u4/.s4/.u8/.s8 with c of type .b32); nullopt for others.
+struct CvtPackForm {
+  unsigned size = 0;
+  bool dst_signed = false;
+};
+std::optional<CvtPackForm> cvt_pack_form(const Instruction& in);
 
 // The instruction's opcode with its qualifiers as written: "ld.global.u32", "cp.async.ca.shared.global".
 std::string opcode_text(const Instruction& in);

@@ -21,6 +21,16 @@ template <class D> Val<D> cvt_int(const D& d, unsigned w, bool dst_signed, bool 
   return d.extract(r, w - 1, 0);
 }
 
+// 9.7.9.22 cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}: a and b clamped to convertType's range (`size` bits,
+// signed or not), b in d's low `size` bits and a in the next `size`; d's bits from 2*size up are c's low bits
+// (the .u16/.s16 forms have no c: a and b fill d). The spec's pseudo-code clamps tb twice and ta only from below;
+// its text ("limits the converted values to MIN..MAX") and its example (%r7 = {%r5, %r6, %r8, %r9}) clamp both.
+template <class D> Val<D> cvt_pack(const D& d, unsigned size, bool dst_signed, const Val<D>& a, const Val<D>& b, const Val<D>& c) {
+  const Val<D> td = d.concat(cvt_int(d, size, dst_signed, true, true, a), cvt_int(d, size, dst_signed, true, true, b));
+  if (2 * size >= 32) return td;
+  return d.concat(d.extract(c, 31 - 2 * size, 0), td);
+}
+
 // Float -> float (.rn... for narrowing; widening is exact), with .ftz/.sat/.relu.
 template <class D> Val<D> cvt_f2f(const D& d, FpFormat from, FpFormat to, const FpMods& m, const Val<D>& a0) {
   Val<D> a = m.ftz ? flush_subnormal(d, from, a0) : a0;

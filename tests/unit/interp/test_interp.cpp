@@ -835,3 +835,39 @@ TEST_CASE("a source operand reg+imm is the value reg + imm at the register's wid
   REQUIRE(r.r.ok());
   CHECK(r.out[0] == 1042);
 }
+
+TEST_CASE("cvt.pack.sat (ISA 9.7.9.22): both sources clamped, b low, a above it, c's low bits fill the rest") {
+  // Hand-computed from the spec's text and its example (%r7 = {%r5, %r6, %r8, %r9}, high byte first):
+  //   s16: a = 40000 -> 0x7fff, b = -40000 -> 0x8000: 0x7fff8000
+  //   u8 with c = 0: a = 300 -> 0xff, b = -5 -> 0: 0x0000ff00; then a = 7, b = 200, c = that: 0xff0007c8
+  //   u4: a = 20 -> 15, b = 3, c = 0xabcdef12: c's low 24 bits above 0xf3: 0xcdef12f3
+  //   s2: a = -7 -> -2 (0b10), b = 1 (0b01), c = 0x0fffffff: 0xfffffff9
+  //   s4: a = -100 -> -8 (0b1000), b = 5, c = 0: 0x85
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .u32 %q<12>;
+  ld.param.u64 %rd1, [out];
+  cvt.pack.sat.s16.s32 %q0, 40000, -40000;
+  st.global.u32 [%rd1], %q0;
+  mov.u32 %r1, 300;
+  mov.u32 %r2, -5;
+  cvt.pack.sat.u8.s32.b32 %q1, %r1, %r2, 0;
+  st.global.u32 [%rd1+4], %q1;
+  cvt.pack.sat.u8.s32.b32 %q2, 7, 200, %q1;
+  st.global.u32 [%rd1+8], %q2;
+  cvt.pack.sat.u4.s32.b32 %q3, 20, 3, 0xabcdef12;
+  st.global.u32 [%rd1+12], %q3;
+  cvt.pack.sat.s2.s32.b32 %q4, -7, 1, 0x0fffffff;
+  st.global.u32 [%rd1+16], %q4;
+  cvt.pack.sat.s4.s32.b32 %q5, -100, 5, 0;
+  st.global.u32 [%rd1+20], %q5;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 6);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0x7fff8000u);
+  CHECK(r.out[1] == 0x0000ff00u);
+  CHECK(r.out[2] == 0xff0007c8u);
+  CHECK(r.out[3] == 0xcdef12f3u);
+  CHECK(r.out[4] == 0xfffffff9u);
+  CHECK(r.out[5] == 0x85u);
+}

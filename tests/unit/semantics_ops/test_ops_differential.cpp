@@ -131,6 +131,9 @@ std::vector<Case> all_cases() {
     cs.push_back(make_case("dp2a.hi" + t, V{I(32), I(32), I(32)}, [s](auto& d, auto& x) { return ops::dp2a(d, s, s, true, x[0], x[1], x[2]); }));
     cs.push_back(make_case("szext.clamp" + t, V{I(32), I(32)}, [s](auto& d, auto& x) { return ops::szext(d, s, true, x[0], x[1]); }));
     cs.push_back(make_case("bmsk" + t, V{I(32), I(32)}, [s](auto& d, auto& x) { return ops::bmsk(d, s, x[0], x[1]); }));
+    for (unsigned size : {2u, 4u, 8u, 16u})
+      cs.push_back(make_case("cvt.pack.sat" + t + std::to_string(size), V{I(32), I(32), I(32)},
+                             [s, size](auto& d, auto& x) { return ops::cvt_pack(d, size, s, x[0], x[1], x[2]); }));
     for (bool clamp : {false, true})
       cs.push_back(make_case(std::string("shf") + (s ? ".l" : ".r") + (clamp ? ".clamp" : ".wrap"), V{I(32), I(32), I(32)},
                              [s, clamp](auto& d, auto& x) { return ops::shf(d, s, clamp, x[0], x[1], x[2]); }));
