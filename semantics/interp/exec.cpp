@@ -6,6 +6,7 @@
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/minifloat.hpp"
 #include "semantics/ops/video.hpp"
 
 #include <algorithm>
@@ -265,7 +266,56 @@ bool exotic_type(ir::ScalarType s) {
   }
 }
 
+// cvt to and from the narrow float pairs of ISA 5.2.5 (9.7.9.21) beyond e4m3x2/e5m2x2 -> f16x2: two f32 (or one
+// f16x2) -> .e4m3x2/.e5m2x2/.e2m1x2/.e2m3x2/.e3m2x2 with .rn.satfinite, and .f16x2 <- .e2m1x2/.e2m3x2/.e3m2x2 with .rn.
+enum class NarrowCvt { to_pair, from_pair };
+const ops::MiniFormat* mini_format(ir::ScalarType t) {
+  switch (t) {
+    case ir::ScalarType::e4m3x2: return &ops::kE4M3;
+    case ir::ScalarType::e5m2x2: return &ops::kE5M2;
+    case ir::ScalarType::e2m1x2: return &ops::kE2M1;
+    case ir::ScalarType::e2m3x2: return &ops::kE2M3;
+    case ir::ScalarType::e3m2x2: return &ops::kE3M2;
+    default: return nullptr;
+  }
+}
+std::optional<NarrowCvt> narrow_cvt(const Instruction& ins) {
+  const auto& t = ins.q.types;
+  if (ins.op != Opcode::cvt_ || t.size() != 2 || ins.q.rounding != ir::Rounding::rn) return std::nullopt;
+  const ir::ScalarType dt = t[0].scalar, at = t[1].scalar;
+  if (mini_format(dt) && ins.q.has(ir::Flag::satfinite) && !ins.q.has(ir::Flag::ftz)) {
+    if (at == ir::ScalarType::f32 && ins.operands.size() == 3) return NarrowCvt::to_pair;
+    if (at == ir::ScalarType::f16x2 && ins.operands.size() == 2 && (dt == ir::ScalarType::e4m3x2 || dt == ir::ScalarType::e5m2x2))
+      return NarrowCvt::to_pair;
+  }
+  if (dt == ir::ScalarType::f16x2 && ins.operands.size() == 2 &&
+      (at == ir::ScalarType::e2m1x2 || at == ir::ScalarType::e2m3x2 || at == ir::ScalarType::e3m2x2))
+    return NarrowCvt::from_pair;
+  return std::nullopt;
+}
+// d[hi] = convert(a), d[lo] = convert(b); 6-bit values sit in bytes with 2 zero MSBs. From .f16x2: a's halves, each
+// widened to f32 first (exact, so the rounding is the direct one).
+CV cvt_to_narrow_pair(const Concrete& C, const Instruction& ins, bool relu, CV a, CV b) {
+  const ops::MiniFormat& f = *mini_format(ins.q.types[0].scalar);
+  if (ins.q.types[1].scalar == ir::ScalarType::f16x2) {
+    const ops::FpMods exact{};
+    b = ops::cvt_f2f(C, domain::FpFormat::f16, domain::FpFormat::f32, exact, Concrete::extract(a, 15, 0));
+    a = ops::cvt_f2f(C, domain::FpFormat::f16, domain::FpFormat::f32, exact, Concrete::extract(a, 31, 16));
+  }
+  const unsigned lane = f.bits == 4 ? 4 : 8;
+  CV hi = Concrete::zext(ops::f32_to_mini(C, f, relu, a), lane), lo = Concrete::zext(ops::f32_to_mini(C, f, relu, b), lane);
+  return Concrete::concat(hi, lo);
+}
+CV cvt_from_narrow_pair(const Concrete& C, const Instruction& ins, bool relu, CV a) {
+  const ops::MiniFormat& f = *mini_format(ins.q.types[1].scalar);
+  const unsigned lane = f.bits == 4 ? 4 : 8;
+  CV hi = Concrete::extract(a, 2 * lane - 1, lane), lo = Concrete::extract(a, lane - 1, 0);
+  auto one = [&](CV x) { return ops::mini_to_f16(C, f, relu, Concrete::extract(x, f.bits - 1, 0)); };
+  return Concrete::concat(one(hi), one(lo));
+}
+
 bool supported(const Instruction& ins) {
+  if (narrow_cvt(ins)) return true;
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
     auto has = [&](const char* w) { return ins.q.has_word(w); };
@@ -621,6 +671,11 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
         return true;
       }
       const ir::ScalarType dt = d.t0, at = d.t1;
+      if (const auto narrow = narrow_cvt(ins)) {
+        W(0, *narrow == NarrowCvt::to_pair ? cvt_to_narrow_pair(C, ins, mods.relu, R(1, 32), o.size() > 2 ? R(2, 32) : R(1, 32))
+                                           : cvt_from_narrow_pair(C, ins, mods.relu, R(1, 16)));
+        return true;
+      }
       if (dt == ir::ScalarType::f16x2 && (at == ir::ScalarType::e4m3x2 || at == ir::ScalarType::e5m2x2)) {
         CV a = R(1, 16);
         auto one = [&](CV byte) { return at == ir::ScalarType::e4m3x2 ? ops::e4m3_to_f16(C, byte) : ops::e5m2_to_f16(C, byte); };

@@ -871,3 +871,60 @@ TEST_CASE("cvt.pack.sat (ISA 9.7.9.22): both sources clamped, b low, a above it,
   CHECK(r.out[4] == 0xfffffff9u);
   CHECK(r.out[5] == 0x85u);
 }
+
+TEST_CASE("cvt to and from the narrow float pairs (ISA 9.7.9.21, formats of 5.2.5): .rn.satfinite, .relu") {
+  // Hand-computed: e4m3 1.0 = 0x38, -2.5 = 0xc2; 500 > MAX_NORM 448 -> 0x7e, NaN -> 0x7f; -inf -> -MAX 0xfe; 2^-10 is
+  // half the least subnormal 2^-9: a tie, to even 0; 1.5 * 2^-10 -> 2^-9 = 0x01. e5m2: 63078.4 > 57344 -> 0x7b,
+  // 1.0 = 0x3c. e2m1: 2.5 ties to even 2.0 = 0x4, -0.25 ties to -0 = 0x8; 7 -> MAX 6 = 0x7, NaN -> +MAX 0x7. e2m3:
+  // 0.3 = 2.4 quanta of 1/8 -> 0x02, -8 -> -MAX 0x3f; e3m2: 28 = MAX 0x1f, 0.1 = 1.6 quanta of 1/16 -> 0x02. .relu:
+  // -1 -> 0. Back to f16: e2m1 0x7 = 6.0 = 0x4600, 0xa = -1.0 = 0xbc00; e3m2 0x03 = 3/16 = 0x3200, 0x01 = 1/16 =
+  // 0x2c00. From f16x2 {2.0, -0.5} to e4m3x2: 0x40, 0xb0.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b16 %h<12>;
+  .reg .b8 %c<4>;
+  .reg .f32 %f<4>;
+  ld.param.u64 %rd1, [out];
+  cvt.rn.satfinite.e4m3x2.f32 %h0, 0f3F800000, 0fC0200000;
+  cvt.rn.satfinite.e4m3x2.f32 %h1, 0f43FA0000, 0f7FC00000;
+  cvt.rn.satfinite.e4m3x2.f32 %h2, 0fFF800000, 0f3A800000;
+  cvt.rn.satfinite.e4m3x2.f32 %h3, 0f3AC00000, 0f3AC00000;
+  cvt.rn.satfinite.e5m2x2.f32 %h4, 0f47766666, 0f3F800000;
+  cvt.rn.satfinite.e2m1x2.f32 %c0, 0f40200000, 0fBE800000;
+  cvt.rn.satfinite.e2m1x2.f32 %c1, 0f40E00000, 0f7FC00000;
+  cvt.rn.satfinite.e2m3x2.f32 %h5, 0f3E99999A, 0fC1000000;
+  cvt.rn.satfinite.e3m2x2.f32 %h6, 0f41E00000, 0f3DCCCCCD;
+  cvt.rn.satfinite.relu.e4m3x2.f32 %h7, 0fBF800000, 0f3F800000;
+  mov.b32 %r1, 0x4000B800;
+  cvt.rn.satfinite.e4m3x2.f16x2 %h8, %r1;
+  mov.b16 %h9, 0x007a;
+  cvt.u8.u16 %c2, %h9;
+  cvt.rn.f16x2.e2m1x2 %r2, %c2;
+  mov.b16 %h10, 0x0301;
+  cvt.rn.f16x2.e3m2x2 %r3, %h10;
+  st.global.v4.b16 [%rd1], {%h0, %h1, %h2, %h3};
+  st.global.v4.b16 [%rd1+8], {%h4, %h5, %h6, %h7};
+  st.global.b16 [%rd1+16], %h8;
+  st.global.b8 [%rd1+18], %c0;
+  st.global.b8 [%rd1+19], %c1;
+  st.global.b32 [%rd1+20], %r2;
+  st.global.b32 [%rd1+24], %r3;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 7);
+  for (const auto& e : std::vector<std::string>{r.r.problem.message}) CAPTURE(e);
+  REQUIRE(r.r.ok());
+  auto half = [&](unsigned i) { return (r.out[i / 2] >> (16 * (i % 2))) & 0xffffu; };
+  CHECK(half(0) == 0x38c2u);
+  CHECK(half(1) == 0x7e7fu);
+  CHECK(half(2) == 0xfe00u);
+  CHECK(half(3) == 0x0101u);
+  CHECK(half(4) == 0x7b3cu);
+  CHECK(half(5) == 0x023fu);
+  CHECK(half(6) == 0x1f02u);
+  CHECK(half(7) == 0x0038u);
+  CHECK(half(8) == 0x40b0u);
+  CHECK((r.out[4] >> 16 & 0xffu) == 0x48u);
+  CHECK((r.out[4] >> 24 & 0xffu) == 0x77u);
+  CHECK(r.out[5] == 0x4600bc00u);
+  CHECK(r.out[6] == 0x32002c00u);
+}

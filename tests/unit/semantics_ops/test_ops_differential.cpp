@@ -6,6 +6,7 @@
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/minifloat.hpp"
 #include "semantics/ops/video.hpp"
 
 #include <doctest/doctest.h>
@@ -131,6 +132,12 @@ std::vector<Case> all_cases() {
     cs.push_back(make_case("dp2a.hi" + t, V{I(32), I(32), I(32)}, [s](auto& d, auto& x) { return ops::dp2a(d, s, s, true, x[0], x[1], x[2]); }));
     cs.push_back(make_case("szext.clamp" + t, V{I(32), I(32)}, [s](auto& d, auto& x) { return ops::szext(d, s, true, x[0], x[1]); }));
     cs.push_back(make_case("bmsk" + t, V{I(32), I(32)}, [s](auto& d, auto& x) { return ops::bmsk(d, s, x[0], x[1]); }));
+    for (const auto* f : {&ops::kE4M3, &ops::kE5M2, &ops::kE2M1, &ops::kE2M3, &ops::kE3M2}) {
+      const std::string n = "cvt.rn.satfinite" + std::string(s ? ".relu" : "") + ".mini" + std::to_string(f->bits) + "m" + std::to_string(f->mbits);
+      cs.push_back(make_case(n, V{F(FpFormat::f32)}, [f, s](auto& d, auto& x) { return ops::f32_to_mini(d, *f, s, x[0]); }));
+      if (f->nan_to_max_norm)
+        cs.push_back(make_case(n + ".to_f16", V{I(f->bits)}, [f, s](auto& d, auto& x) { return ops::mini_to_f16(d, *f, s, x[0]); }));
+    }
     for (unsigned size : {2u, 4u, 8u, 16u})
       cs.push_back(make_case("cvt.pack.sat" + t + std::to_string(size), V{I(32), I(32), I(32)},
                              [s, size](auto& d, auto& x) { return ops::cvt_pack(d, size, s, x[0], x[1], x[2]); }));
