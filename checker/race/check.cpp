@@ -84,6 +84,14 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
   return m.kind == ptx::ir::Operand::Kind::Immediate && (static_cast<std::uint64_t>(m.imm) & 0xffffffffu) == 0xffffffffu;
 }
 
+// bar.warp.sync with any membermask, unguarded: the lanes of its mask wait for each other, and it orders the memory
+// accesses of those participating (ISA 9.7.13.3) — CUB's logical warps (`0xffff << (lane & 16)`), cooperative
+// groups' tiled_partition. Which lanes take part is asked of the solver with each thread's mask (warp_masks).
+bool warp_barrier(const ptx::ir::Instruction& in) {
+  return in.op == Opcode::bar_ && in.q.has(ptx::ir::Flag::warp) && in.guard < 0 && !in.operands.empty() &&
+         (in.operands[0].kind == ptx::ir::Operand::Kind::Immediate || in.operands[0].kind == ptx::ir::Operand::Kind::Register);
+}
+
 // An instruction that may order memory between threads beyond what the barrier intervals model: a fence, a
 // release/acquire operation (ISA 8.8), and a barrier other than the unguarded CTA-wide and full-mask warp ones
 // (bar.arrive, a thread count other than the CTA's, a guard, a partial mask: they synchronize their participants,
@@ -99,7 +107,7 @@ bool may_synchronize(const ptx::ir::Instruction& in) {
       return in.q.semantics != ptx::ir::MemorySemantics::relaxed;
     default: return false;  // init, inval, expect_tx, complete_tx, pending_count: no ordering
   }
-  if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !full_warp_barrier(in);
+  if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !warp_barrier(in);
   const auto sem = in.q.semantics;
   return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
          (acquires(*sem) || releases(*sem));
@@ -399,6 +407,7 @@ KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Funct
     res.unknown_reasons.push_back("internal: the two threads' encodings differ in shape (" + std::to_string(T1.fresh_symbols) +
                                   " and " + std::to_string(T2.fresh_symbols) + " symbols)");
   Analysis an_warp(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || full_warp_barrier(f.body[i]); });
+  Analysis an_subwarp(f, prep.cfg, [&](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || warp_barrier(f.body[i]); });
   const std::vector<GridSync> grid_syncs = find_grid_syncs(f, prep.cfg);
   std::set<std::uint32_t> grid_ends, grid_counter;
   for (const auto& gs : grid_syncs) {
@@ -463,6 +472,16 @@ KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Funct
   // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).
   auto warp_of = [&](const ThreadEncoding& t) { return z3::udiv(linear_tid(t.tid, launch), u32(32)); };
   const z3::expr same_warp = same_cta && warp_of(T1) == warp_of(T2);
+  // Two threads of one warp each in the other's membermask at every partial bar.warp.sync of the kernel: whichever
+  // of them lies between two accesses, both took part in it (a lane of the mask that does not arrive leaves the
+  // others waiting, ISA 9.7.13.3), so it orders them.
+  z3::expr mutual_warp_sync = c.bool_val(true);
+  for (const auto& [i, m1] : T1.warp_masks) {
+    if (!warp_barrier(f.body[i]) || full_warp_barrier(f.body[i]) || !T2.warp_masks.count(i)) continue;
+    const z3::expr& m2 = T2.warp_masks.at(i);
+    auto lane_bit = [&](const ThreadEncoding& t) { return z3::shl(u32(1), z3::urem(linear_tid(t.tid, launch), u32(32))); };
+    mutual_warp_sync = mutual_warp_sync && (m1 & lane_bit(T2)) != u32(0) && (m2 & lane_bit(T1)) != u32(0);
+  }
   // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
   auto includes = [&](ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); };
 
@@ -1664,8 +1683,9 @@ KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Funct
     } else {
       q = q && z3::implies(same_cta, concurrent.simplify());
     }
-    // A full-mask bar.warp.sync between them orders two threads of one warp.
+    // A full-mask bar.warp.sync between them orders two threads of one warp; a partial one, two in its mask.
     if (!any_same_interval(an_warp, pa, pb)) q = q && !same_warp;
+    else if (!any_same_interval(an_subwarp, pa, pb)) q = q && !(same_warp && mutual_warp_sync);
     // One wmma.load/store of a warp is one collective operation: its lanes access disjoint elements.
     if (a.collective && a.instr == b.instr) q = q && !(same_warp && same_iterations(prep.cfg.block_of[a.instr]));
     // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).

@@ -1031,6 +1031,34 @@ class Encoder {
       for (const auto& e : o.elements) if (e.kind == OK::Register) put(e.reg, fresh("elem", reg_bits(e.reg)));
   }
 
+  // ISA 9.7.9.10 mov.{b16,b32,b64,b128} d, {a, b, ...} packs scalars (element 0 lowest) and mov d-vector, a unpacks
+  // one: cooperative groups pack a tile's type and size into a 64-bit group word this way. False for other movs.
+  bool move_vector(State& s, const Instruction& in) {
+    const auto& o = in.operands;
+    if (o.size() != 2 || in.q.vector_width > 1 || in.q.types.empty() || !ptx::ir::is_bit_type(in.q.types[0].scalar)) return false;
+    const unsigned w = ptx::ir::scalar_bits(in.q.types[0].scalar);
+    const Operand& vec = o[1].kind == OK::Vector ? o[1] : o[0];
+    const Operand& scalar = o[1].kind == OK::Vector ? o[0] : o[1];
+    if (vec.kind != OK::Vector || scalar.kind == OK::Vector || vec.elements.empty() || w % vec.elements.size() || w > 64) return false;
+    const unsigned ew = w / static_cast<unsigned>(vec.elements.size());
+    if (o[1].kind == OK::Vector) {  // pack
+      if (scalar.kind != OK::Register) return false;
+      std::optional<z3::expr> v;
+      for (const Operand& e : vec.elements) {
+        const z3::expr x = read(s, e, ew, false);
+        v = v ? z3::concat(x, *v) : x;
+      }
+      write(s, in, scalar, *v, false);
+      return true;
+    }
+    const z3::expr v = read(s, scalar, w, false);  // unpack
+    for (std::size_t k = 0; k < vec.elements.size(); ++k) {
+      const unsigned lo = static_cast<unsigned>(k) * ew;
+      if (vec.elements[k].kind == OK::Register) write(s, in, vec.elements[k], v.extract(lo + ew - 1, lo), false);
+    }
+    return true;
+  }
+
   // `unmodelled_load`: the instruction is a load whose value is not an input either (shared_load_note).
   void havoc_outputs(State& s, const Instruction& in, bool unmodelled_load = false) {
     for (int r : written_registers(in)) {
@@ -1258,6 +1286,9 @@ class Encoder {
         return;
       case Opcode::bar_: case Opcode::barrier_:
         if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
+        // bar.warp.sync's membermask as this thread passes it (check.cpp orders the lanes of one mask).
+        if (!probing_ && in.q.has(ptx::ir::Flag::warp) && !in.operands.empty())
+          out_.warp_masks.insert_or_assign(i, read(s, in.operands[0], 32, false));
         havoc_outputs(s, in);
         return;
       case Opcode::trap_:
@@ -1272,6 +1303,7 @@ class Encoder {
       default: break;
     }
     if (written_registers(in).empty()) return;
+    if (in.op == Opcode::mov_ && move_vector(s, in)) return;
     if (isf || o.size() < 2 || o[0].kind != OK::Register) { havoc_outputs(s, in); return; }
     const domain_t& D = d_;
     switch (in.op) {

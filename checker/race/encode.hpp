@@ -139,6 +139,7 @@ struct ThreadEncoding {
   std::vector<Access> accesses;
   std::vector<Barrier> barriers;
   std::vector<Barrier> mbarrier_inits;  // each mbarrier.init and when the thread runs it
+  std::map<std::uint32_t, z3::expr> warp_masks;  // each bar.warp.sync -> its membermask as the thread passes it
   std::vector<CounterRead> counters;
   std::vector<AtomicUpdate> updates;  // every integer scalar atom and red
   std::map<std::uint32_t, z3::expr> add_amounts;  // every integer atom/red add (integer_add) -> the amount it adds

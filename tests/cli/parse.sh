@@ -28,22 +28,16 @@ check "add without a type" grep -q "undeclared.ptx:11:.*'add' takes 1 type quali
 check "cvt with one type" grep -q "undeclared.ptx:12:.*'cvt' takes 2-3 type qualifiers, not 1" "$tmp/err"
 
 # ISA 11.1.1: a module begins with .version, immediately followed by .target; an empty file is no module.
-: >"$tmp/empty.ptx"
-"$ptxcheck" parse "$tmp/empty.ptx" >/dev/null 2>"$tmp/err"; rc=$?
-check "empty file exits 2" test $rc -eq 2
-check "empty file is located" grep -q "empty.ptx:1:1: error: a PTX module must begin with a .version directive" "$tmp/err"
-printf '// no version\n.target sm_80\n.address_size 64\n' >"$tmp/noversion.ptx"
-"$ptxcheck" parse "$tmp/noversion.ptx" >/dev/null 2>"$tmp/err"; rc=$?
-check "module without .version exits 2" test $rc -eq 2
-check "missing .version located at the first directive" grep -q "noversion.ptx:2:1: error: a PTX module must begin with a .version" "$tmp/err"
-printf '.version 8.0\n.address_size 64\n.target sm_80\n' >"$tmp/notarget.ptx"
-"$ptxcheck" parse "$tmp/notarget.ptx" >/dev/null 2>"$tmp/err"; rc=$?
-check ".version not followed by .target exits 2" test $rc -eq 2
-check "missing .target located" grep -q "notarget.ptx:2:1: error: the .version directive must be immediately followed by a .target" "$tmp/err"
-printf '.version 8.0\n.target sm_80\n.version 8.0\n' >"$tmp/twice.ptx"
-"$ptxcheck" parse "$tmp/twice.ptx" >/dev/null 2>"$tmp/err"; rc=$?
-check "a second .version exits 2" test $rc -eq 2
-check "second .version located" grep -q "twice.ptx:3:1: error: a second .version directive" "$tmp/err"
+header_error() {  # header_error NAME CONTENT EXPECTED-MESSAGE: exit 2 and the located message
+  printf "$2" >"$tmp/$1.ptx"
+  "$ptxcheck" parse "$tmp/$1.ptx" >/dev/null 2>"$tmp/err"; rc=$?
+  check "$1: exit 2" test $rc -eq 2
+  check "$1: located" grep -q "$1.ptx:$3" "$tmp/err"
+}
+header_error empty '' "1:1: error: a PTX module must begin with a .version directive"
+header_error noversion '// no version\n.target sm_80\n.address_size 64\n' "2:1: error: a PTX module must begin with a .version"
+header_error notarget '.version 8.0\n.address_size 64\n.target sm_80\n' "2:1: error: the .version directive must be immediately followed by a .target"
+header_error twice '.version 8.0\n.target sm_80\n.version 8.0\n' "3:1: error: a second .version directive"
 
 "$ptxcheck" parse "$tmp/does-not-exist.ptx" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing file exits 2" test $rc -eq 2
