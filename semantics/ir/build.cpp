@@ -559,6 +559,8 @@ class Builder {
     switch (out.op) {
       case Opcode::cp_:
         if (out.q.has_word("commit_group") || out.q.has_word("wait_all")) return {0, 0};
+        // cp.async.bulk.prefetch.tensor [tensorMap, coords] {, im2colInfo} {, cache-policy} (ISA 9.7.9.25.5.4)
+        if (out.q.has_word("prefetch") && out.q.has_word("tensor")) return {1, 3};
         if (out.q.has_word("wait_group") || out.q.has_word("arrive")) return {1, 1};
         break;
       case Opcode::bar_: case Opcode::barrier_:
@@ -629,7 +631,8 @@ class Builder {
     Qualifiers& q = out.q;
     const bool compares = out.op == Opcode::set_ || out.op == Opcode::setp_ || out.op == Opcode::vset_;
     const bool atomic_ops = out.op == Opcode::atom_ || out.op == Opcode::red_ || out.op == Opcode::redux_ ||
-                            out.op == Opcode::bar_ || out.op == Opcode::barrier_;
+                            out.op == Opcode::bar_ || out.op == Opcode::barrier_ ||
+                            out.op == Opcode::sured_;  // sured.b.op (ISA 9.7.11.3)
     const bool matrix = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group) == "matrix" ||
                         out.op == Opcode::cp_ || out.op == Opcode::mbarrier_;
     for (const auto& w : ins.qualifiers) {

@@ -1,0 +1,154 @@
+// The spec example harness (see harness.hpp): wrapping by shape, and the load / read errors / declare loop
+// over ptx::parse_ptx and ptx::ir::build.
+#include "harness.hpp"
+
+#include "infer.hpp"
+#include "semantics/ir/build.hpp"
+
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace spec {
+namespace {
+
+std::string trim_left(const std::string& s) {
+  auto b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b);
+}
+
+bool starts_with_any(const std::string& s, std::initializer_list<const char*> prefixes) {
+  for (const char* p : prefixes)
+    if (s.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+// An example is module-shaped when it defines or declares functions itself (ISA 11: module directives).
+bool is_module_shaped(const std::vector<std::string>& lines) {
+  for (const auto& l : lines)
+    if (starts_with_any(trim_left(l), {".func", ".entry", ".function", ".visible", ".weak", ".extern", ".version",
+                                       ".target"}))
+      return true;
+  return false;
+}
+
+struct Wrapped {
+  std::string text;
+  unsigned first_line = 0;  // line of the example's first line in `text` (1-based)
+  unsigned line_count = 0;
+};
+
+// The module: header, harness module-scope declarations, the example's .global/.const lines (module scope
+// only, ISA 5.1), then the kernel holding parameters, body declarations, the example and the added labels.
+Wrapped wrap(const std::vector<std::string>& lines, bool module_shaped, const std::vector<Declaration>& decls) {
+  std::ostringstream out;
+  unsigned line = 1;
+  auto emit = [&](const std::string& s) {
+    out << s << "\n";
+    ++line;
+  };
+  emit(".version 9.0");
+  emit(".target sm_100a");
+  emit(".address_size 64");
+  std::string params, body, labels;
+  for (const auto& d : decls) {
+    if (d.where == Declaration::Where::Module) emit(d.text);
+    else if (d.where == Declaration::Where::Param) params += (params.empty() ? "" : ", ") + d.text;
+    else if (d.where == Declaration::Where::Body) body += d.text + "\n";
+    else labels += d.text + "\n";
+  }
+  Wrapped w;
+  if (module_shaped) {
+    w.first_line = line;
+    for (const auto& l : lines) emit(l);
+  } else {
+    for (const auto& l : lines)
+      if (starts_with_any(trim_left(l), {".global", ".const"})) emit(l);
+    emit(".visible .entry spec_example(" + params + ")");
+    emit("{");
+    std::istringstream b(body);
+    for (std::string l; std::getline(b, l);) emit(l);
+    w.first_line = line;
+    for (const auto& l : lines) emit(starts_with_any(trim_left(l), {".global", ".const"}) ? "" : l);
+    std::istringstream lb(labels);
+    for (std::string l; std::getline(lb, l);) emit(l);
+    emit("}");
+  }
+  w.text = out.str();
+  w.line_count = static_cast<unsigned>(lines.size());
+  return w;
+}
+
+std::string located(const ptxcheck::Diagnostic& d, const Wrapped& w) {
+  const auto l = d.where.line;
+  std::string where = l >= w.first_line && l < w.first_line + w.line_count
+                          ? "line " + std::to_string(l - w.first_line + 1)
+                          : "harness line " + std::to_string(l);
+  std::string source = d.source_line;
+  while (!source.empty() && (source.front() == ' ' || source.front() == '\t')) source.erase(source.begin());
+  if (source.size() > 90) source = source.substr(0, 87) + "...";
+  return where + ": " + d.message + (source.empty() ? "" : " | " + source);
+}
+
+// Names the checker reports as undeclared (ISA 5.4: every name must be declared before use).
+std::vector<std::string> undeclared_names(const std::vector<ptxcheck::Diagnostic>& errors) {
+  static const std::regex re("^(?:undeclared (?:name|predicate)|undefined label) '([^']+)'");
+  std::vector<std::string> out;
+  for (const auto& e : errors) {
+    std::smatch m;
+    if (std::regex_search(e.message, m, re)) out.push_back(m[1]);
+  }
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& code) {
+  std::vector<std::string> lines;
+  std::istringstream in(code);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+}  // namespace
+
+ExampleResult check_example(const std::string& code) {
+  ExampleResult r;
+  const auto lines = split_lines(code);
+  const bool module_shaped = is_module_shaped(lines);
+  r.shape = module_shaped ? "module" : "kernel";
+  std::vector<Declaration> decls;
+  std::set<std::string> declared;
+  while (r.rounds < kMaxRounds) {
+    ++r.rounds;
+    const Wrapped w = wrap(lines, module_shaped, decls);
+    r.module_text = w.text;
+    auto parsed = ptx::parse_ptx(w.text, "example.ptx");
+    r.parsed = parsed.module.has_value();
+    if (!parsed) {
+      r.first_error = parsed.error ? located(*parsed.error, w) : "parse error";
+      return r;
+    }
+    auto built = ptx::ir::build(*parsed.module);
+    if (built) {
+      r.ok = true;
+      r.first_error.clear();
+      return r;
+    }
+    r.first_error = located(built.errors.front(), w);
+    const auto uses = collect_uses(parsed.module->module);
+    bool added = false;
+    for (const auto& full : undeclared_names(built.errors)) {
+      // `r2.b0` (a video byte selector) or `x.lo`: the register is the part before the first dot.
+      const std::string name = full.find('.', 1) == std::string::npos ? full : full.substr(0, full.find('.', 1));
+      if (!declared.insert(name).second) continue;
+      auto it = uses.find(full);
+      const std::vector<Use> none;
+      decls.push_back(infer_declaration(name, it == uses.end() ? none : it->second));
+      r.added.push_back(decls.back().text);
+      added = true;
+    }
+    if (!added) return r;
+  }
+  return r;
+}
+
+}  // namespace spec
