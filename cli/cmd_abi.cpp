@@ -1,5 +1,6 @@
 // `ptxcheck abi FILE.cu [nvcc options] [--arch A,B] [-O 0,3] [--json]`, or `ptxcheck abi FILE.ptx --source FILE.cu`:
-// checks every C++ atomic and fence against ptx-interoperability-13.0 chapter 4. Exit 0 ok, 1 wrong, 2 bad input, 3 unknown.
+// checks every C++ atomic and fence against ptx-interoperability-13.0 chapter 4, and every `.func` prototype, call
+// and system call against chapters 1-3. Exit 0 ok, 1 wrong, 2 bad input, 3 unknown.
 #include "checker/abi/run.hpp"
 #include "cli/commands.hpp"
 #include "cli/cuda_flags.hpp"
@@ -35,7 +36,8 @@ int run_abi_command(AbiArgs& args) {
 void register_abi(CLI::App& app) {
   auto args = std::make_shared<AbiArgs>();
   auto* cmd = app.add_subcommand("abi", "Check nvcc's atomics and fences against the C++ -> PTX mapping "
-                                        "(PTX interoperability guide, chapter 4); exit 1 on a mapping the table does not allow");
+                                        "(PTX interoperability guide, chapter 4), and prototypes, calls and system calls against "
+                                        "chapters 1-3; exit 1 on a mapping the table does not allow or a calling-convention violation");
   cmd->add_option("file", args->request.input, "CUDA source (.cu), or PTX (.ptx) with --source")->required();
   cmd->add_option("--source", args->source, "the CUDA source a .ptx input was compiled from");
   cmd->add_option("--archs", args->request.archs, "compile for each of these -arch values (comma separated)")->delimiter(',');

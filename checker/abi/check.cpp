@@ -98,6 +98,7 @@ const char* verdict_name(Verdict v) {
 }
 
 int AbiReport::exit_code() const {
+  if (!calling.findings.empty()) return 1;
   int rc = 0;
   for (const auto& r : results) {
     if (r.verdict == Verdict::wrong || r.verdict == Verdict::missing) return 1;
@@ -217,7 +218,8 @@ nlohmann::json to_json(const AbiReport& r) {
   json unmatched = json::array();
   for (const auto& p : r.unmatched) unmatched.push_back(ptx_json(p));
   return json{{"source", r.source}, {"config", r.config}, {"operations", ops}, {"unmatched_ptx", unmatched},
-              {"notes", r.notes}, {"exit_code", r.exit_code()}};
+              {"notes", r.notes}, {"calling_convention", to_json(r.calling)},
+              {"exit_code", r.exit_code()}};
 }
 
 std::string to_text(const AbiReport& r) {
@@ -240,7 +242,7 @@ std::string to_text(const AbiReport& r) {
   for (const auto& [name, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, name);
   out += fmt::format("{} operations ({}); {} unmatched PTX ordering instructions\n", r.results.size(),
                      summary.empty() ? "none" : summary, r.unmatched.size());
-  return out;
+  return out + to_text(r.calling);
 }
 
 }  // namespace ptxcheck::abi

@@ -2,6 +2,7 @@
 // its line and judges the sequence against the chapter-4 table. A report is data (JSON) first.
 #pragma once
 
+#include "checker/abi/calling.hpp"
 #include "checker/abi/ptx_ops.hpp"
 #include "checker/abi/source_ops.hpp"
 
@@ -35,7 +36,9 @@ struct AbiReport {
   std::vector<OpResult> results;
   std::vector<PtxOp> unmatched;  // ordering instructions of the user's file on lines with no source operation
   std::vector<std::string> notes;
-  // 0 all OK; 1 a mapping the table does not allow; 2 bad input (no row); 3 unknown or unmatched PTX.
+  CallingReport calling;  // chapters 1-3: prototypes, calls and system calls of the same PTX
+  // 0 all OK; 1 a mapping the table does not allow, or a calling-convention violation; 2 bad input (no row);
+  // 3 unknown or unmatched PTX.
   int exit_code() const;
 };
 

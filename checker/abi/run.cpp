@@ -21,6 +21,7 @@ std::optional<Diagnostic> check_ptx(std::string ptx_text, const std::string& ptx
   if (!built) return built.errors.empty() ? Diagnostic{{ptx_name, 0, 0}, "invalid PTX", "", "error"} : built.errors[0];
   auto ops = collect_ptx_ops(*built.module, source);
   out = check_abi(source, scan, ops);
+  out.calling = check_calling_convention(*built.module, *parsed.module->text, ptx_name);
   if (ops.user_files.empty())
     out.notes.push_back("note: no `.file` entry of the PTX names " + source + " (compile with -lineinfo)");
   return std::nullopt;

@@ -1,6 +1,7 @@
 ptxcheck_unit_test(NAME abi
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/abi/test_abi.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/abi/test_calling.cpp
   LIBS ptxcheck_abi)
 ptxcheck_corpus_driver(NAME abi
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/abi/corpus_abi.cpp

@@ -1,6 +1,7 @@
 // Corpus driver for `ptxcheck abi`: every compiling race-corpus file that uses atomics, fences or volatile
 // is compiled by nvcc and checked against chapter 4. A file passes when no operation is WRONG, MISSING or
-// NO-ROW and nvcc/parse succeed (UNKNOWN and unmatched PTX are counted, not failures). Floors: abi_floors.txt.
+// NO-ROW, no prototype or call breaks chapters 1-3, and nvcc/parse succeed (UNKNOWN and unmatched PTX are
+// counted, not failures). Floors: abi_floors.txt.
 #include "checker/abi/run.hpp"
 #include "manifest.hpp"
 
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
   }
   std::map<std::string, std::pair<int, int>> score;
   std::map<std::string, std::size_t> verdicts;
-  std::size_t unmatched = 0;
+  std::size_t unmatched = 0, prototypes = 0, calls = 0, calling_findings = 0;
   std::vector<std::string> failures;
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
@@ -68,6 +69,11 @@ int main(int argc, char** argv) {
       if (run.error) problem = run.error->render();
       for (const auto& r : run.reports) {
         unmatched += r.unmatched.size();
+        prototypes += r.calling.functions;
+        calls += r.calling.calls;
+        calling_findings += r.calling.findings.size();
+        for (const auto& f : r.calling.findings)
+          problem += "\n    ptx " + std::to_string(f.line) + ":" + std::to_string(f.column) + " " + f.rule + " " + f.message;
         for (const auto& x : r.results) {
           ++verdicts[pa::verdict_name(x.verdict)];
           if (x.verdict == pa::Verdict::wrong || x.verdict == pa::Verdict::missing || x.verdict == pa::Verdict::no_row)
@@ -99,6 +105,8 @@ int main(int argc, char** argv) {
   std::cout << "operations:";
   for (const auto& [v, n] : verdicts) std::cout << " " << n << " " << v;
   std::cout << "; unmatched PTX ordering instructions: " << unmatched << "\n";
+  std::cout << "chapters 1-3: " << prototypes << " .func prototypes, " << calls << " calls, " << calling_findings
+            << " violations\n";
   std::cout << "total: " << passed << " passed, " << failed << " failed\n";
   return rc;
 }
