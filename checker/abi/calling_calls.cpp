@@ -54,7 +54,7 @@ void check_list(Context& c, const ptx::ir::Function& fn, const ptx::ir::Instruct
   const std::uint32_t line = ins.loc.ptx_line;
   if (want && n != want->size()) {
     c.add(line, callee, "call-arity", "2.3", fn.name,
-          fmt::format("the call to {} passes {} {}, its prototype declares {}", callee, n, what, want->size()));
+          fmt::format("{} of the call to {}: {} given, its prototype declares {}", what, callee, n, want->size()));
     return;
   }
   for (std::size_t i = 0; i < n; ++i) {
