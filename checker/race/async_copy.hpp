@@ -17,7 +17,7 @@ namespace ptxcheck::race {
 // Iterations counted past which a span is taken as reaching every later iteration of the loop.
 inline constexpr int max_async_iterations = 4;
 // States the analysis visits, over all copies of a kernel, before it gives up (an unknown answer with the reason).
-inline constexpr std::size_t max_async_states = 250'000;
+inline constexpr std::size_t max_async_states = 100'000;
 
 // A point the copy may be in flight at: while the thread is at `instr` (the completing wait included), in the
 // issuing iteration of each loop around the cp.async plus `later` (0: the same iteration), and in iteration
