@@ -476,11 +476,11 @@ KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Funct
   // of them lies between two accesses, both took part in it (a lane of the mask that does not arrive leaves the
   // others waiting, ISA 9.7.13.3), so it orders them.
   z3::expr mutual_warp_sync = c.bool_val(true);
+  const z3::expr lane_bit1 = z3::shl(u32(1), z3::urem(linear_tid(T1.tid, launch), u32(32)));
+  const z3::expr lane_bit2 = z3::shl(u32(1), z3::urem(linear_tid(T2.tid, launch), u32(32)));
   for (const auto& [i, m1] : T1.warp_masks) {
     if (!warp_barrier(f.body[i]) || full_warp_barrier(f.body[i]) || !T2.warp_masks.count(i)) continue;
-    const z3::expr& m2 = T2.warp_masks.at(i);
-    auto lane_bit = [&](const ThreadEncoding& t) { return z3::shl(u32(1), z3::urem(linear_tid(t.tid, launch), u32(32))); };
-    mutual_warp_sync = mutual_warp_sync && (m1 & lane_bit(T2)) != u32(0) && (m2 & lane_bit(T1)) != u32(0);
+    mutual_warp_sync = mutual_warp_sync && (m1 & lane_bit2) != u32(0) && (T2.warp_masks.at(i) & lane_bit1) != u32(0);
   }
   // ISA 8.6 morally strong, the scope part: each operation's scope includes the other thread.
   auto includes = [&](ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); };

@@ -494,14 +494,11 @@ std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
         fail(Problem::Kind::step_limit, "step limit of " + std::to_string(opt_.max_steps) + " warp instructions reached");
         break;
       }
-      if ((steps_ & 4095) == 0)  // a caller's budget (a race check's replay) holds here too
-        if (const ptxcheck::ResourceGuard* guard = ptxcheck::ResourceGuard::current())
-          if (auto why = guard->exhausted()) {
-            fail(Problem::Kind::step_limit, *why);
-            break;
-          }
-      if (opt_.observer && (steps_ & 4095) == 0) {
-        if (std::string why = opt_.observer->stop_reason(); !why.empty()) {
+      if ((steps_ & 4095) == 0) {  // the observer's stop, and a caller's budget (a race check's replay)
+        std::string why = opt_.observer ? opt_.observer->stop_reason() : std::string();
+        if (const ptxcheck::ResourceGuard* guard = ptxcheck::ResourceGuard::current(); why.empty() && guard)
+          why = guard->exhausted().value_or("");
+        if (!why.empty()) {
           fail(Problem::Kind::step_limit, why);
           break;
         }
