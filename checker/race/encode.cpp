@@ -11,6 +11,7 @@
 #include "semantics/support/resource_guard.hpp"
 
 #include "semantics/domain/symbolic.hpp"
+#include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/integer.hpp"
@@ -56,25 +57,6 @@ std::optional<std::pair<std::string, std::uint32_t>> parse_argument_symbol(const
 bool integer_add(const Instruction& in) {
   if ((in.op != Opcode::atom_ && in.op != Opcode::red_) || in.q.atom_op != ptx::ir::AtomOp::add || in.q.types.empty()) return false;
   return !ptx::ir::is_float(in.q.types.back().scalar) && in.q.vector_width <= 1;
-}
-
-// ISA 9.7.13.5 atom: the value written in place of `old`, with operands b and c (c: atom.cas's new value).
-z3::expr atom_written(const Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c) {
-  const bool sg = ptx::ir::is_signed_int(in.q.types.back().scalar);
-  const z3::expr zero = old.ctx().bv_val(0, old.get_sort().bv_size()), one = old.ctx().bv_val(1, old.get_sort().bv_size());
-  switch (*in.q.atom_op) {
-    case ptx::ir::AtomOp::and_: return old & b;
-    case ptx::ir::AtomOp::or_: return old | b;
-    case ptx::ir::AtomOp::xor_: return old ^ b;
-    case ptx::ir::AtomOp::cas: return z3::ite(old == b, c, old);
-    case ptx::ir::AtomOp::exch: return b;
-    case ptx::ir::AtomOp::add: return old + b;
-    case ptx::ir::AtomOp::inc: return z3::ite(z3::uge(old, b), zero, old + one);
-    case ptx::ir::AtomOp::dec: return z3::ite(old == zero || z3::ugt(old, b), b, old - one);
-    case ptx::ir::AtomOp::min: return z3::ite(sg ? old <= b : z3::ule(old, b), old, b);
-    case ptx::ir::AtomOp::max: return z3::ite(sg ? old >= b : z3::uge(old, b), old, b);
-  }
-  return b;
 }
 
 bool positive_add(const Instruction& in) {
@@ -1245,7 +1227,7 @@ class Encoder {
           const std::size_t b = in.op == Opcode::atom_ ? 2 : 1;  // atom d, [a], b{, c}; red [a], b
           const Access& a = out_.accesses.back();
           const bool cas = in.q.atom_op == ptx::ir::AtomOp::cas && o.size() > 3;
-          out_.updates.push_back({i, a.addr, old, atom_written(in, old, R(b, ww), cas ? R(3, ww) : old), a.pc, a.object,
+          out_.updates.push_back({i, a.addr, old, ptx::ops::atomic_written(d_, ptx::ops::atomic_form(in), old, R(b, ww), cas ? R(3, ww) : old), a.pc, a.object,
                                   cas ? std::optional(R(2, ww)) : std::nullopt, cas ? std::optional(R(3, ww)) : std::nullopt, a.scope,
                                   std::nullopt, {}});
           if (returns) {

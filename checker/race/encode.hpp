@@ -83,7 +83,6 @@ struct AtomicUpdate {
   std::optional<std::uint32_t> via;        // one of writer_updates: the broadcast store or shuffle that forwarded it
   std::vector<z3::expr> forwarder_tid;     // ... and the tid of the thread that ran it (in this thread's CTA)
 };
-z3::expr atom_written(const ptx::ir::Instruction& in, const z3::expr& old, const z3::expr& b, const z3::expr& c);
 
 // An integer `atom`/`red` add of a scalar (the only writes a counter may have, when the amount is non-negative).
 bool integer_add(const ptx::ir::Instruction& in);

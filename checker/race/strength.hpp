@@ -3,6 +3,7 @@
 #pragma once
 
 #include "semantics/ir/ir.hpp"
+#include "semantics/ir/memory_order.hpp"
 
 #include <optional>
 
@@ -13,15 +14,10 @@ struct Strength {
   ptx::ir::Scope scope = ptx::ir::Scope::sys;  // meaningful when strong
 };
 
-// ISA 8.4: atom/red and .relaxed/.acquire/.release/.acq_rel/.volatile/.mmio operations are strong. A scope
-// left out means .gpu for atom/red (ISA 9.7.13.5) and .sys for volatile (8.4.2: relaxed at system scope).
+// ISA 8.4: whether a memory operation is strong and its scope, as semantics/ir/memory_order.hpp defines them.
 inline Strength strength_of(const ptx::ir::Instruction& in, bool atomic) {
-  using MS = ptx::ir::MemorySemantics;
-  auto sem = in.q.semantics;
-  Strength s;
-  s.strong = atomic || (sem && *sem != MS::weak);
-  s.scope = in.q.scope.value_or(sem == MS::volatile_ ? ptx::ir::Scope::sys : atomic ? ptx::ir::Scope::gpu : ptx::ir::Scope::sys);
-  return s;
+  const ptx::ir::MemoryOrder m = ptx::ir::access_order(in.q, atomic);
+  return Strength{m.strong, m.scope};
 }
 
 // ISA 8.5: whether `scope`, specified by one thread, includes another thread. Without cluster dimensions at
@@ -62,19 +58,12 @@ struct Fence {
   ptx::ir::MemorySemantics sem = ptx::ir::MemorySemantics::acq_rel;
   ptx::ir::Scope scope = ptx::ir::Scope::sys;
 };
-// A memory fence's semantics and scope (ISA 9.7.13.4): membar.{cta,gl,sys} is fence.sc.{cta,gpu,sys}; a fence
-// without .sem is fence.acq_rel. Proxy fences (fence.proxy.*, which order proxies, not threads) are not memory
-// fences (8.4); nullopt for them and for every other instruction.
+// A memory fence's semantics and scope (semantics/ir/memory_order.hpp); nullopt for proxy fences and every other
+// instruction.
 inline std::optional<Fence> memory_fence(const ptx::ir::Instruction& in) {
-  using ptx::ir::Opcode;
-  if (in.op != Opcode::fence_ && in.op != Opcode::membar_) return std::nullopt;
-  if (in.q.has(ptx::ir::Flag::proxy)) return std::nullopt;
-  const bool membar = in.op == Opcode::membar_;
-  Fence f;
-  f.sem = membar ? ptx::ir::MemorySemantics::sc : in.q.semantics.value_or(ptx::ir::MemorySemantics::acq_rel);
-  f.scope = in.q.scope.value_or(ptx::ir::Scope::sys);
-  if (membar && in.q.has(ptx::ir::Flag::gl)) f.scope = ptx::ir::Scope::gpu;
-  return f;
+  const auto m = ptx::ir::fence_order(in);
+  if (!m) return std::nullopt;
+  return Fence{m->sem, m->scope};
 }
 
 }  // namespace ptxcheck::race

@@ -3,6 +3,8 @@
 #include "litmus/build/threads.hpp"
 
 #include "semantics/domain/symbolic.hpp"
+#include "semantics/ir/memory_order.hpp"
+#include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/integer.hpp"
 #include "semantics/ops/logic.hpp"
@@ -241,6 +243,14 @@ struct Runner {
     v.is_numeral_u64(x);
     return static_cast<std::int64_t>(x);
   }
+  // Litmus values are 64-bit; an atomic computes in its type's width and its result is extended back by the
+  // type's signedness (a 1-bit condition is returned as it is).
+  z3::expr narrow(const ptx::ops::AtomicForm& f, const z3::expr& v) { return f.bits < kWidth ? d.zext(v, f.bits) : v; }
+  z3::expr in_type(const ptx::ops::AtomicForm& f, const z3::expr& v) {
+    const unsigned w = ptx::domain::Symbolic::width(v);
+    if (w == 1 || w >= kWidth) return v;
+    return f.is_signed ? d.sext(v, kWidth) : d.zext(v, kWidth);
+  }
   int vloc(const Instr& in, const std::string& o) {
     auto n = strip_brackets(o);
     auto it = p.vloc_of.find(n);
@@ -252,32 +262,73 @@ struct Runner {
     s.taint[r] = std::move(deps);
   }
 
-  // Qualifiers of a memory instruction: semantics, scope, and (for atom/red) the operation.
-  struct Quals { Sem sem = Sem::weak; bool sem_given = false; Scope scope = Scope::none; std::string op; };
-  Quals quals(const Instr& in, const std::vector<std::string>& parts, bool is_rmw) {
-    Quals q;
-    for (std::size_t i = 1; i < parts.size(); ++i) {
-      auto& w = parts[i];
-      if (w == "weak") q.sem = Sem::weak, q.sem_given = true;
-      else if (w == "relaxed") q.sem = Sem::relaxed, q.sem_given = true;
-      else if (w == "acquire") q.sem = Sem::acquire, q.sem_given = true;
-      else if (w == "release") q.sem = Sem::release, q.sem_given = true;
-      else if (w == "acq_rel") q.sem = Sem::acq_rel, q.sem_given = true;
-      else if (w == "sc") q.sem = Sem::sc, q.sem_given = true;
-      else if (w == "volatile") q.sem = Sem::volatile_, q.sem_given = true;
-      else if (w == "cta") q.scope = Scope::cta;
-      else if (w == "cluster") q.scope = Scope::cluster;
-      else if (w == "gpu" || w == "gl") q.scope = Scope::gpu;
-      else if (w == "sys") q.scope = Scope::sys;
-      else if (is_space_or_type(w))
-        continue;
-      else if (is_rmw && q.op.empty()) q.op = w;
-      else fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'");
+  // Qualifiers of a memory instruction, decoded by the IR's own decoder and read by the one definition of an
+  // instruction's memory order (semantics/ir/memory_order.hpp), so that a litmus cell means what the same PTX
+  // means to the race checker. The dialect's extra words: `.gen` (generic addressing), `.plus` for `.add`, and
+  // `.sub`/`.minus` (an add of the negated operand; PTX has no atom.sub). Untyped cells compute in .s64.
+  struct Quals {
+    Sem sem = Sem::weak;
+    Scope scope = Scope::none;
+    ptx::ops::AtomicForm form;
+    bool negate = false;  // the dialect's atom.sub
+  };
+  static Sem litmus_sem(ptx::ir::MemorySemantics s) {
+    using MS = ptx::ir::MemorySemantics;
+    switch (s) {
+      case MS::weak: return Sem::weak;
+      case MS::relaxed: return Sem::relaxed;
+      case MS::acquire: return Sem::acquire;
+      case MS::release: return Sem::release;
+      case MS::acq_rel: return Sem::acq_rel;
+      case MS::sc: return Sem::sc;
+      case MS::volatile_: case MS::mmio: return Sem::volatile_;
     }
-    if (is_rmw && !q.sem_given) q.sem = Sem::relaxed;  // atom/red default to .relaxed (ISA 9.7.13.5)
-    if (q.sem == Sem::volatile_) q.scope = Scope::sys;  // ISA 8.4: volatile = relaxed.sys
-    if (q.sem != Sem::weak && q.scope == Scope::none) q.scope = Scope::sys;  // default scope .sys
+    return Sem::weak;
+  }
+  static Scope litmus_scope(ptx::ir::Scope s) {
+    switch (s) {
+      case ptx::ir::Scope::cta: return Scope::cta;
+      case ptx::ir::Scope::cluster: return Scope::cluster;
+      case ptx::ir::Scope::gpu: return Scope::gpu;
+      case ptx::ir::Scope::sys: return Scope::sys;
+    }
+    return Scope::sys;
+  }
+  // `decode_as`: the PTX opcode whose qualifiers the cell's words are (suld/tld/cold read like ld, sust like st).
+  std::optional<ptx::ir::Qualifiers> decode(const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode decode_as,
+                                            bool& negate) {
+    std::vector<std::string> words;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string& w = parts[i];
+      if (w == "gen") continue;
+      if (w == "plus") words.push_back("add");
+      else if (w == "sub" || w == "minus") words.push_back("add"), negate = true;
+      else words.push_back(w);
+    }
+    ptx::ir::Qualifiers q;
+    for (const auto& w : ptx::ir::decode_qualifiers(decode_as, words, q)) {
+      fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'");
+      return std::nullopt;
+    }
+    if (q.vector_width != 1 || q.types.size() > 1) {
+      fail(in, "unsupported instruction '" + in.opcode + "' (one scalar type at most)");
+      return std::nullopt;
+    }
+    if (q.types.empty()) q.types.push_back({ptx::ir::ScalarType::s64, 1});
     return q;
+  }
+  Quals quals(const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode decode_as) {
+    Quals r;
+    auto q = decode(in, parts, decode_as, r.negate);
+    if (!q) return r;
+    const bool rmw = decode_as == ptx::ir::Opcode::atom_ || decode_as == ptx::ir::Opcode::red_;
+    if (rmw && !q->atom_op) fail(in, "unsupported atomic operation in '" + in.opcode + "'");
+    if (rmw && ptx::ir::is_float(q->types.back().scalar)) fail(in, "unsupported float atomic '" + in.opcode + "'");
+    const ptx::ir::MemoryOrder m = ptx::ir::access_order(*q, rmw);
+    r.sem = litmus_sem(m.sem);
+    r.scope = m.strong ? litmus_scope(m.scope) : Scope::none;
+    if (rmw) r.form = ptx::ops::atomic_form(q->atom_op.value_or(ptx::ir::AtomOp::exch), q->types.back().scalar);
+    return r;
   }
   std::set<int> guard_ctrl{};  // reads the current instruction's `@p` guard depends on
   TEvent mem_event(State& s, EvKind k, const Quals& q, Proxy px, int vl, const Instr& in) {
@@ -323,7 +374,7 @@ struct Runner {
           ++pc;
           continue;
         }
-        Quals q = quals(in, parts, false);
+        Quals q = quals(in, parts, ptx::ir::Opcode::ld_);
         int vl = vloc(in, ops[1]);
         if (error) return;
         Proxy px = op == "suld" ? Proxy::surface : op == "tld" ? Proxy::texture : op == "cold" ? Proxy::constant : Proxy::generic;
@@ -342,7 +393,7 @@ struct Runner {
       }
       if (op == "st" || op == "sust") {
         if (!need(2)) return;
-        Quals q = quals(in, parts, false);
+        Quals q = quals(in, parts, ptx::ir::Opcode::st_);
         int vl = vloc(in, ops[0]);
         if (error) return;
         if (q.sem == Sem::acquire || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported store semantics in '" + in.opcode + "'");
@@ -354,10 +405,10 @@ struct Runner {
       }
       if (op == "atom" || op == "red") {
         bool has_dst = op == "atom";
-        Quals q = quals(in, parts, true);
+        Quals q = quals(in, parts, has_dst ? ptx::ir::Opcode::atom_ : ptx::ir::Opcode::red_);
         if (error) return;
         std::size_t base = has_dst ? 1 : 0;
-        bool cas = q.op == "cas";
+        bool cas = q.form.op == ptx::ir::AtomOp::cas;
         if (!need(base + (cas ? 3 : 2))) return;
         int vl = vloc(in, ops[base]);
         if (error) return;
@@ -370,6 +421,7 @@ struct Runner {
         r.rmw = true;
         std::set<int> deps;
         z3::expr a = value(s, ops[base + 1], deps);
+        if (q.negate) a = ptx::ops::neg(d, a);
         std::set<int> deps2;
         z3::expr b = cas ? value(s, ops[base + 2], deps2) : a;
         int idx = static_cast<int>(s.events.size());
@@ -378,30 +430,13 @@ struct Runner {
           TEvent r2 = r;
           r2.value = v;
           z3::expr old = d.lit(kWidth, static_cast<std::uint64_t>(v));
-          std::optional<z3::expr> nv;
-          const std::string& o = q.op;
-          if (o == "add" || o == "plus") nv = ptx::ops::add(d, old, a);
-          else if (o == "sub" || o == "minus") nv = ptx::ops::sub(d, old, a);
-          else if (o == "exch") nv = a;
-          else if (o == "and") nv = d.band(old, a);
-          else if (o == "or") nv = d.bor(old, a);
-          else if (o == "xor") nv = d.bxor(old, a);
-          else if (o == "max") nv = ptx::ops::max(d, true, old, a);
-          else if (o == "min") nv = ptx::ops::min(d, true, old, a);
-          // atom.inc / atom.dec (9.7.13.5): ((old >= b) ? 0 : old+1) and ((old == 0 || old > b) ? b : old-1).
-          else if (o == "inc") nv = d.ite(d.ule(a, old), d.lit(kWidth, 0), ptx::ops::add(d, old, d.lit(kWidth, 1)));
-          else if (o == "dec")
-            nv = d.ite(d.bor(d.eq(old, d.lit(kWidth, 0)), d.ult(a, old)), a, ptx::ops::sub(d, old, d.lit(kWidth, 1)));
-          else if (cas) {
-            // atom.cas: the write happens only when the comparison succeeds (a failed CAS is a read).
-            z3::expr eq = ptx::ops::compare_int(d, ptx::ir::CompareOp::eq, false, old, a);
-            if (concrete(eq) == 1) nv = b;
-          } else return fail(in, "unsupported atomic operation '." + o + "'");
+          // ISA 9.7.13.5, in the instruction's type (semantics/ops/atomic.hpp); a failed CAS is a read only.
+          const bool writes = concrete(in_type(q.form, ptx::ops::atomic_writes(d, q.form, narrow(q.form, old), narrow(q.form, a)))) != 0;
           s2.events.push_back(r2);
-          if (nv) {
+          if (writes) {
             TEvent w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
             w.rmw = true;
-            w.value = concrete(*nv);
+            w.value = concrete(in_type(q.form, ptx::ops::atomic_written(d, q.form, narrow(q.form, old), narrow(q.form, a), narrow(q.form, b))));
             w.data = deps;
             w.data.insert(deps2.begin(), deps2.end());
             w.data.insert(idx);
@@ -432,16 +467,18 @@ struct Runner {
           else return fail(in, "unsupported proxy fence '" + in.opcode + "'");
           e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
         } else {
-          Quals q = quals(in, parts, false);
-          if (error) return;
-          if (op == "membar") q.sem = Sem::sc;  // ISA 9.7.13.4: membar is a synonym for fence.sc
-          if (!q.sem_given && op == "fence") q.sem = Sem::acq_rel;
+          // ISA 9.7.13.4 through semantics/ir/memory_order.hpp: .acq_rel when .sem is absent, membar = fence.sc.
+          bool negate = false;
+          const ptx::ir::Opcode fop = op == "membar" ? ptx::ir::Opcode::membar_ : ptx::ir::Opcode::fence_;
+          auto q = decode(in, parts, fop, negate);
+          if (!q) return;
+          const auto m = ptx::ir::fence_order(fop, *q);
+          const Sem sem = m ? litmus_sem(m->sem) : Sem::weak;
           // .sem = { .sc, .acq_rel, .acquire, .release } (9.7.13.4); .acquire/.release are uni-directional.
-          if (q.sem != Sem::sc && q.sem != Sem::acq_rel && q.sem != Sem::acquire && q.sem != Sem::release)
+          if (!m || (sem != Sem::sc && sem != Sem::acq_rel && sem != Sem::acquire && sem != Sem::release))
             return fail(in, "unsupported fence '" + in.opcode + "'");
-          if (q.scope == Scope::none) q.scope = Scope::sys;
-          e.sem = q.sem;
-          e.scope = q.scope;
+          e.sem = sem;
+          e.scope = litmus_scope(m->scope);
         }
         s.events.push_back(e);
         ++pc;

@@ -1,6 +1,7 @@
 // Kernel generation and the PTX -> litmus lift. The lift is a small abstract interpretation of straight-line
 // code: each register holds a kernel parameter (a location or `out`), a constant, or a load's result.
 #include "litmus/compile/lift.hpp"
+#include "semantics/ir/memory_order.hpp"
 
 #include "semantics/ir/build.hpp"
 
@@ -192,12 +193,12 @@ Lifted lift_module(const CuLitmus& test, const Module& module) {
           continue;
         }
         case Opcode::fence_:
-          lt.instructions.push_back(fmt::format("fence.{}.{}", sem_word(ins.q.semantics.value_or(MemorySemantics::acq_rel)),
-                                                scope_word(ins.q.scope.value_or(Scope::sys))));
+        case Opcode::membar_: {  // ISA 9.7.13.4: membar.{cta,gl,sys} = fence.sc.{cta,gpu,sys}
+          const auto fo = ptx::ir::fence_order(ins);
+          if (!fo) return fail(&ins, "proxy fence '" + name + "' (not lifted to a litmus test)");
+          lt.instructions.push_back(fmt::format("fence.{}.{}", sem_word(fo->sem), scope_word(fo->scope)));
           continue;
-        case Opcode::membar_:  // ISA 9.7.13.4: membar.{cta,gl,sys} = fence.sc.{cta,gpu,sys}
-          lt.instructions.push_back(fmt::format("fence.sc.{}", scope_word(ins.q.scope.value_or(Scope::gpu))));
-          continue;
+        }
         case Opcode::mov_:
         case Opcode::cvta_:
           if (!ops.empty() && ops[0].reg >= 0) regs[static_cast<std::size_t>(ops[0].reg)] = ops.size() > 1 ? value_of(ops[1]) : Value{};

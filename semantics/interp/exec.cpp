@@ -3,6 +3,7 @@
 // its one definition in semantics/ops, instantiated with the concrete domain.
 #include "semantics/interp/machine.hpp"
 #include "semantics/ir/address.hpp"
+#include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
@@ -776,35 +777,13 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       CV old = load(t, space, a, w);
       if (stop_) return true;
       CV b = R(ai + 1, w, d.s0);
-      CV nv = b;
-      ir::AtomOp op = ins.q.atom_op.value_or(ir::AtomOp::exch);
-      switch (op) {
-        case ir::AtomOp::and_: nv = C.band(old, b); break;
-        case ir::AtomOp::or_: nv = C.bor(old, b); break;
-        case ir::AtomOp::xor_: nv = C.bxor(old, b); break;
-        case ir::AtomOp::exch: nv = b; break;
-        case ir::AtomOp::cas: nv = old == b ? R(ai + 2, w) : old; break;
-        case ir::AtomOp::add:
-          if (d.f0) {
-            ops::FpMods m;
-            m.ftz = fmt == domain::FpFormat::f32;  // atom.add.f32 flushes subnormals (ISA 9.7.13.5)
-            nv = d.packed ? ops::packed2(C, old, b, [&](CV x, CV y) { return ops::fadd(C, fmt, m, x, y); }) : ops::fadd(C, fmt, m, old, b);
-          } else {
-            nv = C.add(old, b);
-          }
-          break;
-        case ir::AtomOp::inc: nv = C.ule(b, old).v ? Concrete::lit(w, 0) : C.add(old, Concrete::lit(w, 1)); break;
-        case ir::AtomOp::dec: nv = (old.v == 0 || C.ult(b, old).v) ? b : C.sub(old, Concrete::lit(w, 1)); break;
-        case ir::AtomOp::min: case ir::AtomOp::max: {
-          bool mx = op == ir::AtomOp::max;
-          if (d.f0) nv = ops::fminmax(C, fmt, mx, {}, old, b);
-          else nv = mx ? ops::max(C, d.s0, old, b) : ops::min(C, d.s0, old, b);
-          break;
-        }
-      }
+      ops::AtomicForm form = ops::atomic_form(ins);
+      form.f32_ftz = resolve(space, a).first != StateSpace::shared;  // a generic address may point to shared memory
+      const bool cas = form.op == ir::AtomOp::cas;
+      CV nv = ops::atomic_written(C, form, old, b, cas ? R(ai + 2, w) : b);
       if (opt_.observer)
         observe(t, ins, is_red ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::atomic, space, a, eb,
-                op != ir::AtomOp::cas || old == b);
+                ops::atomic_writes(C, form, old, b).v != 0);
       store(t, space, a, nv, eb);
       if (!is_red && !stop_) W(0, old, d.s0);
       return true;

@@ -5,6 +5,7 @@
 // .sync, bar.warp.sync), and calls per the PTX ABI (ISA 7, ptx-interoperability chapter 2 .param passing).
 #include "semantics/interp/machine.hpp"
 #include "semantics/support/resource_guard.hpp"
+#include "semantics/ops/atomic.hpp"
 #include "semantics/ops/warp.hpp"
 
 #include <algorithm>
@@ -76,14 +77,6 @@ void Machine::fail(Problem::Kind k, std::string message, std::vector<Thread*> th
 const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
   Decoded& d = fns_[fn].decoded[pc];
   const Instruction& ins = mod_.functions[fn].body[pc];
-  auto fmt_of = [](ir::ScalarType t) {
-    switch (t) {
-      case ir::ScalarType::f16: case ir::ScalarType::f16x2: return domain::FpFormat::f16;
-      case ir::ScalarType::bf16: case ir::ScalarType::bf16x2: return domain::FpFormat::bf16;
-      case ir::ScalarType::f64: return domain::FpFormat::f64;
-      default: return domain::FpFormat::f32;
-    }
-  };
   if (!ins.q.types.empty()) {
     d.t0 = ins.q.types[0].scalar;
     d.t1 = ins.q.types.size() > 1 ? ins.q.types[1].scalar : d.t0;
@@ -94,8 +87,8 @@ const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
   d.s1 = ir::is_signed_int(d.t1);
   d.f0 = ir::is_float(d.t0);
   d.f1 = ir::is_float(d.t1);
-  d.fmt0 = fmt_of(d.t0);
-  d.fmt1 = fmt_of(d.t1);
+  d.fmt0 = ops::fp_format_of(d.t0);
+  d.fmt1 = ops::fp_format_of(d.t1);
   d.packed = d.t0 == ir::ScalarType::f16x2 || d.t0 == ir::ScalarType::bf16x2;
   if (ins.q.rounding) {
     d.has_rounding = true;

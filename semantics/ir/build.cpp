@@ -628,65 +628,8 @@ class Builder {
   }
 
   void decode_qualifiers(const ast::Instruction& ins, Instruction& out) {
-    Qualifiers& q = out.q;
-    const bool compares = out.op == Opcode::set_ || out.op == Opcode::setp_ || out.op == Opcode::vset_;
-    const bool atomic_ops = out.op == Opcode::atom_ || out.op == Opcode::red_ || out.op == Opcode::redux_ ||
-                            out.op == Opcode::bar_ || out.op == Opcode::barrier_ ||
-                            out.op == Opcode::sured_;  // sured.b.op (ISA 9.7.11.3)
-    const bool matrix = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group) == "matrix" ||
-                        out.op == Opcode::cp_ || out.op == Opcode::mbarrier_;
-    for (const auto& w : ins.qualifiers) {
-      q.words.push_back(w);
-      if (auto t = scalar_type_from_name(w)) { q.types.push_back({*t, 1}); continue; }
-      if (auto s = state_space_from_name(w); s && w != "reg" && w != "sreg") {
-        (q.space ? q.space2 : q.space) = *s;
-        continue;
-      }
-      if (w == "v2" || w == "v4" || w == "v8") { q.vector_width = static_cast<std::uint8_t>(w[1] - '0'); continue; }
-      if (auto r = rounding_from(w)) { q.rounding = *r; continue; }
-      if (compares || out.op == Opcode::slct_) {
-        if (auto c = compare_from(w)) { q.compare = *c; continue; }
-        if (w == "and" || w == "or" || w == "xor") { q.bool_op = w == "and" ? BoolOp::and_ : w == "or" ? BoolOp::or_ : BoolOp::xor_; continue; }
-      }
-      if (atomic_ops || out.op == Opcode::vote_ || std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group) == "video") {
-        if (auto a = atom_op_from(w)) { q.atom_op = *a; continue; }
-      }
-      if (auto m = semantics_from(w)) { q.semantics = *m; continue; }
-      if (auto s = scope_from(w)) { q.scope = *s; continue; }
-      if (w == "gl") { q.scope = ir::Scope::gpu; q.flags.push_back(Flag::gl); continue; }
-      if (auto f = flag_from_name(w)) { q.flags.push_back(*f); continue; }
-      // Matrix, bulk-copy and mbarrier shapes (m16n8k16, row, col, bytes, ...) are kept as words; these
-      // instructions are reported as unsupported by the interpreter rather than decoded here.
-      if (matrix) continue;
+    for (const auto& w : ir::decode_qualifiers(out.op, ins.qualifiers, out.q))
       error(ins, "unknown qualifier '." + w + "' for '" + ins.opcode + "'");
-    }
-  }
-
-  static std::optional<Rounding> rounding_from(std::string_view w) {
-    static const char* names[] = {"rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi"};
-    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<Rounding>(i);
-    return std::nullopt;
-  }
-  static std::optional<CompareOp> compare_from(std::string_view w) {
-    static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
-                                  "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
-    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<CompareOp>(i);
-    return std::nullopt;
-  }
-  static std::optional<AtomOp> atom_op_from(std::string_view w) {
-    static const char* names[] = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
-    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<AtomOp>(i);
-    return std::nullopt;
-  }
-  static std::optional<MemorySemantics> semantics_from(std::string_view w) {
-    static const char* names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
-    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<MemorySemantics>(i);
-    return std::nullopt;
-  }
-  static std::optional<ir::Scope> scope_from(std::string_view w) {
-    static const char* names[] = {"cta", "cluster", "gpu", "sys"};
-    for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<ir::Scope>(i);
-    return std::nullopt;
   }
 
   // Looks a register name up through the lexical scopes, expanding `%r<N>` ranges on first use.
@@ -883,6 +826,71 @@ class Builder {
 };
 
 }  // namespace
+
+namespace {
+std::optional<Rounding> rounding_from(std::string_view w) {
+  static const char* names[] = {"rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi"};
+  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<Rounding>(i);
+  return std::nullopt;
+}
+std::optional<CompareOp> compare_from(std::string_view w) {
+  static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
+                                "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<CompareOp>(i);
+  return std::nullopt;
+}
+std::optional<AtomOp> atom_op_from(std::string_view w) {
+  static const char* names[] = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
+  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<AtomOp>(i);
+  return std::nullopt;
+}
+std::optional<MemorySemantics> semantics_from(std::string_view w) {
+  static const char* names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
+  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<MemorySemantics>(i);
+  return std::nullopt;
+}
+std::optional<ir::Scope> scope_from(std::string_view w) {
+  static const char* names[] = {"cta", "cluster", "gpu", "sys"};
+  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<ir::Scope>(i);
+  return std::nullopt;
+}
+}  // namespace
+
+std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::string>& words, Qualifiers& q) {
+  std::vector<std::string> unknown;
+  const bool compares = op == Opcode::set_ || op == Opcode::setp_ || op == Opcode::vset_;
+  const bool atomic_ops = op == Opcode::atom_ || op == Opcode::red_ || op == Opcode::redux_ ||
+                          op == Opcode::bar_ || op == Opcode::barrier_ ||
+                          op == Opcode::sured_;  // sured.b.op (ISA 9.7.11.3)
+  const bool matrix = std::string_view(kOpcodes[static_cast<std::size_t>(op)].group) == "matrix" ||
+                      op == Opcode::cp_ || op == Opcode::mbarrier_;
+  for (const auto& w : words) {
+    q.words.push_back(w);
+    if (auto t = scalar_type_from_name(w)) { q.types.push_back({*t, 1}); continue; }
+    if (auto s = state_space_from_name(w); s && w != "reg" && w != "sreg") {
+      (q.space ? q.space2 : q.space) = *s;
+      continue;
+    }
+    if (w == "v2" || w == "v4" || w == "v8") { q.vector_width = static_cast<std::uint8_t>(w[1] - '0'); continue; }
+    if (auto r = rounding_from(w)) { q.rounding = *r; continue; }
+    if (compares || op == Opcode::slct_) {
+      if (auto c = compare_from(w)) { q.compare = *c; continue; }
+      if (w == "and" || w == "or" || w == "xor") { q.bool_op = w == "and" ? BoolOp::and_ : w == "or" ? BoolOp::or_ : BoolOp::xor_; continue; }
+    }
+    if (atomic_ops || op == Opcode::vote_ || std::string_view(kOpcodes[static_cast<std::size_t>(op)].group) == "video") {
+      if (auto a = atom_op_from(w)) { q.atom_op = *a; continue; }
+    }
+    if (auto m = semantics_from(w)) { q.semantics = *m; continue; }
+    if (auto s = scope_from(w)) { q.scope = *s; continue; }
+    if (w == "gl") { q.scope = ir::Scope::gpu; q.flags.push_back(Flag::gl); continue; }
+    if (auto f = flag_from_name(w)) { q.flags.push_back(*f); continue; }
+    // Matrix, bulk-copy and mbarrier shapes (m16n8k16, row, col, bytes, ...) are kept as words; these
+    // instructions are reported as unsupported by the interpreter rather than decoded here.
+    if (matrix) continue;
+    unknown.push_back(w);
+  }
+  return unknown;
+}
 
 const char* opcode_name(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].name; }
 

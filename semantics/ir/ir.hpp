@@ -112,6 +112,9 @@ struct Qualifiers {
   // Whether `w` is one of the qualifiers as written (for forms no Flag names: `commit_group`, `m16n8k32`).
   bool has_word(std::string_view w) const { return std::find(words.begin(), words.end(), w) != words.end(); }
 };
+// Decodes an instruction's qualifier words (`ld.relaxed.gpu.u32` -> relaxed, gpu, u32) into q; returns the words
+// the ISA does not define for `op`, which callers report as errors.
+std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::string>& words, Qualifiers& q);
 
 struct Instruction {
   Opcode op = Opcode::ret_;

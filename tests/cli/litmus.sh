@@ -42,6 +42,11 @@ for f in "$spec"/*.litmus; do
   "$ptxcheck" litmus --json "$f" >"$tmp/spec.json" 2>&1; rc=$?
   check "$(basename "$f"): the spec's answer under ptx.cat" test $rc -eq 0
 done
+# --- instruction meaning (tests/cli/litmus-instructions): qualifier defaults and atomics in their type.
+for f in "$here"/litmus-instructions/*.litmus; do
+  "$ptxcheck" litmus --json "$f" >"$tmp/ins.json" 2>&1; rc=$?
+  check "$(basename "$f"): the ISA's answer (exit 0)" test $rc -eq 0
+done
 refs=$corpus/litmus-ptx/reference-models
 if [ -d "$refs" ]; then
   for m in ptx-v7.5.cat ptx-v6.0.cat; do

@@ -238,6 +238,49 @@ TEST_CASE("atomics: 4 CTAs x 128 threads add to one counter; atom.cas and atom.i
   CHECK(r.out[3] == 77);
 }
 
+TEST_CASE("atom.add.f32 flushes subnormals on global memory, not on shared memory (ISA 9.7.13.5)") {
+  // "atom.add.f32 on global memory flushes subnormal inputs and results to sign-preserving zero; whereas
+  // atom.add.f32 on shared memory supports subnormal inputs and results": 0 + 0f00000001 (the least subnormal).
+  auto k = std::string(".shared .align 4 .b32 s[2];\n.visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .f32 %f<4>;
+  ld.param.u64 %rd1, [out];
+  st.shared.b32 [s], 0;
+  st.shared.b32 [s+4], 0;
+  atom.global.add.f32 %f1, [%rd1], 0f00000001;
+  atom.shared.add.f32 %f2, [s], 0f00000001;
+  cvta.shared.u64 %rd2, s;
+  atom.add.f32 %f3, [%rd2+4], 0f00000001;
+  ld.shared.b32 %r1, [s];
+  st.global.b32 [%rd1+4], %r1;
+  ld.shared.b32 %r2, [s+4];
+  st.global.b32 [%rd1+8], %r2;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 3);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0);  // global: the subnormal operand is flushed
+  CHECK(r.out[1] == 1);  // shared: kept
+  CHECK(r.out[2] == 1);  // generic address of shared memory: kept
+}
+
+TEST_CASE("atom.min/max compare by type; .inc/.dec follow the ISA's pseudo-code (ISA 9.7.13.5)") {
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  st.global.v4.u32 [%rd1], {5, 5, 9, 9};
+  atom.global.min.u32 %r1, [%rd1], 0xffffffff;   // unsigned: min(5, 0xffffffff) = 5
+  atom.global.min.s32 %r2, [%rd1+4], -1;         // signed: min(5, -1) = -1
+  atom.global.dec.u32 %r3, [%rd1+8], 7;          // old 9 > 7: dec gives b = 7
+  atom.global.inc.u32 %r4, [%rd1+12], 9;         // old 9 >= 9: inc gives 0
+  ret;
+})";
+  auto r = run_kernel(k, 1, 4);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 5);
+  CHECK(r.out[1] == 0xffffffffu);
+  CHECK(r.out[2] == 7);
+  CHECK(r.out[3] == 0);
+}
+
 TEST_CASE("calls: .param arguments and return values, recursion (ISA 7, PTX ABI)") {
   auto k = std::string(R"(
 .func (.param .u32 r) fact(.param .u32 n)

@@ -3,6 +3,7 @@
 // concrete bits. `.approx` functions are uninterpreted symbolically and are not compared.
 #include "semantics/domain/concrete.hpp"
 #include "semantics/domain/symbolic.hpp"
+#include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
@@ -158,6 +159,17 @@ std::vector<Case> all_cases() {
   for (int m = 0; m <= 6; ++m)
     cs.push_back(make_case("prmt." + std::to_string(m), V{I(32), I(32), I(32)},
                            [m](auto& d, auto& x) { return ops::prmt(d, static_cast<ops::PrmtMode>(m), x[0], x[1], x[2]); }));
+  // ---- atom / red (9.7.13.5): what every form writes, one definition for the interpreter, race encoder and litmus
+  for (int op = 0; op <= static_cast<int>(ir::AtomOp::max); ++op)
+    for (auto t : {ir::ScalarType::u32, ir::ScalarType::s32, ir::ScalarType::u64, ir::ScalarType::s64, ir::ScalarType::f32,
+                   ir::ScalarType::f64, ir::ScalarType::f16x2, ir::ScalarType::bf16}) {
+      const auto form = ops::atomic_form(static_cast<ir::AtomOp>(op), t);
+      const bool fp = ir::is_float(t);
+      if (fp && form.op != ir::AtomOp::add && form.op != ir::AtomOp::min && form.op != ir::AtomOp::max) continue;
+      const Kind k = fp && !form.packed ? F(*form.fp) : I(ir::scalar_bits(t));
+      cs.push_back(make_case(std::string("atom.") + std::to_string(op) + "." + ir::scalar_type_name(t), V{k, k, k},
+                             [form](auto& d, auto& x) { return ops::atomic_written(d, form, x[0], x[1], x[2]); }));
+    }
   // ---- floating point (9.7.3 - 9.7.5) and conversions (9.7.9.21)
   for (FpFormat f : {FpFormat::f16, FpFormat::bf16, FpFormat::f32, FpFormat::f64}) {
     std::string t = f == FpFormat::f16 ? "f16" : f == FpFormat::bf16 ? "bf16" : f == FpFormat::f32 ? "f32" : "f64";

@@ -1,0 +1,50 @@
+// What an instruction means to the memory model (ISA 8.4 operation types, 8.5 scopes), with the defaults the
+// ISA states for absent qualifiers. One definition, read by the race checker and by the litmus builder.
+#pragma once
+
+#include "semantics/ir/ir.hpp"
+
+#include <optional>
+
+namespace ptx::ir {
+
+struct MemoryOrder {
+  MemorySemantics sem = MemorySemantics::weak;
+  Scope scope = Scope::sys;  // meaningful when strong
+  bool strong = false;       // ISA 8.4: relaxed, acquire, release, acq_rel, volatile, mmio; every atom/red
+};
+
+// A load, store or read-modify-write. `atomic`: the operation is atom/red (or a form the caller treats as one).
+//  - atom/red: `.sem` absent is `.relaxed`, `.scope` absent is `.gpu` (ISA 9.7.13.5 atom, 9.7.13.6 red).
+//  - ld/st: `.weak` when none of `.weak/.volatile/.relaxed/.acquire/.release` is given (9.7.9.8 ld, 9.7.9.10 st).
+//  - `.volatile` is relaxed at system scope (8.4.2); `.mmio` is `.relaxed.sys` too (9.7.9.8).
+//  - `.relaxed/.acquire/.release` require `.scope` in ld/st's syntax; a form without it is taken at `.sys`, the
+//    widest scope, which orders no less than any scope the writer may have meant.
+inline MemoryOrder access_order(const Qualifiers& q, bool atomic) {
+  using MS = MemorySemantics;
+  MemoryOrder m;
+  m.sem = q.semantics.value_or(atomic ? MS::relaxed : MS::weak);
+  m.strong = atomic || m.sem != MS::weak;
+  const bool system = m.sem == MS::volatile_ || m.sem == MS::mmio;
+  m.scope = system ? Scope::sys : q.scope.value_or(atomic ? Scope::gpu : Scope::sys);
+  return m;
+}
+inline MemoryOrder access_order(const Instruction& in) {
+  return access_order(in.q, in.op == Opcode::atom_ || in.op == Opcode::red_);
+}
+
+// A memory fence (ISA 9.7.13.4): `.sem` absent is `.acq_rel`; membar is fence.sc and its levels cta, gl and sys are
+// the scopes cta, gpu and sys (on sm_70 and higher). Proxy fences (fence.proxy.*, membar.proxy) order proxies,
+// not threads, and are no memory fence (8.4): nullopt for them and for every other instruction.
+inline std::optional<MemoryOrder> fence_order(Opcode op, const Qualifiers& q) {
+  if (op != Opcode::fence_ && op != Opcode::membar_) return std::nullopt;
+  if (q.has(Flag::proxy)) return std::nullopt;
+  MemoryOrder m;
+  m.strong = true;
+  m.sem = op == Opcode::membar_ ? MemorySemantics::sc : q.semantics.value_or(MemorySemantics::acq_rel);
+  m.scope = q.scope.value_or(Scope::sys);
+  return m;
+}
+inline std::optional<MemoryOrder> fence_order(const Instruction& in) { return fence_order(in.op, in.q); }
+
+}  // namespace ptx::ir
