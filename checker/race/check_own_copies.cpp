@@ -1,0 +1,92 @@
+// A thread's own accesses while its cp.async is in flight, in a kernel's pair check (kernel_check.hpp).
+#include "checker/race/kernel_check.hpp"
+
+namespace ptxcheck::race {
+using ptx::ir::Opcode;
+
+void KernelCheck::check_own_copies() {
+  // ---- a thread's own accesses while its cp.async is in flight. ISA 9.7.9.25.3.3: the copy's writes become visible
+  // to the thread only when its group completes, and the copy is ordered with none of the thread's later
+  // instructions, its other copies included (9.7.9.25.3.2): one thread's access may race with its own copy. Asked of
+  // a solver without the two threads being distinct. An access in a later iteration than the copy's is T2's
+  // encoding as that iteration of T1: T1's ids, its iteration `later` on, values loaded or havocked of its own.
+  for (std::size_t i = 0; i < T1.accesses.size() && !stop && !spans.empty(); ++i) {
+    const Access& a = T1.accesses[i];
+    if (!a.async) continue;
+    for (std::size_t j = 0; j < T1.accesses.size() && !stop; ++j) {
+      if (never_conflict(a, T1.accesses[j])) continue;  // (j == i too: the same copy in a later iteration)
+      for (const AsyncPosition& p : spans.at(a.instr)) {
+        if (p.instr != T1.accesses[j].instr) continue;
+        // (Loops the span has left say only when it left them: the access after one is T2's, as before.)
+        const bool same_iteration = std::all_of(p.later.begin(), p.later.end(), [&](const auto& l) { return l.second == 0 && in_body(static_cast<std::size_t>(l.first), p.instr); });
+        if (same_iteration && p.instr == a.instr) continue;  // the copy's own read and write
+        const Access& b = same_iteration ? T1.accesses[j] : T2.accesses[j];
+        Where wa = where_of(m, f.body[a.instr]), wb = where_of(m, f.body[b.instr]);
+        const RaceKey key = race_key(wa, wb);
+        if (reported.count(key)) break;
+        if (res.races.size() >= o.max_races) { stop = true; break; }
+        if (res.queries >= o.max_queries) { budget = true; stop = true; break; }
+        if (over_budget()) { timed_out = true; stop = true; break; }
+        if (!one_thread) {
+          // T2 here is T1 in a later iteration: T2's facts that tie its iteration counters to its ids (a forwarded
+          // value's lane view, encode.cpp lane_view: `s72.k1(ctaid, tid) == k1`, true of one thread at one instance)
+          // would force T2's iterations to be T1's. They are left out (fewer facts admit more executions).
+          std::unordered_set<unsigned> t2_iterations, t2_facts;
+          for (const auto& [L, k] : T2.k) t2_iterations.insert(k.id());
+          for (const z3::expr& fact : T2.facts) t2_facts.insert(fact.id());
+          auto pins_t2_iteration = [&](const z3::expr& e) {
+            if (!t2_facts.count(e.id())) return false;
+            for (unsigned id : constants_of(e))
+              if (t2_iterations.count(id)) return true;
+            return false;
+          };
+          one_thread.emplace(c);
+          o.query.apply_to(*one_thread);
+          for (const z3::expr& e : s.assertions())
+            if (!z3::eq(e, distinct_threads) && !pins_t2_iteration(e)) one_thread->add(e);
+        }
+        const ThreadEncoding& tb = same_iteration ? T1 : T2;
+        z3::expr q = both_overlap(a, b);
+        if (!same_iteration) {
+          q = q && all_eq(T2.tid, T1.tid) && all_eq(T2.ctaid, T1.ctaid);
+          // One thread: what it computed once, outside the loops, is the same in both encodings.
+          if (T1.once_symbols.size() == T2.once_symbols.size())
+            for (std::size_t n = 0; n < T1.once_symbols.size(); ++n)
+              if (z3::eq(T1.once_symbols[n].get_sort(), T2.once_symbols[n].get_sort())) q = q && T1.once_symbols[n] == T2.once_symbols[n];
+          for (const auto& [L, later] : p.later)
+            if (later != AsyncPosition::any_iteration && in_body(static_cast<std::size_t>(L), p.instr))
+              q = q && T2.k.at(L) == T1.k.at(L) + c.bv_val(static_cast<std::uint64_t>(later), 64);
+        }
+        for (const auto& [L, iteration] : p.entered)
+          if (iteration != AsyncPosition::any_iteration && in_body(static_cast<std::size_t>(L), p.instr))
+            q = q && tb.k.at(L) == c.bv_val(static_cast<std::uint64_t>(iteration), 64);
+        if (!same_iteration && p.instr == a.instr) {
+          // The copy against a later run of its own instruction (an iteration `any_iteration` away leaves the k free):
+          // another run, in another iteration of some loop around it.
+          z3::expr another = c.bool_val(false);
+          for (std::size_t L = 0; L < prep.cfg.loops.size(); ++L)
+            if (in_body(L, a.instr)) another = another || T2.k.at(static_cast<int>(L)) != T1.k.at(static_cast<int>(L));
+          q = q && another;
+        }
+        auto [r, model, why] = check_on(*one_thread, q);
+        if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
+        if (r != z3::sat) continue;
+        reported.insert(key);
+        RaceReport rr;
+        rr.first = describe(a, *model);
+        rr.second = describe(b, *model);
+        rr.t1 = rr.t2 = ids_of(*model, T1);
+        rr.witness = witness_of(*model);
+        rr.note = "one thread: its own access while its cp.async is in flight" + std::string(same_iteration ? "" : " (in a later iteration of the loop)") +
+                  "; the copy's writes are visible to the thread only after the cp.async.wait_group or wait_all that completes "
+                  "its group (ISA 9.7.9.25.3.3)";
+        if (!unmodelled_values(a, b).empty()) rr.possible = true;
+        if (rr.possible) rr.note += "; the accesses' addresses or conditions depend on values the symbolic engine does not model";
+        res.races.push_back(rr);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace ptxcheck::race
