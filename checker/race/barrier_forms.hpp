@@ -8,7 +8,7 @@
 //   followed by `barrier.cluster.wait` (acquire), 9.7.13.2: the wait returns once every non-exited thread of the
 //   cluster has arrived, and what each did before its arrive is visible after it; with nothing but register
 //   operations between the two, that is a CTA barrier for the threads of one CTA. The wait stays a possible
-//   ordering for threads of different CTAs of one cluster (check.cpp may_synchronize).
+//   ordering for threads of different CTAs of one cluster (check_ordering.cpp may_synchronize).
 #pragma once
 
 #include "checker/race/encode.hpp"

@@ -290,7 +290,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
           v = in.operands.size() > 1 ? src_prov(in.operands[1]) : -2;
           if (v == -3) v = -2;
           break;
-        // Products and shifts of a pointer are not pointers into it (the rule object_term in check.cpp follows): a
+        // Products and shifts of a pointer are not pointers into it (the rule object_term in check_overlap.cpp follows): a
         // 64-bit integer argument is an allocation here until used so (`row * n` with a `long long n`).
         case Opcode::mul_: case Opcode::shl_:
           v = -2;
@@ -1262,13 +1262,13 @@ class Encoder {
       case Opcode::mbarrier_:
         // ISA 9.7.13.15: the state an arrive returns and whether a wait finds its phase complete depend on the
         // other threads and the schedule, so every value is possible (not an abstraction); the ordering the object
-        // gives is taken as possible (check.cpp, may_synchronize). Its 8 bytes are not data.
+        // gives is taken as possible (check_ordering.cpp, may_synchronize). Its 8 bytes are not data.
         for (int r : written_registers(in)) write(s, in, reg_operand(r), fresh("mbarrier", reg_bits(r)), false);
         if (!probing_ && in.q.has(ptx::ir::Flag::init)) out_.mbarrier_inits.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         return;
       case Opcode::bar_: case Opcode::barrier_:
         if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
-        // bar.warp.sync's membermask as this thread passes it (check.cpp orders the lanes of one mask).
+        // bar.warp.sync's membermask as this thread passes it (check_encode.cpp orders the lanes of one mask).
         if (!probing_ && in.q.has(ptx::ir::Flag::warp) && !in.operands.empty())
           out_.warp_masks.insert_or_assign(i, read(s, in.operands[0], 32, false));
         havoc_outputs(s, in);
@@ -1424,7 +1424,7 @@ class Encoder {
     const std::vector<z3::expr> iteration = iteration_of(loops);
     const ForwardedAtomics atomics = atomics_in(at.value, loops);
     // The CTA barriers outside loops this thread has passed (on the paths walked so far), for a store outside loops:
-    // the writer passes them too when this thread does (barrier divergence is reported on its own, check.cpp), so
+    // the writer passes them too when this thread does (barrier divergence is reported on its own, check_barriers.cpp), so
     // its path conditions there hold for it, which settles what the loops before them left it (their exits) and
     // so whether it ran the store (`for (...) { reduce; __syncthreads(); } if (tid == 0) amLast = ...;`).
     std::vector<z3::expr> passed;
@@ -1473,7 +1473,7 @@ class Encoder {
     return terms;
   }
   // The forwarding thread's counter reads and atomic updates (this thread's under the substitution from -> to), for
-  // the facts between the forwarders of two threads (check.cpp).
+  // the facts between the forwarders of two threads (check_tickets.cpp).
   void add_writer_atomics(const ForwardedAtomics& atomics, const z3::expr_vector& from, const z3::expr_vector& to,
                           std::uint32_t via, const std::vector<z3::expr>& instance, const std::vector<z3::expr>& forwarder_tid) {
     auto as = [&](z3::expr e) { return e.substitute(from, to); };

@@ -72,7 +72,7 @@ struct CounterRead {
 
 // An integer scalar `atom` or `red` (ISA 9.7.13.5-6): the value it read (an atom's result; a fresh symbol for a red)
 // and the value it wrote in its place. A thread's atomic read what the other thread's atomic wrote when they are
-// adjacent in the location's coherence order (8.10 Atomicity): check.cpp asks a race's witness for that before
+// adjacent in the location's coherence order (8.10 Atomicity): check_search.cpp asks a race's witness for that before
 // calling the race certain.
 struct AtomicUpdate {
   std::uint32_t instr = 0;
@@ -155,14 +155,14 @@ struct ThreadEncoding {
   std::vector<WriterCounter> writer_counters;
   // The forwarding threads' atomic updates a forwarded value is computed from (as writer_counters).
   std::vector<AtomicUpdate> writer_updates;
-  // Every popc this thread executes: its operand and its result (check.cpp's popcount_order relates them).
+  // Every popc this thread executes: its operand and its result (check_encode.cpp's popcount_order relates them).
   struct Popcount {
     z3::expr bits, count;
   };
   std::vector<Popcount> popcounts;
   std::vector<z3::expr> facts;  // what holds of the symbols above in every execution (the writers' tids are in range)
   // Every lane's bit of each ballot (vote.sync.ballot), from that lane's predicate: true in every execution too, but
-  // they slow most queries down, so check.cpp asks them only of a pair whose model breaks them.
+  // they slow most queries down, so check_query.cpp asks them only of a pair whose model breaks them.
   std::vector<z3::expr> lane_facts;
   std::vector<z3::expr> traps;  // when the thread executes each `trap`, which aborts the launch (ISA 9.7.19.4)
   std::map<int, z3::expr> k;  // loop (index into Cfg::loops) -> this thread's iteration symbol (64-bit)

@@ -9,7 +9,7 @@
 //
 // Why b then precedes a in causality order: when the consumer runs a, its R read a value that the flag's initial
 // content (`--assume 'arg2[0] == 0'`, assume.hpp) and every other write that may reach the location cannot have
-// given (check.cpp asks the solver, with a's path condition), so R read W's value, written by the one thread that
+// given (check_flags.cpp asks the solver, with a's path condition), so R read W's value, written by the one thread that
 // runs W at that location (W has one writer per location, also asked). If that thread is the producer, W and R
 // morally strong (8.6) and the patterns' first and last operations too, the release pattern synchronizes with the
 // acquire pattern (8.9.4 item 4) and b -> release -> acquire -> a in base causality order (8.9.5).

@@ -10,7 +10,7 @@
 // with one after an arrive. A barrier a thread could pass twice (in a loop, or two operations on one path) has
 // phases this does not count; one not passed on some path to the kernel's end never completes for the others.
 // Those, named barriers whose counts are not the CTA's, and bar.red mixed with bar.arrive (unpredictable, 9.7.13.1)
-// stay possible orderings (check.cpp may_synchronize); the operations of the barriers taken are no longer such
+// stay possible orderings (check_ordering.cpp may_synchronize); the operations of the barriers taken are no longer such
 // orderings. (Chains through several such barriers, each passed once by every thread, are taken to reduce to
 // one of them; a chain the pairwise rule misses would give a definite race the execution may not have, never a
 // missed one: the generated kernels of tests/unit/race/test_differential.cpp compare with the dynamic engine.)

@@ -3,7 +3,7 @@
 // atomicInc(&count, gridDim.x); if (ticket == gridDim.x - 1) { __threadfence(); ... read every partial ... }`).
 //
 // A ticket site is an integer `atom` T in no loop that returns the value it read, on a location of a pointer argument
-// or a module `.global` variable. check.cpp accepts it when the solver shows that no two threads of one CTA run T on
+// or a module `.global` variable. check_tickets.cpp accepts it when the solver shows that no two threads of one CTA run T on
 // one location, that T writes its read value plus 1 while fewer than N - 1 increments (N: the grid's CTAs) came
 // before it (counting from the location's initial content V0, which an --assume names), and that every other write
 // which may reach the location is made by a thread after its own T read V0 + N - 1 (the last CTA's reset).
@@ -17,7 +17,7 @@
 // (8.9.4 item 4, 8.9.5), and so does an access of another thread of the last CTA that a barrier (8.9.4 item 2) puts
 // after the last's shared-memory broadcast of its verdict (the store after the acquire pattern), or that the
 // broadcasting thread itself runs after its T and an acquire fence (its own verdict read back: the same run of T,
-// check.cpp ties the two); the increments
+// check_tickets.cpp ties the two); the increments
 // themselves precede whatever the last CTA runs after its T (8.9.5 item 2: observation order, then base causality
 // order). proofs/model.cpp checks the litmus form (model.ticket_orders_last_block, model.ticket_needs_its_conditions;
 // proofs/models/ptx-race.cat counts an atom's read and write events as the one operation that 8.7.1 speaks of).
