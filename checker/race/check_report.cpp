@@ -213,38 +213,31 @@ RaceReport KernelCheck::explain_race(const PairQuery& p) {
               "that could order them in a later one (ISA 8.9.5)";
   // A definite verdict needs evidence (issue 37): an access the witness places outside its object (its index built
   // from values the engine cannot bound, such as ranks read from memory) is at most a possible race.
+  // Each reason below makes the race possible, not definite, and goes before the notes already there.
+  const auto possible_because = [&rr](const std::string& why) {
+    rr.possible = true;
+    rr.note = why + (rr.note.empty() ? "" : "; " + rr.note);
+  };
   for (const auto& [x, xr] : {std::pair{&a, &rr.first}, std::pair{&b, &rr.second}})
     if (const std::string outside = outside_object(*x, *xr); !outside.empty()) {
-      rr.possible = true;
-      rr.note = "the witness places an access outside its object (" + outside + "): no execution within the objects' "
-                "bounds was found to race" + (rr.note.empty() ? "" : "; " + rr.note);
+      possible_because("the witness places an access outside its object (" + outside + "): no execution within the objects' "
+                       "bounds was found to race");
       break;
     }
-  if (loads_unsettled) {
-    rr.possible = true;
-    rr.note = "the race needs the thread to read two values from one location between its own accesses, which the "
-              "solver could not rule out in its budget" + (rr.note.empty() ? "" : "; " + rr.note);
-  }
-  if (ballots_unsettled) {
-    rr.possible = true;
-    rr.note = "the race needs ballot bits of other lanes (ISA 9.7.13.9) that the solver could not settle in its budget" +
-              (rr.note.empty() ? "" : "; " + rr.note);
-  }
-  if (needs_atomics_between) {
-    rr.possible = true;
-    rr.note = "the two threads' atomics on one location return the values the race needs only with other threads' "
-              "atomics between them (ISA 8.10 Atomicity), which the symbolic engine does not count" +
-              (rr.note.empty() ? "" : "; " + rr.note);
-  }
-  if (across_loop) {
-    rr.possible = true;
-    rr.note = "the cp.async may be in flight there only on paths that skip or leave a barrier loop the other access is in "
-              "(the copy's span is followed without branch conditions)" + (rr.note.empty() ? "" : "; " + rr.note);
-  }
+  if (loads_unsettled)
+    possible_because("the race needs the thread to read two values from one location between its own accesses, which the "
+                     "solver could not rule out in its budget");
+  if (ballots_unsettled)
+    possible_because("the race needs ballot bits of other lanes (ISA 9.7.13.9) that the solver could not settle in its budget");
+  if (needs_atomics_between)
+    possible_because("the two threads' atomics on one location return the values the race needs only with other threads' "
+                     "atomics between them (ISA 8.10 Atomicity), which the symbolic engine does not count");
+  if (across_loop)
+    possible_because("the cp.async may be in flight there only on paths that skip or leave a barrier loop the other access is in "
+                     "(the copy's span is followed without branch conditions)");
   if (lane_unspecified) {
-    rr.possible = true;
-    rr.note = "both in one warp, and which lane accesses which element of a wmma matrix is unspecified (ISA 9.7.14.4.1): "
-              "the two may be one thread's" + (rr.note.empty() ? "" : "; " + rr.note);
+    possible_because("both in one warp, and which lane accesses which element of a wmma matrix is unspecified (ISA 9.7.14.4.1): "
+                     "the two may be one thread's");
   } else if (a.collective || b.collective) {
     rr.note += (rr.note.empty() ? "" : "; ") + std::string("a wmma.load/store: the warp's lanes together access every element of the "
                                                            "matrix, and the thread shown stands for its warp (ISA 9.7.14.4.1)");

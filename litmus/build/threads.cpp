@@ -244,11 +244,10 @@ struct Runner {
     return static_cast<std::int64_t>(x);
   }
   // Litmus values are 64-bit; an atomic computes in its type's width and its result is extended back by the
-  // type's signedness (a 1-bit condition is returned as it is).
+  // type's signedness.
   z3::expr narrow(const ptx::ops::AtomicForm& f, const z3::expr& v) { return f.bits < kWidth ? d.zext(v, f.bits) : v; }
   z3::expr in_type(const ptx::ops::AtomicForm& f, const z3::expr& v) {
-    const unsigned w = ptx::domain::Symbolic::width(v);
-    if (w == 1 || w >= kWidth) return v;
+    if (f.bits >= kWidth) return v;
     return f.is_signed ? d.sext(v, kWidth) : d.zext(v, kWidth);
   }
   int vloc(const Instr& in, const std::string& o) {
@@ -431,12 +430,12 @@ struct Runner {
           r2.value = v;
           z3::expr old = d.lit(kWidth, static_cast<std::uint64_t>(v));
           // ISA 9.7.13.5, in the instruction's type (semantics/ops/atomic.hpp); a failed CAS is a read only.
-          const bool writes = concrete(in_type(q.form, ptx::ops::atomic_writes(d, q.form, narrow(q.form, old), narrow(q.form, a)))) != 0;
+          const z3::expr old_t = narrow(q.form, old), a_t = narrow(q.form, a);
           s2.events.push_back(r2);
-          if (writes) {
+          if (concrete(ptx::ops::atomic_writes(d, q.form, old_t, a_t)) != 0) {
             TEvent w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
             w.rmw = true;
-            w.value = concrete(in_type(q.form, ptx::ops::atomic_written(d, q.form, narrow(q.form, old), narrow(q.form, a), narrow(q.form, b))));
+            w.value = concrete(in_type(q.form, ptx::ops::atomic_written(d, q.form, old_t, a_t, narrow(q.form, b))));
             w.data = deps;
             w.data.insert(deps2.begin(), deps2.end());
             w.data.insert(idx);
