@@ -26,6 +26,7 @@ void register_compile_litmus(CLI::App& app);
 void register_run(CLI::App& app);
 void register_race(CLI::App& app);
 void register_litmus(CLI::App& app);
+void register_coverage(CLI::App& app);
 
 // Compiled-litmus check of FILE.cu.litmus files (litmus_compile::check_compiled), shared by `compile-litmus
 // --check` (JSON: one array) and `litmus --compile` (JSON: one object per line). Returns the exit code.

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_run(app);
   ptxcheck::cli::register_race(app);
   ptxcheck::cli::register_litmus(app);
+  ptxcheck::cli::register_coverage(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

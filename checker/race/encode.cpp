@@ -192,6 +192,12 @@ bool matrix_memory_op(const ptx::ir::Instruction& in) {
 
 bool matrix_register_op(const ptx::ir::Instruction& in) { return in.op == Opcode::wmma_ && in.q.has_word("mma"); }
 
+bool encodable(const ptx::ir::Instruction& in) {
+  if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) return true;
+  if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) return true;
+  return ptx::ir::mbarrier_op(in) != ptx::ir::MbarrierOp::none;  // (Encoder::step, may_synchronize)
+}
+
 std::optional<WmmaGeometry> wmma_geometry(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::wmma_ || !(in.q.has_word("load") || in.q.has_word("store"))) return std::nullopt;
   // ISA 9.7.14.4.1: the shape m x n x k; A is m x k, B k x n, C and D m x n.
@@ -324,9 +330,7 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
   for (auto& x : p.prov) if (x == -3) x = -2;
   for (std::uint32_t i = 0; i < f.body.size(); ++i) {
     const auto& in = f.body[i];
-    if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) continue;
-    if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) continue;
-    if (ptx::ir::mbarrier_op(in) != ptx::ir::MbarrierOp::none) continue;  // (Encoder::step, may_synchronize)
+    if (encodable(in)) continue;
     if (in.op == Opcode::call_) {
       // The inliner left this call: modelled (a pure or output-only callee, see inline.hpp) unless it says why not.
       if (auto it = calls.find(i); it != calls.end()) p.unsupported.push_back({i, it->second});

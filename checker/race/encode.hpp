@@ -96,6 +96,9 @@ bool register_only(ptx::ir::Opcode op);
 bool matrix_memory_op(const ptx::ir::Instruction& in);
 // Instructions on registers only beyond register_only's opcodes: wmma.mma (its results are not modelled).
 bool matrix_register_op(const ptx::ir::Instruction& in);
+// Whether the encoding models this instruction (a call aside: the inliner decides those); any other makes a
+// kernel's verdict `unknown`, naming it. Also `ptxcheck coverage`'s race column.
+bool encodable(const ptx::ir::Instruction& in);
 
 // The matrix a wmma.load/wmma.store accesses (ISA 9.7.14.4.1-4): `lines` rows (.row) or columns (.col) of
 // `line_length` elements of `element_bits`, the lines `stride` elements apart (operand `stride_operand`, else

@@ -329,6 +329,25 @@ struct Runner {
     if (rmw) r.form = ptx::ops::atomic_form(q->atom_op.value_or(ptx::ir::AtomOp::exch), q->types.back().scalar);
     return r;
   }
+  // The integer type of an arithmetic cell (`add.u32`, `mul.lo.s16`, untyped: .s64) as the width and signedness
+  // narrow/in_type use; nullopt (after failing) for any other qualifier: .sat, .hi, .wide, .cc, a float type.
+  std::optional<ptx::ops::AtomicForm> integer_type(const Instr& in, const std::vector<std::string>& parts) {
+    const std::string& op = parts[0];
+    const ptx::ir::Opcode as = op == "add" ? ptx::ir::Opcode::add_ : op == "sub" ? ptx::ir::Opcode::sub_ : op == "mul" ? ptx::ir::Opcode::mul_
+                             : op == "and" ? ptx::ir::Opcode::and_ : op == "or" ? ptx::ir::Opcode::or_ : op == "xor" ? ptx::ir::Opcode::xor_
+                                                                                                        : ptx::ir::Opcode::mov_;
+    bool negate = false;
+    auto q = decode(in, parts, as, negate);
+    if (!q) return std::nullopt;
+    const bool mul_lo = as == ptx::ir::Opcode::mul_ && q->flags.size() == 1 && q->has(ptx::ir::Flag::lo);
+    const auto scalar = q->types.front().scalar;
+    if (negate || (!q->flags.empty() && !mul_lo) || (as == ptx::ir::Opcode::mul_ && !mul_lo) || q->rounding || q->space ||
+        ptx::ir::is_float(scalar) || scalar == ptx::ir::ScalarType::pred) {
+      fail(in, "unsupported instruction '" + in.opcode + "' (integer add, sub, mul.lo, and, or, xor, mov only)");
+      return std::nullopt;
+    }
+    return ptx::ops::atomic_form(ptx::ir::AtomOp::add, scalar);
+  }
   std::set<int> guard_ctrl{};  // reads the current instruction's `@p` guard depends on
   TEvent mem_event(State& s, EvKind k, const Quals& q, Proxy px, int vl, const Instr& in) {
     TEvent e;
@@ -512,10 +531,14 @@ struct Runner {
         ++pc;
         continue;
       }
+      // add, sub, mul.lo (ISA 9.7.1.1-3), and, or, xor (9.7.8.1-3), mov (9.7.9.3) on integers: computed in the
+      // type's width (the low bits of these depend only on the operands' low bits), then extended back to the
+      // 64-bit litmus value by the type's signedness; an untyped cell is .s64. Any other qualifier is unsupported.
       if (op == "add" || op == "sub" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "mov") {
-        bool mov = op == "mov";
+        const bool mov = op == "mov";
         if (!need(mov ? 2 : 3)) return;
-        if (op == "mul" && (parts.size() < 2 || parts[1] != "lo")) return fail(in, "unsupported instruction '" + in.opcode + "' (mul.lo only)");
+        const auto type = integer_type(in, parts);
+        if (!type) return;
         std::set<int> deps;
         z3::expr a = value(s, ops[1], deps);
         std::optional<z3::expr> r;
@@ -529,7 +552,7 @@ struct Runner {
           else if (op == "or") r = ptx::ops::or_(d, a, b);
           else r = ptx::ops::xor_(d, a, b);
         }
-        set_reg(s, ops[0], r->simplify(), deps);
+        set_reg(s, ops[0], in_type(*type, narrow(*type, *r)).simplify(), deps);
         ++pc;
         continue;
       }

@@ -315,7 +315,9 @@ CV cvt_from_narrow_pair(const Concrete& C, const Instruction& ins, bool relu, CV
   return Concrete::concat(one(hi), one(lo));
 }
 
-bool supported(const Instruction& ins) {
+}  // namespace
+
+bool instruction_supported(const Instruction& ins) {
   if (narrow_cvt(ins)) return true;
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
@@ -371,12 +373,9 @@ bool supported(const Instruction& ins) {
   }
   // Forms of supported opcodes that are not modelled.
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
-  if ((ins.op == Opcode::ld_ || ins.op == Opcode::st_) && ins.q.vector_width > 4 && false) return false;
   if (ins.op == Opcode::cvt_ && ins.q.rounding == ir::Rounding::rs) return false;
   return true;
 }
-
-}  // namespace
 
 std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& kernel) {
   std::vector<Unsupported> out;
@@ -387,7 +386,7 @@ std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Fu
     todo.pop_back();
     if (!seen.insert(f).second) continue;
     for (const auto& ins : f->body) {
-      if (!supported(ins)) out.push_back({ir::opcode_text(ins), ins.loc.ptx_line});
+      if (!instruction_supported(ins)) out.push_back({ir::opcode_text(ins), ins.loc.ptx_line});
       if (ins.op == Opcode::call_) {
         for (const auto& o : ins.operands) {
           if (o.kind != OK::Function) continue;
@@ -806,7 +805,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::cp_: {
       // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
-      // ignore-src is true) and zeros after. Completed at issue (see supported()); an observer hears of the copy as asynchronous and of the
+      // ignore-src is true) and zeros after. Completed at issue (see instruction_supported()); an observer hears of the copy as asynchronous and of the
       // commits and waits that complete it.
       if (ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive) {
         exec_mbarrier(t, ins);

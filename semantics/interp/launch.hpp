@@ -127,6 +127,8 @@ struct RunResult {
 
 RunResult run(const ir::Module& module, const Launch& launch, const Options& options = {});
 
+// Whether the interpreter executes this instruction form (every engine's answer for `ptxcheck coverage`).
+bool instruction_supported(const ir::Instruction& ins);
 // The instructions of `fn` and of every function it calls that the interpreter cannot execute.
 std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& fn);
 
