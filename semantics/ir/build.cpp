@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -73,7 +74,8 @@ class Builder {
   struct LabelFixup {
     std::uint32_t instruction;
     std::vector<std::size_t> path;  // operand index path to the label operand
-    std::string name;
+    std::string name;     // as written
+    std::string ir_name;  // as resolved in its block (declare_block_labels); empty: not in scope
     const ast::Tagged* node;
   };
   std::vector<LabelFixup> label_fixups_;
@@ -377,13 +379,15 @@ class Builder {
     scopes_.assign(1, RegisterScope{});
     fn_vars_.clear();
     label_fixups_.clear();
+    label_scopes_.clear();
+    label_names_.clear();
     current_loc_ = SourceLoc{};
     chain_at_.clear();
     for (std::size_t i = 0; i < fn_->params.size(); ++i) bind_param(fn_->params[i], VarRef{VarRef::Where::Param, std::uint32_t(i)});
     for (std::size_t i = 0; i < fn_->returns.size(); ++i) bind_param(fn_->returns[i], VarRef{VarRef::Where::Return, std::uint32_t(i)});
     walk_block(*f.body);
     for (const auto& fix : label_fixups_) {
-      auto it = fn_->labels.find(fix.name);
+      auto it = fn_->labels.find(fix.ir_name);
       if (it == fn_->labels.end()) {
         error(*fix.node, "undefined label '" + fix.name + "'");
         continue;
@@ -408,13 +412,42 @@ class Builder {
     return index;
   }
 
+  // Labels are scoped to their `{ }` block like variables (ISA 9.7.12.1: the braces determine scope; ptxas takes
+  // the same label in two blocks, as inline asm expanded twice produces). Each block's labels are declared on
+  // entry, so a branch may jump forward; a name declared again in an inner block gets a unique IR name
+  // (`name$N`) and references resolve to the innermost declaration.
+  void declare_block_labels(const ast::Block& block) {
+    auto& scope = label_scopes_.emplace_back();
+    for (const auto& st : block.statements) {
+      const auto* label = boost::get<ast::Label>(&st.get());
+      if (!label) continue;
+      if (scope.count(label->name)) {
+        error(label->id_first >= 0 ? static_cast<const ast::Tagged&>(*label) : st, "duplicate label '" + label->name + "'");
+        continue;
+      }
+      std::string unique = label->name;
+      for (unsigned n = 1; !label_names_.insert(unique).second; ++n) unique = label->name + "$" + std::to_string(n);
+      scope[label->name] = unique;
+    }
+  }
+  // The IR name of label `name` as seen from the current block; empty when no enclosing block declares it (a label
+  // of an inner or sibling block is out of scope: ptxas says "Unknown symbol").
+  std::string resolve_label(const std::string& name) const {
+    for (auto it = label_scopes_.rbegin(); it != label_scopes_.rend(); ++it)
+      if (auto f = it->find(name); f != it->end()) return f->second;
+    return {};
+  }
+  std::vector<std::map<std::string, std::string>> label_scopes_;
+  std::set<std::string> label_names_;
+
   void walk_block(const ast::Block& block) {
+    declare_block_labels(block);
     for (const auto& st : block.statements) {
       const auto& v = st.get();
       if (auto* label = boost::get<ast::Label>(&v)) {
-        if (fn_->labels.count(label->name)) error(*label, "duplicate label '" + label->name + "'");
-        fn_->labels[label->name] = static_cast<std::uint32_t>(fn_->body.size());
-        last_label_ = label->name;
+        const std::string name = resolve_label(label->name);
+        if (!fn_->labels.count(name)) fn_->labels[name] = static_cast<std::uint32_t>(fn_->body.size());
+        last_label_ = name;
       } else if (auto* ins = boost::get<ast::Instruction>(&v)) {
         add_instruction(*ins);
       } else if (auto* decl = boost::get<ast::VarDecl>(&v)) {
@@ -429,6 +462,7 @@ class Builder {
         scopes_.pop_back();
       }
     }
+    label_scopes_.pop_back();
   }
   std::string last_label_;
 
@@ -438,7 +472,11 @@ class Builder {
     } else if (d.name == "branchtargets" || d.name == "calltargets") {
       auto& targets = fn_->branch_targets[last_label_];
       for (const auto& a : d.arguments)
-        if (auto* s = boost::get<ast::Symbol>(&a.get())) targets.push_back(s->name);
+        if (auto* s = boost::get<ast::Symbol>(&a.get())) {
+          const std::string name = resolve_label(s->name);
+          if (name.empty()) error(d, "undefined label '" + s->name + "' in ." + d.name);
+          else targets.push_back(name);
+        }
     } else if (d.name != "pragma" && d.name != "maxnreg" && d.name != "maxntid" && d.name != "reqntid" &&
                d.name != "minnctapersm") {
       error(d, "unknown directive '." + d.name + "' in a function body");
@@ -706,7 +744,7 @@ class Builder {
       if (ins.op == Opcode::bra_ || ins.op == Opcode::brx_ || ins.op == Opcode::call_) {
         // A label (possibly defined later): patched once the whole body is known.
         o.kind = Operand::Kind::Label;
-        label_fixups_.push_back({ins_index, path, s->name, &in});
+        label_fixups_.push_back({ins_index, path, s->name, resolve_label(s->name), &in});
         return o;
       }
       error(in, "undeclared name '" + s->name + "'");

@@ -141,6 +141,44 @@ $L_end:
   CHECK(m.source_files.at(1) == "/src/k.cu");
 }
 
+TEST_CASE("labels are scoped to their { } block (ISA 9.7.12.1), as inline asm expanded twice needs") {
+  // The shape nvcc emits for CuTe's mbarrier wait: the same asm block, with its own LAB_WAIT and DONE, twice.
+  auto m = load(kHeader + R"(
+.visible .entry k()
+{
+  .reg .pred %p;
+  {
+LAB_WAIT:
+  @%p bra DONE;
+  bra LAB_WAIT;
+DONE:
+  }
+  {
+LAB_WAIT:
+  @%p bra DONE;
+  bra LAB_WAIT;
+DONE:
+  }
+  bra DONE;
+DONE:
+  ret;
+}
+)");
+  const auto& f = m.functions.at(0);
+  REQUIRE(f.body.size() == 6);
+  CHECK(f.body[0].operands[0].target == 2);  // first block: its own DONE (before the second block's first)
+  CHECK(f.body[1].operands[0].target == 0);
+  CHECK(f.body[2].operands[0].target == 4);  // second block: its own DONE and LAB_WAIT
+  CHECK(f.body[3].operands[0].target == 2);
+  CHECK(f.body[4].operands[0].target == 5);  // the outer DONE, not an inner one
+  // Within one block a label is still declared once; a label of another block is out of scope.
+  const auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n" + body + "\n ret;\n}\n");
+  };
+  CHECK(errs("{\n$a:\n ret;\n$a:\n}").at(0) == "duplicate label '$a'");
+  CHECK(errs("{\n$in:\n ret;\n}\n bra $in;").at(0) == "undefined label '$in'");
+}
+
 TEST_CASE(".loc inlined_at links make the whole chain of call sites, innermost first (ISA 11.6.2)") {
   // As nvcc -lineinfo writes a header function inlined through two others: one `.loc` per link, outermost
   // first; a later `.loc` naming a call site seen before continues that call site's chain.
