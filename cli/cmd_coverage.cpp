@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -47,6 +48,18 @@ std::string tally_text(const Tally& t) {
   return fmt::format("{:4} forms  parse {:4}  run {:4}  race {:4}  litmus {:4}", t.forms, t.parse, t.run, t.race, t.litmus);
 }
 
+// 9.7.2 before 9.7.10: sections compare number by number.
+struct SectionOrder {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto numbers = [](const std::string& s) {
+      std::vector<int> v;
+      for (std::size_t i = 0; i < s.size(); i = s.find('.', i) == std::string::npos ? s.size() : s.find('.', i) + 1) v.push_back(std::atoi(s.c_str() + i));
+      return v;
+    };
+    return numbers(a) < numbers(b);
+  }
+};
+
 bool in_section(const std::string& section, const std::string& prefix) {
   if (prefix.empty()) return true;
   return section.rfind(prefix, 0) == 0 && (section.size() == prefix.size() || section[prefix.size()] == '.');
@@ -75,7 +88,7 @@ void print_text(const std::vector<FormCoverage>& all, bool why) {
 
 int run_coverage(const CoverageArgs& args) {
   std::vector<FormCoverage> all;
-  std::map<std::string, Tally> groups;
+  std::map<std::string, Tally, SectionOrder> groups;
   std::map<std::string, bool> sections;
   Tally total;
   for (const auto& form : isa_forms()) {
@@ -92,7 +105,12 @@ int run_coverage(const CoverageArgs& args) {
   if (!args.emit_dir.empty()) {
     std::filesystem::create_directories(args.emit_dir);
     std::size_t n = 0;
-    for (const auto& c : all) std::ofstream(fmt::format("{}/form{:03}-{}-{}.ptx", args.emit_dir, n++, c.form.section, c.form.target)) << form_kernel(c.form).text;
+    for (const auto& c : all) {
+      // form007-9.7.1.1-sm_100a.ptx; "-deprecated" before the target for forms ptxas no longer takes
+      const bool deprecated = c.form.name.find("(deprecated)") != std::string::npos;
+      std::ofstream(fmt::format("{}/form{:03}-{}{}-{}.ptx", args.emit_dir, n++, c.form.section, deprecated ? "-deprecated" : "", c.form.target))
+          << form_kernel(c.form).text;
+    }
   }
   if (args.json) {
     nlohmann::json forms = nlohmann::json::array(), by_group = nlohmann::json::array();

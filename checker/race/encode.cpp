@@ -180,6 +180,8 @@ bool register_only(Opcode op) {
     case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
     case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
+    case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
+    case Opcode::vshl_: case Opcode::vshr_: case Opcode::vmad_: case Opcode::vset_:  // 9.7.18.1 scalar video
       return true;
     default: return false;
   }
@@ -193,6 +195,9 @@ bool matrix_memory_op(const ptx::ir::Instruction& in) {
 bool matrix_register_op(const ptx::ir::Instruction& in) { return in.op == Opcode::wmma_ && in.q.has_word("mma"); }
 
 bool encodable(const ptx::ir::Instruction& in) {
+  // st.async / red.async (ISA 9.7.9.12, 9.7.13.7) complete after the thread goes on: not the ordinary accesses
+  // the encoding makes of st and red.
+  if (is_memory_op(in.op) && in.q.has(ptx::ir::Flag::async)) return false;
   if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) return true;
   if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) return true;
   return ptx::ir::mbarrier_op(in) != ptx::ir::MbarrierOp::none;  // (Encoder::step, may_synchronize)

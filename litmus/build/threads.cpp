@@ -309,10 +309,17 @@ struct Runner {
       fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'");
       return std::nullopt;
     }
-    if (q.vector_width != 1 || q.types.size() > 1) {
-      fail(in, "unsupported instruction '" + in.opcode + "' (one scalar type at most)");
+    if (q.vector_width != 1 || q.types.size() > 1 || (!q.types.empty() && ptx::ir::scalar_bits(q.types[0].scalar) > kWidth)) {
+      fail(in, "unsupported instruction '" + in.opcode + "' (one scalar type of at most 64 bits)");
       return std::nullopt;
     }
+    const bool access = decode_as == ptx::ir::Opcode::ld_ || decode_as == ptx::ir::Opcode::st_ ||
+                        decode_as == ptx::ir::Opcode::atom_ || decode_as == ptx::ir::Opcode::red_;
+    for (const auto f : q.flags)
+      if (access && !ptx::ir::performance_hint(f)) {  // .nc, .async, .bulk: an access of another kind
+        fail(in, "unsupported qualifier '." + std::string(ptx::ir::flag_name(f)) + "' in '" + in.opcode + "'");
+        return std::nullopt;
+      }
     if (q.types.empty()) q.types.push_back({ptx::ir::ScalarType::s64, 1});
     return q;
   }

@@ -33,6 +33,20 @@ inline MemoryOrder access_order(const Instruction& in) {
   return access_order(in.q, in.op == Opcode::atom_ || in.op == Opcode::red_);
 }
 
+// Qualifiers of ld/st/atom/red that are performance hints only: cache operators (ISA 9.7.9.1: "does not change the
+// memory consistency behavior of the program"), eviction priorities (9.7.9.2), prefetch sizes and cache policies
+// (9.7.9.8). Any other flag (.nc, .async, .bulk, ...) changes what the access means.
+inline bool performance_hint(Flag f) {
+  switch (f) {
+    case Flag::ca: case Flag::cg: case Flag::cs: case Flag::lu: case Flag::cv: case Flag::wb: case Flag::wt:
+    case Flag::L1_evict_normal: case Flag::L1_evict_unchanged: case Flag::L1_evict_first: case Flag::L1_evict_last:
+    case Flag::L1_no_allocate: case Flag::L2_evict_normal: case Flag::L2_evict_first: case Flag::L2_evict_last:
+    case Flag::L2_evict_unchanged: case Flag::L2_cache_hint: case Flag::L2_64B: case Flag::L2_128B: case Flag::L2_256B:
+      return true;
+    default: return false;
+  }
+}
+
 // A memory fence (ISA 9.7.13.4): `.sem` absent is `.acq_rel`; membar is fence.sc and its levels cta, gl and sys are
 // the scopes cta, gpu and sys (on sm_70 and higher). Proxy fences (fence.proxy.*, membar.proxy) order proxies,
 // not threads, and are no memory fence (8.4): nullopt for them and for every other instruction.
