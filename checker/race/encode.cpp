@@ -182,6 +182,9 @@ bool register_only(Opcode op) {
     case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
     case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
     case Opcode::vshl_: case Opcode::vshr_: case Opcode::vmad_: case Opcode::vset_:  // 9.7.18.1 scalar video
+    case Opcode::vadd2_: case Opcode::vsub2_: case Opcode::vavrg2_: case Opcode::vabsdiff2_: case Opcode::vmin2_:
+    case Opcode::vmax2_: case Opcode::vset2_: case Opcode::vadd4_: case Opcode::vsub4_: case Opcode::vavrg4_:
+    case Opcode::vabsdiff4_: case Opcode::vmin4_: case Opcode::vmax4_: case Opcode::vset4_:  // 9.7.18.2 SIMD video
       return true;
     default: return false;
   }
@@ -197,7 +200,7 @@ bool matrix_register_op(const ptx::ir::Instruction& in) { return in.op == Opcode
 bool encodable(const ptx::ir::Instruction& in) {
   // st.async / red.async (ISA 9.7.9.12, 9.7.13.7) complete after the thread goes on: not the ordinary accesses
   // the encoding makes of st and red.
-  if (is_memory_op(in.op) && in.q.has(ptx::ir::Flag::async)) return false;
+  if (is_memory_op(in.op) && (in.q.has(ptx::ir::Flag::async) || in.q.has(ptx::ir::Flag::bulk))) return false;  // and st.bulk (9.7.9.13)
   if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) return true;
   if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) return true;
   return ptx::ir::mbarrier_op(in) != ptx::ir::MbarrierOp::none;  // (Encoder::step, may_synchronize)

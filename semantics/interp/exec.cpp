@@ -374,6 +374,10 @@ bool instruction_supported(const Instruction& ins) {
   // Forms of supported opcodes that are not modelled.
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
   if (ins.op == Opcode::cvt_ && ins.q.rounding == ir::Rounding::rs) return false;
+  // st.bulk (9.7.9.13) and the mbarrier-completed st.async / red.async (9.7.9.12, 9.7.13.7: a complete-tx on the
+  // mbarrier when the store lands) are not executed as the plain store they would otherwise run as.
+  if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && (ins.q.has(ir::Flag::bulk) || ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)))
+    return false;
   return true;
 }
 

@@ -643,7 +643,7 @@ class Builder {
   // bulk-copy and mbarrier forms vary too much for a count and are not checked here.
   void check_type_count(const ast::Instruction& ins, const Instruction& out) {
     const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
-    if (group == "texture" || group == "video" || group == "matrix") return;
+    if (group == "texture" || group == "video" || group == "matrix" || group == "async") return;
     unsigned lo = 1, hi = 1;
     switch (out.op) {
       case Opcode::cvt_: lo = 2; hi = 3; break;  // cvt.frnd2 / cvt.pack forms carry a third
@@ -654,6 +654,7 @@ class Builder {
       case Opcode::brkpt_: case Opcode::griddepcontrol_: case Opcode::elect_: case Opcode::pmevent_:
         lo = hi = 0; break;
       case Opcode::bar_: case Opcode::barrier_: lo = 0; hi = 1; break;  // bar.red.popc.u32 / .pred
+      case Opcode::st_: if (out.q.has(Flag::bulk)) lo = hi = 0; break;  // st.bulk [a], size, initval (9.7.9.13)
       case Opcode::cp_: case Opcode::mbarrier_: case Opcode::setmaxnreg_: case Opcode::stackrestore_: return;
       default: break;
     }
@@ -855,7 +856,7 @@ class Builder {
       default:
         break;
     }
-    if (group == "matrix" || group == "texture") return;
+    if (group == "matrix" || group == "texture" || group == "async") return;  // stores and loads alike: [a] or d first
     if (!is_writable(out.operands[0])) error(ins, std::string("the destination of '") + ins.opcode + "' must be a register");
     if ((out.op == Opcode::ld_ || out.op == Opcode::ldu_ || out.op == Opcode::atom_) && out.operands.size() > 1 &&
         out.operands[1].kind != Operand::Kind::Address)
@@ -896,12 +897,12 @@ std::optional<ir::Scope> scope_from(std::string_view w) {
 
 std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::string>& words, Qualifiers& q) {
   std::vector<std::string> unknown;
-  const bool compares = op == Opcode::set_ || op == Opcode::setp_ || op == Opcode::vset_;
+  const bool compares = op == Opcode::set_ || op == Opcode::setp_ || op == Opcode::vset_ || op == Opcode::vset2_ || op == Opcode::vset4_;
   const bool atomic_ops = op == Opcode::atom_ || op == Opcode::red_ || op == Opcode::redux_ ||
                           op == Opcode::bar_ || op == Opcode::barrier_ ||
                           op == Opcode::sured_;  // sured.b.op (ISA 9.7.11.3)
-  const bool matrix = std::string_view(kOpcodes[static_cast<std::size_t>(op)].group) == "matrix" ||
-                      op == Opcode::cp_ || op == Opcode::mbarrier_;
+  const std::string_view group = kOpcodes[static_cast<std::size_t>(op)].group;
+  const bool matrix = group == "matrix" || group == "async" || op == Opcode::cp_ || op == Opcode::mbarrier_;
   for (const auto& w : words) {
     q.words.push_back(w);
     if (auto t = scalar_type_from_name(w)) { q.types.push_back({*t, 1}); continue; }

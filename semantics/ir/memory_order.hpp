@@ -53,6 +53,11 @@ inline bool performance_hint(Flag f) {
 inline std::optional<MemoryOrder> fence_order(Opcode op, const Qualifiers& q) {
   if (op != Opcode::fence_ && op != Opcode::membar_) return std::nullopt;
   if (q.has(Flag::proxy)) return std::nullopt;
+  // fence.mbarrier_init orders only prior mbarrier.init operations, and a .sync_restrict fence only operations on
+  // one shared-memory window (9.7.13.4): read as full fences they would order more than the spec says, so they
+  // are none here either (engines that need them refuse or ignore them, ordering less: never a missed race).
+  if (q.has(Flag::mbarrier_init) || q.has(Flag::sync_restrict_shared_cta) || q.has(Flag::sync_restrict_shared_cluster))
+    return std::nullopt;
   MemoryOrder m;
   m.strong = true;
   m.sem = op == Opcode::membar_ ? MemorySemantics::sc : q.semantics.value_or(MemorySemantics::acq_rel);

@@ -1,6 +1,7 @@
 // The checked IR: name resolution by scope, `%r<N>` ranges, initializer layout (ISA 5.4.4), qualifier
 // decoding, the `.loc`/inlined_at source map, and the checker's rejections.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/memory_order.hpp"
 
 #include <doctest/doctest.h>
 
@@ -177,6 +178,30 @@ DONE:
   };
   CHECK(errs("{\n$a:\n ret;\n$a:\n}").at(0) == "duplicate label '$a'");
   CHECK(errs("{\n$in:\n ret;\n}\n bra $in;").at(0) == "undefined label '$in'");
+}
+
+TEST_CASE("fence forms: which are memory fences, with what semantics and scope (ISA 9.7.13.4)") {
+  auto fence = [](const std::string& text) {
+    auto m = load(kHeader + ".visible .entry k()\n{\n .reg .b64 %rd<2>;\n " + text + "\n ret;\n}\n");
+    return ptx::ir::fence_order(m.functions.at(0).body.at(0));
+  };
+  auto f = fence("fence.acq_rel.cluster;");
+  REQUIRE(f);
+  CHECK(f->sem == MemorySemantics::acq_rel);
+  CHECK(f->scope == Scope::cluster);
+  f = fence("fence.gpu;");  // .sem absent: .acq_rel
+  REQUIRE(f);
+  CHECK(f->sem == MemorySemantics::acq_rel);
+  f = fence("membar.gl;");  // membar.gl = fence.sc.gpu
+  REQUIRE(f);
+  CHECK(f->sem == MemorySemantics::sc);
+  CHECK(f->scope == Scope::gpu);
+  // Orders proxies, only mbarrier.init, or one shared-memory window: no thread-ordering fence for the engines.
+  CHECK_FALSE(fence("fence.proxy.async;"));
+  CHECK_FALSE(fence("fence.proxy.tensormap::generic.release.gpu;"));
+  CHECK_FALSE(fence("fence.mbarrier_init.release.cluster;"));
+  CHECK_FALSE(fence("fence.acquire.sync_restrict::shared::cluster.cluster;"));
+  CHECK_FALSE(fence("fence.release.sync_restrict::shared::cta.cluster;"));
 }
 
 TEST_CASE(".loc inlined_at links make the whole chain of call sites, innermost first (ISA 11.6.2)") {
