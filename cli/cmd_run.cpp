@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/cuda_flags.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/build.hpp"
 
 #include <iostream>
@@ -16,7 +17,7 @@ struct RunArgs {
   std::vector<std::uint32_t> grid, block;
   std::vector<std::string> params, buffers;
   std::uint32_t shared = 0;
-  bool shared_given = false, cooperative = false;
+  bool shared_given = false, cooperative = false, hex = false;
   std::uint64_t seed = 0, max_steps = 2'000'000'000;
   std::uint32_t resident = 8;
   std::uint64_t gpu_slack = 0;
@@ -34,6 +35,43 @@ bool dims(const std::vector<std::uint32_t>& v, std::array<std::uint32_t, 3>& out
   return true;
 }
 
+// --buffer NAME=HEXBYTES, NAME=zero:N, NAME=TYPE:V1,V2,... (typed values) or NAME=TYPE[N] (N zeros of TYPE).
+bool buffer_option(const std::string& b, ptx::interp::Launch& launch) {
+  const auto eq = b.find('=');
+  if (eq == std::string::npos) {
+    std::cerr << "error: --buffer is NAME=HEXBYTES, NAME=zero:N, NAME=TYPE:V1,V2,... or NAME=TYPE[N]\n";
+    return false;
+  }
+  const std::string name = b.substr(0, eq), value = b.substr(eq + 1);
+  std::vector<std::uint8_t> bytes;
+  const auto colon = value.find(':'), bracket = value.find('[');
+  const std::string type = value.substr(0, std::min(colon, bracket));
+  if (value.rfind("zero:", 0) == 0) {
+    bytes.assign(std::stoull(value.substr(5)), 0);
+  } else if (ptx::interp::buffer_element_type(type)) {
+    nlohmann::json typed = {{"type", type}};
+    if (bracket < colon && value.back() == ']') {
+      typed["count"] = std::stoull(value.substr(bracket + 1, value.size() - bracket - 2));
+    } else {
+      nlohmann::json values = nlohmann::json::array();
+      std::stringstream list(colon == std::string::npos ? "" : value.substr(colon + 1));
+      for (std::string item; std::getline(list, item, ',');) values.push_back(nlohmann::json::parse(item, nullptr, false).is_discarded() ? nlohmann::json(item) : nlohmann::json::parse(item));
+      typed["values"] = values;
+    }
+    std::string error;
+    if (!ptx::interp::typed_buffer_bytes(typed, bytes, error)) { std::cerr << "error: --buffer " << name << ": " << error << "\n"; return false; }
+  } else if (!ptx::interp::hex_to_bytes(value, bytes)) {
+    std::cerr << "error: --buffer " << name << ": bad hex\n";
+    return false;
+  }
+  // A buffer of the launch file's name is replaced, type and all.
+  launch.buffer_types.erase(name);
+  if (auto t = ptx::interp::buffer_element_type(type); t && value.rfind("zero:", 0) != 0) launch.buffer_types[name] = *t;
+  if (const auto i = launch.buffer_index(name); i >= 0) launch.buffers[static_cast<std::size_t>(i)].second = std::move(bytes);
+  else launch.buffers.push_back({name, std::move(bytes)});
+  return true;
+}
+
 int run_run(const RunArgs& args) {
   ptx::interp::Launch launch;
   std::string error;
@@ -48,16 +86,8 @@ int run_run(const RunArgs& args) {
   }
   if (args.shared_given) launch.dynamic_shared_bytes = args.shared;
   if (args.cooperative) launch.cooperative = true;
-  // --buffer NAME=HEX or NAME:zero=N
-  for (const auto& b : args.buffers) {
-    std::vector<std::uint8_t> bytes;
-    auto eq = b.find('=');
-    if (eq == std::string::npos) { std::cerr << "error: --buffer is NAME=HEXBYTES or NAME=zero:N\n"; return 2; }
-    std::string name = b.substr(0, eq), value = b.substr(eq + 1);
-    if (value.rfind("zero:", 0) == 0) bytes.assign(std::stoull(value.substr(5)), 0);
-    else if (!ptx::interp::hex_to_bytes(value, bytes)) { std::cerr << "error: --buffer " << name << ": bad hex\n"; return 2; }
-    launch.buffers.push_back({name, bytes});
-  }
+  for (const auto& b : args.buffers)
+    if (!buffer_option(b, launch)) return 2;
   if (!args.params.empty()) {
     launch.params.clear();
     for (const auto& p : args.params) {
@@ -83,7 +113,7 @@ int run_run(const RunArgs& args) {
   opt.resident_ctas = args.resident;
   opt.gpu_slack_bytes = args.gpu_slack;
   auto r = ptx::interp::run(m, launch, opt);
-  std::cout << ptx::interp::result_to_json(r, m).dump(2) << "\n";
+  std::cout << ptx::interp::result_to_json(r, m, launch, args.hex).dump(2) << "\n";
   if (r.stats.overrun_accesses)
     std::cerr << "warning: " << r.stats.overrun_accesses << " accesses past an allocation's end (first: " << r.first_overrun.message << ")\n";
   using K = ptx::interp::Problem::Kind;
@@ -110,7 +140,10 @@ void register_run(CLI::App& app) {
   cmd->add_option("--grid", args->grid, "grid dimensions, e.g. --grid 4 1 1")->expected(1, 3);
   cmd->add_option("--block", args->block, "block dimensions, e.g. --block 64")->expected(1, 3);
   cmd->add_option("--param", args->params, "kernel parameter in order: TYPE:VALUE (u32:7, f32:1.5) or buffer:NAME")->allow_extra_args(false);
-  cmd->add_option("--buffer", args->buffers, "a buffer: NAME=HEXBYTES (little-endian) or NAME=zero:N")->allow_extra_args(false);
+  cmd->add_option("--buffer", args->buffers,
+                  "a buffer: NAME=TYPE:V1,V2,... (f32:1.5,2; u32:7; types u8-u64, s8-s64, b8-b64, f16, bf16, f32, f64), "
+                  "NAME=TYPE[N] (N zeros), NAME=HEXBYTES (little-endian) or NAME=zero:N")->allow_extra_args(false);
+  cmd->add_flag("--hex", args->hex, "print typed buffers' bytes too (bytes_le_hex)");
   cmd->add_option("--shared", args->shared, "dynamic shared memory bytes")->each([args](const std::string&) { args->shared_given = true; });
   cmd->add_flag("--cooperative", args->cooperative,
                "a cooperative launch (cudaLaunchCooperativeKernel): every CTA resident, and the grid workspace "

@@ -33,6 +33,8 @@ struct Launch {
   // cooperative_groups/details/driver_abi.h). Otherwise %envreg reads 0, and a grid sync traps.
   bool cooperative = false;
   std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers;  // in declaration order
+  // The element type of each buffer given as typed values (typed_buffer.hpp): results print them typed too.
+  std::map<std::string, ir::ScalarType> buffer_types;
   // A device address stored in a buffer before the kernel starts (a struct that points into another buffer):
   // the 8 bytes at `at` of `buffer` become the address of `target` plus `offset`, little-endian.
   struct Pointer {

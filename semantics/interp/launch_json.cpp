@@ -1,6 +1,8 @@
 // Reading launches from JSON and writing results (see launch_json.hpp).
 #include "semantics/interp/launch_json.hpp"
 
+#include "semantics/interp/typed_buffer.hpp"
+
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -133,6 +135,15 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
     for (auto it = j["buffers"].begin(); it != j["buffers"].end(); ++it) {
       std::vector<std::uint8_t> bytes;
       const auto& b = it.value();
+      if (!b.is_object()) { error = "buffer '" + it.key() + "' must be an object"; return false; }
+      if (b.contains("type")) {
+        if (b.contains("bytes_le_hex") || b.contains("zero_bytes")) {
+          error = "buffer '" + it.key() + "': \"type\" goes with \"values\", \"fill\" or \"count\", not with bytes";
+          return false;
+        }
+        if (!typed_buffer_bytes(b, bytes, error)) { error = "buffer '" + it.key() + "': " + error; return false; }
+        out.buffer_types[it.key()] = *buffer_element_type(b["type"].get<std::string>());
+      }
       if (b.contains("bytes_le_hex")) {
         if (!hex_to_bytes(b["bytes_le_hex"].get<std::string>(), bytes)) { error = "buffer '" + it.key() + "': bad hex"; return false; }
       }
@@ -171,10 +182,19 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
   return true;
 }
 
-nlohmann::json result_to_json(const RunResult& r, const ir::Module& m) {
+nlohmann::json result_to_json(const RunResult& r, const ir::Module& m, const Launch& launch, bool hex) {
   nlohmann::json j;
   j["buffers"] = nlohmann::json::object();
-  for (const auto& [name, bytes] : r.buffers) j["buffers"][name] = {{"bytes_le_hex", bytes_to_hex(bytes)}};
+  for (const auto& [name, bytes] : r.buffers) {
+    auto& b = j["buffers"][name];
+    b = nlohmann::json::object();
+    if (auto t = launch.buffer_types.find(name); t != launch.buffer_types.end()) {
+      b["type"] = ir::type_name({t->second, 1}).substr(1);  // "f32"
+      b["values"] = typed_values(t->second, bytes);
+      if (!hex) continue;
+    }
+    b["bytes_le_hex"] = bytes_to_hex(bytes);
+  }
   const Stats& s = r.stats;
   j["stats"] = {{"warp_instructions", s.warp_instructions}, {"lane_instructions", s.lane_instructions},
                 {"threads", s.threads}, {"warps", s.warps}, {"ctas", s.ctas}, {"barriers", s.barriers},

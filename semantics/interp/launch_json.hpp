@@ -1,6 +1,6 @@
 // The JSON form of a launch and of its result, as `ptxcheck run --launch` reads and prints them:
 //   {"kernel": "add", "grid": [1,1,1], "block": [64,1,1], "dynamic_shared_bytes": 1024,
-//    "buffers": {"in": {"bytes_le_hex": "0100"}, "out": {"zero_bytes": 8}},
+//    "buffers": {"in": {"bytes_le_hex": "0100"}, "out": {"zero_bytes": 8}, "x": {"type": "f32", "values": [1.5]}},
 //    "params": [{"buffer": "in"}, {"buffer": "out"}, {"u32": 7}]}
 #pragma once
 
@@ -21,7 +21,9 @@ bool read_launch_file(const std::string& path, Launch& out, std::string& error);
 bool param_from_text(std::string_view text, ParamValue& out, std::string& error);
 bool param_from_json(const nlohmann::json& j, ParamValue& out, std::string& error);
 
-nlohmann::json result_to_json(const RunResult& r, const ir::Module& m);
+// Buffers the launch gave typed come back as {"type", "values"} (and "bytes_le_hex" too with `hex`), the others
+// as {"bytes_le_hex"}.
+nlohmann::json result_to_json(const RunResult& r, const ir::Module& m, const Launch& launch, bool hex = false);
 
 std::string bytes_to_hex(const std::vector<std::uint8_t>& bytes);
 bool hex_to_bytes(std::string_view hex, std::vector<std::uint8_t>& out);

@@ -15,6 +15,18 @@ out=$("$exe" run "$data/scale.ptx" --grid 1 --block 4 --buffer in=01000000ffffff
       --param buffer:in --param buffer:out --param u32:2 --param u32:2); rc=$?
 check "flags" 0 $rc
 echo "$out" | grep -q '"bytes_le_hex": "02000000feffffff"' || { echo "FAIL flags: output"; fails=$((fails+1)); }
+# Typed buffers (issue 38): values in, values out; a launch file's buffer replaced by --buffer keeps no stale type.
+out=$("$exe" run "$data/scale.ptx" --grid 1 --block 4 --buffer in=s32:1,-1,5 --buffer 'out=s32[3]' \
+      --param buffer:in --param buffer:out --param u32:3 --param u32:3); rc=$?
+check "typed buffers" 0 $rc
+echo "$out" | tr -d ' \n' | grep -q '"out":{"type":"s32","values":\[3,-3,15\]}' || { echo "FAIL typed buffers: output $out"; fails=$((fails+1)); }
+out=$("$exe" run "$data/scale.ptx" --grid 1 --block 4 --buffer in=s32:2 --buffer 'out=s32[1]' --hex \
+      --param buffer:in --param buffer:out --param u32:3 --param u32:1); rc=$?
+check "--hex" 0 $rc
+echo "$out" | tr -d ' \n' | grep -q '"out":{"bytes_le_hex":"06000000","type":"s32","values":\[6\]}' || { echo "FAIL --hex: output $out"; fails=$((fails+1)); }
+err=$("$exe" run "$data/scale.ptx" --block 4 --buffer in=u8:300 2>&1 >/dev/null); rc=$?
+check "typed value out of range -> 2" 2 $rc
+echo "$err" | grep -q 'error: --buffer in: element 0: 300 does not fit .u8' || { echo "FAIL out of range: message '$err'"; fails=$((fails+1)); }
 "$exe" run "$data/scale.ptx" --block 4 --buffer in=01000000 --buffer out=zero:4 \
       --param buffer:in --param buffer:out --param u32:2 --param u32:4 >/dev/null 2>&1; rc=$?
 check "out of bounds -> 1" 1 $rc

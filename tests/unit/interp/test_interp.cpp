@@ -3,6 +3,7 @@
 // atomics, calls through .param (ISA 7), bounds checks, initialised globals, and the fast path == ops.
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/address.hpp"
 #include "semantics/ir/build.hpp"
 
@@ -646,6 +647,44 @@ TEST_CASE("the launch JSON of the issue is read as written") {
   auto bad = nlohmann::json::parse(R"({"params": [{"buffer": "nope"}]})");
   Launch l2;
   CHECK(!launch_from_json(bad, l2, error));
+}
+
+TEST_CASE("typed buffers: values become the type's IEEE / two's-complement bytes, and read back") {
+  // Expected bytes computed by hand from IEEE 754 binary16 / bfloat16 / binary32 and two's complement.
+  auto bytes = [](const std::string& buffer) {
+    std::vector<std::uint8_t> out;
+    std::string error;
+    REQUIRE_MESSAGE(typed_buffer_bytes(nlohmann::json::parse(buffer), out, error), error);
+    return out;
+  };
+  using B = std::vector<std::uint8_t>;
+  CHECK(bytes(R"({"type": "f16", "values": [1.0, -2.0, 0.1]})") == B{0x00, 0x3c, 0x00, 0xc0, 0x66, 0x2e});  // 0.1 -> 0x2e66
+  CHECK(bytes(R"({"type": "bf16", "values": [1.0, 0.1]})") == B{0x80, 0x3f, 0xcd, 0x3d});  // 0x3dcccccd rounds to 0x3dcd
+  // 65520 lies halfway between f16's largest finite 65504 and 65536: nearest-even rounds up, to infinity.
+  CHECK(bytes(R"({"type": "f16", "values": [65519, 65520]})") == B{0xff, 0x7b, 0x00, 0x7c});
+  CHECK(bytes(R"({"type": "f32", "values": ["-inf", "0x7fc00001", -0.0]})") ==
+        B{0x00, 0x00, 0x80, 0xff, 0x01, 0x00, 0xc0, 0x7f, 0x00, 0x00, 0x00, 0x80});
+  CHECK(bytes(R"({"type": "s16", "values": [-1, 32767]})") == B{0xff, 0xff, 0xff, 0x7f});
+  CHECK(bytes(R"({"type": "u8", "fill": 7, "count": 3})") == B{7, 7, 7});
+  CHECK(bytes(R"({"type": "f64", "count": 1})") == B(8, 0));
+  CHECK(bytes(R"({"type": "u32", "count": 1})") == B(4, 0));
+  CHECK(typed_values(ptx::ir::ScalarType::f16, B{0x00, 0x3c, 0x00, 0x7c, 0x01, 0x7c}) == nlohmann::json::parse(R"([1.0, "inf", "nan"])"));
+  CHECK(typed_values(ptx::ir::ScalarType::s8, B{0xff, 0x80}) == nlohmann::json::parse("[-1, -128]"));
+  CHECK(typed_values(ptx::ir::ScalarType::u32, B{1, 0, 0, 0, 9}) == nlohmann::json::parse("[1]"));  // a partial element is left out
+  std::vector<std::uint8_t> out;
+  std::string error;
+  CHECK_FALSE(typed_buffer_bytes(nlohmann::json::parse(R"({"type": "u8", "values": [256]})"), out, error));
+  CHECK(error == "element 0: 256 does not fit .u8");
+  CHECK_FALSE(typed_buffer_bytes(nlohmann::json::parse(R"({"type": "s8", "values": [-129]})"), out, error));
+  CHECK_FALSE(typed_buffer_bytes(nlohmann::json::parse(R"({"type": "u32", "values": [-1]})"), out, error));
+  CHECK_FALSE(typed_buffer_bytes(nlohmann::json::parse(R"({"type": "pred", "count": 1})"), out, error));
+  CHECK_FALSE(typed_buffer_bytes(nlohmann::json::parse(R"({"type": "f32", "values": [1], "fill": 2})"), out, error));
+  // In a launch, the buffer's type is kept for the result.
+  Launch l;
+  REQUIRE(launch_from_json(nlohmann::json::parse(R"({"buffers": {"x": {"type": "f32", "values": [1.5]}}})"), l, error));
+  CHECK(l.buffers.at(0).second == B{0x00, 0x00, 0xc0, 0x3f});
+  CHECK(l.buffer_types.at("x") == ptx::ir::ScalarType::f32);
+  CHECK_FALSE(launch_from_json(nlohmann::json::parse(R"({"buffers": {"x": {"type": "f32", "zero_bytes": 4}}})"), l, error));
 }
 
 TEST_CASE("a launch can store one buffer's address inside another (a struct holding a pointer)") {
