@@ -4,16 +4,18 @@
 #include "cli/commands.hpp"
 #include "cli/cuda_flags.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/interp/npy.hpp"
 #include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/build.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
 namespace ptxcheck::cli {
 namespace {
 struct RunArgs {
-  std::string file, launch_file, kernel;
+  std::string file, launch_file, kernel, output_npy;
   std::vector<std::uint32_t> grid, block;
   std::vector<std::string> params, buffers;
   std::uint32_t shared = 0;
@@ -72,6 +74,21 @@ bool buffer_option(const std::string& b, ptx::interp::Launch& launch) {
   return true;
 }
 
+// --output-npy DIR: every buffer as DIR/NAME.npy, typed buffers in their type, the others as bytes (u8).
+bool write_npy_buffers(const std::string& dir, const ptx::interp::RunResult& r, const ptx::interp::Launch& launch) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (const auto& [name, bytes] : r.buffers) {
+    const auto t = launch.buffer_types.find(name);
+    std::string error;
+    if (!ptx::interp::write_npy(dir + "/" + name + ".npy", t == launch.buffer_types.end() ? ptx::ir::ScalarType::u8 : t->second, bytes, error)) {
+      std::cerr << "error: --output-npy: " << error << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 int run_run(const RunArgs& args) {
   ptx::interp::Launch launch;
   std::string error;
@@ -114,6 +131,7 @@ int run_run(const RunArgs& args) {
   opt.gpu_slack_bytes = args.gpu_slack;
   auto r = ptx::interp::run(m, launch, opt);
   std::cout << ptx::interp::result_to_json(r, m, launch, args.hex).dump(2) << "\n";
+  if (!args.output_npy.empty() && !write_npy_buffers(args.output_npy, r, launch)) return 2;
   if (r.stats.overrun_accesses)
     std::cerr << "warning: " << r.stats.overrun_accesses << " accesses past an allocation's end (first: " << r.first_overrun.message << ")\n";
   using K = ptx::interp::Problem::Kind;
@@ -144,6 +162,7 @@ void register_run(CLI::App& app) {
                   "a buffer: NAME=TYPE:V1,V2,... (f32:1.5,2; u32:7; types u8-u64, s8-s64, b8-b64, f16, bf16, f32, f64), "
                   "NAME=TYPE[N] (N zeros), NAME=HEXBYTES (little-endian) or NAME=zero:N")->allow_extra_args(false);
   cmd->add_flag("--hex", args->hex, "print typed buffers' bytes too (bytes_le_hex)");
+  cmd->add_option("--output-npy", args->output_npy, "write every buffer after the run to DIR/NAME.npy (typed buffers in their type, others as u8)");
   cmd->add_option("--shared", args->shared, "dynamic shared memory bytes")->each([args](const std::string&) { args->shared_given = true; });
   cmd->add_flag("--cooperative", args->cooperative,
                "a cooperative launch (cudaLaunchCooperativeKernel): every CTA resident, and the grid workspace "

@@ -1,6 +1,7 @@
 // Reading launches from JSON and writing results (see launch_json.hpp).
 #include "semantics/interp/launch_json.hpp"
 
+#include "semantics/interp/npy.hpp"
 #include "semantics/interp/typed_buffer.hpp"
 
 #include <bit>
@@ -106,11 +107,15 @@ bool read_launch_file(const std::string& path, Launch& out, std::string& error) 
     error = path + ": error: invalid JSON: " + e.what();
     return false;
   }
-  if (!launch_from_json(j, out, error)) { error = path + ": error: " + error; return false; }
+  const auto slash = path.find_last_of('/');
+  if (!launch_from_json(j, out, error, slash == std::string::npos ? "." : path.substr(0, slash))) {
+    error = path + ": error: " + error;
+    return false;
+  }
   return true;
 }
 
-bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) {
+bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error, const std::string& base_dir) {
   if (!j.is_object()) { error = "the launch must be a JSON object"; return false; }
   if (j.contains("kernel")) out.kernel = j["kernel"].get<std::string>();
   auto dims = [&](const char* key, std::array<std::uint32_t, 3>& d) {
@@ -136,6 +141,14 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error) 
       std::vector<std::uint8_t> bytes;
       const auto& b = it.value();
       if (!b.is_object()) { error = "buffer '" + it.key() + "' must be an object"; return false; }
+      if (b.contains("npy")) {  // {"npy": "a.npy"}: relative to the launch file
+        if (!b["npy"].is_string() || b.size() != 1) { error = "buffer '" + it.key() + "': {\"npy\": FILE} has no other keys"; return false; }
+        const std::string file = b["npy"].get<std::string>();
+        NpyArray a;
+        if (!read_npy(!base_dir.empty() && !file.empty() && file[0] != '/' ? base_dir + "/" + file : file, a, error)) return false;
+        bytes = std::move(a.bytes);
+        out.buffer_types[it.key()] = a.type;
+      }
       if (b.contains("type")) {
         if (b.contains("bytes_le_hex") || b.contains("zero_bytes")) {
           error = "buffer '" + it.key() + "': \"type\" goes with \"values\", \"fill\" or \"count\", not with bytes";

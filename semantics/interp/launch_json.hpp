@@ -14,7 +14,8 @@
 namespace ptx::interp {
 
 // Both return false and set `error` on malformed input.
-bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error);
+// `base_dir`: where {"npy": FILE} buffers are looked for (the launch file's folder; empty: the working one).
+bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error, const std::string& base_dir = "");
 // Reads a launch file; on failure `error` is a complete message ("FILE: error: ...").
 bool read_launch_file(const std::string& path, Launch& out, std::string& error);
 // A scalar parameter: "u32:7", "s64:-1", "f32:1.5", "f64:2", or {"u32": 7} in JSON; "buffer:NAME".

@@ -24,6 +24,17 @@ out=$("$exe" run "$data/scale.ptx" --grid 1 --block 4 --buffer in=s32:2 --buffer
       --param buffer:in --param buffer:out --param u32:3 --param u32:1); rc=$?
 check "--hex" 0 $rc
 echo "$out" | tr -d ' \n' | grep -q '"out":{"bytes_le_hex":"06000000","type":"s32","values":\[6\]}' || { echo "FAIL --hex: output $out"; fails=$((fails+1)); }
+# .npy: --output-npy writes every buffer; a launch reads one back with {"npy": FILE} (relative to the launch file).
+npy=$(mktemp -d)
+"$exe" run "$data/scale.ptx" --grid 1 --block 4 --buffer in=s32:1,-1,5 --buffer 'out=s32[3]' --output-npy "$npy" \
+      --param buffer:in --param buffer:out --param u32:3 --param u32:3 >/dev/null; rc=$?
+check "--output-npy" 0 $rc
+printf '{"kernel": "scale", "block": [4], "buffers": {"in": {"npy": "out.npy"}, "out": {"type": "s32", "count": 3}},
+ "params": [{"buffer": "in"}, {"buffer": "out"}, {"u32": 2}, {"u32": 3}]}' >"$npy/again.json"
+out=$("$exe" run "$data/scale.ptx" --launch "$npy/again.json"); rc=$?
+check "npy buffer in a launch" 0 $rc
+echo "$out" | tr -d ' \n' | grep -q '"out":{"type":"s32","values":\[6,-6,30\]}' || { echo "FAIL npy round trip: output $out"; fails=$((fails+1)); }
+rm -rf "$npy"
 err=$("$exe" run "$data/scale.ptx" --block 4 --buffer in=u8:300 2>&1 >/dev/null); rc=$?
 check "typed value out of range -> 2" 2 $rc
 echo "$err" | grep -q 'error: --buffer in: element 0: 300 does not fit .u8' || { echo "FAIL out of range: message '$err'"; fails=$((fails+1)); }

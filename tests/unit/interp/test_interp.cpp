@@ -3,11 +3,20 @@
 // atomics, calls through .param (ISA 7), bounds checks, initialised globals, and the fast path == ops.
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/interp/npy.hpp"
 #include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/address.hpp"
 #include "semantics/ir/build.hpp"
 
 #include <doctest/doctest.h>
+
+#include <iterator>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include <filesystem>
 
 #include <cstring>
 #include <random>
@@ -685,6 +694,52 @@ TEST_CASE("typed buffers: values become the type's IEEE / two's-complement bytes
   CHECK(l.buffers.at(0).second == B{0x00, 0x00, 0xc0, 0x3f});
   CHECK(l.buffer_types.at("x") == ptx::ir::ScalarType::f32);
   CHECK_FALSE(launch_from_json(nlohmann::json::parse(R"({"buffers": {"x": {"type": "f32", "zero_bytes": 4}}})"), l, error));
+}
+
+TEST_CASE(".npy buffers: numpy's format read and written (NEP 1: magic, version, header dict, 64-byte aligned data)") {
+  // A file as numpy 1.x writes np.array([[1, -2, 3], [4, 5, 6]], dtype='<i4'): the header dict padded with spaces and
+  // a newline to a 64-byte boundary (10 + 118 = 128), then the data in C order.
+  auto npy_file = [](const std::string& dict, const std::string& data) {
+    std::string header = dict;
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::string f = std::string("\x93NUMPY\x01\x00", 8);
+    f += static_cast<char>(header.size() & 0xff);
+    f += static_cast<char>(header.size() >> 8);
+    return f + header + data;
+  };
+  const std::string dir = std::filesystem::temp_directory_path() / ("ptxcheck-npy-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    return dir + "/" + name;
+  };
+  const std::string ints("\x01\0\0\0\xfe\xff\xff\xff\x03\0\0\0\x04\0\0\0\x05\0\0\0\x06\0\0\0", 24);
+  NpyArray a;
+  std::string error;
+  REQUIRE_MESSAGE(read_npy(write("m.npy", npy_file("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", ints)), a, error), error);
+  CHECK(a.type == ptx::ir::ScalarType::s32);
+  CHECK(a.shape == std::vector<std::uint64_t>{2, 3});
+  CHECK(typed_values(a.type, a.bytes) == nlohmann::json::parse("[1, -2, 3, 4, 5, 6]"));
+  // What write_npy writes is that same layout (a 1-D shape), and reads back.
+  REQUIRE(write_npy(dir + "/w.npy", ptx::ir::ScalarType::s32, a.bytes, error));
+  std::ifstream in(dir + "/w.npy", std::ios::binary);
+  const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(written == npy_file("{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }", ints));
+  CHECK(written.size() == 128 + 24);
+  // Refused with a reason: Fortran order, big-endian, bfloat16 (numpy has none), a short file.
+  CHECK_FALSE(read_npy(write("f.npy", npy_file("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }", ints)), a, error));
+  CHECK(error.find("Fortran-order") != std::string::npos);
+  CHECK_FALSE(read_npy(write("b.npy", npy_file("{'descr': '>f4', 'fortran_order': False, 'shape': (6,), }", ints)), a, error));
+  CHECK_FALSE(read_npy(write("s.npy", npy_file("{'descr': '<i4', 'fortran_order': False, 'shape': (7,), }", ints)), a, error));
+  CHECK(error.find("shorter than its shape") != std::string::npos);
+  CHECK_FALSE(write_npy(dir + "/bf.npy", ptx::ir::ScalarType::bf16, a.bytes, error));
+  // In a launch: {"npy": FILE}, relative to the launch file's folder, typed as the array.
+  Launch l;
+  REQUIRE_MESSAGE(launch_from_json(nlohmann::json::parse(R"({"buffers": {"x": {"npy": "m.npy"}}})"), l, error, dir), error);
+  CHECK(l.buffers.at(0).second.size() == 24);
+  CHECK(l.buffer_types.at("x") == ptx::ir::ScalarType::s32);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a launch can store one buffer's address inside another (a struct holding a pointer)") {
