@@ -1,6 +1,9 @@
 // ptxcheck: the one executable. Subcommands live in cmd_<name>.cpp, one file each.
 #include "cli/commands.hpp"
+#include "cli/nvcc_spellings.hpp"
 #include "semantics/support/allocator.hpp"
+
+#include <algorithm>
 
 int main(int argc, char** argv) {
   ptxcheck::tune_allocator();
@@ -15,8 +18,12 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_race(app);
   ptxcheck::cli::register_litmus(app);
   ptxcheck::cli::register_coverage(app);
+  using ptxcheck::cli::nvcc_spellings;
   try {
-    app.parse(argc, argv);
+    // nvcc's spellings of device-compilation flags (-include, -arch=, -std=, -Xcompiler ...) become ours.
+    std::vector<std::string> args = nvcc_spellings(std::vector<std::string>(argv + 1, argv + argc));
+    std::reverse(args.begin(), args.end());  // CLI11 takes the arguments in reverse order
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;  // usage errors are bad input

@@ -54,8 +54,18 @@ if command -v nvcc >/dev/null; then
   check "nvcc's message is reported" grep -q "undefined_name" "$tmp/err"
   "$ptxcheck" parse -D N=4 --nvcc-flag=-O3 "$data/saxpy.cu" >/dev/null 2>&1; rc=$?
   check "nvcc pass-through flags" test $rc -eq 0
+  # nvcc's own spellings (issue 38), pasted from a build line: the kernel needs the macro of the -include'd header,
+  # and -arch=sm_90a (then -gencode's sm_90a, the last one given) must reach nvcc, which defines
+  # __CUDA_ARCH_FEAT_SM90_ALL only for sm_90a (ptxcheck's default is sm_90).
+  printf '#define SCALE 3\n' >"$tmp/scale.h"
+  printf '#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)\n#error not sm_90a\n#endif\n__global__ void k(int* o) { o[threadIdx.x] = SCALE * threadIdx.x; }\n' >"$tmp/k.cu"
+  "$ptxcheck" parse "$tmp/k.cu" -include "$tmp/scale.h" -std=c++17 -arch=sm_90a --expt-relaxed-constexpr -Xcompiler -Wall \
+    -G -lineinfo -O3 -gencode arch=compute_90a,code=sm_90a >/dev/null 2>"$tmp/err"; rc=$?
+  check "nvcc spellings: -include, -std=, -arch=, -Xcompiler X, -G, -gencode ($(head -1 "$tmp/err"))" test $rc -eq 0
+  "$ptxcheck" parse "$tmp/k.cu" -include "$tmp/scale.h" -arch=sm_80 >/dev/null 2>&1; rc=$?
+  check "nvcc spellings: -arch=sm_80 reaches nvcc (not sm_90a: exit 2)" test $rc -eq 2
 else
-  echo "unsupported: nvcc not on PATH, 5 .cu checks not run"
+  echo "unsupported: nvcc not on PATH, 7 .cu checks not run"
 fi
 
 "$ptxcheck" parse --print "$src/examples/ptx/shared_reduce.ptx" >"$tmp/p1.ptx"
