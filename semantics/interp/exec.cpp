@@ -259,7 +259,8 @@ bool exotic_type(ir::ScalarType s) {
   using ir::ScalarType;
   switch (s) {
     case ScalarType::tf32: case ScalarType::e4m3: case ScalarType::e5m2: case ScalarType::e4m3x2: case ScalarType::e5m2x2:
-    case ScalarType::e2m1x2: case ScalarType::e2m3x2: case ScalarType::e3m2x2: case ScalarType::ue8m0x2: case ScalarType::s16x2:
+    case ScalarType::e2m1x2: case ScalarType::e2m3x2: case ScalarType::e3m2x2: case ScalarType::ue8m0x2: case ScalarType::e4m3x4:
+    case ScalarType::e5m2x4: case ScalarType::e2m3x4: case ScalarType::e3m2x4: case ScalarType::e2m1x4: case ScalarType::s16x2:
     case ScalarType::u16x2: case ScalarType::s8x4: case ScalarType::u8x4: case ScalarType::texref: case ScalarType::samplerref:
     case ScalarType::surfref: case ScalarType::b128:
       return true;
@@ -277,14 +278,25 @@ const ops::MiniFormat* mini_format(ir::ScalarType t) {
     case ir::ScalarType::e2m1x2: return &ops::kE2M1;
     case ir::ScalarType::e2m3x2: return &ops::kE2M3;
     case ir::ScalarType::e3m2x2: return &ops::kE3M2;
+    case ir::ScalarType::e4m3x4: return &ops::kE4M3;
+    case ir::ScalarType::e5m2x4: return &ops::kE5M2;
+    case ir::ScalarType::e2m3x4: return &ops::kE2M3;
+    case ir::ScalarType::e3m2x4: return &ops::kE3M2;
+    case ir::ScalarType::e2m1x4: return &ops::kE2M1;
+    case ir::ScalarType::f16x2: return &ops::kF16;
+    case ir::ScalarType::bf16x2: return &ops::kBF16;
     default: return nullptr;
   }
+}
+bool is_x2_narrow(ir::ScalarType t) {
+  using ST = ir::ScalarType;
+  return t == ST::e4m3x2 || t == ST::e5m2x2 || t == ST::e2m1x2 || t == ST::e2m3x2 || t == ST::e3m2x2;
 }
 std::optional<NarrowCvt> narrow_cvt(const Instruction& ins) {
   const auto& t = ins.q.types;
   if (ins.op != Opcode::cvt_ || t.size() != 2 || ins.q.rounding != ir::Rounding::rn) return std::nullopt;
   const ir::ScalarType dt = t[0].scalar, at = t[1].scalar;
-  if (mini_format(dt) && ins.q.has(ir::Flag::satfinite) && !ins.q.has(ir::Flag::ftz)) {
+  if (is_x2_narrow(dt) && ins.q.has(ir::Flag::satfinite) && !ins.q.has(ir::Flag::ftz)) {
     if (at == ir::ScalarType::f32 && ins.operands.size() == 3) return NarrowCvt::to_pair;
     if (at == ir::ScalarType::f16x2 && ins.operands.size() == 2 && (dt == ir::ScalarType::e4m3x2 || dt == ir::ScalarType::e5m2x2))
       return NarrowCvt::to_pair;
@@ -315,10 +327,91 @@ CV cvt_from_narrow_pair(const Concrete& C, const Instruction& ins, bool relu, CV
   return Concrete::concat(one(hi), one(lo));
 }
 
+
+// cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,e2m3x4,e3m2x4,e2m1x4}.f32 d, {a, b, e, f}, rbits and
+// cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits (9.7.9.21; .satfinite is mandatory for the x4 formats).
+bool stochastic_cvt(const Instruction& ins) {
+  using ST = ir::ScalarType;
+  const auto& t = ins.q.types;
+  if (ins.op != Opcode::cvt_ || ins.q.rounding != ir::Rounding::rs || t.size() != 2 || t[1].scalar != ST::f32 ||
+      ins.q.has(ir::Flag::ftz) || ins.q.has(ir::Flag::sat) || !mini_format(t[0].scalar) || is_x2_narrow(t[0].scalar))
+    return false;
+  const auto& o = ins.operands;
+  if (t[0].scalar == ST::f16x2 || t[0].scalar == ST::bf16x2) return o.size() == 4;
+  return ins.q.has(ir::Flag::satfinite) && o.size() == 3 && o[1].kind == OK::Vector && o[1].elements.size() == 4;
+}
+// The random bits of element i (0..3 = a, b, e, f) from rbits, 9.7.9.21: .f16x2 a: the 13 LSBs of rbits[31:16], b: of
+// rbits[15:0]; .bf16x2 a: rbits[31:16], b: rbits[15:0]; .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4 "lower 16-bits are used for
+// operands e, f and upper 16 bits are used for operands a, b": read as written, a and b each use all of rbits[31:16]
+// and e and f all of rbits[15:0]; .e2m1x4 "upper 8-bits from both 16-bits half ... for operands a, b" and the lower
+// 8 bits for e, f: a: rbits[31:24], b: rbits[15:8], e: rbits[23:16], f: rbits[7:0]. Figures 40 and 41, which draw
+// these layouts, are pictures the text does not carry; which upper byte goes to a and which to b is chosen here
+// (a from the upper half, in the order the operands are written).
+CV stochastic_bits(ir::ScalarType dt, unsigned i, const CV& rbits) {
+  using ST = ir::ScalarType;
+  switch (dt) {  // f16x2/bf16x2: i = 0 (a) or 1 (b)
+    case ST::f16x2: return Concrete::extract(rbits, i == 0 ? 28 : 12, i == 0 ? 16 : 0);
+    case ST::bf16x2: return Concrete::extract(rbits, i == 0 ? 31 : 15, i == 0 ? 16 : 0);
+    case ST::e2m1x4: {
+      const unsigned lsb = (i < 2 ? 8u : 0u) + (i == 0 || i == 2 ? 16u : 0u);
+      return Concrete::extract(rbits, lsb + 7, lsb);
+    }
+    default: return Concrete::extract(rbits, i < 2 ? 31 : 15, i < 2 ? 16 : 0);
+  }
+}
+// d: the converted elements from the most significant end (9.7.9.21 semantics): a, b for the x2 types, a, b, e, f for
+// the x4 types in 8-bit lanes (6-bit formats with two zero MSBs) or, for e2m1x4, 4-bit lanes of a 16-bit d.
+CV cvt_stochastic(const Concrete& C, const Instruction& ins, const std::vector<CV>& src, const CV& rbits) {
+  const ir::ScalarType dt = ins.q.types[0].scalar;
+  const ops::MiniFormat& f = *mini_format(dt);
+  const bool relu = ins.q.has(ir::Flag::relu), satfinite = ins.q.has(ir::Flag::satfinite);
+  const unsigned lane = f.bits == 4 ? 4 : f.bits == 16 ? 16 : 8;
+  CV d;
+  for (unsigned i = 0; i < src.size(); ++i) {
+    CV e = Concrete::zext(ops::f32_to_mini_rs(C, f, relu, satfinite, src[i], stochastic_bits(dt, i, rbits)), lane);
+    d = i == 0 ? e : Concrete::concat(d, e);
+  }
+  return d;
+}
+
+// cvt.{rz,rp}{.satfinite}.ue8m0x2.f32 d, a, b; cvt.{rz,rp}{.satfinite}.ue8m0x2.bf16x2 d, a; cvt.rn.bf16x2.ue8m0x2 d, a
+// (9.7.9.21; ptxas 13.0 rejects .relu and other roundings on all three, as the syntax block has it).
+enum class Ue8m0Cvt { from_f32, from_bf16x2, to_bf16x2 };
+std::optional<Ue8m0Cvt> ue8m0_cvt(const Instruction& ins) {
+  using ST = ir::ScalarType;
+  const auto& t = ins.q.types;
+  if (ins.op != Opcode::cvt_ || t.size() != 2 || !ins.q.rounding || ins.q.has(ir::Flag::relu) || ins.q.has(ir::Flag::ftz) ||
+      ins.q.has(ir::Flag::sat))
+    return std::nullopt;
+  const auto r = *ins.q.rounding;
+  const std::size_t n = ins.operands.size();
+  if (t[0].scalar == ST::ue8m0x2 && (r == ir::Rounding::rz || r == ir::Rounding::rp)) {
+    if (t[1].scalar == ST::f32 && n == 3) return Ue8m0Cvt::from_f32;
+    if (t[1].scalar == ST::bf16x2 && n == 2) return Ue8m0Cvt::from_bf16x2;
+  }
+  if (t[0].scalar == ST::bf16x2 && t[1].scalar == ST::ue8m0x2 && r == ir::Rounding::rn && n == 2 &&
+      !ins.q.has(ir::Flag::satfinite))
+    return Ue8m0Cvt::to_bf16x2;
+  return std::nullopt;
+}
+// d[15:8] from a (or a's upper bf16), d[7:0] from b (or a's lower bf16); bf16 -> f32 is exact (bits << 16).
+// From .ue8m0x2: d[31:16] from a[15:8], d[15:0] from a[7:0].
+CV cvt_ue8m0(const Concrete& C, const Instruction& ins, Ue8m0Cvt form, const CV& a, const CV& b) {
+  if (form == Ue8m0Cvt::to_bf16x2)
+    return Concrete::concat(ops::ue8m0_to_bf16(C, Concrete::extract(a, 15, 8)), ops::ue8m0_to_bf16(C, Concrete::extract(a, 7, 0)));
+  const bool up = ins.q.rounding == ir::Rounding::rp, satfinite = ins.q.has(ir::Flag::satfinite);
+  CV hi = a, lo = b;
+  if (form == Ue8m0Cvt::from_bf16x2) {
+    hi = Concrete::concat(Concrete::extract(a, 31, 16), Concrete::lit(16, 0));
+    lo = Concrete::concat(Concrete::extract(a, 15, 0), Concrete::lit(16, 0));
+  }
+  return Concrete::concat(ops::f32_to_ue8m0(C, up, satfinite, hi), ops::f32_to_ue8m0(C, up, satfinite, lo));
+}
+
 }  // namespace
 
 bool instruction_supported(const Instruction& ins) {
-  if (narrow_cvt(ins)) return true;
+  if (narrow_cvt(ins) || stochastic_cvt(ins) || ue8m0_cvt(ins)) return true;
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
     auto has = [&](const char* w) { return ins.q.has_word(w); };
@@ -675,6 +768,19 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
         return true;
       }
       const ir::ScalarType dt = d.t0, at = d.t1;
+      if (stochastic_cvt(ins)) {
+        std::vector<CV> src;
+        if (o[1].kind == OK::Vector)
+          for (const auto& e : o[1].elements) src.push_back(read(t, e, 32));
+        else
+          src = {R(1, 32), R(2, 32)};
+        W(0, cvt_stochastic(C, ins, src, R(o.size() - 1, 32)));
+        return true;
+      }
+      if (const auto ue = ue8m0_cvt(ins)) {
+        W(0, cvt_ue8m0(C, ins, *ue, R(1, *ue == Ue8m0Cvt::from_f32 ? 32 : d.w1), o.size() > 2 ? R(2, 32) : Concrete::lit(32, 0)));
+        return true;
+      }
       if (const auto narrow = narrow_cvt(ins)) {
         W(0, *narrow == NarrowCvt::to_pair ? cvt_to_narrow_pair(C, ins, mods.relu, R(1, 32), o.size() > 2 ? R(2, 32) : R(1, 32))
                                            : cvt_from_narrow_pair(C, ins, mods.relu, R(1, 16)));

@@ -1065,3 +1065,112 @@ TEST_CASE("cvt to and from the narrow float pairs (ISA 9.7.9.21, formats of 5.2.
   CHECK(r.out[5] == 0x4600bc00u);
   CHECK(r.out[6] == 0x32002c00u);
 }
+
+// The two kernels below, with ".version 8.7 .target sm_100a", assemble with ptxas 13.0 -arch=sm_100a.
+TEST_CASE("cvt.rs to the x4 formats and f16x2/bf16x2 (ISA 9.7.9.21): rbits per operand, carry rounds away") {
+  // e4m3x4 {1.0625, -1.0625, 1.0625, NaN}: 1.0625 is half a quantum (2^-3) above 1.0; its 20 discarded mantissa bits
+  // have the top one set, so the 16 random bits carry iff they are >= 0x8000. rbits 0x80007fff: a and b use 0x8000
+  // (away: 1.125 = 0x39, -1.125 = 0xb9), e and f use 0x7fff (e toward zero: 1.0 = 0x38; f NaN: 0x7f). .relu: b -> 0.
+  // e5m2x4 {1.125, -1.125, 1.125, NaN}: half a quantum (2^-2) above 1.0 (0x3c), the same threshold: 0x3d 0xbd 0x3c 0x7f.
+  // e2m3x4 {1.0625, -1.0625, 1.0625, NaN}: 1.125 = 0x09, -1.125 = 0x29, 1.0 = 0x08, NaN -> +MAX_NORM 0x1f.
+  // e3m2x4 {1.125, -1.125, 1.125, NaN}: 1.25 = 0x0d, -1.25 = 0x2d, 1.0 = 0x0c, NaN -> 0x1f.
+  // e2m1x4 {2.5, -2.5, 5.0, 1.25}, rbits 0x807f80ff: a uses rbits[31:24] = 0x80 (carry: 3.0 = 0x5), b rbits[15:8] =
+  // 0x80 (-3.0 = 0xd), e rbits[23:16] = 0x7f (5.0 = 4 + half of 2: toward zero, 4.0 = 0x6), f rbits[7:0] = 0xff
+  // (1.25 = 1 + half of 0.5: away, 1.5 = 0x3): d = 0x5d63.
+  // f16x2 {1 + 2^-11, 65520}, rbits 0xe0001000: a uses the 13 LSBs of 0xe000 = 0 (toward zero: 0x3c00), b 0x1000
+  // (carry: past MAX_NORM 65504 -> inf 0x7c00; with .satfinite 0x7bff). .relu.satfinite {-1 - 2^-11, inf}: 0, 0x7bff.
+  // bf16x2 {1 + 2^-8, f32 subnormal 2^-134 = half bf16's least subnormal}: rbits 0x80007fff -> 0x3f81, 0x0000;
+  // rbits 0x7fff8000 -> 0x3f80, 0x0001. .satfinite {NaN, -inf} -> 0x7fff, 0xff7f.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b16 %h<4>;
+  .reg .b32 %x<8>;
+  .reg .f32 %f<12>;
+  ld.param.u64 %rd1, [out];
+  mov.f32 %f1, 0f3F880000;
+  mov.f32 %f2, 0fBF880000;
+  mov.f32 %f3, 0f7FC00000;
+  mov.f32 %f4, 0f3F900000;
+  mov.f32 %f5, 0fBF900000;
+  mov.b32 %x1, 0x80007fff;
+  cvt.rs.satfinite.e4m3x4.f32 %x2, {%f1, %f2, %f1, %f3}, %x1;
+  cvt.rs.relu.satfinite.e4m3x4.f32 %x3, {%f1, %f2, %f1, %f3}, %x1;
+  cvt.rs.satfinite.e5m2x4.f32 %x4, {%f4, %f5, %f4, %f3}, %x1;
+  cvt.rs.satfinite.e2m3x4.f32 %x5, {%f1, %f2, %f1, %f3}, %x1;
+  cvt.rs.satfinite.e3m2x4.f32 %x6, {%f4, %f5, %f4, %f3}, %x1;
+  st.global.v4.b32 [%rd1], {%x2, %x3, %x4, %x5};
+  st.global.b32 [%rd1+16], %x6;
+  mov.f32 %f6, 0f40200000;
+  mov.f32 %f7, 0fC0200000;
+  mov.f32 %f8, 0f40A00000;
+  mov.f32 %f9, 0f3FA00000;
+  mov.b32 %x7, 0x807f80ff;
+  cvt.rs.satfinite.e2m1x4.f32 %h1, {%f6, %f7, %f8, %f9}, %x7;
+  st.global.b16 [%rd1+20], %h1;
+  mov.b32 %x7, 0xe0001000;
+  cvt.rs.f16x2.f32 %x2, 0f3F801000, 0f477FF000, %x7;
+  cvt.rs.satfinite.f16x2.f32 %x3, 0f3F801000, 0f477FF000, %x7;
+  cvt.rs.relu.satfinite.f16x2.f32 %x4, 0fBF801000, 0f7F800000, %x7;
+  cvt.rs.bf16x2.f32 %x5, 0f3F808000, 0f00008000, %x1;
+  mov.b32 %x7, 0x7fff8000;
+  cvt.rs.bf16x2.f32 %x6, 0f3F808000, 0f00008000, %x7;
+  cvt.rs.satfinite.bf16x2.f32 %x7, 0f7FC00000, 0fFF800000, %x7;
+  st.global.v4.b32 [%rd1+24], {%x2, %x3, %x4, %x5};
+  st.global.v2.b32 [%rd1+40], {%x6, %x7};
+  ret;
+})";
+  auto r = run_kernel(k, 1, 12);
+  CAPTURE(r.r.problem.message);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0x39b9387fu);
+  CHECK(r.out[1] == 0x3900387fu);
+  CHECK(r.out[2] == 0x3dbd3c7fu);
+  CHECK(r.out[3] == 0x0929081fu);
+  CHECK(r.out[4] == 0x0d2d0c1fu);
+  CHECK((r.out[5] & 0xffffu) == 0x5d63u);
+  CHECK(r.out[6] == 0x3c007c00u);
+  CHECK(r.out[7] == 0x3c007bffu);
+  CHECK(r.out[8] == 0x00007bffu);
+  CHECK(r.out[9] == 0x3f810000u);
+  CHECK(r.out[10] == 0x3f800001u);
+  CHECK(r.out[11] == 0x7fffff7fu);
+}
+
+TEST_CASE("cvt to and from .ue8m0x2 (ISA 9.7.9.21, 5.2.3): .rz/.rp{.satfinite}, a in the upper byte") {
+  // ue8m0 code e = 2^(e-127). {1.5, -3.0}: rz 2^0, 2^1 = 0x7f80; rp 2^1, 2^2 = 0x8081. {f32 max, NaN} by rp without
+  // .satfinite: overflow has no infinity -> 0xff, NaN 0xff; with .satfinite {f32 max, -inf}: +MAX_NORM 0xfefe.
+  // {2^-127 + one f32 subnormal quantum, 0} by rp: 0x01, 0x00. bf16x2 {1.5, 3.0} = 0x3fc04040: rz 0x7f80, rp 0x8081.
+  // Back to bf16x2: 0x7f00 -> {1.0, 2^-127} = 0x3f800040; 0xff01 -> {NaN, 2^-126} = 0x7fff0080.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b16 %h<10>;
+  ld.param.u64 %rd1, [out];
+  cvt.rz.satfinite.ue8m0x2.f32 %h0, 0f3FC00000, 0fC0400000;
+  cvt.rp.satfinite.ue8m0x2.f32 %h1, 0f3FC00000, 0fC0400000;
+  cvt.rp.ue8m0x2.f32 %h2, 0f7F7FFFFF, 0f7FC00000;
+  cvt.rp.satfinite.ue8m0x2.f32 %h3, 0f7F7FFFFF, 0fFF800000;
+  cvt.rp.satfinite.ue8m0x2.f32 %h4, 0f00400001, 0f00000000;
+  mov.b32 %r1, 0x3fc04040;
+  cvt.rz.satfinite.ue8m0x2.bf16x2 %h5, %r1;
+  cvt.rp.ue8m0x2.bf16x2 %h6, %r1;
+  mov.b16 %h7, 0x7f00;
+  cvt.rn.bf16x2.ue8m0x2 %r2, %h7;
+  mov.b16 %h8, 0xff01;
+  cvt.rn.bf16x2.ue8m0x2 %r3, %h8;
+  st.global.v4.b16 [%rd1], {%h0, %h1, %h2, %h3};
+  st.global.v4.b16 [%rd1+8], {%h4, %h5, %h6, %h7};
+  st.global.v2.b32 [%rd1+16], {%r2, %r3};
+  ret;
+})";
+  auto r = run_kernel(k, 1, 6);
+  CAPTURE(r.r.problem.message);
+  REQUIRE(r.r.ok());
+  auto half = [&](unsigned i) { return (r.out[i / 2] >> (16 * (i % 2))) & 0xffffu; };
+  CHECK(half(0) == 0x7f80u);
+  CHECK(half(1) == 0x8081u);
+  CHECK(half(2) == 0xffffu);
+  CHECK(half(3) == 0xfefeu);
+  CHECK(half(4) == 0x0100u);
+  CHECK(half(5) == 0x7f80u);
+  CHECK(half(6) == 0x8081u);
+  CHECK(r.out[4] == 0x3f800040u);
+  CHECK(r.out[5] == 0x7fff0080u);
+}

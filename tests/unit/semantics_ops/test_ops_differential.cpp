@@ -139,6 +139,21 @@ std::vector<Case> all_cases() {
       if (f->nan_to_max_norm)
         cs.push_back(make_case(n + ".to_f16", V{I(f->bits)}, [f, s](auto& d, auto& x) { return ops::mini_to_f16(d, *f, s, x[0]); }));
     }
+    // cvt.rs (9.7.9.21): each format with its random-bit width, with and without .satfinite where it is optional.
+    struct RsCase { const ops::MiniFormat* f; unsigned width; const char* name; };
+    for (const RsCase& c : {RsCase{&ops::kE4M3, 16, "e4m3"}, RsCase{&ops::kE5M2, 16, "e5m2"}, RsCase{&ops::kE2M3, 16, "e2m3"},
+                            RsCase{&ops::kE3M2, 16, "e3m2"}, RsCase{&ops::kE2M1, 8, "e2m1"}, RsCase{&ops::kF16, 13, "f16"},
+                            RsCase{&ops::kBF16, 16, "bf16"}})
+      for (bool sf : {true, false}) {
+        if (!sf && c.f->inf == 0) continue;
+        const std::string n = std::string("cvt.rs") + (s ? ".relu" : "") + (sf ? ".satfinite." : ".") + c.name;
+        cs.push_back(make_case(n, V{F(FpFormat::f32), I(c.width)}, [c, s, sf](auto& d, auto& x) {
+          return ops::f32_to_mini_rs(d, *c.f, s, sf, x[0], x[1]);
+        }));
+      }
+    for (bool sf : {true, false})
+      cs.push_back(make_case(std::string(s ? "cvt.rp" : "cvt.rz") + (sf ? ".satfinite" : "") + ".ue8m0.f32", V{F(FpFormat::f32)},
+                             [s, sf](auto& d, auto& x) { return ops::f32_to_ue8m0(d, s, sf, x[0]); }));
     for (unsigned size : {2u, 4u, 8u, 16u})
       cs.push_back(make_case("cvt.pack.sat" + t + std::to_string(size), V{I(32), I(32), I(32)},
                              [s, size](auto& d, auto& x) { return ops::cvt_pack(d, size, s, x[0], x[1], x[2]); }));
@@ -151,6 +166,7 @@ std::vector<Case> all_cases() {
       cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)}, [op, sec](auto& d, auto& x) {
         return ops::video(d, static_cast<ops::VideoOp>(op), sec & 1, op & 1, false, sec >= 2, op == 5, static_cast<ops::VideoSecOp>(sec), x[0], x[1], x[2]);
       }));
+  cs.push_back(make_case("cvt.bf16.ue8m0", V{I(8)}, [](auto& d, auto& x) { return ops::ue8m0_to_bf16(d, x[0]); }));
   cs.push_back(make_case("cvt.f16.e4m3", V{I(8)}, [](auto& d, auto& x) { return ops::e4m3_to_f16(d, x[0]); }));
   cs.push_back(make_case("cvt.f16.e5m2", V{I(8)}, [](auto& d, auto& x) { return ops::e5m2_to_f16(d, x[0]); }));
   cs.push_back(make_case("add.sat.s32", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::add_sat_s(d, x[0], x[1]); }));

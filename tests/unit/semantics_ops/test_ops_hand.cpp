@@ -5,6 +5,7 @@
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/minifloat.hpp"
 #include "semantics/ops/video.hpp"
 
 #include <doctest/doctest.h>
@@ -197,5 +198,102 @@ TEST_CASE("cvt f16 from e4m3/e5m2: every byte against its value (ISA 5.2.5 forma
     double w = domain::fp_to_double(FpFormat::f16, b << 8);
     if (w != w) CHECK(g.v == 0x7fff);
     else CHECK(g.v == (b << 8));
+  }
+}
+
+TEST_CASE("cvt.rs (ISA 9.7.9.21, 6.5.2): carry out of random bits + discarded bits rounds away from zero") {
+  Concrete d;
+  auto rs = [&](const ops::MiniFormat& f, bool relu, bool satfinite, std::uint32_t a, unsigned width, std::uint32_t r) {
+    return static_cast<unsigned>(ops::f32_to_mini_rs(d, f, relu, satfinite, u32(a), Concrete::lit(width, r)).v);
+  };
+  // e4m3 (bias 7, 3 mantissa bits): 1.0625 = 1 + half a quantum (2^-3). 20 mantissa bits are discarded, the top one
+  // set (0x80000); the 16 random bits add to its top 16 (0x8000): a carry iff rbits >= 0x8000. 1.0 = 0x38,
+  // 1.125 = 0x39; the sign rides along (0xb9); an exact 1.0 never carries; .relu: negative -> 0.
+  CHECK(rs(ops::kE4M3, false, true, 0x3F880000u, 16, 0x7fff) == 0x38);
+  CHECK(rs(ops::kE4M3, false, true, 0x3F880000u, 16, 0x8000) == 0x39);
+  CHECK(rs(ops::kE4M3, false, true, 0xBF880000u, 16, 0x8000) == 0xb9);
+  CHECK(rs(ops::kE4M3, false, true, 0x3F800000u, 16, 0xffff) == 0x38);
+  CHECK(rs(ops::kE4M3, true, true, 0xBF880000u, 16, 0x8000) == 0x00);
+  // .satfinite: 460 lies between MAX_NORM 448 and 480: both directions give 0x7e; +-inf -> +-MAX_NORM; NaN -> 0x7f.
+  CHECK(rs(ops::kE4M3, false, true, 0x43E60000u, 16, 0xffff) == 0x7e);
+  CHECK(rs(ops::kE4M3, false, true, 0x43E60000u, 16, 0) == 0x7e);
+  CHECK(rs(ops::kE4M3, false, true, 0xFF800000u, 16, 0) == 0xfe);
+  CHECK(rs(ops::kE4M3, false, true, 0x7FC00000u, 16, 0) == 0x7f);
+  // 2^-10 is half the least subnormal 2^-9: 24 discarded bits, value 2^23; their top 16 bits are 0x8000.
+  CHECK(rs(ops::kE4M3, false, true, 0x3A800000u, 16, 0x7fff) == 0x00);
+  CHECK(rs(ops::kE4M3, false, true, 0x3A800000u, 16, 0x8000) == 0x01);
+  // e2m1 (8 random bits): 2.5 = 2 + half a quantum (1): top 8 discarded bits 0x80, carry iff rbits >= 0x80 -> 3.0
+  // = 0x5, else 2.0 = 0x4. 5.0 = 4 + half a quantum (2): 6.0 = 0x7 or 4.0 = 0x6. 7 > MAX 6: 0x7 either way, -7 ->
+  // 0xf; NaN -> +MAX_NORM 0x7 (no NaN in e2m1).
+  CHECK(rs(ops::kE2M1, false, true, 0x40200000u, 8, 0x80) == 0x5);
+  CHECK(rs(ops::kE2M1, false, true, 0x40200000u, 8, 0x7f) == 0x4);
+  CHECK(rs(ops::kE2M1, false, true, 0x40A00000u, 8, 0x80) == 0x7);
+  CHECK(rs(ops::kE2M1, false, true, 0x40A00000u, 8, 0x7f) == 0x6);
+  CHECK(rs(ops::kE2M1, false, true, 0x40E00000u, 8, 0) == 0x7);
+  CHECK(rs(ops::kE2M1, false, true, 0xC0E00000u, 8, 0xff) == 0xf);
+  CHECK(rs(ops::kE2M1, false, true, 0x7FC00000u, 8, 0) == 0x7);
+  // f16 (13 random bits = the 13 discarded bits): 1 + 2^-11 is half a quantum (2^-10) above 1.0 (0x3c00).
+  CHECK(rs(ops::kF16, false, false, 0x3F801000u, 13, 0x0fff) == 0x3c00);
+  CHECK(rs(ops::kF16, false, false, 0x3F801000u, 13, 0x1000) == 0x3c01);
+  // 65520 = MAX_NORM 65504 + half a quantum (32): away -> inf 0x7c00 without .satfinite, MAX_NORM with it; toward
+  // zero -> 0x7bff. 1e5 (beyond f16's range, discarded bits 0x1000): toward zero is MAX_NORM (0x1000 + 0 carries
+  // nothing), away (0x1000 + 0x1fff carries) is inf. inf stays inf without .satfinite; .satfinite: +-MAX_NORM.
+  CHECK(rs(ops::kF16, false, false, 0x477FF000u, 13, 0x1000) == 0x7c00);
+  CHECK(rs(ops::kF16, false, true, 0x477FF000u, 13, 0x1000) == 0x7bff);
+  CHECK(rs(ops::kF16, false, false, 0x477FF000u, 13, 0x0fff) == 0x7bff);
+  CHECK(rs(ops::kF16, false, false, 0x47C35000u, 13, 0) == 0x7bff);
+  CHECK(rs(ops::kF16, false, false, 0x47C35000u, 13, 0x1fff) == 0x7c00);
+  CHECK(rs(ops::kF16, false, false, 0x7F800000u, 13, 0) == 0x7c00);
+  CHECK(rs(ops::kF16, false, true, 0xFF800000u, 13, 0) == 0xfbff);
+  CHECK(rs(ops::kF16, false, true, 0x7FC00000u, 13, 0) == 0x7fff);
+  CHECK(rs(ops::kF16, true, false, 0xFFC00000u, 13, 0) == 0x7fff);  // .relu: NaN -> canonical NaN
+  // 2^-25 is half f16's least subnormal 2^-24: 24 discarded bits (2^23), top 13 = 0x1000.
+  CHECK(rs(ops::kF16, false, false, 0x33000000u, 13, 0x1000) == 0x0001);
+  CHECK(rs(ops::kF16, false, false, 0x33000000u, 13, 0x0fff) == 0x0000);
+  // bf16 (16 random bits = the 16 discarded bits): 1 + 2^-8 is half a quantum above 1.0 (0x3f80). The f32 subnormal
+  // 0x00008000 = 2^-134 is half bf16's least subnormal 2^-133 (0x0001); 0x00010000 = 2^-133 is exact.
+  CHECK(rs(ops::kBF16, false, false, 0x3F808000u, 16, 0x7fff) == 0x3f80);
+  CHECK(rs(ops::kBF16, false, false, 0x3F808000u, 16, 0x8000) == 0x3f81);
+  CHECK(rs(ops::kBF16, false, false, 0x00008000u, 16, 0x8000) == 0x0001);
+  CHECK(rs(ops::kBF16, false, false, 0x00008000u, 16, 0x7fff) == 0x0000);
+  CHECK(rs(ops::kBF16, false, false, 0x00010000u, 16, 0xffff) == 0x0001);
+  CHECK(rs(ops::kBF16, false, true, 0xFF800000u, 16, 0) == 0xff7f);
+}
+
+TEST_CASE("cvt to and from ue8m0 (ISA 5.2.3, 9.7.9.21): rz/rp on the exponent, .satfinite, NaN 0xff") {
+  Concrete d;
+  auto to = [&](bool up, bool satfinite, std::uint32_t a) { return static_cast<unsigned>(ops::f32_to_ue8m0(d, up, satfinite, u32(a)).v); };
+  // Code e is 2^(e-127). 1.0 -> 0x7f both ways; 1.5: rz 2^0 = 0x7f, rp 2^1 = 0x80; -3 (sign dropped): 0x80 / 0x81.
+  CHECK(to(false, true, 0x3F800000u) == 0x7f);
+  CHECK(to(true, true, 0x3F800000u) == 0x7f);
+  CHECK(to(false, true, 0x3FC00000u) == 0x7f);
+  CHECK(to(true, true, 0x3FC00000u) == 0x80);
+  CHECK(to(false, true, 0xC0400000u) == 0x80);
+  CHECK(to(true, true, 0xC0400000u) == 0x81);
+  // MAX_NORM 2^127 = 0xfe. f32's largest (just under 2^128): rz 0xfe; rp overflows: .satfinite +MAX_NORM, else NaN.
+  CHECK(to(false, false, 0x7F7FFFFFu) == 0xfe);
+  CHECK(to(true, true, 0x7F7FFFFFu) == 0xfe);
+  CHECK(to(true, false, 0x7F7FFFFFu) == 0xff);
+  CHECK(to(true, true, 0x7F000000u) == 0xfe);
+  CHECK(to(false, true, 0xFF800000u) == 0xfe);  // -inf: "a positive MAX_NORM in .ue8m0x2"
+  CHECK(to(false, false, 0x7F800000u) == 0xff);
+  CHECK(to(false, true, 0x7FC00000u) == 0xff);
+  CHECK(to(true, true, 0xFFC00000u) == 0xff);
+  // Below 2^-126 (no zero code): 0 and 2^-127 (f32 subnormal 0x00400000) -> 0x00 both ways; just above 2^-127 rp
+  // gives 0x01; 2^-126 is 0x01 exactly.
+  CHECK(to(false, true, 0x00000000u) == 0x00);
+  CHECK(to(true, true, 0x00000000u) == 0x00);
+  CHECK(to(true, true, 0x00400000u) == 0x00);
+  CHECK(to(true, true, 0x00400001u) == 0x01);
+  CHECK(to(false, true, 0x00400001u) == 0x00);
+  CHECK(to(false, true, 0x00800000u) == 0x01);
+  // Every code to bf16 is exact (NaN 0xff -> 0x7fff), and rz/rp of that value give the code back.
+  for (unsigned e = 0; e < 256; ++e) {
+    const CV h = ops::ue8m0_to_bf16(d, Concrete::lit(8, e));
+    if (e == 0xff) { CHECK(h.v == 0x7fff); continue; }
+    CHECK(domain::fp_to_double(FpFormat::bf16, h.u64()) == std::ldexp(1.0, static_cast<int>(e) - 127));
+    const std::uint32_t f = static_cast<std::uint32_t>(h.v) << 16;
+    CHECK(to(false, true, f) == e);
+    CHECK(to(true, true, f) == e);
   }
 }
