@@ -521,7 +521,9 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     // ---- 9.7.1 / 9.7.2 integer, 9.7.3-5 float arithmetic
     case Opcode::add_: case Opcode::sub_: {
       const bool sub = ins.op == Opcode::sub_;
-      if (d.f0) {
+      if (d.f0 && ins.q.types.size() == 2) {  // add/sub.f32.{f16,bf16} d, a, c (ISA 9.7.5.1-2)
+        W(0, ops::fadd_mixed(C, d.fmt1, mods, sub, R(1, 16), R(2, 32)));
+      } else if (d.f0) {
         W(0, fp2([&](CV a, CV b) { return sub ? ops::fsub(C, fmt, mods, a, b) : ops::fadd(C, fmt, mods, a, b); }));
       } else if (ins.q.has(ir::Flag::cc)) {
         auto r = sub ? ops::sub_carry(C, R(1, w), R(2, w), Concrete::lit(1, 1)) : ops::add_carry(C, R(1, w), R(2, w), Concrete::lit(1, 0));
@@ -553,6 +555,10 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     }
     case Opcode::mad_: case Opcode::madc_: case Opcode::fma_: {
+      if (d.f0 && ins.q.types.size() == 2) {  // fma.rnd.f32.{f16,bf16} d, a, b, c (ISA 9.7.5.3)
+        W(0, ops::ffma_mixed(C, d.fmt1, mods, R(1, 16), R(2, 16), R(3, 32)));
+        return true;
+      }
       if (d.f0) {
         W(0, fp3([&](CV a, CV b, CV c) { return ops::ffma(C, fmt, mods, a, b, c); }));
         return true;

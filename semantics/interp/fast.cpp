@@ -57,8 +57,9 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
     if (o.size() == 3 && reg_ok(o[0], w, f.dst) && arg(o[1], w, f.a) && arg(o[2], w, f.b)) f.kind = k;
   };
   const bool plain_int = !d.f0 && ins.q.types.size() == 1 && !ins.q.has(ir::Flag::cc) && !d.mods.sat;
-  const bool plain_f32 = d.f0 && d.t0 == ir::ScalarType::f32 && !d.mods.ftz && !d.mods.sat && !d.mods.relu &&
-                         d.mods.rnd == domain::Rnd::rn;
+  // (one type: add/sub/fma.f32.{f16,bf16} of ISA 9.7.5 read a 16-bit operand, exec_lane's)
+  const bool plain_f32 = d.f0 && d.t0 == ir::ScalarType::f32 && ins.q.types.size() == 1 && !d.mods.ftz && !d.mods.sat &&
+                         !d.mods.relu && d.mods.rnd == domain::Rnd::rn;
   switch (ins.op) {
     case Opcode::add_:
       if (plain_int) binary(FastKind::add);

@@ -655,6 +655,11 @@ class Builder {
         lo = hi = 0; break;
       case Opcode::bar_: case Opcode::barrier_: lo = 0; hi = 1; break;  // bar.red.popc.u32 / .pred
       case Opcode::st_: if (out.q.has(Flag::bulk)) lo = hi = 0; break;  // st.bulk [a], size, initval (9.7.9.13)
+      case Opcode::add_: case Opcode::sub_: case Opcode::fma_: {  // 9.7.5 mixed precision: .f32.{f16,bf16}
+        const auto& t = out.q.types;
+        if (t.size() == 2 && t[0].scalar == ScalarType::f32 && (t[1].scalar == ScalarType::f16 || t[1].scalar == ScalarType::bf16)) lo = hi = 2;
+        break;
+      }
       case Opcode::cp_: case Opcode::mbarrier_: case Opcode::setmaxnreg_: case Opcode::stackrestore_: return;
       default: break;
     }

@@ -92,6 +92,18 @@ template <class D> Val<D> ffma(const D& d, FpFormat f, const FpMods& m, const Va
   if (f == FpFormat::f64) r = d.ite(d.fisnan(f, c), quiet(d, f, c), nan_payload(d, f, r, a, b));
   return finish(d, f, m, r);
 }
+// 9.7.5 mixed precision add / sub / fma .f32.{f16,bf16}: "converts input operand a from .atype into .f32" (every
+// f16 and bf16 value is an f32 value, so exactly), then the .f32 operation rounds once with .rnd (fma: "product
+// ... to infinite precision and then adds c ... again in infinite precision"); .sat as for .f32.
+template <class D> Val<D> widen_to_f32(const D& d, FpFormat from, const Val<D>& a) { return d.f2f(from, FpFormat::f32, Rnd::rn, a); }
+template <class D> Val<D> fadd_mixed(const D& d, FpFormat atype, const FpMods& m, bool sub, const Val<D>& a, const Val<D>& c) {
+  const Val<D> wa = widen_to_f32(d, atype, a);
+  return sub ? fsub(d, FpFormat::f32, m, wa, c) : fadd(d, FpFormat::f32, m, wa, c);
+}
+template <class D> Val<D> ffma_mixed(const D& d, FpFormat abtype, const FpMods& m, const Val<D>& a, const Val<D>& b, const Val<D>& c) {
+  return ffma(d, FpFormat::f32, m, widen_to_f32(d, abtype, a), widen_to_f32(d, abtype, b), c);
+}
+
 // 9.7.3.15 sqrt (.rn...), 9.7.3.13 rcp (.rn...: 1/a correctly rounded).
 template <class D> Val<D> fsqrt(const D& d, FpFormat f, const FpMods& m, const Val<D>& a0) {
   Val<D> a = in(d, f, m, a0);

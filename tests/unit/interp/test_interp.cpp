@@ -658,6 +658,41 @@ TEST_CASE("the launch JSON of the issue is read as written") {
   CHECK(!launch_from_json(bad, l2, error));
 }
 
+TEST_CASE("mixed precision add, sub, fma .f32.{f16,bf16} (ISA 9.7.5): a widened exactly, one rounding") {
+  // Hand-computed. f16 0x3c01 = 1 + 2^-10; 2^24 + 1 + 2^-10 lies between the f32 neighbours 2^24 and 2^24 + 2:
+  // .rn rounds up (past the midpoint 2^24 + 1) to 0x4b800001, .rz down to 0x4b800000 — a widening that rounded
+  // first would also give 2^24 + 1 exactly at the midpoint, ties-to-even 0x4b800000 under .rn. bf16 0x3f80 = 1.0:
+  // 1.0 - 0.5 = 0x3f000000. .sat: 2.0 + 0 -> 1.0 = 0x3f800000; f16 NaN 0x7e00 + 0 -> +0.0. fma .rz:
+  // (1 + 2^-10)^2 - (1 + 2^-9) = 2^-20 exactly = 0x35800000 (the product is not rounded before the add).
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b16 %h<4>;
+  .reg .f32 %f<8>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %h1, 0x3c01;
+  add.rn.f32.f16 %f1, %h1, 0f4B800000;
+  add.rz.f32.f16 %f2, %h1, 0f4B800000;
+  mov.b16 %h2, 0x3f80;
+  sub.f32.bf16 %f3, %h2, 0f3F000000;
+  mov.b16 %h3, 0x4000;
+  add.sat.f32.f16 %f4, %h3, 0f00000000;
+  mov.b16 %h0, 0x7e00;
+  add.sat.f32.f16 %f5, %h0, 0f00000000;
+  fma.rz.f32.f16 %f6, %h1, %h1, 0fBF804000;
+  st.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};
+  st.global.v2.f32 [%rd1+16], {%f5, %f6};
+  ret;
+})";
+  auto r = run_kernel(k, 1, 6);
+  CAPTURE(r.r.problem.message);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0x4b800001u);
+  CHECK(r.out[1] == 0x4b800000u);
+  CHECK(r.out[2] == 0x3f000000u);
+  CHECK(r.out[3] == 0x3f800000u);
+  CHECK(r.out[4] == 0x00000000u);
+  CHECK(r.out[5] == 0x35800000u);
+}
+
 TEST_CASE("typed buffers: values become the type's IEEE / two's-complement bytes, and read back") {
   // Expected bytes computed by hand from IEEE 754 binary16 / bfloat16 / binary32 and two's complement.
   auto bytes = [](const std::string& buffer) {

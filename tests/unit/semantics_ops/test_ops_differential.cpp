@@ -196,6 +196,13 @@ std::vector<Case> all_cases() {
       cs.push_back(make_case("sub" + rs + "." + t, V{F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::fsub(d, f, m, x[0], x[1]); }));
       cs.push_back(make_case("mul" + rs + "." + t, V{F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::fmul(d, f, m, x[0], x[1]); }));
       cs.push_back(make_case("fma" + rs + "." + t, V{F(f), F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::ffma(d, f, m, x[0], x[1], x[2]); }));
+      if (f == FpFormat::f16 || f == FpFormat::bf16) {  // 9.7.5 mixed precision .f32.{f16,bf16}
+        const ops::FpMods ms{r, false, true};
+        const Kind f32 = F(FpFormat::f32);
+        cs.push_back(make_case("add" + rs + ".f32." + t, V{F(f), f32}, [f, m](auto& d, auto& x) { return ops::fadd_mixed(d, f, m, false, x[0], x[1]); }));
+        cs.push_back(make_case("sub.sat" + rs + ".f32." + t, V{F(f), f32}, [f, ms](auto& d, auto& x) { return ops::fadd_mixed(d, f, ms, true, x[0], x[1]); }));
+        cs.push_back(make_case("fma" + rs + ".f32." + t, V{F(f), F(f), f32}, [f, m](auto& d, auto& x) { return ops::ffma_mixed(d, f, m, x[0], x[1], x[2]); }));
+      }
       if (f == FpFormat::f32 || f == FpFormat::f64) {
         cs.push_back(make_case("div" + rs + "." + t, V{F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::fdiv(d, f, m, x[0], x[1]); }));
         cs.push_back(make_case("sqrt" + rs + "." + t, V{F(f)}, [f, m](auto& d, auto& x) { return ops::fsqrt(d, f, m, x[0]); }));
