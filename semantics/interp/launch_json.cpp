@@ -202,7 +202,7 @@ nlohmann::json result_to_json(const RunResult& r, const ir::Module& m, const Lau
     auto& b = j["buffers"][name];
     b = nlohmann::json::object();
     if (auto t = launch.buffer_types.find(name); t != launch.buffer_types.end()) {
-      b["type"] = ir::type_name({t->second, 1}).substr(1);  // "f32"
+      b["type"] = ir::scalar_type_name(t->second);
       b["values"] = typed_values(t->second, bytes);
       if (!hex) continue;
     }

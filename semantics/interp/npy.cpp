@@ -71,7 +71,7 @@ bool write_npy(const std::string& path, ir::ScalarType type, const std::vector<s
     for (const auto& c : kDescrs)
       if (!ir::is_signed_int(c.type) && ir::is_integer(c.type) && ir::scalar_bits(c.type) == ir::scalar_bits(type)) d = &c;
   }
-  if (!d) { error = path + ": numpy has no ." + ir::type_name({type, 1}).substr(1) + " type"; return false; }
+  if (!d) { error = path + ": numpy has no ." + ir::scalar_type_name(type) + " type"; return false; }
   const std::size_t size = ir::scalar_bits(d->type) / 8, count = bytes.size() / size;
   std::string header = "{'descr': '" + std::string(size == 1 ? "|" : "<") + d->numpy + "', 'fortran_order': False, 'shape': (" +
                        std::to_string(count) + ",), }";

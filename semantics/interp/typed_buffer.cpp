@@ -13,8 +13,6 @@ namespace ptx::interp {
 namespace {
 using domain::Concrete;
 
-std::string word(ir::ScalarType t) { return ir::type_name({t, 1}).substr(1); }  // "f32" (type_name gives ".f32")
-
 std::uint64_t float_bits_of(ir::ScalarType t, double x) {
   const auto to = ops::fp_format_of(t);
   const auto wide = Concrete::lit(64, std::bit_cast<std::uint64_t>(x));
@@ -30,22 +28,22 @@ double double_of(ir::ScalarType t, std::uint64_t bits) {
 bool integer_bits(ir::ScalarType t, const nlohmann::json& v, std::uint64_t& bits, std::string& error) {
   const unsigned w = ir::scalar_bits(t);
   const std::uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
-  const bool is_signed = ir::is_signed_int(t), untyped = word(t).front() == 'b';
+  const bool is_signed = ir::is_signed_int(t), untyped = ir::scalar_type_name(t)[0] == 'b';
   if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
     const std::uint64_t x = v.get<std::uint64_t>();
     const std::uint64_t max = is_signed ? mask >> 1 : mask;
-    if (x > max) { error = std::to_string(x) + " does not fit ." + word(t); return false; }
+    if (x > max) { error = std::to_string(x) + " does not fit ." + ir::scalar_type_name(t); return false; }
     bits = x;
     return true;
   }
   if (v.is_number_integer()) {
     const std::int64_t x = v.get<std::int64_t>();
     const std::int64_t min = w >= 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t(1) << (w - 1));
-    if (!(is_signed || untyped) || x < min) { error = std::to_string(x) + " does not fit ." + word(t); return false; }
+    if (!(is_signed || untyped) || x < min) { error = std::to_string(x) + " does not fit ." + ir::scalar_type_name(t); return false; }
     bits = static_cast<std::uint64_t>(x) & mask;
     return true;
   }
-  error = "a ." + word(t) + " value is an integer or \"0x...\" bits";
+  error = "a ." + std::string(ir::scalar_type_name(t)) + " value is an integer or \"0x...\" bits";
   return false;
 }
 }  // namespace
@@ -73,11 +71,11 @@ bool typed_value_bits(ir::ScalarType t, const nlohmann::json& v, std::uint64_t& 
       bits = float_bits_of(t, x);
       return true;
     }
-    error = "bad ." + word(t) + " value \"" + s + "\"";
+    error = "bad ." + std::string(ir::scalar_type_name(t)) + " value \"" + s + "\"";
     return false;
   }
   if (ir::is_float(t)) {
-    if (!v.is_number()) { error = "a ." + word(t) + " value is a number, \"nan\", \"inf\", \"-inf\" or \"0x...\" bits"; return false; }
+    if (!v.is_number()) { error = "a ." + std::string(ir::scalar_type_name(t)) + " value is a number, \"nan\", \"inf\", \"-inf\" or \"0x...\" bits"; return false; }
     bits = float_bits_of(t, v.get<double>());
     return true;
   }
