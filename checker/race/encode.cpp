@@ -12,10 +12,7 @@
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/atomic.hpp"
-#include "semantics/ops/compare.hpp"
-#include "semantics/ops/convert.hpp"
-#include "semantics/ops/integer.hpp"
-#include "semantics/ops/logic.hpp"
+#include "semantics/ops/execute.hpp"
 #include "semantics/ops/warp.hpp"
 
 #include <bit>
@@ -164,27 +161,14 @@ int join_prov(int a, int b) {
 
 // Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
 bool register_only(Opcode op) {
+  if (ptx::ops::is_value_opcode(op)) return true;  // ISA 9.7.1-9.7.8, mov, prmt, cvt, video (semantics/ops/form.hpp)
   switch (op) {
-    case Opcode::add_: case Opcode::sub_: case Opcode::mul_: case Opcode::mad_: case Opcode::mul24_: case Opcode::mad24_:
-    case Opcode::sad_: case Opcode::div_: case Opcode::rem_: case Opcode::abs_: case Opcode::neg_: case Opcode::min_:
-    case Opcode::max_: case Opcode::popc_: case Opcode::clz_: case Opcode::bfind_: case Opcode::brev_: case Opcode::bfe_:
-    case Opcode::bfi_: case Opcode::szext_: case Opcode::bmsk_: case Opcode::dp4a_: case Opcode::dp2a_: case Opcode::addc_:
-    case Opcode::subc_: case Opcode::madc_: case Opcode::testp_: case Opcode::copysign_: case Opcode::fma_: case Opcode::rcp_:
-    case Opcode::sqrt_: case Opcode::rsqrt_: case Opcode::sin_: case Opcode::cos_: case Opcode::lg2_: case Opcode::ex2_:
-    case Opcode::tanh_: case Opcode::set_: case Opcode::setp_: case Opcode::selp_: case Opcode::slct_: case Opcode::and_:
-    case Opcode::or_: case Opcode::xor_: case Opcode::not_: case Opcode::cnot_: case Opcode::lop3_: case Opcode::shf_:
-    case Opcode::shl_: case Opcode::shr_: case Opcode::mov_: case Opcode::shfl_: case Opcode::prmt_: case Opcode::cvta_:
-    case Opcode::cvt_: case Opcode::isspacep_: case Opcode::vote_: case Opcode::match_: case Opcode::activemask_:
+    case Opcode::shfl_: case Opcode::cvta_: case Opcode::isspacep_: case Opcode::vote_: case Opcode::match_: case Opcode::activemask_:
     case Opcode::redux_: case Opcode::elect_: case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
     case Opcode::bra_: case Opcode::ret_: case Opcode::exit_: case Opcode::trap_: case Opcode::membar_: case Opcode::fence_:
     case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
     case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
-    case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
-    case Opcode::vshl_: case Opcode::vshr_: case Opcode::vmad_: case Opcode::vset_:  // 9.7.18.1 scalar video
-    case Opcode::vadd2_: case Opcode::vsub2_: case Opcode::vavrg2_: case Opcode::vabsdiff2_: case Opcode::vmin2_:
-    case Opcode::vmax2_: case Opcode::vset2_: case Opcode::vadd4_: case Opcode::vsub4_: case Opcode::vavrg4_:
-    case Opcode::vabsdiff4_: case Opcode::vmin4_: case Opcode::vmax4_: case Opcode::vset4_:  // 9.7.18.2 SIMD video
       return true;
     default: return false;
   }
@@ -1298,94 +1282,36 @@ class Encoder {
     }
     if (written_registers(in).empty()) return;
     if (in.op == Opcode::mov_ && move_vector(s, in)) return;
-    if (isf || o.size() < 2 || o[0].kind != OK::Register) { havoc_outputs(s, in); return; }
-    const domain_t& D = d_;
-    switch (in.op) {
-      case Opcode::add_: case Opcode::sub_:
-        if (in.q.has(ptx::ir::Flag::sat)) break;
-        W(in.op == Opcode::add_ ? ops::add(D, R(1, w), R(2, w)) : ops::sub(D, R(1, w), R(2, w)), sg);
-        return;
-      case Opcode::mul_: {
-        if (in.q.has(ptx::ir::Flag::wide)) W(ops::mul_wide(D, sg, R(1, w, sg), R(2, w, sg)));
-        else if (in.q.has(ptx::ir::Flag::hi)) W(ops::mul_hi(D, sg, R(1, w, sg), R(2, w, sg)));
-        else W(ops::mul_lo(D, R(1, w), R(2, w)), sg);
-        return;
-      }
-      case Opcode::mad_: {
-        if (in.q.has(ptx::ir::Flag::cc) || in.q.has(ptx::ir::Flag::sat)) break;
-        ops::MulPart part = in.q.has(ptx::ir::Flag::wide) ? ops::MulPart::wide : in.q.has(ptx::ir::Flag::hi) ? ops::MulPart::hi : ops::MulPart::lo;
-        z3::expr pr = ops::mul_part(D, part, sg, R(1, w, sg), R(2, w, sg));
-        W(ops::add(D, pr, R(3, pr.get_sort().bv_size(), sg)), sg);
-        return;
-      }
-      case Opcode::mul24_: W(ops::mul24(D, sg, in.q.has(ptx::ir::Flag::hi), R(1, 32), R(2, 32))); return;
-      case Opcode::mad24_:
-        if (in.q.has(ptx::ir::Flag::sat)) break;
-        W(ops::add(D, ops::mul24(D, sg, in.q.has(ptx::ir::Flag::hi), R(1, 32), R(2, 32)), R(3, 32)));
-        return;
-      case Opcode::div_: W(ops::div(D, sg, R(1, w), R(2, w))); return;
-      case Opcode::rem_: W(ops::rem(D, sg, R(1, w), R(2, w))); return;
-      case Opcode::neg_: W(ops::neg(D, R(1, w))); return;
-      case Opcode::abs_: W(ops::abs(D, R(1, w))); return;
-      case Opcode::min_: case Opcode::max_:
-        if (o.size() != 3 || in.q.has(ptx::ir::Flag::relu)) break;
-        W(in.op == Opcode::min_ ? ops::min(D, sg, R(1, w), R(2, w)) : ops::max(D, sg, R(1, w), R(2, w)));
-        return;
-      case Opcode::and_: W(ops::and_(D, R(1, w), R(2, w))); return;
-      case Opcode::or_: W(ops::or_(D, R(1, w), R(2, w))); return;
-      case Opcode::xor_: W(ops::xor_(D, R(1, w), R(2, w))); return;
-      case Opcode::not_: W(ops::not_(D, R(1, w))); return;
-      case Opcode::shl_: W(ops::shl(D, R(1, w), R(2, 32))); return;
-      case Opcode::shr_: W(ops::shr(D, sg, R(1, w), R(2, 32)), sg); return;
-      case Opcode::popc_: {
-        const z3::expr bits = R(1, w), count = ops::popc(D, bits);
-        if (!probing_ && popcount_ids_.insert(count.id()).second) out_.popcounts.push_back({bits, count});
-        W(count);
-        return;
-      }
-      case Opcode::clz_: W(ops::clz(D, R(1, w))); return;
-      case Opcode::bfind_: W(ops::bfind(D, sg, in.q.has(ptx::ir::Flag::shiftamt), R(1, w))); return;
-      case Opcode::brev_: W(ops::brev(D, R(1, w))); return;
-      case Opcode::bfe_: W(ops::bfe(D, sg, R(1, w), R(2, 32), R(3, 32))); return;
-      case Opcode::bfi_: W(ops::bfi(D, R(1, w), R(2, w), R(3, 32), R(4, 32))); return;
-      // ISA 9.7.1.22 bmsk (CUB's radix digit mask) and 9.7.1.21 szext: the same generic ops as the interpreter's.
-      case Opcode::bmsk_: W(ops::bmsk(D, in.q.has(ptx::ir::Flag::clamp), R(1, 32), R(2, 32))); return;
-      case Opcode::szext_: W(ops::szext(D, sg, in.q.has(ptx::ir::Flag::clamp), R(1, 32), R(2, 32))); return;
-      case Opcode::selp_: W(ops::selp(D, R(1, w), R(2, w), R(3, 1))); return;
-      case Opcode::mov_:
-        if (in.q.vector_width > 1 || o[1].kind == OK::Vector) break;
-        W(R(1, w), sg);
-        return;
-      case Opcode::cvta_: W(R(1, w)); return;
-      case Opcode::cvt_: {
-        if (const auto pack = ptx::ir::cvt_pack_form(in)) {  // 9.7.9.22, the interpreter's op
-          W(ops::cvt_pack(D, pack->size, pack->dst_signed, R(1, 32), R(2, 32), o.size() > 3 ? R(3, 32) : D.lit(32, 0)));
-          return;
-        }
-        if (in.q.types.size() < 2 || ptx::ir::is_float(in.q.types[1].scalar) || in.q.has(ptx::ir::Flag::sat)) break;
-        const ScalarType t1 = in.q.types[1].scalar;
-        const unsigned w1 = ptx::ir::scalar_bits(t1);
-        if (w1 > 64 || w > 64) break;
-        W(ops::cvt_int(D, w, sg, ptx::ir::is_signed_int(t1), false, R(1, w1, ptx::ir::is_signed_int(t1))), sg);
-        return;
-      }
-      case Opcode::setp_: {
-        if (ptx::ir::is_float(t0) || ptx::ir::scalar_bits(t0) > 64 || o.size() < 3) break;
-        z3::expr r = ops::compare_int(D, in.q.compare.value_or(ptx::ir::CompareOp::eq), sg, R(1, w), R(2, w));
-        if (o.size() > 3 && in.q.bool_op) {
-          z3::expr c = R(3, 1);
-          z3::expr p = ops::combine(D, *in.q.bool_op, r, c);
-          if (o[0].kind == OK::PredPair && o[0].reg2 >= 0) break;
-          W(p);
-          return;
-        }
-        if (o[0].kind == OK::PredPair) break;
-        W(r);
-        return;
-      }
-      default: break;
+    if (in.op == Opcode::cvta_ && o.size() == 2 && o[0].kind == OK::Register && !isf) {  // addresses are one space here
+      W(R(1, w));
+      return;
     }
+    ValueFrame frame{*this, s, in};
+    if (ptx::ops::execute_value(d_, frame, in, ptx::ops::form_of(in)) == ptx::ops::Executed::done) return;
     havoc_outputs(s, in);
+  }
+
+  // This thread's registers as semantics/ops/execute.hpp's frame. Floats are not computed (a float result is a
+  // fresh symbol, as an unmodelled instruction's): they rarely reach an address, and their terms are costly.
+  struct ValueFrame {
+    static constexpr bool models_float = false;
+    Encoder& e;
+    State& s;
+    const Instruction& in;
+    z3::expr read(const Operand& o, unsigned w, bool sgn) { return e.read(s, o, w, sgn); }
+    void write(const Operand& o, const z3::expr& v, bool sgn) {
+      if (in.op == Opcode::popc_) e.record_popcount(s, in, v);
+      e.write(s, in, o, v, sgn);
+    }
+    void write_register(std::int32_t r, const z3::expr& v) { e.write(s, in, reg_operand(r), v, false); }
+    // CC.CF is not kept across instructions: a carry-in is any bit.
+    z3::expr carry() { return e.abstracted(e.fresh("carry", 1), "the carry flag"); }
+    void set_carry(const z3::expr&) {}
+  };
+  // popc's operand and result, for the facts the pair search adds about population counts.
+  void record_popcount(State& s, const Instruction& in, const z3::expr& count) {
+    const z3::expr bits = read(s, in.operands[1], ptx::ir::scalar_bits(in.q.types.at(0).scalar), false);
+    if (!probing_ && popcount_ids_.insert(count.id()).second) out_.popcounts.push_back({bits, count});
   }
 
   // ---- shared-memory broadcasts (broadcast.hpp)

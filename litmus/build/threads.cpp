@@ -4,6 +4,8 @@
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ir/memory_order.hpp"
+#include "semantics/ir/opcode_operands.hpp"
+#include "semantics/ops/execute.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/integer.hpp"
@@ -33,19 +35,14 @@ std::vector<std::string> split_dots(const std::string& s) {
     a = b + 1;
   }
 }
-// State spaces and integer types carry no memory-model meaning here (every location is one global word).
-bool is_space_or_type(const std::string& w) {
-  static const std::set<std::string> k = {"global", "shared", "shared::cta", "shared::cluster", "gen",
-                                          "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "b8", "b16", "b32", "b64"};
-  return k.count(w) != 0;
-}
 // Opcodes the thread runner knows (the dialect's and chapter 8's); anything else is unsupported, named with its
 // location before any trace runs, so unreachable code cannot hide it.
 bool known_opcode(const std::string& op) {
   static const std::set<std::string> k = {"ld", "st", "suld", "sust", "tld", "cold", "atom", "red", "fence", "membar",
-                                          "bar", "barrier", "add", "sub", "mul", "and", "or", "xor", "mov", "beq", "bne",
-                                          "goto", "b", "bra", "setp"};
-  return k.count(op) != 0;
+                                          "bar", "barrier", "beq", "bne", "goto", "b", "bra"};
+  if (k.count(op)) return true;
+  const auto as_ptx = ptx::ir::opcode_from_name(op);  // ISA 9.7.1-9.7.9 value instructions: semantics/ops/execute.hpp
+  return as_ptx && ptx::ops::is_value_opcode(*as_ptx);
 }
 std::string strip_brackets(const std::string& s) {
   if (s.size() >= 2 && s.front() == '[' && s.back() == ']') return s.substr(1, s.size() - 2);
@@ -165,8 +162,10 @@ struct Runner {
     else if (op == "st" || op == "sust") reg_from(1);
     else if (op == "atom") { if (!o.empty()) def = o[0]; reg_from(2); }
     else if (op == "red") reg_from(1);
-    else if (op == "add" || op == "sub" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "mov" ||
-             op == "setp") { if (!o.empty()) def = o[0]; reg_from(1); }
+    else if (const auto as_ptx = ptx::ir::opcode_from_name(op); as_ptx && ptx::ops::is_value_opcode(*as_ptx)) {
+      if (!o.empty()) def = o[0];  // run_value's destination, read operands after it
+      reg_from(1);
+    }
     else if (op == "beq" || op == "bne") {
       if (o.size() >= 2) { if (is_reg(o[0])) gen.insert(o[0]); if (is_reg(o[1])) gen.insert(o[1]); }
       if (o.size() >= 3) target(o[2]);
@@ -336,25 +335,6 @@ struct Runner {
     if (rmw) r.form = ptx::ops::atomic_form(q->atom_op.value_or(ptx::ir::AtomOp::exch), q->types.back().scalar);
     return r;
   }
-  // The integer type of an arithmetic cell (`add.u32`, `mul.lo.s16`, untyped: .s64) as the width and signedness
-  // narrow/in_type use; nullopt (after failing) for any other qualifier: .sat, .hi, .wide, .cc, a float type.
-  std::optional<ptx::ops::AtomicForm> integer_type(const Instr& in, const std::vector<std::string>& parts) {
-    const std::string& op = parts[0];
-    const ptx::ir::Opcode as = op == "add" ? ptx::ir::Opcode::add_ : op == "sub" ? ptx::ir::Opcode::sub_ : op == "mul" ? ptx::ir::Opcode::mul_
-                             : op == "and" ? ptx::ir::Opcode::and_ : op == "or" ? ptx::ir::Opcode::or_ : op == "xor" ? ptx::ir::Opcode::xor_
-                                                                                                        : ptx::ir::Opcode::mov_;
-    bool negate = false;
-    auto q = decode(in, parts, as, negate);
-    if (!q) return std::nullopt;
-    const bool mul_lo = as == ptx::ir::Opcode::mul_ && q->flags.size() == 1 && q->has(ptx::ir::Flag::lo);
-    const auto scalar = q->types.front().scalar;
-    if (negate || (!q->flags.empty() && !mul_lo) || (as == ptx::ir::Opcode::mul_ && !mul_lo) || q->rounding || q->space ||
-        ptx::ir::is_float(scalar) || scalar == ptx::ir::ScalarType::pred) {
-      fail(in, "unsupported instruction '" + in.opcode + "' (integer add, sub, mul.lo, and, or, xor, mov only)");
-      return std::nullopt;
-    }
-    return ptx::ops::atomic_form(ptx::ir::AtomOp::add, scalar);
-  }
   std::set<int> guard_ctrl{};  // reads the current instruction's `@p` guard depends on
   TEvent mem_event(State& s, EvKind k, const Quals& q, Proxy px, int vl, const Instr& in) {
     TEvent e;
@@ -368,6 +348,181 @@ struct Runner {
     e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
     e.text = in.opcode;
     return e;
+  }
+
+  // A value cell as the PTX instruction it is: the IR's qualifier decoder reads its words (an untyped cell is
+  // .s64), its operands are the cell's (registers by position, integers as immediates), and the one dispatcher
+  // semantics/ops/execute.hpp computes it as the interpreter and the race checker do. Litmus values are 64-bit:
+  // an operand is read in the instruction's type width, a result extended back by its signedness.
+  struct CellFrame {
+    static constexpr bool models_float = true;
+    Runner& r;
+    State& s;
+    const Instr& in;
+    std::set<int> deps;  // the registers read so far carry their dependencies to the results
+    z3::expr read(const ptx::ir::Operand& o, unsigned w, bool sgn) {
+      const z3::expr v = o.kind == ptx::ir::Operand::Kind::Immediate ? r.d.lit(kWidth, o.imm)
+                                                                     : r.value(s, in.operands[static_cast<std::size_t>(o.reg)], deps);
+      return w < kWidth ? r.d.extract(v, w - 1, 0) : sgn ? r.d.sext(v, w) : r.d.zext(v, w);
+    }
+    void write(const ptx::ir::Operand& o, const z3::expr& v, bool sgn) {
+      if (o.kind == ptx::ir::Operand::Kind::Register) write_register(o.reg, v, sgn);
+    }
+    void write_register(std::int32_t reg, const z3::expr& v, bool sgn = false) {
+      const unsigned w = r.d.width(v);
+      const z3::expr wide = (w >= kWidth ? r.d.extract(v, kWidth - 1, 0) : sgn ? r.d.sext(v, kWidth) : r.d.zext(v, kWidth)).simplify();
+      if (!wide.is_numeral()) return r.fail(in, "'" + in.opcode + "': an approximate result (.approx) is not modelled");
+      r.set_reg(s, in.operands[static_cast<std::size_t>(reg)], wide, deps);
+    }
+    z3::expr carry() { return r.d.lit(1, 0); }  // (run_value refuses the carry forms)
+    void set_carry(const z3::expr&) {}
+  };
+  bool run_value(State& s, const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode op) {
+    ptx::ir::Instruction ins;
+    ins.op = op;
+    const std::vector<std::string> words(parts.begin() + 1, parts.end());
+    for (const auto& w : ptx::ir::decode_qualifiers(op, words, ins.q)) {
+      fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'");
+      return false;
+    }
+    if (ins.q.types.empty()) ins.q.types.push_back({ptx::ir::ScalarType::s64, 1});
+    const auto [min_ops, max_ops] = ptx::ir::opcode_operand_range(op);
+    if (in.operands.size() < min_ops || in.operands.size() > max_ops) {
+      fail(in, "'" + in.opcode + "' expects " + std::to_string(min_ops) + (min_ops == max_ops ? "" : " to " + std::to_string(max_ops)) + " operands");
+      return false;
+    }
+    for (const auto& t : ins.q.types)
+      if (ptx::ir::scalar_bits(t.scalar) > kWidth || ins.q.vector_width != 1) {
+        fail(in, "unsupported instruction '" + in.opcode + "' (scalar types of at most 64 bits)");
+        return false;
+      }
+    if (op == ptx::ir::Opcode::addc_ || op == ptx::ir::Opcode::subc_ || op == ptx::ir::Opcode::madc_ || ins.q.has(ptx::ir::Flag::cc)) {
+      fail(in, "unsupported instruction '" + in.opcode + "' (the carry flag is not modelled)");
+      return false;
+    }
+    for (std::size_t k = 0; k < in.operands.size(); ++k) {
+      ptx::ir::Operand o;
+      if (is_int(in.operands[k])) o.imm = static_cast<std::uint64_t>(std::stoll(in.operands[k]));  // (an Immediate)
+      else o.kind = ptx::ir::Operand::Kind::Register, o.reg = static_cast<std::int32_t>(k);
+      ins.operands.push_back(o);
+    }
+    CellFrame frame{*this, s, in, {}};
+    const ptx::ops::Executed e = ptx::ops::execute_value(d, frame, ins, ptx::ops::form_of(ins));
+    if (e != ptx::ops::Executed::done && !error) fail(in, "unsupported instruction '" + in.opcode + "' (a form semantics/ops does not model)");
+    return !error;
+  }
+
+  // ld / suld / tld / cold of a location: one branch per value the location may hold (values[loc]).
+
+  void run_load(State& s, const Instr& in, const std::vector<std::string>& parts, int pc) {
+    const std::string& op = parts[0];
+    auto& ops = in.operands;
+    Quals q = quals(in, parts, ptx::ir::Opcode::ld_);
+    int vl = vloc(in, ops[1]);
+    if (error) return;
+    Proxy px = op == "suld" ? Proxy::surface : op == "tld" ? Proxy::texture : op == "cold" ? Proxy::constant : Proxy::generic;
+    if (q.sem == Sem::release || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported load semantics in '" + in.opcode + "'");
+    TEvent e = mem_event(s, EvKind::read, q, px, vl, in);
+    int idx = static_cast<int>(s.events.size());
+    for (auto v : values[e.loc]) {
+      State s2 = s;
+      TEvent e2 = e;
+      e2.value = v;
+      s2.events.push_back(e2);
+      set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(v)), {idx});
+      run(std::move(s2), pc + 1);
+    }
+  }
+  // atom / red: a read of each value the location may hold, and the write ISA 9.7.13.5 computes from it
+  // (semantics/ops/atomic.hpp); a failed CAS is a read only.
+  void run_rmw(State& s, const Instr& in, const std::vector<std::string>& parts, int pc) {
+    const std::string& op = parts[0];
+    auto& ops = in.operands;
+    auto need = [&](std::size_t n) {
+      if (ops.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
+      return !error;
+    };
+    bool has_dst = op == "atom";
+    Quals q = quals(in, parts, has_dst ? ptx::ir::Opcode::atom_ : ptx::ir::Opcode::red_);
+    if (error) return;
+    std::size_t base = has_dst ? 1 : 0;
+    bool cas = q.form.op == ptx::ir::AtomOp::cas;
+    if (!need(base + (cas ? 3 : 2))) return;
+    int vl = vloc(in, ops[base]);
+    if (error) return;
+    Quals rq = q, wq = q;
+    if (q.sem == Sem::acq_rel) rq.sem = Sem::acquire, wq.sem = Sem::release;
+    else if (q.sem == Sem::acquire) wq.sem = Sem::relaxed;
+    else if (q.sem == Sem::release) rq.sem = Sem::relaxed;
+    else if (q.sem != Sem::relaxed) return fail(in, "unsupported RMW semantics in '" + in.opcode + "'");
+    TEvent r = mem_event(s, EvKind::read, rq, Proxy::generic, vl, in);
+    r.rmw = true;
+    std::set<int> deps;
+    z3::expr a = value(s, ops[base + 1], deps);
+    if (q.negate) a = ptx::ops::neg(d, a);
+    std::set<int> deps2;
+    z3::expr b = cas ? value(s, ops[base + 2], deps2) : a;
+    int idx = static_cast<int>(s.events.size());
+    for (auto v : values[r.loc]) {
+      State s2 = s;
+      TEvent r2 = r;
+      r2.value = v;
+      z3::expr old = d.lit(kWidth, static_cast<std::uint64_t>(v));
+      // ISA 9.7.13.5, in the instruction's type (semantics/ops/atomic.hpp); a failed CAS is a read only.
+      const z3::expr old_t = narrow(q.form, old), a_t = narrow(q.form, a);
+      s2.events.push_back(r2);
+      if (concrete(ptx::ops::atomic_writes(d, q.form, old_t, a_t)) != 0) {
+        TEvent w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
+        w.rmw = true;
+        w.value = concrete(in_type(q.form, ptx::ops::atomic_written(d, q.form, old_t, a_t, narrow(q.form, b))));
+        w.data = deps;
+        w.data.insert(deps2.begin(), deps2.end());
+        w.data.insert(idx);
+        s2.events.push_back(w);
+      } else {
+        s2.events.back().rmw = false;
+      }
+      if (has_dst) set_reg(s2, ops[0], old, {idx});
+      run(std::move(s2), pc + 1);
+    }
+  }
+  // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported.
+  bool fence_event(State& s, const Instr& in, const std::vector<std::string>& parts) {
+    const std::string& op = parts[0];
+    TEvent e;
+    e.kind = EvKind::fence;
+    e.ctrl = s.ctrl;
+    e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
+    e.text = in.opcode;
+    if (parts.size() >= 2 && parts[1] == "proxy") {
+      if (parts.size() != 3) { fail(in, "unsupported fence '" + in.opcode + "'"); return false; }
+      e.proxy_fence = true;
+      e.sem = Sem::acq_rel;
+      e.scope = Scope::cta;
+      if (parts[2] == "surface") e.proxy = Proxy::surface;
+      else if (parts[2] == "texture") e.proxy = Proxy::texture;
+      else if (parts[2] == "constant") e.proxy = Proxy::constant;
+      else if (parts[2] == "alias") e.alias_fence = true;
+      else { fail(in, "unsupported proxy fence '" + in.opcode + "'"); return false; }
+      e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
+    } else {
+      // ISA 9.7.13.4 through semantics/ir/memory_order.hpp: .acq_rel when .sem is absent, membar = fence.sc.
+      bool negate = false;
+      const ptx::ir::Opcode fop = op == "membar" ? ptx::ir::Opcode::membar_ : ptx::ir::Opcode::fence_;
+      auto q = decode(in, parts, fop, negate);
+      if (!q) return false;
+      const auto m = ptx::ir::fence_order(fop, *q);
+      const Sem sem = m ? litmus_sem(m->sem) : Sem::weak;
+      // .sem = { .sc, .acq_rel, .acquire, .release } (9.7.13.4); .acquire/.release are uni-directional.
+      if (!m || (sem != Sem::sc && sem != Sem::acq_rel && sem != Sem::acquire && sem != Sem::release)) {
+        fail(in, "unsupported fence '" + in.opcode + "'");
+        return false;
+      }
+      e.sem = sem;
+      e.scope = litmus_scope(m->scope);
+    }
+    s.events.push_back(e);
+    return true;
   }
 
   void run(State s, int pc) {
@@ -399,22 +554,7 @@ struct Runner {
           ++pc;
           continue;
         }
-        Quals q = quals(in, parts, ptx::ir::Opcode::ld_);
-        int vl = vloc(in, ops[1]);
-        if (error) return;
-        Proxy px = op == "suld" ? Proxy::surface : op == "tld" ? Proxy::texture : op == "cold" ? Proxy::constant : Proxy::generic;
-        if (q.sem == Sem::release || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported load semantics in '" + in.opcode + "'");
-        TEvent e = mem_event(s, EvKind::read, q, px, vl, in);
-        int idx = static_cast<int>(s.events.size());
-        for (auto v : values[e.loc]) {
-          State s2 = s;
-          TEvent e2 = e;
-          e2.value = v;
-          s2.events.push_back(e2);
-          set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(v)), {idx});
-          run(std::move(s2), pc + 1);
-        }
-        return;
+        return run_load(s, in, parts, pc);
       }
       if (op == "st" || op == "sust") {
         if (!need(2)) return;
@@ -428,84 +568,9 @@ struct Runner {
         ++pc;
         continue;
       }
-      if (op == "atom" || op == "red") {
-        bool has_dst = op == "atom";
-        Quals q = quals(in, parts, has_dst ? ptx::ir::Opcode::atom_ : ptx::ir::Opcode::red_);
-        if (error) return;
-        std::size_t base = has_dst ? 1 : 0;
-        bool cas = q.form.op == ptx::ir::AtomOp::cas;
-        if (!need(base + (cas ? 3 : 2))) return;
-        int vl = vloc(in, ops[base]);
-        if (error) return;
-        Quals rq = q, wq = q;
-        if (q.sem == Sem::acq_rel) rq.sem = Sem::acquire, wq.sem = Sem::release;
-        else if (q.sem == Sem::acquire) wq.sem = Sem::relaxed;
-        else if (q.sem == Sem::release) rq.sem = Sem::relaxed;
-        else if (q.sem != Sem::relaxed) return fail(in, "unsupported RMW semantics in '" + in.opcode + "'");
-        TEvent r = mem_event(s, EvKind::read, rq, Proxy::generic, vl, in);
-        r.rmw = true;
-        std::set<int> deps;
-        z3::expr a = value(s, ops[base + 1], deps);
-        if (q.negate) a = ptx::ops::neg(d, a);
-        std::set<int> deps2;
-        z3::expr b = cas ? value(s, ops[base + 2], deps2) : a;
-        int idx = static_cast<int>(s.events.size());
-        for (auto v : values[r.loc]) {
-          State s2 = s;
-          TEvent r2 = r;
-          r2.value = v;
-          z3::expr old = d.lit(kWidth, static_cast<std::uint64_t>(v));
-          // ISA 9.7.13.5, in the instruction's type (semantics/ops/atomic.hpp); a failed CAS is a read only.
-          const z3::expr old_t = narrow(q.form, old), a_t = narrow(q.form, a);
-          s2.events.push_back(r2);
-          if (concrete(ptx::ops::atomic_writes(d, q.form, old_t, a_t)) != 0) {
-            TEvent w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
-            w.rmw = true;
-            w.value = concrete(in_type(q.form, ptx::ops::atomic_written(d, q.form, old_t, a_t, narrow(q.form, b))));
-            w.data = deps;
-            w.data.insert(deps2.begin(), deps2.end());
-            w.data.insert(idx);
-            s2.events.push_back(w);
-          } else {
-            s2.events.back().rmw = false;
-          }
-          if (has_dst) set_reg(s2, ops[0], old, {idx});
-          run(std::move(s2), pc + 1);
-        }
-        return;
-      }
+      if (op == "atom" || op == "red") return run_rmw(s, in, parts, pc);
       if (op == "fence" || op == "membar") {
-        TEvent e;
-        e.kind = EvKind::fence;
-        e.ctrl = s.ctrl;
-        e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
-        e.text = in.opcode;
-        if (parts.size() >= 2 && parts[1] == "proxy") {
-          if (parts.size() != 3) return fail(in, "unsupported fence '" + in.opcode + "'");
-          e.proxy_fence = true;
-          e.sem = Sem::acq_rel;
-          e.scope = Scope::cta;
-          if (parts[2] == "surface") e.proxy = Proxy::surface;
-          else if (parts[2] == "texture") e.proxy = Proxy::texture;
-          else if (parts[2] == "constant") e.proxy = Proxy::constant;
-          else if (parts[2] == "alias") e.alias_fence = true;
-          else return fail(in, "unsupported proxy fence '" + in.opcode + "'");
-          e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
-        } else {
-          // ISA 9.7.13.4 through semantics/ir/memory_order.hpp: .acq_rel when .sem is absent, membar = fence.sc.
-          bool negate = false;
-          const ptx::ir::Opcode fop = op == "membar" ? ptx::ir::Opcode::membar_ : ptx::ir::Opcode::fence_;
-          auto q = decode(in, parts, fop, negate);
-          if (!q) return;
-          const auto m = ptx::ir::fence_order(fop, *q);
-          const Sem sem = m ? litmus_sem(m->sem) : Sem::weak;
-          // .sem = { .sc, .acq_rel, .acquire, .release } (9.7.13.4); .acquire/.release are uni-directional.
-          if (!m || (sem != Sem::sc && sem != Sem::acq_rel && sem != Sem::acquire && sem != Sem::release))
-            return fail(in, "unsupported fence '" + in.opcode + "'");
-          e.sem = sem;
-          e.scope = litmus_scope(m->scope);
-        }
-        s.events.push_back(e);
+        if (!fence_event(s, in, parts)) return;
         ++pc;
         continue;
       }
@@ -538,45 +603,10 @@ struct Runner {
         ++pc;
         continue;
       }
-      // add, sub, mul.lo (ISA 9.7.1.1-3), and, or, xor (9.7.8.1-3), mov (9.7.9.3) on integers: computed in the
-      // type's width (the low bits of these depend only on the operands' low bits), then extended back to the
-      // 64-bit litmus value by the type's signedness; an untyped cell is .s64. Any other qualifier is unsupported.
-      if (op == "add" || op == "sub" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "mov") {
-        const bool mov = op == "mov";
-        if (!need(mov ? 2 : 3)) return;
-        const auto type = integer_type(in, parts);
-        if (!type) return;
-        std::set<int> deps;
-        z3::expr a = value(s, ops[1], deps);
-        std::optional<z3::expr> r;
-        if (mov) r = a;
-        else {
-          z3::expr b = value(s, ops[2], deps);
-          if (op == "add") r = ptx::ops::add(d, a, b);
-          else if (op == "sub") r = ptx::ops::sub(d, a, b);
-          else if (op == "mul") r = ptx::ops::mul_lo(d, a, b);
-          else if (op == "and") r = ptx::ops::and_(d, a, b);
-          else if (op == "or") r = ptx::ops::or_(d, a, b);
-          else r = ptx::ops::xor_(d, a, b);
-        }
-        set_reg(s, ops[0], in_type(*type, narrow(*type, *r)).simplify(), deps);
-        ++pc;
-        continue;
-      }
-      // setp.CmpOp.type p, a, b (ISA 9.7.7.1), integer comparisons; the predicate is 0 or 1.
-      if (op == "setp") {
-        if (!need(3)) return;
-        if (parts.size() != 3) return fail(in, "unsupported instruction '" + in.opcode + "'");
-        static const std::map<std::string, ptx::ir::CompareOp> cmp = {
-            {"eq", ptx::ir::CompareOp::eq}, {"ne", ptx::ir::CompareOp::ne}, {"lt", ptx::ir::CompareOp::lt},
-            {"le", ptx::ir::CompareOp::le}, {"gt", ptx::ir::CompareOp::gt}, {"ge", ptx::ir::CompareOp::ge},
-            {"lo", ptx::ir::CompareOp::lo}, {"ls", ptx::ir::CompareOp::ls}, {"hi", ptx::ir::CompareOp::hi},
-            {"hs", ptx::ir::CompareOp::hs}};
-        auto c = cmp.find(parts[1]);
-        if (c == cmp.end() || !is_space_or_type(parts[2])) return fail(in, "unsupported comparison in '" + in.opcode + "'");
-        std::set<int> deps;
-        z3::expr a = value(s, ops[1], deps), b = value(s, ops[2], deps);
-        set_reg(s, ops[0], ptx::ops::compare_int(d, c->second, parts[2][0] == 's', a, b).simplify(), deps);
+      // Arithmetic, comparison, logic, mov, prmt, cvt (ISA 9.7.1-9.7.9): the PTX instruction the cell is, run by the
+      // interpreter's dispatcher on the cell's values.
+      if (const auto as_ptx = ptx::ir::opcode_from_name(op); as_ptx && ptx::ops::is_value_opcode(*as_ptx)) {
+        if (!run_value(s, in, parts, *as_ptx)) return;
         ++pc;
         continue;
       }

@@ -4,11 +4,7 @@
 #include "semantics/interp/machine.hpp"
 #include "semantics/ir/address.hpp"
 #include "semantics/ops/atomic.hpp"
-#include "semantics/ops/compare.hpp"
-#include "semantics/ops/convert.hpp"
-#include "semantics/ops/logic.hpp"
-#include "semantics/ops/minifloat.hpp"
-#include "semantics/ops/video.hpp"
+#include "semantics/ops/execute.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -253,165 +249,14 @@ void Machine::store(Thread& t, StateSpace space, std::uint64_t addr, const CV& v
   for (unsigned k = 0; k < bytes; ++k) p[k] = static_cast<std::uint8_t>(v.v >> (8 * k));
 }
 
-// ---------------------------------------------------------------------------------------------- support
-namespace {
-bool exotic_type(ir::ScalarType s) {
-  using ir::ScalarType;
-  switch (s) {
-    case ScalarType::tf32: case ScalarType::e4m3: case ScalarType::e5m2: case ScalarType::e4m3x2: case ScalarType::e5m2x2:
-    case ScalarType::e2m1x2: case ScalarType::e2m3x2: case ScalarType::e3m2x2: case ScalarType::ue8m0x2: case ScalarType::e4m3x4:
-    case ScalarType::e5m2x4: case ScalarType::e2m3x4: case ScalarType::e3m2x4: case ScalarType::e2m1x4: case ScalarType::s16x2:
-    case ScalarType::u16x2: case ScalarType::s8x4: case ScalarType::u8x4: case ScalarType::texref: case ScalarType::samplerref:
-    case ScalarType::surfref: case ScalarType::b128:
-      return true;
-    default: return false;
-  }
-}
-
-// cvt to and from the narrow float pairs of ISA 5.2.5 (9.7.9.21) beyond e4m3x2/e5m2x2 -> f16x2: two f32 (or one
-// f16x2) -> .e4m3x2/.e5m2x2/.e2m1x2/.e2m3x2/.e3m2x2 with .rn.satfinite, and .f16x2 <- .e2m1x2/.e2m3x2/.e3m2x2 with .rn.
-enum class NarrowCvt { to_pair, from_pair };
-const ops::MiniFormat* mini_format(ir::ScalarType t) {
-  switch (t) {
-    case ir::ScalarType::e4m3x2: return &ops::kE4M3;
-    case ir::ScalarType::e5m2x2: return &ops::kE5M2;
-    case ir::ScalarType::e2m1x2: return &ops::kE2M1;
-    case ir::ScalarType::e2m3x2: return &ops::kE2M3;
-    case ir::ScalarType::e3m2x2: return &ops::kE3M2;
-    case ir::ScalarType::e4m3x4: return &ops::kE4M3;
-    case ir::ScalarType::e5m2x4: return &ops::kE5M2;
-    case ir::ScalarType::e2m3x4: return &ops::kE2M3;
-    case ir::ScalarType::e3m2x4: return &ops::kE3M2;
-    case ir::ScalarType::e2m1x4: return &ops::kE2M1;
-    case ir::ScalarType::f16x2: return &ops::kF16;
-    case ir::ScalarType::bf16x2: return &ops::kBF16;
-    default: return nullptr;
-  }
-}
-bool is_x2_narrow(ir::ScalarType t) {
-  using ST = ir::ScalarType;
-  return t == ST::e4m3x2 || t == ST::e5m2x2 || t == ST::e2m1x2 || t == ST::e2m3x2 || t == ST::e3m2x2;
-}
-std::optional<NarrowCvt> narrow_cvt(const Instruction& ins) {
-  const auto& t = ins.q.types;
-  if (ins.op != Opcode::cvt_ || t.size() != 2 || ins.q.rounding != ir::Rounding::rn) return std::nullopt;
-  const ir::ScalarType dt = t[0].scalar, at = t[1].scalar;
-  if (is_x2_narrow(dt) && ins.q.has(ir::Flag::satfinite) && !ins.q.has(ir::Flag::ftz)) {
-    if (at == ir::ScalarType::f32 && ins.operands.size() == 3) return NarrowCvt::to_pair;
-    if (at == ir::ScalarType::f16x2 && ins.operands.size() == 2 && (dt == ir::ScalarType::e4m3x2 || dt == ir::ScalarType::e5m2x2))
-      return NarrowCvt::to_pair;
-  }
-  if (dt == ir::ScalarType::f16x2 && ins.operands.size() == 2 &&
-      (at == ir::ScalarType::e2m1x2 || at == ir::ScalarType::e2m3x2 || at == ir::ScalarType::e3m2x2))
-    return NarrowCvt::from_pair;
-  return std::nullopt;
-}
-// d[hi] = convert(a), d[lo] = convert(b); 6-bit values sit in bytes with 2 zero MSBs. From .f16x2: a's halves, each
-// widened to f32 first (exact, so the rounding is the direct one).
-CV cvt_to_narrow_pair(const Concrete& C, const Instruction& ins, bool relu, CV a, CV b) {
-  const ops::MiniFormat& f = *mini_format(ins.q.types[0].scalar);
-  if (ins.q.types[1].scalar == ir::ScalarType::f16x2) {
-    const ops::FpMods exact{};
-    b = ops::cvt_f2f(C, domain::FpFormat::f16, domain::FpFormat::f32, exact, Concrete::extract(a, 15, 0));
-    a = ops::cvt_f2f(C, domain::FpFormat::f16, domain::FpFormat::f32, exact, Concrete::extract(a, 31, 16));
-  }
-  const unsigned lane = f.bits == 4 ? 4 : 8;
-  CV hi = Concrete::zext(ops::f32_to_mini(C, f, relu, a), lane), lo = Concrete::zext(ops::f32_to_mini(C, f, relu, b), lane);
-  return Concrete::concat(hi, lo);
-}
-CV cvt_from_narrow_pair(const Concrete& C, const Instruction& ins, bool relu, CV a) {
-  const ops::MiniFormat& f = *mini_format(ins.q.types[1].scalar);
-  const unsigned lane = f.bits == 4 ? 4 : 8;
-  CV hi = Concrete::extract(a, 2 * lane - 1, lane), lo = Concrete::extract(a, lane - 1, 0);
-  auto one = [&](CV x) { return ops::mini_to_f16(C, f, relu, Concrete::extract(x, f.bits - 1, 0)); };
-  return Concrete::concat(one(hi), one(lo));
-}
-
-
-// cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,e2m3x4,e3m2x4,e2m1x4}.f32 d, {a, b, e, f}, rbits and
-// cvt.rs{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b, rbits (9.7.9.21; .satfinite is mandatory for the x4 formats).
-bool stochastic_cvt(const Instruction& ins) {
-  using ST = ir::ScalarType;
-  const auto& t = ins.q.types;
-  if (ins.op != Opcode::cvt_ || ins.q.rounding != ir::Rounding::rs || t.size() != 2 || t[1].scalar != ST::f32 ||
-      ins.q.has(ir::Flag::ftz) || ins.q.has(ir::Flag::sat) || !mini_format(t[0].scalar) || is_x2_narrow(t[0].scalar))
-    return false;
-  const auto& o = ins.operands;
-  if (t[0].scalar == ST::f16x2 || t[0].scalar == ST::bf16x2) return o.size() == 4;
-  return ins.q.has(ir::Flag::satfinite) && o.size() == 3 && o[1].kind == OK::Vector && o[1].elements.size() == 4;
-}
-// The random bits of element i (0..3 = a, b, e, f) from rbits, 9.7.9.21: .f16x2 a: the 13 LSBs of rbits[31:16], b: of
-// rbits[15:0]; .bf16x2 a: rbits[31:16], b: rbits[15:0]; .e4m3x4/.e5m2x4/.e2m3x4/.e3m2x4 "lower 16-bits are used for
-// operands e, f and upper 16 bits are used for operands a, b": read as written, a and b each use all of rbits[31:16]
-// and e and f all of rbits[15:0]; .e2m1x4 "upper 8-bits from both 16-bits half ... for operands a, b" and the lower
-// 8 bits for e, f: a: rbits[31:24], b: rbits[15:8], e: rbits[23:16], f: rbits[7:0]. Figures 40 and 41, which draw
-// these layouts, are pictures the text does not carry; which upper byte goes to a and which to b is chosen here
-// (a from the upper half, in the order the operands are written).
-CV stochastic_bits(ir::ScalarType dt, unsigned i, const CV& rbits) {
-  using ST = ir::ScalarType;
-  switch (dt) {  // f16x2/bf16x2: i = 0 (a) or 1 (b)
-    case ST::f16x2: return Concrete::extract(rbits, i == 0 ? 28 : 12, i == 0 ? 16 : 0);
-    case ST::bf16x2: return Concrete::extract(rbits, i == 0 ? 31 : 15, i == 0 ? 16 : 0);
-    case ST::e2m1x4: {
-      const unsigned lsb = (i < 2 ? 8u : 0u) + (i == 0 || i == 2 ? 16u : 0u);
-      return Concrete::extract(rbits, lsb + 7, lsb);
-    }
-    default: return Concrete::extract(rbits, i < 2 ? 31 : 15, i < 2 ? 16 : 0);
-  }
-}
-// d: the converted elements from the most significant end (9.7.9.21 semantics): a, b for the x2 types, a, b, e, f for
-// the x4 types in 8-bit lanes (6-bit formats with two zero MSBs) or, for e2m1x4, 4-bit lanes of a 16-bit d.
-CV cvt_stochastic(const Concrete& C, const Instruction& ins, const std::vector<CV>& src, const CV& rbits) {
-  const ir::ScalarType dt = ins.q.types[0].scalar;
-  const ops::MiniFormat& f = *mini_format(dt);
-  const bool relu = ins.q.has(ir::Flag::relu), satfinite = ins.q.has(ir::Flag::satfinite);
-  const unsigned lane = f.bits == 4 ? 4 : f.bits == 16 ? 16 : 8;
-  CV d;
-  for (unsigned i = 0; i < src.size(); ++i) {
-    CV e = Concrete::zext(ops::f32_to_mini_rs(C, f, relu, satfinite, src[i], stochastic_bits(dt, i, rbits)), lane);
-    d = i == 0 ? e : Concrete::concat(d, e);
-  }
-  return d;
-}
-
-// cvt.{rz,rp}{.satfinite}.ue8m0x2.f32 d, a, b; cvt.{rz,rp}{.satfinite}.ue8m0x2.bf16x2 d, a; cvt.rn.bf16x2.ue8m0x2 d, a
-// (9.7.9.21; ptxas 13.0 rejects .relu and other roundings on all three, as the syntax block has it).
-enum class Ue8m0Cvt { from_f32, from_bf16x2, to_bf16x2 };
-std::optional<Ue8m0Cvt> ue8m0_cvt(const Instruction& ins) {
-  using ST = ir::ScalarType;
-  const auto& t = ins.q.types;
-  if (ins.op != Opcode::cvt_ || t.size() != 2 || !ins.q.rounding || ins.q.has(ir::Flag::relu) || ins.q.has(ir::Flag::ftz) ||
-      ins.q.has(ir::Flag::sat))
-    return std::nullopt;
-  const auto r = *ins.q.rounding;
-  const std::size_t n = ins.operands.size();
-  if (t[0].scalar == ST::ue8m0x2 && (r == ir::Rounding::rz || r == ir::Rounding::rp)) {
-    if (t[1].scalar == ST::f32 && n == 3) return Ue8m0Cvt::from_f32;
-    if (t[1].scalar == ST::bf16x2 && n == 2) return Ue8m0Cvt::from_bf16x2;
-  }
-  if (t[0].scalar == ST::bf16x2 && t[1].scalar == ST::ue8m0x2 && r == ir::Rounding::rn && n == 2 &&
-      !ins.q.has(ir::Flag::satfinite))
-    return Ue8m0Cvt::to_bf16x2;
-  return std::nullopt;
-}
-// d[15:8] from a (or a's upper bf16), d[7:0] from b (or a's lower bf16); bf16 -> f32 is exact (bits << 16).
-// From .ue8m0x2: d[31:16] from a[15:8], d[15:0] from a[7:0].
-CV cvt_ue8m0(const Concrete& C, const Instruction& ins, Ue8m0Cvt form, const CV& a, const CV& b) {
-  if (form == Ue8m0Cvt::to_bf16x2)
-    return Concrete::concat(ops::ue8m0_to_bf16(C, Concrete::extract(a, 15, 8)), ops::ue8m0_to_bf16(C, Concrete::extract(a, 7, 0)));
-  const bool up = ins.q.rounding == ir::Rounding::rp, satfinite = ins.q.has(ir::Flag::satfinite);
-  CV hi = a, lo = b;
-  if (form == Ue8m0Cvt::from_bf16x2) {
-    hi = Concrete::concat(Concrete::extract(a, 31, 16), Concrete::lit(16, 0));
-    lo = Concrete::concat(Concrete::extract(a, 15, 0), Concrete::lit(16, 0));
-  }
-  return Concrete::concat(ops::f32_to_ue8m0(C, up, satfinite, hi), ops::f32_to_ue8m0(C, up, satfinite, lo));
-}
-
-}  // namespace
-
+// Whether the interpreter runs `ins`: a register-value form semantics/ops/execute.hpp models, or one of the forms
+// exec_lane, the warp and barrier steps (machine.cpp) and mbarrier.cpp run.
 bool instruction_supported(const Instruction& ins) {
-  if (narrow_cvt(ins) || stochastic_cvt(ins) || ue8m0_cvt(ins)) return true;
+  switch (ops::value_form(ins)) {
+    case ops::ValueForm::modelled: return true;
+    case ops::ValueForm::unmodelled: return false;
+    case ops::ValueForm::none: break;
+  }
   if (ins.op == Opcode::mma_) {
     // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
     auto has = [&](const char* w) { return ins.q.has_word(w); };
@@ -424,24 +269,12 @@ bool instruction_supported(const Instruction& ins) {
                                 (t[2].scalar == ST::s8 || t[2].scalar == ST::u8) && t[1].scalar == t[2].scalar;
     return false;
   }
-  if (ins.op == Opcode::cvt_ && ins.q.has(ir::Flag::pack)) return ir::cvt_pack_form(ins).has_value();
-  if (ins.op == Opcode::cvt_ && ins.q.types.size() == 2 && ins.q.types[0].scalar == ir::ScalarType::f16x2 &&
-      (ins.q.types[1].scalar == ir::ScalarType::e4m3x2 || ins.q.types[1].scalar == ir::ScalarType::e5m2x2))
-    return true;
   for (const auto& t : ins.q.types)
-    if (exotic_type(t.scalar)) return false;
+    if (ops::exotic_type(t.scalar)) return false;
   switch (ins.op) {
-    case Opcode::add_: case Opcode::sub_: case Opcode::mul_: case Opcode::mad_: case Opcode::mul24_: case Opcode::mad24_:
-    case Opcode::sad_: case Opcode::div_: case Opcode::rem_: case Opcode::abs_: case Opcode::neg_: case Opcode::min_:
-    case Opcode::max_: case Opcode::popc_: case Opcode::clz_: case Opcode::bfind_: case Opcode::brev_: case Opcode::bfe_:
-    case Opcode::bfi_: case Opcode::szext_: case Opcode::bmsk_: case Opcode::dp4a_: case Opcode::dp2a_: case Opcode::addc_:
-    case Opcode::subc_: case Opcode::madc_: case Opcode::testp_: case Opcode::copysign_: case Opcode::fma_: case Opcode::rcp_:
-    case Opcode::sqrt_: case Opcode::rsqrt_: case Opcode::sin_: case Opcode::cos_: case Opcode::lg2_: case Opcode::ex2_:
-    case Opcode::tanh_: case Opcode::set_: case Opcode::setp_: case Opcode::selp_: case Opcode::slct_: case Opcode::and_:
-    case Opcode::or_: case Opcode::xor_: case Opcode::not_: case Opcode::cnot_: case Opcode::lop3_: case Opcode::shf_:
-    case Opcode::shl_: case Opcode::shr_: case Opcode::mov_: case Opcode::shfl_: case Opcode::prmt_: case Opcode::ld_:
-    case Opcode::ldu_: case Opcode::st_: case Opcode::prefetch_: case Opcode::prefetchu_: case Opcode::isspacep_:
-    case Opcode::cvta_: case Opcode::cvt_: case Opcode::bra_: case Opcode::call_: case Opcode::ret_: case Opcode::exit_:
+    case Opcode::mov_:  // of vectors (value_form: the engine's storage)
+    case Opcode::shfl_: case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::prefetch_: case Opcode::prefetchu_:
+    case Opcode::isspacep_: case Opcode::cvta_: case Opcode::bra_: case Opcode::call_: case Opcode::ret_: case Opcode::exit_:
     case Opcode::bar_: case Opcode::barrier_: case Opcode::membar_: case Opcode::fence_: case Opcode::atom_: case Opcode::red_:
     case Opcode::vote_: case Opcode::match_: case Opcode::activemask_: case Opcode::redux_: case Opcode::elect_:
     case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
@@ -457,16 +290,11 @@ bool instruction_supported(const Instruction& ins) {
       // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
       return ins.q.has_word("m8n8") && ins.q.has_word("b16");
     }
-    case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
-    case Opcode::vshl_: case Opcode::vshr_:
-      // the full-word forms (no .b0-.h1 selectors, which the IR does not decode)
-      return ins.q.types.size() == 3 && (ins.operands.size() == 3 || (ins.operands.size() == 4 && ins.q.atom_op));
     default:
       return false;
   }
   // Forms of supported opcodes that are not modelled.
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
-  if (ins.op == Opcode::cvt_ && ins.q.rounding == ir::Rounding::rs) return false;
   // st.bulk (9.7.9.13) and the mbarrier-completed st.async / red.async (9.7.9.12, 9.7.13.7: a complete-tx on the
   // mbarrier when the store lands) are not executed as the plain store they would otherwise run as.
   if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && (ins.q.has(ir::Flag::bulk) || ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)))
@@ -501,244 +329,33 @@ std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Fu
 }
 
 // ---------------------------------------------------------------------------------------------- dispatch
+// The interpreter's registers as semantics/ops/execute.hpp's frame: one thread's, concrete values.
+struct Machine::ValueFrame {
+  static constexpr bool models_float = true;
+  Machine& m;
+  Thread& t;
+  CV read(const Operand& o, unsigned width, bool is_signed) { return m.read(t, o, width, is_signed); }
+  void write(const Operand& o, const CV& v, bool is_signed) { m.write(t, o, v, is_signed); }
+  void write_register(std::int32_t r, const CV& v) { m.reg(t, r) = v; }
+  CV carry() const { return t.carry; }
+  void set_carry(const CV& c) { t.carry = c; }
+};
+
 bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
+  ValueFrame frame{*this, t};
+  switch (ops::execute_value(C, frame, ins, d)) {
+    case ops::Executed::done: return true;
+    case ops::Executed::unmodelled: return false;
+    case ops::Executed::other: break;
+  }
   const auto& o = ins.operands;
   const unsigned w = d.w0;
   auto R = [&](std::size_t i, unsigned width, bool s = false) { return read(t, o[i], width, s); };
   auto W = [&](std::size_t i, CV v, bool s = false) { write(t, o[i], v, s); };
-  const domain::FpFormat fmt = d.fmt0;
-  ops::FpMods mods = d.mods;
-  // Apply a scalar float operation to a packed .f16x2/.bf16x2 value, or directly.
-  auto fp2 = [&](auto&& fn) {
-    if (d.packed) return ops::packed2(C, R(1, 32), R(2, 32), fn);
-    return fn(R(1, w), R(2, w));
-  };
-  auto fp3 = [&](auto&& fn) {
-    if (d.packed) return ops::packed3(C, R(1, 32), R(2, 32), R(3, 32), fn);
-    return fn(R(1, w), R(2, w), R(3, w));
-  };
   switch (ins.op) {
-    // ---- 9.7.1 / 9.7.2 integer, 9.7.3-5 float arithmetic
-    case Opcode::add_: case Opcode::sub_: {
-      const bool sub = ins.op == Opcode::sub_;
-      if (d.f0 && ins.q.types.size() == 2) {  // add/sub.f32.{f16,bf16} d, a, c (ISA 9.7.5.1-2)
-        W(0, ops::fadd_mixed(C, d.fmt1, mods, sub, R(1, 16), R(2, 32)));
-      } else if (d.f0) {
-        W(0, fp2([&](CV a, CV b) { return sub ? ops::fsub(C, fmt, mods, a, b) : ops::fadd(C, fmt, mods, a, b); }));
-      } else if (ins.q.has(ir::Flag::cc)) {
-        auto r = sub ? ops::sub_carry(C, R(1, w), R(2, w), Concrete::lit(1, 1)) : ops::add_carry(C, R(1, w), R(2, w), Concrete::lit(1, 0));
-        W(0, r.value);
-        t.carry = r.carry;
-      } else if (d.mods.sat) {
-        W(0, ops::add_sat_s(C, R(1, w, true), R(2, w, true), sub));
-      } else {
-        W(0, sub ? ops::sub(C, R(1, w), R(2, w)) : ops::add(C, R(1, w), R(2, w)), d.s0);
-      }
-      return true;
-    }
-    case Opcode::addc_: case Opcode::subc_: {
-      auto r = ins.op == Opcode::subc_ ? ops::sub_carry(C, R(1, w), R(2, w), t.carry) : ops::add_carry(C, R(1, w), R(2, w), t.carry);
-      W(0, r.value);
-      if (ins.q.has(ir::Flag::cc)) t.carry = r.carry;
-      return true;
-    }
-    case Opcode::mul_: {
-      if (d.f0) {
-        W(0, fp2([&](CV a, CV b) { return ops::fmul(C, fmt, mods, a, b); }));
-      } else if (ins.q.has(ir::Flag::wide)) {
-        W(0, ops::mul_wide(C, d.s0, R(1, w, d.s0), R(2, w, d.s0)));
-      } else if (ins.q.has(ir::Flag::hi)) {
-        W(0, ops::mul_hi(C, d.s0, R(1, w, d.s0), R(2, w, d.s0)));
-      } else {
-        W(0, ops::mul_lo(C, R(1, w), R(2, w)), d.s0);
-      }
-      return true;
-    }
-    case Opcode::mad_: case Opcode::madc_: case Opcode::fma_: {
-      if (d.f0 && ins.q.types.size() == 2) {  // fma.rnd.f32.{f16,bf16} d, a, b, c (ISA 9.7.5.3)
-        W(0, ops::ffma_mixed(C, d.fmt1, mods, R(1, 16), R(2, 16), R(3, 32)));
-        return true;
-      }
-      if (d.f0) {
-        W(0, fp3([&](CV a, CV b, CV c) { return ops::ffma(C, fmt, mods, a, b, c); }));
-        return true;
-      }
-      ops::MulPart part = ins.q.has(ir::Flag::wide) ? ops::MulPart::wide : ins.q.has(ir::Flag::hi) ? ops::MulPart::hi : ops::MulPart::lo;
-      CV p = ops::mul_part(C, part, d.s0, R(1, w, d.s0), R(2, w, d.s0));
-      CV c = R(3, p.w, d.s0);
-      if (ins.op == Opcode::madc_ || ins.q.has(ir::Flag::cc)) {
-        auto r = ops::add_carry(C, p, c, ins.op == Opcode::madc_ ? t.carry : Concrete::lit(1, 0));
-        W(0, r.value);
-        if (ins.q.has(ir::Flag::cc)) t.carry = r.carry;
-      } else if (d.mods.sat && part == ops::MulPart::hi) {
-        W(0, ops::add_sat_s(C, p, c));
-      } else {
-        W(0, ops::add(C, p, c), d.s0);
-      }
-      return true;
-    }
-    case Opcode::mul24_: case Opcode::mad24_: {
-      CV r = ops::mul24(C, d.s0, ins.q.has(ir::Flag::hi), R(1, 32), R(2, 32));
-      if (ins.op == Opcode::mad24_) r = d.mods.sat ? ops::add_sat_s(C, r, R(3, 32)) : ops::add(C, r, R(3, 32));
-      W(0, r);
-      return true;
-    }
-    case Opcode::sad_: W(0, ops::sad(C, d.s0, R(1, w), R(2, w), R(3, w))); return true;
-    case Opcode::div_:
-      if (d.f0) {
-        if (ins.q.has(ir::Flag::approx) || ins.q.has(ir::Flag::full) || (!d.has_rounding && fmt == domain::FpFormat::f32))
-          W(0, ops::fapprox(C, domain::Approx::div, fmt, mods, R(1, w), R(2, w)));
-        else
-          W(0, ops::fdiv(C, fmt, mods, R(1, w), R(2, w)));
-      } else {
-        W(0, ops::div(C, d.s0, R(1, w), R(2, w)));
-      }
-      return true;
-    case Opcode::rem_: W(0, ops::rem(C, d.s0, R(1, w), R(2, w))); return true;
-    case Opcode::abs_: case Opcode::neg_: {
-      const bool is_abs = ins.op == Opcode::abs_;
-      if (d.f0) {
-        auto f1 = [&](CV a) { return is_abs ? ops::fabs(C, fmt, mods.ftz, a) : ops::fneg(C, fmt, mods.ftz, a); };
-        if (d.packed) {
-          CV a = R(1, 32);
-          W(0, Concrete::concat(f1(Concrete::extract(a, 31, 16)), f1(Concrete::extract(a, 15, 0))));
-        } else {
-          W(0, f1(R(1, w)));
-        }
-      } else {
-        W(0, is_abs ? ops::abs(C, R(1, w)) : ops::neg(C, R(1, w)));
-      }
-      return true;
-    }
-    case Opcode::min_: case Opcode::max_: {
-      const bool is_max = ins.op == Opcode::max_;
-      if (d.f0) {
-        ops::MinMaxMods mm{mods.ftz, ins.q.has(ir::Flag::NaN), ins.q.has(ir::Flag::abs), ins.q.has(ir::Flag::xorsign)};
-        CV r = fp2([&](CV a, CV b) { return ops::fminmax(C, fmt, is_max, mm, a, b); });
-        if (o.size() == 4) r = ops::fminmax(C, fmt, is_max, mm, r, R(3, w));
-        W(0, r);
-      } else {
-        CV r = is_max ? ops::max(C, d.s0, R(1, w), R(2, w)) : ops::min(C, d.s0, R(1, w), R(2, w));
-        if (o.size() == 4) r = is_max ? ops::max(C, d.s0, r, R(3, w)) : ops::min(C, d.s0, r, R(3, w));
-        if (ins.q.has(ir::Flag::relu)) r = ops::max(C, true, r, Concrete::lit(w, 0));
-        W(0, r);
-      }
-      return true;
-    }
-    case Opcode::popc_: W(0, ops::popc(C, R(1, w))); return true;
-    case Opcode::clz_: W(0, ops::clz(C, R(1, w))); return true;
-    case Opcode::bfind_: W(0, ops::bfind(C, d.s0, ins.q.has(ir::Flag::shiftamt), R(1, w))); return true;
-    case Opcode::brev_: W(0, ops::brev(C, R(1, w))); return true;
-    case Opcode::bfe_: W(0, ops::bfe(C, d.s0, R(1, w), R(2, 32), R(3, 32))); return true;
-    case Opcode::bfi_: W(0, ops::bfi(C, R(1, w), R(2, w), R(3, 32), R(4, 32))); return true;
-    case Opcode::szext_: W(0, ops::szext(C, d.s0, ins.q.has(ir::Flag::clamp), R(1, 32), R(2, 32))); return true;
-    case Opcode::bmsk_: W(0, ops::bmsk(C, ins.q.has(ir::Flag::clamp), R(1, 32), R(2, 32))); return true;
-    case Opcode::dp4a_: W(0, ops::dp4a(C, d.s0, d.s1, R(1, 32), R(2, 32), R(3, 32))); return true;
-    case Opcode::dp2a_: W(0, ops::dp2a(C, d.s0, d.s1, ins.q.has(ir::Flag::hi), R(1, 32), R(2, 32), R(3, 32))); return true;
-    case Opcode::testp_: {
-      ops::TestpOp op = ins.q.has(ir::Flag::finite) ? ops::TestpOp::finite : ins.q.has(ir::Flag::infinite) ? ops::TestpOp::infinite
-                      : ins.q.has(ir::Flag::number) ? ops::TestpOp::number : ins.q.has(ir::Flag::notanumber) ? ops::TestpOp::notanumber
-                      : ins.q.has(ir::Flag::normal) ? ops::TestpOp::normal : ops::TestpOp::subnormal;
-      W(0, ops::testp(C, fmt, op, R(1, w)));
-      return true;
-    }
-    case Opcode::copysign_: W(0, ops::copysign(C, fmt, R(1, w), R(2, w))); return true;
-    case Opcode::rcp_: case Opcode::sqrt_: case Opcode::rsqrt_: case Opcode::sin_: case Opcode::cos_: case Opcode::lg2_:
-    case Opcode::ex2_: case Opcode::tanh_: {
-      domain::Approx k = ins.op == Opcode::rcp_ ? domain::Approx::rcp : ins.op == Opcode::sqrt_ ? domain::Approx::sqrt
-                       : ins.op == Opcode::rsqrt_ ? domain::Approx::rsqrt : ins.op == Opcode::sin_ ? domain::Approx::sin
-                       : ins.op == Opcode::cos_ ? domain::Approx::cos : ins.op == Opcode::lg2_ ? domain::Approx::lg2
-                       : ins.op == Opcode::ex2_ ? domain::Approx::ex2 : domain::Approx::tanh;
-      auto one = [&](CV a) {
-        if (ins.q.has(ir::Flag::approx) || !d.has_rounding) return ops::fapprox(C, k, fmt, mods, a, a);
-        return ins.op == Opcode::rcp_ ? ops::frcp(C, fmt, mods, a) : ops::fsqrt(C, fmt, mods, a);
-      };
-      if (d.packed) {
-        CV a = R(1, 32);
-        W(0, Concrete::concat(one(Concrete::extract(a, 31, 16)), one(Concrete::extract(a, 15, 0))));
-      } else {
-        W(0, one(R(1, w)));
-      }
-      return true;
-    }
-    // ---- 9.7.6 comparison and selection
-    case Opcode::setp_: case Opcode::set_: {
-      const bool is_set = ins.op == Opcode::set_;
-      const ir::ScalarType st = is_set ? d.t1 : d.t0;  // source type
-      const unsigned sw = ir::scalar_bits(st);
-      const bool sf = ir::is_float(st);
-      const bool spacked = st == ir::ScalarType::f16x2 || st == ir::ScalarType::bf16x2;
-      const domain::FpFormat sfmt = is_set ? d.fmt1 : d.fmt0;
-      const ir::CompareOp cmp = ins.q.compare.value_or(ir::CompareOp::eq);
-      auto compare = [&](CV a, CV b) {
-        if (!sf) return ops::compare_int(C, cmp, ir::is_signed_int(st), a, b);
-        if (mods.ftz) { a = ops::flush_subnormal(C, sfmt, a); b = ops::flush_subnormal(C, sfmt, b); }
-        return ops::compare_float(C, sfmt, cmp, a, b);
-      };
-      CV a = R(1, sw), b = R(2, sw);
-      CV c = o.size() > 3 ? R(3, 1) : Concrete::lit(1, 0);
-      auto finish = [&](CV r) {
-        if (o.size() > 3 && ins.q.bool_op) r = ops::combine(C, *ins.q.bool_op, r, c);
-        return r;
-      };
-      if (!is_set) {
-        if (spacked) {  // setp.f16x2 p|q: p from the low halves, q from the high halves
-          CV lo = finish(compare(Concrete::extract(a, 15, 0), Concrete::extract(b, 15, 0)));
-          CV hi = finish(compare(Concrete::extract(a, 31, 16), Concrete::extract(b, 31, 16)));
-          if (o[0].kind == OK::PredPair) { reg(t, o[0].reg) = lo; if (o[0].reg2 >= 0) reg(t, o[0].reg2) = hi; }
-          else W(0, lo);
-          return true;
-        }
-        CV r = compare(a, b);
-        CV p = finish(r);
-        if (o[0].kind == OK::PredPair) {
-          reg(t, o[0].reg) = p;
-          CV nr = Concrete::lit(1, r.v ^ 1);
-          if (o[0].reg2 >= 0) reg(t, o[0].reg2) = finish(nr);
-        } else {
-          W(0, p);
-        }
-        return true;
-      }
-      // set: the destination gets all ones (integer), 1.0 (float) or, per half of packed types, 0xffff / 1.0.
-      auto encode = [&](CV r, ir::ScalarType dt, unsigned bits) -> CV {
-        if (ir::is_float(dt)) {
-          domain::FpFormat df = dt == ir::ScalarType::f16 || dt == ir::ScalarType::f16x2 ? domain::FpFormat::f16
-                              : dt == ir::ScalarType::bf16 || dt == ir::ScalarType::bf16x2 ? domain::FpFormat::bf16
-                              : dt == ir::ScalarType::f64 ? domain::FpFormat::f64 : domain::FpFormat::f32;
-          return r.v ? Concrete::lit(bits, ops::fp_one(df)) : Concrete::lit(bits, 0);
-        }
-        return r.v ? Concrete::lit(bits, domain::mask_of(bits)) : Concrete::lit(bits, 0);
-      };
-      if (spacked) {
-        CV lo = finish(compare(Concrete::extract(a, 15, 0), Concrete::extract(b, 15, 0)));
-        CV hi = finish(compare(Concrete::extract(a, 31, 16), Concrete::extract(b, 31, 16)));
-        ir::ScalarType half = d.t0 == ir::ScalarType::f16x2 ? ir::ScalarType::f16 : d.t0 == ir::ScalarType::bf16x2 ? ir::ScalarType::bf16 : ir::ScalarType::u16;
-        W(0, Concrete::concat(encode(hi, half, 16), encode(lo, half, 16)));
-      } else {
-        W(0, encode(finish(compare(a, b)), d.t0, w));
-      }
-      return true;
-    }
-    case Opcode::selp_: W(0, ops::selp(C, R(1, w), R(2, w), R(3, 1))); return true;
-    case Opcode::slct_: W(0, ops::slct(C, d.f1, mods.ftz, R(1, w), R(2, w), R(3, 32))); return true;
-    // ---- 9.7.8 logic and shift
-    case Opcode::and_: W(0, ops::and_(C, R(1, w), R(2, w))); return true;
-    case Opcode::or_: W(0, ops::or_(C, R(1, w), R(2, w))); return true;
-    case Opcode::xor_: W(0, ops::xor_(C, R(1, w), R(2, w))); return true;
-    case Opcode::not_: W(0, ops::not_(C, R(1, w))); return true;
-    case Opcode::cnot_: W(0, ops::cnot(C, R(1, w))); return true;
-    case Opcode::lop3_: {
-      if (o.size() == 6) return false;  // lop3.BoolOp form with a predicate
-      W(0, ops::lop3(C, R(1, w), R(2, w), R(3, w), static_cast<unsigned>(R(4, 32).v & 0xff)));
-      return true;
-    }
-    case Opcode::shf_: W(0, ops::shf(C, ins.q.has(ir::Flag::l), ins.q.has(ir::Flag::clamp), R(1, 32), R(2, 32), R(3, 32))); return true;
-    case Opcode::shl_: W(0, ops::shl(C, R(1, w), R(2, 32))); return true;
-    case Opcode::shr_: W(0, ops::shr(C, d.s0, R(1, w), R(2, 32)), d.s0); return true;
-    // ---- 9.7.9 data movement and conversion
+    // ---- 9.7.9 data movement: vector moves (scalar ones are execute_value's), addresses, memory
     case Opcode::mov_: {
-      unsigned total = w * (ins.q.vector_width > 1 ? ins.q.vector_width : 1);
+      const unsigned total = w * (ins.q.vector_width > 1 ? ins.q.vector_width : 1);
       if (o[0].kind == OK::Vector && o[1].kind != OK::Vector && ins.q.vector_width == 1) {
         W(0, R(1, w));  // mov.b64 {a, b}, x: unpack
       } else if (o[0].kind == OK::Vector && o[1].kind == OK::Vector) {
@@ -754,75 +371,8 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
           for (unsigned k = 0; k < r.type.vector; ++k) reg(t, o[0].reg, static_cast<int>(k)) = reg(t, o[1].reg, static_cast<int>(k));
         }
       } else {
-        W(0, R(1, total), d.s0);
+        W(0, R(1, total), d.s0);  // mov.b64 d, {a, b}: pack (read() concatenates the elements, a lowest)
       }
-      return true;
-    }
-    case Opcode::prmt_: {
-      ops::PrmtMode m = ins.q.has(ir::Flag::f4e) ? ops::PrmtMode::f4e : ins.q.has(ir::Flag::b4e) ? ops::PrmtMode::b4e
-                      : ins.q.has(ir::Flag::rc8) ? ops::PrmtMode::rc8 : ins.q.has(ir::Flag::ecl) ? ops::PrmtMode::ecl
-                      : ins.q.has(ir::Flag::ecr) ? ops::PrmtMode::ecr : ins.q.has(ir::Flag::rc16) ? ops::PrmtMode::rc16
-                      : ops::PrmtMode::generic;
-      W(0, ops::prmt(C, m, R(1, 32), R(2, 32), R(3, 32)));
-      return true;
-    }
-    case Opcode::cvt_: {
-      // cvt{.rnd}{.ftz}{.sat}{.relu}.dtype.atype d, a (ISA 9.7.9.21); the .f16x2/.bf16x2 destinations take two
-      // f32 sources: d = {cvt(a), cvt(b)} with a in the upper half.
-      if (const auto pack = ir::cvt_pack_form(ins)) {
-        W(0, ops::cvt_pack(C, pack->size, pack->dst_signed, R(1, 32), R(2, 32), o.size() > 3 ? R(3, 32) : Concrete::lit(32, 0)));
-        return true;
-      }
-      const ir::ScalarType dt = d.t0, at = d.t1;
-      if (stochastic_cvt(ins)) {
-        std::vector<CV> src;
-        if (o[1].kind == OK::Vector)
-          for (const auto& e : o[1].elements) src.push_back(read(t, e, 32));
-        else
-          src = {R(1, 32), R(2, 32)};
-        W(0, cvt_stochastic(C, ins, src, R(o.size() - 1, 32)));
-        return true;
-      }
-      if (const auto ue = ue8m0_cvt(ins)) {
-        W(0, cvt_ue8m0(C, ins, *ue, R(1, *ue == Ue8m0Cvt::from_f32 ? 32 : d.w1), o.size() > 2 ? R(2, 32) : Concrete::lit(32, 0)));
-        return true;
-      }
-      if (const auto narrow = narrow_cvt(ins)) {
-        W(0, *narrow == NarrowCvt::to_pair ? cvt_to_narrow_pair(C, ins, mods.relu, R(1, 32), o.size() > 2 ? R(2, 32) : R(1, 32))
-                                           : cvt_from_narrow_pair(C, ins, mods.relu, R(1, 16)));
-        return true;
-      }
-      if (dt == ir::ScalarType::f16x2 && (at == ir::ScalarType::e4m3x2 || at == ir::ScalarType::e5m2x2)) {
-        CV a = R(1, 16);
-        auto one = [&](CV byte) { return at == ir::ScalarType::e4m3x2 ? ops::e4m3_to_f16(C, byte) : ops::e5m2_to_f16(C, byte); };
-        CV r = Concrete::concat(one(Concrete::extract(a, 15, 8)), one(Concrete::extract(a, 7, 0)));
-        if (mods.relu) r = ops::packed2(C, r, r, [&](CV x, CV) { return ops::relu(C, domain::FpFormat::f16, x); });
-        W(0, r);
-        return true;
-      }
-      if (d.packed) {
-        if (at != ir::ScalarType::f32 || o.size() < 3) return false;
-        domain::FpFormat half = dt == ir::ScalarType::f16x2 ? domain::FpFormat::f16 : domain::FpFormat::bf16;
-        CV hi = ops::cvt_f2f(C, domain::FpFormat::f32, half, mods, R(1, 32));
-        CV lo = ops::cvt_f2f(C, domain::FpFormat::f32, half, mods, R(2, 32));
-        W(0, Concrete::concat(hi, lo));
-        return true;
-      }
-      if (ir::scalar_bits(at) > 64 || ir::scalar_bits(dt) > 64) return false;
-      CV a = R(1, d.w1, d.s1);
-      CV r;
-      if (!d.f0 && !d.f1) r = ops::cvt_int(C, w, d.s0, d.s1, mods.sat, a);
-      else if (d.f0 && !d.f1) r = ops::cvt_i2f(C, d.fmt0, d.s1, mods, a);
-      else if (!d.f0 && d.f1) {
-        ops::FpMods m = mods;
-        if (!d.has_rounding) m.rnd = domain::Rnd::rz;
-        r = ops::cvt_f2i(C, d.fmt1, w, d.s0, m, a);
-      } else if (d.fmt0 == d.fmt1 && d.has_rounding && ins.q.rounding >= ir::Rounding::rni) {
-        r = ops::cvt_fround(C, d.fmt0, mods, a);
-      } else {
-        r = ops::cvt_f2f(C, d.fmt1, d.fmt0, mods, a);
-      }
-      W(0, r, d.s0);
       return true;
     }
     case Opcode::cvta_: {
@@ -901,21 +451,6 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
                 ops::atomic_writes(C, form, old, b).v != 0);
       store(t, space, a, nv, eb);
       if (!is_red && !stop_) W(0, old, d.s0);
-      return true;
-    }
-    case Opcode::vadd_: case Opcode::vsub_: case Opcode::vabsdiff_: case Opcode::vmin_: case Opcode::vmax_:
-    case Opcode::vshl_: case Opcode::vshr_: {
-      if (ins.q.types.size() != 3) return false;
-      ops::VideoOp vop = ins.op == Opcode::vadd_ ? ops::VideoOp::add : ins.op == Opcode::vsub_ ? ops::VideoOp::sub
-                       : ins.op == Opcode::vabsdiff_ ? ops::VideoOp::absdiff : ins.op == Opcode::vmin_ ? ops::VideoOp::min
-                       : ins.op == Opcode::vmax_ ? ops::VideoOp::max : ins.op == Opcode::vshl_ ? ops::VideoOp::shl : ops::VideoOp::shr;
-      ops::VideoSecOp sec = ops::VideoSecOp::none;
-      if (o.size() == 4) {
-        if (!ins.q.atom_op) return false;  // data merge with .dsel is not modelled
-        sec = *ins.q.atom_op == ir::AtomOp::add ? ops::VideoSecOp::add : *ins.q.atom_op == ir::AtomOp::min ? ops::VideoSecOp::min : ops::VideoSecOp::max;
-      }
-      W(0, ops::video(C, vop, d.s0, d.s1, ir::is_signed_int(ins.q.types[2].scalar), mods.sat, ins.q.has(ir::Flag::clamp), sec,
-                      R(1, 32), R(2, 32), o.size() == 4 ? R(3, 32) : Concrete::lit(32, 0)));
       return true;
     }
     case Opcode::cp_: {

@@ -77,33 +77,7 @@ void Machine::fail(Problem::Kind k, std::string message, std::vector<Thread*> th
 const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
   Decoded& d = fns_[fn].decoded[pc];
   const Instruction& ins = mod_.functions[fn].body[pc];
-  if (!ins.q.types.empty()) {
-    d.t0 = ins.q.types[0].scalar;
-    d.t1 = ins.q.types.size() > 1 ? ins.q.types[1].scalar : d.t0;
-  }
-  d.w0 = ir::scalar_bits(d.t0);
-  d.w1 = ir::scalar_bits(d.t1);
-  d.s0 = ir::is_signed_int(d.t0);
-  d.s1 = ir::is_signed_int(d.t1);
-  d.f0 = ir::is_float(d.t0);
-  d.f1 = ir::is_float(d.t1);
-  d.fmt0 = ops::fp_format_of(d.t0);
-  d.fmt1 = ops::fp_format_of(d.t1);
-  d.packed = d.t0 == ir::ScalarType::f16x2 || d.t0 == ir::ScalarType::bf16x2;
-  if (ins.q.rounding) {
-    d.has_rounding = true;
-    switch (*ins.q.rounding) {
-      case ir::Rounding::rn: case ir::Rounding::rni: d.mods.rnd = domain::Rnd::rn; break;
-      case ir::Rounding::rz: case ir::Rounding::rzi: d.mods.rnd = domain::Rnd::rz; break;
-      case ir::Rounding::rm: case ir::Rounding::rmi: d.mods.rnd = domain::Rnd::rm; break;
-      case ir::Rounding::rp: case ir::Rounding::rpi: d.mods.rnd = domain::Rnd::rp; break;
-      case ir::Rounding::rna: d.mods.rnd = domain::Rnd::rna; break;
-      case ir::Rounding::rs: d.mods.rnd = domain::Rnd::rn; break;
-    }
-  }
-  d.mods.ftz = ins.q.has(ir::Flag::ftz);
-  d.mods.sat = ins.q.has(ir::Flag::sat);
-  d.mods.relu = ins.q.has(ir::Flag::relu);
+  ops::set_form(d, ins);
   d.space = ins.q.space.value_or(StateSpace::generic);
   d.red = ins.q.has(ir::Flag::red);
   d.arrive = ins.q.has(ir::Flag::arrive);

@@ -7,7 +7,7 @@
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/memory.hpp"
 #include "semantics/interp/observer.hpp"
-#include "semantics/ops/float.hpp"
+#include "semantics/ops/form.hpp"
 
 #include <bit>
 #include <map>
@@ -116,15 +116,10 @@ struct Fast {
 };
 
 // Per-instruction facts decoded once (on first execution) and reused by every lane and every later visit.
-struct Decoded {
+// An instruction decoded once per function: its value form (semantics/ops/form.hpp) and what the interpreter
+// adds (state space, guard slot, barrier kind, the fast path's plan).
+struct Decoded : ops::Form {
   bool ready = false;
-  ir::ScalarType t0 = ir::ScalarType::b32, t1 = ir::ScalarType::b32;  // first and second type qualifiers
-  unsigned w0 = 32, w1 = 32;
-  bool s0 = false, s1 = false, f0 = false, f1 = false;
-  domain::FpFormat fmt0 = domain::FpFormat::f32, fmt1 = domain::FpFormat::f32;
-  bool packed = false;  // .f16x2 / .bf16x2
-  ops::FpMods mods;
-  bool has_rounding = false;
   StateSpace space = StateSpace::generic;
   std::int32_t guard_slot = -1;  // the guard predicate's register slot
   bool red = false, arrive = false;  // bar.red, bar.arrive (ISA 9.7.13.1)
@@ -211,6 +206,7 @@ class Machine {
   }
 
   // Operands. `width` is the instruction type's width; `is_signed` extends narrower registers by sign.
+  struct ValueFrame;  // one thread's registers as semantics/ops/execute.hpp's frame (exec.cpp)
   CV read(Thread& t, const Operand& o, unsigned width, bool is_signed = false, bool is_f = false);
   void write(Thread& t, const Operand& o, CV v, bool is_signed = false);
   CV& reg(Thread& t, std::int32_t r, int component = -1);

@@ -1,6 +1,7 @@
 // AST -> checked IR (see build.hpp). Names follow ISA 4.4 and 5.1; register scoping follows ISA 11.4
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/opcode_operands.hpp"
 
 #include <boost/core/demangle.hpp>
 #include <boost/variant/apply_visitor.hpp>
@@ -937,6 +938,20 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
 }
 
 const char* opcode_name(Opcode op) { return kOpcodes[static_cast<std::size_t>(op)].name; }
+
+std::pair<unsigned, unsigned> opcode_operand_range(Opcode op) {
+  const OpcodeInfo& info = kOpcodes[static_cast<std::size_t>(op)];
+  return {info.min_operands, info.max_operands};
+}
+
+OpcodeGroup opcode_group(Opcode op) {
+  static constexpr OpcodeGroup kGroups[] = {
+#define PTX_OPCODE(name, min_ops, max_ops, group) OpcodeGroup::group##_,
+#include "semantics/ir/opcodes.def"
+#undef PTX_OPCODE
+  };
+  return kGroups[static_cast<std::size_t>(op)];
+}
 
 std::optional<Opcode> opcode_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kOpcodes); ++i)

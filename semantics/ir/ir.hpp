@@ -21,6 +21,11 @@ enum class Opcode : std::uint16_t {
 };
 const char* opcode_name(Opcode op);
 std::optional<Opcode> opcode_from_name(std::string_view name);
+// The ISA 9.7 group opcodes.def files an opcode under (engines decide what they model by group first).
+enum class OpcodeGroup : std::uint8_t {
+  integer_, float_, compare_, logic_, data_, warp_, memory_, convert_, matrix_, async_, texture_, control_, sync_, misc_, video_
+};
+OpcodeGroup opcode_group(Opcode op);
 
 // A CUDA source position (from `.loc file line col`), with the chain of call sites it was inlined into.
 struct SourcePos {

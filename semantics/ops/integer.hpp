@@ -91,6 +91,24 @@ template <class D> Val<D> popc(const D& d, const Val<D>& a) {
 }
 
 // 9.7.1.15 clz: leading zeros, as a .u32 (w for zero). Binary search over halves.
+// 9.7.1.17 fns.b32 d, mask, base, offset: counting set bits of mask from bit `base` upward (offset > 0) or downward
+// (offset < 0), the position of the |offset|-th; for offset 0, base itself when mask[base] is set; else 0xffffffff
+// (the spec's loop). The bit found at pos is the set bit whose run [base, pos] (or [pos, base]) holds exactly |offset|
+// set bits, so at most one pos qualifies. A base above 31 (undefined) finds nothing.
+template <class D> Val<D> fns(const D& d, const Val<D>& mask, const Val<D>& base, const Val<D>& offset) {
+  const Val<D> ones = d.lit(32, 0xffffffffu), zero = d.lit(32, 0), last = d.lit(32, 31);
+  const Val<D> up = d.slt(zero, offset), n = d.ite(d.slt(offset, zero), d.neg(offset), offset);
+  Val<D> r = d.ite(d.band(d.eq(offset, zero), d.extract(d.lshr(mask, base), 0, 0)), base, ones);
+  for (unsigned pos = 0; pos < 32; ++pos) {
+    const Val<D> p = d.lit(32, pos);
+    const Val<D> between = d.ite(up, d.band(d.shl(ones, base), d.lshr(ones, d.lit(32, 31 - pos))),
+                                 d.band(d.shl(ones, p), d.lshr(ones, d.sub(last, base))));
+    const Val<D> in_range = d.band(d.ule(base, last), d.ite(up, d.ule(base, p), d.ule(p, base)));
+    const Val<D> counted = d.eq(d.zext(popc(d, d.band(mask, between)), 32), n);
+    r = d.ite(d.band(d.band(in_range, d.extract(mask, pos, pos)), d.band(d.ne(offset, zero), counted)), p, r);
+  }
+  return r;
+}
 template <class D> Val<D> clz(const D& d, const Val<D>& a) {
   unsigned w = d.width(a);
   Val<D> x = a, n = d.lit(32, 0);

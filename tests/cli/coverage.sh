@@ -65,7 +65,9 @@ expect "st.global.cs.u32 [%rd1], %r1;" litmus true "9.7.9.1: cache operators do 
 expect "ld.global.nc.u32 %r1, [%rd1];" litmus false "9.7.9.9: a non-coherent load is not an ordinary ld"
 expect "st.async.release.gpu.global.u32 [%rd1], %r1;" race false "9.7.9.12: the store completes after the thread goes on"
 expect "st.async.release.gpu.global.u32 [%rd1], %r1;" run true "9.7.9.12: completing at issue is one allowed schedule"
-expect "add.sat.s32 %r1, %r2, %r3;" litmus false "9.7.1.1: .sat clamps, which the litmus builder does not"
+expect "add.sat.s32 %r1, %r2, %r3;" litmus true "9.7.1.1: .sat clamps; litmus cells run through semantics/ops/execute.hpp"
+expect "sin.approx.f32 %f1, %f2;" litmus false "9.7.3.18: .approx results are implementation-defined"
+expect "fns.b32 %r1, %r2, %r3, %r4;" run true "9.7.1.17: the spec's loop, in semantics/ops/integer.hpp"
 expect "atom.global.cas.b128 %q1, [%rd1], %q2, %q3;" litmus false "9.7.13.5: 128-bit cas, wider than litmus values"
 expect "add.s32 %r1, %r2, %r3;" run true "9.7.1.1"
 

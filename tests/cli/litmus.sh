@@ -160,10 +160,10 @@ check "missing model exits 2" test $rc -eq 2
 check "bad usage exits 2" test $rc -eq 2
 
 # --- unsupported construct: unknown with its location, exit 3.
-printf 'PTX unsup\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n mad.lo.u32 r0, r1, r2, r3 ;\nexists (x == 0)\n' >"$tmp/unsup.litmus"
+printf 'PTX unsup\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n madc.lo.u32 r0, r1, r2, r3 ;\nexists (x == 0)\n' >"$tmp/unsup.litmus"
 "$ptxcheck" litmus "$tmp/unsup.litmus" >"$tmp/out" 2>&1; rc=$?
 check "unsupported instruction exits 3" test $rc -eq 3
-check "unsupported instruction named with its location" grep -q "unsup.litmus:4:2: error: unsupported instruction 'mad.lo.u32'" "$tmp/out"
+check "unsupported instruction named with its location" grep -q "unsup.litmus:4:2: error: unsupported instruction 'madc.lo.u32' (the carry flag is not modelled)" "$tmp/out"
 # Severity over several files: a failing claim (1) wins over unknown (3) and bad input (2).
 "$ptxcheck" litmus --model "$tmp/sc.cat" "$tmp/unsup.litmus" "$tmp/sb.litmus" "$tmp/bad.litmus" >/dev/null 2>&1; rc=$?
 check "fails wins over unknown and bad input" test $rc -eq 1

@@ -552,7 +552,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 out) {
   .reg .b32 %r<4>;
-  fns.b32 %r1, %r2, %r3, 1;
+  vadd2.u32.u32.u32 %r1, %r2, %r3, %r0;
   ret;
 })", "u.ptx");
   REQUIRE(loaded);
@@ -563,7 +563,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto r = run(*loaded.module, l);
   CHECK(r.problem.kind == Problem::Kind::unsupported);
   REQUIRE(r.unsupported.size() == 1);
-  CHECK(r.unsupported[0].instruction == "fns.b32");
+  CHECK(r.unsupported[0].instruction == "vadd2.u32.u32.u32");  // 9.7.18.2 SIMD video: not modelled
   CHECK(r.unsupported[0].ptx_line == 7);
 }
 
@@ -1006,6 +1006,34 @@ TEST_CASE("a source operand reg+imm is the value reg + imm at the register's wid
   auto r = run_kernel(k, 1, 1);
   REQUIRE(r.r.ok());
   CHECK(r.out[0] == 1042);
+}
+
+TEST_CASE("mov packs and unpacks vectors of scalars, element 0 lowest (ISA 9.7.9.10)") {
+  // 9.7.9.10: "mov.b64 d, {lo, hi}" packs; "mov.b64 {lo, hi}, d" unpacks; mov.b32 {a, b} is two 16-bit halves.
+  // Hand-computed: {0x11223344, 0x55667788} -> 0x5566778811223344; its halves swapped back: 0x11223344 + 0x55667788.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .u32 %w<4>;
+  .reg .u64 %d<2>;
+  .reg .b16 %s<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %w0, 0x11223344;
+  mov.u32 %w1, 0x55667788;
+  mov.b64 %d0, {%w0, %w1};
+  st.global.u64 [%rd1], %d0;
+  mov.b64 {%w2, %w3}, %d0;
+  add.u32 %w2, %w2, %w3;
+  st.global.u32 [%rd1+8], %w2;
+  mov.b32 {%s0, %s1}, %w1;
+  mov.b32 %w3, {%s1, %s0};
+  st.global.u32 [%rd1+12], %w3;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 4);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0x11223344u);
+  CHECK(r.out[1] == 0x55667788u);
+  CHECK(r.out[2] == 0x11223344u + 0x55667788u);
+  CHECK(r.out[3] == 0x77885566u);
 }
 
 TEST_CASE("cvt.pack.sat (ISA 9.7.9.22): both sources clamped, b low, a above it, c's low bits fill the rest") {

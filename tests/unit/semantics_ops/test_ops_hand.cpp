@@ -95,6 +95,25 @@ TEST_CASE("integer: bit operations against the ISA's pseudo-code") {
   CHECK(ops::dp4a(d, true, true, u32(0xff020304u), u32(0x01010101u), u32(10)).v == 10 + 4 + 3 + 2 - 1);
 }
 
+TEST_CASE("integer: fns finds the n-th set bit as 9.7.1.17's loop does") {
+  Concrete d;
+  const CV mask = u32(0xB4);  // bits 2, 4, 5, 7
+  auto fns = [&](std::uint32_t base, std::int32_t offset) {
+    return ops::fns(d, mask, u32(base), u32(static_cast<std::uint32_t>(offset))).v;
+  };
+  CHECK(fns(0, 1) == 2);  // upward from bit 0: the first set bit
+  CHECK(fns(0, 2) == 4);
+  CHECK(fns(0, 4) == 7);
+  CHECK(fns(0, 5) == 0xffffffffu);  // only four set bits
+  CHECK(fns(3, 1) == 4);
+  CHECK(fns(5, -1) == 5);  // downward from bit 5: bit 5 itself is the first
+  CHECK(fns(5, -3) == 2);
+  CHECK(fns(5, -4) == 0xffffffffu);
+  CHECK(fns(4, 0) == 4);  // offset 0: base when mask[base] is set
+  CHECK(fns(3, 0) == 0xffffffffu);
+  CHECK(fns(31, 1) == 0xffffffffu);
+}
+
 TEST_CASE("compare and select") {
   Concrete d;
   CHECK(ops::compare_int(d, ops::CompareOp::lt, true, u32(0xffffffffu), u32(0)).v == 1);
