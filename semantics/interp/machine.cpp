@@ -286,7 +286,8 @@ RunResult Machine::run() {
     result_.problem = {Problem::Kind::bad_launch, why, {}};
     return result_;
   }
-  if (auto why = opt_.gpu_launch_limits ? cluster_shape_error(launch_.grid, launch_.cluster, kernel) : std::string(); !why.empty()) {
+  // Checked even without gpu_launch_limits: a grid that is not a whole number of clusters has no cluster layout.
+  if (auto why = cluster_shape_error(launch_.grid, launch_.cluster, kernel); !why.empty()) {
     result_.problem = {Problem::Kind::bad_launch, why, {}};
     return result_;
   }
