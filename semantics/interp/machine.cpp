@@ -347,9 +347,22 @@ RunResult Machine::run() {
   }
   const auto& b = launch_.block;
   const std::size_t cta_bytes = (sizeof(Frame) + ki.nslots * sizeof(CV) + ki.frame_bytes + 64) * b[0] * b[1] * b[2] + 64;  // 64: alignment
-  // Up to `resident_ctas` CTAs are resident at once and run interleaved (so that a CTA waiting for another
-  // resident one makes progress, as on a GPU with that many CTAs in flight); the unit of residency is a cluster,
-  // all of whose CTAs run together (ISA 2.2.2), and a finished cluster makes room for the next in grid order.
+  run_grid(cta_bytes);
+  cta_ = nullptr;
+  for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
+    auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
+    std::vector<std::uint8_t> bytes;
+    if (r) bytes.assign(r->bytes.begin(), r->bytes.begin() + static_cast<std::ptrdiff_t>(r->size));
+    result_.buffers.push_back({launch_.buffers[k].first, std::move(bytes)});
+  }
+  result_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result_;
+}
+
+// Up to `resident_ctas` CTAs are resident at once and run interleaved (so that a CTA waiting for another
+// resident one makes progress, as on a GPU with that many CTAs in flight); the unit of residency is a cluster,
+// all of whose CTAs run together (ISA 2.2.2), and a finished cluster makes room for the next in grid order.
+void Machine::run_grid(std::size_t cta_bytes) {
   const auto pending = cluster_order();
   std::size_t next = 0, resident_ctas = 0;
   std::vector<std::unique_ptr<Cluster>> resident;
@@ -404,15 +417,6 @@ RunResult Machine::run() {
       for (const auto& c : owned)
         if (c->exited != c->threads.size()) { report_deadlock(*c); break; }
   }
-  cta_ = nullptr;
-  for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
-    auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
-    std::vector<std::uint8_t> bytes;
-    if (r) bytes.assign(r->bytes.begin(), r->bytes.begin() + static_cast<std::ptrdiff_t>(r->size));
-    result_.buffers.push_back({launch_.buffers[k].first, std::move(bytes)});
-  }
-  result_.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result_;
 }
 
 // Runs one CTA for a round (every warp one quantum), or to completion when `to_end` (no other CTA live).

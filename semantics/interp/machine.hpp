@@ -284,6 +284,7 @@ class Machine {
   bool setup();
   void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
   void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
+  void run_grid(std::size_t cta_bytes);  // every cluster of the grid, a few resident at a time
   bool run_cta(Cta& cta, bool to_end);  // whether any warp made progress
   void report_deadlock(Cta& cta);
   // The grid's clusters in launch order (Options::first_ctas' clusters first), each its CTAs' ctaids by rank.

@@ -1412,3 +1412,18 @@ TEST_CASE("clusters: launch shapes the driver rejects (JSON and kernel directive
   CHECK(r.problem.kind == Problem::Kind::bad_launch);
   CHECK(r.problem.message == "cluster 4,1,1: kernel mx allows at most 2 CTAs per cluster (.maxclusterrank, ISA 11.7.3)");
 }
+
+TEST_CASE("clusters: touching an exited peer's shared memory is illegal; a cluster whose CTAs all block is a deadlock") {
+  auto late = run_cluster("late_read", {2, 1, 1}, 1, Dims{2, 1, 1}, 1);
+  CHECK(late.r.problem.kind == Problem::Kind::illegal);
+  CHECK(late.r.problem.message == "access to the shared memory of cluster CTA rank 0, which has exited (ISA 2.2.2)");
+  REQUIRE(late.r.problem.threads.size() == 1);
+  CHECK((late.r.problem.threads[0].ctaid == std::array<std::uint32_t, 3>{1, 0, 0}));
+  for (std::uint64_t seed : {0, 5}) {
+    Options opt;
+    opt.seed = seed;
+    auto stuck = run_cluster("stuck", {2, 1, 1}, 2, Dims{2, 1, 1}, 1, {}, opt);
+    CHECK(stuck.r.problem.kind == Problem::Kind::deadlock);
+    CHECK(stuck.r.problem.message.find("barrier.cluster: 3 of 4 arrived;") != std::string::npos);
+  }
+}
