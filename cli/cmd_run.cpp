@@ -175,7 +175,7 @@ void register_run(CLI::App& app) {
                "that cooperative_groups::this_grid().sync() uses");
   cmd->add_option("--seed", args->seed, "scheduling seed (0: deterministic lowest-pc-first)")->capture_default_str();
   cmd->add_option("--max-steps", args->max_steps, "warp-instruction budget (exit 3 when reached)")->capture_default_str();
-  cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once, run interleaved")->capture_default_str();
+  cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once (whole clusters, one at least), run interleaved")->capture_default_str();
   cmd->add_option("--gpu-slack", args->gpu_slack,
                   "bytes past a global allocation's end that accesses may reach, as inside a GPU's mapped page "
                   "(a warning instead of an error; 2097152 = a 2 MiB page)")->capture_default_str();
