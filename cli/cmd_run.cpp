@@ -16,7 +16,7 @@ namespace ptxcheck::cli {
 namespace {
 struct RunArgs {
   std::string file, launch_file, kernel, output_npy;
-  std::vector<std::uint32_t> grid, block;
+  std::vector<std::uint32_t> grid, block, cluster;
   std::vector<std::string> params, buffers;
   std::uint32_t shared = 0;
   bool shared_given = false, cooperative = false, hex = false;
@@ -101,6 +101,11 @@ int run_run(const RunArgs& args) {
     std::cerr << "error: --grid/--block take 1 to 3 positive numbers\n";
     return 2;
   }
+  if (!args.cluster.empty()) {
+    std::array<std::uint32_t, 3> c{1, 1, 1};
+    if (!dims(args.cluster, c)) { std::cerr << "error: --cluster takes 1 to 3 positive numbers\n"; return 2; }
+    launch.cluster = c;
+  }
   if (args.shared_given) launch.dynamic_shared_bytes = args.shared;
   if (args.cooperative) launch.cooperative = true;
   for (const auto& b : args.buffers)
@@ -157,6 +162,7 @@ void register_run(CLI::App& app) {
   cmd->add_option("--kernel", args->kernel, "kernel to launch, by C++ or PTX name (default: the launch's, or the only one)");
   cmd->add_option("--grid", args->grid, "grid dimensions, e.g. --grid 4 1 1")->expected(1, 3);
   cmd->add_option("--block", args->block, "block dimensions, e.g. --block 64")->expected(1, 3);
+  cmd->add_option("--cluster", args->cluster, "CTAs per thread-block cluster (an explicit cluster launch), e.g. --cluster 2 1 1")->expected(1, 3);
   cmd->add_option("--param", args->params, "kernel parameter in order: TYPE:VALUE (u32:7, f32:1.5) or buffer:NAME")->allow_extra_args(false);
   cmd->add_option("--buffer", args->buffers,
                   "a buffer: NAME=TYPE:V1,V2,... (f32:1.5,2; u32:7; types u8-u64, s8-s64, b8-b64, f16, bf16, f32, f64), "
@@ -169,7 +175,7 @@ void register_run(CLI::App& app) {
                "that cooperative_groups::this_grid().sync() uses");
   cmd->add_option("--seed", args->seed, "scheduling seed (0: deterministic lowest-pc-first)")->capture_default_str();
   cmd->add_option("--max-steps", args->max_steps, "warp-instruction budget (exit 3 when reached)")->capture_default_str();
-  cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once, run interleaved")->capture_default_str();
+  cmd->add_option("--resident-ctas", args->resident, "CTAs in flight at once (whole clusters, one at least), run interleaved")->capture_default_str();
   cmd->add_option("--gpu-slack", args->gpu_slack,
                   "bytes past a global allocation's end that accesses may reach, as inside a GPU's mapped page "
                   "(a warning instead of an error; 2097152 = a 2 MiB page)")->capture_default_str();

@@ -58,7 +58,7 @@ CV Machine::special(Thread& t, const Operand& o, unsigned width) {
     case SpecialRegister::total_smem_size: case SpecialRegister::aggr_smem_size:
       v = dynamic_shared_base_ + launch_.dynamic_shared_bytes; break;
     case SpecialRegister::envreg: v = o.imm == 1 ? grid_workspace_ >> 32 : o.imm == 2 ? grid_workspace_ & 0xffffffffu : 0; break;
-    default: v = 0; break;  // smid, gridid, pm, cluster registers of a 1-CTA cluster: 0
+    default: v = cluster_special(o.special, c).value_or(0); break;  // cluster registers (cluster.cpp); smid, gridid, pm: 0
   }
   return Concrete::lit(width, v);
 }
@@ -205,6 +205,7 @@ void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind
 }
 
 std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, std::uint64_t size, bool is_write) {
+  const StateSpace given = space;
   std::uint64_t a = addr;
   std::tie(space, a) = resolve(space, addr);
   std::uint8_t* p = nullptr;
@@ -222,8 +223,8 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
         result_.first_overrun = {Problem::Kind::out_of_bounds, describe("out-of-bounds") + " past '" + r->name + "', let through by the GPU slack", {position(t)}};
       break;
     }
-    case StateSpace::shared: case StateSpace::shared_cluster:
-      if (a <= cta_->shared.size() && size <= cta_->shared.size() - a) p = cta_->shared.data() + a;
+    case StateSpace::shared: case StateSpace::shared_cluster:  // this CTA's or, through the cluster window, another's
+      p = shared_pointer(t, given, a, size);
       break;
     case StateSpace::local: case StateSpace::param:
       if (a <= t.stack.size() && size <= t.stack.size() - a) p = t.stack.data() + a;
@@ -284,7 +285,8 @@ bool instruction_supported(const Instruction& ins) {
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
       // the wait is undefined behaviour, 9.7.9.25.1); an observer is told it is in flight until its group completes.
       return ir::async_copy_role(ins) != ir::AsyncCopyRole::none || ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive;
-    case Opcode::mbarrier_:  // every form (mbarrier.cpp); a .shared::cluster object is the CTA's own (clusters of one CTA)
+    case Opcode::mbarrier_:  // every form (mbarrier.cpp), on this CTA's objects or, where allowed, another's
+    case Opcode::mapa_: case Opcode::getctarank_:  // cluster.cpp
       return true;
     case Opcode::ldmatrix_: {
       // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
@@ -388,11 +390,12 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::isspacep_: {
       StateSpace s = ins.q.space.value_or(StateSpace::global);
       std::uint64_t a = R(1, 64).u64();
-      bool in_shared = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
+      // .shared::cta: the executing CTA's window; .shared::cluster: any CTA of the cluster (ISA 5.1.4, cluster.cpp).
+      bool in_shared = in_shared_window(s == StateSpace::shared ? StateSpace::shared : StateSpace::shared_cluster, a);
       bool in_local = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
       bool in_param = a >= kParamWindow && a < kParamWindow + kWindowSize;
-      bool r = s == StateSpace::shared ? in_shared : s == StateSpace::local ? in_local : s == StateSpace::param ? in_param
-             : !(in_shared || in_local || in_param);
+      bool r = s == StateSpace::shared || s == StateSpace::shared_cluster ? in_shared : s == StateSpace::local ? in_local : s == StateSpace::param ? in_param
+             : !((a >= kSharedWindow && a < kSharedWindow + kWindowSize) || in_local || in_param);
       W(0, Concrete::boolean(r));
       return true;
     }
@@ -482,6 +485,8 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     }
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
+    case Opcode::mapa_: exec_mapa(t, ins, d); return true;
+    case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
     case Opcode::createpolicy_: W(0, Concrete::lit(64, 0)); return true;
     case Opcode::membar_: case Opcode::fence_:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);

@@ -35,4 +35,36 @@ std::string launch_shape_error(const std::optional<Dims>& block, const std::opti
   return {};
 }
 
+ClusterShape cluster_shape(const std::optional<Dims>& cluster, const ir::Function* kernel) {
+  if (cluster) return {*cluster, true};
+  if (kernel)
+    if (auto req = block_directive(*kernel, "reqnctapercluster")) return {*req, true};
+  return {};
+}
+
+std::string cluster_shape_error(const Dims& grid, const std::optional<Dims>& cluster, const ir::Function* kernel) {
+  if (kernel) {
+    const auto req = block_directive(*kernel, "reqnctapercluster");
+    if (req && cluster && *req != *cluster)
+      return "cluster " + dims_text(*cluster) + ": kernel " + kernel->name + " requires .reqnctapercluster " + dims_text(*req) + " (ISA 11.7.1)";
+    if (!req && !cluster && kernel->performance.count("explicitcluster"))
+      return "kernel " + kernel->name + " must be launched with an explicit cluster (.explicitcluster, ISA 11.7.2); give \"cluster\"";
+  }
+  const ClusterShape shape = cluster_shape(cluster, kernel);
+  const Dims& c = shape.dims;
+  for (int i = 0; i < 3; ++i)
+    if (c[i] == 0) return "cluster " + dims_text(c) + ": dimensions must be positive";
+  if (product(c) > max_cluster_ctas)
+    return "cluster " + dims_text(c) + ": " + std::to_string(product(c)) + " CTAs, a cluster has at most " + std::to_string(max_cluster_ctas) +
+           " (" + std::to_string(max_cluster_ctas_portable) + " portably)";
+  if (kernel)
+    if (auto it = kernel->performance.find("maxclusterrank"); it != kernel->performance.end() && !it->second.empty() && product(c) > it->second[0])
+      return "cluster " + dims_text(c) + ": kernel " + kernel->name + " allows at most " + std::to_string(it->second[0]) +
+             " CTAs per cluster (.maxclusterrank, ISA 11.7.3)";
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] % c[i])
+      return "grid " + dims_text(grid) + " is not a whole number of clusters " + dims_text(c) + " (ISA 2.2.2: the grid is made of clusters)";
+  return {};
+}
+
 }  // namespace ptx::interp

@@ -27,6 +27,9 @@ struct ParamValue {
 struct Launch {
   std::string kernel;  // empty: the module's only kernel
   std::array<std::uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+  // CTAs per thread-block cluster (ISA 2.2.2), given at launch time: an explicit cluster launch. Absent: the
+  // kernel's `.reqnctapercluster` (11.7.1, also explicit), else an implicit cluster of 1x1x1 (docs/clusters.md).
+  std::optional<std::array<std::uint32_t, 3>> cluster;
   std::uint32_t dynamic_shared_bytes = 0;
   // cudaLaunchCooperativeKernel: every CTA is resident at once, and the driver passes the grid workspace that
   // cooperative_groups' grid synchronisation counts on (its address in %envreg1:%envreg2, high:low; see
@@ -62,6 +65,11 @@ inline constexpr std::array<std::uint32_t, 3> max_nctaid{0x7fffffffu, 65535, 655
 inline constexpr std::uint64_t max_threads_per_cta = 1024;
 using Dims = std::array<std::uint32_t, 3>;
 
+// CTAs per cluster: at most 8 portably, 16 where the kernel allows non-portable sizes (CUDA's
+// cudaFuncAttributeNonPortableClusterSizeAllowed); the interpreter accepts up to 16.
+inline constexpr std::uint64_t max_cluster_ctas_portable = 8;
+inline constexpr std::uint64_t max_cluster_ctas = 16;
+
 // The block a kernel's `.reqntid` (ISA 11.4.3) or `.maxntid` (11.4.2) names, missing dimensions 1; none without it.
 std::optional<Dims> block_directive(const ir::Function& kernel, std::string_view name);
 
@@ -69,6 +77,21 @@ std::optional<Dims> block_directive(const ir::Function& kernel, std::string_view
 // per CTA than a CTA has, or, for a given kernel, a block other than its `.reqntid` (11.4.3) or with more threads
 // than its `.maxntid` (11.4.2). An absent block or grid is not checked.
 std::string launch_shape_error(const std::optional<Dims>& block, const std::optional<Dims>& grid, const ir::Function* kernel = nullptr);
+
+// The cluster shape a launch of `kernel` runs with (ISA 2.2.2, 11.7.1): the launch's, else the kernel's
+// `.reqnctapercluster`, else 1x1x1; explicit unless it is that implicit default.
+struct ClusterShape {
+  Dims dims{1, 1, 1};
+  bool is_explicit = false;
+  std::uint32_t ctas() const { return dims[0] * dims[1] * dims[2]; }
+};
+ClusterShape cluster_shape(const std::optional<Dims>& cluster, const ir::Function* kernel);
+
+// Why a launch with this grid and cluster fails (empty when it does not): a cluster above max_cluster_ctas, a
+// grid that is not a whole number of clusters in every dimension, and, for a given kernel, a cluster other than
+// its `.reqnctapercluster` (11.7.1), larger than its `.maxclusterrank` (11.7.3), or none with `.explicitcluster`
+// (11.7.2).
+std::string cluster_shape_error(const Dims& grid, const std::optional<Dims>& cluster, const ir::Function* kernel = nullptr);
 
 struct Options {
   std::uint64_t seed = 0;              // 0: deterministic lowest-pc-first scheduling; else randomised

@@ -130,6 +130,12 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error, 
     return true;
   };
   if (!dims("grid", out.grid) || !dims("block", out.block)) return false;
+  if (j.contains("cluster")) {  // ISA 2.2.2: an explicit cluster launch
+    Dims c{1, 1, 1};
+    if (!dims("cluster", c)) return false;
+    out.cluster = c;
+    if (auto why = cluster_shape_error(out.grid, out.cluster); !why.empty()) { error = why; return false; }
+  }
   if (j.contains("dynamic_shared_bytes")) out.dynamic_shared_bytes = j["dynamic_shared_bytes"].get<std::uint32_t>();
   if (j.contains("cooperative")) {
     if (!j["cooperative"].is_boolean()) { error = "cooperative must be true or false"; return false; }

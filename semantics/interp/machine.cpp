@@ -260,15 +260,12 @@ RunResult Machine::run() {
     result_.problem = {Problem::Kind::bad_launch, why, {}};
     return result_;
   }
-  if (auto it = kernel->performance.find("reqnctapercluster"); it != kernel->performance.end()) {
-    std::uint64_t ctas = 1;
-    for (auto v : it->second) ctas *= v;
-    if (ctas > 1) {  // ISA 11.7.1 .reqnctapercluster: the launch's clusters must have that many CTAs
-      result_.problem = {Problem::Kind::unsupported, "kernel '" + kernel->name + "' requires clusters of " + std::to_string(ctas) +
-                                                         " CTAs (.reqnctapercluster); the interpreter runs clusters of one CTA", {}};
-      return result_;
-    }
+  // Checked even without gpu_launch_limits: a grid that is not a whole number of clusters has no cluster layout.
+  if (auto why = cluster_shape_error(launch_.grid, launch_.cluster, kernel); !why.empty()) {
+    result_.problem = {Problem::Kind::bad_launch, why, {}};
+    return result_;
   }
+  cluster_ = cluster_shape(launch_.cluster, kernel);
   if (launch_.params.size() != kernel->params.size()) {
     result_.problem = {Problem::Kind::bad_launch,
                        "kernel '" + kernel->name + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +
@@ -283,6 +280,10 @@ RunResult Machine::run() {
     return result_;
   }
   setup();
+  if (auto why = cluster_refusal(*kernel); !why.empty()) {
+    result_.problem = {Problem::Kind::unsupported, why, {}};
+    return result_;
+  }
   const std::size_t first_buffer_region = global_.regions().size();
   for (const auto& [name, bytes] : launch_.buffers) {
     buffer_base_.push_back(global_.allocate(name, bytes.size(), 256));
@@ -320,47 +321,7 @@ RunResult Machine::run() {
   }
   const auto& b = launch_.block;
   const std::size_t cta_bytes = (sizeof(Frame) + ki.nslots * sizeof(CV) + ki.frame_bytes + 64) * b[0] * b[1] * b[2] + 64;  // 64: alignment
-  // Up to `resident_ctas` CTAs are resident at once and run interleaved (so that a CTA waiting for another
-  // resident one makes progress, as on a GPU with that many CTAs in flight); a finished CTA makes room for
-  // the next in grid order.
-  const auto& g = launch_.grid;
-  std::vector<std::array<std::uint32_t, 3>> pending;
-  for (std::uint32_t z = 0; z < g[2]; ++z)
-    for (std::uint32_t y = 0; y < g[1]; ++y)
-      for (std::uint32_t x = 0; x < g[0]; ++x) pending.push_back({x, y, z});
-  for (std::size_t k = opt_.first_ctas.size(); k-- > 0;)  // the last of them first, so the first ends up in front
-    if (auto it = std::find(pending.begin(), pending.end(), opt_.first_ctas[k]); it != pending.end())
-      std::rotate(pending.begin(), it, it + 1);
-  std::size_t next = 0;
-  std::vector<std::unique_ptr<Cta>> resident, done;
-  const std::size_t limit = launch_.cooperative ? pending.size() : std::max<std::uint32_t>(1, opt_.resident_ctas);
-  while (!stop_ && (next < pending.size() || !resident.empty())) {
-    while (resident.size() < limit && next < pending.size()) {
-      if (done.empty()) {
-        resident.push_back(std::make_unique<Cta>(cta_bytes));
-      } else {
-        resident.push_back(std::move(done.back()));
-        done.pop_back();
-      }
-      cta_ = resident.back().get();
-      setup_cta(*cta_, pending[next++]);
-      result_.stats.threads += cta_->threads.size();
-      result_.stats.warps += cta_->warps.size();
-      result_.stats.ctas += 1;
-    }
-    for (std::size_t i = 0; i < resident.size() && !stop_;) {
-      cta_ = resident[i].get();
-      run_cta(*cta_, resident.size() == 1);
-      if (cta_->exited == cta_->threads.size()) {
-        for (auto& t : cta_->threads)
-          result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
-        done.push_back(std::move(resident[i]));
-        resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
-      } else {
-        ++i;
-      }
-    }
-  }
+  run_grid(cta_bytes);
   cta_ = nullptr;
   for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
     auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
@@ -372,8 +333,71 @@ RunResult Machine::run() {
   return result_;
 }
 
-// Runs one CTA for a round (every warp one quantum), or to completion when `to_end` (no other CTA resident).
-void Machine::run_cta(Cta& cta, bool to_end) {
+// Up to `resident_ctas` CTAs are resident at once and run interleaved (so that a CTA waiting for another
+// resident one makes progress, as on a GPU with that many CTAs in flight); the unit of residency is a cluster,
+// all of whose CTAs run together (ISA 2.2.2), and a finished cluster makes room for the next in grid order.
+void Machine::run_grid(std::size_t cta_bytes) {
+  const auto pending = cluster_order();
+  std::size_t next = 0, resident_ctas = 0;
+  std::vector<std::unique_ptr<Cluster>> resident;
+  std::vector<std::unique_ptr<Cta>> spare;
+  std::vector<std::unique_ptr<Cta>> owned;  // the resident CTAs' storage
+  const std::size_t limit = launch_.cooperative ? ~std::size_t(0) : std::max<std::uint32_t>(1, opt_.resident_ctas);
+  while (!stop_ && (next < pending.size() || !resident.empty())) {
+    while (next < pending.size() && (resident.empty() || resident_ctas + pending[next].size() <= limit)) {
+      auto& cl = *resident.emplace_back(std::make_unique<Cluster>());
+      const auto& ids = pending[next++];
+      for (std::uint32_t r = 0; r < ids.size(); ++r) {
+        if (spare.empty()) spare.push_back(std::make_unique<Cta>(cta_bytes));
+        owned.push_back(std::move(spare.back()));
+        spare.pop_back();
+        cta_ = owned.back().get();
+        setup_cta(*cta_, ids[r]);
+        cta_->cluster = &cl;
+        cta_->rank = r;
+        cl.ctas.push_back(cta_);
+        result_.stats.threads += cta_->threads.size();
+        result_.stats.warps += cta_->warps.size();
+        result_.stats.ctas += 1;
+      }
+      for (int i = 0; i < 3; ++i) cl.id[i] = ids[0][i] / cluster_.dims[i];
+      resident_ctas += ids.size();
+    }
+    bool progress = false;
+    std::size_t live = 0;
+    for (const auto& c : owned) live += c->exited != c->threads.size();
+    // With a seed, the CTAs of clusters run in a random order each round, so that accesses of one CTA to another's
+    // shared memory interleave differently from run to run (1-CTA clusters keep grid order, as before clusters).
+    if (opt_.seed && cluster_.ctas() > 1) std::shuffle(owned.begin(), owned.end(), *rng_);
+    for (std::size_t i = 0; i < owned.size() && !stop_; ++i) {
+      cta_ = owned[i].get();
+      if (cta_->exited != cta_->threads.size()) progress |= run_cta(*cta_, live == 1);
+    }
+    for (std::size_t k = 0; k < resident.size() && !stop_;) {
+      if (!resident[k]->done()) { ++k; continue; }
+      for (Cta* c : resident[k]->ctas) {
+        for (auto& t : c->threads)
+          result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
+        auto it = std::find_if(owned.begin(), owned.end(), [&](const auto& p) { return p.get() == c; });
+        spare.push_back(std::move(*it));
+        owned.erase(it);
+      }
+      resident_ctas -= resident[k]->ctas.size();
+      resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(k));
+      progress = true;
+    }
+    // Every live CTA is blocked, some at a barrier.cluster that no other CTA can complete any more.
+    if (!progress && !stop_)
+      for (const auto& c : owned)
+        if (c->exited != c->threads.size()) { report_deadlock(*c); break; }
+  }
+}
+
+// Runs one CTA for a round (every warp one quantum), or to completion when `to_end` (no other CTA live).
+// Returns whether it made progress. A CTA that cannot, but has threads waiting at barrier.cluster that another
+// CTA of its cluster may complete, is left for Machine::run to judge.
+bool Machine::run_cta(Cta& cta, bool to_end) {
+  bool any = false;
   const std::uint32_t quantum = 256;
   std::vector<std::uint32_t> order(cta.warps.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -384,25 +408,34 @@ void Machine::run_cta(Cta& cta, bool to_end) {
       if (stop_) break;
       progress |= step_warp(cta.warps[w], quantum) > 0;
     }
+    any |= progress;
     if (cta.exited == cta.threads.size()) break;
     if (stop_) break;
     if (!progress) {
-      // Nothing can run: every live thread waits at a barrier or a warp rendezvous that cannot complete.
-      std::vector<Thread*> stuck;
-      std::string what;
-      for (auto& t : cta.threads)
-        if (t.status == Status::at_barrier || t.status == Status::at_warp_sync || t.status == Status::at_cluster_wait) {
-          if (stuck.size() < 8) stuck.push_back(&t);
-        }
-      for (std::uint32_t b = 0; b < 16; ++b)
-        if (cta.barriers[b].arrived)
-          what += " barrier " + std::to_string(b) + ": " + std::to_string(cta.barriers[b].arrived) + " of " +
-                  std::to_string(cta.barriers[b].expected ? cta.barriers[b].expected : cta.threads.size() - cta.exited) + " arrived;";
-      if (cta.cluster_arrived)
-        what += " barrier.cluster: " + std::to_string(cta.cluster_arrived) + " of " + std::to_string(cta.threads.size() - cta.exited) + " arrived;";
-      fail(Problem::Kind::deadlock, "deadlock: no thread can make progress;" + what, stuck);
+      const bool cluster_wait = std::any_of(cta.threads.begin(), cta.threads.end(), [](const Thread& t) { return t.status == Status::at_cluster_wait; });
+      if (!cluster_wait || cluster_.ctas() == 1) report_deadlock(cta);
+      break;
     }
   }
+  return any;
+}
+
+// Nothing can run: every live thread waits at a barrier or a warp rendezvous that cannot complete.
+void Machine::report_deadlock(Cta& cta) {
+  cta_ = &cta;
+  std::vector<Thread*> stuck;
+  std::string what;
+  for (auto& t : cta.threads)
+    if (t.status == Status::at_barrier || t.status == Status::at_warp_sync || t.status == Status::at_cluster_wait) {
+      if (stuck.size() < 8) stuck.push_back(&t);
+    }
+  for (std::uint32_t b = 0; b < 16; ++b)
+    if (cta.barriers[b].arrived)
+      what += " barrier " + std::to_string(b) + ": " + std::to_string(cta.barriers[b].arrived) + " of " +
+              std::to_string(cta.barriers[b].expected ? cta.barriers[b].expected : cta.threads.size() - cta.exited) + " arrived;";
+  if (cta.cluster->arrived)
+    what += " barrier.cluster: " + std::to_string(cta.cluster->arrived) + " of " + std::to_string(cluster_live_threads(*cta.cluster)) + " arrived;";
+  fail(Problem::Kind::deadlock, "deadlock: no thread can make progress;" + what, stuck);
 }
 
 std::uint32_t Machine::step_warp(Warp& w, std::uint32_t quantum) {
@@ -725,40 +758,6 @@ void Machine::arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d
     t.sync_ins = &ins;
     b.waiting.push_back(t.linear);
   }
-}
-
-// ISA 9.7.13.2 barrier.cluster.arrive{.sem}{.aligned} / barrier.cluster.wait{.acquire}{.aligned}. The interpreter
-// runs clusters of one CTA (Launch has no cluster shape; a kernel that requires larger ones is refused), so the
-// barrier completes when every non-exited thread of the CTA has arrived. The observer sees it as an mbarrier-like
-// object (kClusterBarrierObject): arrive-ons in a phase, and waits that find it complete.
-void Machine::cluster_barrier(Thread& t, const Instruction& ins) {
-  const std::string name = ir::opcode_text(ins);
-  if (ins.q.has(ir::Flag::arrive)) {
-    if (t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread arrives again before its barrier.cluster.wait for the previous arrive", {&t});
-    t.cluster_arrival = cta_->cluster_phase + 1;
-    if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, kClusterBarrierObject, cta_->cluster_phase);
-    ++cta_->cluster_arrived;
-    t.frames.back().pc++;
-    complete_cluster_phase();
-    return;
-  }
-  if (!t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread waits without having arrived", {&t});
-  const std::uint64_t phase = t.cluster_arrival - 1;
-  if (phase == cta_->cluster_phase) {  // not complete: wait here (complete_cluster_phase wakes it)
-    t.status = Status::at_cluster_wait;
-    return;
-  }
-  t.cluster_arrival = 0;
-  if (opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, kClusterBarrierObject, phase);
-  t.frames.back().pc++;
-}
-
-void Machine::complete_cluster_phase() {
-  if (cta_->cluster_arrived == 0 || cta_->cluster_arrived < cta_->threads.size() - cta_->exited) return;
-  cta_->cluster_arrived = 0;
-  ++cta_->cluster_phase;
-  for (auto& u : cta_->threads)
-    if (u.status == Status::at_cluster_wait) u.status = Status::running;  // its wait runs again and passes
 }
 
 void Machine::check_barriers() {

@@ -147,6 +147,8 @@ struct Mbarrier {
   std::int64_t tx = 0;         // tx-count (9.7.13.15.5)
 };
 
+struct Cluster;
+
 struct Cta {
   // Its threads' frames, registers and stacks come from `arena`, which starts in `buffer`: one allocation for the
   // CTA instead of three per thread (a vector that grows leaves its old copy there until the CTA is done). A
@@ -160,12 +162,31 @@ struct Cta {
   std::vector<std::uint8_t> shared;
   std::array<Barrier, 16> barriers{};
   std::map<std::uint64_t, Mbarrier> mbarriers;  // by shared-memory offset
-  // barrier.cluster (ISA 9.7.13.2) of the CTA's cluster, which is the CTA alone: its completed phases, and the
-  // threads that arrived in the current one.
-  std::uint64_t cluster_phase = 0;
-  std::uint32_t cluster_arrived = 0;
+  Cluster* cluster = nullptr;  // its cluster (ISA 2.2.2), every CTA of which is resident with it
+  std::uint32_t rank = 0;             // %cluster_ctarank
   std::uint32_t exited = 0;
   std::uint32_t arrivals = 0;  // threads counted at any barrier and not yet released
+};
+
+// A thread-block cluster (ISA 2.2.2; cluster.cpp): its CTAs, co-resident and run interleaved, by
+// %cluster_ctarank, and the state of its barrier.cluster (9.7.13.3).
+struct Cluster {
+  std::array<std::uint32_t, 3> id{};  // %clusterid
+  std::vector<Cta*> ctas;
+  std::uint64_t phase = 0;    // barrier.cluster's completed phases
+  std::uint32_t arrived = 0;  // threads that arrived in the current phase
+  bool done() const {
+    for (const Cta* c : ctas)
+      if (c->exited != c->threads.size()) return false;
+    return true;
+  }
+};
+
+// Where a shared-memory address points (cluster.cpp): a CTA of the executing CTA's cluster and an offset in its
+// shared memory; cta null when the address names none.
+struct SharedTarget {
+  Cta* cta = nullptr;
+  std::uint64_t offset = 0;
 };
 
 class Machine {
@@ -190,6 +211,7 @@ class Machine {
   std::uint32_t kernel_ = 0;                // function index of the launched kernel
   std::vector<std::uint8_t> kernel_frame_;  // the kernel frame's bytes at entry: the launch's parameter values
   Cta* cta_ = nullptr;
+  ClusterShape cluster_;  // the launch's cluster shape (ISA 2.2.2)
   RunResult result_;
   bool stop_ = false;
   std::uint64_t clock_ = 0;
@@ -240,6 +262,15 @@ class Machine {
   bool exec_lane(Thread& t, const Instruction& ins, const Decoded& d);
   // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
   void exec_mbarrier(Thread& t, const Instruction& ins);
+  // Clusters (cluster.cpp): the cluster special registers (ISA 10.11-10.17; nullopt for any other register),
+  // the CTA and offset a shared address names (`given`: the instruction's state space, generic when the address
+  // came through the generic window), mapa (9.7.9.23), getctarank (9.7.9.24) and isspacep of shared spaces.
+  std::optional<std::uint64_t> cluster_special(ir::SpecialRegister r, unsigned component) const;
+  SharedTarget shared_target(StateSpace given, std::uint64_t addr) const;
+  std::uint8_t* shared_pointer(Thread& t, StateSpace given, std::uint64_t addr, std::uint64_t size);
+  void exec_mapa(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_getctarank(Thread& t, const Instruction& ins, const Decoded& d);
+  bool in_shared_window(StateSpace s, std::uint64_t generic) const;
   // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
   void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);
   void run_fast(Group& g, std::uint32_t active, const Fast& f);
@@ -249,7 +280,11 @@ class Machine {
   bool setup();
   void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
   void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
-  void run_cta(Cta& cta, bool to_end);
+  void run_grid(std::size_t cta_bytes);  // every cluster of the grid, a few resident at a time
+  bool run_cta(Cta& cta, bool to_end);  // whether any warp made progress
+  void report_deadlock(Cta& cta);
+  // The grid's clusters in launch order (Options::first_ctas' clusters first), each its CTAs' ctaids by rank.
+  std::vector<std::vector<std::array<std::uint32_t, 3>>> cluster_order() const;
   std::uint32_t step_warp(Warp& w, std::uint32_t quantum);
   bool exec_group(Warp& w, Group& g);
   bool exec_other(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
@@ -259,7 +294,10 @@ class Machine {
   void check_barriers();
   // barrier.cluster.arrive / .wait (a wait that finds its phase incomplete blocks, and runs again once it is).
   void cluster_barrier(Thread& t, const Instruction& ins);
-  void complete_cluster_phase();  // when every non-exited thread arrived
+  void complete_cluster_phase();  // when every non-exited thread of the cluster arrived
+  static std::uint32_t cluster_live_threads(const Cluster& c);
+  // Why the interpreter does not run this launch's clusters (empty when it does): cluster.cpp.
+  std::string cluster_refusal(const ir::Function& kernel) const;
   void try_warp_sync(Warp& w);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void do_call(Thread& t, const Instruction& ins);

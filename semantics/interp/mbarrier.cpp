@@ -37,28 +37,41 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     write(t, o[0], Concrete::lit(32, token_pending(read(t, o[1], 64).u64())));
     return;
   }
-  // The object: 8 bytes, 8-aligned, in the executing thread's CTA's shared memory (9.7.13.15.1, .8).
+  // The object: 8 bytes, 8-aligned, in shared memory (9.7.13.15.1, .8): the executing CTA's, or through a
+  // .shared::cluster address another CTA's of the cluster (cluster.cpp).
   const auto addr_index = static_cast<std::size_t>(ir::mbarrier_object_operand(op));
   const StateSpace given = ins.q.space.value_or(StateSpace::generic);
-  auto [space, object] = resolve(given == StateSpace::shared_cluster ? StateSpace::shared : given,
-                                 access_address(t, o[addr_index], given));
+  const std::uint64_t address = access_address(t, o[addr_index], given);
+  auto [space, window_offset] = resolve(given == StateSpace::shared_cluster ? StateSpace::shared : given, address);
   if (space != StateSpace::shared) return illegal("the mbarrier object's address is not in shared memory");
+  if (!locate(t, given, address, 8, !wait)) return;  // (out of bounds: reported)
+  const SharedTarget where = shared_target(given, window_offset);
+  const std::uint64_t object = where.offset;
   if (object % 8) return fail(Problem::Kind::misaligned, name + ": mbarrier object at shared offset " + std::to_string(object) + " is not 8-byte aligned", {&t});
-  if (!locate(t, StateSpace::shared, object, 8, !wait)) return;  // (out of bounds: reported)
+  // 9.7.13.15.11-.14: only arrive(-on), arrive_drop, expect_tx and complete_tx name an object in .shared::cluster
+  // outside .shared::cta, and an arrive on one returns no state (the sink `_` is mandatory).
+  Cta& home = *where.cta;
+  if (&home != cta_) {
+    const bool remote_ok = (op == MbarrierOp::arrive && !async_arrive) || op == MbarrierOp::expect_tx || op == MbarrierOp::complete_tx;
+    if (!remote_ok) return illegal("the mbarrier object is in the shared memory of cluster CTA rank " + std::to_string(home.rank) +
+                                   "; this operation takes only an object of the executing CTA (ISA 9.7.13.15)");
+    if (arrive && o[0].kind != Operand::Kind::Sink)
+      return illegal("an arrive on an object of another CTA (rank " + std::to_string(home.rank) + ") returns no state; its destination must be '_' (ISA 9.7.13.15.13)");
+  }
 
   if (op == MbarrierOp::init) {
     const std::uint64_t count = read(t, o[1], 32).u64();
     if (count < 1 || count > kMaxCount) return illegal("count " + std::to_string(count) + " is outside [1, 2^20 - 1]");
-    if (cta_->mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
-    cta_->mbarriers[object] = Mbarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
+    if (home.mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
+    home.mbarriers[object] = Mbarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
     if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), object);
     return;
   }
-  auto it = cta_->mbarriers.find(object);
-  if (it == cta_->mbarriers.end()) return illegal("the mbarrier object at shared offset " + std::to_string(object) + " is not initialized");
+  auto it = home.mbarriers.find(object);
+  if (it == home.mbarriers.end()) return illegal("the mbarrier object at shared offset " + std::to_string(object) + " is not initialized");
   Mbarrier& m = it->second;
   if (op == MbarrierOp::inval) {
-    cta_->mbarriers.erase(it);
+    home.mbarriers.erase(it);
     return;
   }
   // 9.7.13.15.6: the phase completes when no arrivals are pending and tx-count is zero; the next one starts with

@@ -17,6 +17,11 @@ inline constexpr std::uint64_t kSharedWindow = 0xC0000000;  // generic = window 
 inline constexpr std::uint64_t kLocalWindow = 0xD0000000;   // generic = window + local-space address
 inline constexpr std::uint64_t kParamWindow = 0xE0000000;   // generic = window + param-space address
 inline constexpr std::uint64_t kWindowSize = 0x10000000;
+// The .shared::cluster window (docs/clusters.md, ISA 5.1.4): offsets below kDsmemStride are the executing CTA's
+// own shared memory (its .shared::cta window, contained in the cluster window), and rank r's shared memory is
+// also at (r + 1) * kDsmemStride + offset. A CTA's shared memory must fit in kDsmemStride bytes.
+inline constexpr std::uint64_t kDsmemStride = 0x800000;  // 8 MiB; 17 strides fit in kWindowSize
+constexpr std::uint64_t dsmem_address(std::uint32_t rank, std::uint64_t offset) { return (rank + 1ull) * kDsmemStride + offset; }
 inline constexpr std::uint64_t kFunctionBase = 0xF0000000;  // "address" of function i (mov r, f; calls through r)
 
 // Global (and const) memory: named allocations with a guard gap between them, so that an access past one

@@ -65,4 +65,27 @@ check "cooperative grid sync" 0 $rc
 echo "$out" | grep -q "\"bytes_le_hex\": \"$want\"" || { echo "FAIL cooperative grid sync: output"; fails=$((fails+1)); }
 "$exe" run "$ws" --grid 4 --block 32 --buffer a=$hex --param buffer:a >/dev/null 2>&1; rc=$?
 check "grid sync without a cooperative launch traps -> 1" 1 $rc
+# Clusters (ISA 2.2.2): "cluster" in a launch file and --cluster. In exchange each thread reads arr[tid] of the next
+# rank, (rank + 1) % 2 * 100 + tid, then getctarank of it and its own arr[tid]; rank 0's counter (word 7) is 2 * 32 * 2.
+out=$("$exe" run "$data/cluster.ptx" --launch "$data/cluster_exchange.json"); rc=$?
+check "cluster launch file" 0 $rc
+vals=$(echo "$out" | tr -d ' \n' | sed 's/.*"values":\[\([^]]*\)\].*/\1/')
+echo "$vals" | cut -d, -f1,2,3,4,7 | grep -qx '100,100,1,0,128' || { echo "FAIL cluster launch file: rank 0 thread 0 got $(echo "$vals" | cut -d, -f1-8)"; fails=$((fails+1)); }
+echo "$vals" | cut -d, -f257,258,259,260 | grep -qx '0,0,0,100' || { echo "FAIL cluster launch file: rank 1 thread 0 got $(echo "$vals" | cut -d, -f257-264)"; fails=$((fails+1)); }
+out=$("$exe" run "$data/cluster.ptx" --kernel req2 --grid 4 --block 32 --cluster 2 --buffer 'out=u32[8]' --param buffer:out); rc=$?
+check "--cluster" 0 $rc
+echo "$out" | tr -d ' \n' | grep -q '"values":\[1,2,1,2,1,2,1,2\]' || { echo "FAIL --cluster: output $out"; fails=$((fails+1)); }
+err=$("$exe" run "$data/cluster.ptx" --launch "$data/cluster_indivisible.json" 2>&1 >/dev/null); rc=$?
+check "grid not a whole number of clusters -> 2" 2 $rc
+[ "$err" = "$data/cluster_indivisible.json: error: grid 6,1,1 is not a whole number of clusters 4,1,1 (ISA 2.2.2: the grid is made of clusters)" ] ||
+  { echo "FAIL indivisible grid: message '$err'"; fails=$((fails+1)); }
+err=$("$exe" run "$data/cluster.ptx" --launch "$data/cluster_mismatch.json" 2>&1 >/dev/null); rc=$?
+check "cluster other than .reqnctapercluster -> 2" 2 $rc
+[ "$err" = "error: cluster 4,1,1: kernel req2 requires .reqnctapercluster 2,1,1 (ISA 11.7.1)" ] ||
+  { echo "FAIL .reqnctapercluster mismatch: message '$err'"; fails=$((fails+1)); }
+err=$("$exe" run "$data/cluster.ptx" --kernel map_rank --grid 2 --cluster 2 --buffer 'out=u64[1]' --param buffer:out --param u32:5 --param u32:0 2>&1 >/dev/null); rc=$?
+check "mapa to rank 5 of 2 -> 1" 1 $rc
+[ "$err" = "error: mapa.shared::cluster.u64: CTA rank 5 is not below %cluster_nctarank 2" ] || { echo "FAIL mapa rank: message '$err'"; fails=$((fails+1)); }
+"$exe" run "$data/cluster.ptx" --kernel req2 --grid 4 --cluster 2 0 --buffer 'out=u32[8]' --param buffer:out >/dev/null 2>&1; rc=$?
+check "--cluster 2 0 -> 2" 2 $rc
 exit $fails

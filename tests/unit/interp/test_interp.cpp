@@ -20,6 +20,7 @@
 
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 
 using namespace ptx::interp;
@@ -535,7 +536,7 @@ TEST_CASE("barrier.cluster: a wait returns once every non-exited thread arrived;
   check_neighbour_reads("", "  barrier.cluster.arrive;\n  barrier.cluster.wait;", 48);
 }
 
-TEST_CASE("barrier.cluster: arriving twice, waiting without arriving and kernels that need clusters of several CTAs are refused") {
+TEST_CASE("barrier.cluster: arriving twice and waiting without arriving are illegal; .blocksareclusters is refused") {
   const std::string prefix = std::string(".visible .entry k(.param .u64 out) {") + kDecls;
   auto twice = run_kernel(prefix + "barrier.cluster.arrive;\n barrier.cluster.arrive;\n ret;\n}", 32, 1);
   CHECK(twice.r.problem.kind == Problem::Kind::illegal);
@@ -543,9 +544,10 @@ TEST_CASE("barrier.cluster: arriving twice, waiting without arriving and kernels
   auto no_arrive = run_kernel(prefix + "barrier.cluster.wait;\n ret;\n}", 32, 1);
   CHECK(no_arrive.r.problem.kind == Problem::Kind::illegal);
   CHECK(no_arrive.r.problem.message.find("without having arrived") != std::string::npos);
-  auto clustered = run_kernel(".visible .entry k(.param .u64 out) .reqnctapercluster 2, 1, 1 {" + std::string(kDecls) + "ret;\n}", 32, 1, {}, {}, 2);
-  CHECK(clustered.r.problem.kind == Problem::Kind::unsupported);
-  CHECK(clustered.r.problem.message.find("clusters of 2 CTAs") != std::string::npos);
+  // ISA 9.0's .blocksareclusters (valid with .reqntid and .reqnctapercluster) is not modelled: refused, not run.
+  auto blocks = run_kernel(".visible .entry k(.param .u64 out) .reqntid 32 .reqnctapercluster 2 .blocksareclusters {" + std::string(kDecls) + "ret;\n}", 32, 1, {}, {}, 2);
+  CHECK(blocks.r.problem.kind == Problem::Kind::unsupported);
+  CHECK(blocks.r.problem.message == "kernel 'k' declares .blocksareclusters, which the interpreter does not model");
 }
 
 TEST_CASE("unsupported instructions are reported by name and line before running") {
@@ -1236,4 +1238,220 @@ TEST_CASE("cvt to and from .ue8m0x2 (ISA 9.7.9.21, 5.2.3): .rz/.rp{.satfinite}, 
   CHECK(half(6) == 0x8081u);
   CHECK(r.out[4] == 0x3f800040u);
   CHECK(r.out[5] == 0x7fff0080u);
+}
+
+// ---------------------------------------------------------------------------------------------- clusters
+// The kernels of data/cluster.ptx (ISA 9.0 2.2.2 thread-block clusters; valid for ptxas -arch=sm_90), each with
+// `out` as its first parameter; expected values come from the spec's definitions, not from a run.
+namespace {
+struct ClusterRun {
+  RunResult r;
+  std::vector<std::uint32_t> out;
+};
+const ptx::ir::Module& cluster_module() {
+  static const auto loaded = [] {
+    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/cluster.ptx");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return ptx::ir::load_ptx(std::move(text), "cluster.ptx");
+  }();
+  REQUIRE(loaded);
+  return *loaded.module;
+}
+ClusterRun run_cluster(const std::string& kernel, Dims grid, std::uint32_t threads, std::optional<Dims> cluster, std::uint32_t words,
+                       std::vector<std::uint32_t> u32_params = {}, Options opt = {}) {
+  Launch l;
+  l.kernel = kernel;
+  l.grid = grid;
+  l.block = {threads, 1, 1};
+  l.cluster = cluster;
+  l.buffers.push_back({"out", std::vector<std::uint8_t>(words * 4)});
+  l.params.push_back({"out", {}, 0});
+  for (auto v : u32_params) l.params.push_back({"", ptx::ir::ScalarType::u32, v});
+  ClusterRun result;
+  result.r = run(cluster_module(), l, opt);
+  result.out.assign(words, 0);
+  if (!result.r.buffers.empty()) std::memcpy(result.out.data(), result.r.buffers[0].second.data(), words * 4);
+  return result;
+}
+}  // namespace
+
+TEST_CASE("clusters: special registers of 2x1x1 and 2x2x1 clusters in a grid of several clusters (ISA 10.11-10.17)") {
+  const Dims grid{4, 2, 1};
+  for (const Dims c : {Dims{2, 1, 1}, Dims{2, 2, 1}}) {
+    CAPTURE(c[1]);
+    auto r = run_cluster("specials", grid, 32, c, 16 * 8);
+    REQUIRE(r.r.ok());
+    for (std::uint32_t y = 0; y < 2; ++y)
+      for (std::uint32_t x = 0; x < 4; ++x) {
+        CAPTURE(x);
+        CAPTURE(y);
+        const std::uint32_t* w = r.out.data() + 16 * (x + 4 * y);
+        // 10.12 %clusterid, 10.13 %nclusterid, 10.14 %cluster_ctaid, 10.15 %cluster_nctaid (each x, y, z).
+        const std::uint32_t want[16] = {x / c[0], y / c[1], 0, 4 / c[0], 2 / c[1], 1, x % c[0], y % c[1], 0, c[0], c[1], 1,
+                                        // 10.16 rank = x + y * nx of %cluster_ctaid, 10.17, 10.11, written
+                                        x % c[0] + (y % c[1]) * c[0], c[0] * c[1], 1, 1};
+        for (int k = 0; k < 16; ++k) CHECK(w[k] == want[k]);
+      }
+  }
+  // By hand: CTA (3,1) of a 4x2 grid of 2x2 clusters is in cluster (1,0) of 2x1, at (1,1) in it, rank 1 + 1*2 = 3.
+  auto r = run_cluster("specials", grid, 32, Dims{2, 2, 1}, 16 * 8);
+  const std::vector<std::uint32_t> cta_3_1(r.out.begin() + 16 * 7, r.out.begin() + 16 * 8);
+  CHECK(cta_3_1 == std::vector<std::uint32_t>{1, 0, 0, 2, 1, 1, 1, 1, 0, 2, 2, 1, 3, 4, 1, 1});
+  // 2x1x1 clusters: CTA (3,1) is in cluster (1,1) of 2x2, at (1,0) in it, rank 1 of 2.
+  r = run_cluster("specials", grid, 32, Dims{2, 1, 1}, 16 * 8);
+  const std::vector<std::uint32_t> cta_3_1b(r.out.begin() + 16 * 7, r.out.begin() + 16 * 8);
+  CHECK(cta_3_1b == std::vector<std::uint32_t>{1, 1, 0, 2, 2, 1, 1, 0, 0, 2, 1, 1, 1, 2, 1, 1});
+  // ISA 2.2.2: no cluster given is an implicit 1x1x1 cluster: %is_explicit_cluster false, each CTA its own cluster.
+  r = run_cluster("specials", {3, 1, 1}, 32, std::nullopt, 16 * 3);
+  REQUIRE(r.r.ok());
+  for (std::uint32_t x = 0; x < 3; ++x) {
+    const std::vector<std::uint32_t> w(r.out.begin() + 16 * x, r.out.begin() + 16 * (x + 1));
+    CHECK(w == std::vector<std::uint32_t>{x, 0, 0, 3, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1, 0, 1});
+  }
+  // 11.7.1: a kernel's .reqnctapercluster configures the launch that gives none, and that is an explicit cluster.
+  r = run_cluster("req2", {4, 1, 1}, 32, std::nullopt, 8);
+  REQUIRE(r.r.ok());
+  CHECK(r.out == std::vector<std::uint32_t>{1, 2, 1, 2, 1, 2, 1, 2});
+}
+
+TEST_CASE("clusters: CTAs exchange values through distributed shared memory (mapa, ld/red/atom .shared::cluster, generic)") {
+  const std::uint32_t n = 4, ctas = 8;
+  for (std::uint64_t seed : {0, 3}) {
+    CAPTURE(seed);
+    Options opt;
+    opt.seed = seed;
+    auto r = run_cluster("exchange", {ctas, 1, 1}, 32, Dims{n, 1, 1}, ctas * 32 * 8, {}, opt);
+    REQUIRE(r.r.ok());
+    for (std::uint32_t cta = 0; cta < ctas; ++cta) {
+      const std::uint32_t rank = cta % n, next = (rank + 1) % n;
+      for (std::uint32_t tid = 0; tid < 32; ++tid) {
+        CAPTURE(cta);
+        CAPTURE(tid);
+        const std::uint32_t* w = r.out.data() + (cta * 32 + tid) * 8;
+        CHECK(w[0] == next * 100 + tid);  // the neighbour's arr[tid], via mapa.shared::cluster
+        CHECK(w[1] == next * 100 + tid);  // the same via generic mapa and ld
+        CHECK(w[2] == next);              // getctarank of the mapped address (9.7.9.24)
+        CHECK(w[3] == rank * 100 + tid);  // mapped to its own rank: its own arr[tid], read as .shared::cta
+        CHECK(w[4] == 1);                 // isspacep.shared::cluster of the neighbour's generic address
+        CHECK(w[5] == 0);                 // ... which is not in this CTA's .shared::cta window
+        CHECK(w[6] == (rank == 0 ? 2 * 32 * n : 0));  // every thread of the cluster added 2 to rank 0's counter
+        CHECK(w[7] < 2 * 32 * n);
+      }
+    }
+    for (std::uint32_t cluster = 0; cluster < ctas / n; ++cluster) {
+      std::set<std::uint32_t> olds;  // the atom's old values: one per thread of the cluster, all different
+      for (std::uint32_t k = 0; k < n * 32; ++k) olds.insert(r.out[(cluster * n * 32 + k) * 8 + 7]);
+      CHECK(olds.size() == n * 32);
+    }
+  }
+}
+
+TEST_CASE("clusters: a read racing with another CTA's store before barrier.cluster gets either value; after it, the store") {
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+    CAPTURE(seed);
+    Options opt;
+    opt.seed = seed;
+    auto r = run_cluster("early_read", {4, 1, 1}, 1, Dims{2, 1, 1}, 8, {}, opt);
+    REQUIRE(r.r.ok());
+    for (std::uint32_t cta = 0; cta < 4; cta += 2) {
+      CHECK((r.out[cta * 2] == 0 || r.out[cta * 2] == 7));  // no order between the store and the read
+      CHECK(r.out[cta * 2 + 1] == 7);                       // barrier.cluster ordered the store before it
+      CHECK(r.out[cta * 2 + 2] == 0);                       // rank 1's own x is untouched
+      CHECK(r.out[cta * 2 + 3] == 0);
+    }
+  }
+}
+
+TEST_CASE("clusters: mapa to a rank not below %cluster_nctarank, or of an address outside shared memory, is illegal") {
+  auto ok = run_cluster("map_rank", {2, 1, 1}, 1, Dims{2, 1, 1}, 2, {1, 0});
+  CHECK(ok.r.ok());
+  auto rank = run_cluster("map_rank", {2, 1, 1}, 1, Dims{2, 1, 1}, 2, {2, 0});
+  CHECK(rank.r.problem.kind == Problem::Kind::illegal);
+  CHECK(rank.r.problem.message == "mapa.shared::cluster.u64: CTA rank 2 is not below %cluster_nctarank 2");
+  auto global = run_cluster("map_rank", {2, 1, 1}, 1, Dims{2, 1, 1}, 2, {1, 1});
+  CHECK(global.r.problem.kind == Problem::Kind::illegal);
+  CHECK(global.r.problem.message.find("mapa.u64: 0x") == 0);
+  CHECK(global.r.problem.message.find("is not a generic address of shared memory of the cluster") != std::string::npos);
+  // An implicit 1x1x1 cluster has rank 0 only.
+  auto implicit = run_cluster("map_rank", {2, 1, 1}, 1, std::nullopt, 2, {1, 0});
+  CHECK(implicit.r.problem.message == "mapa.shared::cluster.u64: CTA rank 1 is not below %cluster_nctarank 1");
+}
+
+TEST_CASE("clusters: a remote mbarrier arrive completes the phase a thread of the other CTA waits on (ISA 9.7.13.15)") {
+  for (std::uint64_t seed : {0, 1, 2}) {
+    CAPTURE(seed);
+    Options opt;
+    opt.seed = seed;
+    auto r = run_cluster("remote_arrive", {4, 1, 1}, 32, Dims{2, 1, 1}, 4, {}, opt);
+    REQUIRE(r.r.ok());
+    CHECK(r.out == std::vector<std::uint32_t>{42, 0, 42, 0});  // rank 0 read rank 1's store after the phase completed
+  }
+  // Only arrive, arrive_drop, expect_tx and complete_tx take another CTA's object, and an arrive on one returns nothing.
+  auto wait = run_cluster("remote_misuse", {2, 1, 1}, 1, Dims{2, 1, 1}, 1, {0});
+  CHECK(wait.r.problem.kind == Problem::Kind::illegal);
+  CHECK(wait.r.problem.message == "mbarrier.test_wait.parity.b64: the mbarrier object is in the shared memory of cluster CTA rank 0; "
+                                  "this operation takes only an object of the executing CTA (ISA 9.7.13.15)");
+  auto state = run_cluster("remote_misuse", {2, 1, 1}, 1, Dims{2, 1, 1}, 1, {1});
+  CHECK(state.r.problem.kind == Problem::Kind::illegal);
+  CHECK(state.r.problem.message == "mbarrier.arrive.b64: an arrive on an object of another CTA (rank 0) returns no state; its destination must be '_' (ISA 9.7.13.15.13)");
+}
+
+TEST_CASE("clusters: launch shapes the driver rejects (JSON and kernel directives, ISA 2.2.2 and 11.7)") {
+  auto json_error = [](const char* text) {
+    Launch l;
+    std::string error;
+    CHECK_FALSE(launch_from_json(nlohmann::json::parse(text), l, error));
+    return error;
+  };
+  CHECK(json_error(R"({"grid": [3], "cluster": [2]})") == "grid 3,1,1 is not a whole number of clusters 2,1,1 (ISA 2.2.2: the grid is made of clusters)");
+  CHECK(json_error(R"({"grid": [4, 3], "cluster": [2, 2]})") == "grid 4,3,1 is not a whole number of clusters 2,2,1 (ISA 2.2.2: the grid is made of clusters)");
+  CHECK(json_error(R"({"grid": [32], "cluster": [17]})") == "cluster 17,1,1: 17 CTAs, a cluster has at most 16 (8 portably)");
+  CHECK(json_error(R"({"grid": [4], "cluster": [2, 0]})") == "cluster dimensions must be positive");
+  Launch fine;
+  std::string error;
+  CHECK(launch_from_json(nlohmann::json::parse(R"({"grid": [4, 2], "cluster": [2, 2, 1]})"), fine, error));
+  CHECK((fine.cluster == Dims{2, 2, 1}));
+  // 11.7.1: a launch cluster other than the kernel's .reqnctapercluster fails; so does a grid it does not divide.
+  auto mismatch = run_cluster("req2", {4, 1, 1}, 32, Dims{4, 1, 1}, 8);
+  CHECK(mismatch.r.problem.kind == Problem::Kind::bad_launch);
+  CHECK(mismatch.r.problem.message == "cluster 4,1,1: kernel req2 requires .reqnctapercluster 2,1,1 (ISA 11.7.1)");
+  auto odd = run_cluster("req2", {3, 1, 1}, 32, std::nullopt, 8);
+  CHECK(odd.r.problem.kind == Problem::Kind::bad_launch);
+  CHECK(odd.r.problem.message == "grid 3,1,1 is not a whole number of clusters 2,1,1 (ISA 2.2.2: the grid is made of clusters)");
+  // 11.7.2 .explicitcluster without a cluster, 11.7.3 .maxclusterrank exceeded.
+  auto loaded = ptx::ir::load_ptx(".version 8.0\n.target sm_90\n.address_size 64\n"
+                                  ".visible .entry ex(.param .u64 out) .explicitcluster\n{\nret;\n}\n"
+                                  ".visible .entry mx(.param .u64 out) .maxclusterrank 2\n{\nret;\n}\n", "dirs.ptx");
+  REQUIRE(loaded);
+  Launch l;
+  l.grid = {4, 1, 1};
+  l.buffers.push_back({"out", std::vector<std::uint8_t>(4)});
+  l.params.push_back({"out", {}, 0});
+  l.kernel = "ex";
+  auto r = run(*loaded.module, l);
+  CHECK(r.problem.kind == Problem::Kind::bad_launch);
+  CHECK(r.problem.message == "kernel ex must be launched with an explicit cluster (.explicitcluster, ISA 11.7.2); give \"cluster\"");
+  l.cluster = Dims{2, 1, 1};
+  CHECK(run(*loaded.module, l).ok());
+  l.kernel = "mx";
+  CHECK(run(*loaded.module, l).ok());
+  l.cluster = Dims{4, 1, 1};
+  r = run(*loaded.module, l);
+  CHECK(r.problem.kind == Problem::Kind::bad_launch);
+  CHECK(r.problem.message == "cluster 4,1,1: kernel mx allows at most 2 CTAs per cluster (.maxclusterrank, ISA 11.7.3)");
+}
+
+TEST_CASE("clusters: touching an exited peer's shared memory is illegal; a cluster whose CTAs all block is a deadlock") {
+  auto late = run_cluster("late_read", {2, 1, 1}, 1, Dims{2, 1, 1}, 1);
+  CHECK(late.r.problem.kind == Problem::Kind::illegal);
+  CHECK(late.r.problem.message == "access to the shared memory of cluster CTA rank 0, which has exited (ISA 2.2.2)");
+  REQUIRE(late.r.problem.threads.size() == 1);
+  CHECK((late.r.problem.threads[0].ctaid == std::array<std::uint32_t, 3>{1, 0, 0}));
+  for (std::uint64_t seed : {0, 5}) {
+    Options opt;
+    opt.seed = seed;
+    auto stuck = run_cluster("stuck", {2, 1, 1}, 2, Dims{2, 1, 1}, 1, {}, opt);
+    CHECK(stuck.r.problem.kind == Problem::Kind::deadlock);
+    CHECK(stuck.r.problem.message.find("barrier.cluster: 3 of 4 arrived;") != std::string::npos);
+  }
 }
