@@ -300,6 +300,8 @@ class Machine {
   std::string cluster_refusal(const ir::Function& kernel) const;
   void try_warp_sync(Warp& w);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
+  void warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
+  void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);
   void do_return(Thread& t);
