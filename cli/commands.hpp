@@ -27,6 +27,9 @@ void register_run(CLI::App& app);
 void register_race(CLI::App& app);
 void register_litmus(CLI::App& app);
 void register_coverage(CLI::App& app);
+void register_exec(CLI::App& app);
+// `ptxcheck exec ARGS...` (ARGS after the subcommand's name), parsed by hand: see cmd_exec.cpp.
+int exec_main(const std::vector<std::string>& args);
 
 // Compiled-litmus check of FILE.cu.litmus files (litmus_compile::check_compiled), shared by `compile-litmus
 // --check` (JSON: one array) and `litmus --compile` (JSON: one object per line). Returns the exit code.

@@ -4,6 +4,7 @@
 #include "semantics/support/allocator.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 int main(int argc, char** argv) {
   ptxcheck::tune_allocator();
@@ -18,7 +19,9 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_race(app);
   ptxcheck::cli::register_litmus(app);
   ptxcheck::cli::register_coverage(app);
+  ptxcheck::cli::register_exec(app);
   using ptxcheck::cli::nvcc_spellings;
+  if (argc > 1 && std::string_view(argv[1]) == "exec") return ptxcheck::cli::exec_main(std::vector<std::string>(argv + 2, argv + argc));
   try {
     // nvcc's spellings of device-compilation flags (-include, -arch=, -std=, -Xcompiler ...) become ours.
     std::vector<std::string> args = nvcc_spellings(std::vector<std::string>(argv + 1, argv + argc));

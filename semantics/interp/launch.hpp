@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,11 +18,15 @@
 namespace ptx::interp {
 
 class Observer;
+struct DeviceMemory;
 
 struct ParamValue {
   std::string buffer;           // non-empty: the device address of this buffer
   ir::ScalarType type = ir::ScalarType::u64;  // otherwise a scalar of this type
   std::uint64_t bits = 0;
+  // Non-empty: the parameter's bytes as they are (a by-value struct or array of any size, as cudaLaunchKernel
+  // passes them); they must be as many as the parameter's size.
+  std::vector<std::uint8_t> bytes;
 };
 
 struct Launch {
@@ -107,6 +112,12 @@ struct Options {
   // allocations inside larger mapped pages (2 MiB), an access up to N bytes past the end proceeds (the bytes
   // there start as zero) and is reported as a warning (Stats::overrun_accesses, RunResult::first_overrun).
   std::uint64_t gpu_slack_bytes = 0;
+  // Device memory shared by the launches of a program (memory.hpp; ptxcheck exec). Null: the launch has its own,
+  // holding the module's variables and the launch's buffers, gone when it ends.
+  DeviceMemory* device = nullptr;
+  // Where a kernel's printf output goes (CUDA's vprintf, formatted as the ptx-interoperability guide's calling
+  // convention passes it); empty: printf is counted (Stats::vprintf_calls) but prints nothing.
+  std::function<void(const std::string&)> printf_sink;
 };
 
 // Where a thread was when something happened.

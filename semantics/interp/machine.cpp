@@ -4,6 +4,7 @@
 // deadlock detection, warp rendezvous over membermask (9.7.9.6 shfl.sync, 9.7.13.8-11 vote/match/redux/elect
 // .sync, bar.warp.sync), and calls per the PTX ABI (ISA 7, ptx-interoperability chapter 2 .param passing).
 #include "semantics/interp/machine.hpp"
+#include "semantics/interp/printf.hpp"
 #include "semantics/support/resource_guard.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/warp.hpp"
@@ -41,10 +42,7 @@ std::uint32_t ranks_to_lanes(std::uint32_t ranks, std::uint32_t mask) {
   return lanes;
 }
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a ? (x + a - 1) / a * a : x; }
-std::uint64_t var_align(const ir::Variable& v) {
-  std::uint64_t a = v.align ? v.align : std::max<std::uint64_t>(1, v.type.size_bytes());
-  return std::max<std::uint64_t>(a, 1);
-}
+std::uint64_t var_align(const ir::Variable& v) { return variable_alignment(v); }
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------- problems
@@ -164,45 +162,24 @@ bool Machine::setup() {
       opt_.observer->allocation(v.name, StateSpace::shared, off, v.size_bytes());
     }
   }
-  // Global and const variables with their initializers (ISA 5.4.4), then the launch's buffers.
+  // Global and const variables with their initializers (ISA 5.4.4): placed once per device memory.
   global_.set_slack(opt_.gpu_slack_bytes);
-  for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
-    const auto& v = mod_.globals[g];
-    if (v.space != StateSpace::global && v.space != StateSpace::const_) continue;
-    global_addr_[g] = global_.allocate(v.name, v.size_bytes(), std::max<std::uint64_t>(var_align(v), 16), false);
-    if (opt_.observer) opt_.observer->allocation(v.name, v.space, global_addr_[g], v.size_bytes());
-    auto& r = global_.region(global_.regions().size() - 1);
-    if (v.has_initializer) std::memcpy(r.bytes.data(), v.init.data(), std::min<std::size_t>(v.init.size(), r.bytes.size()));
+  if (opt_.device) {
+    auto [it, first] = opt_.device->module_globals.try_emplace(&mod_);
+    if (first && !place_module_globals(global_, mod_, it->second)) return false;
+    for (std::uint32_t g = 0; g < mod_.globals.size(); ++g)
+      if (mod_.globals[g].space == StateSpace::global || mod_.globals[g].space == StateSpace::const_) global_addr_[g] = it->second[g];
+  } else if (!place_module_globals(global_, mod_, global_addr_)) {
+    return false;
   }
-  for (std::uint32_t g = 0; g < mod_.globals.size(); ++g) {
-    const auto& v = mod_.globals[g];
-    if (v.space != StateSpace::global && v.space != StateSpace::const_) continue;
-    for (const auto& rel : v.relocations) {
-      const ir::Variable* target = mod_.find_global(rel.symbol);
-      std::uint64_t value = 0;
-      if (target) {
-        auto ti = static_cast<std::uint32_t>(target - mod_.globals.data());
-        value = global_addr_[ti];
-        if (rel.generic) value = to_generic(target->space, value);
-      } else if (const ir::Function* fn = mod_.find_function(rel.symbol)) {
-        value = kFunctionBase + static_cast<std::uint64_t>(fn - mod_.functions.data());
-      }
-      value += static_cast<std::uint64_t>(rel.addend);
-      auto* p = global_.find(global_addr_[g] + rel.offset, rel.size);
-      if (p) std::memcpy(p->bytes.data() + (global_addr_[g] + rel.offset - p->base), &value, std::min(8u, rel.size));
-    }
-  }
+  if (opt_.observer)
+    for (std::uint32_t g = 0; g < mod_.globals.size(); ++g)
+      if (const auto& v = mod_.globals[g]; v.space == StateSpace::global || v.space == StateSpace::const_)
+        opt_.observer->allocation(v.name, v.space, global_addr_[g], v.size_bytes());
   return true;
 }
 
-std::uint64_t Machine::to_generic(StateSpace s, std::uint64_t a) {
-  switch (s) {
-    case StateSpace::shared: case StateSpace::shared_cluster: return kSharedWindow + a;
-    case StateSpace::local: return kLocalWindow + a;
-    case StateSpace::param: return kParamWindow + a;
-    default: return a;
-  }
-}
+std::uint64_t Machine::to_generic(StateSpace s, std::uint64_t a) { return generic_address(s, a); }
 
 void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread*) {
   const FnInfo& fi = fns_[fn];
@@ -279,7 +256,10 @@ RunResult Machine::run() {
                               std::to_string(result_.unsupported[0].ptx_line);
     return result_;
   }
-  setup();
+  if (!setup()) {
+    result_.problem = {Problem::Kind::bad_launch, "out of device memory placing the module's variables", {}};
+    return result_;
+  }
   if (auto why = cluster_refusal(*kernel); !why.empty()) {
     result_.problem = {Problem::Kind::unsupported, why, {}};
     return result_;
@@ -287,6 +267,10 @@ RunResult Machine::run() {
   const std::size_t first_buffer_region = global_.regions().size();
   for (const auto& [name, bytes] : launch_.buffers) {
     buffer_base_.push_back(global_.allocate(name, bytes.size(), 256));
+    if (!buffer_base_.back()) {
+      result_.problem = {Problem::Kind::bad_launch, "out of device memory for buffer '" + name + "'", {}};
+      return result_;
+    }
     if (opt_.observer) opt_.observer->allocation(name, StateSpace::global, buffer_base_.back(), bytes.size());
     auto& r = global_.region(global_.regions().size() - 1);
     std::copy(bytes.begin(), bytes.end(), r.bytes.begin());
@@ -314,6 +298,16 @@ RunResult Machine::run() {
   kernel_frame_.assign(ki.frame_bytes, 0);
   for (std::size_t p = 0; p < kernel->params.size(); ++p) {
     const ParamValue& pv = launch_.params[p];
+    if (!pv.bytes.empty()) {
+      if (pv.bytes.size() != kernel->params[p].size_bytes()) {
+        result_.problem = {Problem::Kind::bad_launch, "parameter " + std::to_string(p) + " of kernel '" + kernel->name + "' is " +
+                                                          std::to_string(kernel->params[p].size_bytes()) + " bytes, the launch gives " +
+                                                          std::to_string(pv.bytes.size()), {}};
+        return result_;
+      }
+      std::memcpy(kernel_frame_.data() + ki.param_off[p], pv.bytes.data(), pv.bytes.size());
+      continue;
+    }
     std::uint64_t value = pv.bits;
     if (!pv.buffer.empty())
       if (const std::ptrdiff_t k = launch_.buffer_index(pv.buffer); k >= 0) value = buffer_base_[static_cast<std::size_t>(k)];
@@ -921,6 +915,41 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
 }
 
 // ---------------------------------------------------------------------------------------------- calls
+// vprintf(format, args): both arguments are 64-bit generic addresses in the call's argument list.
+void Machine::device_printf(Thread& t, const Operand* arguments) {
+  auto argument = [&](std::size_t k) -> std::uint64_t {
+    if (!arguments || arguments->kind != Operand::Kind::List || k >= arguments->elements.size()) return 0;
+    const Operand& o = arguments->elements[k];
+    if (o.kind != Operand::Kind::Variable) return read(t, o, 64).u64();
+    auto [space, addr] = variable_address(t, o.var);
+    std::uint64_t v = 0;
+    if (auto* p = locate(t, space, addr, 8, false)) std::memcpy(&v, p, 8);
+    return v;
+  };
+  const std::uint64_t format_address = argument(0), buffer = argument(1);
+  auto read_string = [&](std::uint64_t a, std::string& text) {
+    for (std::uint64_t k = 0; k < 4096; ++k) {
+      const std::uint8_t* p = locate(t, StateSpace::generic, a + k, 1, false);
+      if (!p) return false;
+      if (!*p) return true;
+      text += static_cast<char>(*p);
+    }
+    return true;
+  };
+  std::string format;
+  if (!read_string(format_address, format)) return;  // locate() has reported the bad address
+  PrintfArguments args;
+  args.read = [&](std::uint64_t offset, unsigned size, std::uint64_t& v) {
+    const std::uint8_t* p = buffer ? locate(t, StateSpace::generic, buffer + offset, size, false) : nullptr;
+    if (!p) return false;
+    v = 0;
+    std::memcpy(&v, p, size);
+    return true;
+  };
+  args.read_string = read_string;
+  opt_.printf_sink(format_device_printf(format, args));
+}
+
 // call (ret), f, (args): the arguments are copied into the callee's .param variables and the return
 // .param variables are copied back on `ret` (ISA 7.1, ptx-interoperability 2.x: parameters by value).
 void Machine::do_call(Thread& t, const Instruction& ins) {
@@ -943,9 +972,10 @@ void Machine::do_call(Thread& t, const Instruction& ins) {
   }
   const ir::Function& cf = mod_.functions[callee];
   if (!cf.has_body && cf.name == "vprintf") {
-    // CUDA's printf (ptx-interoperability: vprintf(format, args) returns an int): output is not modelled;
-    // the call returns 0 and is counted in the statistics.
+    // CUDA's printf (ptx-interoperability: vprintf(format, args) returns an int): counted in the statistics,
+    // printed to Options::printf_sink when there is one (printf.cpp); the call returns 0.
     ++result_.stats.vprintf_calls;
+    if (opt_.printf_sink) device_printf(t, fi + 1 < ops.size() ? &ops[fi + 1] : nullptr);
     t.frames.back().pc++;
     if (!ops.empty() && ops[0].kind == Operand::Kind::List && !ops[0].elements.empty()) {
       const Operand& r = ops[0].elements[0];

@@ -191,7 +191,8 @@ struct SharedTarget {
 
 class Machine {
  public:
-  Machine(const ir::Module& m, const Launch& l, const Options& o) : mod_(m), launch_(l), opt_(o) {
+  Machine(const ir::Module& m, const Launch& l, const Options& o)
+      : mod_(m), launch_(l), opt_(o), global_(o.device ? o.device->memory : own_global_) {
     if (o.seed) rng_.emplace(o.seed);
   }
   RunResult run();
@@ -201,7 +202,8 @@ class Machine {
   const Launch& launch_;
   const Options& opt_;
   std::optional<std::mt19937_64> rng_;  // seeded scheduling only
-  GlobalMemory global_;
+  GlobalMemory own_global_;  // the launch's own memory when Options::device is null
+  GlobalMemory& global_;     // global and const memory: Options::device's, else own_global_
   std::vector<FnInfo> fns_;
   std::vector<std::uint64_t> global_addr_;    // module global index -> address (global/const) or shared offset
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> local_shared_;  // (fn, local) -> shared offset
@@ -278,6 +280,7 @@ class Machine {
  private:
   const Decoded& decode_first(std::uint32_t fn, std::uint32_t pc);
   bool setup();
+  void device_printf(Thread& t, const Operand* arguments);  // vprintf to Options::printf_sink
   void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
   void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
   void run_grid(std::size_t cta_bytes);  // every cluster of the grid, a few resident at a time

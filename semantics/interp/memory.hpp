@@ -3,6 +3,8 @@
 // and param spaces appear through fixed windows. Every access is bounds-checked against one allocation.
 #pragma once
 
+#include "semantics/ir/ir.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -38,8 +40,11 @@ class GlobalMemory {
   };
   // Bytes after every later allocation that accesses may reach without an error (see Options::gpu_slack_bytes).
   void set_slack(std::uint64_t bytes) { slack_ = bytes; }
-  // Returns the base address of a new allocation of `size` bytes (zero-filled), aligned to `align`.
+  // Returns the base address of a new allocation of `size` bytes (zero-filled), aligned to `align`; 0 when it
+  // would reach the generic windows (kSharedWindow), i.e. the memory is full.
   std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false);
+  // Frees the allocation starting at `base` (cudaFree); false when no allocation starts there.
+  bool release(std::uint64_t base);
   // The region holding [addr, addr+size) within its size plus slack, or null when the access is out of bounds.
   Region* find(std::uint64_t addr, std::uint64_t size);
   const std::vector<Region>& regions() const { return regions_; }
@@ -51,6 +56,35 @@ class GlobalMemory {
   std::uint64_t next_ = kGlobalBase;
   std::size_t last_ = 0;  // the region of the previous access (accesses cluster)
   std::uint64_t slack_ = 0;
+};
+
+// A variable's alignment: its `.align`, else its element's size (ISA 5.4.5).
+inline std::uint64_t variable_alignment(const ir::Variable& v) {
+  const std::uint64_t a = v.align ? v.align : v.type.size_bytes();
+  return a ? a : 1;
+}
+
+// The generic address of address `a` of state space `s` (the windows above).
+constexpr std::uint64_t generic_address(ir::StateSpace s, std::uint64_t a) {
+  switch (s) {
+    case ir::StateSpace::shared: case ir::StateSpace::shared_cluster: return kSharedWindow + a;
+    case ir::StateSpace::local: return kLocalWindow + a;
+    case ir::StateSpace::param: return kParamWindow + a;
+    default: return a;
+  }
+}
+
+// Places the module's global and const variables in `memory` with their initializers and the addresses their
+// initializers name (ISA 5.4.4); `address[g]` becomes the address of module global g (others are left as they
+// are: shared variables are offsets the machine assigns). False when the memory is full.
+bool place_module_globals(GlobalMemory& memory, const ir::Module& module, std::vector<std::uint64_t>& address);
+
+// Device memory that outlives one launch (ptxcheck exec: cudaMalloc'd memory and `__device__` variables): the
+// launches of a program share it through Options::device. A module's global and const variables are placed and
+// initialised once (ISA 5.4.4), at its first launch or symbol lookup, and keep their values between launches.
+struct DeviceMemory {
+  GlobalMemory memory;
+  std::map<const void*, std::vector<std::uint64_t>> module_globals;  // ir::Module* -> address per module global
 };
 
 }  // namespace ptx::interp

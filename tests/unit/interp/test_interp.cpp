@@ -46,12 +46,12 @@ Run run_kernel(const std::string& body, std::uint32_t threads, std::uint32_t wor
   l.dynamic_shared_bytes = shared;
   l.cooperative = cooperative;
   l.buffers.push_back({"out", std::vector<std::uint8_t>(words * 4)});
-  l.params.push_back({"out", {}, 0});
+  l.params.push_back({"out", {}, 0, {}});
   if (!in.empty()) {
     std::vector<std::uint8_t> bytes(in.size() * 4);
     std::memcpy(bytes.data(), in.data(), bytes.size());
     l.buffers.push_back({"in", bytes});
-    l.params.push_back({"in", {}, 0});
+    l.params.push_back({"in", {}, 0, {}});
   }
   Run result;
   result.r = run(*loaded.module, l, opt);
@@ -561,7 +561,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   Launch l;
   l.kernel = "k";
   l.buffers.push_back({"out", std::vector<std::uint8_t>(4)});
-  l.params.push_back({"out", {}, 0});
+  l.params.push_back({"out", {}, 0, {}});
   auto r = run(*loaded.module, l);
   CHECK(r.problem.kind == Problem::Kind::unsupported);
   REQUIRE(r.unsupported.size() == 1);
@@ -1265,8 +1265,8 @@ ClusterRun run_cluster(const std::string& kernel, Dims grid, std::uint32_t threa
   l.block = {threads, 1, 1};
   l.cluster = cluster;
   l.buffers.push_back({"out", std::vector<std::uint8_t>(words * 4)});
-  l.params.push_back({"out", {}, 0});
-  for (auto v : u32_params) l.params.push_back({"", ptx::ir::ScalarType::u32, v});
+  l.params.push_back({"out", {}, 0, {}});
+  for (auto v : u32_params) l.params.push_back({"", ptx::ir::ScalarType::u32, v, {}});
   ClusterRun result;
   result.r = run(cluster_module(), l, opt);
   result.out.assign(words, 0);
@@ -1426,7 +1426,7 @@ TEST_CASE("clusters: launch shapes the driver rejects (JSON and kernel directive
   Launch l;
   l.grid = {4, 1, 1};
   l.buffers.push_back({"out", std::vector<std::uint8_t>(4)});
-  l.params.push_back({"out", {}, 0});
+  l.params.push_back({"out", {}, 0, {}});
   l.kernel = "ex";
   auto r = run(*loaded.module, l);
   CHECK(r.problem.kind == Problem::Kind::bad_launch);

@@ -1,0 +1,184 @@
+// CUDA runtime API: the device ptxcheck presents (an H100-like device of compute capability 9.0, the newest
+// architecture every sm_90 PTX runs on; docs/exec.md lists its properties), device management, function
+// attributes and occupancy.
+#include "semantics/runtime/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstring>
+
+using ptx::runtime::Runtime;
+
+namespace {
+
+constexpr int kMultiprocessors = 132, kClockKHz = 1755000, kMaxThreadsPerSm = 2048, kMaxBlocksPerSm = 32;
+constexpr int kSharedPerBlock = 48 * 1024, kSharedPerBlockOptin = 227 * 1024, kSharedPerSm = 228 * 1024;
+constexpr int kRegistersPerSm = 65536;
+
+cudaDeviceProp device_properties() {
+  cudaDeviceProp p;
+  std::memset(&p, 0, sizeof p);
+  std::strncpy(p.name, "ptxcheck interpreter (H100-like, sm_90)", sizeof p.name - 1);
+  p.totalGlobalMem = ptx::interp::kSharedWindow - ptx::interp::kGlobalBase;
+  p.sharedMemPerBlock = kSharedPerBlock;
+  p.sharedMemPerBlockOptin = kSharedPerBlockOptin;
+  p.sharedMemPerMultiprocessor = kSharedPerSm;
+  p.regsPerBlock = p.regsPerMultiprocessor = kRegistersPerSm;
+  p.warpSize = 32;
+  p.memPitch = 2147483647;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsDim[0] = 1024, p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = 2147483647, p.maxGridSize[1] = 65535, p.maxGridSize[2] = 65535;
+  p.totalConstMem = 65536;
+  p.major = 9, p.minor = 0;
+  p.textureAlignment = 512, p.texturePitchAlignment = 32;
+  p.multiProcessorCount = kMultiprocessors;
+  p.canMapHostMemory = 0;
+  p.concurrentKernels = 1;
+  p.unifiedAddressing = 1;
+  p.memoryBusWidth = 5120;
+  p.l2CacheSize = 50 * 1024 * 1024;
+  p.maxThreadsPerMultiProcessor = kMaxThreadsPerSm;
+  p.maxBlocksPerMultiProcessor = kMaxBlocksPerSm;
+  p.globalL1CacheSupported = p.localL1CacheSupported = 1;
+  p.cooperativeLaunch = 1;
+  p.clusterLaunch = 1;
+  p.reservedSharedMemPerBlock = 1024;
+  return p;
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) { return cudaSetDevice(device); }
+cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  *flags = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() { return static_cast<cudaError_t>(Runtime::instance().sticky()); }
+cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaDriverGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (device != 0) return cudaErrorInvalidDevice;
+  *prop = device_properties();
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (device != 0) return cudaErrorInvalidDevice;
+  const cudaDeviceProp p = device_properties();
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrClockRate: *value = kClockKHz; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
+    case cudaDevAttrCooperativeLaunch: *value = 1; break;
+    case cudaDevAttrClusterLaunch: *value = 1; break;
+    case cudaDevAttrConcurrentKernels: *value = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory: case cudaDevAttrManagedMemory:
+    case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrPageableMemoryAccess: case cudaDevAttrEccEnabled:
+    case cudaDevAttrKernelExecTimeout: case cudaDevAttrComputeMode:
+      *value = 0;
+      break;
+    default:
+      *value = 0;
+      return static_cast<cudaError_t>(Runtime::instance().unimplemented("cudaDeviceGetAttribute(attribute " + std::to_string(static_cast<int>(attr)) + ")"));
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  switch (limit) {
+    case cudaLimitStackSize: *value = 1024; break;
+    case cudaLimitPrintfFifoSize: *value = 1 << 20; break;
+    case cudaLimitMallocHeapSize: *value = 8 << 20; break;
+    default: *value = 0; break;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaFuncSetCacheConfig(const void*, cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+
+// Attributes of a kernel from its PTX: the PTX target as ptxVersion and binaryVersion, its `.maxntid`, static
+// shared memory of its module. Register counts are a compiler's choice, so numRegs says 32 (full occupancy).
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+  const ptx::ir::Function* fn = Runtime::instance().kernel_function(func);
+  if (!fn) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_device_function));
+  std::memset(attr, 0, sizeof *attr);
+  attr->maxThreadsPerBlock = 1024;
+  if (auto it = fn->performance.find("maxntid"); it != fn->performance.end()) {
+    std::uint64_t n = 1;
+    for (auto d : it->second) n *= d;
+    attr->maxThreadsPerBlock = static_cast<int>(std::min<std::uint64_t>(n, 1024));
+  }
+  attr->numRegs = 32;
+  attr->ptxVersion = attr->binaryVersion = Runtime::instance().kernel_target(func);
+  attr->maxDynamicSharedSizeBytes = kSharedPerBlock;
+  attr->sharedSizeBytes = Runtime::instance().kernel_static_shared(func);
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute, int) {
+  return Runtime::instance().kernel(func) ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+}
+
+// Blocks per SM limited by threads, blocks and shared memory (registers are not modelled: see numRegs).
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize, unsigned int) {
+  if (!Runtime::instance().kernel(func) || blockSize <= 0) return cudaErrorInvalidValue;
+  const std::uint64_t shared = Runtime::instance().kernel_static_shared(func) + dynamicSMemSize + 1024;
+  int blocks = std::min(kMaxBlocksPerSm, kMaxThreadsPerSm / ((blockSize + 31) / 32 * 32));
+  blocks = std::min<int>(blocks, static_cast<int>(kSharedPerSm / shared));
+  *numBlocks = std::max(blocks, 0);
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+}  // extern "C"

@@ -1,0 +1,84 @@
+// CUDA runtime API: streams, events and errors. Every operation has completed when its call returns, so a
+// stream or event is always complete; event times come from the interpreter's instruction count (docs/exec.md).
+#include "semantics/runtime/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+
+using ptx::runtime::Runtime;
+
+namespace {
+struct Event {
+  std::uint64_t warp_instructions = 0;
+  bool recorded = false;
+};
+struct Stream {
+  int priority = 0;
+};
+cudaError_t sticky() { return static_cast<cudaError_t>(Runtime::instance().sticky()); }
+
+// Milliseconds for a count of warp instructions: one per SM clock on every SM of the device (132 SMs at
+// 1.755 GHz), a documented model, not a measurement.
+float milliseconds(std::uint64_t warp_instructions) { return static_cast<float>(warp_instructions / (132.0 * 1.755e6)); }
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  *stream = reinterpret_cast<cudaStream_t>(new Stream());
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) { return cudaStreamCreate(stream); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int, int priority) {
+  *stream = reinterpret_cast<cudaStream_t>(new Stream{priority});
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  delete reinterpret_cast<Stream*>(stream);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return sticky(); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return sticky(); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status) {
+  *status = cudaStreamCaptureStatusNone;  // graphs are not captured: every call runs at once
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  *priority = stream ? reinterpret_cast<Stream*>(stream)->priority : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  *event = reinterpret_cast<cudaEvent_t>(new Event());
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) { return cudaEventCreate(event); }
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  delete reinterpret_cast<Event*>(event);
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  if (!event) return cudaErrorInvalidResourceHandle;
+  auto* e = reinterpret_cast<Event*>(event);
+  e->warp_instructions = Runtime::instance().warp_instructions();
+  e->recorded = true;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) { return cudaEventRecord(event, stream); }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return sticky(); }
+cudaError_t cudaEventQuery(cudaEvent_t) { return sticky(); }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  auto* a = reinterpret_cast<Event*>(start);
+  auto* b = reinterpret_cast<Event*>(end);
+  if (!a || !b) return cudaErrorInvalidResourceHandle;
+  if (!a->recorded || !b->recorded) return cudaErrorInvalidResourceHandle;
+  *ms = milliseconds(b->warp_instructions - a->warp_instructions);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetLastError() { return static_cast<cudaError_t>(Runtime::instance().take_last_error(true)); }
+cudaError_t cudaPeekAtLastError() { return static_cast<cudaError_t>(Runtime::instance().take_last_error(false)); }
+const char* cudaGetErrorString(cudaError_t error) { return ptx::runtime::error_string(error); }
+const char* cudaGetErrorName(cudaError_t error) { return ptx::runtime::error_name(error); }
+
+}  // extern "C"

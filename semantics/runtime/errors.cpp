@@ -1,0 +1,51 @@
+// The CUDA runtime's error names and messages (cudaGetErrorName / cudaGetErrorString) for the codes ptxcheck's
+// runtime returns, worded as NVIDIA's runtime words them.
+#include "semantics/runtime/runtime.hpp"
+
+namespace ptx::runtime {
+namespace {
+struct ErrorText {
+  int code;
+  const char* name;
+  const char* message;
+};
+constexpr ErrorText kErrors[] = {
+    {success, "cudaSuccess", "no error"},
+    {invalid_value, "cudaErrorInvalidValue", "invalid argument"},
+    {memory_allocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {invalid_configuration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {invalid_symbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {invalid_device_pointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {invalid_memcpy_direction, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {invalid_device_function, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {invalid_device, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {no_kernel_image, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+    {invalid_ptx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {invalid_resource_handle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {not_ready, "cudaErrorNotReady", "device not ready"},
+    {illegal_address, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {launch_timeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {assert_failed, "cudaErrorAssert", "device-side assert triggered"},
+    {illegal_instruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {misaligned_address, "cudaErrorMisalignedAddress", "misaligned address"},
+    {launch_failure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {not_supported, "cudaErrorNotSupported", "operation not supported"},
+    {unknown, "cudaErrorUnknown", "unknown error"},
+};
+const ErrorText* find(int code) {
+  for (const auto& e : kErrors)
+    if (e.code == code) return &e;
+  return nullptr;
+}
+}  // namespace
+
+const char* error_string(int error) {
+  const ErrorText* e = find(error);
+  return e ? e->message : "unrecognized error code";
+}
+const char* error_name(int error) {
+  const ErrorText* e = find(error);
+  return e ? e->name : "cudaErrorUnknown";
+}
+
+}  // namespace ptx::runtime

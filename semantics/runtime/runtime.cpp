@@ -1,0 +1,284 @@
+// See runtime.hpp: registration, device memory and launches of the replacement CUDA runtime.
+#include "semantics/runtime/runtime.hpp"
+
+#include "semantics/ir/build.hpp"
+#include "semantics/runtime/fatbin.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace ptx::runtime {
+namespace {
+
+// cudaMemcpyKind (driver_types.h).
+enum CopyKind { host_to_host = 0, host_to_device = 1, device_to_host = 2, device_to_device = 3, copy_default = 4 };
+
+int error_of(interp::Problem::Kind k) {
+  using K = interp::Problem::Kind;
+  switch (k) {
+    case K::none: return success;
+    case K::out_of_bounds: return illegal_address;
+    case K::misaligned: return misaligned_address;
+    case K::trap: return launch_failure;
+    case K::illegal: return illegal_instruction;
+    case K::deadlock: case K::step_limit: return launch_timeout;
+    case K::bad_launch: return invalid_configuration;
+    case K::unsupported: return not_supported;
+  }
+  return unknown;
+}
+
+bool sticky_error(int e) {
+  return e == illegal_address || e == misaligned_address || e == launch_failure || e == illegal_instruction || e == launch_timeout ||
+         e == assert_failed;
+}
+
+std::string dims_text(const interp::Dims& d) { return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]); }
+
+// " (block B, thread T, PTX line N, CUDA line FILE:L)" for the first thread a problem names; empty for none.
+std::string fault_position(const ir::Module& m, const interp::Problem& p) {
+  if (p.threads.empty()) return {};
+  const auto& t = p.threads.front();
+  std::string where = " (block " + dims_text(t.ctaid) + ", thread " + dims_text(t.tid) + ", PTX line " + std::to_string(t.ptx_line);
+  if (t.source.line) {
+    auto file = m.source_files.find(t.source.file);
+    where += ", CUDA line " + std::to_string(t.source.line) + (file != m.source_files.end() ? " of " + file->second : "");
+  }
+  return where + ")";
+}
+
+}  // namespace
+
+Runtime& Runtime::instance() {
+  static Runtime* runtime = new Runtime();  // never destroyed: programs call the runtime from atexit handlers
+  return *runtime;
+}
+
+Runtime::Runtime() {
+  if (const char* s = std::getenv("PTXCHECK_EXEC_SEED")) seed_ = std::strtoull(s, nullptr, 0);
+}
+
+void Runtime::report(const std::string& message) { std::cerr << "ptxcheck exec: " << message << "\n" << std::flush; }
+
+int Runtime::record(int error) {
+  std::lock_guard lock(mutex_);
+  if (error != success) last_ = error;
+  if (sticky_error(error)) sticky_ = error;
+  return error;
+}
+
+int Runtime::take_last_error(bool reset) {
+  std::lock_guard lock(mutex_);
+  const int e = sticky_ != success ? sticky_ : last_;
+  if (reset) last_ = success;
+  return e;
+}
+
+// ------------------------------------------------------------------------------------------- registration
+void** Runtime::register_fatbin(const void* wrapper) {
+  std::lock_guard lock(mutex_);
+  auto m = std::make_unique<Module>();
+  m->name = "module " + std::to_string(modules_.size() + 1);
+  FatbinContents contents = read_registered_fatbin(wrapper);
+  if (!contents.error.empty()) {
+    m->error = contents.error;
+  } else if (contents.ptx.empty()) {
+    std::string archs;
+    for (unsigned sm : contents.elf_sm) archs += (archs.empty() ? "" : ", ") + std::string("sm_") + std::to_string(sm);
+    m->error = "the program carries no PTX, only machine code (" + (archs.empty() ? std::string("none") : archs) +
+               "), which ptxcheck cannot run; rebuild it with -arch=sm_XX or -gencode arch=compute_XX,code=compute_XX to embed PTX";
+  } else {
+    // The newest PTX: the one a driver would JIT for the newest device.
+    const PtxImage* best = &contents.ptx[0];
+    for (const auto& p : contents.ptx)
+      if (p.sm > best->sm) best = &p;
+    m->name += " (compute_" + std::to_string(best->sm) + ")";
+    auto built = ir::load_ptx(best->text, m->name + ".ptx");
+    if (built) m->module = std::move(*built.module);
+    else m->error = "its PTX does not load: " + (built.errors.empty() ? std::string("unknown error") : built.errors.front().render());
+  }
+  modules_.push_back(std::move(m));
+  // The handle is the module itself: nvcc's stubs only pass it back to the registration calls.
+  return reinterpret_cast<void**>(modules_.back().get());
+}
+
+Module* Runtime::module_of(void** handle) {
+  for (auto& m : modules_)
+    if (reinterpret_cast<void**>(m.get()) == handle) return m.get();
+  return nullptr;
+}
+
+void Runtime::register_function(void** handle, const void* host_function, const char* device_name) {
+  std::lock_guard lock(mutex_);
+  if (Module* m = module_of(handle)) kernels_[host_function] = {m, device_name ? device_name : ""};
+}
+
+void Runtime::register_variable(void** handle, const void* host_variable, const char* device_name, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  if (Module* m = module_of(handle)) variables_[host_variable] = {m, device_name ? device_name : "", size};
+}
+
+void Runtime::place_globals(Module& m) {
+  auto [it, first] = device_.module_globals.try_emplace(&*m.module);
+  if (first) interp::place_module_globals(device_.memory, *m.module, it->second);
+}
+
+// ------------------------------------------------------------------------------------------------ memory
+int Runtime::allocate(void** pointer, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  if (sticky_ != success) return sticky_;
+  if (!pointer) return record(invalid_value);
+  const std::uint64_t a = device_.memory.allocate("cudaMalloc #" + std::to_string(device_.memory.regions().size() + 1), size, 256);
+  if (!a) {
+    *pointer = nullptr;
+    return record(memory_allocation);
+  }
+  *pointer = reinterpret_cast<void*>(a);
+  return success;
+}
+
+int Runtime::release(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  if (!pointer) return success;  // cudaFree(nullptr) does nothing
+  return device_.memory.release(reinterpret_cast<std::uint64_t>(pointer)) ? success : record(invalid_value);
+}
+
+std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  const auto a = reinterpret_cast<std::uint64_t>(address);
+  auto* r = device_.memory.find(a, size ? size : 1);
+  if (!r || a - r->base + size > r->size) return nullptr;
+  return r->bytes.data() + (a - r->base);
+}
+
+int Runtime::copy(void* dst, const void* src, std::uint64_t size, int kind) {
+  std::lock_guard lock(mutex_);
+  if (sticky_ != success) return sticky_;
+  if (size == 0) return success;
+  if (kind < host_to_host || kind > copy_default) return record(invalid_memcpy_direction);
+  const bool dst_device = kind == copy_default ? is_device_pointer(dst) : kind == host_to_device || kind == device_to_device;
+  const bool src_device = kind == copy_default ? is_device_pointer(src) : kind == device_to_host || kind == device_to_device;
+  std::uint8_t* to = dst_device ? device_bytes(dst, size) : static_cast<std::uint8_t*>(dst);
+  const std::uint8_t* from = src_device ? device_bytes(src, size) : static_cast<const std::uint8_t*>(src);
+  if (!to || !from) {
+    report("cudaMemcpy of " + std::to_string(size) + " bytes: the " + (!to ? "destination" : "source") +
+           " is not inside one device allocation");
+    return record(invalid_value);
+  }
+  std::memmove(to, from, size);
+  return success;
+}
+
+int Runtime::set(void* dst, int value, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  if (sticky_ != success) return sticky_;
+  std::uint8_t* to = device_bytes(dst, size);
+  if (!to) return record(invalid_value);
+  std::memset(to, value, size);
+  return success;
+}
+
+int Runtime::symbol(const void* host_variable, std::uint64_t& address, std::uint64_t& size) {
+  std::lock_guard lock(mutex_);
+  auto it = variables_.find(host_variable);
+  if (it == variables_.end()) return record(invalid_symbol);
+  Module& m = *it->second.module;
+  if (!m.module) {
+    report("variable " + it->second.name + ": " + m.error);
+    return record(invalid_symbol);
+  }
+  place_globals(m);
+  const ir::Variable* v = m.module->find_global(it->second.name);
+  if (!v) return record(invalid_symbol);
+  address = device_.module_globals[&*m.module][static_cast<std::size_t>(v - m.module->globals.data())];
+  size = v->size_bytes();
+  return success;
+}
+
+// ---------------------------------------------------------------------------------------------- launches
+bool Runtime::pop_config(LaunchConfig& c) {
+  std::lock_guard lock(mutex_);
+  if (configs_.empty()) return false;
+  c = configs_.back();
+  configs_.pop_back();
+  return true;
+}
+
+const Kernel* Runtime::kernel(const void* host_function) {
+  std::lock_guard lock(mutex_);
+  auto it = kernels_.find(host_function);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+const ir::Function* Runtime::kernel_function(const void* host_function) {
+  const Kernel* k = kernel(host_function);
+  if (!k || !k->module->module) return nullptr;
+  const auto found = k->module->module->kernels_named(k->name);
+  return found.size() == 1 ? found[0] : nullptr;
+}
+
+int Runtime::kernel_target(const void* host_function) {
+  const Kernel* k = kernel(host_function);
+  if (!k || !k->module->module) return 0;
+  for (const auto& t : k->module->module->targets)
+    if (t.rfind("sm_", 0) == 0) return std::atoi(t.c_str() + 3);
+  return 0;
+}
+
+std::uint64_t Runtime::kernel_static_shared(const void* host_function) {
+  const Kernel* k = kernel(host_function);
+  if (!k || !k->module->module) return 0;
+  std::uint64_t bytes = 0;
+  for (const auto& v : k->module->module->globals)
+    if (v.space == ir::StateSpace::shared && !v.is_extern) bytes += v.size_bytes();
+  return bytes;
+}
+
+int Runtime::unimplemented(const std::string& what) {
+  report("the CUDA runtime call " + what + " is not implemented by ptxcheck; it returns cudaErrorNotSupported");
+  return record(not_supported);
+}
+
+int Runtime::launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
+  std::lock_guard lock(mutex_);
+  if (sticky_ != success) return sticky_;  // after a kernel fault every call fails, as in CUDA
+  const Kernel* k = kernel(host_function);
+  if (!k) return record(invalid_device_function);
+  if (!k->module->module) {
+    report("cannot launch " + k->name + ": " + k->module->error);
+    return record(no_kernel_image);
+  }
+  const ir::Function* fn = kernel_function(host_function);
+  if (!fn) return record(invalid_device_function);
+  interp::Launch launch;
+  launch.kernel = k->name;
+  launch.grid = config.grid;
+  launch.block = config.block;
+  launch.cluster = extras.cluster;
+  launch.cooperative = extras.cooperative;
+  launch.dynamic_shared_bytes = static_cast<std::uint32_t>(config.shared_bytes);
+  for (std::size_t p = 0; p < fn->params.size(); ++p) {
+    interp::ParamValue v;
+    const auto* bytes = static_cast<const std::uint8_t*>(args ? args[p] : nullptr);
+    if (!bytes) return record(invalid_value);
+    v.bytes.assign(bytes, bytes + fn->params[p].size_bytes());
+    launch.params.push_back(std::move(v));
+  }
+  place_globals(*k->module);
+  interp::Options options;
+  options.device = &device_;
+  options.seed = seed_ ? seed_ + launches_ : 0;
+  options.printf_sink = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  ++launches_;
+  const interp::RunResult result = interp::run(*k->module->module, launch, options);
+  std::fflush(stdout);
+  warp_instructions_ += result.stats.warp_instructions;
+  if (result.ok()) return success;
+  report("kernel " + ir::kernel_title(k->name) + " <<<(" + dims_text(config.grid) + "), (" + dims_text(config.block) + ")>>>: " +
+         interp::problem_kind_name(result.problem.kind) + ": " + result.problem.message + fault_position(*k->module->module, result.problem));
+  const int e = result.problem.message.find("assertion failed") != std::string::npos ? assert_failed : error_of(result.problem.kind);
+  return record(e);
+}
+
+}  // namespace ptx::runtime

@@ -1,0 +1,125 @@
+// The state behind ptxcheck's replacement CUDA runtime (libcudart.so.13, for `ptxcheck exec`): the modules and
+// kernels a program registers, its device memory, the launch configurations nvcc's launch stubs push, and the
+// runtime's error state. Kernels run on the interpreter (semantics/interp) when they are launched; every stream
+// is therefore complete when a call returns, one of the orders CUDA's stream semantics allow (docs/exec.md).
+// The API functions (api_*.cpp) are thin C wrappers over this class.
+#pragma once
+
+#include "semantics/interp/launch.hpp"
+#include "semantics/interp/memory.hpp"
+#include "semantics/ir/ir.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptx::runtime {
+
+// CUDA runtime error codes used here (driver_types.h, cudaError), spelled without the header so that this file
+// stays independent of the toolkit.
+enum Error : int {
+  success = 0, invalid_value = 1, memory_allocation = 2, invalid_configuration = 9, invalid_symbol = 13,
+  invalid_device_pointer = 17, invalid_memcpy_direction = 21, invalid_device_function = 98, invalid_device = 101,
+  no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, not_ready = 600, illegal_address = 700,
+  launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716, launch_failure = 719,
+  not_supported = 801, unknown = 999,
+};
+
+struct Module {
+  std::string name;                  // "module N (compute_XX)"
+  std::optional<ir::Module> module;  // absent when the PTX does not load
+  std::string error;                 // why a kernel of this module cannot run
+};
+
+struct Kernel {
+  Module* module = nullptr;
+  std::string name;  // the PTX entry name (mangled)
+};
+
+struct Variable {
+  Module* module = nullptr;
+  std::string name;
+  std::uint64_t size = 0;
+};
+
+struct LaunchConfig {
+  interp::Dims grid{1, 1, 1}, block{1, 1, 1};
+  std::uint64_t shared_bytes = 0;
+  void* stream = nullptr;
+};
+
+// How a launch is to run, beyond what the program says (cudaLaunchKernelEx attributes).
+struct LaunchExtras {
+  std::optional<interp::Dims> cluster;
+  bool cooperative = false;
+};
+
+class Runtime {
+ public:
+  static Runtime& instance();
+
+  // --- registration (nvcc's host stubs, at program start)
+  void** register_fatbin(const void* wrapper);
+  void register_function(void** handle, const void* host_function, const char* device_name);
+  void register_variable(void** handle, const void* host_variable, const char* device_name, std::uint64_t size);
+
+  // --- errors: `record` sets the last error (and returns it); a kernel fault is sticky, as in CUDA.
+  int record(int error);
+  int take_last_error(bool reset);
+  int sticky() const { return sticky_; }
+
+  // --- memory: device addresses are the interpreter's global addresses.
+  int allocate(void** pointer, std::uint64_t size);
+  int release(const void* pointer);
+  // The bytes [address, address + size) of one allocation, or null.
+  std::uint8_t* device_bytes(const void* address, std::uint64_t size);
+  bool is_device_pointer(const void* address) { return device_bytes(address, 1) != nullptr; }
+  int copy(void* dst, const void* src, std::uint64_t size, int kind);  // kind: cudaMemcpyKind
+  int set(void* dst, int value, std::uint64_t size);
+  // The device address and size of a registered variable (cudaGetSymbolAddress/Size, Memcpy{To,From}Symbol).
+  int symbol(const void* host_variable, std::uint64_t& address, std::uint64_t& size);
+
+  // --- launches
+  void push_config(const LaunchConfig& c) { configs_.push_back(c); }
+  bool pop_config(LaunchConfig& c);
+  int launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras = {});
+  const Kernel* kernel(const void* host_function);
+  // The registered kernel's PTX function (for cudaFuncGetAttributes), or null.
+  const ir::Function* kernel_function(const void* host_function);
+
+  // The PTX target of the kernel's module as a number (sm_90 -> 90), and its static shared memory in bytes.
+  int kernel_target(const void* host_function);
+  std::uint64_t kernel_static_shared(const void* host_function);
+  // A runtime call (or a case of one) ptxcheck does not implement: said on stderr with its name, counted, and
+  // answered with cudaErrorNotSupported.
+  int unimplemented(const std::string& what);
+
+  std::uint64_t warp_instructions() const { return warp_instructions_; }  // every launch so far (event timing)
+
+ private:
+  Runtime();
+  void report(const std::string& message);  // to stderr, prefixed "ptxcheck exec: "
+  Module* module_of(void** handle);
+  void place_globals(Module& m);
+
+  std::recursive_mutex mutex_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::map<const void*, Kernel> kernels_;
+  std::map<const void*, Variable> variables_;
+  interp::DeviceMemory device_;
+  std::vector<LaunchConfig> configs_;
+  int last_ = success, sticky_ = success;
+  std::uint64_t seed_ = 0, warp_instructions_ = 0, launches_ = 0;
+  friend struct RuntimeAccess;
+};
+
+// The message of a runtime error code (cudaGetErrorString) and its name (cudaGetErrorName).
+const char* error_string(int error);
+const char* error_name(int error);
+
+}  // namespace ptx::runtime

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every CUDA program of this folder under `ptxcheck exec` and checks what its header comments expect:
+#   // expect-exit: N            the program's exit code
+#   // expect-stdout: TEXT       a line of its standard output contains TEXT
+#   // expect-stderr: TEXT       a line of its standard error contains TEXT
+#   // nvcc: FLAGS               more nvcc flags
+#   // args: ARGS                the program's arguments (after --)
+# Then checks that a program linked with the static CUDA runtime (nvcc's default) is refused with the fix.
+# Prints "N passed, N failed"; exits 1 on any failure.
+set -uo pipefail
+ptxcheck="$1"; dir="$2"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+passed=0; failed=0
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+for cu in "$dir"/*.cu; do
+  name=$(basename "$cu" .cu)
+  flags=$(sed -n 's|^// nvcc: ||p' "$cu")
+  args=$(sed -n 's|^// args: ||p' "$cu")
+  # shellcheck disable=SC2086
+  "$ptxcheck" exec "$cu" $flags -- $args >"$work/$name.out" 2>"$work/$name.err"
+  rc=$?
+  ok=1
+  want=$(sed -n 's|^// expect-exit: ||p' "$cu")
+  [ "$rc" = "${want:-0}" ] || { fail "$name" "exit $rc, expected ${want:-0}"; ok=0; }
+  while IFS= read -r text; do
+    grep -qF -- "$text" "$work/$name.out" || { fail "$name" "stdout lacks '$text'"; ok=0; }
+  done < <(sed -n 's|^// expect-stdout: ||p' "$cu")
+  while IFS= read -r text; do
+    grep -qF -- "$text" "$work/$name.err" || { fail "$name" "stderr lacks '$text'"; ok=0; }
+  done < <(sed -n 's|^// expect-stderr: ||p' "$cu")
+  if [ $ok = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else sed 's/^/  | /' "$work/$name.out" "$work/$name.err" | head -40; fi
+done
+# nvcc's default links the runtime statically: ptxcheck cannot stand in for it and says how to rebuild.
+nvcc -o "$work/static" "$dir/unknown_call.cu" 2>"$work/static.nvcc"
+"$ptxcheck" exec "$work/static" >"$work/static.out" 2>"$work/static.err"
+rc=$?
+if [ $rc = 2 ] && grep -qF -- "-cudart shared" "$work/static.err"; then passed=$((passed + 1)); echo "ok   static-runtime refusal"
+else fail "static-runtime refusal" "exit $rc: $(cat "$work/static.err")"; fi
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
