@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 struct ExecArgs {
   std::vector<std::string> command;  // PROGRAM then the rest as given
   std::uint64_t seed = 0;
+  bool racecheck = false, memcheck = false;
   std::string runtime, keep;
 };
 
@@ -60,13 +61,15 @@ int build_program(const std::string& source, const std::vector<std::string>& fla
 }
 
 // Runs the program with the replacement runtime preloaded; returns its exit status as a shell reports it.
-int run_program(const std::vector<std::string>& command, const fs::path& runtime, std::uint64_t seed) {
+int run_program(const std::vector<std::string>& command, const fs::path& runtime, const ExecArgs& a) {
   const pid_t pid = fork();
   if (pid == 0) {
     std::string preload = runtime.string();
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
     setenv("LD_PRELOAD", preload.c_str(), 1);
-    if (seed) setenv("PTXCHECK_EXEC_SEED", std::to_string(seed).c_str(), 1);
+    if (a.seed) setenv("PTXCHECK_EXEC_SEED", std::to_string(a.seed).c_str(), 1);
+    if (a.racecheck) setenv("PTXCHECK_EXEC_RACECHECK", "1", 1);
+    if (a.memcheck) setenv("PTXCHECK_EXEC_MEMCHECK", "1", 1);
     std::vector<char*> c;
     std::vector<std::string> args = command;
     for (auto& a : args) c.push_back(a.data());
@@ -112,7 +115,7 @@ int exec_command(ExecArgs& a) {
   }
   std::vector<std::string> command{program};
   command.insert(command.end(), program_args.begin(), program_args.end());
-  const int rc = run_program(command, runtime, a.seed);
+  const int rc = run_program(command, runtime, a);
   if (!built.empty() && a.keep.empty()) fs::remove(built);
   return rc;
 }
@@ -120,9 +123,12 @@ int exec_command(ExecArgs& a) {
 
 constexpr const char* kExecHelp =
     "Run a CUDA program with its kernels on the CPU interpreter; exit code and output are the program's.\n"
-    "Usage: ptxcheck exec [--seed N] [--runtime LIB] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
+    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--runtime LIB] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
     "       ptxcheck exec [--seed N] [--runtime LIB] BINARY [ARGS...]   (BINARY built with nvcc -cudart shared)\n"
     "  --seed N        schedule seed of every launch (0: deterministic lowest-pc-first)\n"
+    "  --racecheck     run every launch under the dynamic race engine (ISA 8.7.1 data races, barrier divergence);\n"
+    "                  each race is reported once, with CUDA lines, and a summary at exit\n"
+    "  --memcheck      report kernel reads of device memory never written, and accesses to freed memory\n"
     "  --runtime LIB   the replacement libcudart.so.13 to load (default: lib/ptxcheck beside bin/)\n"
     "  --keep FILE     build PROGRAM.cu into FILE and keep it\n";
 
@@ -135,6 +141,10 @@ int exec_main(const std::vector<std::string>& args) {
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("-", 0) == 0; ++i) {
     const std::string& o = args[i];
+    if (o == "--racecheck" || o == "--memcheck") {
+      (o == "--racecheck" ? a.racecheck : a.memcheck) = true;
+      continue;
+    }
     if (o == "-h" || o == "--help") {
       std::cout << kExecHelp;
       return 0;

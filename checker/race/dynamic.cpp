@@ -676,9 +676,13 @@ DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launc
   ptx::interp::Options io;
   io.seed = o.seed;
   io.max_steps = o.max_steps;
-  io.gpu_launch_limits = false;  // the shape the user checks, real or not (run.cpp notes one no GPU launches)
+  io.gpu_launch_limits = o.gpu_launch_limits;  // off: the shape the user checks, real or not (run.cpp notes one no GPU launches)
+  io.device = o.device;
+  io.printf_sink = o.printf_sink;
   io.first_ctas = o.first_ctas;
-  io.observer = &d;
+  std::optional<ptx::interp::TeeObserver> tee;
+  if (o.also) tee.emplace(d, *o.also);
+  io.observer = tee ? static_cast<ptx::interp::Observer*>(&*tee) : &d;
   out.run = ptx::interp::run(m, launch, io);
   return out;
 }

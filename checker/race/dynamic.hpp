@@ -6,7 +6,9 @@
 
 #include "checker/race/check.hpp"
 #include "semantics/interp/launch.hpp"
+#include "semantics/interp/observer.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,12 @@ struct DynamicOptions {
   unsigned max_races = 32;
   double max_seconds = 0;                    // CPU time of the run with its checks; 0: no limit
   std::vector<std::array<std::uint32_t, 3>> first_ctas;  // run before the rest (ptx::interp::Options::first_ctas)
+  // For a program's launches (ptxcheck exec --racecheck): the device memory they share, the kernel's printf
+  // output, and the launch limits of a real GPU (off by default: the user's shape is checked, real or not).
+  ptx::interp::DeviceMemory* device = nullptr;
+  std::function<void(const std::string&)> printf_sink;
+  bool gpu_launch_limits = false;
+  ptx::interp::Observer* also = nullptr;  // another observer of the same run (ptxcheck exec --memcheck)
 };
 
 struct DynamicResult {

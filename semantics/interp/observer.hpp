@@ -93,4 +93,40 @@ class Observer {
   virtual std::string stop_reason() { return {}; }
 };
 
+// Two observers hearing the same run (ptxcheck exec --racecheck --memcheck): each callback goes to both, first
+// then second; the run stops for the first reason either gives.
+class TeeObserver final : public Observer {
+ public:
+  TeeObserver(Observer& first, Observer& second) : a_(first), b_(second) {}
+  void allocation(const std::string& name, ir::StateSpace space, std::uint64_t base, std::uint64_t bytes) override {
+    a_.allocation(name, space, base, bytes);
+    b_.allocation(name, space, base, bytes);
+  }
+  void access(const ThreadRef& t, const MemoryAccess& a) override { a_.access(t, a), b_.access(t, a); }
+  void fence(const ThreadRef& t, const ir::Instruction& ins) override { a_.fence(t, ins), b_.fence(t, ins); }
+  void barrier_arrive(const ThreadRef& t, std::uint32_t id, const ir::Instruction& ins, std::uint32_t count) override {
+    a_.barrier_arrive(t, id, ins, count), b_.barrier_arrive(t, id, ins, count);
+  }
+  void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) override {
+    a_.barrier_complete(cta, id, waiting), b_.barrier_complete(cta, id, waiting);
+  }
+  void warp_sync(const std::vector<ThreadRef>& threads) override { a_.warp_sync(threads), b_.warp_sync(threads); }
+  void async_group(const ThreadRef& t, const ir::Instruction& ins) override { a_.async_group(t, ins), b_.async_group(t, ins); }
+  void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
+    a_.mbarrier_arrive(t, ins, object, phase), b_.mbarrier_arrive(t, ins, object, phase);
+  }
+  void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
+    a_.mbarrier_wait(t, ins, object, phase), b_.mbarrier_wait(t, ins, object, phase);
+  }
+  void mbarrier_init(const ThreadRef& t, std::uint64_t object) override { a_.mbarrier_init(t, object), b_.mbarrier_init(t, object); }
+  std::string stop_reason() override {
+    std::string r = a_.stop_reason();
+    return r.empty() ? b_.stop_reason() : r;
+  }
+
+ private:
+  Observer& a_;
+  Observer& b_;
+};
+
 }  // namespace ptx::interp

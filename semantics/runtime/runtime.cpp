@@ -135,20 +135,28 @@ int Runtime::allocate(void** pointer, std::uint64_t size) {
     return record(memory_allocation);
   }
   *pointer = reinterpret_cast<void*>(a);
+  if (monitor_) monitor_->allocated(a, size);
   return success;
 }
 
 int Runtime::release(const void* pointer) {
   std::lock_guard lock(mutex_);
   if (!pointer) return success;  // cudaFree(nullptr) does nothing
-  return device_.memory.release(reinterpret_cast<std::uint64_t>(pointer)) ? success : record(invalid_value);
+  const auto base = reinterpret_cast<std::uint64_t>(pointer);
+  if (monitor_ && monitor_->keep_freed()) {
+    auto* r = device_.memory.find(base, 1);
+    if (!r || r->base != base || !freed_.insert(base).second) return record(invalid_value);
+    monitor_->freed(base);
+    return success;
+  }
+  return device_.memory.release(base) ? success : record(invalid_value);
 }
 
 std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
   std::lock_guard lock(mutex_);
   const auto a = reinterpret_cast<std::uint64_t>(address);
   auto* r = device_.memory.find(a, size ? size : 1);
-  if (!r || a - r->base + size > r->size) return nullptr;
+  if (!r || a - r->base + size > r->size || freed_.count(r->base)) return nullptr;
   return r->bytes.data() + (a - r->base);
 }
 
@@ -167,6 +175,7 @@ int Runtime::copy(void* dst, const void* src, std::uint64_t size, int kind) {
     return record(invalid_value);
   }
   std::memmove(to, from, size);
+  if (dst_device && monitor_) monitor_->device_written(reinterpret_cast<std::uint64_t>(dst), size);
   return success;
 }
 
@@ -176,6 +185,7 @@ int Runtime::set(void* dst, int value, std::uint64_t size) {
   std::uint8_t* to = device_bytes(dst, size);
   if (!to) return record(invalid_value);
   std::memset(to, value, size);
+  if (monitor_) monitor_->device_written(reinterpret_cast<std::uint64_t>(dst), size);
   return success;
 }
 
@@ -271,7 +281,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   options.seed = seed_ ? seed_ + launches_ : 0;
   options.printf_sink = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   ++launches_;
-  const interp::RunResult result = interp::run(*k->module->module, launch, options);
+  const interp::RunResult result = monitor_ ? monitor_->run(*k->module->module, launch, options) : interp::run(*k->module->module, launch, options);
   std::fflush(stdout);
   warp_instructions_ += result.stats.warp_instructions;
   if (result.ok()) return success;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,22 @@ struct LaunchExtras {
   bool cooperative = false;
 };
 
+// Runs a program's launches in place of interp::run when a check is asked for (ptxcheck exec --racecheck:
+// checker/race's dynamic engine, installed by the runtime library; the core does not depend on the checkers).
+class LaunchMonitor {
+ public:
+  virtual ~LaunchMonitor() = default;
+  virtual interp::RunResult run(const ir::Module& module, const interp::Launch& launch, const interp::Options& options) = 0;
+  // Said once the program ends (a summary), empty for nothing.
+  virtual std::string summary() { return {}; }
+  // What the program does to device memory outside kernels (--memcheck tracks which bytes hold values).
+  virtual void allocated(std::uint64_t, std::uint64_t) {}
+  virtual void device_written(std::uint64_t, std::uint64_t) {}
+  virtual void freed(std::uint64_t) {}
+  // Whether freed allocations stay in device memory, marked, so that a later access is seen (--memcheck).
+  virtual bool keep_freed() const { return false; }
+};
+
 class Runtime {
  public:
   static Runtime& instance();
@@ -99,6 +116,9 @@ class Runtime {
   // answered with cudaErrorNotSupported.
   int unimplemented(const std::string& what);
 
+  void set_monitor(std::unique_ptr<LaunchMonitor> m) { monitor_ = std::move(m); }
+  LaunchMonitor* monitor() { return monitor_.get(); }
+
   std::uint64_t warp_instructions() const { return warp_instructions_; }  // every launch so far (event timing)
 
  private:
@@ -113,6 +133,8 @@ class Runtime {
   std::map<const void*, Variable> variables_;
   interp::DeviceMemory device_;
   std::vector<LaunchConfig> configs_;
+  std::unique_ptr<LaunchMonitor> monitor_;
+  std::set<std::uint64_t> freed_;  // allocations freed but kept (LaunchMonitor::keep_freed)
   int last_ = success, sticky_ = success;
   std::uint64_t seed_ = 0, warp_instructions_ = 0, launches_ = 0;
   friend struct RuntimeAccess;

@@ -5,6 +5,7 @@
 #   // expect-stderr: TEXT       a line of its standard error contains TEXT
 #   // nvcc: FLAGS               more nvcc flags
 #   // args: ARGS                the program's arguments (after --)
+#   // exec-flags: FLAGS         ptxcheck exec's own options (--racecheck, --seed N)
 # Then checks that a program linked with the static CUDA runtime (nvcc's default) is refused with the fix.
 # Prints "N passed, N failed"; exits 1 on any failure.
 set -uo pipefail
@@ -16,8 +17,9 @@ for cu in "$dir"/*.cu; do
   name=$(basename "$cu" .cu)
   flags=$(sed -n 's|^// nvcc: ||p' "$cu")
   args=$(sed -n 's|^// args: ||p' "$cu")
+  options=$(sed -n 's|^// exec-flags: ||p' "$cu")
   # shellcheck disable=SC2086
-  "$ptxcheck" exec "$cu" $flags -- $args >"$work/$name.out" 2>"$work/$name.err"
+  "$ptxcheck" exec $options "$cu" $flags -- $args >"$work/$name.out" 2>"$work/$name.err"
   rc=$?
   ok=1
   want=$(sed -n 's|^// expect-exit: ||p' "$cu")

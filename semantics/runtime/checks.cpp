@@ -1,0 +1,84 @@
+// The checks `ptxcheck exec` can run a program under, installed when the runtime library loads: --memcheck
+// (memcheck.hpp) and --racecheck (environment PTXCHECK_EXEC_RACECHECK=1): every launch runs under checker/race's
+// dynamic engine (ISA 8.7.1 data races and barrier divergence of the execution that runs, vector clocks per
+// thread), on the program's device memory. Each race is reported once per pair of source positions over the
+// whole program, with the kernel, threads and CUDA lines; a summary is printed at exit.
+#include "checker/race/dynamic.hpp"
+#include "checker/race/report.hpp"
+#include "semantics/runtime/memcheck.hpp"
+#include "semantics/runtime/runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <set>
+
+namespace ptx::runtime {
+namespace {
+
+class RacecheckMonitor : public LaunchMonitor {
+ public:
+  interp::RunResult run(const ir::Module& module, const interp::Launch& launch, const interp::Options& options) override {
+    ptxcheck::race::DynamicOptions d;
+    d.seed = options.seed;
+    d.max_steps = options.max_steps;
+    d.device = options.device;
+    d.printf_sink = options.printf_sink;
+    d.gpu_launch_limits = true;
+    d.also = options.observer;  // --memcheck's, when both are asked for
+    ptxcheck::race::DynamicResult result = ptxcheck::race::check_execution(module, launch, d);
+    ++launches_;
+    if (!result.error.empty()) {
+      ++unchecked_;
+      std::cerr << "ptxcheck exec: racecheck: kernel " << ir::kernel_title(launch.kernel) << " not checked: " << result.error << "\n";
+      interp::Options plain = options;
+      return interp::run(module, launch, plain);  // the program still runs
+    }
+    ptxcheck::race::KernelResult k = ptxcheck::race::dynamic_verdict(result, launch.kernel, options.seed);
+    std::erase_if(k.races, [&](const ptxcheck::race::RaceReport& r) { return !seen_.insert(ptxcheck::race::race_key(r.first.where, r.second.where)).second; });
+    if (!k.races.empty() || !k.divergences.empty()) {
+      races_ += k.races.size();
+      divergences_ += k.divergences.size();
+      k.notes.clear();
+      ptxcheck::race::FileResult f;
+      f.file = "ptxcheck exec: racecheck: launch " + std::to_string(launches_);
+      f.mode = "dynamic";
+      f.kernels.push_back(std::move(k));
+      std::cerr << ptxcheck::race::to_text(f) << std::flush;
+    }
+    if (result.truncated) ++unchecked_;
+    return std::move(result.run);
+  }
+
+  std::string summary() override {
+    return "racecheck: " + std::to_string(launches_) + " launches, " + std::to_string(races_) + " distinct races, " +
+           std::to_string(divergences_) + " barrier divergences" +
+           (unchecked_ ? ", " + std::to_string(unchecked_) + " launches not (wholly) checked" : std::string());
+  }
+
+ private:
+  std::set<ptxcheck::race::RaceKey> seen_;
+  std::uint64_t launches_ = 0, races_ = 0, divergences_ = 0, unchecked_ = 0;
+};
+
+void print_summary() {
+  if (LaunchMonitor* m = Runtime::instance().monitor()) std::cerr << "ptxcheck exec: " << m->summary() << "\n";
+}
+
+// Installed when the library is loaded, before the program's own initialisers register its kernels.
+bool asked(const char* variable) {
+  const char* v = std::getenv(variable);
+  return v && std::string(v) == "1";
+}
+
+__attribute__((constructor)) void install_checks() {
+  std::unique_ptr<LaunchMonitor> monitor;
+  if (asked("PTXCHECK_EXEC_RACECHECK")) monitor = std::make_unique<RacecheckMonitor>();
+  if (asked("PTXCHECK_EXEC_MEMCHECK")) monitor = std::make_unique<MemcheckMonitor>(std::move(monitor));
+  if (!monitor) return;
+  Runtime::instance().set_monitor(std::move(monitor));
+  std::atexit(print_summary);
+}
+
+}  // namespace
+}  // namespace ptx::runtime

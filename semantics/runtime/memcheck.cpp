@@ -1,0 +1,82 @@
+// See memcheck.hpp.
+#include "semantics/runtime/memcheck.hpp"
+
+#include <iostream>
+
+namespace ptx::runtime {
+
+interp::RunResult MemcheckMonitor::run(const ir::Module& module, const interp::Launch& launch, const interp::Options& options) {
+  module_ = &module;
+  launch_ = &launch;
+  ++launches_;
+  interp::Options checked = options;
+  checked.observer = this;
+  return inner_ ? inner_->run(module, launch, checked) : interp::run(module, launch, checked);
+}
+
+std::string MemcheckMonitor::summary() {
+  std::string s = "memcheck: " + std::to_string(launches_) + " launches, " + std::to_string(uninitialized_) + " uninitialized reads, " +
+                  std::to_string(after_free_) + " accesses to freed memory (each reported once per source line)";
+  if (inner_) s += "\nptxcheck exec: " + inner_->summary();
+  return s;
+}
+
+void MemcheckMonitor::allocated(std::uint64_t base, std::uint64_t size) {
+  allocations_[base] = {next_number_++, size, std::vector<bool>(size, false), false};
+}
+
+void MemcheckMonitor::device_written(std::uint64_t address, std::uint64_t size) {
+  for (std::uint64_t k = 0; k < size; ++k)
+    if (auto [base, a] = find(address + k); a) a->initialized[address + k - base] = true;
+}
+
+void MemcheckMonitor::freed(std::uint64_t base) {
+  if (auto it = allocations_.find(base); it != allocations_.end()) it->second.freed = true;
+}
+
+std::pair<std::uint64_t, MemcheckMonitor::Allocation*> MemcheckMonitor::find(std::uint64_t address) {
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return {0, nullptr};
+  --it;
+  if (address - it->first >= it->second.size) return {0, nullptr};
+  return {it->first, &it->second};
+}
+
+void MemcheckMonitor::access(const interp::ThreadRef& t, const interp::MemoryAccess& a) {
+  if (a.space != ir::StateSpace::global) return;
+  auto [base, alloc] = find(a.addr);
+  if (!alloc) return;
+  if (alloc->freed) {
+    report("access to freed memory", t, a, base, *alloc);
+    return;
+  }
+  const bool reads = a.kind == interp::MemoryAccess::Kind::read || a.kind == interp::MemoryAccess::Kind::atomic;
+  const bool writes = a.kind != interp::MemoryAccess::Kind::read && (a.kind != interp::MemoryAccess::Kind::atomic || a.wrote);
+  const std::uint64_t offset = a.addr - base, end = std::min<std::uint64_t>(offset + a.bytes, alloc->size);
+  if (reads)
+    for (std::uint64_t k = offset; k < end; ++k)
+      if (!alloc->initialized[k]) {
+        report("read of uninitialized memory", t, a, base, *alloc);
+        break;
+      }
+  if (writes || a.kind == interp::MemoryAccess::Kind::atomic)  // an atomic's value is defined once it has run
+    for (std::uint64_t k = offset; k < end; ++k) alloc->initialized[k] = true;
+}
+
+void MemcheckMonitor::report(const char* what, const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc) {
+  std::string where = "PTX line " + std::to_string(a.ins ? a.ins->loc.ptx_line : 0);
+  if (a.ins && a.ins->loc.pos.line) {
+    auto file = module_->source_files.find(a.ins->loc.pos.file);
+    where = (file != module_->source_files.end() ? file->second : std::string("?")) + ":" + std::to_string(a.ins->loc.pos.line) + " (" + where + ")";
+  }
+  // Once per CUDA line (an unrolled loop is one line but many instructions), else once per PTX instruction.
+  const std::string key = std::string(what) + (a.ins && a.ins->loc.pos.line ? where.substr(0, where.find(" (")) : where);
+  if (!reported_.insert(key).second) return;
+  (std::string(what) == "read of uninitialized memory" ? uninitialized_ : after_free_)++;
+  auto dims = [](const std::array<std::uint32_t, 3>& d) { return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")"; };
+  std::cerr << "ptxcheck exec: memcheck: " << what << ": " << a.bytes << " bytes at cudaMalloc #" << alloc.number << "+" << (a.addr - base)
+            << " by " << (a.ins ? ir::opcode_text(*a.ins) : std::string("?")) << " at " << where << ", kernel "
+            << ir::kernel_title(launch_->kernel) << ", block " << dims(t.ctaid) << " thread " << dims(t.tid) << "\n";
+}
+
+}  // namespace ptx::runtime

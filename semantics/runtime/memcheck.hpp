@@ -1,0 +1,59 @@
+// `ptxcheck exec --memcheck` (environment PTXCHECK_EXEC_MEMCHECK=1), as compute-sanitizer's memcheck and initcheck
+// report them: a kernel's read of device memory no one has written (cudaMalloc'd bytes not yet set by a copy, a
+// memset or a kernel's write), and any access to memory the program has freed (freed allocations are kept, and
+// marked, so that the access is seen). Out-of-bounds and misaligned accesses are faults of the interpreter in
+// every mode. Each finding is reported once per CUDA line (or PTX instruction), with the kernel and thread.
+#pragma once
+
+#include "semantics/interp/observer.hpp"
+#include "semantics/runtime/runtime.hpp"
+
+#include <map>
+#include <set>
+
+namespace ptx::runtime {
+
+class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
+ public:
+  // `inner` runs each launch when given (--racecheck too); this monitor's observer is then passed along.
+  explicit MemcheckMonitor(std::unique_ptr<LaunchMonitor> inner = nullptr) : inner_(std::move(inner)) {}
+
+  // LaunchMonitor
+  interp::RunResult run(const ir::Module& module, const interp::Launch& launch, const interp::Options& options) override;
+  std::string summary() override;
+  void allocated(std::uint64_t base, std::uint64_t size) override;
+  void device_written(std::uint64_t address, std::uint64_t size) override;
+  void freed(std::uint64_t base) override;
+  bool keep_freed() const override { return true; }
+
+  // interp::Observer: only accesses matter here.
+  void access(const interp::ThreadRef& t, const interp::MemoryAccess& a) override;
+  void allocation(const std::string&, ir::StateSpace, std::uint64_t, std::uint64_t) override {}
+  void fence(const interp::ThreadRef&, const ir::Instruction&) override {}
+  void barrier_arrive(const interp::ThreadRef&, std::uint32_t, const ir::Instruction&, std::uint32_t) override {}
+  void barrier_complete(std::uint64_t, std::uint32_t, const std::vector<interp::ThreadRef>&) override {}
+  void warp_sync(const std::vector<interp::ThreadRef>&) override {}
+  void async_group(const interp::ThreadRef&, const ir::Instruction&) override {}
+  void mbarrier_arrive(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_wait(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_init(const interp::ThreadRef&, std::uint64_t) override {}
+
+ private:
+  struct Allocation {
+    std::uint64_t number = 0, size = 0;
+    std::vector<bool> initialized;
+    bool freed = false;
+  };
+  // The allocation holding `address`, with its base; null when none (module variables, launch-local memory).
+  std::pair<std::uint64_t, Allocation*> find(std::uint64_t address);
+  void report(const char* what, const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc);
+
+  std::unique_ptr<LaunchMonitor> inner_;
+  std::map<std::uint64_t, Allocation> allocations_;
+  std::set<std::string> reported_;  // what + where, for one report per source line
+  const ir::Module* module_ = nullptr;
+  const interp::Launch* launch_ = nullptr;
+  std::uint64_t launches_ = 0, uninitialized_ = 0, after_free_ = 0, next_number_ = 1;
+};
+
+}  // namespace ptx::runtime
