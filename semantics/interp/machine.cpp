@@ -172,10 +172,15 @@ bool Machine::setup() {
   } else if (!place_module_globals(global_, mod_, global_addr_)) {
     return false;
   }
-  if (opt_.observer)
+  if (opt_.observer) {
     for (std::uint32_t g = 0; g < mod_.globals.size(); ++g)
       if (const auto& v = mod_.globals[g]; v.space == StateSpace::global || v.space == StateSpace::const_)
         opt_.observer->allocation(v.name, v.space, global_addr_[g], v.size_bytes());
+    if (opt_.device)  // the program's own allocations (cudaMalloc), so that reports can name them
+      for (const auto& r : global_.regions())
+        if (std::find(global_addr_.begin(), global_addr_.end(), r.base) == global_addr_.end())
+          opt_.observer->allocation(r.name, StateSpace::global, r.base, r.size);
+  }
   return true;
 }
 

@@ -29,6 +29,11 @@ cudaError_t cudaFree(void* devPtr) { return as_error(Runtime::instance().release
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
 
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return as_error(Runtime::instance().allocate_managed(devPtr, size)); }
+// Where managed memory lives is a performance matter: prefetches and advice change no result.
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, cudaMemLocation, unsigned int, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, cudaMemLocation) { return cudaSuccess; }
+
 // Pinned host memory is host memory: the interpreter copies from any host address.
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
   *ptr = std::malloc(size ? size : 1);

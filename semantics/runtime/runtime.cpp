@@ -4,6 +4,9 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/runtime/fatbin.hpp"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -129,20 +132,61 @@ int Runtime::allocate(void** pointer, std::uint64_t size) {
   std::lock_guard lock(mutex_);
   if (sticky_ != success) return sticky_;
   if (!pointer) return record(invalid_value);
-  const std::uint64_t a = device_.memory.allocate("cudaMalloc #" + std::to_string(device_.memory.regions().size() + 1), size, 256);
+  const std::uint64_t a = device_.memory.allocate("cudaMalloc #" + std::to_string(mallocs_ + 1), size, 256);
   if (!a) {
     *pointer = nullptr;
     return record(memory_allocation);
   }
   *pointer = reinterpret_cast<void*>(a);
+  ++mallocs_;
   if (monitor_) monitor_->allocated(a, size);
   return success;
+}
+
+int Runtime::allocate_managed(void** pointer, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  if (sticky_ != success) return sticky_;
+  if (!pointer) return record(invalid_value);
+  const std::uint64_t page = 4096, bytes = (std::max<std::uint64_t>(size, 1) + page - 1) / page * page;
+  const std::uint64_t a = device_.memory.allocate("cudaMallocManaged #" + std::to_string(mallocs_ + 1), bytes, page);
+  void* mapped = a ? mmap(reinterpret_cast<void*>(a), bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) : MAP_FAILED;
+  if (mapped != reinterpret_cast<void*>(a)) {
+    if (mapped != MAP_FAILED) munmap(mapped, bytes);
+    if (a) device_.memory.release(a);
+    report("cudaMallocManaged of " + std::to_string(size) + " bytes: the address the interpreter gives it is taken in this process");
+    *pointer = nullptr;
+    return record(memory_allocation);
+  }
+  managed_[a] = bytes;
+  *pointer = mapped;
+  ++mallocs_;
+  if (monitor_) {
+    monitor_->allocated(a, bytes);
+    monitor_->device_written(a, bytes);  // the host may write it at any time: never "uninitialized"
+  }
+  return success;
+}
+
+void Runtime::sync_managed(bool to_device) {
+  for (const auto& [base, bytes] : managed_) {
+    auto* r = device_.memory.find(base, bytes);
+    if (!r) continue;
+    auto* host = reinterpret_cast<std::uint8_t*>(base);
+    if (to_device) std::memcpy(r->bytes.data(), host, bytes);
+    else std::memcpy(host, r->bytes.data(), bytes);
+  }
 }
 
 int Runtime::release(const void* pointer) {
   std::lock_guard lock(mutex_);
   if (!pointer) return success;  // cudaFree(nullptr) does nothing
   const auto base = reinterpret_cast<std::uint64_t>(pointer);
+  if (auto m = managed_.find(base); m != managed_.end()) {
+    munmap(reinterpret_cast<void*>(base), m->second);
+    managed_.erase(m);
+    device_.memory.release(base);
+    return success;
+  }
   if (monitor_ && monitor_->keep_freed()) {
     auto* r = device_.memory.find(base, 1);
     if (!r || r->base != base || !freed_.insert(base).second) return record(invalid_value);
@@ -155,6 +199,8 @@ int Runtime::release(const void* pointer) {
 std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
   std::lock_guard lock(mutex_);
   const auto a = reinterpret_cast<std::uint64_t>(address);
+  if (auto m = managed_.upper_bound(a); m != managed_.begin() && a - std::prev(m)->first < std::prev(m)->second)
+    return a - std::prev(m)->first + size <= std::prev(m)->second ? reinterpret_cast<std::uint8_t*>(a) : nullptr;  // the host's view
   auto* r = device_.memory.find(a, size ? size : 1);
   if (!r || a - r->base + size > r->size || freed_.count(r->base)) return nullptr;
   return r->bytes.data() + (a - r->base);
@@ -281,7 +327,9 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   options.seed = seed_ ? seed_ + launches_ : 0;
   options.printf_sink = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   ++launches_;
+  sync_managed(true);
   const interp::RunResult result = monitor_ ? monitor_->run(*k->module->module, launch, options) : interp::run(*k->module->module, launch, options);
+  sync_managed(false);
   std::fflush(stdout);
   warp_instructions_ += result.stats.warp_instructions;
   if (result.ok()) return success;

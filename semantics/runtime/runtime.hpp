@@ -93,6 +93,10 @@ class Runtime {
   // --- memory: device addresses are the interpreter's global addresses.
   int allocate(void** pointer, std::uint64_t size);
   int release(const void* pointer);
+  // Managed memory (cudaMallocManaged): one address for host and device. The device region is mapped in the
+  // process at its own address; the host's bytes are the program's view between launches and are copied into
+  // the interpreter's region before each launch and back after it (kernels run while the host waits).
+  int allocate_managed(void** pointer, std::uint64_t size);
   // The bytes [address, address + size) of one allocation, or null.
   std::uint8_t* device_bytes(const void* address, std::uint64_t size);
   bool is_device_pointer(const void* address) { return device_bytes(address, 1) != nullptr; }
@@ -134,9 +138,11 @@ class Runtime {
   interp::DeviceMemory device_;
   std::vector<LaunchConfig> configs_;
   std::unique_ptr<LaunchMonitor> monitor_;
-  std::set<std::uint64_t> freed_;  // allocations freed but kept (LaunchMonitor::keep_freed)
+  std::set<std::uint64_t> freed_;
+  std::map<std::uint64_t, std::uint64_t> managed_;  // base -> mapped bytes
+  void sync_managed(bool to_device);  // allocations freed but kept (LaunchMonitor::keep_freed)
   int last_ = success, sticky_ = success;
-  std::uint64_t seed_ = 0, warp_instructions_ = 0, launches_ = 0;
+  std::uint64_t seed_ = 0, warp_instructions_ = 0, launches_ = 0, mallocs_ = 0;
   friend struct RuntimeAccess;
 };
 
