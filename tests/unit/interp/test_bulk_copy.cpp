@@ -204,13 +204,12 @@ struct Tile {
   RunResult r;
   std::uint32_t a(std::uint32_t x, std::uint32_t y) const { return word(r, 2, y * 12 + x); }
 };
-Tile tile2d(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, std::uint32_t rows, const std::string& swizzle = "none",
-            std::uint32_t bytes = 0) {
+Launch tile_launch(const char* kernel, std::uint32_t rows, const std::string& swizzle) {
   std::vector<std::uint32_t> a(6 * 12, 0xdeadbeef);
   for (std::uint32_t y = 0; y < 6; ++y)
     for (std::uint32_t x = 0; x < 10; ++x) a[y * 12 + x] = 100 * y + x;
   Launch l;
-  l.kernel = "tile2d";
+  l.kernel = kernel;
   l.block = {64, 1, 1};
   l.buffers = {{"out", std::vector<std::uint8_t>(256)}, {"tmap", std::vector<std::uint8_t>(128)}, {"A", words(a)}};
   Launch::TensorMap m;
@@ -223,8 +222,15 @@ Tile tile2d(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, 
   m.element_strides = {1, 1};
   m.swizzle = swizzle;
   l.tensor_maps.push_back(m);
-  l.params = {buf("out"), buf("tmap"), u32(static_cast<std::uint32_t>(x0)), u32(static_cast<std::uint32_t>(y0)),
-              u32(static_cast<std::uint32_t>(x1)), u32(static_cast<std::uint32_t>(y1)), u32(bytes ? bytes : 32 * rows)};
+  return l;
+}
+std::vector<ParamValue> tile_params(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, std::uint32_t bytes) {
+  return {buf("out"), buf("tmap"), u32(static_cast<std::uint32_t>(x0)), u32(static_cast<std::uint32_t>(y0)),
+          u32(static_cast<std::uint32_t>(x1)), u32(static_cast<std::uint32_t>(y1)), u32(bytes)};
+}
+Tile tile2d(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, std::uint32_t rows, const std::string& swizzle = "none") {
+  Launch l = tile_launch("tile2d", rows, swizzle);
+  l.params = tile_params(x0, y0, x1, y1, 32 * rows);
   return {run(bulk_module(), l)};
 }
 }  // namespace
@@ -264,6 +270,69 @@ TEST_CASE("cp.async.bulk.tensor: 32B and 64B swizzle move 16-byte chunks as the 
       CHECK(word(t.r, 0, w) == (y < 6 ? 100 * y + x : 0u));
     }
   }
+}
+
+TEST_CASE("cp.async.bulk.tensor: OOB-NaN fill for a float tensor; elementStrides skip rows (ISA 5.5.3.2-3)") {
+  // f32 map of the same bytes, oob_fill nan: an out-of-bound element reads the canonical NaN 0x7fffffff.
+  Launch l = tile_launch("tile2d", 4, "none");
+  l.tensor_maps[0].data_type = "f32";
+  l.tensor_maps[0].oob_fill = "nan";
+  l.params = tile_params(6, 4, 0, 0, 128);
+  const RunResult r = run(bulk_module(), l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t j = 0; j < 4; ++j)
+    for (std::uint32_t i = 0; i < 8; ++i) {
+      const std::uint32_t x = 6 + i, y = 4 + j;
+      CHECK(word(r, 0, j * 8 + i) == (x < 10 && y < 6 ? 100 * y + x : 0x7fffffffu));
+    }
+  // element_strides {1, 2} with box_dim {8, 4}: ceil(4 / 2) = 2 rows, y0 and y0 + 2 (64 bytes of tx); the store
+  // at (2, 4) writes row 4 only (row 6 is out of bounds).
+  Launch s = tile_launch("tile2d", 4, "none");
+  s.tensor_maps[0].element_strides = {1, 2};
+  s.params = tile_params(1, 1, 2, 4, 64);
+  const RunResult q = run(bulk_module(), s);
+  REQUIRE_MESSAGE(q.ok(), q.problem.message);
+  for (std::uint32_t j = 0; j < 2; ++j)
+    for (std::uint32_t i = 0; i < 8; ++i) CHECK(word(q, 0, j * 8 + i) == 100 * (1 + 2 * j) + 1 + i);
+  for (std::uint32_t k = 16; k < 64; ++k) CHECK(word(q, 0, k) == 0);
+  for (std::uint32_t x = 0; x < 10; ++x) {
+    CHECK(word(q, 2, 4 * 12 + x) == (x >= 2 ? 5000 + x - 2 : 400 + x));
+    CHECK(word(q, 2, 5 * 12 + x) == 500 + x);
+  }
+}
+
+TEST_CASE("cp.reduce.async.bulk.tensor .add.tile: in-bound elements of the box add the source (ISA 9.7.9.25.5.3)") {
+  Launch l = tile_launch("tile2d_add", 4, "none");
+  l.params = {buf("tmap"), u32(5), u32(3)};
+  const RunResult r = run(bulk_module(), l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t y = 0; y < 6; ++y)
+    for (std::uint32_t x = 0; x < 12; ++x) {
+      const bool in = x >= 5 && x < 10 && y >= 3;
+      const std::uint32_t k = (y - 3) * 8 + (x - 5);  // the box element over (x, y): source value k + 1
+      CHECK(word(r, 2, y * 12 + x) == (x >= 10 ? 0xdeadbeef : 100 * y + x + (in ? k + 1 : 0)));
+    }
+}
+
+TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9.7.9.25.4.1-2, sm_100)") {
+  static const auto loaded = [] {
+    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/bulk_copy_sm100.ptx");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return ptx::ir::load_ptx(std::move(text), "bulk_copy_sm100.ptx");
+  }();
+  for (const auto& e : loaded.errors) FAIL(e.render());
+  REQUIRE(loaded);
+  const std::uint32_t mask = 0xa5c3;
+  Launch l;
+  l.kernel = "masked";
+  l.block = {32, 1, 1};
+  std::vector<std::uint32_t> halves(32, 0x40804080);  // 2.25, 2.25 as f16
+  l.buffers = {{"out", std::vector<std::uint8_t>(128, 0xee)}, {"out2", words(halves)}};
+  l.params = {buf("out"), buf("out2"), u32(mask)};
+  const RunResult r = run(*loaded.module, l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t k = 0; k < 128; ++k) CHECK(r.buffers[0].second[k] == ((mask >> (k % 16)) & 1 ? k : 0xee));
+  for (std::uint32_t i = 0; i < 32; ++i) CHECK(word(r, 1, i) == 0x43804380u);  // 2.25 + 1.5 = 3.75 = 0x4380
 }
 
 TEST_CASE("tensor maps: bad descriptions are refused; bytes that are no tensor map are illegal") {
