@@ -193,7 +193,8 @@ bool Machine::write_tensor_maps(std::size_t first_buffer_region) {
   for (const auto& m : launch_.tensor_maps) {
     const std::ptrdiff_t into = launch_.buffer_index(m.buffer), of = launch_.buffer_index(m.global);
     std::string why = tensor_map_error(m);
-    if (why.empty() && (into < 0 || of < 0 || m.at + 128 > launch_.buffers[static_cast<std::size_t>(into)].second.size()))
+    if (why.empty() && (into < 0 || of < 0 || m.at > launch_.buffers[static_cast<std::size_t>(into)].second.size() ||
+                        launch_.buffers[static_cast<std::size_t>(into)].second.size() - m.at < 128))
       why = "no such buffer, or the 128 bytes do not fit";
     if (!why.empty()) {
       result_.problem = {Problem::Kind::bad_launch, "tensor map at byte " + std::to_string(m.at) + " of buffer '" + m.buffer + "': " + why, {}};
@@ -384,7 +385,13 @@ static bool issue_copy(Machine& m, Thread& t, const Instruction& ins, BulkCopy& 
     c.dst = d;
     c.bulk_group = true;
     if (!m.locate(t, StateSpace::global, d, c.size, false)) return false;
-    if (ins.q.has_word("cp_mask")) c.byte_mask = static_cast<std::uint16_t>(m.read(t, o.back(), 16).u64());
+    if (ins.q.has_word("cp_mask")) {  // byteMask: the last operand, after the optional cache-policy
+      if (o.size() < 4) {
+        m.fail(Problem::Kind::unsupported, c.name + ": .cp_mask without its byteMask operand (ISA 9.7.9.25.4.1)", {&t});
+        return false;
+      }
+      c.byte_mask = static_cast<std::uint16_t>(m.read(t, o.back(), 16).u64());
+    }
     return true;
   }
   const SharedTarget to = shared_range(m, t, dst, d, c.size, c.name, "destination");
@@ -396,8 +403,12 @@ static bool issue_copy(Machine& m, Thread& t, const Instruction& ins, BulkCopy& 
   }
   c.dsts = {to};
   c.mbars = {bar};
-  if (ins.q.has_word("multicast::cluster")) return multicast(m, t, c, m.read(t, o[4], 16).u64(), c.name);
-  return true;
+  if (!ins.q.has_word("multicast::cluster")) return true;
+  if (o.size() < 5) {
+    m.fail(Problem::Kind::unsupported, c.name + ": .multicast::cluster without its ctaMask operand (ISA 9.7.9.25.4.1)", {&t});
+    return false;
+  }
+  return multicast(m, t, c, m.read(t, o[4], 16).u64(), c.name);
 }
 
 // The element type a cp.reduce.async.bulk.tensor reduces in: the tensor map's, by the table of 9.7.9.25.5.3
@@ -499,8 +510,12 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   }
   c.dsts = {to};
   c.mbars = {bar};
-  if (ins.q.has_word("multicast::cluster")) return multicast(m, t, c, m.read(t, o[3], 16).u64(), c.name);
-  return true;
+  if (!ins.q.has_word("multicast::cluster")) return true;
+  if (o.size() < 4 || o[3].kind == OK::Vector) {
+    m.fail(Problem::Kind::unsupported, c.name + ": .multicast::cluster without its ctaMask operand (ISA 9.7.9.25.5.2)", {&t});
+    return false;
+  }
+  return multicast(m, t, c, m.read(t, o[3], 16).u64(), c.name);
 }
 
 // ---------------------------------------------------------------------------------------------- dispatch

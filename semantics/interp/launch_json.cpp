@@ -144,7 +144,7 @@ bool tensor_maps_from_json(const nlohmann::json& list, const std::string& buffer
               "\"global_dim\": [..], \"global_strides\": [..], \"box_dim\": [..], \"element_strides\": [..], \"interleave\", \"swizzle\", \"oob_fill\"}";
       return false;
     }
-    if (m.at + 128 > size) { error = where + "a tensor map at byte " + std::to_string(m.at) + " does not fit in its " + std::to_string(size) + " bytes"; return false; }
+    if (m.at > size || size - m.at < 128) { error = where + "a tensor map at byte " + std::to_string(m.at) + " does not fit in its " + std::to_string(size) + " bytes"; return false; }
     if (auto why = tensor_map_error(m); !why.empty()) { error = where + "tensor map: " + why; return false; }
     out.tensor_maps.push_back(std::move(m));
   }
