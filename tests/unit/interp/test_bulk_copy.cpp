@@ -81,6 +81,16 @@ TEST_CASE("cp.async.bulk: expect_tx of more bytes than copied never completes th
   CHECK(r.problem.kind == Problem::Kind::deadlock);
   CHECK(r.problem.message.find("tx-count 16") != std::string::npos);
   CHECK(r.problem.threads.size() == 8);
+  for (std::uint64_t seed : {1, 2, 3}) {  // the same with copies completing late
+    Options opt;
+    opt.seed = seed;
+    const RunResult s = roundtrip(128, 144, 1, 0, pattern(512), opt);
+    CHECK(s.problem.kind == Problem::Kind::deadlock);
+    CHECK(s.problem.message.find("tx-count 16") != std::string::npos);
+  }
+  // The exact count completes the phase: no deadlock; one byte less is a negative tx-count, also never 0.
+  CHECK(roundtrip(128, 128, 0, 0, pattern(512)).ok());
+  CHECK(roundtrip(128, 112, 0, 0, pattern(512)).problem.kind == Problem::Kind::deadlock);
 }
 
 TEST_CASE("cp.async.bulk: a size that is not a multiple of 16, or an address not 16-byte aligned, stops the run") {
@@ -121,6 +131,25 @@ TEST_CASE("cp.async.bulk with --seed: completion may come late, but no later tha
     CHECK(word(r, 0, 1) == 0x11223344u);
   }
   CHECK(early == std::set<std::uint32_t>{0u, 0x11223344u});
+}
+
+TEST_CASE("cp.async.bulk.wait_group N: all but the N most recent bulk async-groups are complete (ISA 9.7.9.25.6.2)") {
+  Launch l;
+  l.kernel = "groups";
+  l.buffers = {{"out", std::vector<std::uint8_t>(44)}};
+  l.params = {buf("out")};
+  std::set<std::uint32_t> second;
+  for (std::uint64_t seed = 0; seed <= 16; ++seed) {
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = run(bulk_module(), l, opt);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    CHECK(word(r, 0, 8) == 7);    // the first group, complete after wait_group 1
+    CHECK(word(r, 0, 10) == 9);   // the second, complete after wait_group 0
+    second.insert(word(r, 0, 9));  // the second after wait_group 1: done or not
+    if (seed == 0) CHECK(word(r, 0, 9) == 9);  // without a seed every copy completes at issue
+  }
+  CHECK(second == std::set<std::uint32_t>{0u, 9u});
 }
 
 TEST_CASE("cp.reduce.async.bulk .global bulk_group: each element reduced by the operation of the type table (ISA 9.7.9.25.4.2)") {
