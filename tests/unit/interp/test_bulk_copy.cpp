@@ -286,10 +286,12 @@ TEST_CASE("cp.async.bulk.tensor.2d .tile: a box partly out of bounds loads zeros
   }
 }
 
-TEST_CASE("cp.async.bulk.tensor: 32B and 64B swizzle move 16-byte chunks as the tables of ISA 5.5.7") {
+TEST_CASE("cp.async.bulk.tensor: 32B, 64B and 128B swizzle move 16-byte chunks as the tables of ISA 5.5.7") {
   // An 8 x 8 box of u32 at (0, 0): element e = 8 y + x at byte 4e before swizzling, in 128-byte row e / 32 and
   // 16-byte chunk (e / 4) mod 8; 32B swizzle XORs the chunk with row mod 2, 64B with row mod 4.
-  for (auto [name, mask] : {std::pair{"32B", 1u}, std::pair{"64B", 3u}}) {
+  // A store reads each element from its swizzled place: src word w holds 5000 + w, so element e stores 5000 + w(e).
+  // (The box holds 2 rows of 128 bytes, so 128B shows only its first two rows here.)
+  for (auto [name, mask] : {std::pair{"32B", 1u}, std::pair{"64B", 3u}, std::pair{"128B", 7u}}) {
     CAPTURE(name);
     const Tile t = tile2d(0, 0, 0, 0, 8, name);
     REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
@@ -297,6 +299,7 @@ TEST_CASE("cp.async.bulk.tensor: 32B and 64B swizzle move 16-byte chunks as the 
       const std::uint32_t x = e % 8, y = e / 8;
       const std::uint32_t w = e ^ (((e / 32) & mask) << 2);  // the word the element lands in
       CHECK(word(t.r, 0, w) == (y < 6 ? 100 * y + x : 0u));
+      if (y < 6) CHECK(t.a(x, y) == 5000 + w);
     }
   }
 }
