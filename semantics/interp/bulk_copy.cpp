@@ -215,6 +215,17 @@ std::uint8_t* shared_bytes(const SharedTarget& s, std::uint64_t offset, std::uin
 }  // namespace
 
 namespace {
+// One element of a reduction (9.7.9.25.4.2, 9.7.9.25.5.3): the destination's `eb` bytes become `old op src`, with
+// atom's definition of the operation (semantics/ops/atomic.hpp; .inc/.dec give a result in [0, src]).
+void reduce_element(const ops::AtomicForm& f, const std::uint8_t* from, std::uint8_t* to, unsigned eb) {
+  std::uint64_t a = 0, b = 0;
+  std::memcpy(&a, to, eb);
+  std::memcpy(&b, from, eb);
+  const CV src = Concrete::lit(eb * 8, b);
+  const std::uint64_t r = ops::atomic_written(Concrete{}, f, Concrete::lit(eb * 8, a), src, src).u64();
+  std::memcpy(to, &r, eb);
+}
+
 // A .tile box (5.5.3): element j (j_i < count(i)) of the box is the tensor's element at coordinates
 // c_i + j_i * elementStrides[i]; in shared memory the box is dense, dimension 0 fastest, each byte at its
 // swizzled offset (5.5.7). Loads fill out-of-bound elements with zeros or OOB-NaN (5.5.3.3); stores skip them.
@@ -231,7 +242,6 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
       in = in && g >= 0 && static_cast<std::uint64_t>(g) < map.dim[i];
       global += static_cast<std::uint64_t>(g) * map.stride[i];
     }
-    const std::uint64_t shared = swizzled((load ? c.dsts.front().offset : c.src) + e * eb, map.swizzle);
     if (load) {
       std::uint64_t v = map.oob_nan ? map.type->nan : 0;
       if (in)
@@ -239,18 +249,10 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
       for (const SharedTarget& d : c.dsts)
         if (std::uint8_t* q = shared_bytes(d, swizzled(d.offset + e * eb, map.swizzle), eb)) std::memcpy(q, &v, eb);
     } else if (in) {
-      const std::uint8_t* from = shared_bytes({c.cta, 0}, shared, eb);
+      const std::uint8_t* from = shared_bytes({c.cta, 0}, swizzled(c.src + e * eb, map.swizzle), eb);
       std::uint8_t* to = from ? m.locate(t, StateSpace::global, global, eb, true) : nullptr;
-      if (to && c.reduce) {
-        std::uint64_t a = 0, b = 0;
-        std::memcpy(&a, to, eb);
-        std::memcpy(&b, from, eb);
-        const CV r = ops::atomic_written(Concrete{}, *c.reduce, Concrete::lit(eb * 8, a), Concrete::lit(eb * 8, b), Concrete::lit(eb * 8, b));
-        const std::uint64_t bits = r.u64();
-        std::memcpy(to, &bits, eb);
-      } else if (to) {
-        std::memcpy(to, from, eb);
-      }
+      if (to && c.reduce) reduce_element(*c.reduce, from, to, eb);
+      else if (to) std::memcpy(to, from, eb);
     }
     for (unsigned i = 0; i < map.rank && ++j[i] == map.count(i); ++i) j[i] = 0;  // next element, dimension 0 fastest
   }
@@ -271,14 +273,7 @@ void Machine::complete_bulk(BulkCopy& c) {
         if (!c.byte_mask || (*c.byte_mask >> (k % 16) & 1)) to[k] = from[k];
       return;
     }
-    for (std::uint64_t k = 0; k + eb <= n; k += eb) {  // each element reduced with the source's (9.7.9.25.4.2)
-      std::uint64_t a = 0, b = 0;
-      std::memcpy(&a, to + k, eb);
-      std::memcpy(&b, from + k, eb);
-      const CV old = Concrete::lit(eb * 8, a), src = Concrete::lit(eb * 8, b);
-      const std::uint64_t r = ops::atomic_written(Concrete{}, *c.reduce, old, src, src).u64();
-      std::memcpy(to + k, &r, eb);
-    }
+    for (std::uint64_t k = 0; k + eb <= n; k += eb) reduce_element(*c.reduce, from + k, to + k, eb);
   };
   if (c.kind != BulkCopy::Kind::copy) {
     tensor_copy(*this, c, t);
