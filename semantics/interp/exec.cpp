@@ -207,6 +207,7 @@ void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind
 std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, std::uint64_t size, bool is_write) {
   const StateSpace given = space;
   std::uint64_t a = addr;
+  epoch_ += is_write;  // a write may release a spinning thread (note_failed_wait)
   std::tie(space, a) = resolve(space, addr);
   std::uint8_t* p = nullptr;
   auto describe = [&](const char* what) {
@@ -282,6 +283,7 @@ bool instruction_supported(const Instruction& ins) {
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
       break;
     case Opcode::cp_:
+      if (ins.q.has_word("bulk")) return bulk_copy_supported(ins);  // 9.7.9.25.4-6 (bulk_copy.cpp)
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
       // the wait is undefined behaviour, 9.7.9.25.1); an observer is told it is in flight until its group completes.
       return ir::async_copy_role(ins) != ir::AsyncCopyRole::none || ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive;
@@ -457,6 +459,10 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     }
     case Opcode::cp_: {
+      if (ins.q.has_word("bulk")) {  // ISA 9.7.9.25.4-6: bulk_copy.cpp
+        exec_bulk(t, ins);
+        return true;
+      }
       // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
       // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
       // ignore-src is true) and zeros after. Completed at issue (see instruction_supported()); an observer hears of the copy as asynchronous and of the

@@ -52,6 +52,20 @@ struct Launch {
     std::uint64_t offset = 0;
   };
   std::vector<Pointer> pointers;
+  // A tensor map (CUtensorMap, ISA 5.5.8) written into a buffer before the kernel starts, described by the
+  // arguments of cuTensorMapEncodeTiled; its 128 bytes are the interpreter's own layout (docs/async-copies.md),
+  // read by cp{.reduce}.async.bulk.tensor (9.7.9.25.5).
+  struct TensorMap {
+    std::string buffer;      // the 128 bytes go to byte `at` of this buffer
+    std::uint64_t at = 0;
+    std::string data_type;   // u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz
+    std::string global;      // the tensor: this buffer's address plus global_offset
+    std::uint64_t global_offset = 0;
+    std::vector<std::uint64_t> global_dim, global_strides;  // rank, and rank - 1 byte strides
+    std::vector<std::uint32_t> box_dim, element_strides;    // rank each
+    std::string interleave = "none", swizzle = "none", oob_fill = "none";  // swizzle: none 32B 64B 128B; oob_fill: none nan
+  };
+  std::vector<TensorMap> tensor_maps;
   std::vector<ParamValue> params;
 
   // The position of the buffer named `name` in `buffers`, -1 for none.
@@ -162,6 +176,10 @@ struct RunResult {
 };
 
 RunResult run(const ir::Module& module, const Launch& launch, const Options& options = {});
+
+// Why a tensor map description breaks cuTensorMapEncodeTiled's requirements or is not modelled (empty when
+// it is fine; bulk_copy.cpp). Buffer names are checked by the caller.
+std::string tensor_map_error(const Launch::TensorMap& m);
 
 // Whether the interpreter executes this instruction form (every engine's answer for `ptxcheck coverage`).
 bool instruction_supported(const ir::Instruction& ins);

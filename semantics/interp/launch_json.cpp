@@ -115,6 +115,43 @@ bool read_launch_file(const std::string& path, Launch& out, std::string& error) 
   return true;
 }
 
+namespace {
+// A buffer's "tensor_maps": [{"at": BYTE, "data_type": T, "global": {"buffer": B, "offset": BYTES},
+// "global_dim": [...], "global_strides": [...], "box_dim": [...], "element_strides": [...], "interleave": "none",
+// "swizzle": "none|32B|64B|128B", "oob_fill": "none|nan"}]: cuTensorMapEncodeTiled's arguments (docs/async-copies.md).
+bool tensor_maps_from_json(const nlohmann::json& list, const std::string& buffer, std::size_t size, Launch& out, std::string& error) {
+  const std::string where = "buffer '" + buffer + "': ";
+  if (!list.is_array()) { error = where + "tensor_maps must be a list"; return false; }
+  for (const auto& q : list) {
+    Launch::TensorMap m;
+    m.buffer = buffer;
+    try {
+      if (!q.is_object() || !q.contains("global") || !q["global"].is_object() || !q.contains("data_type")) throw std::runtime_error("");
+      m.at = q.value("at", std::uint64_t{0});
+      m.data_type = q["data_type"].get<std::string>();
+      m.global = q["global"].at("buffer").get<std::string>();
+      m.global_offset = q["global"].value("offset", std::uint64_t{0});
+      m.global_dim = q.at("global_dim").get<std::vector<std::uint64_t>>();
+      m.global_strides = q.value("global_strides", std::vector<std::uint64_t>{});
+      m.box_dim = q.at("box_dim").get<std::vector<std::uint32_t>>();
+      m.element_strides = q.value("element_strides", std::vector<std::uint32_t>(m.box_dim.size(), 1));
+      m.interleave = q.value("interleave", std::string("none"));
+      m.swizzle = q.value("swizzle", std::string("none"));
+      m.oob_fill = q.value("oob_fill", std::string("none"));
+      if (q.contains("rank") && q["rank"].get<std::size_t>() != m.global_dim.size()) { error = where + "tensor map rank differs from the length of global_dim"; return false; }
+    } catch (const std::exception&) {
+      error = where + "a tensor map is {\"at\": BYTE, \"data_type\": T, \"global\": {\"buffer\": B, \"offset\": BYTES}, "
+              "\"global_dim\": [..], \"global_strides\": [..], \"box_dim\": [..], \"element_strides\": [..], \"interleave\", \"swizzle\", \"oob_fill\"}";
+      return false;
+    }
+    if (m.at > size || size - m.at < 128) { error = where + "a tensor map at byte " + std::to_string(m.at) + " does not fit in its " + std::to_string(size) + " bytes"; return false; }
+    if (auto why = tensor_map_error(m); !why.empty()) { error = where + "tensor map: " + why; return false; }
+    out.tensor_maps.push_back(std::move(m));
+  }
+  return true;
+}
+}  // namespace
+
 bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error, const std::string& base_dir) {
   if (!j.is_object()) { error = "the launch must be a JSON object"; return false; }
   if (j.contains("kernel")) out.kernel = j["kernel"].get<std::string>();
@@ -184,6 +221,7 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error, 
           out.pointers.push_back({it.key(), at, q["to"].get<std::string>(), q.value("offset", std::uint64_t{0})});
         }
       }
+      if (b.contains("tensor_maps") && !tensor_maps_from_json(b["tensor_maps"], it.key(), bytes.size(), out, error)) return false;
       out.buffers.push_back({it.key(), std::move(bytes)});
     }
   }
@@ -198,6 +236,8 @@ bool launch_from_json(const nlohmann::json& j, Launch& out, std::string& error, 
     if (!p.buffer.empty() && out.buffer_index(p.buffer) < 0) { error = "parameter refers to unknown buffer '" + p.buffer + "'"; return false; }
   for (const auto& p : out.pointers)
     if (out.buffer_index(p.target) < 0) { error = "buffer '" + p.buffer + "': pointer to unknown buffer '" + p.target + "'"; return false; }
+  for (const auto& m : out.tensor_maps)
+    if (out.buffer_index(m.global) < 0) { error = "buffer '" + m.buffer + "': tensor map of unknown buffer '" + m.global + "'"; return false; }
   return true;
 }
 

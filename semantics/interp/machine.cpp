@@ -290,6 +290,7 @@ RunResult Machine::run() {
     const std::uint64_t address = buffer_base_[to] + ptr.offset;
     for (int k = 0; k < 8; ++k) global_.region(first_buffer_region + from).bytes[ptr.at + k] = static_cast<std::uint8_t>(address >> (8 * k));
   }
+  if (!write_tensor_maps(first_buffer_region)) return result_;  // bulk_copy.cpp
   if (launch_.cooperative) {
     // The grid workspace (cooperative_groups/details/driver_abi.h `grid_workspace`): {wsSize, barrier}, barrier 0.
     grid_workspace_ = global_.allocate("grid workspace", 8, 256);
@@ -321,6 +322,7 @@ RunResult Machine::run() {
   const auto& b = launch_.block;
   const std::size_t cta_bytes = (sizeof(Frame) + ki.nslots * sizeof(CV) + ki.frame_bytes + 64) * b[0] * b[1] * b[2] + 64;  // 64: alignment
   run_grid(cta_bytes);
+  if (!stop_) bulk_flush_all();
   cta_ = nullptr;
   for (std::size_t k = 0; k < launch_.buffers.size(); ++k) {
     auto* r = global_.find(buffer_base_[k], launch_.buffers[k].second.size());
@@ -374,6 +376,7 @@ void Machine::run_grid(std::size_t cta_bytes) {
     }
     for (std::size_t k = 0; k < resident.size() && !stop_;) {
       if (!resident[k]->done()) { ++k; continue; }
+      bulk_flush_cluster(*resident[k]);  // its copies land before its shared memory goes
       for (Cta* c : resident[k]->ctas) {
         for (auto& t : c->threads)
           result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
@@ -389,6 +392,10 @@ void Machine::run_grid(std::size_t cta_bytes) {
     if (!progress && !stop_)
       for (const auto& c : owned)
         if (c->exited != c->threads.size()) { report_deadlock(*c); break; }
+    // Every live thread blocked or spinning on an mbarrier wait that nothing can complete (bulk_copy.cpp).
+    if (progress && !stop_ && std::all_of(owned.begin(), owned.end(), [&](const auto& c) { return c->exited == c->threads.size() || spinning_forever(*c); }))
+      for (const auto& c : owned)
+        if (c->exited != c->threads.size()) { report_spin_deadlock(*c); break; }
   }
 }
 
@@ -405,11 +412,16 @@ bool Machine::run_cta(Cta& cta, bool to_end) {
     if (opt_.seed) std::shuffle(order.begin(), order.end(), *rng_);
     for (std::uint32_t w : order) {
       if (stop_) break;
+      bulk_tick();  // a scheduling point: seeded runs may complete bulk copies here
       progress |= step_warp(cta.warps[w], quantum) > 0;
     }
     any |= progress;
     if (cta.exited == cta.threads.size()) break;
     if (stop_) break;
+    if (to_end && spinning_forever(cta)) {
+      report_spin_deadlock(cta);
+      break;
+    }
     if (!progress) {
       const bool cluster_wait = std::any_of(cta.threads.begin(), cta.threads.end(), [](const Thread& t) { return t.status == Status::at_cluster_wait; });
       if (!cluster_wait || cluster_.ctas() == 1) report_deadlock(cta);

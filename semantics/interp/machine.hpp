@@ -53,6 +53,14 @@ struct Thread {
   std::uint64_t peak_stack = 0;
   // barrier.cluster: 1 + the phase of this thread's last arrive, 0 when it has not arrived since its last wait.
   std::uint64_t cluster_arrival = 0;
+  // bulk_copy.cpp: bulk async-groups this thread committed (ISA 9.7.9.25.6.1), and its last mbarrier wait that
+  // found the phase incomplete (where, with which registers, at which Machine::epoch_): a thread that fails the
+  // same wait again in the same state, with no memory changed in between, is spinning for ever.
+  std::uint64_t bulk_commits = 0;
+  const Instruction* spin_ins = nullptr;
+  std::uint64_t spin_epoch = ~std::uint64_t(0);
+  bool spin_stuck = false;
+  std::vector<CV> spin_regs;
 };
 
 struct Warp {
@@ -148,6 +156,7 @@ struct Mbarrier {
 };
 
 struct Cluster;
+struct BulkCopy;  // a bulk asynchronous copy in flight (bulk_copy.cpp)
 
 struct Cta {
   // Its threads' frames, registers and stacks come from `arena`, which starts in `buffer`: one allocation for the
@@ -188,6 +197,9 @@ struct SharedTarget {
   Cta* cta = nullptr;
   std::uint64_t offset = 0;
 };
+
+// Whether bulk_copy.cpp executes this cp{.reduce}.async.bulk{.tensor}{.prefetch} / commit / wait form.
+bool bulk_copy_supported(const Instruction& ins);
 
 class Machine {
  public:
@@ -272,6 +284,27 @@ class Machine {
   std::uint8_t* shared_pointer(Thread& t, StateSpace given, std::uint64_t addr, std::uint64_t size);
   void exec_mapa(Thread& t, const Instruction& ins, const Decoded& d);
   void exec_getctarank(Thread& t, const Instruction& ins, const Decoded& d);
+  // Bulk asynchronous copies (bulk_copy.cpp, ISA 9.7.9.25.4-6): cp{.reduce}.async.bulk{.tensor}, their
+  // prefetches (hints), commit_group and wait_group. A copy completes at issue, or with --seed at a random later
+  // scheduling point (bulk_tick) and at the latest when the program could observe it (bulk_flush_*).
+  void exec_bulk(Thread& t, const Instruction& ins);
+  bool write_tensor_maps(std::size_t first_buffer_region);  // Launch::tensor_maps into their buffers (setup)
+  void bulk_tick();                                   // a scheduling point
+  void bulk_flush_mbarrier(const Cta& home, std::uint64_t object);  // before a wait on this object
+  void bulk_flush_cluster(const Cluster& c);          // before the cluster's shared memory goes
+  void bulk_flush_all();
+  void complete_bulk(BulkCopy& c);
+  // A failed mbarrier wait (mbarrier.cpp): deadlock when every live thread of the grid's resident CTAs is blocked or
+  // spinning on such a wait in an unchanging state.
+  void note_failed_wait(Thread& t, const Instruction& ins);
+  void note_passed_wait(Thread& t) { t.spin_stuck = false; t.spin_ins = nullptr; }
+  bool spinning_forever(const Cta& cta) const;
+  void report_spin_deadlock(Cta& cta);
+  std::vector<std::shared_ptr<BulkCopy>> bulk_pending_;  // copies issued and not yet complete, oldest first
+  std::uint64_t epoch_ = 0;  // counts writes to memory and mbarrier changes (note_failed_wait)
+  // complete-tx of `bytes` on an mbarrier object (ISA 9.7.13.15.12; mbarrier.cpp): false, with the problem
+  // reported for `t`, when the object is not initialized or tx-count leaves its range.
+  bool mbarrier_complete_tx(Thread& t, Cta& home, std::uint64_t object, std::int64_t bytes, const std::string& name);
   bool in_shared_window(StateSpace s, std::uint64_t generic) const;
   // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
   void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);

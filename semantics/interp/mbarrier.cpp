@@ -20,6 +20,15 @@ std::uint64_t state_token(std::uint64_t phase, std::uint32_t pending_before) { r
 std::uint64_t token_phase(std::uint64_t state) { return state >> 20; }
 std::uint32_t token_pending(std::uint64_t state) { return static_cast<std::uint32_t>(state & kMaxCount); }
 
+// 9.7.13.15.6: the phase completes when no arrivals are pending and tx-count is zero; the next one starts with
+// the expected arrival count.
+bool complete_phase_if_done(Mbarrier& m) {
+  if (m.pending != 0 || m.tx != 0) return false;
+  ++m.phase;
+  m.pending = m.expected;
+  return true;
+}
+
 }  // namespace
 
 void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
@@ -64,6 +73,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     if (count < 1 || count > kMaxCount) return illegal("count " + std::to_string(count) + " is outside [1, 2^20 - 1]");
     if (home.mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
     home.mbarriers[object] = Mbarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
+    ++epoch_;
     if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), object);
     return;
   }
@@ -71,17 +81,11 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   if (it == home.mbarriers.end()) return illegal("the mbarrier object at shared offset " + std::to_string(object) + " is not initialized");
   Mbarrier& m = it->second;
   if (op == MbarrierOp::inval) {
+    ++epoch_;
     home.mbarriers.erase(it);
     return;
   }
-  // 9.7.13.15.6: the phase completes when no arrivals are pending and tx-count is zero; the next one starts with
-  // the expected arrival count.
-  auto complete_if_done = [&] {
-    if (m.pending != 0 || m.tx != 0) return false;
-    ++m.phase;
-    m.pending = m.expected;
-    return true;
-  };
+  auto complete_if_done = [&] { return complete_phase_if_done(m); };
   auto add_tx = [&](std::int64_t delta) {
     m.tx += delta;
     if (m.tx > kMaxCount || m.tx < -kMaxCount) illegal("tx-count " + std::to_string(m.tx) + " is outside [-(2^20 - 1), 2^20 - 1]");
@@ -90,6 +94,9 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   if (wait) {
     // 9.7.13.15.16: valid only for the current phase (False) and the one before it (True). try_wait may suspend
     // the thread until then, but may also return False after a time limit: returning at once is one such run.
+    // Bulk copies tracked by this object complete no later than now (9.7.9.25.1.2; bulk_copy.cpp).
+    bulk_flush_mbarrier(home, object);
+    if (stop_) return;
     bool complete = false;
     if (ins.q.has(ir::Flag::parity)) {
       const std::uint64_t parity = read(t, o[2], 32).u64();
@@ -103,12 +110,19 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
       complete = phase != m.phase;
     }
     write(t, o[0], Concrete::boolean(complete));
+    if (complete) note_passed_wait(t);
+    else note_failed_wait(t, ins);
     if (complete && opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, object, m.phase - 1);
     return;
   }
+  ++epoch_;  // every other operation changes the object (note_failed_wait)
   if (!arrive) {  // mbarrier.expect_tx / complete_tx [addr], txCount (9.7.13.15.11-12)
     const auto tx = static_cast<std::int64_t>(read(t, o[1], 32).u64());
-    add_tx(op == MbarrierOp::complete_tx ? -tx : tx);
+    if (op == MbarrierOp::complete_tx) {
+      mbarrier_complete_tx(t, home, object, tx, name);
+      return;
+    }
+    add_tx(tx);
     if (!stop_) complete_if_done();
     return;
   }
@@ -136,6 +150,27 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, object, phase);
   if (complete_if_done() && ins.q.has_word("noComplete")) return illegal("a .noComplete arrive completed the phase");
   if (!async_arrive) write(t, o[0], Concrete::lit(64, state_token(phase, pending_before)));
+}
+
+// complete-tx (9.7.13.15.12) of `bytes` on the object at shared offset `object` of `home`: mbarrier.complete_tx
+// and the completion of a bulk copy (9.7.9.25.4.1: "complete-tx ... with completeCount argument equal to amount of
+// data copied in bytes"). tx-count decreases; the phase completes when no arrivals are pending and tx-count is 0
+// (9.7.13.15.6).
+bool Machine::mbarrier_complete_tx(Thread& t, Cta& home, std::uint64_t object, std::int64_t bytes, const std::string& name) {
+  auto it = home.mbarriers.find(object);
+  if (it == home.mbarriers.end()) {
+    fail(Problem::Kind::illegal, name + ": the mbarrier object at shared offset " + std::to_string(object) + " is not initialized", {&t});
+    return false;
+  }
+  Mbarrier& m = it->second;
+  ++epoch_;
+  m.tx -= bytes;
+  if (m.tx > kMaxCount || m.tx < -kMaxCount) {
+    fail(Problem::Kind::illegal, name + ": tx-count " + std::to_string(m.tx) + " is outside [-(2^20 - 1), 2^20 - 1]", {&t});
+    return false;
+  }
+  complete_phase_if_done(m);
+  return true;
 }
 
 }  // namespace ptx::interp

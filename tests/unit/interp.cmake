@@ -3,3 +3,7 @@ ptxcheck_unit_test(NAME interp
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_interp.cpp
   LIBS ptxcheck_interp)
 add_test(NAME cli_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/cli_run.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})
+# Bulk asynchronous copies (ISA 9.7.9.25.4-6) on data/bulk_copy.ptx.
+ptxcheck_unit_test(NAME bulk_copy
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_bulk_copy.cpp
+  LIBS ptxcheck_interp)

@@ -88,4 +88,18 @@ check "mapa to rank 5 of 2 -> 1" 1 $rc
 [ "$err" = "error: mapa.shared::cluster.u64: CTA rank 5 is not below %cluster_nctarank 2" ] || { echo "FAIL mapa rank: message '$err'"; fails=$((fails+1)); }
 "$exe" run "$data/cluster.ptx" --kernel req2 --grid 4 --cluster 2 0 --buffer 'out=u32[8]' --param buffer:out >/dev/null 2>&1; rc=$?
 check "--cluster 2 0 -> 2" 2 $rc
+# A tensor map in a launch file (docs/async-copies.md): the 8 x 4 box of u32 at (4, 3) of a 10 x 6 tensor
+# A[y][x] = 100 y + x loads zeros for x >= 10 and y >= 6 (ISA 5.5.3.3); the box 5000 + k stored at (2, 4) writes
+# rows 4 and 5 only.
+out=$("$exe" run "$data/bulk_copy.ptx" --launch "$data/bulk_tile.json"); rc=$?
+check "tensor map launch" 0 $rc
+echo "$out" | tr -d ' \n' | grep -q '"out":{"type":"u32","values":\[304,305,306,307,308,309,0,0,404,405,406,407,408,409,0,0,504,505,506,507,508,509,0,0,0,0,0,0,0,0,0,0,0,' ||
+  { echo "FAIL tensor map launch: out $out"; fails=$((fails+1)); }
+echo "$out" | tr -d ' \n' | grep -q '400,401,5000,5001,5002,5003,5004,5005,5006,5007,3735928559,3735928559,500,501,5008,' ||
+  { echo "FAIL tensor map launch: A $out"; fails=$((fails+1)); }
+bad=$(mktemp); sed 's/"global_strides": \[48\]/"global_strides": [40]/' "$data/bulk_tile.json" >"$bad"
+err=$("$exe" run "$data/bulk_copy.ptx" --launch "$bad" 2>&1 >/dev/null); rc=$?
+check "tensor map stride not a multiple of 16 -> 2" 2 $rc
+echo "$err" | grep -q "buffer 'tmap': tensor map: global_strides must be multiples of 16 below 2^40" || { echo "FAIL bad tensor map: message '$err'"; fails=$((fails+1)); }
+rm -f "$bad"
 exit $fails

@@ -1,0 +1,425 @@
+// Bulk asynchronous copies in the interpreter (PTX ISA 9.0 9.7.9.25.4-6) on the kernels of data/bulk_copy.ptx
+// (valid for ptxas -arch=sm_90a): expected memory contents are computed here from the spec's definitions
+// (copy, reduce table, .tile box with out-of-bound fill, 5.5.7 swizzle tables), not taken from a run.
+#include "semantics/interp/launch.hpp"
+#include "semantics/interp/launch_json.hpp"
+#include "semantics/ir/build.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+
+using namespace ptx::interp;
+
+namespace {
+const ptx::ir::Module& bulk_module() {
+  static const auto loaded = [] {
+    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/bulk_copy.ptx");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return ptx::ir::load_ptx(std::move(text), "bulk_copy.ptx");
+  }();
+  for (const auto& e : loaded.errors) FAIL(e.render());
+  REQUIRE(loaded);
+  return *loaded.module;
+}
+
+std::vector<std::uint8_t> words(const std::vector<std::uint32_t>& w) {
+  std::vector<std::uint8_t> b(w.size() * 4);
+  std::memcpy(b.data(), w.data(), b.size());
+  return b;
+}
+std::uint32_t word(const RunResult& r, std::size_t buffer, std::size_t i) {
+  std::uint32_t v = 0;
+  std::memcpy(&v, r.buffers.at(buffer).second.data() + 4 * i, 4);
+  return v;
+}
+ParamValue u32(std::uint32_t v) { return {"", ptx::ir::ScalarType::u32, v}; }
+ParamValue buf(const char* name) { return {name, {}, 0}; }
+
+RunResult roundtrip(std::uint32_t size, std::uint32_t expect, std::uint32_t cta_form, std::uint32_t src_off, const std::vector<std::uint8_t>& in,
+                    Options opt = {}) {
+  Launch l;
+  l.kernel = "roundtrip";
+  l.block = {32, 1, 1};
+  l.buffers = {{"out", std::vector<std::uint8_t>(1024)}, {"in", in}};
+  l.params = {buf("out"), buf("in"), u32(size), u32(expect), u32(cta_form), u32(src_off)};
+  return run(bulk_module(), l, opt);
+}
+std::vector<std::uint8_t> pattern(std::size_t n) {
+  std::vector<std::uint8_t> b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  return b;
+}
+}  // namespace
+
+TEST_CASE("cp.async.bulk global -> shared with complete_tx, then shared -> global bulk_group (ISA 9.7.9.25.4.1, 9.7.9.25.6)") {
+  const auto in = pattern(512);
+  for (std::uint32_t cta_form : {0u, 1u})
+    for (std::uint32_t size : {256u, 128u, 16u}) {
+      CAPTURE(cta_form);
+      CAPTURE(size);
+      const RunResult r = roundtrip(size, size, cta_form, 0, in);
+      REQUIRE_MESSAGE(r.ok(), r.problem.message);
+      const auto& out = r.buffers[0].second;
+      for (std::size_t k = 0; k < 512; ++k) CHECK(out[k] == (k < size ? in[k] : 0));  // the bulk_group copy back
+      for (std::size_t i = 0; i < 32; ++i) {  // word i of shared memory, read after the wait by thread i
+        std::uint32_t expect = 0;
+        if (4 * i < size) std::memcpy(&expect, in.data() + 4 * i, 4);
+        CHECK(word(r, 0, 128 + i) == expect);
+      }
+    }
+}
+
+TEST_CASE("cp.async.bulk: expect_tx of more bytes than copied never completes the phase: a deadlock (ISA 9.7.13.15.6)") {
+  const RunResult r = roundtrip(128, 144, 0, 0, pattern(512));
+  CHECK(r.problem.kind == Problem::Kind::deadlock);
+  CHECK(r.problem.message.find("tx-count 16") != std::string::npos);
+  CHECK(r.problem.threads.size() == 8);
+  for (std::uint64_t seed : {1, 2, 3}) {  // the same with copies completing late
+    Options opt;
+    opt.seed = seed;
+    const RunResult s = roundtrip(128, 144, 1, 0, pattern(512), opt);
+    CHECK(s.problem.kind == Problem::Kind::deadlock);
+    CHECK(s.problem.message.find("tx-count 16") != std::string::npos);
+  }
+  // The exact count completes the phase: no deadlock; one byte less is a negative tx-count, also never 0.
+  CHECK(roundtrip(128, 128, 0, 0, pattern(512)).ok());
+  CHECK(roundtrip(128, 112, 0, 0, pattern(512)).problem.kind == Problem::Kind::deadlock);
+}
+
+TEST_CASE("cp.async.bulk: a size that is not a multiple of 16, or an address not 16-byte aligned, stops the run") {
+  const RunResult r = roundtrip(40, 40, 0, 0, pattern(512));
+  CHECK(r.problem.kind == Problem::Kind::misaligned);
+  CHECK(r.problem.message.find("size 40") != std::string::npos);
+  const RunResult a = roundtrip(32, 32, 1, 8, pattern(512));
+  CHECK(a.problem.kind == Problem::Kind::misaligned);
+  const RunResult oob = roundtrip(256, 256, 0, 384, pattern(512));  // [in + 384, + 256) overruns `in`
+  CHECK(oob.problem.kind == Problem::Kind::out_of_bounds);
+}
+
+TEST_CASE("cp.async.bulk with --seed: completion may come late, but no later than the mbarrier wait (ISA 9.7.9.25.1)") {
+  const auto in = pattern(512);
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = roundtrip(256, 256, seed & 1, 0, in, opt);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    CHECK(std::equal(in.begin(), in.begin() + 256, r.buffers[0].second.begin()));
+  }
+  // Reading the destination before the wait sees the copy (completed at issue) without a seed, and with some seeds
+  // the old contents (0); after the wait always the copy.
+  Launch l;
+  l.kernel = "early_read";
+  l.buffers = {{"out", std::vector<std::uint8_t>(8)}, {"in", words({0x11223344, 5, 6, 7})}};
+  l.params = {buf("out"), buf("in")};
+  const RunResult plain = run(bulk_module(), l);
+  REQUIRE(plain.ok());
+  CHECK(word(plain, 0, 0) == 0x11223344u);
+  std::set<std::uint32_t> early;
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = run(bulk_module(), l, opt);
+    REQUIRE(r.ok());
+    early.insert(word(r, 0, 0));
+    CHECK(word(r, 0, 1) == 0x11223344u);
+  }
+  CHECK(early == std::set<std::uint32_t>{0u, 0x11223344u});
+}
+
+TEST_CASE("cp.async.bulk.wait_group N: all but the N most recent bulk async-groups are complete (ISA 9.7.9.25.6.2)") {
+  Launch l;
+  l.kernel = "groups";
+  l.buffers = {{"out", std::vector<std::uint8_t>(44)}};
+  l.params = {buf("out")};
+  std::set<std::uint32_t> second;
+  for (std::uint64_t seed = 0; seed <= 16; ++seed) {
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = run(bulk_module(), l, opt);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    CHECK(word(r, 0, 8) == 7);    // the first group, complete after wait_group 1
+    CHECK(word(r, 0, 10) == 9);   // the second, complete after wait_group 0
+    second.insert(word(r, 0, 9));  // the second after wait_group 1: done or not
+    if (seed == 0) CHECK(word(r, 0, 9) == 9);  // without a seed every copy completes at issue
+  }
+  CHECK(second == std::set<std::uint32_t>{0u, 9u});
+}
+
+TEST_CASE("cp.reduce.async.bulk .global bulk_group: each element reduced by the operation of the type table (ISA 9.7.9.25.4.2)") {
+  // out starts as old[k] = 3 * k - 40 (as u32); sources: pos[i] = i + 1, neg[i] = -(i + 1), flt[i] = float(i + 1).
+  std::vector<std::uint32_t> old(320);
+  for (std::size_t k = 0; k < old.size(); ++k) old[k] = static_cast<std::uint32_t>(3 * static_cast<std::int32_t>(k) - 40);
+  for (std::size_t i = 0; i < 32; ++i) old[256 + i] = std::bit_cast<std::uint32_t>(0.5f * static_cast<float>(i));
+  Launch l;
+  l.kernel = "reduce";
+  l.block = {32, 1, 1};
+  l.buffers = {{"out", words(old)}};
+  l.params = {buf("out")};
+  const RunResult r = run(bulk_module(), l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t i = 0; i < 32; ++i) {
+    CAPTURE(i);
+    const std::uint32_t pos = i + 1, neg = static_cast<std::uint32_t>(-static_cast<std::int32_t>(i + 1));
+    auto o = [&](std::size_t region) { return old[32 * region + i]; };
+    CHECK(word(r, 0, i) == o(0) + pos);                                                                     // add.u32
+    CHECK(word(r, 0, 32 + i) == static_cast<std::uint32_t>(std::min<std::int32_t>(static_cast<std::int32_t>(o(1)), static_cast<std::int32_t>(neg))));  // min.s32
+    CHECK(word(r, 0, 64 + i) == static_cast<std::uint32_t>(std::max<std::int32_t>(static_cast<std::int32_t>(o(2)), static_cast<std::int32_t>(neg))));  // max.s32
+    CHECK(word(r, 0, 96 + i) == (o(3) ^ pos));                                                              // xor.b32
+    CHECK(word(r, 0, 128 + i) == (o(4) >= pos ? 0u : o(4) + 1));                                           // inc.u32
+    CHECK(word(r, 0, 160 + i) == ((o(5) == 0 || o(5) > pos) ? pos : o(5) - 1));                             // dec.u32
+    CHECK(word(r, 0, 192 + i) == (o(6) & pos));                                                             // and.b32
+    CHECK(word(r, 0, 224 + i) == (o(7) | pos));                                                             // or.b32
+    CHECK(std::bit_cast<float>(word(r, 0, 256 + i)) == 0.5f * static_cast<float>(i) + static_cast<float>(i + 1));  // add.f32
+  }
+  for (std::uint32_t k = 0; k < 16; ++k) {  // add.u64 over pairs of pos words: (2k + 1) | (2k + 2) << 32
+    CAPTURE(k);
+    const std::uint64_t before = (std::uint64_t(old[289 + 2 * k]) << 32) | old[288 + 2 * k];
+    const std::uint64_t after = (std::uint64_t(word(r, 0, 289 + 2 * k)) << 32) | word(r, 0, 288 + 2 * k);
+    CHECK(after == before + ((std::uint64_t(2 * k + 2) << 32) | (2 * k + 1)));
+  }
+}
+
+TEST_CASE("cp{.reduce}.async.bulk.shared::cluster.shared::cta between the 2 CTAs of a cluster (ISA 9.7.9.25.4.1-2)") {
+  Launch l;
+  l.kernel = "dsmem";
+  l.grid = {2, 1, 1};
+  l.block = {32, 1, 1};
+  l.buffers = {{"out", std::vector<std::uint8_t>(512)}};
+  l.params = {buf("out")};
+  for (std::uint64_t seed : {0, 1, 2, 3}) {
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = run(bulk_module(), l, opt);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    for (std::uint32_t rank = 0; rank < 2; ++rank)
+      for (std::uint32_t i = 0; i < 32; ++i) {
+        const std::uint32_t peer = (1 - rank) * 1000 + i;  // the other CTA's src, copied into this CTA's dst
+        CHECK(word(r, 0, rank * 32 + i) == peer);
+        CHECK(word(r, 0, 64 + rank * 32 + i) == 2 * peer);  // then its src added to it
+      }
+  }
+}
+
+TEST_CASE("cp.async.bulk .multicast::cluster: the copy and the complete-tx land in every CTA of ctaMask (ISA 9.7.9.25.4.1)") {
+  std::vector<std::uint32_t> in(32);
+  for (std::uint32_t i = 0; i < 32; ++i) in[i] = 0xabc000 + i * i;
+  Launch l;
+  l.kernel = "multicast";
+  l.grid = {2, 1, 1};
+  l.block = {32, 1, 1};
+  l.buffers = {{"out", std::vector<std::uint8_t>(256)}, {"in", words(in)}};
+  l.params = {buf("out"), buf("in")};
+  for (std::uint64_t seed : {0, 5}) {
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = run(bulk_module(), l, opt);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    for (std::uint32_t rank = 0; rank < 2; ++rank)
+      for (std::uint32_t i = 0; i < 32; ++i) CHECK(word(r, 0, rank * 32 + i) == in[i]);
+  }
+}
+
+namespace {
+// A 10 x 6 tensor of u32, A[y][x] = 100 y + x, rows 48 bytes apart (2 words of padding, 0xdeadbeef), and a tensor
+// map of it with an 8-wide box of `rows` rows.
+struct Tile {
+  RunResult r;
+  std::uint32_t a(std::uint32_t x, std::uint32_t y) const { return word(r, 2, y * 12 + x); }
+};
+Launch tile_launch(const char* kernel, std::uint32_t rows, const std::string& swizzle) {
+  std::vector<std::uint32_t> a(6 * 12, 0xdeadbeef);
+  for (std::uint32_t y = 0; y < 6; ++y)
+    for (std::uint32_t x = 0; x < 10; ++x) a[y * 12 + x] = 100 * y + x;
+  Launch l;
+  l.kernel = kernel;
+  l.block = {64, 1, 1};
+  l.buffers = {{"out", std::vector<std::uint8_t>(256)}, {"tmap", std::vector<std::uint8_t>(128)}, {"A", words(a)}};
+  Launch::TensorMap m;
+  m.buffer = "tmap";
+  m.data_type = "u32";
+  m.global = "A";
+  m.global_dim = {10, 6};
+  m.global_strides = {48};
+  m.box_dim = {8, rows};
+  m.element_strides = {1, 1};
+  m.swizzle = swizzle;
+  l.tensor_maps.push_back(m);
+  return l;
+}
+std::vector<ParamValue> tile_params(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, std::uint32_t bytes) {
+  return {buf("out"), buf("tmap"), u32(static_cast<std::uint32_t>(x0)), u32(static_cast<std::uint32_t>(y0)),
+          u32(static_cast<std::uint32_t>(x1)), u32(static_cast<std::uint32_t>(y1)), u32(bytes)};
+}
+Tile tile2d(std::int32_t x0, std::int32_t y0, std::int32_t x1, std::int32_t y1, std::uint32_t rows, const std::string& swizzle = "none") {
+  Launch l = tile_launch("tile2d", rows, swizzle);
+  l.params = tile_params(x0, y0, x1, y1, 32 * rows);
+  return {run(bulk_module(), l)};
+}
+}  // namespace
+
+TEST_CASE("cp.async.bulk.tensor.2d .tile: a box partly out of bounds loads zeros there; a store skips them (ISA 5.5.3, 9.7.9.25.5.2)") {
+  for (auto [x0, y0] : {std::pair{4, 3}, std::pair{-2, -1}, std::pair{0, 0}}) {
+    CAPTURE(x0);
+    CAPTURE(y0);
+    const Tile t = tile2d(x0, y0, 2, 4, 4);
+    REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
+    for (std::int32_t j = 0; j < 4; ++j)
+      for (std::int32_t i = 0; i < 8; ++i) {
+        const std::int32_t x = x0 + i, y = y0 + j;
+        const bool in = x >= 0 && x < 10 && y >= 0 && y < 6;
+        CHECK(word(t.r, 0, static_cast<std::size_t>(j * 8 + i)) == (in ? static_cast<std::uint32_t>(100 * y + x) : 0u));
+      }
+    // The store of src (5000 + k at box element k) at (2, 4): rows 4 and 5 of x 2..9; rows 6 and 7 are out of bounds.
+    for (std::uint32_t y = 0; y < 6; ++y)
+      for (std::uint32_t x = 0; x < 12; ++x) {
+        const bool stored = y >= 4 && x >= 2 && x < 10;
+        const std::uint32_t expect = stored ? 5000 + (y - 4) * 8 + (x - 2) : x < 10 ? 100 * y + x : 0xdeadbeef;
+        CHECK(t.a(x, y) == expect);
+      }
+  }
+}
+
+TEST_CASE("cp.async.bulk.tensor: 32B, 64B and 128B swizzle move 16-byte chunks as the tables of ISA 5.5.7") {
+  // An 8 x 8 box of u32 at (0, 0): element e = 8 y + x at byte 4e before swizzling, in 128-byte row e / 32 and
+  // 16-byte chunk (e / 4) mod 8; 32B swizzle XORs the chunk with row mod 2, 64B with row mod 4.
+  // A store reads each element from its swizzled place: src word w holds 5000 + w, so element e stores 5000 + w(e).
+  // (The box holds 2 rows of 128 bytes, so 128B shows only its first two rows here.)
+  for (auto [name, mask] : {std::pair{"32B", 1u}, std::pair{"64B", 3u}, std::pair{"128B", 7u}}) {
+    CAPTURE(name);
+    const Tile t = tile2d(0, 0, 0, 0, 8, name);
+    REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
+    for (std::uint32_t e = 0; e < 64; ++e) {
+      const std::uint32_t x = e % 8, y = e / 8;
+      const std::uint32_t w = e ^ (((e / 32) & mask) << 2);  // the word the element lands in
+      CHECK(word(t.r, 0, w) == (y < 6 ? 100 * y + x : 0u));
+      if (y < 6) CHECK(t.a(x, y) == 5000 + w);
+    }
+  }
+}
+
+TEST_CASE("cp.async.bulk.tensor: OOB-NaN fill for a float tensor; elementStrides skip rows (ISA 5.5.3.2-3)") {
+  // f32 map of the same bytes, oob_fill nan: an out-of-bound element reads the canonical NaN 0x7fffffff.
+  Launch l = tile_launch("tile2d", 4, "none");
+  l.tensor_maps[0].data_type = "f32";
+  l.tensor_maps[0].oob_fill = "nan";
+  l.params = tile_params(6, 4, 0, 0, 128);
+  const RunResult r = run(bulk_module(), l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t j = 0; j < 4; ++j)
+    for (std::uint32_t i = 0; i < 8; ++i) {
+      const std::uint32_t x = 6 + i, y = 4 + j;
+      CHECK(word(r, 0, j * 8 + i) == (x < 10 && y < 6 ? 100 * y + x : 0x7fffffffu));
+    }
+  // element_strides {1, 2} with box_dim {8, 4}: ceil(4 / 2) = 2 rows, y0 and y0 + 2 (64 bytes of tx); the store
+  // at (2, 4) writes row 4 only (row 6 is out of bounds).
+  Launch s = tile_launch("tile2d", 4, "none");
+  s.tensor_maps[0].element_strides = {1, 2};
+  s.params = tile_params(1, 1, 2, 4, 64);
+  const RunResult q = run(bulk_module(), s);
+  REQUIRE_MESSAGE(q.ok(), q.problem.message);
+  for (std::uint32_t j = 0; j < 2; ++j)
+    for (std::uint32_t i = 0; i < 8; ++i) CHECK(word(q, 0, j * 8 + i) == 100 * (1 + 2 * j) + 1 + i);
+  for (std::uint32_t k = 16; k < 64; ++k) CHECK(word(q, 0, k) == 0);
+  for (std::uint32_t x = 0; x < 10; ++x) {
+    CHECK(word(q, 2, 4 * 12 + x) == (x >= 2 ? 5000 + x - 2 : 400 + x));
+    CHECK(word(q, 2, 5 * 12 + x) == 500 + x);
+  }
+}
+
+TEST_CASE("cp.reduce.async.bulk.tensor .add.tile: in-bound elements of the box add the source (ISA 9.7.9.25.5.3)") {
+  Launch l = tile_launch("tile2d_add", 4, "none");
+  l.params = {buf("tmap"), u32(5), u32(3)};
+  const RunResult r = run(bulk_module(), l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t y = 0; y < 6; ++y)
+    for (std::uint32_t x = 0; x < 12; ++x) {
+      const bool in = x >= 5 && x < 10 && y >= 3;
+      const std::uint32_t k = (y - 3) * 8 + (x - 5);  // the box element over (x, y): source value k + 1
+      CHECK(word(r, 2, y * 12 + x) == (x >= 10 ? 0xdeadbeef : 100 * y + x + (in ? k + 1 : 0)));
+    }
+}
+
+TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9.7.9.25.4.1-2, sm_100)") {
+  static const auto loaded = [] {
+    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/bulk_copy_sm100.ptx");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return ptx::ir::load_ptx(std::move(text), "bulk_copy_sm100.ptx");
+  }();
+  for (const auto& e : loaded.errors) FAIL(e.render());
+  REQUIRE(loaded);
+  const std::uint32_t mask = 0xa5c3;
+  Launch l;
+  l.kernel = "masked";
+  l.block = {32, 1, 1};
+  std::vector<std::uint32_t> halves(32, 0x40804080);  // 2.25, 2.25 as f16
+  l.buffers = {{"out", std::vector<std::uint8_t>(128, 0xee)}, {"out2", words(halves)}};
+  l.params = {buf("out"), buf("out2"), u32(mask)};
+  const RunResult r = run(*loaded.module, l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t k = 0; k < 128; ++k) CHECK(r.buffers[0].second[k] == ((mask >> (k % 16)) & 1 ? k : 0xee));
+  for (std::uint32_t i = 0; i < 32; ++i) CHECK(word(r, 1, i) == 0x43804380u);  // 2.25 + 1.5 = 3.75 = 0x4380
+}
+
+TEST_CASE("tensor maps: bad descriptions are refused; bytes that are no tensor map are illegal") {
+  nlohmann::json j = nlohmann::json::parse(R"({"buffers": {"A": {"zero_bytes": 256},
+      "tmap": {"zero_bytes": 128, "tensor_maps": [{"at": 0, "data_type": "f32", "global": {"buffer": "A"},
+        "global_dim": [10, 6], "global_strides": [40], "box_dim": [8, 4]}]}}})");
+  Launch l;
+  std::string error;
+  CHECK_FALSE(launch_from_json(j, l, error));
+  CHECK(error.find("global_strides must be multiples of 16") != std::string::npos);
+  j["buffers"]["tmap"]["tensor_maps"][0]["global_strides"] = {48};
+  j["buffers"]["tmap"]["tensor_maps"][0]["swizzle"] = "128B_atom_32B";
+  CHECK_FALSE(launch_from_json(j, l = {}, error));
+  CHECK(error.find("is not modelled") != std::string::npos);
+  j["buffers"]["tmap"]["tensor_maps"][0]["swizzle"] = "32B";
+  j["buffers"]["tmap"]["tensor_maps"][0]["box_dim"] = {16, 4};  // 64 bytes wide: more than the 32B span
+  CHECK_FALSE(launch_from_json(j, l = {}, error));
+  CHECK(error.find("exceeds the swizzle span") != std::string::npos);
+  j["buffers"]["tmap"]["tensor_maps"][0]["box_dim"] = {8, 4};
+  j["buffers"]["tmap"]["tensor_maps"][0]["oob_fill"] = "nan";
+  CHECK(launch_from_json(j, l = {}, error));
+  REQUIRE(l.tensor_maps.size() == 1);
+  CHECK(l.tensor_maps[0].global_strides == std::vector<std::uint64_t>{48});
+
+  // tmap all zeros: not a tensor map.
+  Launch k;
+  k.kernel = "tile2d";
+  k.block = {64, 1, 1};
+  k.buffers = {{"out", std::vector<std::uint8_t>(256)}, {"tmap", std::vector<std::uint8_t>(128)}};
+  k.params = {buf("out"), buf("tmap"), u32(0), u32(0), u32(0), u32(0), u32(128)};
+  const RunResult r = run(bulk_module(), k);
+  CHECK(r.problem.kind == Problem::Kind::illegal);
+  CHECK(r.problem.message.find("not a tensor map") != std::string::npos);
+}
+
+// The supported forms below are accepted by ptxas -arch=sm_100a (.version 8.6).
+TEST_CASE("instruction_supported: the bulk forms the interpreter runs, and those it refuses") {
+  auto supported = [](const std::string& body) {
+    const std::string text = ".version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n .reg .b16 %h<2>;\n .reg .b32 %r<8>;\n"
+                             " .reg .b64 %rd<8>;\n .shared .align 128 .b8 smem[256];\n .shared .align 8 .b64 mbar;\n " + body + "\n ret;\n}\n";
+    auto loaded = ptx::ir::load_ptx(text, "k.ptx");
+    for (const auto& e : loaded.errors) FAIL(e.render());
+    REQUIRE(loaded);
+    const auto& f = loaded.module->functions[0];
+    return instruction_supported(f.body[0]);
+  };
+  CHECK(supported("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [smem], [%rd1], 256, [mbar];"));
+  CHECK(supported("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [smem], [%rd1], 256, [mbar], %h1;"));
+  CHECK(supported("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask [%rd1], [smem], 256, %rd2, %h1;"));
+  CHECK(supported("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [smem], 256;"));
+  CHECK(supported("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r2}], [smem];"));
+  CHECK(supported("cp.async.bulk.wait_group.read 0;"));
+  // Outside 9.7.9.25.4.2's type table (ptxas -arch=sm_100a rejects both), and load modes not modelled.
+  CHECK_FALSE(supported("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 [%rd1], [smem], 256, [mbar];"));
+  CHECK_FALSE(supported("cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.s32 [%rd1], [smem], 256;"));
+  CHECK_FALSE(supported("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3}], [mbar], {%h1};"));
+  CHECK_FALSE(supported("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [mbar];"));
+}
