@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     l.grid = {blocks, 1, 1};
     l.block = {threads, 1, 1};
     l.buffers = {{"out", std::vector<std::uint8_t>(blocks * threads * 4)}};
-    l.params = {ParamValue{"out", {}, 0}, ParamValue{"", ptx::ir::ScalarType::u32, iters}};
+    l.params = {ParamValue{"out", {}, 0, {}}, ParamValue{"", ptx::ir::ScalarType::u32, iters, {}}};
     RunResult r;
     double best = 1e9;
     for (int rep = 0; rep < 3; ++rep) {  // best of 3: the machine is shared

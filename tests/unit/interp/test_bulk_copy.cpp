@@ -39,8 +39,8 @@ std::uint32_t word(const RunResult& r, std::size_t buffer, std::size_t i) {
   std::memcpy(&v, r.buffers.at(buffer).second.data() + 4 * i, 4);
   return v;
 }
-ParamValue u32(std::uint32_t v) { return {"", ptx::ir::ScalarType::u32, v}; }
-ParamValue buf(const char* name) { return {name, {}, 0}; }
+ParamValue u32(std::uint32_t v) { return {"", ptx::ir::ScalarType::u32, v, {}}; }
+ParamValue buf(const char* name) { return {name, {}, 0, {}}; }
 
 RunResult roundtrip(std::uint32_t size, std::uint32_t expect, std::uint32_t cta_form, std::uint32_t src_off, const std::vector<std::uint8_t>& in,
                     Options opt = {}) {
