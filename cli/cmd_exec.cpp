@@ -4,6 +4,7 @@
 // interpreter. Exit code, stdout and stderr are the program's; ptxcheck's own messages start "ptxcheck exec:".
 #include "cli/commands.hpp"
 #include "semantics/runtime/program.hpp"
+#include "semantics/runtime/runtime.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@ struct ExecArgs {
   std::vector<std::string> command;  // PROGRAM then the rest as given
   std::uint64_t seed = 0;
   bool racecheck = false, memcheck = false;
-  std::string runtime, keep;
+  std::string runtime, keep, device_props;
 };
 
 // lib/ptxcheck/libcudart.so.13 beside the executable's bin/ folder (the build tree and an installed tree alike).
@@ -70,6 +71,7 @@ int run_program(const std::vector<std::string>& command, const fs::path& runtime
     if (a.seed) setenv("PTXCHECK_EXEC_SEED", std::to_string(a.seed).c_str(), 1);
     if (a.racecheck) setenv("PTXCHECK_EXEC_RACECHECK", "1", 1);
     if (a.memcheck) setenv("PTXCHECK_EXEC_MEMCHECK", "1", 1);
+    if (!a.device_props.empty()) setenv("PTXCHECK_EXEC_DEVICE_PROPS", fs::absolute(a.device_props).c_str(), 1);
     std::vector<char*> c;
     std::vector<std::string> args = command;
     for (auto& a : args) c.push_back(a.data());
@@ -123,14 +125,16 @@ int exec_command(ExecArgs& a) {
 
 constexpr const char* kExecHelp =
     "Run a CUDA program with its kernels on the CPU interpreter; exit code and output are the program's.\n"
-    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--runtime LIB] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
+    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--device-props FILE] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
     "       ptxcheck exec [--seed N] [--runtime LIB] BINARY [ARGS...]   (BINARY built with nvcc -cudart shared)\n"
     "  --seed N        schedule seed of every launch (0: deterministic lowest-pc-first)\n"
     "  --racecheck     run every launch under the dynamic race engine (ISA 8.7.1 data races, barrier divergence);\n"
     "                  each race is reported once, with CUDA lines, and a summary at exit\n"
     "  --memcheck      report kernel reads of device memory never written, and accesses to freed memory\n"
     "  --runtime LIB   the replacement libcudart.so.13 to load (default: lib/ptxcheck beside bin/)\n"
-    "  --keep FILE     build PROGRAM.cu into FILE and keep it\n";
+    "  --keep FILE     build PROGRAM.cu into FILE and keep it\n"
+    "  --device-props FILE  a JSON object of cudaDeviceProp fields to present instead of the defaults\n"
+    "                  (an H100-like sm_90 device), e.g. {\"major\": 10, \"minor\": 0} for a Blackwell-only program\n";
 
 // Registered for `ptxcheck --help`; main() hands `exec` to exec_main, because everything after the program is
 // nvcc's or the program's and must pass through as written.
@@ -149,7 +153,7 @@ int exec_main(const std::vector<std::string>& args) {
       std::cout << kExecHelp;
       return 0;
     }
-    if ((o == "--seed" || o == "--runtime" || o == "--keep") && i + 1 < args.size()) {
+    if ((o == "--seed" || o == "--runtime" || o == "--keep" || o == "--device-props") && i + 1 < args.size()) {
       const std::string& v = args[++i];
       if (o == "--seed") {
         try { a.seed = std::stoull(v, nullptr, 0); } catch (const std::exception&) {
@@ -157,7 +161,7 @@ int exec_main(const std::vector<std::string>& args) {
           return 2;
         }
       } else {
-        (o == "--runtime" ? a.runtime : a.keep) = v;
+        (o == "--runtime" ? a.runtime : o == "--keep" ? a.keep : a.device_props) = v;
       }
       continue;
     }
@@ -167,6 +171,13 @@ int exec_main(const std::vector<std::string>& args) {
   if (i == args.size()) {
     std::cerr << "ptxcheck exec: no program given\n" << kExecHelp;
     return 2;
+  }
+  if (!a.device_props.empty()) {
+    std::map<std::string, long long> props;
+    if (auto error = ptx::runtime::read_device_props(a.device_props, props); !error.empty()) {
+      std::cerr << error << "\n";
+      return 2;
+    }
   }
   a.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
   return exec_command(a);

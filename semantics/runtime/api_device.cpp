@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 using ptx::runtime::Runtime;
@@ -45,6 +46,27 @@ cudaDeviceProp device_properties() {
   p.cooperativeLaunch = 1;
   p.clusterLaunch = 1;
   p.reservedSharedMemPerBlock = 1024;
+  // --device-props: the user's values over these (the names are cudaDeviceProp's).
+  for (const auto& [name, value] : Runtime::instance().device_overrides()) {
+    const int v = static_cast<int>(value);
+    if (name == "major") p.major = v;
+    else if (name == "minor") p.minor = v;
+    else if (name == "multiProcessorCount") p.multiProcessorCount = v;
+    else if (name == "maxThreadsPerBlock") p.maxThreadsPerBlock = v;
+    else if (name == "sharedMemPerBlock") p.sharedMemPerBlock = static_cast<size_t>(value);
+    else if (name == "sharedMemPerBlockOptin") p.sharedMemPerBlockOptin = static_cast<size_t>(value);
+    else if (name == "sharedMemPerMultiprocessor") p.sharedMemPerMultiprocessor = static_cast<size_t>(value);
+    else if (name == "maxThreadsPerMultiProcessor") p.maxThreadsPerMultiProcessor = v;
+    else if (name == "maxBlocksPerMultiProcessor") p.maxBlocksPerMultiProcessor = v;
+    else if (name == "l2CacheSize") p.l2CacheSize = v;
+    else if (name == "regsPerBlock") p.regsPerBlock = v;
+    else if (name == "regsPerMultiprocessor") p.regsPerMultiprocessor = v;
+    else if (name == "totalConstMem") p.totalConstMem = static_cast<size_t>(value);
+    else if (name == "clusterLaunch") p.clusterLaunch = v;
+    else if (name == "cooperativeLaunch") p.cooperativeLaunch = v;
+  }
+  if (p.major != 9 || p.minor != 0)
+    std::snprintf(p.name, sizeof p.name, "ptxcheck interpreter (compute capability %d.%d)", p.major, p.minor);
   return p;
 }
 

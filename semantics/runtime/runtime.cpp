@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 namespace ptx::runtime {
 namespace {
@@ -60,6 +63,34 @@ Runtime& Runtime::instance() {
 
 Runtime::Runtime() {
   if (const char* s = std::getenv("PTXCHECK_EXEC_SEED")) seed_ = std::strtoull(s, nullptr, 0);
+  if (const char* p = std::getenv("PTXCHECK_EXEC_DEVICE_PROPS"))
+    if (auto error = read_device_props(p, device_overrides_); !error.empty()) report(error);  // ptxcheck exec checked it first
+}
+
+const std::vector<std::string>& device_property_names() {
+  static const std::vector<std::string> names{"major", "minor", "multiProcessorCount", "maxThreadsPerBlock", "sharedMemPerBlock",
+                                              "sharedMemPerBlockOptin", "sharedMemPerMultiprocessor", "maxThreadsPerMultiProcessor",
+                                              "maxBlocksPerMultiProcessor", "l2CacheSize", "regsPerBlock", "regsPerMultiprocessor",
+                                              "totalConstMem", "clusterLaunch", "cooperativeLaunch"};
+  return names;
+}
+
+std::string read_device_props(const std::string& path, std::map<std::string, long long>& out) {
+  std::ifstream in(path);
+  if (!in) return path + ": error: cannot read the device properties file";
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return path + ": error: not a JSON object of device properties";
+  const auto& names = device_property_names();
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      return path + ": error: unknown device property '" + key + "' (known: " + known + ")";
+    }
+    if (!value.is_number_integer()) return path + ": error: device property '" + key + "' must be an integer";
+    out[key] = value.get<long long>();
+  }
+  return {};
 }
 
 void Runtime::report(const std::string& message) { std::cerr << "ptxcheck exec: " << message << "\n" << std::flush; }

@@ -123,6 +123,10 @@ class Runtime {
   void set_monitor(std::unique_ptr<LaunchMonitor> m) { monitor_ = std::move(m); }
   LaunchMonitor* monitor() { return monitor_.get(); }
 
+  // Device properties the user changed (--device-props FILE, environment PTXCHECK_EXEC_DEVICE_PROPS): an integer
+  // per cudaDeviceProp field name ("major", "minor", "multiProcessorCount", ...); see device_property_names().
+  const std::map<std::string, long long>& device_overrides() const { return device_overrides_; }
+
   std::uint64_t warp_instructions() const { return warp_instructions_; }  // every launch so far (event timing)
 
  private:
@@ -140,11 +144,17 @@ class Runtime {
   std::unique_ptr<LaunchMonitor> monitor_;
   std::set<std::uint64_t> freed_;
   std::map<std::uint64_t, std::uint64_t> managed_;  // base -> mapped bytes
+  std::map<std::string, long long> device_overrides_;
   void sync_managed(bool to_device);  // allocations freed but kept (LaunchMonitor::keep_freed)
   int last_ = success, sticky_ = success;
   std::uint64_t seed_ = 0, warp_instructions_ = 0, launches_ = 0, mallocs_ = 0;
   friend struct RuntimeAccess;
 };
+
+// The cudaDeviceProp fields --device-props may set (integers), and the reading of such a file: empty error when
+// it is a JSON object of those fields.
+const std::vector<std::string>& device_property_names();
+std::string read_device_props(const std::string& path, std::map<std::string, long long>& out);
 
 // The message of a runtime error code (cudaGetErrorString) and its name (cudaGetErrorName).
 const char* error_string(int error);

@@ -5,7 +5,7 @@
 #   // expect-stderr: TEXT       a line of its standard error contains TEXT
 #   // nvcc: FLAGS               more nvcc flags
 #   // args: ARGS                the program's arguments (after --)
-#   // exec-flags: FLAGS         ptxcheck exec's own options (--racecheck, --seed N)
+#   // exec-flags: FLAGS         ptxcheck exec's own options (--racecheck, --seed N; $DIR is this folder)
 # Then checks that a program linked with the static CUDA runtime (nvcc's default) is refused with the fix.
 # Prints "N passed, N failed"; exits 1 on any failure.
 set -uo pipefail
@@ -18,6 +18,7 @@ for cu in "$dir"/*.cu; do
   flags=$(sed -n 's|^// nvcc: ||p' "$cu")
   args=$(sed -n 's|^// args: ||p' "$cu")
   options=$(sed -n 's|^// exec-flags: ||p' "$cu")
+  options=${options//\$DIR/$dir}
   # shellcheck disable=SC2086
   "$ptxcheck" exec $options "$cu" $flags -- $args >"$work/$name.out" 2>"$work/$name.err"
   rc=$?
