@@ -65,27 +65,6 @@ template <class T> T get(const std::uint8_t* b, std::size_t at) {
   return v;
 }
 
-// The interpreter's tensor-map layout (docs/async-copies.md): magic u32 @0, type u8 @4, rank u8 @5, swizzle u8 @6,
-// oob-nan u8 @7, global address u64 @8, globalDim u64[5] @16, byte strides of dimensions 1..4 u64[4] @56,
-// boxDim u16[5] @88, elementStrides u8[5] @98, zero to byte 127.
-std::array<std::uint8_t, 128> encode(const Launch::TensorMap& m, std::uint64_t address) {
-  std::array<std::uint8_t, 128> b{};
-  const DataType* t = data_type(m.data_type);
-  put<std::uint32_t>(b, 0, kTensorMapMagic);
-  put<std::uint8_t>(b, 4, static_cast<std::uint8_t>(t - kDataTypes));
-  put<std::uint8_t>(b, 5, static_cast<std::uint8_t>(m.global_dim.size()));
-  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? 1 : m.swizzle == "64B" ? 2 : m.swizzle == "128B" ? 3 : 0);
-  put<std::uint8_t>(b, 7, m.oob_fill == "nan");
-  put<std::uint64_t>(b, 8, address);
-  for (std::size_t i = 0; i < m.global_dim.size(); ++i) {
-    put<std::uint64_t>(b, 16 + 8 * i, m.global_dim[i]);
-    if (i > 0) put<std::uint64_t>(b, 56 + 8 * (i - 1), m.global_strides[i - 1]);
-    put<std::uint16_t>(b, 88 + 2 * i, static_cast<std::uint16_t>(m.box_dim[i]));
-    put<std::uint8_t>(b, 98 + i, static_cast<std::uint8_t>(m.element_strides[i]));
-  }
-  return b;
-}
-
 // Decodes 128 bytes as a tensor map; nullopt when they are not one the interpreter encoded.
 std::optional<TensorMap> decode(const std::uint8_t* b) {
   if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return std::nullopt;
@@ -161,6 +140,27 @@ struct BulkCopy {
   std::uint64_t group = kUncommitted;
 };
 
+// The interpreter's tensor-map layout (docs/async-copies.md): magic u32 @0, type u8 @4, rank u8 @5, swizzle u8 @6,
+// oob-nan u8 @7, global address u64 @8, globalDim u64[5] @16, byte strides of dimensions 1..4 u64[4] @56,
+// boxDim u16[5] @88, elementStrides u8[5] @98, zero to byte 127.
+std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std::uint64_t address) {
+  std::array<std::uint8_t, 128> b{};
+  const DataType* t = data_type(m.data_type);
+  put<std::uint32_t>(b, 0, kTensorMapMagic);
+  put<std::uint8_t>(b, 4, static_cast<std::uint8_t>(t - kDataTypes));
+  put<std::uint8_t>(b, 5, static_cast<std::uint8_t>(m.global_dim.size()));
+  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? 1 : m.swizzle == "64B" ? 2 : m.swizzle == "128B" ? 3 : 0);
+  put<std::uint8_t>(b, 7, m.oob_fill == "nan");
+  put<std::uint64_t>(b, 8, address);
+  for (std::size_t i = 0; i < m.global_dim.size(); ++i) {
+    put<std::uint64_t>(b, 16 + 8 * i, m.global_dim[i]);
+    if (i > 0) put<std::uint64_t>(b, 56 + 8 * (i - 1), m.global_strides[i - 1]);
+    put<std::uint16_t>(b, 88 + 2 * i, static_cast<std::uint16_t>(m.box_dim[i]));
+    put<std::uint8_t>(b, 98 + i, static_cast<std::uint8_t>(m.element_strides[i]));
+  }
+  return b;
+}
+
 std::string tensor_map_error(const Launch::TensorMap& m) {
   const DataType* t = data_type(m.data_type);
   if (!t) return "data_type '" + m.data_type + "' is none of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz (the packed 16U4/16U6 types are not modelled)";
@@ -200,7 +200,7 @@ bool Machine::write_tensor_maps(std::size_t first_buffer_region) {
       result_.problem = {Problem::Kind::bad_launch, "tensor map at byte " + std::to_string(m.at) + " of buffer '" + m.buffer + "': " + why, {}};
       return false;
     }
-    const auto bytes = encode(m, buffer_base_[static_cast<std::size_t>(of)] + m.global_offset);
+    const auto bytes = encode_tensor_map(m, buffer_base_[static_cast<std::size_t>(of)] + m.global_offset);
     std::copy(bytes.begin(), bytes.end(), global_.region(first_buffer_region + static_cast<std::size_t>(into)).bytes.begin() + static_cast<std::ptrdiff_t>(m.at));
   }
   return true;

@@ -180,6 +180,10 @@ RunResult run(const ir::Module& module, const Launch& launch, const Options& opt
 // Why a tensor map description breaks cuTensorMapEncodeTiled's requirements or is not modelled (empty when
 // it is fine; bulk_copy.cpp). Buffer names are checked by the caller.
 std::string tensor_map_error(const Launch::TensorMap& m);
+// The 128 bytes of tensor map `m` over the tensor at device address `address`, in the interpreter's layout
+// (bulk_copy.cpp, docs/async-copies.md): what the launch JSON's "tensor_maps" and ptxcheck exec's
+// cuTensorMapEncodeTiled write. `m` must pass tensor_map_error.
+std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std::uint64_t address);
 
 // Whether the interpreter executes this instruction form (every engine's answer for `ptxcheck coverage`).
 bool instruction_supported(const ir::Instruction& ins);

@@ -3,6 +3,7 @@
 
 #include <zstd.h>
 
+#include <cctype>
 #include <cstring>
 
 namespace ptx::runtime {
@@ -79,6 +80,25 @@ FatbinContents read_fatbin(const std::uint8_t* data, std::uint64_t limit) {
     e += entry_header + padded;
   }
   return out;
+}
+
+namespace {
+// 2 for an architecture-specific target (sm_XXa), 1 for a family one (sm_XXf), else 0.
+int target_variant(const std::string& text) {
+  const auto at = text.find(".target");
+  if (at == std::string::npos) return 0;
+  const auto end = text.find_first_of(",\n", at);
+  std::string target = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  while (!target.empty() && std::isspace(static_cast<unsigned char>(target.back()))) target.pop_back();
+  return target.empty() ? 0 : target.back() == 'a' ? 2 : target.back() == 'f' ? 1 : 0;
+}
+}  // namespace
+
+const PtxImage* newest_ptx(const FatbinContents& contents) {
+  const PtxImage* best = nullptr;
+  for (const auto& p : contents.ptx)
+    if (!best || p.sm > best->sm || (p.sm == best->sm && target_variant(p.text) > target_variant(best->text))) best = &p;
+  return best;
 }
 
 FatbinContents read_registered_fatbin(const void* wrapper) {

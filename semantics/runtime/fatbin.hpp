@@ -24,6 +24,11 @@ struct FatbinContents {
   std::string error;             // non-empty: the fat binary is malformed or an entry cannot be decompressed
 };
 
+// The PTX a driver would choose for the newest device: the highest architecture, and at equal architectures the
+// architecture-specific variant (`.target sm_100a`, then `sm_100f`) over the portable one (nvcc 13 embeds both
+// compute_100 and compute_100a PTX for -arch=sm_100a). Null when there is none.
+const PtxImage* newest_ptx(const FatbinContents& contents);
+
 // Reads the fat binary `data` (the header at its start) of at most `limit` bytes.
 FatbinContents read_fatbin(const std::uint8_t* data, std::uint64_t limit = UINT64_MAX);
 // Reads what __cudaRegisterFatBinary receives: the wrapper, or a bare fat binary.

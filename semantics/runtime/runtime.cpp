@@ -123,10 +123,7 @@ void** Runtime::register_fatbin(const void* wrapper) {
     m->error = "the program carries no PTX, only machine code (" + (archs.empty() ? std::string("none") : archs) +
                "), which ptxcheck cannot run; rebuild it with -arch=sm_XX or -gencode arch=compute_XX,code=compute_XX to embed PTX";
   } else {
-    // The newest PTX: the one a driver would JIT for the newest device.
-    const PtxImage* best = &contents.ptx[0];
-    for (const auto& p : contents.ptx)
-      if (p.sm > best->sm) best = &p;
+    const PtxImage* best = newest_ptx(contents);
     m->name += " (compute_" + std::to_string(best->sm) + ")";
     auto built = ir::load_ptx(best->text, m->name + ".ptx");
     if (built) m->module = std::move(*built.module);

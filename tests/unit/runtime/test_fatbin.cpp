@@ -102,3 +102,14 @@ TEST_CASE("the registration wrapper points at the fat binary; malformed input is
   std::vector<std::uint8_t> junk(64, 0);
   CHECK(!read_fatbin(junk.data(), junk.size()).error.empty());
 }
+
+TEST_CASE("the newest PTX is chosen: highest architecture, then the sm_XXa variant over the portable one") {
+  const std::string portable = ".version 9.0\n.target sm_100\n", specific = ".version 9.0\n.target sm_100a\n", older = ".target sm_90a\n";
+  const auto b = container({{1, 100, bytes(portable)}, {1, 100, bytes(specific)}, {1, 90, bytes(older)}});
+  const auto c = read_fatbin(b.data(), b.size());
+  REQUIRE(c.ptx.size() == 3);
+  const auto* best = ptx::runtime::newest_ptx(c);
+  REQUIRE(best);
+  CHECK(best->text == specific);
+  CHECK(ptx::runtime::newest_ptx(ptx::runtime::FatbinContents{}) == nullptr);
+}

@@ -1,0 +1,72 @@
+// The driver entry points a runtime program can ask for (cudaGetDriverEntryPoint[ByVersion], as CUTLASS does for
+// TMA): cuTensorMapEncodeTiled, which writes a tensor map in the interpreter's layout (semantics/interp's
+// encode_tensor_map, docs/async-copies.md) after the checks cuda.h states for it. Any other driver function
+// is said by name and not given.
+#include "semantics/interp/launch.hpp"
+#include "semantics/runtime/runtime.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <string>
+
+using ptx::runtime::Runtime;
+
+namespace {
+
+// CUtensorMapDataType's values 0..12 in cuda.h's order, as the interpreter names them.
+const char* const kDataTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz"};
+const char* const kSwizzles[] = {"none", "32B", "64B", "128B"};
+
+CUresult encode_tiled(CUtensorMap* tensorMap, CUtensorMapDataType type, cuuint32_t rank, void* globalAddress, const cuuint64_t* globalDim,
+                      const cuuint64_t* globalStrides, const cuuint32_t* boxDim, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave,
+                      CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oobFill) {
+  ptx::interp::Launch::TensorMap m;
+  if (!tensorMap || rank < 1 || rank > 5 || static_cast<unsigned>(type) >= std::size(kDataTypes)) {
+    Runtime::instance().unimplemented("cuTensorMapEncodeTiled with data type " + std::to_string(static_cast<int>(type)) + " or rank " + std::to_string(rank));
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  m.data_type = kDataTypes[type];
+  m.interleave = interleave == CU_TENSOR_MAP_INTERLEAVE_NONE ? "none" : "interleaved";
+  m.swizzle = static_cast<unsigned>(swizzle) < std::size(kSwizzles) ? kSwizzles[swizzle] : "swizzle " + std::to_string(static_cast<int>(swizzle));
+  m.oob_fill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? "none" : "nan";
+  m.global_dim.assign(globalDim, globalDim + rank);
+  m.global_strides.assign(globalStrides, globalStrides + rank - 1);
+  m.box_dim.assign(boxDim, boxDim + rank);
+  m.element_strides.assign(elementStrides, elementStrides + rank);
+  const auto address = reinterpret_cast<std::uint64_t>(globalAddress);
+  m.global_offset = address % 16;  // tensor_map_error checks the address's alignment through the offset
+  if (auto why = ptx::interp::tensor_map_error(m); !why.empty()) {
+    Runtime::instance().unimplemented("cuTensorMapEncodeTiled: " + why);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  const auto bytes = ptx::interp::encode_tensor_map(m, address);
+  std::memcpy(tensorMap, bytes.data(), bytes.size());
+  return CUDA_SUCCESS;
+}
+
+cudaError_t entry_point(const char* symbol, void** funcPtr, cudaDriverEntryPointQueryResult* status) {
+  if (!symbol || !funcPtr) return cudaErrorInvalidValue;
+  if (std::string(symbol) == "cuTensorMapEncodeTiled") {
+    *funcPtr = reinterpret_cast<void*>(&encode_tiled);
+    if (status) *status = cudaDriverEntryPointSuccess;
+    return cudaSuccess;
+  }
+  *funcPtr = nullptr;
+  if (status) *status = cudaDriverEntryPointSymbolNotFound;
+  return static_cast<cudaError_t>(Runtime::instance().unimplemented("driver function " + std::string(symbol) + " (asked of cudaGetDriverEntryPoint)"));
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** funcPtr, unsigned int, unsigned long long, cudaDriverEntryPointQueryResult* status) {
+  return entry_point(symbol, funcPtr, status);
+}
+cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** funcPtr, unsigned long long, cudaDriverEntryPointQueryResult* status) {
+  return entry_point(symbol, funcPtr, status);
+}
+
+}  // extern "C"

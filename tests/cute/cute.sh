@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The CuTe tutorials (NVIDIA CUTLASS, ../shared/corpus/cutlass/examples/cute/tutorial) built for their
+# architecture and run under `ptxcheck exec`: the GEMM tutorials through gemm_harness.cu (their kernels and
+# launch code, checked exactly against a host GEMM at 256x128x256), the copy tutorials and the Blackwell ones
+# through their own main(), which checks its result. Each is passed (ran and matched), failed, or unsupported:
+# nvcc cannot build it, or ptxcheck says which instruction or runtime call it does not implement.
+# Prints one line per tutorial and "N passed, N failed, N unsupported"; exits 1 when any failed, or when fewer
+# pass than the floor (tests/cute/floor.txt).
+set -uo pipefail
+ptxcheck="$1"; here="$2"; corpus="$3"
+tutorial="$corpus/cutlass/examples/cute/tutorial"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+flags=(-std=c++17 --expt-relaxed-constexpr -I"$corpus/cutlass/include" -I"$corpus/cutlass/tools/util/include")
+
+# name  source  architecture  how (gemm:ELEMENT[:TN] runs the harness, TN: the tutorial implements only the TN
+# layout for this type; own runs the tutorial's main)
+cat > "$work/list" <<LIST
+sgemm_1 sgemm_1.cu sm_80 gemm:float
+sgemm_2 sgemm_2.cu sm_80 gemm:float
+sgemm_sm70 sgemm_sm70.cu sm_70 gemm:float
+sgemm_sm80 sgemm_sm80.cu sm_80 gemm:cute::half_t:TN
+tiled_copy tiled_copy.cu sm_80 own
+tiled_copy_if tiled_copy_if.cu sm_80 own
+wgmma_sm90 hopper/wgmma_sm90.cu sm_90a gemm:cute::half_t
+wgmma_tma_sm90 hopper/wgmma_tma_sm90.cu sm_90a gemm:cute::half_t
+01_mma_sm100 blackwell/01_mma_sm100.cu sm_100a own
+02_mma_tma_sm100 blackwell/02_mma_tma_sm100.cu sm_100a own
+03_mma_tma_multicast_sm100 blackwell/03_mma_tma_multicast_sm100.cu sm_100a own
+04_mma_tma_2sm_sm100 blackwell/04_mma_tma_2sm_sm100.cu sm_100a own
+05_mma_tma_epi_sm100 blackwell/05_mma_tma_epi_sm100.cu sm_100a own
+LIST
+
+# one NAME SOURCE ARCH HOW: builds and runs one tutorial; writes "passed|failed|unsupported NAME: why" to NAME.result.
+one() {
+  local name=$1 source=$2 arch=$3 how=$4 out="$work/$1"
+  local build=(nvcc -cudart shared -lineinfo -arch="$arch" "${flags[@]}" -o "$out.bin")
+  if [[ $how == gemm:* ]]; then
+    local element=${how#gemm:}
+    [[ $element == *:TN ]] && build+=(-DHARNESS_TN_ONLY) && element=${element%:TN}
+    build+=(-DTUTORIAL="\"$tutorial/$source\"" -DELEMENT="$element" "$here/gemm_harness.cu")
+  else
+    build+=(-I"$tutorial/$(dirname "$source")" "$tutorial/$source")
+  fi
+  local start=$SECONDS
+  if ! "${build[@]}" >"$out.nvcc" 2>&1; then
+    local why; why=$(grep -m1 -iE "error|not defined|unsupported" "$out.nvcc" | cut -c1-160)
+    if grep -qiE "Unsupported gpu architecture|not a supported|arch" "$out.nvcc"; then echo "unsupported $name: nvcc: $why" >"$out.result"
+    else echo "failed $name: nvcc: $why" >"$out.result"; fi
+    return
+  fi
+  local props=()
+  [[ $arch == sm_100a ]] && props=(--device-props "$here/sm100.props.json")
+  timeout 600 "$ptxcheck" exec "${props[@]}" "$out.bin" >"$out.out" 2>"$out.err"
+  local rc=$? secs=$((SECONDS - start))
+  local said; said=$(grep -m1 "^ptxcheck exec: " "$out.err" | cut -c1-220)
+  if [ $rc = 0 ] && grep -qE "PASS|^Success\.|Execution is successful" "$out.out" && ! grep -q "FAIL" "$out.out"; then
+    echo "passed $name (${secs}s build+run)" >"$out.result"
+  elif grep -qE "unsupported|not implemented|NotSupported" "$out.err" "$out.out"; then
+    echo "unsupported $name: ${said:-$(grep -m1 -E "unsupported|NotSupported" "$out.out")}" >"$out.result"
+  else
+    echo "failed $name: exit $rc; $(tail -c 300 "$out.out" | tr '\n' ' ') ${said}" >"$out.result"
+  fi
+}
+export -f one
+export ptxcheck here tutorial work
+export flags_text="${flags[*]}"
+# shellcheck disable=SC2016
+xargs -P "${JOBS:-2}" -L 1 bash -c 'flags=($flags_text); one "$@"' _ <"$work/list"
+
+passed=0; failed=0; unsupported=0
+while read -r name _; do
+  line=$(cat "$work/$name.result" 2>/dev/null || echo "failed $name: no result")
+  echo "$line"
+  case $line in passed*) passed=$((passed + 1));; unsupported*) unsupported=$((unsupported + 1));; *) failed=$((failed + 1));; esac
+done <"$work/list"
+echo "$passed passed, $failed failed, $unsupported unsupported"
+floor=$(sed -n 's/^passed //p' "$here/floor.txt")
+[ "$failed" = 0 ] && [ "$passed" -ge "${floor:-0}" ]
