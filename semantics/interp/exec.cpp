@@ -265,8 +265,9 @@ bool instruction_supported(const Instruction& ins) {
     const auto& t = ins.q.types;
     if (t.size() != 4 || !has("row") || !has("col") || has("satfinite") || ins.operands.size() != 4) return false;
     using ST = ir::ScalarType;
-    if (has("m16n8k16")) return t[0].scalar == ST::f32 && t[3].scalar == ST::f32 && t[1].scalar == t[2].scalar &&
-                                (t[1].scalar == ST::f16 || t[1].scalar == ST::bf16);
+    if (has("m16n8k16"))  // .f32 C/D with .f16 or .bf16 A/B, or all .f16 (9.7.14.5.14's type table)
+      return t[1].scalar == t[2].scalar && ((t[0].scalar == ST::f32 && t[3].scalar == ST::f32 && (t[1].scalar == ST::f16 || t[1].scalar == ST::bf16)) ||
+                                            (t[0].scalar == ST::f16 && t[3].scalar == ST::f16 && t[1].scalar == ST::f16));
     if (has("m16n8k32")) return t[0].scalar == ST::s32 && t[3].scalar == ST::s32 && (t[1].scalar == ST::s8 || t[1].scalar == ST::u8) &&
                                 (t[2].scalar == ST::s8 || t[2].scalar == ST::u8) && t[1].scalar == t[2].scalar;
     return false;

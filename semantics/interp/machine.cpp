@@ -693,7 +693,8 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
         t.sync_ins = &ins;
         t.sync_a = read(t, ins.operands[1], 128);
         t.sync_b = read(t, ins.operands[2], 64);
-        t.sync_c = read(t, ins.operands[3], 128);
+        // C: four .f32 / .s32 registers, or two .f16x2 ones (read as 64 bits: element i at bits 16i).
+        t.sync_c = read(t, ins.operands[3], ins.q.types.size() == 4 && ins.q.types[3].scalar == ir::ScalarType::f16 ? 64 : 128);
         t.sync_mask = all;
         t.status = Status::at_warp_sync;
         ++w.syncing;

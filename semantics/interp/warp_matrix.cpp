@@ -63,6 +63,8 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
   // column 2t + (i & 1).
   const bool k32 = ins.q.has_word("m16n8k32");
   const ir::ScalarType at = ins.q.types[1].scalar;
+  // .f16 C and D (m16n8k16 .f16.f16.f16.f16): two .f16x2 registers, element i in bits 16i..16i+15 of the pair.
+  const bool f16_acc = ins.q.types[3].scalar == ir::ScalarType::f16;
   const unsigned K = k32 ? 32 : 16;
   double A[16][32] = {}, B[32][8] = {};
   std::int64_t Ai[16][32] = {}, Bi[32][8] = {};
@@ -90,7 +92,9 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
       }
       for (unsigned i = 0; i < 8; ++i) Bi[tg * 4 + (i & 3) + (i >= 4 ? 16 : 0)][g] = int_elem(t.sync_b.v, i);
     }
-    for (unsigned i = 0; i < 4; ++i) Cv[i < 2 ? g : g + 8][tg * 2 + (i & 1)] = domain::Concrete::extract(t.sync_c, 32 * i + 31, 32 * i);
+    for (unsigned i = 0; i < 4; ++i)
+      Cv[i < 2 ? g : g + 8][tg * 2 + (i & 1)] = f16_acc ? domain::Concrete::extract(t.sync_c, 16 * i + 15, 16 * i)
+                                                        : domain::Concrete::extract(t.sync_c, 32 * i + 31, 32 * i);
   });
   each([&](Thread& t, unsigned lane) {
     unsigned g = lane >> 2, tg = lane & 3;
@@ -104,12 +108,20 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
       } else {
         // Products of f16/bf16 are exact; the sum is formed in f64 and rounded once to f32 (the ISA leaves
         // the accumulation order and intermediate precision to the implementation).
-        double acc = static_cast<double>(domain::bits_to_f32(static_cast<std::uint32_t>(Cv[row][col].v)));
+        // With .f16 C/D the same sum is rounded once to f16 (round to nearest even), the interpreter's choice.
+        const auto c_bits = static_cast<std::uint64_t>(Cv[row][col].v);
+        double acc = f16_acc ? domain::fp_to_double(domain::FpFormat::f16, c_bits) : static_cast<double>(domain::bits_to_f32(static_cast<std::uint32_t>(c_bits)));
         for (unsigned k = 0; k < K; ++k) acc += A[row][k] * B[k][col];
+        if (f16_acc) {
+          out.push_back(domain::Concrete::f2f(domain::FpFormat::f64, domain::FpFormat::f16, domain::Rnd::rn, domain::Concrete::lit(64, domain::f64_to_bits(acc))));
+          continue;
+        }
         float r = static_cast<float>(acc);
         out.push_back(domain::Concrete::lit(32, r != r ? 0x7fffffffu : domain::f32_to_bits(r)));
       }
     }
+    if (f16_acc)  // pack d0,d1 and d2,d3 into the two .f16x2 registers
+      out = {domain::Concrete::lit(32, (out[0].v & 0xffff) | (out[1].v & 0xffff) << 16), domain::Concrete::lit(32, (out[2].v & 0xffff) | (out[3].v & 0xffff) << 16)};
     const Operand& dst = ops[0];
     for (std::size_t k = 0; k < dst.elements.size() && k < out.size(); ++k) write(t, dst.elements[k], out[k]);
   });

@@ -52,7 +52,9 @@ one() {
   [[ $arch == sm_100a ]] && props=(--device-props "$here/sm100.props.json")
   timeout 600 "$ptxcheck" exec "${props[@]}" "$out.bin" >"$out.out" 2>"$out.err"
   local rc=$? secs=$((SECONDS - start))
-  local said; said=$(grep -m1 "^ptxcheck exec: " "$out.err" | cut -c1-220)
+  # ptxcheck's own words: the unsupported instruction or runtime call if it names one, else its first message.
+  local said; said=$(grep -m1 -oE "unsupported instruction '[^']*'( at line [0-9]+)?|the CUDA runtime call .* is not implemented|driver function [^ ]* \(asked" "$out.err")
+  [ -z "$said" ] && said=$(grep -m1 "^ptxcheck exec: " "$out.err" | cut -c1-220)
   if [ $rc = 0 ] && grep -qE "PASS|^Success\.|Execution is successful" "$out.out" && ! grep -q "FAIL" "$out.out"; then
     echo "passed $name (${secs}s build+run)" >"$out.result"
   elif grep -qE "unsupported|not implemented|NotSupported" "$out.err" "$out.out"; then
