@@ -22,7 +22,7 @@ struct ExecArgs {
   std::vector<std::string> command;  // PROGRAM then the rest as given
   std::uint64_t seed = 0;
   bool racecheck = false, memcheck = false;
-  std::string runtime, keep, device_props;
+  std::string runtime, keep, device_props, report;
 };
 
 // lib/ptxcheck/libcudart.so.13 beside the executable's bin/ folder (the build tree and an installed tree alike).
@@ -71,6 +71,7 @@ int run_program(const std::vector<std::string>& command, const fs::path& runtime
     if (a.seed) setenv("PTXCHECK_EXEC_SEED", std::to_string(a.seed).c_str(), 1);
     if (a.racecheck) setenv("PTXCHECK_EXEC_RACECHECK", "1", 1);
     if (a.memcheck) setenv("PTXCHECK_EXEC_MEMCHECK", "1", 1);
+    if (!a.report.empty()) setenv("PTXCHECK_EXEC_REPORT", fs::absolute(a.report).c_str(), 1);
     if (!a.device_props.empty()) setenv("PTXCHECK_EXEC_DEVICE_PROPS", fs::absolute(a.device_props).c_str(), 1);
     std::vector<char*> c;
     std::vector<std::string> args = command;
@@ -125,7 +126,7 @@ int exec_command(ExecArgs& a) {
 
 constexpr const char* kExecHelp =
     "Run a CUDA program with its kernels on the CPU interpreter; exit code and output are the program's.\n"
-    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--device-props FILE] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
+    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--device-props FILE] [--report FILE] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
     "       ptxcheck exec [--seed N] [--runtime LIB] BINARY [ARGS...]   (BINARY built with nvcc -cudart shared)\n"
     "  --seed N        schedule seed of every launch (0: deterministic lowest-pc-first)\n"
     "  --racecheck     run every launch under the dynamic race engine (ISA 8.7.1 data races, barrier divergence);\n"
@@ -133,6 +134,8 @@ constexpr const char* kExecHelp =
     "  --memcheck      report kernel reads of device memory never written, and accesses to freed memory\n"
     "  --runtime LIB   the replacement libcudart.so.13 to load (default: lib/ptxcheck beside bin/)\n"
     "  --keep FILE     build PROGRAM.cu into FILE and keep it\n"
+    "  --report FILE   also write what was found (faults, unsupported instructions and calls, races, memcheck\n"
+    "                  findings) to FILE: SARIF 2.1.0 when it ends in .sarif, else JSON\n"
     "  --device-props FILE  a JSON object of cudaDeviceProp fields to present instead of the defaults\n"
     "                  (an H100-like sm_90 device), e.g. {\"major\": 10, \"minor\": 0} for a Blackwell-only program\n";
 
@@ -153,7 +156,7 @@ int exec_main(const std::vector<std::string>& args) {
       std::cout << kExecHelp;
       return 0;
     }
-    if ((o == "--seed" || o == "--runtime" || o == "--keep" || o == "--device-props") && i + 1 < args.size()) {
+    if ((o == "--seed" || o == "--runtime" || o == "--keep" || o == "--device-props" || o == "--report") && i + 1 < args.size()) {
       const std::string& v = args[++i];
       if (o == "--seed") {
         try { a.seed = std::stoull(v, nullptr, 0); } catch (const std::exception&) {
@@ -161,7 +164,7 @@ int exec_main(const std::vector<std::string>& args) {
           return 2;
         }
       } else {
-        (o == "--runtime" ? a.runtime : o == "--keep" ? a.keep : a.device_props) = v;
+        (o == "--runtime" ? a.runtime : o == "--keep" ? a.keep : o == "--report" ? a.report : a.device_props) = v;
       }
       continue;
     }

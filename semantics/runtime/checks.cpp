@@ -5,6 +5,7 @@
 // whole program, with the kernel, threads and CUDA lines; a summary is printed at exit.
 #include "checker/race/dynamic.hpp"
 #include "checker/race/report.hpp"
+#include "semantics/runtime/findings.hpp"
 #include "semantics/runtime/memcheck.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -36,6 +37,11 @@ class RacecheckMonitor : public LaunchMonitor {
     }
     ptxcheck::race::KernelResult k = ptxcheck::race::dynamic_verdict(result, launch.kernel, options.seed);
     std::erase_if(k.races, [&](const ptxcheck::race::RaceReport& r) { return !seen_.insert(ptxcheck::race::race_key(r.first.where, r.second.where)).second; });
+    for (const auto& r : k.races)
+      add_finding({"ptxcheck.race.data-race", "error", "data race: " + r.first.kind + " at " + r.first.where.text() + " / " + r.second.kind + " at " + r.second.where.text(),
+                   ir::kernel_title(launch.kernel), r.first.where.file, r.first.where.line});
+    for (const auto& d : k.divergences)
+      add_finding({"ptxcheck.race.barrier-divergence", "error", "barrier divergence at " + d.where.text(), ir::kernel_title(launch.kernel), d.where.file, d.where.line});
     if (!k.races.empty() || !k.divergences.empty()) {
       races_ += k.races.size();
       divergences_ += k.divergences.size();
@@ -62,7 +68,13 @@ class RacecheckMonitor : public LaunchMonitor {
 };
 
 void print_summary() {
-  if (LaunchMonitor* m = Runtime::instance().monitor()) std::cerr << "ptxcheck exec: " << m->summary() << "\n";
+  std::vector<std::string> summaries;
+  if (LaunchMonitor* m = Runtime::instance().monitor()) {
+    summaries.push_back(m->summary());
+    std::cerr << "ptxcheck exec: " << m->summary() << "\n";
+  }
+  if (const char* path = std::getenv("PTXCHECK_EXEC_REPORT"); path && *path && !write_findings(path, summaries))
+    std::cerr << "ptxcheck exec: cannot write the report " << path << "\n";
 }
 
 // Installed when the library is loaded, before the program's own initialisers register its kernels.
@@ -75,8 +87,9 @@ __attribute__((constructor)) void install_checks() {
   std::unique_ptr<LaunchMonitor> monitor;
   if (asked("PTXCHECK_EXEC_RACECHECK")) monitor = std::make_unique<RacecheckMonitor>();
   if (asked("PTXCHECK_EXEC_MEMCHECK")) monitor = std::make_unique<MemcheckMonitor>(std::move(monitor));
-  if (!monitor) return;
-  Runtime::instance().set_monitor(std::move(monitor));
+  const char* report = std::getenv("PTXCHECK_EXEC_REPORT");
+  if (!monitor && !(report && *report)) return;
+  if (monitor) Runtime::instance().set_monitor(std::move(monitor));
   std::atexit(print_summary);
 }
 

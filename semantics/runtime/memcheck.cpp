@@ -1,6 +1,8 @@
 // See memcheck.hpp.
 #include "semantics/runtime/memcheck.hpp"
 
+#include "semantics/runtime/findings.hpp"
+
 #include <iostream>
 
 namespace ptx::runtime {
@@ -73,6 +75,12 @@ void MemcheckMonitor::report(const char* what, const interp::ThreadRef& t, const
   const std::string key = std::string(what) + (a.ins && a.ins->loc.pos.line ? where.substr(0, where.find(" (")) : where);
   if (!reported_.insert(key).second) return;
   (std::string(what) == "read of uninitialized memory" ? uninitialized_ : after_free_)++;
+  std::string file;
+  if (a.ins && a.ins->loc.pos.line)
+    if (auto it = module_->source_files.find(a.ins->loc.pos.file); it != module_->source_files.end()) file = it->second;
+  add_finding({std::string(what) == "read of uninitialized memory" ? "ptxcheck.memcheck.uninitialized" : "ptxcheck.memcheck.freed", "error",
+               std::string(what) + ": " + std::to_string(a.bytes) + " bytes at cudaMalloc #" + std::to_string(alloc.number) + "+" + std::to_string(a.addr - base),
+               ir::kernel_title(launch_->kernel), file, a.ins ? a.ins->loc.pos.line : 0});
   auto dims = [](const std::array<std::uint32_t, 3>& d) { return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")"; };
   std::cerr << "ptxcheck exec: memcheck: " << what << ": " << a.bytes << " bytes at cudaMalloc #" << alloc.number << "+" << (a.addr - base)
             << " by " << (a.ins ? ir::opcode_text(*a.ins) : std::string("?")) << " at " << where << ", kernel "

@@ -3,6 +3,7 @@
 
 #include "semantics/ir/build.hpp"
 #include "semantics/runtime/fatbin.hpp"
+#include "semantics/runtime/findings.hpp"
 
 #include <sys/mman.h>
 
@@ -54,6 +55,18 @@ std::string fault_position(const ir::Module& m, const interp::Problem& p) {
   return where + ")";
 }
 
+// The fault as a finding for --report (findings.hpp), at the CUDA line of the first thread it names.
+void note_fault(const ir::Module& m, const std::string& kernel, const interp::Problem& p) {
+  Finding f{p.kind == interp::Problem::Kind::unsupported ? "ptxcheck.exec.unsupported" : "ptxcheck.exec.fault",
+            p.kind == interp::Problem::Kind::unsupported ? "warning" : "error",
+            std::string(interp::problem_kind_name(p.kind)) + ": " + p.message, kernel, "", 0};
+  if (!p.threads.empty() && p.threads.front().source.line) {
+    auto file = m.source_files.find(p.threads.front().source.file);
+    if (file != m.source_files.end()) f.file = file->second;
+    f.line = p.threads.front().source.line;
+  }
+  add_finding(std::move(f));
+}
 }  // namespace
 
 Runtime& Runtime::instance() {
@@ -320,6 +333,7 @@ std::uint64_t Runtime::kernel_static_shared(const void* host_function) {
 }
 
 int Runtime::unimplemented(const std::string& what) {
+  add_finding({"ptxcheck.exec.unimplemented", "warning", what + " is not implemented by ptxcheck", "", "", 0});
   report("the CUDA runtime call " + what + " is not implemented by ptxcheck; it returns cudaErrorNotSupported");
   return record(not_supported);
 }
@@ -363,6 +377,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   if (result.ok()) return success;
   report("kernel " + ir::kernel_title(k->name) + " <<<(" + dims_text(config.grid) + "), (" + dims_text(config.block) + ")>>>: " +
          interp::problem_kind_name(result.problem.kind) + ": " + result.problem.message + fault_position(*k->module->module, result.problem));
+  note_fault(*k->module->module, ir::kernel_title(k->name), result.problem);
   const int e = result.problem.message.find("assertion failed") != std::string::npos ? assert_failed : error_of(result.problem.kind);
   return record(e);
 }

@@ -6,7 +6,8 @@
 #   // nvcc: FLAGS               more nvcc flags
 #   // args: ARGS                the program's arguments (after --)
 #   // exec-flags: FLAGS         ptxcheck exec's own options (--racecheck, --seed N; $DIR is this folder)
-# Then checks that a program linked with the static CUDA runtime (nvcc's default) is refused with the fix.
+# Then checks that a program linked with the static CUDA runtime (nvcc's default) is refused with the fix, and
+# that --report writes JSON and SARIF.
 # Prints "N passed, N failed"; exits 1 on any failure.
 set -uo pipefail
 ptxcheck="$1"; dir="$2"
@@ -39,5 +40,13 @@ nvcc -o "$work/static" "$dir/unknown_call.cu" 2>"$work/static.nvcc"
 rc=$?
 if [ $rc = 2 ] && grep -qF -- "-cudart shared" "$work/static.err"; then passed=$((passed + 1)); echo "ok   static-runtime refusal"
 else fail "static-runtime refusal" "exit $rc: $(cat "$work/static.err")"; fi
+# --report: the findings as JSON (a kernel fault at its CUDA line) and as SARIF (a race at its CUDA lines).
+"$ptxcheck" exec --report "$work/fault.json" "$dir/kernel_fault.cu" >/dev/null 2>&1
+if grep -q '"rule": "ptxcheck.exec.fault"' "$work/fault.json" && grep -q '"line": 12' "$work/fault.json"; then passed=$((passed + 1)); echo "ok   --report JSON"
+else fail "--report JSON" "$(cat "$work/fault.json" 2>&1 | head -20)"; fi
+"$ptxcheck" exec --racecheck --report "$work/race.sarif" "$dir/racecheck_missing_sync.cu" >/dev/null 2>&1
+if grep -q '"ruleId": "ptxcheck.race.data-race"' "$work/race.sarif" && grep -q '"startLine": 17' "$work/race.sarif" && grep -q '"version": "2.1.0"' "$work/race.sarif"; then
+  passed=$((passed + 1)); echo "ok   --report SARIF"
+else fail "--report SARIF" "$(head -30 "$work/race.sarif" 2>&1)"; fi
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
