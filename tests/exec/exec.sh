@@ -40,6 +40,12 @@ nvcc -o "$work/static" "$dir/unknown_call.cu" 2>"$work/static.nvcc"
 rc=$?
 if [ $rc = 2 ] && grep -qF -- "-cudart shared" "$work/static.err"; then passed=$((passed + 1)); echo "ok   static-runtime refusal"
 else fail "static-runtime refusal" "exit $rc: $(cat "$work/static.err")"; fi
+# A program built elsewhere with -cudart shared runs as it is, with its arguments and exit code.
+nvcc -cudart shared -arch=sm_90 -DSCALE=2 -o "$work/prebuilt" "$dir/arguments.cu" 2>"$work/prebuilt.nvcc"
+"$ptxcheck" exec "$work/prebuilt" x y >"$work/prebuilt.out" 2>&1
+rc=$?
+if [ $rc = 5 ] && grep -qF "argv: x y" "$work/prebuilt.out" && grep -qF "scaled: 2 4 6" "$work/prebuilt.out"; then passed=$((passed + 1)); echo "ok   prebuilt binary"
+else fail "prebuilt binary" "exit $rc: $(cat "$work/prebuilt.out")"; fi
 # --report: the findings as JSON (a kernel fault at its CUDA line) and as SARIF (a race at its CUDA lines).
 "$ptxcheck" exec --report "$work/fault.json" "$dir/kernel_fault.cu" >/dev/null 2>&1
 if grep -q '"rule": "ptxcheck.exec.fault"' "$work/fault.json" && grep -q '"line": 12' "$work/fault.json"; then passed=$((passed + 1)); echo "ok   --report JSON"
