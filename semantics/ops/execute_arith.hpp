@@ -10,11 +10,7 @@ namespace ptx::ops {
 
 // add, sub, addc, subc, mul, mad, madc, fma, mul24, mad24 (9.7.1.1-9.7.1.8, 9.7.2, 9.7.3.1-9.7.3.5, 9.7.4-5).
 template <class D, class F> Executed execute_add_mul(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
-  const ir::Opcode op = x.in.op;
-  const unsigned w = fm.w0;
-  const FpMods& mods = fm.mods;
+  const auto [d, fm, op, w, mods] = x.names();
   auto fp2 = [&](auto&& fn) { return fm.packed ? packed2(d, x.R(1, 32), x.R(2, 32), fn) : fn(x.R(1, w), x.R(2, w)); };
   auto fp3 = [&](auto&& fn) {
     return fm.packed ? packed3(d, x.R(1, 32), x.R(2, 32), x.R(3, 32), fn) : fn(x.R(1, w), x.R(2, w), x.R(3, w));
@@ -86,11 +82,7 @@ template <class D, class F> Executed execute_add_mul(ValueStep<D, F>& x) {
 
 // sad, div, rem, abs, neg, min, max (9.7.1.9-9.7.1.14, 9.7.3.6-9.7.3.11, 9.7.4.5-9.7.4.8).
 template <class D, class F> Executed execute_divide_select(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
-  const ir::Opcode op = x.in.op;
-  const unsigned w = fm.w0;
-  const FpMods& mods = fm.mods;
+  const auto [d, fm, op, w, mods] = x.names();
   using V = Val<D>;
   switch (op) {
     case ir::Opcode::sad_: x.W(ops::sad(d, fm.s0, x.R(1, w), x.R(2, w), x.R(3, w))); return Executed::done;
@@ -141,9 +133,7 @@ template <class D, class F> Executed execute_divide_select(ValueStep<D, F>& x) {
 
 // Bit manipulation and dot products (9.7.1.15-9.7.1.24).
 template <class D, class F> Executed execute_bits(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
-  const unsigned w = fm.w0;
+  const auto [d, fm, op, w, mods] = x.names();
   switch (x.in.op) {
     case ir::Opcode::popc_: x.W(popc(d, x.R(1, w))); return Executed::done;
     case ir::Opcode::clz_: x.W(clz(d, x.R(1, w))); return Executed::done;
@@ -164,10 +154,7 @@ template <class D, class F> Executed execute_bits(ValueStep<D, F>& x) {
 
 // testp, copysign and the unary float functions (9.7.3.12-9.7.3.22, 9.7.4.9-10).
 template <class D, class F> Executed execute_float_functions(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
-  const ir::Opcode op = x.in.op;
-  const unsigned w = fm.w0;
+  const auto [d, fm, op, w, mods] = x.names();
   using V = Val<D>;
   switch (op) {
     case ir::Opcode::testp_: {
@@ -185,8 +172,8 @@ template <class D, class F> Executed execute_float_functions(ValueStep<D, F>& x)
                 : op == ir::Opcode::sin_ ? A::sin : op == ir::Opcode::cos_ ? A::cos : op == ir::Opcode::lg2_ ? A::lg2
                 : op == ir::Opcode::ex2_ ? A::ex2 : A::tanh;
       auto one = [&](V a) {
-        if (x.has(ir::Flag::approx) || !fm.has_rounding) return fapprox(d, k, fm.fmt0, fm.mods, a, a);
-        return op == ir::Opcode::rcp_ ? frcp(d, fm.fmt0, fm.mods, a) : fsqrt(d, fm.fmt0, fm.mods, a);
+        if (x.has(ir::Flag::approx) || !fm.has_rounding) return fapprox(d, k, fm.fmt0, mods, a, a);
+        return op == ir::Opcode::rcp_ ? frcp(d, fm.fmt0, mods, a) : fsqrt(d, fm.fmt0, mods, a);
       };
       if (fm.packed) {
         const V a = x.R(1, 32);

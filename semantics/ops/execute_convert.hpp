@@ -79,9 +79,9 @@ template <class D> Val<D> cvt_ue8m0(const D& d, const ir::Instruction& in, Ue8m0
 
 // The cvt forms with narrow float types (9.7.9.21); false when `in` is none of them.
 template <class D, class F> bool execute_cvt_narrow(ValueStep<D, F>& x) {
-  const D& d = x.d;
+  const auto [d, fm, op, w, mods] = x.names();
   const auto& o = x.in.operands;
-  const bool relu = x.form.mods.relu;
+  const bool relu = mods.relu;
   if (stochastic_cvt(x.in)) {
     std::vector<Val<D>> src;
     if (o[1].kind == ir::Operand::Kind::Vector)
@@ -90,13 +90,13 @@ template <class D, class F> bool execute_cvt_narrow(ValueStep<D, F>& x) {
       src = {x.R(1, 32), x.R(2, 32)};
     x.W(cvt_stochastic(d, x.in, src, x.R(o.size() - 1, 32)));
   } else if (const auto ue = ue8m0_cvt(x.in)) {
-    x.W(cvt_ue8m0(d, x.in, *ue, x.R(1, *ue == Ue8m0Cvt::from_f32 ? 32 : x.form.w1), o.size() > 2 ? x.R(2, 32) : d.lit(32, 0)));
+    x.W(cvt_ue8m0(d, x.in, *ue, x.R(1, *ue == Ue8m0Cvt::from_f32 ? 32 : fm.w1), o.size() > 2 ? x.R(2, 32) : d.lit(32, 0)));
   } else if (const auto narrow = narrow_cvt(x.in)) {
     x.W(*narrow == NarrowCvt::to_pair ? cvt_to_narrow_pair(d, x.in, relu, x.R(1, 32), o.size() > 2 ? x.R(2, 32) : x.R(1, 32))
                                       : cvt_from_narrow_pair(d, x.in, relu, x.R(1, 16)));
   } else if (fp8_pair_to_f16x2(x.in)) {
     const Val<D> a = x.R(1, 16);
-    const bool e4m3 = x.form.t1 == ir::ScalarType::e4m3x2;
+    const bool e4m3 = fm.t1 == ir::ScalarType::e4m3x2;
     auto one = [&](const Val<D>& byte) { return e4m3 ? e4m3_to_f16(d, byte) : e5m2_to_f16(d, byte); };
     Val<D> r = d.concat(one(d.extract(a, 15, 8)), one(d.extract(a, 7, 0)));
     if (relu) r = packed2(d, r, r, [&](const Val<D>& v, const Val<D>&) { return ops::relu(d, domain::FpFormat::f16, v); });
@@ -110,8 +110,7 @@ template <class D, class F> bool execute_cvt_narrow(ValueStep<D, F>& x) {
 // cvt{.rnd}{.ftz}{.sat}{.relu}.dtype.atype d, a; the .f16x2/.bf16x2 destinations take two f32 sources:
 // d = {cvt(a), cvt(b)} with a in the upper half.
 template <class D, class F> Executed execute_cvt(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
+  const auto [d, fm, op, w, mods] = x.names();
   const auto& o = x.in.operands;
   if (const auto pack = ir::cvt_pack_form(x.in)) {  // cvt.pack.sat (9.7.9.22)
     x.W(cvt_pack(d, pack->size, pack->dst_signed, x.R(1, 32), x.R(2, 32), o.size() > 3 ? x.R(3, 32) : d.lit(32, 0)));
@@ -120,22 +119,22 @@ template <class D, class F> Executed execute_cvt(ValueStep<D, F>& x) {
   if (execute_cvt_narrow(x)) return Executed::done;
   if (fm.packed) {  // value_form: an f32 pair
     const domain::FpFormat half = fm.t0 == ir::ScalarType::f16x2 ? domain::FpFormat::f16 : domain::FpFormat::bf16;
-    x.W(d.concat(cvt_f2f(d, domain::FpFormat::f32, half, fm.mods, x.R(1, 32)), cvt_f2f(d, domain::FpFormat::f32, half, fm.mods, x.R(2, 32))));
+    x.W(d.concat(cvt_f2f(d, domain::FpFormat::f32, half, mods, x.R(1, 32)), cvt_f2f(d, domain::FpFormat::f32, half, mods, x.R(2, 32))));
     return Executed::done;
   }
   const Val<D> a = x.R(1, fm.w1, fm.s1);
   if (!fm.f0 && !fm.f1) {
-    x.W(cvt_int(d, fm.w0, fm.s0, fm.s1, fm.mods.sat, a), fm.s0);
+    x.W(cvt_int(d, w, fm.s0, fm.s1, mods.sat, a), fm.s0);
   } else if (fm.f0 && !fm.f1) {
-    x.W(cvt_i2f(d, fm.fmt0, fm.s1, fm.mods, a), fm.s0);
+    x.W(cvt_i2f(d, fm.fmt0, fm.s1, mods, a), fm.s0);
   } else if (!fm.f0) {
-    FpMods m = fm.mods;
+    FpMods m = mods;
     if (!fm.has_rounding) m.rnd = domain::Rnd::rz;  // float -> integer rounds toward zero by default
-    x.W(cvt_f2i(d, fm.fmt1, fm.w0, fm.s0, m, a), fm.s0);
+    x.W(cvt_f2i(d, fm.fmt1, w, fm.s0, m, a), fm.s0);
   } else if (fm.fmt0 == fm.fmt1 && fm.has_rounding && x.in.q.rounding >= ir::Rounding::rni) {
-    x.W(cvt_fround(d, fm.fmt0, fm.mods, a), fm.s0);
+    x.W(cvt_fround(d, fm.fmt0, mods, a), fm.s0);
   } else {
-    x.W(cvt_f2f(d, fm.fmt1, fm.fmt0, fm.mods, a), fm.s0);
+    x.W(cvt_f2f(d, fm.fmt1, fm.fmt0, mods, a), fm.s0);
   }
   return Executed::done;
 }
@@ -157,7 +156,7 @@ template <class D, class F> Executed execute_move_convert(ValueStep<D, F>& x) {
 
 // vadd, vsub, vabsdiff, vmin, vmax, vshl, vshr .dtype.atype.btype{.sat} d, a, b{, c with .op2} (full words).
 template <class D, class F> Executed execute_video(ValueStep<D, F>& x) {
-  const ir::Opcode op = x.in.op;
+  const auto [d, fm, op, w, mods] = x.names();
   const VideoOp vop = op == ir::Opcode::vadd_ ? VideoOp::add : op == ir::Opcode::vsub_ ? VideoOp::sub
                     : op == ir::Opcode::vabsdiff_ ? VideoOp::absdiff : op == ir::Opcode::vmin_ ? VideoOp::min
                     : op == ir::Opcode::vmax_ ? VideoOp::max : op == ir::Opcode::vshl_ ? VideoOp::shl : VideoOp::shr;
@@ -166,8 +165,8 @@ template <class D, class F> Executed execute_video(ValueStep<D, F>& x) {
     const ir::AtomOp a = *x.in.q.atom_op;  // value_form: the secondary operation is named
     sec = a == ir::AtomOp::add ? VideoSecOp::add : a == ir::AtomOp::min ? VideoSecOp::min : VideoSecOp::max;
   }
-  x.W(video(x.d, vop, x.form.s0, x.form.s1, ir::is_signed_int(x.in.q.types[2].scalar), x.form.mods.sat, x.has(ir::Flag::clamp), sec,
-            x.R(1, 32), x.R(2, 32), x.operands() == 4 ? x.R(3, 32) : x.d.lit(32, 0)));
+  x.W(video(d, vop, fm.s0, fm.s1, ir::is_signed_int(x.in.q.types[2].scalar), mods.sat, x.has(ir::Flag::clamp), sec,
+            x.R(1, 32), x.R(2, 32), x.operands() == 4 ? x.R(3, 32) : d.lit(32, 0)));
   return Executed::done;
 }
 

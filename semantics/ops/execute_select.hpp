@@ -11,8 +11,7 @@ namespace ptx::ops {
 // setp.CmpOp{.BoolOp}.type p[|q], a, b{, {!}c} (9.7.6.1; .f16x2/.bf16x2: 9.7.4.11, p from the low halves, q from
 // the high) and set.CmpOp{.BoolOp}.dtype.stype d, a, b{, {!}c} (9.7.6.2: all ones or 1.0, per half for packed d).
 template <class D, class F> Executed execute_setp_set(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
+  const auto [d, fm, op, w, mods] = x.names();
   const auto& o = x.in.operands;
   using V = Val<D>;
   using ST = ir::ScalarType;
@@ -24,7 +23,7 @@ template <class D, class F> Executed execute_setp_set(ValueStep<D, F>& x) {
   const ir::CompareOp cmp = x.in.q.compare.value_or(ir::CompareOp::eq);
   auto compare = [&](V a, V b) {
     if (!sf) return compare_int(d, cmp, ir::is_signed_int(st), a, b);
-    if (fm.mods.ftz) a = flush_subnormal(d, sfmt, a), b = flush_subnormal(d, sfmt, b);
+    if (mods.ftz) a = flush_subnormal(d, sfmt, a), b = flush_subnormal(d, sfmt, b);
     return compare_float(d, sfmt, cmp, a, b);
   };
   const V a = x.R(1, sw), b = x.R(2, sw);
@@ -66,22 +65,18 @@ template <class D, class F> Executed execute_setp_set(ValueStep<D, F>& x) {
 }
 
 template <class D, class F> Executed execute_compare(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
-  const unsigned w = fm.w0;
+  const auto [d, fm, op, w, mods] = x.names();
   switch (x.in.op) {
     case ir::Opcode::setp_: case ir::Opcode::set_: return execute_setp_set(x);
     case ir::Opcode::selp_: x.W(selp(d, x.R(1, w), x.R(2, w), x.R(3, 1))); return Executed::done;
-    case ir::Opcode::slct_: x.W(slct(d, fm.f1, fm.mods.ftz, x.R(1, w), x.R(2, w), x.R(3, 32))); return Executed::done;
+    case ir::Opcode::slct_: x.W(slct(d, fm.f1, mods.ftz, x.R(1, w), x.R(2, w), x.R(3, 32))); return Executed::done;
     default: return Executed::unmodelled;
   }
 }
 
 // and, or, xor, not, cnot, lop3 (immLut form), shf, shl, shr (9.7.8).
 template <class D, class F> Executed execute_logic(ValueStep<D, F>& x) {
-  const D& d = x.d;
-  const Form& fm = x.form;
-  const unsigned w = fm.w0;
+  const auto [d, fm, op, w, mods] = x.names();
   switch (x.in.op) {
     case ir::Opcode::and_: x.W(and_(d, x.R(1, w), x.R(2, w))); return Executed::done;
     case ir::Opcode::or_: x.W(or_(d, x.R(1, w), x.R(2, w))); return Executed::done;
