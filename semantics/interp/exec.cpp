@@ -346,6 +346,152 @@ struct Machine::ValueFrame {
   void set_carry(const CV& c) { t.carry = c; }
 };
 
+// mov with a vector on either side (9.7.9.10): unpack, element-wise, pack.
+void Machine::exec_vector_mov(Thread& t, const Instruction& ins, const Decoded& d) {
+  const auto& o = ins.operands;
+  const unsigned w = d.w0;
+  const unsigned total = w * (ins.q.vector_width > 1 ? ins.q.vector_width : 1);
+  if (o[0].kind == OK::Vector && o[1].kind != OK::Vector && ins.q.vector_width == 1) {
+    write(t, o[0], read(t, o[1], w));  // mov.b64 {a, b}, x: unpack
+  } else if (o[0].kind == OK::Vector && o[1].kind == OK::Vector) {
+    std::vector<CV> vals;  // all sources are read before any destination is written
+    for (std::size_t k = 0; k < o[1].elements.size(); ++k) vals.push_back(read(t, o[1].elements[k], w));
+    for (std::size_t k = 0; k < o[0].elements.size() && k < vals.size(); ++k) write(t, o[0].elements[k], vals[k]);
+  } else if (o[0].kind == OK::Register && o[0].component < 0 && ins.q.vector_width > 1) {
+    // mov.v4.u32 v, {a,b,c,d} or v, w: element-wise over the vector register's slots
+    const auto& r = mod_.functions[t.frames.back().fn].registers[static_cast<std::size_t>(o[0].reg)];
+    if (o[1].kind == OK::Vector) {
+      for (std::size_t k = 0; k < o[1].elements.size() && k < r.type.vector; ++k) reg(t, o[0].reg, static_cast<int>(k)) = fit(read(t, o[1].elements[k], w), w, false);
+    } else if (o[1].kind == OK::Register) {
+      for (unsigned k = 0; k < r.type.vector; ++k) reg(t, o[0].reg, static_cast<int>(k)) = reg(t, o[1].reg, static_cast<int>(k));
+    }
+  } else {
+    write(t, o[0], read(t, o[1], total), d.s0);  // mov.b64 d, {a, b}: pack (read() concatenates the elements, a lowest)
+  }
+}
+
+// cvta.space.size d, a: space address -> generic; cvta.to.space.size d, a: generic -> space address.
+void Machine::exec_cvta(Thread& t, const Instruction& ins, const Decoded& d) {
+  const auto& o = ins.operands;
+  const unsigned w = d.w0;
+  StateSpace s = ins.q.space.value_or(StateSpace::global);
+  std::uint64_t a = read(t, o[1], 64).u64();
+  if (o[1].kind == OK::Variable) a = variable_address(t, o[1].var).second;
+  std::uint64_t base = Machine::to_generic(s, 0);
+  std::uint64_t r = ins.q.has(ir::Flag::to) ? a - base : a + base;
+  write(t, o[0], Concrete::lit(w, r));
+}
+
+// isspacep.space p, a: whether the generic address a lies in the space's window.
+void Machine::exec_isspacep(Thread& t, const Instruction& ins) {
+  const auto& o = ins.operands;
+  StateSpace s = ins.q.space.value_or(StateSpace::global);
+  std::uint64_t a = read(t, o[1], 64).u64();
+  // .shared::cta: the executing CTA's window; .shared::cluster: any CTA of the cluster (ISA 5.1.4, cluster.cpp).
+  bool in_shared = in_shared_window(s == StateSpace::shared ? StateSpace::shared : StateSpace::shared_cluster, a);
+  bool in_local = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+  bool in_param = a >= kParamWindow && a < kParamWindow + kWindowSize;
+  bool r = s == StateSpace::shared || s == StateSpace::shared_cluster ? in_shared : s == StateSpace::local ? in_local : s == StateSpace::param ? in_param
+         : !((a >= kSharedWindow && a < kSharedWindow + kWindowSize) || in_local || in_param);
+  write(t, o[0], Concrete::boolean(r));
+}
+
+// ld, ldu and st, scalar or vector: one access of the element width per element.
+void Machine::exec_load_store(Thread& t, const Instruction& ins, const Decoded& d) {
+  const auto& o = ins.operands;
+  const unsigned w = d.w0;
+  const bool is_st = ins.op == Opcode::st_;
+  const Operand& addr_op = is_st ? o[0] : o[1];
+  const Operand& val = is_st ? o[1] : o[0];
+  StateSpace space = d.space;
+  const std::uint64_t a = access_address(t, addr_op, space);
+  const unsigned eb = std::max(1u, w / 8);
+  const unsigned n = ins.q.vector_width;
+  if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, eb * n);
+  if (n > 1 || val.kind == OK::Vector) {
+    for (unsigned k = 0; k < n && k < val.elements.size(); ++k) {
+      if (is_st) store(t, space, a + k * eb, read(t, val.elements[k], w, d.s0), eb);
+      else {
+        CV v = load(t, space, a + k * eb, w);
+        if (!stop_) write(t, val.elements[k], v, d.s0);
+      }
+    }
+    if (val.kind != OK::Vector && val.kind == OK::Register) {  // a .v register as a whole
+      for (unsigned k = 0; k < n; ++k) {
+        if (is_st) store(t, space, a + k * eb, reg(t, val.reg, static_cast<int>(k)), eb);
+        else {
+          CV v = load(t, space, a + k * eb, w);
+          if (!stop_) reg(t, val.reg, static_cast<int>(k)) = fit(v, reg(t, val.reg, static_cast<int>(k)).w, d.s0);
+        }
+      }
+    }
+    return;
+  }
+  if (is_st) store(t, space, a, read(t, val, w, d.s0), eb);
+  else {
+    CV v = load(t, space, a, w);
+    if (!stop_) write(t, val, v, d.s0);
+  }
+}
+
+// ISA 9.7.13.5 atom / 9.7.13.6 red: the interpreter runs one thread at a time, so read-modify-write is
+// atomic by construction.
+void Machine::exec_atomic(Thread& t, const Instruction& ins, const Decoded& d) {
+  const auto& o = ins.operands;
+  const unsigned w = d.w0;
+  const bool is_red = ins.op == Opcode::red_;
+  const std::size_t ai = is_red ? 0 : 1;
+  StateSpace space = d.space;
+  const std::uint64_t a = access_address(t, o[ai], space);
+  const unsigned eb = std::max(1u, w / 8);
+  CV old = load(t, space, a, w);
+  if (stop_) return;
+  CV b = read(t, o[ai + 1], w, d.s0);
+  ops::AtomicForm form = ops::atomic_form(ins);
+  form.f32_ftz = resolve(space, a).first != StateSpace::shared;  // a generic address may point to shared memory
+  const bool cas = form.op == ir::AtomOp::cas;
+  CV nv = ops::atomic_written(C, form, old, b, cas ? read(t, o[ai + 2], w) : b);
+  if (opt_.observer)
+    observe(t, ins, is_red ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::atomic, space, a, eb,
+            ops::atomic_writes(C, form, old, b).v != 0);
+  store(t, space, a, nv, eb);
+  if (!is_red && !stop_) write(t, o[0], old, d.s0);
+}
+
+// cp.async (below), cp.async.mbarrier.arrive (mbarrier.cpp), its commits and waits, and the bulk copies.
+void Machine::exec_async_copy(Thread& t, const Instruction& ins) {
+  const auto& o = ins.operands;
+  if (ins.q.has_word("bulk")) {  // ISA 9.7.9.25.4-6: bulk_copy.cpp
+    exec_bulk(t, ins);
+    return;
+  }
+  // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
+  // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
+  // ignore-src is true) and zeros after. Completed at issue (see instruction_supported()); an observer hears of the copy as asynchronous and of the
+  // commits and waits that complete it.
+  if (ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive) {
+    exec_mbarrier(t, ins);
+    return;
+  }
+  if (ir::async_copy_role(ins) != ir::AsyncCopyRole::copy) {
+    if (opt_.observer) opt_.observer->async_group(thread_ref(t), ins);
+    return;
+  }
+  const std::uint64_t dst = address(t, o[0]), src = address(t, o[1]);
+  const std::uint64_t cp_size = read(t, o[2], 32).u64();
+  std::uint64_t src_size = cp_size;
+  if (const ir::AsyncCopySource source = ir::async_copy_source(mod_.functions[t.frames.back().fn], ins); source.operand >= 0) {
+    const auto k = static_cast<std::size_t>(source.operand);
+    src_size = source.ignore_src ? (read(t, o[k], 1).u64() ? 0 : cp_size) : std::min(cp_size, read(t, o[k], 32).u64());  // above cp-size: undefined
+  }
+  if (opt_.observer) {
+    if (src_size) observe(t, ins, MemoryAccess::Kind::read, StateSpace::global, src, static_cast<std::uint32_t>(src_size), true, true);
+    observe(t, ins, MemoryAccess::Kind::write, StateSpace::shared, dst, static_cast<std::uint32_t>(cp_size), true, true);
+  }
+  for (std::uint64_t k = 0; k < cp_size && !stop_; ++k)
+    store(t, StateSpace::shared, dst + k, k < src_size ? load(t, StateSpace::global, src + k, 8) : Concrete::lit(8, 0), 1);
+}
+
 bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
   ValueFrame frame{*this, t};
   switch (ops::execute_value(C, frame, ins, d)) {
@@ -353,148 +499,18 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case ops::Executed::unmodelled: return false;
     case ops::Executed::other: break;
   }
-  const auto& o = ins.operands;
-  const unsigned w = d.w0;
-  auto R = [&](std::size_t i, unsigned width, bool s = false) { return read(t, o[i], width, s); };
-  auto W = [&](std::size_t i, CV v, bool s = false) { write(t, o[i], v, s); };
   switch (ins.op) {
     // ---- 9.7.9 data movement: vector moves (scalar ones are execute_value's), addresses, memory
-    case Opcode::mov_: {
-      const unsigned total = w * (ins.q.vector_width > 1 ? ins.q.vector_width : 1);
-      if (o[0].kind == OK::Vector && o[1].kind != OK::Vector && ins.q.vector_width == 1) {
-        W(0, R(1, w));  // mov.b64 {a, b}, x: unpack
-      } else if (o[0].kind == OK::Vector && o[1].kind == OK::Vector) {
-        std::vector<CV> vals;  // all sources are read before any destination is written
-        for (std::size_t k = 0; k < o[1].elements.size(); ++k) vals.push_back(read(t, o[1].elements[k], w));
-        for (std::size_t k = 0; k < o[0].elements.size() && k < vals.size(); ++k) write(t, o[0].elements[k], vals[k]);
-      } else if (o[0].kind == OK::Register && o[0].component < 0 && ins.q.vector_width > 1) {
-        // mov.v4.u32 v, {a,b,c,d} or v, w: element-wise over the vector register's slots
-        const auto& r = mod_.functions[t.frames.back().fn].registers[static_cast<std::size_t>(o[0].reg)];
-        if (o[1].kind == OK::Vector) {
-          for (std::size_t k = 0; k < o[1].elements.size() && k < r.type.vector; ++k) reg(t, o[0].reg, static_cast<int>(k)) = fit(read(t, o[1].elements[k], w), w, false);
-        } else if (o[1].kind == OK::Register) {
-          for (unsigned k = 0; k < r.type.vector; ++k) reg(t, o[0].reg, static_cast<int>(k)) = reg(t, o[1].reg, static_cast<int>(k));
-        }
-      } else {
-        W(0, R(1, total), d.s0);  // mov.b64 d, {a, b}: pack (read() concatenates the elements, a lowest)
-      }
-      return true;
-    }
-    case Opcode::cvta_: {
-      // cvta.space.size d, a: space address -> generic; cvta.to.space.size d, a: generic -> space address.
-      StateSpace s = ins.q.space.value_or(StateSpace::global);
-      std::uint64_t a = R(1, 64).u64();
-      if (o[1].kind == OK::Variable) a = variable_address(t, o[1].var).second;
-      std::uint64_t base = Machine::to_generic(s, 0);
-      std::uint64_t r = ins.q.has(ir::Flag::to) ? a - base : a + base;
-      W(0, Concrete::lit(w, r));
-      return true;
-    }
-    case Opcode::isspacep_: {
-      StateSpace s = ins.q.space.value_or(StateSpace::global);
-      std::uint64_t a = R(1, 64).u64();
-      // .shared::cta: the executing CTA's window; .shared::cluster: any CTA of the cluster (ISA 5.1.4, cluster.cpp).
-      bool in_shared = in_shared_window(s == StateSpace::shared ? StateSpace::shared : StateSpace::shared_cluster, a);
-      bool in_local = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
-      bool in_param = a >= kParamWindow && a < kParamWindow + kWindowSize;
-      bool r = s == StateSpace::shared || s == StateSpace::shared_cluster ? in_shared : s == StateSpace::local ? in_local : s == StateSpace::param ? in_param
-             : !((a >= kSharedWindow && a < kSharedWindow + kWindowSize) || in_local || in_param);
-      W(0, Concrete::boolean(r));
-      return true;
-    }
-    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: {
-      const bool is_st = ins.op == Opcode::st_;
-      const Operand& addr_op = is_st ? o[0] : o[1];
-      const Operand& val = is_st ? o[1] : o[0];
-      StateSpace space = d.space;
-      const std::uint64_t a = access_address(t, addr_op, space);
-      const unsigned eb = std::max(1u, w / 8);
-      const unsigned n = ins.q.vector_width;
-      if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, eb * n);
-      if (n > 1 || val.kind == OK::Vector) {
-        for (unsigned k = 0; k < n && k < val.elements.size(); ++k) {
-          if (is_st) store(t, space, a + k * eb, read(t, val.elements[k], w, d.s0), eb);
-          else {
-            CV v = load(t, space, a + k * eb, w);
-            if (!stop_) write(t, val.elements[k], v, d.s0);
-          }
-        }
-        if (val.kind != OK::Vector && val.kind == OK::Register) {  // a .v register as a whole
-          for (unsigned k = 0; k < n; ++k) {
-            if (is_st) store(t, space, a + k * eb, reg(t, val.reg, static_cast<int>(k)), eb);
-            else {
-              CV v = load(t, space, a + k * eb, w);
-              if (!stop_) reg(t, val.reg, static_cast<int>(k)) = fit(v, reg(t, val.reg, static_cast<int>(k)).w, d.s0);
-            }
-          }
-        }
-        return true;
-      }
-      if (is_st) store(t, space, a, read(t, val, w, d.s0), eb);
-      else {
-        CV v = load(t, space, a, w);
-        if (!stop_) write(t, val, v, d.s0);
-      }
-      return true;
-    }
-    case Opcode::atom_: case Opcode::red_: {
-      // ISA 9.7.13.5 atom / 9.7.13.6 red: the interpreter runs one thread at a time, so read-modify-write is
-      // atomic by construction.
-      const bool is_red = ins.op == Opcode::red_;
-      const std::size_t ai = is_red ? 0 : 1;
-      StateSpace space = d.space;
-      const std::uint64_t a = access_address(t, o[ai], space);
-      const unsigned eb = std::max(1u, w / 8);
-      CV old = load(t, space, a, w);
-      if (stop_) return true;
-      CV b = R(ai + 1, w, d.s0);
-      ops::AtomicForm form = ops::atomic_form(ins);
-      form.f32_ftz = resolve(space, a).first != StateSpace::shared;  // a generic address may point to shared memory
-      const bool cas = form.op == ir::AtomOp::cas;
-      CV nv = ops::atomic_written(C, form, old, b, cas ? R(ai + 2, w) : b);
-      if (opt_.observer)
-        observe(t, ins, is_red ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::atomic, space, a, eb,
-                ops::atomic_writes(C, form, old, b).v != 0);
-      store(t, space, a, nv, eb);
-      if (!is_red && !stop_) W(0, old, d.s0);
-      return true;
-    }
-    case Opcode::cp_: {
-      if (ins.q.has_word("bulk")) {  // ISA 9.7.9.25.4-6: bulk_copy.cpp
-        exec_bulk(t, ins);
-        return true;
-      }
-      // ISA 9.7.9.25.3.1 cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}: cp-size bytes of
-      // shared memory at dst get the first src-size bytes at src (all of them without src-size, none when
-      // ignore-src is true) and zeros after. Completed at issue (see instruction_supported()); an observer hears of the copy as asynchronous and of the
-      // commits and waits that complete it.
-      if (ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive) {
-        exec_mbarrier(t, ins);
-        return true;
-      }
-      if (ir::async_copy_role(ins) != ir::AsyncCopyRole::copy) {
-        if (opt_.observer) opt_.observer->async_group(thread_ref(t), ins);
-        return true;
-      }
-      const std::uint64_t dst = address(t, o[0]), src = address(t, o[1]);
-      const std::uint64_t cp_size = R(2, 32).u64();
-      std::uint64_t src_size = cp_size;
-      if (const ir::AsyncCopySource source = ir::async_copy_source(mod_.functions[t.frames.back().fn], ins); source.operand >= 0) {
-        const auto k = static_cast<std::size_t>(source.operand);
-        src_size = source.ignore_src ? (R(k, 1).u64() ? 0 : cp_size) : std::min(cp_size, R(k, 32).u64());  // above cp-size: undefined
-      }
-      if (opt_.observer) {
-        if (src_size) observe(t, ins, MemoryAccess::Kind::read, StateSpace::global, src, static_cast<std::uint32_t>(src_size), true, true);
-        observe(t, ins, MemoryAccess::Kind::write, StateSpace::shared, dst, static_cast<std::uint32_t>(cp_size), true, true);
-      }
-      for (std::uint64_t k = 0; k < cp_size && !stop_; ++k)
-        store(t, StateSpace::shared, dst + k, k < src_size ? load(t, StateSpace::global, src + k, 8) : Concrete::lit(8, 0), 1);
-      return true;
-    }
+    case Opcode::mov_: exec_vector_mov(t, ins, d); return true;
+    case Opcode::cvta_: exec_cvta(t, ins, d); return true;
+    case Opcode::isspacep_: exec_isspacep(t, ins); return true;
+    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: exec_load_store(t, ins, d); return true;
+    case Opcode::atom_: case Opcode::red_: exec_atomic(t, ins, d); return true;
+    case Opcode::cp_: exec_async_copy(t, ins); return true;
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;
     case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
-    case Opcode::createpolicy_: W(0, Concrete::lit(64, 0)); return true;
+    case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;
     case Opcode::membar_: case Opcode::fence_:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
       return true;

@@ -274,6 +274,13 @@ class Machine {
   // Per-lane execution of the instructions that need no other thread (exec.cpp). Returns false if the
   // instruction is not supported.
   bool exec_lane(Thread& t, const Instruction& ins, const Decoded& d);
+  // exec_lane's cases with more than a line to them (exec.cpp).
+  void exec_vector_mov(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_cvta(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_isspacep(Thread& t, const Instruction& ins);
+  void exec_load_store(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_atomic(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_async_copy(Thread& t, const Instruction& ins);
   // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
   void exec_mbarrier(Thread& t, const Instruction& ins);
   // Clusters (cluster.cpp): the cluster special registers (ISA 10.11-10.17; nullopt for any other register),
