@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <functional>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -75,10 +76,12 @@ std::uint64_t edge_float(std::mt19937_64& rng, FpFormat f) {
   }
 }
 
-std::vector<Case> all_cases() {
+// The operand kinds of a case.
+using V = std::vector<Kind>;
+
+// Integer arithmetic, bit manipulation, comparison and logic (9.7.1, 9.7.2, 9.7.6, 9.7.8) and prmt (9.7.9.7).
+std::vector<Case> integer_cases() {
   std::vector<Case> cs;
-  using V = std::vector<Kind>;
-  // ---- integer (9.7.1, 9.7.2)
   for (unsigned w : {16u, 32u, 64u}) {
     std::string t = std::to_string(w);
     cs.push_back(make_case("add" + t, V{I(w), I(w)}, [](auto& d, auto& x) { return ops::add(d, x[0], x[1]); }));
@@ -133,6 +136,35 @@ std::vector<Case> all_cases() {
     cs.push_back(make_case("dp2a.hi" + t, V{I(32), I(32), I(32)}, [s](auto& d, auto& x) { return ops::dp2a(d, s, s, true, x[0], x[1], x[2]); }));
     cs.push_back(make_case("szext.clamp" + t, V{I(32), I(32)}, [s](auto& d, auto& x) { return ops::szext(d, s, true, x[0], x[1]); }));
     cs.push_back(make_case("bmsk" + t, V{I(32), I(32)}, [s](auto& d, auto& x) { return ops::bmsk(d, s, x[0], x[1]); }));
+    for (bool clamp : {false, true})
+      cs.push_back(make_case(std::string("shf") + (s ? ".l" : ".r") + (clamp ? ".clamp" : ".wrap"), V{I(32), I(32), I(32)},
+                             [s, clamp](auto& d, auto& x) { return ops::shf(d, s, clamp, x[0], x[1], x[2]); }));
+  }
+  cs.push_back(make_case("add.sat.s32", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::add_sat_s(d, x[0], x[1]); }));
+  cs.push_back(make_case("bfi.b32", V{I(32), I(32), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
+  cs.push_back(make_case("bfi.b64", V{I(64), I(64), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
+  for (int m = 0; m <= 6; ++m)
+    cs.push_back(make_case("prmt." + std::to_string(m), V{I(32), I(32), I(32)},
+                           [m](auto& d, auto& x) { return ops::prmt(d, static_cast<ops::PrmtMode>(m), x[0], x[1], x[2]); }));
+  return cs;
+}
+
+// The scalar video instructions (9.7.18.1), every operation with every secondary operation.
+std::vector<Case> video_cases() {
+  std::vector<Case> cs;
+  for (int op = 0; op <= 6; ++op)
+    for (int sec = 0; sec <= 3; ++sec)
+      cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)}, [op, sec](auto& d, auto& x) {
+        return ops::video(d, static_cast<ops::VideoOp>(op), sec & 1, op & 1, false, sec >= 2, op == 5, static_cast<ops::VideoSecOp>(sec), x[0], x[1], x[2]);
+      }));
+  return cs;
+}
+
+// Conversions to and from the narrow float formats, cvt.rs and cvt.pack (9.7.9.21-22).
+std::vector<Case> narrow_conversion_cases() {
+  std::vector<Case> cs;
+  for (bool s : {false, true}) {
+    std::string t = s ? ".s" : ".u";
     for (const auto* f : {&ops::kE4M3, &ops::kE5M2, &ops::kE2M1, &ops::kE2M3, &ops::kE3M2}) {
       const std::string n = "cvt.rn.satfinite" + std::string(s ? ".relu" : "") + ".mini" + std::to_string(f->bits) + "m" + std::to_string(f->mbits);
       cs.push_back(make_case(n, V{F(FpFormat::f32)}, [f, s](auto& d, auto& x) { return ops::f32_to_mini(d, *f, s, x[0]); }));
@@ -157,25 +189,16 @@ std::vector<Case> all_cases() {
     for (unsigned size : {2u, 4u, 8u, 16u})
       cs.push_back(make_case("cvt.pack.sat" + t + std::to_string(size), V{I(32), I(32), I(32)},
                              [s, size](auto& d, auto& x) { return ops::cvt_pack(d, size, s, x[0], x[1], x[2]); }));
-    for (bool clamp : {false, true})
-      cs.push_back(make_case(std::string("shf") + (s ? ".l" : ".r") + (clamp ? ".clamp" : ".wrap"), V{I(32), I(32), I(32)},
-                             [s, clamp](auto& d, auto& x) { return ops::shf(d, s, clamp, x[0], x[1], x[2]); }));
   }
-  for (int op = 0; op <= 6; ++op)
-    for (int sec = 0; sec <= 3; ++sec)
-      cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)}, [op, sec](auto& d, auto& x) {
-        return ops::video(d, static_cast<ops::VideoOp>(op), sec & 1, op & 1, false, sec >= 2, op == 5, static_cast<ops::VideoSecOp>(sec), x[0], x[1], x[2]);
-      }));
   cs.push_back(make_case("cvt.bf16.ue8m0", V{I(8)}, [](auto& d, auto& x) { return ops::ue8m0_to_bf16(d, x[0]); }));
   cs.push_back(make_case("cvt.f16.e4m3", V{I(8)}, [](auto& d, auto& x) { return ops::e4m3_to_f16(d, x[0]); }));
   cs.push_back(make_case("cvt.f16.e5m2", V{I(8)}, [](auto& d, auto& x) { return ops::e5m2_to_f16(d, x[0]); }));
-  cs.push_back(make_case("add.sat.s32", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::add_sat_s(d, x[0], x[1]); }));
-  cs.push_back(make_case("bfi.b32", V{I(32), I(32), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
-  cs.push_back(make_case("bfi.b64", V{I(64), I(64), I(32), I(32)}, [](auto& d, auto& x) { return ops::bfi(d, x[0], x[1], x[2], x[3]); }));
-  for (int m = 0; m <= 6; ++m)
-    cs.push_back(make_case("prmt." + std::to_string(m), V{I(32), I(32), I(32)},
-                           [m](auto& d, auto& x) { return ops::prmt(d, static_cast<ops::PrmtMode>(m), x[0], x[1], x[2]); }));
-  // ---- atom / red (9.7.13.5): what every form writes, one definition for the interpreter, race encoder and litmus
+  return cs;
+}
+
+// atom / red (9.7.13.5): what every form writes, one definition for the interpreter, race encoder and litmus.
+std::vector<Case> atomic_cases() {
+  std::vector<Case> cs;
   for (int op = 0; op <= static_cast<int>(ir::AtomOp::max); ++op)
     for (auto t : {ir::ScalarType::u32, ir::ScalarType::s32, ir::ScalarType::u64, ir::ScalarType::s64, ir::ScalarType::f32,
                    ir::ScalarType::f64, ir::ScalarType::f16x2, ir::ScalarType::bf16}) {
@@ -186,7 +209,12 @@ std::vector<Case> all_cases() {
       cs.push_back(make_case(std::string("atom.") + std::to_string(op) + "." + ir::scalar_type_name(t), V{k, k, k},
                              [form](auto& d, auto& x) { return ops::atomic_written(d, form, x[0], x[1], x[2]); }));
     }
-  // ---- floating point (9.7.3 - 9.7.5) and conversions (9.7.9.21)
+  return cs;
+}
+
+// Floating point (9.7.3 - 9.7.5) and the conversions between floats and integers (9.7.9.21), every format and rounding.
+std::vector<Case> float_cases() {
+  std::vector<Case> cs;
   for (FpFormat f : {FpFormat::f16, FpFormat::bf16, FpFormat::f32, FpFormat::f64}) {
     std::string t = f == FpFormat::f16 ? "f16" : f == FpFormat::bf16 ? "bf16" : f == FpFormat::f32 ? "f32" : "f64";
     for (Rnd r : {Rnd::rn, Rnd::rz, Rnd::rm, Rnd::rp}) {
@@ -234,6 +262,15 @@ std::vector<Case> all_cases() {
                     ir::CompareOp::num, ir::CompareOp::nan, ir::CompareOp::leu})
       cs.push_back(make_case("setp." + std::to_string(static_cast<int>(op)) + "." + t, V{F(f), F(f)},
                              [f, op](auto& d, auto& x) { return ops::compare_float(d, f, op, x[0], x[1]); }));
+  }
+  return cs;
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cs;
+  for (auto group : {integer_cases, video_cases, narrow_conversion_cases, atomic_cases, float_cases}) {
+    std::vector<Case> g = group();
+    cs.insert(cs.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
   }
   return cs;
 }
