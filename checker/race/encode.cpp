@@ -337,7 +337,7 @@ namespace {
 class Encoder {
  public:
   Encoder(z3::context& c, const ptx::ir::Module& m, const ptx::ir::Function& f, const Prepared& p, const Launch& l, int t)
-      : c_(c), d_(c), m_(m), f_(f), p_(p), l_(l), t_(t), pre_("t" + std::to_string(t) + ".") {
+      : c_(c), d_(c), m_(m), f_(f), p_(p), l_(l), t_(t), pre_("t" + std::to_string(t) + "."), forms_(f.body.size()) {
     for (const auto& [load, b] : p.broadcasts) broadcast_stores_.insert(b.store);
   }
 
@@ -1287,8 +1287,16 @@ class Encoder {
       return;
     }
     ValueFrame frame{*this, s, in};
-    if (ptx::ops::execute_value(d_, frame, in, ptx::ops::form_of(in)) == ptx::ops::Executed::done) return;
+    if (ptx::ops::execute_value(d_, frame, in, form(i)) == ptx::ops::Executed::done) return;
     havoc_outputs(s, in);
+  }
+
+  // Instruction i's decoded form, decoded on its first step (as the interpreter's Decoded is): loops and probes
+  // step an instruction many times.
+  const ptx::ops::Form& form(std::uint32_t i) {
+    std::optional<ptx::ops::Form>& f = forms_[i];
+    if (!f) f = ptx::ops::form_of(f_.body[i]);
+    return *f;
   }
 
   // This thread's registers as semantics/ops/execute.hpp's frame. Floats are not computed (a float result is a
@@ -1660,6 +1668,7 @@ class Encoder {
   const Launch& l_;
   int t_;
   std::string pre_;
+  std::vector<std::optional<ptx::ops::Form>> forms_;  // instruction index -> its form, once decoded (form)
   ThreadEncoding out_;
   unsigned n_ = 0;
   bool in_loop_ = false;  // the block being encoded is in a loop body (walk)
