@@ -111,7 +111,7 @@ int run_litmus(const LitmusArgs& a) {
       d.push_back(file_error(f, "a CUDA litmus test: run it with --compile"));
       return std::nullopt;
     }
-    return litmus::load_litmus(f, d);
+    return litmus::load_any(f, d);
   };
   if (!a.dot_dir.empty()) {
     std::string dir = a.dot_dir;
@@ -140,7 +140,7 @@ void register_litmus(CLI::App& app) {
   auto args = std::make_shared<LitmusArgs>();
   auto* cmd = app.add_subcommand(
       "litmus", "Outcomes the PTX memory model allows for litmus tests; exit 0 every condition holds, 1 one fails, 2 bad input, 3 unknown");
-  cmd->add_option("files", args->files, "litmus tests (.litmus; .cu.litmus with --compile)")->required();
+  cmd->add_option("files", args->files, "litmus tests (.litmus; NVIDIA's .test, a template giving FILE.test#k per row; .cu.litmus with --compile)")->required();
   cmd->add_option("--model", args->model, "ptx (memmodel/models/ptx.cat) or a .cat file")->capture_default_str();
   cmd->add_option("--engine", args->engine, "symbolic (Z3) or explicit (enumerates candidate executions)")
       ->check(CLI::IsMember({"symbolic", "explicit"}))

@@ -2,9 +2,11 @@
 // whose results come back as JSON through pipes; a worker over a test's budget is killed, the test unknown.
 #include "litmus/driver.hpp"
 
+#include "litmus/parse/nvtest.hpp"
 #include "litmus/parse/parse.hpp"
 #include "litmus/report/report.hpp"
 #include "memmodel/cat/parse.hpp"
+#include "semantics/support/files.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -31,8 +33,10 @@ std::optional<cat::Model> load_named_model(const std::string& name, std::vector<
 }
 
 namespace {
-// The test's name from its header line (`ARCH name`), for results of tests that never reported back.
+// The test's name from its header line (`ARCH name`), for results of tests that never reported back; a
+// `.test` has no header: its name is the path's last component (with `#k`).
 std::string header_name(const std::string& file) {
+  if (is_nvtest_path(file)) return file.substr(file.find_last_of('/') + 1);
   std::ifstream in(file);
   std::string arch, name;
   in >> arch >> name;
@@ -51,7 +55,7 @@ Result error_result(const std::string& file, const std::string& name, const std:
 // One test, start to end, in the calling thread.
 Result run_one(const std::string& file, const cat::Model& model, const Options& opt, const RunConfig& cfg) {
   std::vector<Diagnostic> diags;
-  auto t = cfg.loader ? cfg.loader(file, diags) : load_litmus(file, diags);
+  auto t = cfg.loader ? cfg.loader(file, diags) : load_any(file, diags);
   if (!t) {
     std::string reason;
     for (auto& d : diags) {
@@ -248,8 +252,28 @@ std::vector<Result> run_processes(const std::vector<std::string>& files, const c
 }
 }  // namespace
 
-std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt,
+std::optional<Test> load_any(const std::string& file, std::vector<Diagnostic>& diags) {
+  return is_nvtest_path(file) ? load_nvtest(file, diags) : load_litmus(file, diags);
+}
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  for (auto& f : files) {
+    std::optional<std::size_t> n;
+    if (f.ends_with(".test"))
+      if (auto text = read_text_file(f)) n = nvtest_instances(*text);
+    if (!n || *n == 0) {
+      out.push_back(f);  // one test; an unreadable file or an empty template is reported when it loads
+      continue;
+    }
+    for (std::size_t k = 1; k <= *n; ++k) out.push_back(f + "#" + std::to_string(k));
+  }
+  return out;
+}
+
+std::vector<Result> run_files(const std::vector<std::string>& inputs, const cat::Model& model, const Options& opt,
                               const RunConfig& cfg) {
+  const std::vector<std::string> files = expand_inputs(inputs);
   return cfg.budget_ms > 0 ? run_processes(files, model, opt, cfg) : run_threads(files, model, opt, cfg);
 }
 

@@ -18,7 +18,7 @@ namespace ptxcheck::litmus {
 // `ptx` names memmodel/models/ptx.cat; anything else is a path. nullopt + diagnostics on error.
 std::optional<cat::Model> load_named_model(const std::string& name, std::vector<std::string>& errors);
 
-// Reads one file into a Test (default: load_litmus); nullopt + located diagnostics on bad input.
+// Reads one file into a Test (default: load_any); nullopt + located diagnostics on bad input.
 using Loader = std::function<std::optional<Test>(const std::string& file, std::vector<Diagnostic>& diags)>;
 // Runs in the worker (thread or child process) after a test ran, before its witnesses are dropped: writes
 // pictures, for instance.
@@ -27,11 +27,16 @@ using PostHook = std::function<void(const Test& test, Result& result)>;
 struct RunConfig {
   int jobs = 1;
   long long budget_ms = 0;  // per test wall-clock budget; 0 = none (tests run in threads, not processes)
-  Loader loader;            // empty: load_litmus
+  Loader loader;            // empty: load_any
   PostHook post;            // may be empty
 };
 
-// Parses and runs each file; bad input yields result "error" with the located message as reason, a test
+// `FILE.test` / `FILE.test#k` (NVIDIA's format, litmus/parse/nvtest.hpp) or a herd-style `.litmus` file.
+std::optional<Test> load_any(const std::string& file, std::vector<Diagnostic>& diags);
+// Each template `.test` file becomes its instances `FILE.test#1` ... `#N` (one test per row); others stay.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& files);
+
+// Parses and runs each file (after expand_inputs: a template yields one result per instance, in row order); bad input yields result "error" with the located message as reason, a test
 // over the budget yields "unknown" with reason "time budget exhausted (N ms)".
 std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt,
                               const RunConfig& cfg);

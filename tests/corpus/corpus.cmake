@@ -13,3 +13,8 @@ foreach(_t corpus_race corpus_abi)
     set_tests_properties(${_t} PROPERTIES DEPENDS corpus_parse)
   endif()
 endforeach()
+# NVIDIA's mixed-proxy `.test` files (litmus/parse/nvtest.hpp): every template instance against MANIFEST.tsv,
+# the disputed row by the spec (tests/corpus/mixedproxy.sh). Floor: the measured pass count (128 of 128).
+set(MIXEDPROXY_FLOOR 128)
+add_test(NAME corpus_mixedproxy COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/corpus/mixedproxy.sh $<TARGET_FILE:ptxcheck>
+         ${PTXCHECK_CORPUS_DIR} ${MIXEDPROXY_FLOOR})
