@@ -89,11 +89,17 @@ std::optional<Expanded> expand(const std::string& text, const std::string& file,
 }
 }  // namespace nvtest
 
-bool is_nvtest_path(const std::string& path) {
+namespace {
+// `FILE.test` -> (FILE.test, ""); `FILE.test#k` -> (FILE.test, "k"); anything else -> ("", "").
+std::pair<std::string, std::string> split_instance(const std::string& path) {
+  if (path.size() > 5 && path.ends_with(".test")) return {path, ""};
   auto hash = path.rfind('#');
-  std::string base = hash == std::string::npos ? path : path.substr(0, hash);
-  return base.size() > 5 && base.ends_with(".test");
+  if (hash == std::string::npos || hash <= 5 || path.compare(hash - 5, 5, ".test") != 0) return {"", ""};
+  return {path.substr(0, hash), path.substr(hash + 1)};
 }
+}  // namespace
+
+bool is_nvtest_path(const std::string& path) { return !split_instance(path).first.empty(); }
 
 std::optional<std::size_t> nvtest_instances(const std::string& text) {
   auto t = nvtest::find_template(text);
@@ -113,11 +119,10 @@ std::optional<Test> parse_nvtest(const std::string& text, const std::string& fil
 }
 
 std::optional<Test> load_nvtest(const std::string& path, std::vector<Diagnostic>& diags) {
-  std::string file = path;
+  auto [file, k] = split_instance(path);
   std::size_t instance = 0;
-  if (auto hash = path.rfind('#'); hash != std::string::npos) {
-    file = path.substr(0, hash);
-    std::string k = path.substr(hash + 1);
+  if (file.empty()) file = path;  // not named like a .test file: read it whole
+  if (!k.empty() || path != file) {
     if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos || std::stoul(k) == 0) {
       diags.push_back(Diagnostic{{path, 0, 0}, "expected FILE.test#k with k a positive instance number", "", "error"});
       return std::nullopt;

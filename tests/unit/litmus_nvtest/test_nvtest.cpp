@@ -211,8 +211,15 @@ TEST_CASE("paths: FILE.test and FILE.test#k") {
   CHECK(is_nvtest_path("a/CoWR.test#3"));
   CHECK_FALSE(is_nvtest_path("a/CoWR.litmus"));
   CHECK_FALSE(is_nvtest_path(".test"));
+  CHECK(is_nvtest_path("a#1/CoWR.test"));  // a `#` in a folder name is no instance
+  CHECK_FALSE(is_nvtest_path("a#1/CoWR.litmus"));
+  CHECK_FALSE(is_nvtest_path("a.test/x#2"));
   std::vector<Diagnostic> d;
   CHECK_FALSE(load_nvtest("a/CoWR.test#x", d).has_value());
+  REQUIRE(!d.empty());
+  CHECK(d[0].message.find("positive instance number") != std::string::npos);
+  d.clear();
+  CHECK_FALSE(load_nvtest("a/CoWR.test#0", d).has_value());
   REQUIRE(!d.empty());
   CHECK(d[0].message.find("positive instance number") != std::string::npos);
   d.clear();
