@@ -70,6 +70,7 @@ Result run_one(const std::string& file, const cat::Model& model, const Options& 
   } catch (const std::exception& e) {
     return error_result(file, t->name, e.what());
   }
+  r.file = file;  // the input as given: a template instance keeps its `#k` (t->file is the file, for diagnostics)
   if (cfg.post) cfg.post(*t, r);
   for (auto& s : r.states) s.witness.reset();
   return r;
