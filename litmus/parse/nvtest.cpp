@@ -142,10 +142,6 @@ bool Parser::instruction(int thread, Column& col) {
   return access(thread, col, words, pos);
 }
 
-}  // namespace ptxcheck::litmus::nvtest
-
-namespace ptxcheck::litmus::nvtest {
-
 std::optional<Test> Parser::run() {
   if (!lex()) return std::nullopt;
   while (at("."))

@@ -26,7 +26,7 @@ bool Parser::qualifiers(const std::vector<std::string>& words, std::size_t first
   if ((sem == "weak" || sem == "volatile") && !scope.empty())
     return error(pos, "illegal encoding: ." + sem + " accesses take no scope");
   if (rmw && (sem == "weak" || sem == "volatile")) return error(pos, "illegal modifier ." + sem + " on '" + words[0] + "'");
-  if (rmw && sem.empty()) sem = "relaxed";  // ISA 9.0 9.7.13.5: atom/red without .sem are .relaxed
+  if (rmw && sem.empty()) sem = "relaxed";  // ISA 9.0 9.7.13.5 / 9.7.13.6: without .sem, .relaxed is assumed
   const bool strong = !sem.empty() && sem != "weak" && sem != "volatile";
   if (strong && scope.empty())
     return error(pos, "unsupported: ." + sem + " without a scope (the format's model reads it as thread scope, which PTX has not)");
