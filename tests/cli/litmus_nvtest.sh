@@ -43,6 +43,13 @@ sed 's/^ld   | \[x\] | assert | ==$/ld   | [x] | assert | !=/' "$tmp/cowr.test" 
 check "a wrong assert fails (exit 1)" test $rc -eq 1
 check "a wrong assert prints No" grep -q '^No$' "$tmp/wrong.txt"
 
+# `assert` is every execution, not some: through the surface proxy without a proxy fence r0 may be 0 or 1, so
+# `assert (r0 == 1)` fails although some execution satisfies it.
+sed 's/^suld | \[s\] | permit | !=$/suld | [s] | assert | ==/' "$tmp/cowr.test" >"$tmp/some.test"
+"$ptxcheck" litmus "$tmp/some.test#2" >"$tmp/some.txt" 2>&1; rc=$?
+check "an assert some executions violate fails (exit 1)" test $rc -eq 1
+check "... with both values among its states" bash -c "grep -q '^P0:r0=0; \$' '$tmp/some.txt' && grep -q '^P0:r0=1; \$' '$tmp/some.txt'"
+
 # Bad input: located error, exit 2, in text and JSON.
 printf '.global x;\nd0.b0.t0 {\n  ld r0, [z];\n}\npermit (r0 == 0) as p;\n' >"$tmp/bad.test"
 "$ptxcheck" litmus "$tmp/bad.test" >"$tmp/bad.out" 2>"$tmp/bad.err"; rc=$?
