@@ -13,11 +13,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if [ ! -f "$dir/MANIFEST.tsv" ]; then echo "no corpus at $dir"; exit 1; fi
 
 # Expectations: key (FILE.test or FILE.test#k) -> holds | fails, and the disputed rows' reasons.
-declare -A want note
+declare -A want note quant
 rows=0
 while IFS=$'\t' read -r path expected kind notes; do
   key=${path##*/}
   rows=$((rows + 1))
+  # permit / check run as exists, assert as forall (docs/litmus-nvtest.md): a check that row k is instance k.
+  if [ "$kind" = assert ]; then quant[$key]=forall; else quant[$key]=exists; fi
   if [ "$expected" = 1 ]; then want[$key]=holds; else want[$key]=fails; fi
   if [[ "$notes" == CONFLICT* ]]; then
     # The spec's verdict is the opposite of the stated claim.
@@ -39,7 +41,9 @@ while IFS= read -r line; do
   fi
   case $result in
     holds|fails)
-      if [ "$result" = "${want[$key]}" ]; then passed=$((passed + 1))
+      q=$(field quantifier "$line")
+      if [ "$q" != "${quant[$key]}" ]; then failed=$((failed + 1)); echo "FAILED: $key: read as $q, MANIFEST.tsv's kind is ${quant[$key]}"
+      elif [ "$result" = "${want[$key]}" ]; then passed=$((passed + 1))
       else failed=$((failed + 1)); echo "FAILED: $key: $result, expected ${want[$key]} ($(field condition "$line"))"; fi ;;
     *)
       reason=$(field reason "$line")
