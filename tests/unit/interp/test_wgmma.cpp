@@ -340,3 +340,24 @@ TEST_CASE("wgmma.mma_async tf32 (k8, low 13 bits dropped), e4m3/e5m2 (k32), s8/u
   SUBCASE("u8 x s8, descriptors, chained") { Case c{kU8, kS8}; c.dtype = "s32"; c.chain = true; c.n = 48; c.sa = kmajor(0, true); c.sb = kmajor(64, false); check(c); }
   SUBCASE("u8 x u8 .satfinite") { Case c{kU8, kU8}; c.dtype = "s32"; c.satfinite = true; c.sa = kmajor(32, true); c.sb = kmajor(32, false); check(c); }
 }
+
+TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and those it refuses by name") {
+  auto supported = [](const std::string& line, const std::string& regs) {
+    const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n";
+    const auto loaded = ptx::ir::load_ptx(text, "forms.ptx");
+    for (const auto& e : loaded.errors) FAIL(e.render());
+    REQUIRE(loaded);
+    return instruction_supported(loaded.module->functions[0].body[0]);
+  };
+  const std::string regs = ".reg .f32 %f<9>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;";
+  CHECK(supported("wgmma.fence.sync.aligned;", regs));
+  CHECK(supported("wgmma.commit_group.sync.aligned;", regs));
+  CHECK(supported("wgmma.wait_group.sync.aligned 1;", regs));
+  CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
+  CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
+  // 9.7.15.6 sparse and the .b1 forms are not modelled
+  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;", regs));
+  CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
+  // a D vector of the wrong length for n8 (.f32: N/2 = 4 registers)
+  CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
+}
