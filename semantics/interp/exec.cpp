@@ -272,6 +272,7 @@ bool instruction_supported(const Instruction& ins) {
                                 (t[2].scalar == ST::s8 || t[2].scalar == ST::u8) && t[1].scalar == t[2].scalar;
     return false;
   }
+  if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
   switch (ins.op) {
@@ -508,6 +509,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::atom_: case Opcode::red_: exec_atomic(t, ins, d); return true;
     case Opcode::cp_: exec_async_copy(t, ins); return true;
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
+    case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;
     case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
     case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;

@@ -705,6 +705,24 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       try_warp_sync(w);
       return false;
     }
+    case Opcode::wgmma_: {
+      if (!ins.q.has_word("mma_async")) break;  // fence, commit_group, wait_group: exec_lane
+      // ISA 9.7.15.5.2: a warpgroup collective; it runs when every live lane of the four warps has arrived (wgmma.cpp).
+      std::uint32_t all = 0;
+      for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
+        if (cta_->threads[w.lanes[i]].status != Status::exited) all |= 1u << i;
+      each(active, [&](Thread& t, unsigned) {
+        t.sync_ins = &ins;
+        t.sync_mask = all;
+        t.status = Status::at_warp_sync;
+        ++w.syncing;
+        t.frames.back().pc++;
+      });
+      skip_inactive();
+      ++result_.stats.warp_syncs;
+      try_warp_sync(w);
+      return false;
+    }
     case Opcode::brx_:
       fail(Problem::Kind::unsupported, "brx.idx is not supported");
       return false;
@@ -732,7 +750,8 @@ void Machine::thread_exit(Thread& t) {
   cta_->exited++;
   check_barriers();
   complete_cluster_phase();
-  try_warp_sync(cta_->warps[t.warp]);
+  for (std::uint32_t j = t.warp / 4 * 4; j < t.warp / 4 * 4 + 4 && j < cta_->warps.size(); ++j)  // the warpgroup
+    if (j == t.warp || cta_->warps[j].syncing) try_warp_sync(cta_->warps[j]);
 }
 
 // ISA 9.7.13.1 bar / barrier: bar{.cta}.sync a{, b}; bar.arrive a, b; bar.red.{popc.u32,and.pred,or.pred}
@@ -812,6 +831,11 @@ void Machine::try_warp_sync(Warp& w) {
     for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
       Thread& t = cta_->threads[w.lanes[i]];
       if (t.status != Status::at_warp_sync) continue;
+      if (t.sync_ins->op == ir::Opcode::wgmma_) {  // a warpgroup rendezvous (wgmma.cpp)
+        if (!try_warpgroup_wgmma(w)) break;
+        again = true;
+        break;
+      }
       std::uint32_t need = t.sync_mask, group = 0;
       bool complete = true;
       for (std::uint32_t j = 0; j < w.lanes.size(); ++j) {
@@ -922,6 +946,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
     }
     case Opcode::ldmatrix_: warp_ldmatrix(w, group, ins); break;
     case Opcode::mma_: warp_mma(w, group, ins); break;
+    case Opcode::wgmma_: warp_wgmma(w, group, ins); break;
     default:
       break;  // bar.warp.sync: only the rendezvous
   }

@@ -61,6 +61,14 @@ struct Thread {
   std::uint64_t spin_epoch = ~std::uint64_t(0);
   bool spin_stuck = false;
   std::vector<CV> spin_regs;
+  // wgmma.cpp: this thread's wgmma.mma_async results not yet written (ISA 9.7.15.7): the uncommitted operations,
+  // then the committed wgmma-groups, oldest first; each operation the register slots it writes and their values.
+  struct WgmmaOp {
+    std::size_t depth = 0;  // frames.size() at issue
+    std::vector<std::pair<std::uint32_t, CV>> writes;
+  };
+  std::vector<WgmmaOp> wgmma_open;
+  std::vector<std::vector<WgmmaOp>> wgmma_groups;
 };
 
 struct Warp {
@@ -200,6 +208,8 @@ struct SharedTarget {
 
 // Whether bulk_copy.cpp executes this cp{.reduce}.async.bulk{.tensor}{.prefetch} / commit / wait form.
 bool bulk_copy_supported(const Instruction& ins);
+// Whether wgmma.cpp executes this wgmma form.
+bool wgmma_supported(const Instruction& ins);
 
 class Machine {
  public:
@@ -283,6 +293,8 @@ class Machine {
   void exec_async_copy(Thread& t, const Instruction& ins);
   // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
   void exec_mbarrier(Thread& t, const Instruction& ins);
+  // wgmma.fence / commit_group / wait_group (wgmma.cpp).
+  void exec_wgmma_lane(Thread& t, const Instruction& ins);
   // Clusters (cluster.cpp): the cluster special registers (ISA 10.11-10.17; nullopt for any other register),
   // the CTA and offset a shared address names (`given`: the instruction's state space, generic when the address
   // came through the generic window), mapa (9.7.9.23), getctarank (9.7.9.24) and isspacep of shared spaces.
@@ -345,6 +357,8 @@ class Machine {
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);
+  void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
+  bool try_warpgroup_wgmma(Warp& w);  // runs a wgmma.mma_async every live lane of w's warpgroup has reached
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);
   void do_return(Thread& t);

@@ -7,3 +7,7 @@ add_test(NAME cli_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/cli_run.sh
 ptxcheck_unit_test(NAME bulk_copy
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_bulk_copy.cpp
   LIBS ptxcheck_interp)
+# wgmma (ISA 9.7.15): one warpgroup's products on hand-built descriptors against a host GEMM.
+ptxcheck_unit_test(NAME wgmma
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_wgmma.cpp
+  LIBS ptxcheck_interp)

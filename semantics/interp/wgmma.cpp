@@ -1,0 +1,279 @@
+// wgmma (ISA 9.7.15) in the interpreter: wgmma.mma_async run as a warpgroup collective (each warp then computes
+// its 16 rows of the 64-row product: its rows of D depend only on its own A fragments and the shared B), and the
+// per-thread wgmma.fence / commit_group / wait_group. Results are written when a wait_group covers them
+// (docs/tensor-cores.md).
+#include "semantics/interp/machine.hpp"
+
+#include <bit>
+#include <cmath>
+
+namespace ptx::interp {
+namespace {
+using ST = ir::ScalarType;
+
+// The shape word .m64nNkK of an instruction (9.7.15.2): N and K, or {0, 0}.
+std::pair<unsigned, unsigned> shape_nk(const Instruction& ins) {
+  for (const auto& w : ins.q.words) {
+    unsigned n = 0, k = 0;
+    if (w.size() > 4 && w.compare(0, 4, "m64n") == 0 && std::sscanf(w.c_str() + 4, "%uk%u", &n, &k) == 2) return {n, k};
+  }
+  return {0, 0};
+}
+
+unsigned elem_bytes(ST t) {
+  switch (t) {
+    case ST::tf32: return 4;
+    case ST::f16: case ST::bf16: return 2;
+    default: return 1;  // e4m3, e5m2, s8, u8
+  }
+}
+
+// The value of one A/B element of type t (bits in the low bits), exactly, as a double; integers as themselves.
+double element_value(ST t, std::uint32_t b) {
+  switch (t) {
+    case ST::f16: return domain::fp_to_double(domain::FpFormat::f16, b & 0xffff);
+    case ST::bf16: return domain::fp_to_double(domain::FpFormat::bf16, b & 0xffff);
+    case ST::tf32: return static_cast<double>(domain::bits_to_f32(b & 0xffffe000u));  // 9.7.15.5.2: the low 13 bits are dropped
+    case ST::e4m3: {  // 5.2.5: bias 7, no infinity, S.1111.111 is NaN
+      const double s = b & 0x80 ? -1 : 1;
+      const unsigned e = (b >> 3) & 15, m = b & 7;
+      if (e == 15 && m == 7) return std::nan("");
+      return s * (e ? std::ldexp(1 + m / 8.0, static_cast<int>(e) - 7) : std::ldexp(m / 8.0, -6));
+    }
+    case ST::e5m2: {  // bias 15, IEEE-style infinities and NaNs
+      const double s = b & 0x80 ? -1 : 1;
+      const unsigned e = (b >> 2) & 31, m = b & 3;
+      if (e == 31) return m ? std::nan("") : s * HUGE_VAL;
+      return s * (e ? std::ldexp(1 + m / 4.0, static_cast<int>(e) - 15) : std::ldexp(m / 4.0, -14));
+    }
+    case ST::s8: return static_cast<std::int8_t>(b & 0xff);
+    default: return b & 0xff;  // u8
+  }
+}
+
+// A shared-memory matrix descriptor (9.7.15.5.1.11), its byte fields decoded.
+struct Descriptor {
+  std::uint64_t start = 0, lbo = 0, sbo = 0;
+  unsigned base = 0, width = 0;  // width: the swizzle's bytes, 0 without swizzling
+  explicit Descriptor(std::uint64_t d)
+      : start((d & 0x3fff) << 4), lbo(((d >> 16) & 0x3fff) << 4), sbo(((d >> 32) & 0x3fff) << 4),
+        base(static_cast<unsigned>((d >> 49) & 7)) {
+    static constexpr unsigned kWidth[4] = {0, 128, 64, 32};  // layout type 0 none, 1 128B, 2 64B, 3 32B
+    width = kWidth[(d >> 62) & 3];
+  }
+  // The shared-memory address of element (mn, k) of an element size of eb bytes: the canonical layouts of
+  // 9.7.15.5.1.10 in bytes (a core matrix is 8 rows of 16 bytes, or of the swizzle width), then the swizzle
+  // (Swizzle<1|2|3,4,3>) on the address: bits 4.. of the 16-byte chunk XORed with the 128-byte row's index bits 7...
+  std::uint64_t address(unsigned mn, unsigned k, unsigned eb, bool mn_major) const {
+    std::uint64_t off;
+    if (!mn_major) {  // K-major: ((8,m),(T,2k)) : ((W, SBO), (1, LBO or T))
+      const unsigned kb = k * eb;
+      off = (mn % 8) * (width ? width : 16) + (mn / 8) * sbo + (width ? kb : (kb % 16) + (kb / 16) * lbo);
+    } else if (!width) {  // MN-major interleaved: ((T,1,m),(8,k)) : ((1,T,SBO),(T,LBO))
+      const unsigned mb = mn * eb;
+      off = mb % 16 + (mb / 16) * sbo + (k % 8) * 16 + (k / 8) * lbo;
+    } else {  // MN-major swizzled: ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16*T,SBO))
+      const unsigned mb = mn * eb;
+      off = mb % width + (mb / width) * lbo + (k % 8) * width + (k / 8) * sbo;
+    }
+    const std::uint64_t a = start + off;
+    return width ? a ^ (((a >> 7) & (width / 16 - 1)) << 4) : a;
+  }
+};
+
+// The register slot (in Thread::regs) of a register operand.
+std::uint32_t slot_of(Machine& m, Thread& t, const Operand& o) {
+  return static_cast<std::uint32_t>(&m.reg(t, o.reg, o.component) - t.regs.data());
+}
+
+// The value a wgmma reads from slot s: the newest pending result for it (the accumulator chaining of 9.7.15.7.1:
+// wgmma.mma_async operations of one shape on the same accumulator are ordered), else the register.
+CV accumulator(const Thread& t, std::uint32_t s, std::size_t position) {
+  auto find = [&](const Thread::WgmmaOp& op, CV& v) {
+    if (position < op.writes.size() && op.writes[position].first == s) return v = op.writes[position].second, true;
+    for (const auto& [slot, value] : op.writes)
+      if (slot == s) return v = value, true;
+    return false;
+  };
+  CV v;
+  for (auto it = t.wgmma_open.rbegin(); it != t.wgmma_open.rend(); ++it)
+    if (find(*it, v)) return v;
+  for (auto g = t.wgmma_groups.rbegin(); g != t.wgmma_groups.rend(); ++g)
+    for (auto it = g->rbegin(); it != g->rend(); ++it)
+      if (find(*it, v)) return v;
+  return t.regs[s];
+}
+}  // namespace
+
+// The forms warp_wgmma runs (9.7.15.5.2's syntax): dense .f16/.bf16 (k16, with imm-trans for descriptor A),
+// .tf32 (k8), .e4m3/.e5m2 (k32) and .s8/.u8 (k32, .satfinite or not); A from registers or a descriptor.
+// Not: .sp (9.7.15.6) and .b1.
+bool wgmma_supported(const Instruction& ins) {
+  if (ins.q.has_word("fence") || ins.q.has_word("commit_group")) return ins.operands.empty();
+  if (ins.q.has_word("wait_group")) return ins.operands.size() == 1 && ins.operands[0].kind == Operand::Kind::Immediate;
+  if (!ins.q.has_word("mma_async") || ins.q.has_word("sp") || ins.q.types.size() != 3) return false;
+  const auto [n, k] = shape_nk(ins);
+  const ST d = ins.q.types[0].scalar, a = ins.q.types[1].scalar, b = ins.q.types[2].scalar;
+  const auto& o = ins.operands;
+  if (n == 0 || n > 256 || n % 8 || o.empty() || o[0].kind != Operand::Kind::Vector) return false;
+  const bool reg_a = o.size() > 1 && o[1].kind == Operand::Kind::Vector;
+  if (reg_a && o[1].elements.size() != 4) return false;
+  auto fp8 = [](ST t) { return t == ST::e4m3 || t == ST::e5m2; };
+  auto int8 = [](ST t) { return t == ST::s8 || t == ST::u8; };
+  std::size_t operands = 0;
+  if ((a == ST::f16 && b == ST::f16 && (d == ST::f16 || d == ST::f32)) || (a == ST::bf16 && b == ST::bf16 && d == ST::f32))
+    operands = k == 16 ? (reg_a ? 7 : 8) : 0;
+  else if (a == ST::tf32 && b == ST::tf32 && d == ST::f32) operands = k == 8 ? 6 : 0;
+  else if (fp8(a) && fp8(b) && (d == ST::f16 || d == ST::f32)) operands = k == 32 ? 6 : 0;
+  else if (int8(a) && int8(b) && d == ST::s32) operands = k == 32 && (n <= 32 || n % 16 == 0) ? 4 : 0;
+  if (!operands || o.size() != operands || o[0].elements.size() != (d == ST::f16 ? n / 4 : n / 2)) return false;
+  for (std::size_t i = 4; i < o.size(); ++i)
+    if (o[i].kind != Operand::Kind::Immediate) return false;
+  return ins.q.has_word("sync") && ins.q.has_word("aligned");
+}
+
+// wgmma.fence (no effect here: operands are read when the warp's mma_async runs), commit_group (9.7.15.7.2) and
+// wait_group N (9.7.15.7.3: every group but the N most recent completes, its results written to the registers).
+void Machine::exec_wgmma_lane(Thread& t, const Instruction& ins) {
+  if (ins.q.has_word("commit_group")) {
+    t.wgmma_groups.push_back(std::move(t.wgmma_open));
+    t.wgmma_open.clear();
+    return;
+  }
+  if (!ins.q.has_word("wait_group")) return;
+  const std::size_t keep = static_cast<std::size_t>(ins.operands[0].imm);
+  while (t.wgmma_groups.size() > keep) {
+    for (const auto& op : t.wgmma_groups.front()) {
+      if (op.depth != t.frames.size()) {
+        fail(Problem::Kind::unsupported, "wgmma.wait_group in another function than its wgmma.mma_async", {&t});
+        return;
+      }
+      for (const auto& [slot, value] : op.writes) t.regs[slot] = domain::Concrete::lit(t.regs[slot].w, value.v);
+    }
+    t.wgmma_groups.erase(t.wgmma_groups.begin());
+  }
+}
+
+// wgmma.mma_async is a warpgroup operation: its product starts when all four warps (9.7.15.1) have issued it, so
+// no warp runs past it (and on to overwrite its shared-memory operands) before the others have arrived, as on the
+// hardware. Lanes that exited do not count; every other lane must wait at the same instruction.
+bool Machine::try_warpgroup_wgmma(Warp& w) {
+  const std::size_t first = static_cast<std::size_t>(&w - cta_->warps.data()) / 4 * 4, last = std::min(first + 4, cta_->warps.size());
+  const Instruction* ins = nullptr;
+  for (std::size_t j = first; j < last; ++j)
+    for (std::uint32_t lane : cta_->warps[j].lanes) {
+      const Thread& u = cta_->threads[lane];
+      if (u.status == Status::exited) continue;
+      if (u.status != Status::at_warp_sync || (ins && u.sync_ins != ins) || u.sync_ins->op != ir::Opcode::wgmma_) return false;
+      ins = u.sync_ins;
+    }
+  if (!ins) return false;
+  for (std::size_t j = first; j < last && !stop_; ++j) {
+    Warp& v = cta_->warps[j];
+    std::uint32_t group = 0;
+    for (std::uint32_t i = 0; i < v.lanes.size(); ++i)
+      if (cta_->threads[v.lanes[i]].status == Status::at_warp_sync) group |= 1u << i;
+    if (group) complete_warp_sync(v, group, *ins);
+  }
+  return true;
+}
+
+// One warp's part of wgmma.mma_async (9.7.15.5.2): rows 16r..16r+15 of D = A * B + D, r its rank in the warpgroup
+// (9.7.15.1). Register fragments (9.7.15.5.1.2-4, lane l: g = l / 4, c = l % 4): D element i at row g + 8 (i/2 % 2),
+// column 8 (i/4) + 2c + i%2; A: 16-bit element i at row g + 8 (i/2 % 2), column 2c + i%2 + 8 (i/4); tf32 element i
+// at row g + 8 (i%2), column c + 4 (i/2); 8-bit element i at row g + 8 (i/4 % 2), column 4c + i%4 + 16 (i/8).
+void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
+  if (opt_.observer) return fail(Problem::Kind::unsupported, "wgmma.mma_async: the race checker does not model wgmma", {});
+  auto lane_thread = [&](unsigned j) -> Thread& { return cta_->threads[w.lanes[j]]; };
+  Thread& first = lane_thread(static_cast<unsigned>(std::countr_zero(group)));
+  const auto& o = ins.operands;
+  const auto [N, K] = shape_nk(ins);
+  const ST dt = ins.q.types[0].scalar, at = ins.q.types[1].scalar, bt = ins.q.types[2].scalar;
+  const bool reg_a = o[1].kind == Operand::Kind::Vector, is_int = dt == ST::s32, f16_d = dt == ST::f16;
+  const unsigned eb = elem_bytes(at), rank = (first.linear / 32) % 4;
+  // imm-scale-a/b (-1 negates) and imm-trans-a/b (1: MN-major) where the form has them.
+  auto imm = [&](std::size_t i) { return static_cast<std::int64_t>(o[i].imm); };
+  const bool neg_a = !is_int && imm(4) < 0, neg_b = !is_int && imm(5) < 0;
+  const bool trans_a = o.size() == 8 && imm(6) == 1, trans_b = o.size() >= 7 && imm(o.size() - 1) == 1;
+  const std::uint64_t bdesc = read(first, o[2], 64).u64(), adesc = reg_a ? 0 : read(first, o[1], 64).u64();
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    Thread& t = lane_thread(static_cast<unsigned>(std::countr_zero(m)));
+    if (read(t, o[2], 64).u64() != bdesc || (!reg_a && read(t, o[1], 64).u64() != adesc))
+      return fail(Problem::Kind::illegal, "wgmma.mma_async: the matrix descriptors differ across the warp (ISA 9.7.15.5.2)", {&first, &t});
+  }
+  // The warp's 16 x K rows of A and the K x N of B, as exact values.
+  std::vector<double> A(16 * K), B(static_cast<std::size_t>(K) * N);
+  auto load = [&](const Descriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) -> double {
+    if (desc.base && desc.width) {
+      fail(Problem::Kind::unsupported, "wgmma.mma_async: a matrix descriptor's base offset (ISA 9.7.15.5.1.11) is not modelled", {&first});
+      return 0;
+    }
+    const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, desc.address(mn, k, eb, mn_major), eb, false);
+    std::uint32_t bits = 0;
+    for (unsigned i = 0; p && i < eb; ++i) bits |= static_cast<std::uint32_t>(p[i]) << (8 * i);
+    return element_value(type, bits);
+  };
+  const Descriptor db(bdesc);
+  for (unsigned k = 0; k < K; ++k)
+    for (unsigned n = 0; n < N; ++n) B[k * N + n] = (neg_b ? -1 : 1) * load(db, n, k, trans_b, bt);
+  if (!reg_a) {
+    const Descriptor da(adesc);
+    for (unsigned r = 0; r < 16; ++r)
+      for (unsigned k = 0; k < K; ++k) A[r * K + k] = (neg_a ? -1 : 1) * load(da, 16 * rank + r, k, trans_a, at);
+  } else {
+    for (std::uint32_t m = group; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(m)), g = lane / 4, c = lane % 4;
+      Thread& t = lane_thread(lane);
+      for (unsigned r = 0; r < 4; ++r) {
+        const std::uint32_t word = static_cast<std::uint32_t>(read(t, o[1].elements[r], 32).u64());
+        for (unsigned j = 0; j < 4 / eb; ++j) {
+          const unsigned i = r * (4 / eb) + j;  // element index a_i
+          unsigned row, col;
+          if (eb == 2) row = g + 8 * (i / 2 % 2), col = 2 * c + i % 2 + 8 * (i / 4);
+          else if (eb == 4) row = g + 8 * (i % 2), col = c + 4 * (i / 2);
+          else row = g + 8 * (i / 4 % 2), col = 4 * c + i % 4 + 16 * (i / 8);
+          A[row * K + col] = (neg_a ? -1 : 1) * element_value(at, eb == 4 ? word : word >> (8 * eb * j));
+        }
+      }
+    }
+  }
+  if (stop_) return;
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(m)), g = lane / 4, c = lane % 4;
+    Thread& t = lane_thread(lane);
+    const bool scale_d = read(t, o[3], 32).u64() != 0;
+    Thread::WgmmaOp op{t.frames.size(), {}};
+    const auto& dregs = o[0].elements;
+    for (std::size_t r = 0; r < dregs.size(); ++r) {
+      const std::uint32_t s = slot_of(*this, t, dregs[r]);
+      const CV old = accumulator(t, s, r);
+      std::uint64_t out = 0;
+      for (unsigned h = 0; h < (f16_d ? 2u : 1u); ++h) {
+        const unsigned i = f16_d ? static_cast<unsigned>(2 * r + h) : static_cast<unsigned>(r);
+        const unsigned row = g + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * c + i % 2;
+        if (is_int) {
+          std::int64_t acc = scale_d ? static_cast<std::int32_t>(static_cast<std::uint32_t>(old.v)) : 0;
+          for (unsigned k = 0; k < K; ++k) acc += static_cast<std::int64_t>(A[row * K + k]) * static_cast<std::int64_t>(B[k * N + col]);
+          if (ins.q.has_word("satfinite")) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
+          out = static_cast<std::uint32_t>(acc);
+          continue;
+        }
+        // Exact products summed in f64 (D first, then k = 0..K-1), rounded once to nearest even: one of the orders
+        // and roundings 9.7.15.5.2 leaves open (docs/tensor-cores.md).
+        const std::uint64_t dbits = f16_d ? (old.v >> (16 * h)) & 0xffff : old.v & 0xffffffff;
+        double acc = !scale_d ? 0.0 : f16_d ? domain::fp_to_double(domain::FpFormat::f16, dbits) : domain::bits_to_f32(static_cast<std::uint32_t>(dbits));
+        for (unsigned k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
+        if (f16_d) {
+          const CV h16 = domain::Concrete::f2f(domain::FpFormat::f64, domain::FpFormat::f16, domain::Rnd::rn, domain::Concrete::lit(64, domain::f64_to_bits(acc)));
+          out |= (std::isnan(acc) ? 0x7fffu : static_cast<std::uint64_t>(h16.v) & 0xffff) << (16 * h);
+        } else {
+          out = std::isnan(acc) ? 0x7fffffffu : domain::f32_to_bits(static_cast<float>(acc));
+        }
+      }
+      op.writes.emplace_back(s, domain::Concrete::lit(32, out));
+    }
+    t.wgmma_open.push_back(std::move(op));
+  }
+}
+
+}  // namespace ptx::interp

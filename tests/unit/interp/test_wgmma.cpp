@@ -1,0 +1,363 @@
+// wgmma (PTX ISA 9.0 9.7.15) in the interpreter: one warpgroup runs wgmma.mma_async on shared-memory matrices
+// placed here by hand-built descriptors, and the results are checked against a host triple loop. Independent
+// expectations: the shared-memory placement evaluates the spec's canonical layouts (9.7.15.5.1.10, CuTe notation)
+// with a generic layout evaluator, checked against entries of the spec's Figures 166-169; the register fragments
+// (Figures 148-153, drawn as images in the text) are CuTe's SM90 GMMA thread-value layouts, evaluated the same way.
+#include "semantics/interp/launch.hpp"
+#include "semantics/ir/build.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ptx::interp;
+
+namespace {
+// A CuTe mode: (size, stride) pairs, a coordinate split colexicographically.
+using Mode = std::vector<std::pair<long, long>>;
+long eval(const Mode& m, long c) {
+  long off = 0;
+  for (auto [size, stride] : m) off += (c % size) * stride, c /= size;
+  return off;
+}
+
+// Figures 148-153 as CuTe's SM90 layouts (cute/atom/mma_traits_sm90_gmma.hpp): (thread, value) -> m + 64 k.
+const Mode kThread16{{4, 128}, {8, 1}, {4, 16}}, kThread8bit{{4, 256}, {8, 1}, {4, 16}}, kThreadTf32{{4, 64}, {8, 1}, {4, 16}};
+std::pair<int, int> d_elem(int thread, int i) {  // CLayout_64xN: ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
+  const long x = eval(kThread16, thread) + eval({{2, 64}, {2, 8}, {32, 512}}, i);
+  return {static_cast<int>(x % 64), static_cast<int>(x / 64)};
+}
+std::pair<int, int> a_elem(int eb, int thread, int i) {
+  long x = 0;
+  if (eb == 2) x = eval(kThread16, thread) + eval({{2, 64}, {2, 8}, {2, 512}}, i);           // ALayout_64x16
+  else if (eb == 4) x = eval(kThreadTf32, thread) + eval({{2, 8}, {2, 256}}, i);              // ALayout_64x8
+  else x = eval(kThread8bit, thread) + eval({{4, 64}, {2, 8}, {2, 1024}}, i);                // ALayout_64x32
+  return {static_cast<int>(x % 64), static_cast<int>(x / 64)};
+}
+
+struct Type {
+  const char* name;
+  int bytes;
+  // encodings of 0, 0.5, 1, 2, 3 (a sign bit of the top bit gives the negatives): from each format's definition
+  std::uint32_t enc[5];
+};
+const Type kF16{"f16", 2, {0, 0x3800, 0x3c00, 0x4000, 0x4200}}, kBF16{"bf16", 2, {0, 0x3f00, 0x3f80, 0x4000, 0x4040}},
+    kTF32{"tf32", 4, {0, 0x3f000000, 0x3f800000, 0x40000000, 0x40400000}}, kE4M3{"e4m3", 1, {0, 0x30, 0x38, 0x40, 0x44}},
+    kE5M2{"e5m2", 1, {0, 0x38, 0x3c, 0x40, 0x42}}, kS8{"s8", 1, {}}, kU8{"u8", 1, {}};
+const double kValue[5] = {0, 0.5, 1, 2, 3};
+
+// A matrix in shared memory: descriptor fields and its canonical layout (in elements, 9.7.15.5.1.10).
+struct Smem {
+  int swizzle = 0;  // bytes: 0, 32, 64, 128
+  bool mn_major = false;
+  long lbo = 0, sbo = 0, start = 0;  // bytes; start: from the 1024-aligned region
+  std::uint64_t desc(long region) const {
+    const std::uint64_t layout = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
+    return (((region + start) & 0x3ffff) >> 4) | ((lbo & 0x3ffff) >> 4) << 16 | ((sbo & 0x3ffff) >> 4) << 32 | layout << 62;
+  }
+  // The byte offset (from the region) of element (mn, k) of a matrix of eb-byte elements, swizzle applied.
+  long place(int eb, long region, int mn, int k) const {
+    const long T = 16 / eb, S = swizzle ? swizzle / 16 : 1, big = 1 << 20;
+    Mode mnm, km;
+    if (!mn_major) {
+      mnm = {{8, S * T}, {big, sbo / eb}};
+      km = {{T, 1}, {2, swizzle ? T : lbo / eb}};
+    } else if (!swizzle) {
+      mnm = {{T, 1}, {1, T}, {big, sbo / eb}};
+      km = {{8, T}, {big, lbo / eb}};
+    } else {
+      mnm = {{T, 1}, {S, T}, {big, lbo / eb}};
+      km = {{8, S * T}, {big, sbo / eb}};
+    }
+    const long a = region + start + (eval(mnm, mn) + eval(km, k)) * eb;  // Swizzle<B,4,3> on the address
+    const long bits = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
+    return a ^ (((a >> 7) & bits) << 4);
+  }
+};
+
+TEST_CASE("the test's layout evaluator reproduces entries of the spec's Figures 166-169") {
+  // Figure 166: K-major, no swizzle, tf32, LBO 64 and SBO 32 elements: (row 1, col 4) = 68, (row 9, col 8) = 164.
+  Smem f166{0, false, 64 * 4, 32 * 4, 0};
+  CHECK(f166.place(4, 0, 1, 4) / 4 == 68);
+  CHECK(f166.place(4, 0, 9, 4 + 0) / 4 == 100);
+  // Figure 167: K-major, 32B swizzle, tf32, SBO 64 elements: row 4 reads 36 37 38 39 32 ..., row 12: 100 ... 96.
+  Smem f167{32, false, 16, 64 * 4, 0};
+  CHECK(f167.place(4, 0, 4, 0) / 4 == 36);
+  CHECK(f167.place(4, 0, 4, 4) / 4 == 32);
+  CHECK(f167.place(4, 0, 12, 0) / 4 == 100);
+  CHECK(f167.place(4, 0, 3, 7) / 4 == 31);
+  // Figure 168: MN-major, no swizzle, bf16, LBO 128 and SBO 64 elements: (mn 9, k 1) = 73, (mn 0, k 8) = 128.
+  Smem f168{0, true, 128 * 2, 64 * 2, 0};
+  CHECK(f168.place(2, 0, 9, 1) / 2 == 73);
+  CHECK(f168.place(2, 0, 0, 8) / 2 == 128);
+  // Figure 169: MN-major, 32B swizzle, bf16, LBO 128 and SBO 256 elements: (mn 0, k 4) = 72, (mn 24, k 4) = 192.
+  // (Its rows 8-15 print 80 96 112 128 in columns 4-7, which is no Swizzle<1,4,3> and puts 128 twice, at row 16 too;
+  // the swizzle the figure states gives 64 80 96 112 there, as rows 24-31 of the same figure do.)
+  Smem f169{32, true, 128 * 2, 256 * 2, 0};
+  CHECK(f169.place(2, 0, 0, 4) / 2 == 72);
+  CHECK(f169.place(2, 0, 8, 4) / 2 == 64);
+  CHECK(f169.place(2, 0, 16, 0) / 2 == 128);
+  CHECK(f169.place(2, 0, 24, 4) / 2 == 192);
+}
+
+struct Case {
+  Case(Type ta, Type tb) : a(ta), b(tb) {}
+  Type a, b;
+  const char* dtype = "f32";
+  int n = 16;
+  bool reg_a = false, trans_a = false, trans_b = false, scale_d = true, neg_a = false, neg_b = false, chain = false, satfinite = false;
+  Smem sa, sb;
+};
+
+// The kernel: 128 threads copy `img` into shared memory, load D (and A) fragments, run wgmma (twice in two groups
+// with `chain`), and store D before any wait (early), after wait_group 1 (mid) and after wait_group 0 (out).
+std::string kernel(const Case& c) {
+  const bool f16d = std::string(c.dtype) == "f16", f32d = std::string(c.dtype) == "f32";
+  const int regs = f16d ? c.n / 4 : c.n / 2, k = 32 / c.a.bytes;
+  std::string d = "{", s;
+  for (int i = 0; i < regs; ++i) d += (i ? ", %d" : "%d") + std::to_string(i);
+  d += "}";
+  const std::string dt = f32d ? "f32" : "b32";
+  auto each_d = [&](const std::string& what) {
+    for (int i = 0; i < regs; ++i) s += "  " + what + "." + dt + " " + (what[0] == 'l' ? "%d" + std::to_string(i) + ", [%rd6+" + std::to_string(4 * i) + "]" : "[%rd6+" + std::to_string(4 * i) + "], %d" + std::to_string(i)) + ";\n";
+  };
+  s += ".version 8.0\n.target sm_90a\n.address_size 64\n"
+       ".visible .entry wg(.param .u64 out, .param .u64 img, .param .u64 dinit, .param .u64 ain, .param .u64 adesc, .param .u64 bdesc, .param .u32 scaled)\n{\n"
+       "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n  .reg ." + dt + " %d<130>;\n  .reg .b32 %a<4>;\n"
+       "  .shared .align 1024 .b8 smem[16384];\n"
+       "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [img];\n  cvta.to.global.u64 %rd1, %rd1;\n  mov.u32 %r2, 0;\n"
+       "LOOP:\n  mad.lo.u32 %r3, %r2, 128, %r1;\n  shl.b32 %r4, %r3, 2;\n  cvt.u64.u32 %rd2, %r4;\n  add.u64 %rd3, %rd1, %rd2;\n"
+       "  ld.global.u32 %r5, [%rd3];\n  mov.u32 %r6, smem;\n  add.u32 %r6, %r6, %r4;\n  st.shared.u32 [%r6], %r5;\n"
+       "  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, 32;\n  @%p1 bra LOOP;\n  bar.sync 0;\n  fence.proxy.async.shared::cta;\n"
+       "  ld.param.u64 %rd4, [dinit];\n  cvta.to.global.u64 %rd4, %rd4;\n  mul.wide.u32 %rd5, %r1, " + std::to_string(4 * regs) + ";\n"
+       "  add.u64 %rd6, %rd4, %rd5;\n";
+  each_d("ld.global");
+  s += "  ld.param.u64 %rd7, [ain];\n  cvta.to.global.u64 %rd7, %rd7;\n  mul.wide.u32 %rd8, %r1, 16;\n  add.u64 %rd7, %rd7, %rd8;\n";
+  for (int i = 0; i < 4; ++i) s += "  ld.global.b32 %a" + std::to_string(i) + ", [%rd7+" + std::to_string(4 * i) + "];\n";
+  s += "  ld.param.u64 %rd9, [adesc];\n  ld.param.u64 %rd10, [bdesc];\n  mov.u64 %rd11, smem;\n  shr.u64 %rd11, %rd11, 4;\n"
+       "  add.u64 %rd9, %rd9, %rd11;\n  add.u64 %rd10, %rd10, %rd11;\n  ld.param.u32 %r7, [scaled];\n  setp.ne.u32 %p2, %r7, 0;\n"
+       "  ld.param.u64 %rd12, [out];\n  cvta.to.global.u64 %rd12, %rd12;\n  mul.wide.u32 %rd13, %r1, " + std::to_string(4 * regs) + ";\n"
+       "  add.u64 %rd6, %rd12, %rd13;\n";
+  const bool fp = c.a.enc[2] != 0, trans = c.a.bytes == 2;
+  std::string mma = "  wgmma.mma_async.sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(k) + "." + c.dtype + "." + c.a.name + "." +
+                    c.b.name + (c.satfinite ? ".satfinite " : " ") + d + ", " + (c.reg_a ? "{%a0, %a1, %a2, %a3}" : "%rd9") + ", %rd10, %p2";
+  if (fp) mma += std::string(", ") + (c.neg_a ? "-1" : "1") + ", " + (c.neg_b ? "-1" : "1");
+  if (trans && !c.reg_a) mma += c.trans_a ? ", 1" : ", 0";
+  if (trans) mma += c.trans_b ? ", 1" : ", 0";
+  mma += ";\n";
+  s += "  wgmma.fence.sync.aligned;\n" + mma + "  wgmma.commit_group.sync.aligned;\n";
+  if (c.chain) s += mma + "  wgmma.commit_group.sync.aligned;\n";
+  const int block = 128 * regs * 4;
+  each_d("st.global");  // early: before any wait
+  s += "  add.u64 %rd6, %rd6, " + std::to_string(block) + ";\n  wgmma.wait_group.sync.aligned 1;\n";
+  each_d("st.global");  // mid
+  s += "  add.u64 %rd6, %rd6, " + std::to_string(block) + ";\n  wgmma.wait_group.sync.aligned 0;\n";
+  each_d("st.global");  // out
+  s += "  ret;\n}\n";
+  return s;
+}
+
+struct Inputs {
+  std::vector<std::uint8_t> img = std::vector<std::uint8_t>(16384);
+  std::vector<std::uint32_t> dinit, ain;
+  std::vector<double> A, B;  // 64 x K, K x N, as values (negation applied on use)
+};
+
+// Fills A and B with the small values of kValue (exact in every type, every partial sum exact too), or random
+// bytes for the integer types, placed in img by the layouts; A also in registers for reg_a.
+Inputs inputs(const Case& c, std::mt19937& rng) {
+  Inputs in;
+  const int K = 32 / c.a.bytes, regs = std::string(c.dtype) == "f16" ? c.n / 4 : c.n / 2;
+  in.A.assign(64 * K, 0);
+  in.B.assign(K * c.n, 0);
+  auto value = [&](const Type& t, std::uint32_t& bits) -> double {
+    if (!t.enc[2]) {
+      bits = rng() & 0xff;
+      return std::string(t.name) == "s8" ? static_cast<double>(static_cast<std::int8_t>(bits)) : static_cast<double>(bits);
+    }
+    const int v = static_cast<int>(rng() % 9) - 4;  // -4..4: index into kValue with a sign
+    bits = t.enc[std::abs(v)] | (v < 0 ? 1u << (8 * t.bytes - 1) : 0);
+    if (t.bytes == 4) bits |= rng() & 0x1fff;  // tf32: the low 13 bits are ignored (9.7.15.5.2)
+    return v < 0 ? -kValue[-v] : kValue[v];
+  };
+  auto put = [&](long at, std::uint32_t bits, int eb) {
+    REQUIRE(at + eb <= 16384);
+    std::memcpy(in.img.data() + at, &bits, eb);
+  };
+  for (int m = 0; m < 64; ++m)
+    for (int k = 0; k < K; ++k) {
+      std::uint32_t bits;
+      in.A[m * K + k] = value(c.a, bits);
+      if (!c.reg_a) put(c.sa.place(c.a.bytes, 0, m, k), bits, c.a.bytes);
+      else {
+        for (int t = 0; t < 128; ++t)  // find the thread and element that hold (m, k)
+          for (int i = 0; i < 16 / c.a.bytes; ++i)
+            if (a_elem(c.a.bytes, t, i) == std::pair<int, int>{m, k}) {
+              if (in.ain.empty()) in.ain.assign(128 * 4, 0);
+              const int per = 4 / c.a.bytes;
+              in.ain[t * 4 + i / per] |= (c.a.bytes == 4 ? bits : bits & ((1u << 8 * c.a.bytes) - 1)) << (8 * c.a.bytes * (i % per));
+            }
+      }
+    }
+  if (in.ain.empty()) in.ain.assign(128 * 4, 0);
+  for (int k = 0; k < K; ++k)
+    for (int n = 0; n < c.n; ++n) {
+      std::uint32_t bits;
+      in.B[k * c.n + n] = value(c.b, bits);
+      put(c.sb.place(c.b.bytes, 8192, n, k), bits, c.b.bytes);
+    }
+  in.dinit.resize(128 * regs);
+  for (auto& w : in.dinit) {  // 0, +-1, +-2 in the D type
+    const int v = static_cast<int>(rng() % 5) - 2;
+    if (std::string(c.dtype) == "s32") w = static_cast<std::uint32_t>(c.satfinite ? 0x7fffff00 + v : v * 1000);  // near the top: saturates
+    else if (std::string(c.dtype) == "f32") { float f = static_cast<float>(v); std::memcpy(&w, &f, 4); }
+    else w = (kF16.enc[std::abs(v) + 1] | (v < 0 ? 0x8000u : 0)) * 0x10001u;  // two f16 of +-0.5, 1, 2
+  }
+  return in;
+}
+
+double d_value(const char* dtype, std::uint32_t w, int half) {
+  if (std::string(dtype) == "s32") return static_cast<std::int32_t>(w);
+  if (std::string(dtype) == "f32") { float f; std::memcpy(&f, &w, 4); return f; }
+  const std::uint32_t h = (w >> (16 * half)) & 0xffff;  // f16: exact for these values
+  const int e = static_cast<int>((h >> 10) & 31);
+  const double mag = e ? std::ldexp(1 + (h & 1023) / 1024.0, e - 15) : std::ldexp((h & 1023) / 1024.0, -14);
+  return h & 0x8000 ? -mag : mag;
+}
+
+std::vector<std::uint8_t> bytes_of(const std::vector<std::uint32_t>& w) {
+  std::vector<std::uint8_t> b(w.size() * 4);
+  std::memcpy(b.data(), w.data(), b.size());
+  return b;
+}
+
+// Runs one case and checks early == D0, mid == A*B (+ D0), out == the chained result, element by element.
+void check(const Case& c, unsigned seed = 1) {
+  std::mt19937 rng(seed);
+  const Inputs in = inputs(c, rng);
+  const int K = 32 / c.a.bytes;
+  const bool f16d = std::string(c.dtype) == "f16";
+  const int regs = f16d ? c.n / 4 : c.n / 2;
+  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;  // the module outlives the run
+  auto loaded = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(kernel(c), "wgmma_test.ptx"));
+  for (const auto& e : loaded->errors) FAIL(e.render());
+  REQUIRE(*loaded);
+  Launch l;
+  l.kernel = "wg";
+  l.block = {128, 1, 1};
+  l.buffers = {{"out", std::vector<std::uint8_t>(3 * 128 * regs * 4)}, {"img", in.img}, {"dinit", bytes_of(in.dinit)}, {"ain", bytes_of(in.ain)}};
+  auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
+  l.params = {buf("out"), buf("img"), buf("dinit"), buf("ain"), {"", ptx::ir::ScalarType::u64, c.sa.desc(0), {}},
+              {"", ptx::ir::ScalarType::u64, c.sb.desc(8192), {}}, {"", ptx::ir::ScalarType::u32, c.scale_d ? 1u : 0u, {}}};
+  const RunResult r = run(*loaded->module, l, {});
+  keep.push_back(std::move(loaded));
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  const auto& out = r.buffers[0].second;
+  auto got = [&](int block, int t, int reg) {
+    std::uint32_t w;
+    std::memcpy(&w, out.data() + 4 * (block * 128 * regs + t * regs + reg), 4);
+    return w;
+  };
+  int wrong = 0;
+  for (int t = 0; t < 128; ++t)
+    for (int i = 0; i < (f16d ? 2 * regs : regs); ++i) {
+      const auto [m, n] = d_elem(t, i);
+      const int reg = f16d ? i / 2 : i, half = f16d ? i % 2 : 0;
+      double ab = 0;
+      for (int k = 0; k < K; ++k) ab += (c.neg_a ? -1 : 1) * in.A[m * K + k] * (c.neg_b ? -1 : 1) * in.B[k * c.n + n];
+      const double d0 = d_value(c.dtype, in.dinit[t * regs + reg], half);
+      double once = (c.scale_d ? d0 : 0) + ab, twice = c.chain ? (c.scale_d ? once : 0) + ab : once;
+      if (c.satfinite) once = std::clamp(once, -2147483648.0, 2147483647.0), twice = std::clamp(twice, -2147483648.0, 2147483647.0);
+      else if (std::string(c.dtype) == "s32") once = static_cast<std::int32_t>(static_cast<std::int64_t>(once)), twice = static_cast<std::int32_t>(static_cast<std::int64_t>(twice));
+      const double e = d_value(c.dtype, got(0, t, reg), half), mid = d_value(c.dtype, got(1, t, reg), half), o = d_value(c.dtype, got(2, t, reg), half);
+      // mid: after wait_group 1, the older of two groups is complete; a single group is still pending
+      const double want_mid = c.chain ? once : d0;
+      if ((e != d0 || mid != want_mid || o != twice) && wrong++ < 4)
+        FAIL_CHECK("thread " << t << " element " << i << " = D[" << m << "][" << n << "]: early " << e << " (D0 " << d0 << "), mid " << mid
+                              << " (expected " << want_mid << "), out " << o << " (expected " << twice << ")");
+    }
+  CHECK(wrong == 0);
+}
+
+Smem kmajor(int swizzle, bool is_a, long start = 0) {
+  if (!swizzle) return is_a ? Smem{0, false, 1024, 128, start} : Smem{0, false, 128, 384, start};  // LBO, SBO with a gap
+  return Smem{swizzle, false, 16, 8 * swizzle, start};
+}
+Smem mnmajor(int swizzle, int mn_elems, int eb) {
+  const long mn_bytes = mn_elems * eb;
+  if (!swizzle) return Smem{0, true, mn_bytes / 16 * 128 + 256, 128, 0};  // LBO: the next 8 k, SBO: the next 16 bytes of MN
+  const long atoms = (mn_bytes + swizzle - 1) / swizzle;
+  return Smem{swizzle, true, 8L * swizzle, atoms * 8 * swizzle, 0};  // LBO: the next swizzle width of MN, SBO: next 8 k
+}
+}  // namespace
+
+TEST_CASE("wgmma.mma_async f16/bf16 with descriptors: K-major and MN-major, each swizzle mode, against a host GEMM") {
+  for (const Type& t : {kF16, kBF16})
+    for (int sw : {0, 32, 64, 128})
+      for (bool trans : {false, true}) {
+        Case c{t, t};
+        c.n = 32;
+        c.trans_a = c.trans_b = trans;
+        c.sa = trans ? mnmajor(sw, 64, 2) : kmajor(sw, true, sw == 128 ? 64 : sw == 64 ? 32 : 0);
+        c.sb = trans ? mnmajor(sw, c.n, 2) : kmajor(sw, false);
+        CAPTURE(t.name);
+        CAPTURE(sw);
+        CAPTURE(trans);
+        check(c);
+      }
+}
+
+TEST_CASE("wgmma.mma_async: A in registers, mixed major-ness, negation, scale-d false, f16 accumulator, chained groups") {
+  Case c{kF16, kF16};
+  c.reg_a = true;
+  c.sb = kmajor(128, false);
+  SUBCASE("plain") { check(c); }
+  SUBCASE("B N-major 64B, negated A") { c.trans_b = true; c.sb = mnmajor(64, c.n, 2); c.neg_a = true; check(c); }
+  SUBCASE("scale-d false") { c.scale_d = false; check(c); }
+  SUBCASE("f16 accumulator, n64, chained") { c.dtype = "f16"; c.n = 64; c.chain = true; check(c); }
+  SUBCASE("bf16, A M-major 32B from a descriptor, B K-major, negated B, n8") {
+    c = Case{kBF16, kBF16};
+    c.n = 8;
+    c.trans_a = true;
+    c.neg_b = true;
+    c.sa = mnmajor(32, 64, 2);
+    c.sb = kmajor(0, false);
+    check(c);
+  }
+  SUBCASE("chained f32 with D from the first as the second's accumulator") { c.chain = true; c.n = 24; check(c); }
+}
+
+TEST_CASE("wgmma.mma_async tf32 (k8, low 13 bits dropped), e4m3/e5m2 (k32), s8/u8 (k32, exact)") {
+  SUBCASE("tf32 descriptors, 128B") { Case c{kTF32, kTF32}; c.sa = kmajor(128, true, 32); c.sb = kmajor(128, false); check(c); }
+  SUBCASE("tf32 registers, no swizzle") { Case c{kTF32, kTF32}; c.reg_a = true; c.sb = kmajor(0, false); check(c); }
+  SUBCASE("e4m3 x e5m2, f32") { Case c{kE4M3, kE5M2}; c.sa = kmajor(64, true); c.sb = kmajor(32, false); check(c); }
+  SUBCASE("e5m2 x e4m3, f16, A in registers, negated") { Case c{kE5M2, kE4M3}; c.dtype = "f16"; c.reg_a = true; c.neg_a = true; c.sb = kmajor(128, false); check(c); }
+  SUBCASE("s8 x s8, registers") { Case c{kS8, kS8}; c.dtype = "s32"; c.reg_a = true; c.sb = kmajor(128, false); check(c); }
+  SUBCASE("u8 x s8, descriptors, chained") { Case c{kU8, kS8}; c.dtype = "s32"; c.chain = true; c.n = 48; c.sa = kmajor(0, true); c.sb = kmajor(64, false); check(c); }
+  SUBCASE("u8 x u8 .satfinite") { Case c{kU8, kU8}; c.dtype = "s32"; c.satfinite = true; c.sa = kmajor(32, true); c.sb = kmajor(32, false); check(c); }
+}
+
+TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and those it refuses by name") {
+  auto supported = [](const std::string& line, const std::string& regs) {
+    const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n";
+    const auto loaded = ptx::ir::load_ptx(text, "forms.ptx");
+    for (const auto& e : loaded.errors) FAIL(e.render());
+    REQUIRE(loaded);
+    return instruction_supported(loaded.module->functions[0].body[0]);
+  };
+  const std::string regs = ".reg .f32 %f<9>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;";
+  CHECK(supported("wgmma.fence.sync.aligned;", regs));
+  CHECK(supported("wgmma.commit_group.sync.aligned;", regs));
+  CHECK(supported("wgmma.wait_group.sync.aligned 1;", regs));
+  CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
+  CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
+  // 9.7.15.6 sparse and the .b1 forms are not modelled
+  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;", regs));
+  CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
+  // a D vector of the wrong length for n8 (.f32: N/2 = 4 registers)
+  CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
+}
