@@ -226,7 +226,31 @@ bool Search::record(const z3::model& m, const Merged& mg, const Choices& ch,
   return true;
 }
 
+// When every term is a register that each trace of these shapes leaves with the same value, the one final
+// state they can give; nullopt otherwise.
+std::optional<Valuation> fixed_state(const Prepared& pr, const std::vector<Shapes>& shapes,
+                                     const std::vector<std::size_t>& idx) {
+  Valuation v;
+  for (auto& term : pr.terms) {
+    if (term.kind != Term::reg) return std::nullopt;
+    std::size_t ti = 0;
+    while (ti < pr.p.threads.size() && pr.p.threads[ti].id != term.thread) ++ti;
+    std::set<std::int64_t> vals;
+    if (ti == pr.p.threads.size()) vals.insert(reg_in(Trace{}, term, pr.t));
+    else for (auto* tr : shapes[ti][idx[ti]]) vals.insert(reg_in(*tr, term, pr.t));
+    if (vals.size() != 1) return std::nullopt;
+    v[render_term(term)] = *vals.begin();
+  }
+  return v;
+}
+
 bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std::vector<std::size_t>& idx) {
+  // A combination that can only give a state already found (or, verdict only, of a kind already seen) cannot
+  // change the result: not encoded (as the per-trace engine skips such trace combinations).
+  if (auto st = fixed_state(pr_, shapes, idx)) {
+    bool sat = eval_condition(pr_.t.cond, *st);
+    if (opt_.all_states ? found_.count(*st) > 0 : (sat ? have_pos_ : have_neg_)) return true;
+  }
   Merged mg = merge(ctx, pr_, shapes, idx);
   if (!mg.sp.feasible) return true;
   ++res_.candidates;
@@ -292,17 +316,16 @@ bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std:
     s.add(differ.empty() ? ctx.bool_val(false) : z3::mk_or(differ));
   };
   if (!opt_.all_states) {
-    // The verdict (and the observation): one outcome satisfying the condition, one violating it.
-    for (bool want : {true, false}) {
-      if (want ? have_pos_ : have_neg_) continue;
-      s.push();
-      s.add(want ? cond : !cond);
+    // The verdict and the observation: an outcome of a kind not seen yet (satisfying or violating the
+    // condition), at most two queries; plain assertions, since the solver serves this combination only.
+    for (;;) {
+      if (have_pos_ && have_neg_) return false;
+      if (have_pos_ || have_neg_) s.add(have_pos_ ? !cond : cond);
       auto r = check();
       if (!r) return false;
-      if (*r == z3::sat && !record(s.get_model(), mg, ch, enc, fin)) return false;
-      s.pop();
+      if (*r == z3::unsat) return true;
+      if (!record(s.get_model(), mg, ch, enc, fin)) return false;
     }
-    return !(have_pos_ && have_neg_);
   }
   for (auto& st : found_) block(st);  // only new final states are looked for
   for (;;) {
