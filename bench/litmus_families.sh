@@ -14,6 +14,7 @@ run() {  # run FILE ARGS... -> "time_ms verdict"
   local f=$1; shift
   "$ptxcheck" litmus --json "$@" "$f" >"$tmp/o.json" 2>/dev/null
   local r t; r=$(field result "$tmp/o.json"); t=$(field time_ms "$tmp/o.json")
+  [ -n "$t" ] && t=$(printf '%.0f' "$t")
   [ "$r" = unknown ] && t=">$cap"
   printf '%s %s' "${t:-?}" "${r:-error}"
 }
