@@ -26,7 +26,7 @@ struct LitmusArgs {
   int jobs = 1;
   int unroll = 2;
   long long timeout_ms = 60000;
-  bool json = false, explain = false, compile = false;
+  bool json = false, explain = false, compile = false, states = false;
   std::string dot_dir;
   CudaOptions cuda;
 };
@@ -99,7 +99,11 @@ int run_litmus(const LitmusArgs& a) {
     }
   }
   litmus::Options opt;
-  opt.engine = a.engine == "explicit" ? litmus::Engine::explicit_ : litmus::Engine::symbolic;
+  opt.engine = a.engine == "explicit"    ? litmus::Engine::explicit_
+               : a.engine == "per-trace" ? litmus::Engine::symbolic_split
+                                         : litmus::Engine::symbolic;
+  // Every final state only when asked for, or when a picture per state is (the verdict needs one query).
+  opt.all_states = a.states || !a.dot_dir.empty();
   opt.unroll = a.unroll;
   opt.explain = a.explain;
   opt.keep_witnesses = !a.dot_dir.empty();
@@ -142,14 +146,18 @@ void register_litmus(CLI::App& app) {
       "litmus", "Outcomes the PTX memory model allows for litmus tests; exit 0 every condition holds, 1 one fails, 2 bad input, 3 unknown");
   cmd->add_option("files", args->files, "litmus tests (.litmus; NVIDIA's .test, a template giving FILE.test#k per row; .cu.litmus with --compile)")->required();
   cmd->add_option("--model", args->model, "ptx (memmodel/models/ptx.cat) or a .cat file")->capture_default_str();
-  cmd->add_option("--engine", args->engine, "symbolic (Z3) or explicit (enumerates candidate executions)")
-      ->check(CLI::IsMember({"symbolic", "explicit"}))
+  cmd->add_option("--engine", args->engine,
+                  "symbolic (Z3, one problem per test), per-trace (Z3, one problem per combination of thread traces: "
+                  "the engine before, for comparison) or explicit (enumerates candidate executions)")
+      ->check(CLI::IsMember({"symbolic", "per-trace", "explicit"}))
       ->capture_default_str();
   cmd->add_option("--jobs,-j", args->jobs, "tests run in parallel")->capture_default_str();
   cmd->add_option("--unroll", args->unroll, "loop unrolling bound (backward jumps per target)")->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "wall-clock budget per test, then unknown; 0 = none")->capture_default_str();
   cmd->add_flag("--json", args->json, "one JSON object per test and line");
   cmd->add_option("--dot", args->dot_dir, "write a Graphviz picture of one witness per final state (and SVG when dot is installed)");
+  cmd->add_flag("--states", args->states,
+                "list every allowed final state (without it: the verdict and one witness state each way)");
   cmd->add_flag("--explain", args->explain, "name the axioms that forbid the condition's outcomes");
   cmd->add_flag("--compile", args->compile, "FILE.cu.litmus: compile with nvcc, lift to PTX, and report the outcomes the PTX model allows that the source model (scoped-c11.cat) forbids, with witnesses; exit 1 when there are some");
   add_cuda_options(cmd, args->cuda);

@@ -42,5 +42,7 @@ std::optional<std::string> enumerate_explicit(const Prepared& pr, const cat::Mod
                                               Result& res);
 std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Model& model, const Options& opt,
                                               Result& res);
+std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const cat::Model& model, const Options& opt,
+                                                    Result& res);
 
 }  // namespace ptxcheck::litmus

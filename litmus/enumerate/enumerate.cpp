@@ -224,7 +224,11 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
   Prepared pr{t, std::move(p), std::move(terms), std::move(traces)};
   std::optional<std::string> why;
   try {
-    why = opt.engine == Engine::explicit_ ? enumerate_explicit(pr, model, opt, res) : enumerate_symbolic(pr, model, opt, res);
+    switch (opt.engine) {
+      case Engine::explicit_: why = enumerate_explicit(pr, model, opt, res); break;
+      case Engine::symbolic_split: why = enumerate_symbolic_split(pr, model, opt, res); break;
+      case Engine::symbolic: why = enumerate_symbolic(pr, model, opt, res); break;
+    }
   } catch (const std::runtime_error& e) {  // a model that does not type-check, or a let rec out of reach
     why = std::string("model: ") + e.what();
   }

@@ -15,11 +15,13 @@
 
 namespace ptxcheck::litmus {
 
-// symbolic (default): per combination of thread traces, rf / co / Fence-SC order / barrier groups are Z3
-// variables, the model is encoded by cat::SymbolicEncoder and distinct final states are enumerated with
-// blocking clauses. explicit_: every candidate graph is built and checked by the explicit evaluator (the
-// baseline; `explicit` is a C++ keyword).
-enum class Engine { symbolic, explicit_ };
+// symbolic (default): one Z3 problem per combination of trace shapes (usually one per test): which trace each
+// thread runs, rf / co / Fence-SC order / barrier groups are Z3 variables, the model is encoded by
+// cat::SymbolicEncoder; the verdict is one query, the final states are enumerated with blocking clauses
+// (docs/litmus-merged-encoding.md). symbolic_split: the same with one Z3 problem per combination of thread
+// traces (the engine before; kept as a baseline). explicit_: every candidate graph is built and checked by the
+// explicit evaluator (`explicit` is a C++ keyword).
+enum class Engine { symbolic, symbolic_split, explicit_ };
 
 struct Options {
   int unroll = 2;
@@ -30,6 +32,10 @@ struct Options {
   unsigned solver_timeout_ms = 20'000;   // symbolic engine: per Z3 check; running out => unknown
   unsigned solver_memory_mb = 4096;      // symbolic engine: Z3 memory cap (process-wide Z3 parameter)
   bool verify_witnesses = false;         // symbolic engine: re-check every witness with the explicit evaluator
+  // true: every allowed final state of the condition's terms is listed. false (symbolic engine): only the
+  // verdict and the observation, from one query for an outcome satisfying the condition and one for an outcome
+  // violating it; the states listed are those two witnesses (Result::states_complete is false).
+  bool all_states = true;
 };
 
 struct FinalState {
@@ -50,6 +56,7 @@ struct Result {
   Quantifier quantifier = Quantifier::exists;
   std::string condition;         // printed back
   std::vector<FinalState> states;
+  bool states_complete = true;   // false: `states` holds witnesses only (Options::all_states off)
   long long positive = 0, negative = 0;
   long long candidates = 0;      // explicit: candidate graphs checked; symbolic: feasible trace combinations
   bool bounded = false;          // some trace reached the unroll bound

@@ -80,7 +80,7 @@ std::string label_of(const Program& p, const GraphEvent& g, int idx) {
 }
 }  // namespace
 
-CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces) {
+CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces, bool match_values) {
   CandidateSpace space;
   CandidateGraph& g = space.g;
   g.traces = traces;
@@ -201,7 +201,7 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
       std::vector<int> c;
       for (int w = 0; w < n; ++w)
         if (g.events[w].ev.kind == EvKind::write && g.events[w].ev.loc == g.events[r].ev.loc &&
-            g.events[w].ev.value == g.events[r].ev.value)
+            (!match_values || g.events[w].ev.value == g.events[r].ev.value))
           c.push_back(w);
       if (c.empty()) { space.feasible = false; return space; }  // this read's value cannot be produced
       reads.push_back(r);

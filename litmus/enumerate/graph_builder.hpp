@@ -35,7 +35,9 @@ struct CandidateSpace {
   std::vector<int> sc_fences;                // fence.sc events (Fence-SC order: a total order over them, 8.9.3)
   std::vector<std::vector<mm::Rel>> bar_choices;  // per (CTA, barrier, instance): the possible syncbar groupings
 };
-CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces);
+// match_values = false: a read's candidate writes are all writes to its location, whatever their values (the
+// merged symbolic engine constrains the values itself, since they depend on which trace each thread runs).
+CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces, bool match_values = true);
 
 // Calls `f` once per candidate; stops early (returns false) when `f` returns false, or when a location has
 // more writes than the explicit enumeration of partial orders can handle (then *too_large is set).

@@ -1,9 +1,11 @@
-// The symbolic engine: per combination of thread traces, the open choices of the candidate space become Z3
-// variables (rf: one write per read; co: a strict partial order per location, 8.9.6; Fence-SC order: a total
-// order of the fence.sc events, 8.9.3; barrier groupings: one of the possible ones), the model's axioms are
-// encoded by cat::SymbolicEncoder, and the distinct final states are enumerated with blocking clauses.
+// The per-combination symbolic engine (Engine::symbolic_split; the default engine before the merged one of
+// symbolic_merged.cpp, kept for --explain, whose unsat cores are per combination, and as the bench baseline):
+// one Z3 problem per combination of thread traces, in which the open choices of the candidate space are Z3
+// variables (symbolic_choices.hpp), the model's axioms are encoded by cat::SymbolicEncoder, and the distinct
+// final states are enumerated with blocking clauses.
 #include "litmus/enumerate/engine.hpp"
 #include "litmus/enumerate/graph_builder.hpp"
+#include "litmus/enumerate/symbolic_choices.hpp"
 #include "memmodel/cat/explicit.hpp"
 #include "memmodel/cat/symbolic.hpp"
 
@@ -15,152 +17,9 @@
 #include <set>
 
 namespace ptxcheck::litmus {
-namespace {
 using cat::SymbolicEncoder;
-using cat::SymValue;
 
-struct Choices {
-  SymValue rf, co, sync_fence, syncbar;
-  std::vector<z3::expr> constraints;  // well-formedness of the choices
-};
-
-std::string name_of(const char* kind, int a, int b = -1) {
-  return b >= 0 ? fmt::format("{}!{}_{}", kind, a, b) : fmt::format("{}!{}", kind, a);
-}
-
-Choices make_choices(const CandidateSpace& sp, SymbolicEncoder& enc) {
-  z3::context& ctx = enc.ctx();
-  const int n = enc.n();
-  Choices c;
-  auto rel = [&] {
-    SymValue v;
-    v.bits.assign(static_cast<std::size_t>(n) * n, SymbolicEncoder::kFalse);
-    return v;
-  };
-  c.rf = rel();
-  c.co = rel();
-  c.sync_fence = rel();
-  c.syncbar = rel();
-  // rf: each read reads from exactly one candidate write.
-  for (std::size_t k = 0; k < sp.reads.size(); ++k) {
-    int r = sp.reads[k];
-    auto& ws = sp.rf_cands[k];
-    if (ws.size() == 1) { c.rf.bits[ws[0] * n + r] = SymbolicEncoder::kTrue; continue; }
-    z3::expr_vector vs(ctx);
-    for (int w : ws) {
-      z3::expr v = ctx.bool_const(name_of("rf", w, r).c_str());
-      vs.push_back(v);
-      c.rf.bits[w * n + r] = enc.bit(v);
-    }
-    c.constraints.push_back(z3::mk_or(vs));
-    for (unsigned i = 0; i < vs.size(); ++i)
-      for (unsigned j = i + 1; j < vs.size(); ++j) c.constraints.push_back(!(vs[i] && vs[j]));
-  }
-  // co: the initial write first, then a strict partial order (irreflexive, antisymmetric, transitive).
-  c.co.transitive = true;
-  for (std::size_t l = 0; l < sp.loc_writes.size(); ++l) {
-    auto& ws = sp.loc_writes[l];
-    for (int w : ws) c.co.bits[static_cast<int>(l) * n + w] = SymbolicEncoder::kTrue;
-    for (int a : ws)
-      for (int b : ws)
-        if (a != b) c.co.bits[a * n + b] = enc.bit(ctx.bool_const(name_of("co", a, b).c_str()));
-    for (int a : ws)
-      for (int b : ws) {
-        if (a == b) continue;
-        if (a < b) c.constraints.push_back(!(enc.expr(c.co.bits[a * n + b]) && enc.expr(c.co.bits[b * n + a])));
-        for (int d : ws)
-          if (d != a && d != b)
-            c.constraints.push_back(
-                z3::implies(enc.expr(c.co.bits[a * n + b]) && enc.expr(c.co.bits[b * n + d]), enc.expr(c.co.bits[a * n + d])));
-      }
-  }
-  // Fence-SC order: a total order of the fence.sc events; sync_fence relates the pairs of it with each other's
-  // scope (sr), as the explicit engine builds it.
-  const mm::Rel& sr = sp.g.exec.rels.at("sr");
-  auto& f = sp.sc_fences;
-  std::map<std::pair<int, int>, z3::expr> before;  // (a, b), a < b: a precedes b
-  auto ord = [&](int a, int b) -> z3::expr {
-    if (a < b) return before.at({a, b});
-    return !before.at({b, a});
-  };
-  for (std::size_t i = 0; i < f.size(); ++i)
-    for (std::size_t j = i + 1; j < f.size(); ++j)
-      before.emplace(std::make_pair(f[i], f[j]), ctx.bool_const(name_of("sc", f[i], f[j]).c_str()));
-  for (int a : f)
-    for (int b : f)
-      for (int d : f)
-        if (a != b && b != d && a != d) c.constraints.push_back(z3::implies(ord(a, b) && ord(b, d), ord(a, d)));
-  for (int a : f)
-    for (int b : f)
-      if (a != b && sr.has(a, b)) c.sync_fence.bits[a * n + b] = enc.bit(ord(a, b));
-  // Barrier groupings: one choice per (CTA, barrier, instance).
-  for (std::size_t k = 0; k < sp.bar_choices.size(); ++k) {
-    auto& opts = sp.bar_choices[k];
-    std::vector<int> sel;
-    if (opts.size() == 1) sel.push_back(SymbolicEncoder::kTrue);
-    else {
-      z3::expr_vector vs(ctx);
-      for (std::size_t i = 0; i < opts.size(); ++i) {
-        z3::expr v = ctx.bool_const(name_of("bar", static_cast<int>(k), static_cast<int>(i)).c_str());
-        vs.push_back(v);
-        sel.push_back(enc.bit(v));
-      }
-      c.constraints.push_back(z3::mk_or(vs));
-      for (unsigned i = 0; i < vs.size(); ++i)
-        for (unsigned j = i + 1; j < vs.size(); ++j) c.constraints.push_back(!(vs[i] && vs[j]));
-    }
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) {
-        z3::expr_vector any(ctx);
-        bool always = false;
-        for (std::size_t i = 0; i < opts.size(); ++i)
-          if (opts[i].has(a, b)) {
-            if (sel[i] == SymbolicEncoder::kTrue) always = true;
-            else any.push_back(enc.expr(sel[i]));
-          }
-        int& bit = c.syncbar.bits[a * n + b];
-        if (always) bit = SymbolicEncoder::kTrue;
-        else if (!any.empty()) {
-          z3::expr e = z3::mk_or(any);
-          bit = bit == SymbolicEncoder::kFalse ? enc.bit(e) : enc.bit(enc.expr(bit) || e);
-        }
-      }
-  }
-  return c;
-}
-
-mm::Rel concrete(const SymValue& v, const SymbolicEncoder& enc, const z3::model& m, int n) {
-  mm::Rel r(n);
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b) {
-      int x = v.bits[a * n + b];
-      if (x == SymbolicEncoder::kTrue || (x != SymbolicEncoder::kFalse && m.eval(enc.expr(x), true).is_true()))
-        r.add(a, b);
-    }
-  return r;
-}
-
-// The condition as a Z3 formula over the final-value variables (registers are constants of the traces).
-z3::expr cond_expr(const CondPtr& c, const std::map<std::string, std::int64_t>& regs,
-                   const std::map<std::string, z3::expr>& locs, z3::context& ctx) {
-  auto term = [&](const Term& t) -> z3::expr {
-    if (t.kind == Term::imm) return ctx.bv_val(static_cast<int64_t>(t.value), 64);
-    if (t.kind == Term::loc) return locs.at(t.name);
-    auto it = regs.find(render_term(t));
-    return ctx.bv_val(static_cast<int64_t>(it == regs.end() ? 0 : it->second), 64);
-  };
-  switch (c->kind) {
-    case Cond::and_: return cond_expr(c->a, regs, locs, ctx) && cond_expr(c->b, regs, locs, ctx);
-    case Cond::or_: return cond_expr(c->a, regs, locs, ctx) || cond_expr(c->b, regs, locs, ctx);
-    case Cond::not_: return !cond_expr(c->a, regs, locs, ctx);
-    case Cond::eq: return term(c->lhs) == term(c->rhs);
-    case Cond::ne: return term(c->lhs) != term(c->rhs);
-  }
-  return ctx.bool_val(false);
-}
-}  // namespace
-
-std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Model& model, const Options& opt,
+std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const cat::Model& model, const Options& opt,
                                               Result& res) {
   static std::once_flag mem_once;
   std::call_once(mem_once, [&] { z3::set_param("memory_max_size", static_cast<int>(opt.solver_memory_mb)); });
@@ -242,7 +101,14 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
         // An outcome the test is about (explained_outcome) that some candidate reaches but no allowed execution does: the unsat
         // core over the axiom literals names the axioms that forbid it.
         s.push();
-        z3::expr satisfies = cond_expr(pr.t.cond, regs, locs, ctx);
+        z3::expr satisfies = cond_expr(
+            pr.t.cond,
+            [&](const Term& t) -> z3::expr {
+              if (t.kind == Term::loc) return locs.at(t.name);
+              auto it = regs.find(render_term(t));
+              return ctx.bv_val(static_cast<int64_t>(it == regs.end() ? 0 : it->second), 64);
+            },
+            ctx);
         s.add(explained_outcome(pr.t.quantifier, true) ? satisfies : !satisfies);  // the outcomes explained_outcome names
         auto cand = s.check();
         if (cand == z3::unknown) return unknown("check");

@@ -24,7 +24,7 @@ std::string render_text(const Result& r) {
     return o;
   }
   o += fmt::format("Test {} {}\n", r.name, r.quantifier == Quantifier::forall ? "Required" : "Allowed");
-  o += fmt::format("States {}\n", r.states.size());
+  o += fmt::format("States {}{}\n", r.states.size(), r.states_complete ? "" : " (witnesses only; --states lists all)");
   for (auto& s : r.states) o += state_line(s) + "\n";
   o += r.result == "holds" ? "Ok\n" : r.result == "fails" ? "No\n" : "Unknown\n";
   if (!r.reason.empty()) o += "Reason: " + r.reason + "\n";
@@ -59,6 +59,7 @@ nlohmann::json render_json(const Result& r) {
     states.push_back(st);
   }
   j["states"] = states;
+  j["states_complete"] = r.states_complete;
   j["positive"] = r.positive;
   j["observation"] = r.positive == 0 ? "Never" : r.negative == 0 ? "Always" : "Sometimes";
   j["negative"] = r.negative;
@@ -191,6 +192,7 @@ Result result_from_json(const nlohmann::json& j) {
   r.positive = j.at("positive").get<long long>();
   r.negative = j.at("negative").get<long long>();
   r.candidates = j.value("candidates", 0LL);
+  r.states_complete = j.value("states_complete", true);
   r.bounded = j.value("bounded", false);
   r.unsupported = j.value("unsupported", std::vector<std::string>());
   r.explanation = j.value("forbidden_by", std::vector<std::string>());
