@@ -9,6 +9,7 @@
 
 #include <iostream>
 #include <map>
+#include <optional>
 
 namespace ptxcheck::cli {
 namespace {
@@ -19,17 +20,23 @@ struct ParseArgs {
   CudaOptions cuda;
 };
 
-nlohmann::json summary(const ptx::ir::Module& m) {
+// What the summary needs of a body, taken while load_ptx builds it (the body itself is not kept).
+struct BodyStats {
+  std::size_t registers = 0, instructions = 0;
+};
+
+nlohmann::json summary(const ptx::ir::Module& m, const std::vector<BodyStats>& bodies, const std::map<std::string, int>& counts) {
   using nlohmann::json;
   json out;
   out["file"] = m.file;
   out["version"] = std::to_string(m.version_major) + "." + std::to_string(m.version_minor);
   out["targets"] = m.targets;
   out["address_size"] = m.address_size;
-  std::map<std::string, int> counts;
   std::size_t total = 0;
   json functions = json::array();
-  for (const auto& f : m.functions) {
+  for (std::size_t i = 0; i < m.functions.size(); ++i) {
+    const auto& f = m.functions[i];
+    const BodyStats b = i < bodies.size() ? bodies[i] : BodyStats{};
     json params = json::array();
     for (const auto& p : f.params)
       params.push_back({{"name", p.name}, {"type", ptx::ir::type_name(p.type)}, {"bytes", p.size_bytes()}});
@@ -37,10 +44,9 @@ nlohmann::json summary(const ptx::ir::Module& m) {
                          {"kind", f.is_entry ? "entry" : "func"},
                          {"defined", f.has_body},
                          {"params", params},
-                         {"registers", f.registers.size()},
-                         {"instructions", f.body.size()}});
-    for (const auto& i : f.body) ++counts[ptx::ir::opcode_name(i.op)];
-    total += f.body.size();
+                         {"registers", b.registers},
+                         {"instructions", b.instructions}});
+    total += b.instructions;
   }
   out["functions"] = functions;
   out["kernels"] = json::array();
@@ -53,6 +59,36 @@ nlohmann::json summary(const ptx::ir::Module& m) {
   return out;
 }
 
+bool report(const ptx::ir::BuildResult& built) {
+  for (const auto& e : built.errors) std::cerr << e.render() << "\n";
+  for (const auto& w : built.warnings) std::cerr << w.render() << "\n";
+  return static_cast<bool>(built);
+}
+
+struct Stats {
+  std::vector<BodyStats> bodies;
+  std::map<std::string, int> counts;
+  void add(std::size_t index, const ptx::ir::Function& f) {
+    if (bodies.size() <= index) bodies.resize(index + 1);
+    bodies[index] = {f.registers.size(), f.body.size()};
+    for (const auto& i : f.body) ++counts[ptx::ir::opcode_name(i.op)];
+  }
+};
+
+// --print needs the whole AST: parsed and checked as one module.
+std::optional<ptx::ir::Module> print_file(std::string text, const std::string& file, Stats& stats) {
+  auto parsed = ptx::parse_ptx(std::move(text), file);
+  if (!parsed) {
+    std::cerr << parsed.error->render() << "\n";
+    return std::nullopt;
+  }
+  auto built = ptx::ir::build(*parsed.module);
+  if (!report(built)) return std::nullopt;
+  std::cout << ptx::print(parsed.module->module);
+  for (std::size_t i = 0; i < built.module->functions.size(); ++i) stats.add(i, built.module->functions[i]);
+  return std::move(built.module);
+}
+
 int run_parse(const ParseArgs& args) {
   int rc = 0;
   nlohmann::json all = nlohmann::json::array();
@@ -63,21 +99,23 @@ int run_parse(const ParseArgs& args) {
       rc = 2;
       continue;
     }
-    auto parsed = ptx::parse_ptx(std::move(*loaded.text), file);
-    if (!parsed) {
-      std::cerr << parsed.error->render() << "\n";
+    Stats stats;
+    std::optional<ptx::ir::Module> module;
+    if (args.print) {
+      module = print_file(std::move(*loaded.text), file, stats);
+    } else {
+      // Bodies are checked one at a time and not kept: the footprint stays near the text's size (docs/footprint.md).
+      ptx::ir::LoadOptions only_check;
+      only_check.keep = [](const ptx::ir::Module&, const ptx::ir::Function&) { return false; };
+      only_check.on_body = [&](std::size_t index, const ptx::ir::Function& f) { stats.add(index, f); };
+      auto built = ptx::ir::load_ptx(std::move(*loaded.text), file, only_check);
+      if (report(built)) module = std::move(built.module);
+    }
+    if (!module) {
       rc = 2;
       continue;
     }
-    auto built = ptx::ir::build(*parsed.module);
-    for (const auto& e : built.errors) std::cerr << e.render() << "\n";
-    for (const auto& w : built.warnings) std::cerr << w.render() << "\n";
-    if (!built) {
-      rc = 2;
-      continue;
-    }
-    if (args.print) std::cout << ptx::print(parsed.module->module);
-    if (args.json) all.push_back(summary(*built.module));
+    if (args.json) all.push_back(summary(*module, stats.bodies, stats.counts));
   }
   if (args.json) std::cout << (all.size() == 1 ? all[0] : all).dump(2) << "\n";
   return rc;

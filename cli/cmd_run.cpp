@@ -120,7 +120,8 @@ int run_run(const RunArgs& args) {
   }
   auto loaded = load_ptx_or_cuda(args.file, args.cuda);
   if (!loaded.text) { std::cerr << loaded.error->render() << "\n"; return 2; }
-  auto built = ptx::ir::load_ptx(std::move(*loaded.text), args.file);
+  // Only the launched kernel's body (and what it calls) is kept; the others are checked and dropped.
+  auto built = ptx::ir::load_ptx(std::move(*loaded.text), args.file, ptx::ir::keep_kernels_named(launch.kernel));
   for (const auto& e : built.errors) std::cerr << e.render() << "\n";
   if (!built) return 2;
   const auto& m = *built.module;

@@ -53,17 +53,17 @@ void note_unlaunchable_shape(const ptx::ir::Function& kernel, const std::optiona
 
 // Whether nvcc's optimiser left nothing to check: no kernel has a load, store, atomic or call outside the
 // parameter space (the optimiser may delete racy stores whose values are never read, e.g. a lone `ret`).
-bool nothing_to_check(const ptx::ir::Module& m) {
-  for (const auto* k : m.kernels()) {
-    if (!k->has_body) continue;
-    for (const auto& in : k->body) {
-      using ptx::ir::Opcode;
-      bool mem = in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_ ||
-                 in.op == Opcode::ldu_ || in.op == Opcode::call_;
-      if (mem && in.q.space != ptx::ir::StateSpace::param) return false;
-    }
+// Whether a kernel's body accesses memory (a call may): nothing_to_check is this over every kernel of the module,
+// taken while load_ptx builds the bodies (it keeps only the --kernel's).
+bool accesses_memory(const ptx::ir::Function& k) {
+  if (!k.is_entry) return false;
+  for (const auto& in : k.body) {
+    using ptx::ir::Opcode;
+    bool mem = in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_ ||
+               in.op == Opcode::ldu_ || in.op == Opcode::call_;
+    if (mem && in.q.space != ptx::ir::StateSpace::param) return true;
   }
-  return true;
+  return false;
 }
 
 // `--launch`: the launch file's kernel (or --kernel, or the module's only kernel) run once by the dynamic engine.
@@ -125,7 +125,11 @@ FileResult run_file(const std::string& path, RunOptions& o) {
   // nvcc's PTX is named after its source, so that a position in it (a parse error, an instruction without `.loc`)
   // is not read as a line of the .cu file.
   const std::string ptx_name = cu ? path + " (nvcc output)" : path;
-  auto built = ptx::ir::load_ptx(std::move(*loaded.text), ptx_name);
+  // With --kernel, only that kernel's body (and what it calls) is kept; the others are checked and dropped.
+  auto options = ptx::ir::keep_kernels_named(o.kernel ? *o.kernel : std::string());
+  bool nothing_to_check = true;
+  options.on_body = [&](std::size_t, const ptx::ir::Function& f) { nothing_to_check &= !accesses_memory(f); };
+  auto built = ptx::ir::load_ptx(std::move(*loaded.text), ptx_name, options);
   if (!built) {
     r.error = built.errors.empty() ? "PTX does not check" : built.errors.front().render();
     r.exit_code = 2;
@@ -180,7 +184,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     out.exit_code = exit_code_of(out.kernels);
   };
   check_module(*built.module, r);
-  if (cu && !o0 && r.exit_code == 0 && nothing_to_check(*built.module)) {
+  if (cu && !o0 && r.exit_code == 0 && nothing_to_check) {
     // The optimiser left no memory access (it may delete racy stores whose values are never read): check the
     // same file source-faithfully at -Xcicc -O0 too (generic addresses resolved by provenance). Its verdict
     // is the answer when it has one; when it is unknown, the answer stays that of the PTX nvcc produced by

@@ -52,6 +52,38 @@ class Builder {
     // Pass 2: function bodies.
     for (const auto& item : parsed_.module.items)
       if (auto* f = boost::get<ast::Function>(&item.get()); f && f->body) build_body(*f);
+    return result();
+  }
+
+  // The same two passes over a skim (ptx::skim_ptx): each body is parsed from its range, built, shown to
+  // options.on_body and, unless kept, emptied before the next one is parsed. nullopt when a body does not parse
+  // (the caller then reports parse_ptx's error).
+  std::optional<BuildResult> run_streaming(const LoadOptions& options) {
+    module_.file = parsed_.file;
+    check_module_header();
+    for (const auto& item : parsed_.module.items) declare_top_level(item);
+    Bodies bodies(module_.functions.size());
+    for (std::size_t i = 0; i < module_.functions.size(); ++i)
+      bodies.keep[i] = !options.keep || options.keep(module_, module_.functions[i]);
+    for (const auto& g : module_.globals) keep_named(g.relocations, bodies);
+    for (const auto& item : parsed_.module.items) {
+      auto* f = boost::get<ast::Function>(&item.get());
+      if (!f || !f->body) continue;
+      const std::size_t index = function_index_.at(f->name);
+      bodies.skim[index] = f;
+      bodies.last_label[index] = last_label_;
+      if (!build_from_range(*f)) return std::nullopt;
+      Function& fn = module_.functions[index];
+      bodies.refs[index] = references(fn, bodies.keep[index]);
+      if (options.on_body) options.on_body(index, fn);
+      if (!bodies.keep[index]) elide(fn);
+    }
+    if (errors_.empty() && !keep_reachable(bodies)) return std::nullopt;
+    return result();
+  }
+
+ private:
+  BuildResult result() {
     BuildResult result;
     result.errors = std::move(errors_);
     result.warnings = std::move(warnings_);
@@ -59,8 +91,96 @@ class Builder {
     return result;
   }
 
- private:
+  // ---------------------------------------------------------------- streaming (load_ptx)
+  struct Bodies {
+    explicit Bodies(std::size_t n) : keep(n), refs(n), skim(n), last_label(n) {}
+    std::vector<char> keep;
+    std::vector<std::vector<std::size_t>> refs;  // functions a body names (calls, addresses, local initializers)
+    std::vector<const ast::Function*> skim;      // the skimmed definition, to build an elided body again
+    std::vector<std::string> last_label;         // the builder's label state when the body was first built
+  };
+  void keep_named(const std::vector<Relocation>& relocations, Bodies& b) {
+    for (const auto& r : relocations)
+      if (auto it = function_index_.find(r.symbol); it != function_index_.end()) b.keep[it->second] = 1;
+  }
+  // Parses one body from the skim's text range and builds it; false when the range does not parse.
+  bool build_from_range(const ast::Function& skimmed) {
+    auto parsed = parse_function(parsed_, skimmed);
+    if (!parsed) return false;
+    positions_ = &parsed->positions;
+    build_body(parsed->function());
+    positions_ = &parsed_.positions;
+    return true;
+  }
+  // The functions fn's body names. A body that takes a function's address (anything but a call's direct target)
+  // is kept whatever the caller asked: the race checker's indirect-call targets are every address taken anywhere.
+  std::vector<std::size_t> references(const Function& fn, char& keep) {
+    std::vector<std::size_t> out;
+    std::function<void(const Operand&, bool)> visit = [&](const Operand& o, bool direct_target) {
+      if (o.kind == Operand::Kind::Function && o.target >= 0) {
+        out.push_back(static_cast<std::size_t>(o.target));
+        if (!direct_target) keep = 1;
+      }
+      for (const auto& e : o.elements) visit(e, false);
+    };
+    for (const auto& in : fn.body) {
+      bool target_seen = in.op != Opcode::call_;
+      for (const auto& o : in.operands) {
+        const bool direct = !target_seen && o.kind == Operand::Kind::Function;
+        target_seen |= direct;
+        visit(o, direct);
+      }
+    }
+    for (const auto& l : fn.locals)
+      for (const auto& r : l.relocations)
+        if (auto it = function_index_.find(r.symbol); it != function_index_.end()) {
+          out.push_back(it->second);
+          keep = 1;
+        }
+    return out;
+  }
+  // Leaves the declaration (signature, locals, directives) and drops what only running the body needs.
+  static void elide(Function& fn) {
+    // Moves, not `= {}`: assigning an empty list to a vector keeps its capacity.
+    fn.body = std::vector<Instruction>();
+    fn.registers = std::vector<Register>();
+    fn.labels = {};
+    fn.branch_targets = {};
+    fn.body_elided = true;
+  }
+  // Builds again every elided body that a kept one can reach; its diagnostics were reported the first time.
+  bool keep_reachable(Bodies& b) {
+    std::vector<std::size_t> work;
+    for (std::size_t i = 0; i < b.keep.size(); ++i)
+      if (b.keep[i]) work.push_back(i);
+    while (!work.empty()) {
+      const std::size_t i = work.back();
+      work.pop_back();
+      for (std::size_t callee : b.refs[i]) {
+        if (b.keep[callee]) continue;
+        b.keep[callee] = 1;
+        work.push_back(callee);
+        if (!b.skim[callee]) continue;
+        Function& fn = module_.functions[callee];
+        fn.body_elided = false;
+        fn.locals.clear();  // built again below, as are prototypes (map entries: rebuilt alike)
+        const auto errors = errors_.size(), warnings = warnings_.size();
+        last_label_ = b.last_label[callee];
+        if (!build_from_range(*b.skim[callee])) return false;
+        errors_.resize(errors);
+        warnings_.resize(warnings);
+      }
+    }
+    return true;
+  }
+
   const ParsedModule& parsed_;
+  // The positions node ids index: the parsed module's, or while a body is built from its range, that body's.
+  const std::vector<std::uint32_t>* positions_ = &parsed_.positions;
+  ptxcheck::SourceLocation locate(const ast::Tagged& node) const {
+    if (node.id_first < 0 || static_cast<std::size_t>(node.id_first) >= positions_->size()) return {parsed_.file, 0, 0};
+    return parsed_.lines.locate((*positions_)[node.id_first], parsed_.file);
+  }
   Module module_;
   std::vector<Diagnostic> errors_;
   std::unordered_map<std::string, std::size_t> function_index_;
@@ -84,7 +204,7 @@ class Builder {
   // ---------------------------------------------------------------- diagnostics
   Diagnostic located(const ast::Tagged& node, std::string message, const char* severity) const {
     Diagnostic d;
-    d.where = parsed_.locate(node);
+    d.where = locate(node);
     d.message = std::move(message);
     d.source_line = parsed_.line_text(d.where.line);
     d.severity = severity;
@@ -95,7 +215,7 @@ class Builder {
     warnings_.push_back(located(node, std::move(message), "warning"));
   }
   std::vector<Diagnostic> warnings_;
-  std::uint32_t line_of(const ast::Tagged& node) const { return parsed_.locate(node).line; }
+  std::uint32_t line_of(const ast::Tagged& node) const { return locate(node).line; }
 
   // ---------------------------------------------------------------- module level
   // ISA 11.1.1 (and 4): "Each PTX module must begin with a .version directive, immediately followed by a .target
@@ -1115,8 +1235,29 @@ std::string kernel_title(std::string_view symbol) {
 
 BuildResult build(const ParsedModule& parsed) { return Builder(parsed).run(); }
 
-BuildResult load_ptx(std::string text, std::string file) {
-  auto parsed = parse_ptx(std::move(text), std::move(file));
+LoadOptions keep_kernels_named(std::string name) {
+  LoadOptions o;
+  if (name.empty()) return o;
+  // kernels_named demangles every kernel: asked once per module, not once per function.
+  auto chosen = std::make_shared<std::set<std::string>>();
+  auto asked = std::make_shared<const Module*>(nullptr);
+  o.keep = [name = std::move(name), chosen, asked](const Module& m, const Function& f) {
+    if (*asked != &m) {
+      chosen->clear();
+      for (const Function* k : m.kernels_named(name)) chosen->insert(k->name);
+      *asked = &m;
+    }
+    return chosen->count(f.name) > 0;
+  };
+  return o;
+}
+
+BuildResult load_ptx(std::string text_in, std::string file, const LoadOptions& options) {
+  auto text = std::make_shared<const std::string>(std::move(text_in));
+  if (auto skim = skim_ptx(text, file))
+    if (auto built = Builder(*skim.module).run_streaming(options)) return std::move(*built);
+  // The skim or a body did not parse: the whole-module parse says where, as it always has.
+  auto parsed = parse_ptx(*text, std::move(file));
   if (!parsed) {
     BuildResult r;
     r.errors.push_back(*parsed.error);

@@ -6,6 +6,7 @@
 #include "semantics/ir/ir.hpp"
 #include "semantics/ptx/parse.hpp"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -20,7 +21,20 @@ struct BuildResult {
 
 BuildResult build(const ParsedModule& parsed);
 
+// What load_ptx keeps of the bodies it builds. Every body is parsed, built and checked, one at a time (the same
+// diagnostics as build(), without the whole module's AST in memory: docs/footprint.md). Once every declaration is
+// known, `keep` says which bodies the caller needs (empty: all); the others are emptied (Function::body_elided)
+// after on_body has seen them, except those a kept body reaches (calls, function addresses, initializers).
+struct LoadOptions {
+  std::function<bool(const Module&, const Function&)> keep;
+  std::function<void(std::size_t index, const Function&)> on_body;
+};
+
+// Keeps the bodies of the kernels a `--kernel NAME` means (Module::kernels_named) and what they reach; every body
+// when the name is empty.
+LoadOptions keep_kernels_named(std::string name);
+
 // Parse + build in one step (the common case for every subcommand).
-BuildResult load_ptx(std::string text, std::string file);
+BuildResult load_ptx(std::string text, std::string file, const LoadOptions& options = {});
 
 }  // namespace ptx::ir

@@ -183,6 +183,7 @@ struct Function {
   bool is_entry = false;
   bool is_extern = false, is_visible = false, is_weak = false;
   bool has_body = false;
+  bool body_elided = false;  // load_ptx built and checked the body, then left it out (LoadOptions::keep)
   std::vector<Variable> params;   // .param (or legacy .reg) parameters, in order
   std::vector<Variable> returns;  // return parameters
   std::vector<Variable> locals;   // .local/.shared/.param declared in the body

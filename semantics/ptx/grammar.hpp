@@ -10,6 +10,8 @@ using iterator_type = const char*;
 struct module_class;
 using module_type = x3::rule<module_class, ast::Module>;
 BOOST_SPIRIT_DECLARE(module_type)
+struct module_skim_class;
+using module_skim_type = x3::rule<module_skim_class, ast::Module>;
 
 // The skipper: white space, // line comments and /* block */ comments (ISA 4.1), as one primitive parser
 // (a rule of alternatives calling isspace() took a quarter of the parse time).
@@ -39,6 +41,7 @@ struct skipper_type : x3::parser<skipper_type> {
 };
 
 module_type const& module();
+module_skim_type const& module_skim();
 skipper_type const& skipper();
 
 using phrase_context_type = x3::phrase_parse_context<skipper_type>::type;

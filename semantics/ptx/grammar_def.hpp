@@ -91,6 +91,12 @@ PTX_ANNOTATED_RULE(line_directive, ast::Directive, "directive")
 PTX_ANNOTATED_RULE(top_level, ast::TopLevel, "directive, declaration or function")
 struct module_class : annotated {};
 module_type const module_rule = "module";
+// The skim (parse.hpp: skim_ptx): the same module, with each function body matched as balanced braces only.
+PTX_RULE(skipped_body, ast::Block, "block")
+PTX_ANNOTATED_RULE(function_skim, ast::Function, "function")
+PTX_ANNOTATED_RULE(top_level_skim, ast::TopLevel, "directive, declaration or function")
+struct module_skim_class : annotated {};
+module_skim_type const module_skim_rule = "module";
 skipper_type const skipper_rule{};
 
 #undef PTX_RULE
@@ -241,6 +247,46 @@ auto const line_directive_def = lexeme['.' >> word] >> x3::skip(blank)[-operand_
 auto const top_level_def = version | file_directive | section | function | var_decl | line_directive;
 auto const module_rule_def = (*top_level)[set_items];
 
+// A function body as balanced braces (comments and strings may hold braces), its statements left unread: the skim
+// keeps one function's AST in memory at a time, the body being parsed again from its range when it is built.
+struct balanced_braces : x3::parser<balanced_braces> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <class It, class Context, class RContext, class Attribute>
+  bool parse(It& first, It const& last, Context const& ctx, RContext&, Attribute&) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || *first != '{') return false;
+    int depth = 0;
+    for (It p = first; p != last; ++p) {
+      char c = *p;
+      if (c == '/' && last - p > 1 && p[1] == '/') {
+        while (p != last && *p != '\n') ++p;
+        if (p == last) return false;
+      } else if (c == '/' && last - p > 1 && p[1] == '*') {
+        It q = p + 2;
+        while (last - q > 1 && !(q[0] == '*' && q[1] == '/')) ++q;
+        if (last - q <= 1) return false;
+        p = q + 1;
+      } else if (c == '"') {
+        for (++p; p != last && *p != '"' && *p != '\n'; ++p)
+          if (*p == '\\' && last - p > 1) ++p;
+        if (p == last || *p != '"') return false;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}' && --depth == 0) {
+        first = p + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+};
+auto const skipped_body_def = balanced_braces{} >> attr(ast::Block{});
+auto const function_skim_def = linkage >> lexeme['.' >> function_kinds >> !followsym] > -param_list > identifier
+                             > -param_list > *header_directive > (lit(';') | skipped_body);
+auto const top_level_skim_def = version | file_directive | section | function_skim | var_decl | line_directive;
+auto const module_skim_rule_def = (*top_level_skim)[set_items];
+
 BOOST_SPIRIT_DEFINE(address_offset_or_literal, space_word, linkage_word, dotted_word, opcode, raw_until_semicolon,
                     raw_until_brace, loc_attribute)
 BOOST_SPIRIT_DEFINE(identifier, register_name, word, qualifier, quoted, u64_literal, signed_literal, address_offset,
@@ -249,7 +295,9 @@ BOOST_SPIRIT_DEFINE(identifier, register_name, word, qualifier, quoted, u64_lite
                     operand_list, guard, instruction, decl_qualifier, declarator, var_decl, loc, directive,
                     prototype, label, statement, block, linkage, state_space, param, param_list, function, section)
 BOOST_SPIRIT_DEFINE(file_directive, version, line_directive, top_level, module_rule)
+BOOST_SPIRIT_DEFINE(skipped_body, function_skim, top_level_skim, module_skim_rule)
 
 module_type const& module() { return module_rule; }
+module_skim_type const& module_skim() { return module_skim_rule; }
 skipper_type const& skipper() { return skipper_rule; }
 }  // namespace ptx::grammar

@@ -16,55 +16,83 @@ ptxcheck::SourceLocation ParsedModule::locate(const ast::Tagged& node) const {
   return lines.locate(positions[node.id_first], file);
 }
 
-ParseResult parse_ptx(std::string text_in, std::string file) {
-  auto text = std::make_shared<const std::string>(std::move(text_in));
-  iterator const begin = text->data();
-  iterator const end = begin + text->size();
-  iterator it = begin;
-
-  ParseResult result;
-  ParsedModule parsed;
-  parsed.file = file;
-  parsed.text = text;
-  parsed.lines = ptxcheck::LineIndex(*text);
-
-  // X3's error_handler holds the position cache that annotate_on_success fills; errors are reported by us.
-  // Recursive descent needs a bounded depth: deeper nesting than any real PTX is refused before parsing,
-  // so hostile input cannot overflow the stack.
+namespace {
+// Recursive descent needs a bounded depth: deeper nesting than any real PTX is refused before parsing,
+// so hostile input cannot overflow the stack.
+std::optional<ptxcheck::Diagnostic> nesting_error(const std::string& text, const std::string& file) {
   constexpr int kMaxNesting = 256;
   int depth = 0;
-  for (iterator p = begin; p != end; ++p) {
-    if (*p == '{' || *p == '(' || *p == '[') {
-      if (++depth > kMaxNesting) {
-        result.error = ptxcheck::make_diagnostic(*text, file, static_cast<std::size_t>(p - begin),
-                                                 "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
-        return result;
-      }
-    } else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0) {
+  for (std::size_t p = 0; p < text.size(); ++p) {
+    char c = text[p];
+    if (c == '{' || c == '(' || c == '[') {
+      if (++depth > kMaxNesting)
+        return ptxcheck::make_diagnostic(text, file, p, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
       --depth;
     }
   }
+  return std::nullopt;
+}
+
+// Runs a module rule over text[from, to): the items into out, every tagged node's first and last offset (into the
+// whole text) appended to positions; the located error otherwise.
+template <class Rule>
+std::optional<ptxcheck::Diagnostic> run_rule(const Rule& rule, const std::string& text, std::size_t from, std::size_t to,
+                                             const std::string& file, ast::Module& out, std::vector<std::uint32_t>& positions) {
+  iterator const begin = text.data();
+  iterator const end = begin + to;
+  iterator it = begin + from;
+  // X3's error_handler holds the position cache that annotate_on_success fills; errors are reported by us.
   x3::error_handler<iterator> handler(begin, end, std::cerr, file);
-  auto const parser = x3::with<x3::error_handler_tag>(std::ref(handler))[grammar::module()];
+  auto const parser = x3::with<x3::error_handler_tag>(std::ref(handler))[rule];
   try {
-    bool ok = x3::phrase_parse(it, end, parser, grammar::skipper(), parsed.module);
+    bool ok = x3::phrase_parse(it, end, parser, grammar::skipper(), out);
     // Whatever is left after the last complete item is the first thing the grammar could not read.
     x3::phrase_parse(it, end, x3::eps, grammar::skipper());
-    if (!ok || it != end) {
-      result.error = ptxcheck::make_diagnostic(*text, file, static_cast<std::size_t>(it - begin),
-                                               "expected a directive, declaration or function here");
-      return result;
-    }
+    if (!ok || it != end)
+      return ptxcheck::make_diagnostic(text, file, static_cast<std::size_t>(it - begin),
+                                       "expected a directive, declaration or function here");
   } catch (x3::expectation_failure<iterator> const& e) {
-    result.error = ptxcheck::make_diagnostic(*text, file, static_cast<std::size_t>(e.where() - begin),
-                                             "expected " + e.which() + " here");
-    return result;
+    return ptxcheck::make_diagnostic(text, file, static_cast<std::size_t>(e.where() - begin), "expected " + e.which() + " here");
   }
   // The cache holds a node's first and last iterator at id_first and id_last.
-  for (iterator position : handler.get_position_cache().get_positions())
-    parsed.positions.push_back(static_cast<std::uint32_t>(position - begin));
+  const auto& cache = handler.get_position_cache().get_positions();
+  positions.reserve(positions.size() + cache.size());
+  for (iterator position : cache) positions.push_back(static_cast<std::uint32_t>(position - begin));
+  return std::nullopt;
+}
+
+template <class Rule>
+ParseResult parse_with(const Rule& rule, std::shared_ptr<const std::string> text, std::string file) {
+  ParseResult result;
+  if ((result.error = nesting_error(*text, file))) return result;
+  ParsedModule parsed;
+  parsed.file = file;
+  parsed.text = text;
+  if ((result.error = run_rule(rule, *text, 0, text->size(), file, parsed.module, parsed.positions))) return result;
+  parsed.lines = ptxcheck::LineIndex(*text);
   result.module = std::move(parsed);
   return result;
+}
+}  // namespace
+
+ParseResult parse_ptx(std::string text, std::string file) {
+  return parse_with(grammar::module(), std::make_shared<const std::string>(std::move(text)), std::move(file));
+}
+
+ParseResult skim_ptx(std::shared_ptr<const std::string> text, std::string file) {
+  return parse_with(grammar::module_skim(), std::move(text), std::move(file));
+}
+
+std::optional<ParsedFunction> parse_function(const ParsedModule& skim, const ast::Function& f) {
+  if (f.id_first < 0 || static_cast<std::size_t>(f.id_last) >= skim.positions.size()) return std::nullopt;
+  ParsedFunction out;
+  if (run_rule(grammar::module(), *skim.text, skim.positions[f.id_first], skim.positions[f.id_last], skim.file, out.module,
+               out.positions))
+    return std::nullopt;
+  // The range holds exactly the skimmed function; anything else means the two grammars read it differently.
+  if (out.module.items.size() != 1 || !boost::get<ast::Function>(&out.module.items[0].get())) return std::nullopt;
+  return out;
 }
 
 }  // namespace ptx

@@ -33,4 +33,18 @@ struct ParseResult {
 
 ParseResult parse_ptx(std::string text, std::string file);
 
+// The skim: every top-level item parsed, each function body only matched as balanced braces (its `body` is an empty
+// Block). ir::load_ptx builds from it one function at a time (parse_function), so that the AST of the whole module
+// never exists at once (bench/footprint). Where the skim or a body fails, parse_ptx gives the error.
+ParseResult skim_ptx(std::shared_ptr<const std::string> text, std::string file);
+
+// One function of a skimmed module, parsed in full from its range of the text: a module of that one item, and the
+// positions of its nodes (offsets into the whole text, indexed by the nodes' ids). nullopt when it does not parse.
+struct ParsedFunction {
+  ast::Module module;
+  std::vector<std::uint32_t> positions;
+  const ast::Function& function() const { return boost::get<ast::Function>(module.items[0].get()); }
+};
+std::optional<ParsedFunction> parse_function(const ParsedModule& skim, const ast::Function& f);
+
 }  // namespace ptx

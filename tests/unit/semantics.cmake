@@ -2,4 +2,5 @@ ptxcheck_unit_test(NAME semantics
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_parse.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_ir.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_load.cpp
   LIBS ptxcheck_semantics)
