@@ -55,7 +55,8 @@ bool place_module_globals(GlobalMemory& memory, const ir::Module& mod, std::vect
   for (std::uint32_t g = 0; g < mod.globals.size(); ++g) {
     const auto& v = mod.globals[g];
     if (!in_memory(v)) continue;
-    address[g] = memory.allocate(v.name, v.size_bytes(), std::max<std::uint64_t>(variable_alignment(v), 16), false);
+    address[g] = v.is_managed ? memory.allocate(v.name, managed_bytes(v), kManagedPage, false)
+                              : memory.allocate(v.name, v.size_bytes(), std::max<std::uint64_t>(variable_alignment(v), 16), false);
     if (!address[g]) return false;
     auto& r = memory.region(memory.regions().size() - 1);
     if (v.has_initializer) std::memcpy(r.bytes.data(), v.init.data(), std::min<std::size_t>(v.init.size(), r.bytes.size()));

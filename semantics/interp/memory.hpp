@@ -5,6 +5,7 @@
 
 #include "semantics/ir/ir.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -62,6 +63,13 @@ class GlobalMemory {
 inline std::uint64_t variable_alignment(const ir::Variable& v) {
   const std::uint64_t a = v.align ? v.align : v.type.size_bytes();
   return a ? a : 1;
+}
+
+// Managed memory (cudaMallocManaged, `.attribute(.managed)` variables, ISA 5.4.8) has the same address on the host,
+// where ptxcheck exec maps it: whole pages of its own, so that no other allocation shares a mapped page.
+inline constexpr std::uint64_t kManagedPage = 4096;
+inline std::uint64_t managed_bytes(const ir::Variable& v) {
+  return (std::max<std::uint64_t>(v.size_bytes(), 1) + kManagedPage - 1) / kManagedPage * kManagedPage;
 }
 
 // The generic address of address `a` of state space `s` (the windows above).

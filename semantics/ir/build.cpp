@@ -343,6 +343,7 @@ class Builder {
     Variable v;
     v.space = p.space == "reg" ? StateSpace::reg : StateSpace::param;
     apply_decl_qualifiers(p, p.qualifiers, v);
+    check_attribute_space(p, v);
     apply_declarator(p.declarator, v);
     return v;
   }
@@ -360,6 +361,8 @@ class Builder {
         if (have_type) error(q, "more than one type in a declaration");
         v.type.scalar = *t;
         have_type = true;
+      } else if (q.word.starts_with("attribute")) {
+        apply_variable_attributes(q, v);
       } else if (q.word == "ptr" || q.word == "global" || q.word == "shared" || q.word == "const" ||
                  q.word == "local") {
         // pointer attributes of kernel parameters: no effect on layout
@@ -368,6 +371,31 @@ class Builder {
       }
     }
     if (!have_type) error(node, "declaration without a type");
+  }
+
+  // `.attribute(.managed)`, `.attribute(.unified(uuid1, uuid2))`, comma-separated (ISA 5.4.7-5.4.8).
+  void apply_variable_attributes(const ast::DeclQualifier& q, Variable& v) {
+    std::string list;
+    for (char c : q.word.substr(q.word.find('(') + 1, q.word.size() - q.word.find('(') - 2))
+      if (c != ' ' && c != '\t') list += c;
+    std::size_t at = 0;
+    while (at < list.size()) {
+      std::size_t end = at;
+      for (int depth = 0; end < list.size() && (depth > 0 || list[end] != ','); ++end)
+        depth += list[end] == '(' ? 1 : list[end] == ')' ? -1 : 0;
+      const std::string item = list.substr(at, end - at);
+      if (item == ".managed") v.is_managed = true;
+      else if (item.starts_with(".unified(") && item.back() == ')' && item.find(',') != std::string::npos) v.is_unified = true;
+      else error(q, "unknown variable attribute '" + item + "' (ISA 5.4.8 defines .managed and .unified(uuid1, uuid2))");
+      at = end + 1;
+    }
+  }
+
+  // ISA 5.4.8: "This attribute can only be used with variables in .global state space."
+  void check_attribute_space(const ast::Tagged& node, const Variable& v) {
+    if ((v.is_managed || v.is_unified) && v.space != StateSpace::global)
+      error(node, std::string(v.is_managed ? ".attribute(.managed)" : ".attribute(.unified)") +
+                      " is only allowed on .global variables (ISA 5.4.8)");
   }
 
   void apply_declarator(const ast::Declarator& d, Variable& v) {
@@ -396,6 +424,7 @@ class Builder {
         v.is_weak |= l == "weak";
       }
       apply_decl_qualifiers(decl, decl.qualifiers, v);
+      check_attribute_space(decl, v);
       apply_declarator(d, v);
       if (d.range) {
         // `%r<N>` is a register range; only valid for .reg (handled by the caller).

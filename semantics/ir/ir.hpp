@@ -60,6 +60,8 @@ struct Variable {
   std::uint32_t align = 0;       // 0 = natural
   bool is_extern = false, is_visible = false, is_weak = false;
   bool has_initializer = false;
+  bool is_managed = false;  // .attribute(.managed): one address for host and device (ISA 5.4.8)
+  bool is_unified = false;  // .attribute(.unified(uuid1, uuid2)): read-only, same address everywhere (ISA 5.4.8)
   std::vector<std::uint8_t> init;  // count * element size bytes when has_initializer
   std::vector<Relocation> relocations;
   std::uint32_t ptx_line = 0;

@@ -47,6 +47,7 @@ PTX_FORCED_RULE(address_offset_or_literal, std::int64_t, "offset")
 PTX_RULE(space_word, std::string, "state space")
 PTX_RULE(linkage_word, std::string, "linkage")
 PTX_RULE(dotted_word, std::string, "word")
+PTX_RULE(attribute_word, std::string, "attribute list")
 PTX_RULE(opcode, std::string, "opcode")
 PTX_RULE(raw_until_semicolon, std::string, "text")
 PTX_RULE(raw_until_brace, std::string, "text")
@@ -208,7 +209,36 @@ auto const state_space_def = lexeme['.' >> space_word >> !followsym];
 auto const linkage_word_def = raw[linkage_keywords];
 auto const linkage_def = *lexeme['.' >> linkage_word >> !followsym];
 auto const dotted_word_def = lexeme['.' >> raw[+(alnum | char_('_'))]];
-auto const decl_qualifier_def = dotted_word >> -x3::uint_parser<std::uint64_t>();
+// `.attribute(.managed)` / `.attribute(.unified(19, 95))` (ISA 5.4.8) is one word, "attribute(...)" as written;
+// the IR builder reads its list.
+// `.attribute(.managed)` / `.attribute(.unified(19, 95))` (ISA 5.4.8) is one word, "attribute(...)" as written with
+// its balanced parentheses; the IR builder reads its list.
+struct attribute_list_parser : x3::parser<attribute_list_parser> {
+  using attribute_type = std::string;
+  static bool const has_attribute = true;
+  template <class It, class Context, class RContext, class Attribute>
+  bool parse(It& first, It const& last, Context const& ctx, RContext&, Attribute& out) const {
+    x3::skip_over(first, last, ctx);
+    static constexpr std::string_view kWord = ".attribute";
+    It p = first;
+    for (char c : kWord)
+      if (p == last || *p++ != c) return false;
+    while (p != last && (*p == ' ' || *p == '\t')) ++p;
+    if (p == last || *p != '(') return false;
+    int depth = 0;
+    for (It q = p; q != last && *q != '\n' && *q != ';'; ++q) {
+      depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+      if (depth == 0) {
+        x3::traits::move_to(std::string(first + 1, q + 1), out);
+        first = q + 1;
+        return true;
+      }
+    }
+    return false;
+  }
+};
+auto const attribute_word_def = attribute_list_parser{};
+auto const decl_qualifier_def = (attribute_word | dotted_word) >> -x3::uint_parser<std::uint64_t>();
 auto const declarator_def = (identifier | x3::string("_")) >> -('<' > uint_ > '>')
                           >> *('[' >> -dec64 > ']') >> -('=' > operand);
 auto const var_decl_def = linkage >> state_space >> *decl_qualifier > (declarator % ',') > ';';
@@ -236,7 +266,7 @@ auto const block_def = lit('{') >> (*statement)[set_statements] > '}';
 auto const param_def = state_space >> *decl_qualifier >> declarator;
 auto const param_list_def = '(' >> -(param % ',') > ')';
 x3::symbols<std::string> const function_kinds({{"entry", "entry"}, {"func", "func"}});
-auto const function_def = linkage >> lexeme['.' >> function_kinds >> !followsym] > -param_list > identifier
+auto const function_def = linkage >> lexeme['.' >> function_kinds >> !followsym] >> -omit[attribute_word] > -param_list > identifier
                         > -param_list > *header_directive > (lit(';') | block);
 auto const section_def = lit(".section") > lexeme[&lit('.') >> raw['.' >> +(alnum | char_('_'))]] > '{'
                        > raw_until_brace > '}';
@@ -282,12 +312,12 @@ struct balanced_braces : x3::parser<balanced_braces> {
   }
 };
 auto const skipped_body_def = balanced_braces{} >> attr(ast::Block{});
-auto const function_skim_def = linkage >> lexeme['.' >> function_kinds >> !followsym] > -param_list > identifier
+auto const function_skim_def = linkage >> lexeme['.' >> function_kinds >> !followsym] >> -omit[attribute_word] > -param_list > identifier
                              > -param_list > *header_directive > (lit(';') | skipped_body);
 auto const top_level_skim_def = version | file_directive | section | function_skim | var_decl | line_directive;
 auto const module_skim_rule_def = (*top_level_skim)[set_items];
 
-BOOST_SPIRIT_DEFINE(address_offset_or_literal, space_word, linkage_word, dotted_word, opcode, raw_until_semicolon,
+BOOST_SPIRIT_DEFINE(address_offset_or_literal, space_word, linkage_word, dotted_word, attribute_word, opcode, raw_until_semicolon,
                     raw_until_brace, loc_attribute)
 BOOST_SPIRIT_DEFINE(identifier, register_name, word, qualifier, quoted, u64_literal, signed_literal, address_offset,
                     operand, symbol, int_imm, float_imm, address, vector, paren_list, generic_ref,

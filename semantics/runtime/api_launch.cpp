@@ -4,6 +4,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 using ptx::runtime::Runtime;
 
 namespace {
@@ -17,7 +20,14 @@ extern "C" {
 void** __cudaRegisterFatBinary(void* fatCubin) { return Runtime::instance().register_fatbin(fatCubin); }
 void __cudaRegisterFatBinaryEnd(void**) {}
 void __cudaUnregisterFatBinary(void**) {}
-char __cudaInitModule(void**) { return 1; }
+// Called by nvcc's host code before its first access to a `__managed__` variable, which it then dereferences
+// through the pointer __cudaRegisterManagedVar named: without a mapping that would be a null dereference, so the
+// program stops here with the reason instead.
+char __cudaInitModule(void** handle) {
+  if (Runtime::instance().init_module(handle)) return 1;
+  std::fprintf(stderr, "ptxcheck exec: stopping: the program's __managed__ variables cannot be placed\n");
+  std::exit(1);
+}
 
 void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const char* deviceName, int, uint3*, uint3*, dim3*, dim3*, int*) {
   Runtime::instance().register_function(handle, hostFun, deviceName);
@@ -25,6 +35,10 @@ void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const cha
 
 void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t size, int, int) {
   Runtime::instance().register_variable(handle, hostVar, deviceName, size);
+}
+
+void __cudaRegisterManagedVar(void** handle, void** hostVarPtrAddress, char*, const char* deviceName, int, size_t, int, int) {
+  Runtime::instance().register_managed_variable(handle, hostVarPtrAddress, deviceName);
 }
 
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {

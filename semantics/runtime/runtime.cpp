@@ -163,9 +163,58 @@ void Runtime::register_variable(void** handle, const void* host_variable, const 
   if (Module* m = module_of(handle)) variables_[host_variable] = {m, device_name ? device_name : "", size};
 }
 
-void Runtime::place_globals(Module& m) {
+void Runtime::register_managed_variable(void** handle, void** host_pointer, const char* device_name) {
+  std::lock_guard lock(mutex_);
+  if (Module* m = module_of(handle); m && host_pointer) m->managed.emplace_back(device_name ? device_name : "", host_pointer);
+}
+
+bool Runtime::init_module(void** handle) {
+  std::lock_guard lock(mutex_);
+  Module* m = module_of(handle);
+  if (!m || !m->module) {
+    report(std::string("__managed__ variables of ") + (m ? m->name + ": " + m->error : "an unknown module"));
+    return false;
+  }
+  return place_globals(*m);
+}
+
+// Places the module's global variables once (ISA 5.4.4); managed ones (their own pages, interp::kManagedPage) are
+// mapped into the process at their device address, holding their initial values, and their host pointers set.
+bool Runtime::place_globals(Module& m) {
   auto [it, first] = device_.module_globals.try_emplace(&*m.module);
-  if (first) interp::place_module_globals(device_.memory, *m.module, it->second);
+  if (!first) return true;
+  if (!interp::place_module_globals(device_.memory, *m.module, it->second)) return false;
+  bool ok = true;
+  for (const auto& [name, host_pointer] : m.managed) {
+    const ir::Variable* v = m.module->find_global(name);
+    if (!v || !v->is_managed) {
+      report("__managed__ variable " + name + ": " + (v ? "its PTX declaration lacks .attribute(.managed)" : "not in the module's PTX"));
+      ok = false;
+      continue;
+    }
+    const std::uint64_t a = it->second[static_cast<std::size_t>(v - m.module->globals.data())];
+    if (!map_managed(a, interp::managed_bytes(*v), "__managed__ variable " + name)) {
+      ok = false;
+      continue;
+    }
+    *host_pointer = reinterpret_cast<void*>(a);
+    // cudaMemcpyToSymbol(counter, ...) names a managed variable by the object the host sees, at this address.
+    variables_[*host_pointer] = {&m, name, v->size_bytes()};
+  }
+  return ok;
+}
+
+// Maps [address, address + bytes) of device memory into the process with the region's current contents.
+bool Runtime::map_managed(std::uint64_t address, std::uint64_t bytes, const std::string& what) {
+  void* mapped = mmap(reinterpret_cast<void*>(address), bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (mapped != reinterpret_cast<void*>(address)) {
+    if (mapped != MAP_FAILED) munmap(mapped, bytes);
+    report(what + ": the address the interpreter gives it is taken in this process");
+    return false;
+  }
+  if (auto* r = device_.memory.find(address, bytes)) std::memcpy(mapped, r->bytes.data(), bytes);
+  managed_[address] = bytes;
+  return true;
 }
 
 // ------------------------------------------------------------------------------------------------ memory
@@ -188,18 +237,14 @@ int Runtime::allocate_managed(void** pointer, std::uint64_t size) {
   std::lock_guard lock(mutex_);
   if (sticky_ != success) return sticky_;
   if (!pointer) return record(invalid_value);
-  const std::uint64_t page = 4096, bytes = (std::max<std::uint64_t>(size, 1) + page - 1) / page * page;
+  const std::uint64_t page = interp::kManagedPage, bytes = (std::max<std::uint64_t>(size, 1) + page - 1) / page * page;
   const std::uint64_t a = device_.memory.allocate("cudaMallocManaged #" + std::to_string(mallocs_ + 1), bytes, page);
-  void* mapped = a ? mmap(reinterpret_cast<void*>(a), bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) : MAP_FAILED;
-  if (mapped != reinterpret_cast<void*>(a)) {
-    if (mapped != MAP_FAILED) munmap(mapped, bytes);
+  if (!a || !map_managed(a, bytes, "cudaMallocManaged of " + std::to_string(size) + " bytes")) {
     if (a) device_.memory.release(a);
-    report("cudaMallocManaged of " + std::to_string(size) + " bytes: the address the interpreter gives it is taken in this process");
     *pointer = nullptr;
     return record(memory_allocation);
   }
-  managed_[a] = bytes;
-  *pointer = mapped;
+  *pointer = reinterpret_cast<void*>(a);
   ++mallocs_;
   if (monitor_) {
     monitor_->allocated(a, bytes);
@@ -285,7 +330,7 @@ int Runtime::symbol(const void* host_variable, std::uint64_t& address, std::uint
     report("variable " + it->second.name + ": " + m.error);
     return record(invalid_symbol);
   }
-  place_globals(m);
+  if (!place_globals(m)) return record(memory_allocation);
   const ir::Variable* v = m.module->find_global(it->second.name);
   if (!v) return record(invalid_symbol);
   address = device_.module_globals[&*m.module][static_cast<std::size_t>(v - m.module->globals.data())];
@@ -363,7 +408,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
     v.bytes.assign(bytes, bytes + fn->params[p].size_bytes());
     launch.params.push_back(std::move(v));
   }
-  place_globals(*k->module);
+  if (!place_globals(*k->module)) return record(memory_allocation);
   interp::Options options;
   options.device = &device_;
   options.seed = seed_ ? seed_ + launches_ : 0;

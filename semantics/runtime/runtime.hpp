@@ -35,6 +35,8 @@ struct Module {
   std::string name;                  // "module N (compute_XX)"
   std::optional<ir::Module> module;  // absent when the PTX does not load
   std::string error;                 // why a kernel of this module cannot run
+  // `__managed__` variables (__cudaRegisterManagedVar): PTX name -> the host's pointer to set to its address.
+  std::vector<std::pair<std::string, void**>> managed;
 };
 
 struct Kernel {
@@ -84,6 +86,11 @@ class Runtime {
   void** register_fatbin(const void* wrapper);
   void register_function(void** handle, const void* host_function, const char* device_name);
   void register_variable(void** handle, const void* host_variable, const char* device_name, std::uint64_t size);
+  // A `__managed__` variable: nvcc's host code reads it through `*host_pointer`, set by init_module.
+  void register_managed_variable(void** handle, void** host_pointer, const char* device_name);
+  // __cudaInitModule: places the module's variables and maps its managed ones into the process; false when the
+  // module does not load or a managed variable's address is taken in this process.
+  bool init_module(void** handle);
 
   // --- errors: `record` sets the last error (and returns it); a kernel fault is sticky, as in CUDA.
   int record(int error);
@@ -133,7 +140,8 @@ class Runtime {
   Runtime();
   void report(const std::string& message);  // to stderr, prefixed "ptxcheck exec: "
   Module* module_of(void** handle);
-  void place_globals(Module& m);
+  bool place_globals(Module& m);
+  bool map_managed(std::uint64_t address, std::uint64_t bytes, const std::string& what);
 
   std::recursive_mutex mutex_;
   std::vector<std::unique_ptr<Module>> modules_;

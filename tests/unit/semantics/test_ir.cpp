@@ -328,3 +328,33 @@ TEST_CASE("kernels are named by their C++ names, template instances without the 
   CHECK(lambda.kernels_named("k<main::{lambda(int)#1}>").size() == 1);
   CHECK(lambda.kernels_named("k").size() == 1);
 }
+
+TEST_CASE("variable attributes .managed and .unified (ISA 5.4.8)") {
+  // The spec's own examples (ISA 5.4.8, Examples), function attribute included.
+  auto m = load(kHeader + R"(
+.global .attribute(.managed) .s32 g;
+.global .attribute(.managed) .u64 x;
+.global .attribute(.unified(19,95)) .f32 f;
+.global .attribute( .managed ) .align 4 .b8 table[16];
+.global .u32 plain = 3;
+.func .attribute(.unified(0xAB, 0xCD)) bar() { ret; }
+)");
+  REQUIRE(m.find_global("g"));
+  CHECK(m.find_global("g")->is_managed);
+  CHECK(!m.find_global("g")->is_unified);
+  CHECK(m.find_global("x")->is_managed);
+  CHECK(m.find_global("f")->is_unified);
+  CHECK(!m.find_global("f")->is_managed);
+  CHECK(m.find_global("table")->is_managed);
+  CHECK(m.find_global("table")->align == 4);
+  CHECK(m.find_global("table")->size_bytes() == 16);
+  CHECK(!m.find_global("plain")->is_managed);
+  CHECK(m.find_function("bar"));
+  // "This attribute can only be used with variables in .global state space."
+  CHECK(errors_of(kHeader + ".shared .attribute(.managed) .u32 s;\n").at(0) ==
+        ".attribute(.managed) is only allowed on .global variables (ISA 5.4.8)");
+  CHECK(errors_of(kHeader + ".const .attribute(.unified(1,2)) .u32 c;\n").at(0) ==
+        ".attribute(.unified) is only allowed on .global variables (ISA 5.4.8)");
+  CHECK(errors_of(kHeader + ".global .attribute(.pinned) .u32 p;\n").at(0) ==
+        "unknown variable attribute '.pinned' (ISA 5.4.8 defines .managed and .unified(uuid1, uuid2))");
+}
