@@ -48,7 +48,8 @@ Witness witness_from(const json& j) {
   Witness w;
   w.block = get_or<std::array<std::uint32_t, 3>>(j, "block", {1, 1, 1});
   w.grid = get_or<std::array<std::uint32_t, 3>>(j, "grid", {1, 1, 1});
-  for (const auto& [key, value] : j.value("args", json::object()).items()) {
+  const json args = j.value("args", json::object());  // items() of a temporary would dangle
+  for (const auto& [key, value] : args.items()) {
     auto plus = key.rfind('+');
     if (plus == std::string::npos) continue;
     w.args[key.substr(0, plus)][static_cast<std::uint32_t>(std::stoul(key.substr(plus + 1)))] = {value.get<std::uint64_t>(), 0};
