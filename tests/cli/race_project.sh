@@ -87,6 +87,16 @@ sys.exit(not ("ptxcheck.race.data-race" in ids and "ptxcheck.race.input" in ids)
 "$ptxcheck" merge --format sarif s1.jsonl s2.jsonl >sarif2
 check "merge --format sarif == race -p --format sarif" cmp -s sarif sarif2
 
+# --shapes before the comment: two CTAs make shaped's a[threadIdx.x] race between them.
+echo '{"src/shaped.cu": {"blockDim": [64], "gridDim": "2"}}' >shapes.json
+"$ptxcheck" race -p build --shapes shapes.json --format json >json; rc=$?
+check "--shapes: exit 1" test $rc -eq 1
+check "--format json: one object per file; --shapes over the comment" python3 -c '
+import json, sys
+j = json.load(open("json"))
+v = {r["file"].split("/")[-1]: [k["verdict"] for k in r["kernels"]] for r in j}
+sys.exit(not (len(j) == 4 and v["shaped.cu"] == ["race"] and v["clean.cu"] == ["race-free"] and v["broken.cu"] == []))'
+
 # Bad input: located errors, exit 2.
 mkdir bad
 printf '[\n  {"directory": "/x", "file": "a.cu", "command": "nvcc -c a.cu"},\n]\n' >bad/compile_commands.json
