@@ -25,6 +25,7 @@ void register_prove(CLI::App& app);
 void register_compile_litmus(CLI::App& app);
 void register_run(CLI::App& app);
 void register_race(CLI::App& app);
+void register_merge(CLI::App& app);
 void register_litmus(CLI::App& app);
 void register_coverage(CLI::App& app);
 void register_exec(CLI::App& app);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   ptxcheck::cli::register_compile_litmus(app);
   ptxcheck::cli::register_run(app);
   ptxcheck::cli::register_race(app);
+  ptxcheck::cli::register_merge(app);
   ptxcheck::cli::register_litmus(app);
   ptxcheck::cli::register_coverage(app);
   ptxcheck::cli::register_exec(app);
