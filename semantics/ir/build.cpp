@@ -1071,6 +1071,10 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
       if (auto c = compare_from(w)) { q.compare = *c; continue; }
       if (w == "and" || w == "or" || w == "xor") { q.bool_op = w == "and" ? BoolOp::and_ : w == "or" ? BoolOp::or_ : BoolOp::xor_; continue; }
     }
+    if (op == Opcode::lop3_ && (w == "and" || w == "or")) {  // lop3.BoolOp, .BoolOp = { .or, .and } (ISA 9.7.8.6)
+      q.bool_op = w == "and" ? BoolOp::and_ : BoolOp::or_;
+      continue;
+    }
     if (atomic_ops || op == Opcode::vote_ || std::string_view(kOpcodes[static_cast<std::size_t>(op)].group) == "video") {
       if (auto a = atom_op_from(w)) { q.atom_op = *a; continue; }
     }

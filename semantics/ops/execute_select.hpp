@@ -74,7 +74,7 @@ template <class D, class F> Executed execute_compare(ValueStep<D, F>& x) {
   }
 }
 
-// and, or, xor, not, cnot, lop3 (immLut form), shf, shl, shr (9.7.8).
+// and, or, xor, not, cnot, lop3 (with .BoolOp too), shf, shl, shr (9.7.8).
 template <class D, class F> Executed execute_logic(ValueStep<D, F>& x) {
   const auto [d, fm, op, w, mods] = x.names();
   switch (x.in.op) {
@@ -83,9 +83,18 @@ template <class D, class F> Executed execute_logic(ValueStep<D, F>& x) {
     case ir::Opcode::xor_: x.W(xor_(d, x.R(1, w), x.R(2, w))); return Executed::done;
     case ir::Opcode::not_: x.W(not_(d, x.R(1, w))); return Executed::done;
     case ir::Opcode::cnot_: x.W(cnot(d, x.R(1, w))); return Executed::done;
-    case ir::Opcode::lop3_:  // immLut is an integer constant (value_form asks for an immediate)
-      x.W(lop3(d, x.R(1, w), x.R(2, w), x.R(3, w), static_cast<unsigned>(x.in.operands[4].imm & 0xff)));
+    case ir::Opcode::lop3_: {  // immLut is an integer constant (value_form asks for an immediate)
+      const Val<D> r = lop3(d, x.R(1, w), x.R(2, w), x.R(3, w), static_cast<unsigned>(x.in.operands[4].imm & 0xff));
+      const auto& dst = x.in.operands[0];
+      if (dst.kind != ir::Operand::Kind::PredPair) {
+        x.W(r);
+        return Executed::done;
+      }
+      // lop3.BoolOp: "p = (d != 0) BoolOp q;"
+      x.frame.write_register(dst.reg, r);
+      if (dst.reg2 >= 0) x.frame.write_register(dst.reg2, combine(d, *x.in.q.bool_op, d.bnot(d.eq(r, d.lit(w, 0))), x.R(5, 1)));
       return Executed::done;
+    }
     case ir::Opcode::shf_:
       x.W(shf(d, x.has(ir::Flag::l), x.has(ir::Flag::clamp), x.R(1, 32), x.R(2, 32), x.R(3, 32)));
       return Executed::done;

@@ -151,7 +151,7 @@ inline bool is_value_opcode(ir::Opcode op) {
 }
 
 // mov with a vector on either side, or of a vector register, moves register storage: the engine's (its shape, not
-// a value). lop3's predicate form, the scalar video byte/half selectors, vmad/vset and the SIMD video
+// a value). The scalar video byte/half selectors, vmad/vset and the SIMD video
 // instructions, and cvt of exotic types other than the forms above are not modelled.
 inline ValueForm value_form(const ir::Instruction& in) {
   using OK = ir::Operand::Kind;
@@ -172,7 +172,11 @@ inline ValueForm value_form(const ir::Instruction& in) {
   for (const auto& ty : t)
     if (exotic_type(ty.scalar)) return ValueForm::unmodelled;
   switch (in.op) {
-    case ir::Opcode::lop3_: return o.size() == 5 && o[4].kind == OK::Immediate ? ValueForm::modelled : ValueForm::unmodelled;
+    case ir::Opcode::lop3_: {  // lop3.b32 d, a, b, c, immLut; lop3.BoolOp.b32 d|p, a, b, c, immLut, q (9.7.8.6)
+      const bool plain = o.size() == 5 && !in.q.bool_op;
+      const bool with_predicate = o.size() == 6 && in.q.bool_op && o[0].kind == OK::PredPair;
+      return (plain || with_predicate) && o[4].kind == OK::Immediate ? ValueForm::modelled : ValueForm::unmodelled;
+    }
     case ir::Opcode::vadd_: case ir::Opcode::vsub_: case ir::Opcode::vabsdiff_: case ir::Opcode::vmin_: case ir::Opcode::vmax_:
     case ir::Opcode::vshl_: case ir::Opcode::vshr_:
       // the full-word forms (no .b0-.h1 selectors, which the IR does not decode)

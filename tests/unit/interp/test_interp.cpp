@@ -1455,3 +1455,38 @@ TEST_CASE("clusters: touching an exited peer's shared memory is illegal; a clust
     CHECK(stuck.r.problem.message.find("barrier.cluster: 3 of 4 arrived;") != std::string::npos);
   }
 }
+
+TEST_CASE("lop3.BoolOp: d from immLut, p = (d != 0) BoolOp q (ISA 9.7.8.6)") {
+  // Hand-computed from the spec's table: immLut 0x80 is a & b & c, 0x40 is a & b & ~c.
+  //   a = 0xF0F0, b = 0xFF00, c = 0x0F00: a&b&c = 0x0000, a&b&~c = 0xF000.
+  //   0x80 with .or and q = 1: d = 0, p = (0 != 0) or 1 = 1;   with .and and q = 1: p = 0.
+  //   0x40 with .and and q = 1: d = 0xF000, p = 1;             with .and and q = 0 (!%p0): p = 0.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0xF0F0;
+  mov.u32 %r2, 0xFF00;
+  mov.u32 %r3, 0x0F00;
+  setp.eq.u32 %p0, %r1, %r1;
+  lop3.or.b32 %r4|%p1, %r1, %r2, %r3, 0x80, %p0;
+  selp.u32 %r5, 1, 0, %p1;
+  lop3.and.b32 %r6|%p2, %r1, %r2, %r3, 0x80, %p0;
+  selp.u32 %r7, 1, 0, %p2;
+  lop3.and.b32 %r8|%p3, %r1, %r2, %r3, 0x40, %p0;
+  selp.u32 %r9, 1, 0, %p3;
+  lop3.and.b32 %r10|%p3, %r1, %r2, %r3, 0x40, !%p0;
+  selp.u32 %r11, 1, 0, %p3;
+  st.global.v4.u32 [%rd1], {%r4, %r5, %r6, %r7};
+  st.global.v4.u32 [%rd1+16], {%r8, %r9, %r10, %r11};
+  ret;
+})";
+  auto r = run_kernel(k, 1, 8);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0u);
+  CHECK(r.out[1] == 1u);
+  CHECK(r.out[2] == 0u);
+  CHECK(r.out[3] == 0u);
+  CHECK(r.out[4] == 0xF000u);
+  CHECK(r.out[5] == 1u);
+  CHECK(r.out[6] == 0xF000u);
+  CHECK(r.out[7] == 0u);
+}
