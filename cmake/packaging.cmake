@@ -15,6 +15,8 @@ set(CPACK_DEBIAN_PACKAGE_NAME ptxcheck)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The default build is RelWithDebInfo: unstripped, the executable and the runtime are 230 MB; stripped 8 MB (a 3.7 MB .deb).
+set(CPACK_STRIP_FILES ON)
 # lib/ptxcheck/libcudart.so.13 is a private library that `exec` preloads: no ldconfig trigger, no shlibs file.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/")

@@ -3,6 +3,7 @@
 # run from / on copies of the inputs (no path into the source tree), reads its cat models from
 # <prefix>/share/ptxcheck (--version says so), keeps working when the prefix is moved, and fails with exit 2
 # when PTXCHECK_DATA_DIR points at a folder without models (so the models are not compiled in).
+# With nvcc on PATH, `race` on a .cu and `exec` (the installed libcudart.so.13) run too.
 # Usage: install.sh PTXCHECK BUILD_DIR SOURCE_DIR
 set -u
 build=$2; src=$3
@@ -27,7 +28,7 @@ fi
 # Inputs copied out of the source tree; every run below starts in /.
 mkdir -p "$tmp/in"
 cp "$src/examples/litmus/MP-fence.litmus" "$src/examples/litmus/SB-fence-sc.litmus" "$tmp/in/"
-cp "$src/tests/unit/race/kernels/shared_no_barrier.cu" "$tmp/in/"
+cp "$src/tests/unit/race/kernels/shared_no_barrier.cu" "$src/examples/exec/saxpy.cu" "$tmp/in/"
 cd /
 
 run_installed() {  # run_installed PREFIX: --version, a litmus verdict, a model proof from ptx-race.cat
@@ -51,6 +52,11 @@ run_installed "$p" installed
 if command -v nvcc >/dev/null; then
   "$p/bin/ptxcheck" race "$tmp/in/shared_no_barrier.cu" --blockDim=128 --gridDim=2 >"$tmp/race" 2>&1; rc=$?
   check "installed: race finds the race (exit 1)" test $rc -eq 1
+  if [ -f "$p/lib/ptxcheck/libcudart.so.13" ]; then  # exec preloads <prefix>/lib/ptxcheck/libcudart.so.13
+    "$p/bin/ptxcheck" exec "$tmp/in/saxpy.cu" >"$tmp/exec" 2>&1; rc=$?
+    check "installed: exec runs saxpy on the installed runtime (exit 0)" test $rc -eq 0
+    check "installed: exec reports no error" grep -q '^no error: 0 errors$' "$tmp/exec"
+  fi
 fi
 
 # Relocatable: the data is found relative to the executable, not at the prefix it was installed to.
