@@ -2,15 +2,21 @@
 #include "cli/commands.hpp"
 #include "cli/nvcc_spellings.hpp"
 #include "semantics/support/allocator.hpp"
+#include "semantics/support/install_layout.hpp"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 int main(int argc, char** argv) {
   ptxcheck::tune_allocator();
   CLI::App app{"ptxcheck: the formal semantics of NVIDIA PTX (ISA 9.0) — parse, run, litmus, race, abi, prove"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ptxcheck 0.1");
+  // The version (project() in CMakeLists.txt) and where the cat models are read from (docs/install.md).
+  app.set_version_flag("--version", [] {
+    const auto& data = ptxcheck::data_dir();
+    return std::string("ptxcheck " PTXCHECK_VERSION "\ndata directory: ") + data.path.string() + " (" + data.found_by + ")";
+  });
   ptxcheck::cli::register_parse(app);
   ptxcheck::cli::register_abi(app);
   ptxcheck::cli::register_prove(app);

@@ -7,6 +7,7 @@
 #include "litmus/report/report.hpp"
 #include "memmodel/cat/parse.hpp"
 #include "semantics/support/files.hpp"
+#include "semantics/support/install_layout.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -25,7 +26,7 @@
 namespace ptxcheck::litmus {
 
 std::optional<cat::Model> load_named_model(const std::string& name, std::vector<std::string>& errors) {
-  std::string path = name == "ptx" ? std::string(PTXCHECK_MODELS_DIR) + "/ptx.cat" : name;
+  std::string path = name == "ptx" ? (models_dir() / "ptx.cat").string() : name;
   std::vector<Diagnostic> diags;
   auto m = cat::load_model(path, cat::base_names(), diags);
   for (auto& d : diags) errors.push_back(d.render());

@@ -11,6 +11,7 @@
 #include "litmus/driver.hpp"
 #include "litmus/parse/parse.hpp"
 #include "proofs/families.hpp"
+#include "semantics/support/install_layout.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -56,11 +57,11 @@ const Models* models(std::string& error) {
   if (!tried) {
     tried = true;
     std::vector<std::string> errors;
-    const std::string dir = PTXCHECK_MODELS_DIR;
+    const std::string dir = models_dir().string();
     auto ptx = litmus::load_named_model("ptx", errors);
     auto sc = litmus::load_named_model(dir + "/sc.cat", errors);
     auto c11 = litmus::load_named_model(dir + "/scoped-c11.cat", errors);
-    auto race = litmus::load_named_model(std::string(PTXCHECK_PROOFS_DIR) + "/models/ptx-race.cat", errors);
+    auto race = litmus::load_named_model((proofs_models_dir() / "ptx-race.cat").string(), errors);
     if (ptx && sc && c11 && race) {
       loaded = std::make_unique<Models>(Models{*ptx, *sc, *c11, litmus_compile::with_nonempty_axiom(*c11, "data-race"),
                                                without_axiom(*c11, "no-thin-air"),

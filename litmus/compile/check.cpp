@@ -8,6 +8,7 @@
 #include "litmus/report/report.hpp"
 #include "memmodel/cat/parse.hpp"
 #include "semantics/support/files.hpp"
+#include "semantics/support/install_layout.hpp"
 
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ cat::Model with_empty_axiom(cat::Model model, const std::string& name) { return 
 
 std::optional<CheckModels> load_check_models(const CheckOptions& options, std::vector<std::string>& errors) {
   auto ptx = litmus::load_named_model(options.ptx_model, errors);
-  const std::string src = options.source_model.empty() ? std::string(PTXCHECK_MODELS_DIR) + "/scoped-c11.cat" : options.source_model;
+  const std::string src = options.source_model.empty() ? (models_dir() / "scoped-c11.cat").string() : options.source_model;
   auto c11 = litmus::load_named_model(src, errors);
   if (!ptx || !c11) return std::nullopt;
   bool has_race = false;
