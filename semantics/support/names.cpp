@@ -104,6 +104,11 @@ std::string variable_cxx_name(std::string_view symbol) {
   return without_return_type(without_parameter_lists(cxx));
 }
 
+std::string variable_title(std::string_view symbol) {
+  const std::string cxx = variable_cxx_name(symbol);
+  return cxx == symbol ? cxx : cxx + " (" + std::string(symbol) + ")";
+}
+
 std::string kernel_base_name(std::string_view symbol) {
   std::string cxx = kernel_cxx_name(symbol);
   if (auto open = parameter_list_start(cxx); open != std::string::npos) cxx.erase(open);

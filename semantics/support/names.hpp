@@ -30,6 +30,8 @@ std::string kernel_title(std::string_view symbol);
 // local static `_ZZ9block_sumPKiPiE1s` (`block_sum(int const*, int*)::s`) is `block_sum::s`, `_ZZ1kIiEvPT_E1s`
 // is `k<int>::s`, `_ZN2ns1xE` is `ns::x`; a C name stays as it is.
 std::string variable_cxx_name(std::string_view symbol);
+// How messages name a variable: `ns::counter (_ZN2ns7counterE)`, or the symbol alone when it is not mangled.
+std::string variable_title(std::string_view symbol);
 // The name of a kernel's function part without namespaces, template arguments or parameters, as the source's
 // declaration spells it (`_ZN2ns5scaleIfEEvPT_` -> `scale`).
 std::string kernel_base_name(std::string_view symbol);

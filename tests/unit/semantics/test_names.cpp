@@ -31,6 +31,8 @@ TEST_CASE("names: a __shared__ array in a templated kernel keeps the template ar
 TEST_CASE("names: global __device__ variables and C names") {
   CHECK(variable_cxx_name("_ZN2ns7counterE") == "ns::counter");  // namespace ns { __device__ int counter[8]; }
   CHECK(variable_cxx_name("_ZN12_GLOBAL__N_11xE") == "(anonymous namespace)::x");
+  CHECK(variable_title("_ZN2ns7counterE") == "ns::counter (_ZN2ns7counterE)");
+  CHECK(variable_title("gval") == "gval");
   CHECK(variable_cxx_name("gval") == "gval");  // __device__ float gval; (C++ does not mangle a global's name)
   CHECK(demangle("ck") == "ck");
   CHECK(kernel_cxx_name("ck") == "ck");
