@@ -362,7 +362,7 @@ TEST_CASE("reports name objects as the CUDA source does: kernel::variable[elemen
       ".version 8.0\n.target sm_90\n.address_size 64\n"
       ".global .align 4 .u32 _ZN2ns7counterE;\n"
       ".visible .entry _Z9block_sumPKiPi(.param .u64 _Z9block_sumPKiPi_param_0, .param .u64 _Z9block_sumPKiPi_param_1)\n"
-      "{\n  .shared .align 4 .b8 _ZZ9block_sumPKiPiE1s[1024];\n  .reg .u32 %r<2>;\n"
+      "{\n  .shared .align 4 .b8 _ZZ9block_sumPKiPiE1s[1024];\n  .reg .u32 %r<2>;\n  .reg .f64 %fd1;\n"
       "  st.shared.u32 [_ZZ9block_sumPKiPiE1s+64], %r1;\n  st.shared.f64 [_ZZ9block_sumPKiPiE1s+64], %fd1;\n  ret;\n}\n"
       ".visible .entry ck(.param .u64 p, .param .u64 ck_param_1)\n{\n  ret;\n}\n";
   auto built = ptx::ir::load_ptx(ptx, "names.ptx");
