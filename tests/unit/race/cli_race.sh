@@ -1,7 +1,7 @@
 #!/bin/sh
+# CLI test of `ptxcheck race` through the real executable: exit codes (0 race-free, 1 race or barrier divergence,
 # 2 bad input / no kernel, 3 unknown), the JSON and SARIF shapes, a located error on malformed PTX, and objects named
 # as the CUDA source names them (block_sum::s[16], argument 2 (out)[7]) with the PTX name beside.
-# 2 bad input / no kernel, 3 unknown), the JSON and SARIF shapes, and a located error on malformed PTX.
 # Usage: cli_race.sh PTXCHECK SOURCE_DIR
 set -u
 exe=$1
