@@ -4,6 +4,7 @@
 #include "cli/cuda_flags.hpp"
 #include "semantics/ir/build.hpp"
 #include "semantics/ptx/printer.hpp"
+#include "semantics/support/names.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +42,7 @@ nlohmann::json summary(const ptx::ir::Module& m, const std::vector<BodyStats>& b
     for (const auto& p : f.params)
       params.push_back({{"name", p.name}, {"type", ptx::ir::type_name(p.type)}, {"bytes", p.size_bytes()}});
     functions.push_back({{"name", f.name},
+                         {"cuda_name", ptxcheck::names::kernel_cxx_name(f.name)},
                          {"kind", f.is_entry ? "entry" : "func"},
                          {"defined", f.has_body},
                          {"params", params},
@@ -53,7 +55,7 @@ nlohmann::json summary(const ptx::ir::Module& m, const std::vector<BodyStats>& b
   for (const auto* k : m.kernels()) out["kernels"].push_back(k->name);
   out["globals"] = json::array();
   for (const auto& g : m.globals)
-    out["globals"].push_back({{"name", g.name}, {"space", ptx::ir::state_space_name(g.space)}, {"bytes", g.size_bytes()}});
+    out["globals"].push_back({{"name", g.name}, {"cuda_name", ptxcheck::names::variable_cxx_name(g.name)}, {"space", ptx::ir::state_space_name(g.space)}, {"bytes", g.size_bytes()}});
   out["instruction_count"] = total;
   out["instructions_by_opcode"] = counts;
   return out;

@@ -7,6 +7,7 @@
 #include "semantics/interp/npy.hpp"
 #include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/build.hpp"
+#include "semantics/support/names.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -136,7 +137,12 @@ int run_run(const RunArgs& args) {
   opt.resident_ctas = args.resident;
   opt.gpu_slack_bytes = args.gpu_slack;
   auto r = ptx::interp::run(m, launch, opt);
-  std::cout << ptx::interp::result_to_json(r, m, launch, args.hex).dump(2) << "\n";
+  nlohmann::json out = ptx::interp::result_to_json(r, m, launch, args.hex);
+  if (const auto named = m.kernels_named(launch.kernel); named.size() == 1) {  // the kernel run: PTX and CUDA names
+    out["kernel"] = named[0]->name;
+    out["cuda_name"] = ptxcheck::names::kernel_cxx_name(named[0]->name);
+  }
+  std::cout << out.dump(2) << "\n";
   if (!args.output_npy.empty() && !write_npy_buffers(args.output_npy, r, launch)) return 2;
   if (r.stats.overrun_accesses)
     std::cerr << "warning: " << r.stats.overrun_accesses << " accesses past an allocation's end (first: " << r.first_overrun.message << ")\n";

@@ -2,6 +2,7 @@
 #include "checker/race/assume.hpp"
 
 #include "checker/race/encode.hpp"
+#include "semantics/support/names.hpp"
 
 #include <boost/fusion/include/at_c.hpp>
 #include <boost/spirit/home/x3.hpp>
@@ -192,29 +193,17 @@ std::optional<ElementType> integer_element(const ptx::ir::Function& kernel, std:
             " parameter " + p.name + " is unknown (a CUDA kernel's mangled name tells it)";
     return std::nullopt;
   }
-  std::string t = cxx_types[k - 1];
-  if (t.empty() || t.back() != '*' || p.size_bytes() != 8) {
-    error = "arg" + std::to_string(k) + " is " + t + ", not a pointer";
+  const std::string t = ptxcheck::names::pointee_type(cxx_types[k - 1]);
+  if (t.empty() || p.size_bytes() != 8) {
+    error = "arg" + std::to_string(k) + " is " + cxx_types[k - 1] + ", not a pointer";
     return std::nullopt;
   }
-  t.pop_back();
-  for (bool stripped = true; stripped;) {  // the qualifiers, which the demangler writes after the type
-    stripped = false;
-    for (const std::string q : {" volatile", " const"})
-      if (t.size() > q.size() && t.compare(t.size() - q.size(), q.size(), q) == 0) {
-        t.erase(t.size() - q.size());
-        stripped = true;
-      }
-  }
-  static const std::map<std::string, unsigned> sizes{{"char", 1},       {"signed char", 1}, {"unsigned char", 1},      {"bool", 1},
-                                                     {"short", 2},      {"unsigned short", 2}, {"int", 4},             {"unsigned int", 4},
-                                                     {"long", 8},       {"unsigned long", 8},  {"long long", 8},       {"unsigned long long", 8}};
-  auto it = sizes.find(t);
-  if (it == sizes.end()) {
+  const unsigned bytes = ptxcheck::names::cxx_type_bytes(t);
+  if (bytes == 0 || !(signed_cxx_integer(t) || unsigned_cxx_integer(t))) {
     error = "arg" + std::to_string(k) + "[...]: the elements of " + cxx_types[k - 1] + " are not integers";
     return std::nullopt;
   }
-  return ElementType{it->second, signed_cxx_integer(t)};
+  return ElementType{bytes, signed_cxx_integer(t)};
 }
 
 std::optional<ElementType> integer_variable(const ptx::ir::Module* module, const std::string& name, std::string& error) {

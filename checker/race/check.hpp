@@ -72,6 +72,9 @@ struct AccessReport {
   std::string space;     // global, shared, generic
   std::string object;    // parameter or variable, "?" unknown
   std::string argument;  // for a kernel parameter, the C++ argument it is ("argument 2, int*"); else empty
+  // The object and offset as the CUDA source names them (describe.hpp cuda_object_name): "block_sum::s[16]",
+  // "argument 2 (out)[7]"; empty when the object is unknown.
+  std::string cuda_name;
   std::int64_t offset = 0;
   unsigned size = 0;
   std::string opcode;

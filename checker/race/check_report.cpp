@@ -55,6 +55,7 @@ AccessReport KernelCheck::describe(const Access& a, const z3::model& mdl) {
   z3::expr base = a.object >= 0 ? c.bv_const(prep.objects[a.object].base_symbol.c_str(), 64) : c.bv_val(0, 64);
   r.offset = static_cast<std::int64_t>(mdl.eval(a.addr - base, true).get_numeral_uint64());
   r.where = where_of(m, in);
+  r.cuda_name = cuda_object_name(m, f, r.object, r.offset, in);
   return r;
 }
 

@@ -241,7 +241,10 @@ class Detector final : public ptx::interp::Observer {
  public:
   Detector(const ptx::ir::Module& m, const ptx::interp::Launch& l, const DynamicOptions& o, DynamicResult& out)
       : m_(m), o_(o), out_(out), cta_size_(std::uint64_t(l.block[0]) * l.block[1] * l.block[2]),
-        threads_in_grid_(cta_size_ * l.grid[0] * l.grid[1] * l.grid[2]), block_(l.block), grid_(l.grid) {}
+        threads_in_grid_(cta_size_ * l.grid[0] * l.grid[1] * l.grid[2]), block_(l.block), grid_(l.grid) {
+    const auto named = m.kernels_named(l.kernel);
+    kernel_ = named.size() == 1 ? named[0] : nullptr;
+  }
 
   std::string stop_reason() override {
     if (o_.max_seconds <= 0 || thread_cpu_seconds() - start_ <= o_.max_seconds) return {};
@@ -585,8 +588,13 @@ class Detector final : public ptx::interp::Observer {
         r.object = obj.name;
         r.offset = static_cast<std::int64_t>(start - obj.base);
       }
+    const ptx::ir::Function* named_by = kernel_;  // the kernel that names the object: the launched one's variables
     for (const ptx::ir::Function* k : m_.kernels())  // a buffer named after a kernel parameter (a replay's)
-      if (std::string a = argument_text(*k, r.object); !a.empty()) r.argument = a;
+      if (std::string a = argument_text(*k, r.object); !a.empty()) {
+        r.argument = a;
+        named_by = k;
+      }
+    if (named_by) r.cuda_name = cuda_object_name(m_, *named_by, r.object, r.offset, *s.ins);
     return r;
   }
 
@@ -638,6 +646,7 @@ class Detector final : public ptx::interp::Observer {
   }
 
   const ptx::ir::Module& m_;
+  const ptx::ir::Function* kernel_ = nullptr;  // the launched kernel (names its variables in reports)
   const DynamicOptions& o_;
   DynamicResult& out_;
   const std::uint64_t cta_size_;

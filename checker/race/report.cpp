@@ -1,6 +1,8 @@
 // JSON, text and SARIF renderings of race-check results (see report.hpp).
 #include "checker/race/report.hpp"
 
+#include "semantics/support/names.hpp"
+
 #include <sstream>
 
 namespace ptxcheck::race {
@@ -30,7 +32,7 @@ namespace {
 json where_json(const Where& w) { return {{"file", w.file}, {"line", w.line}, {"column", w.column}, {"ptx_file", w.ptx_file}, {"ptx_line", w.ptx_line}}; }
 json ids_json(const ThreadIds& t) { return {{"ctaid", t.ctaid}, {"tid", t.tid}}; }
 json access_json(const AccessReport& a) {
-  return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"argument", a.argument}, {"offset", a.offset},
+  return {{"kind", a.kind}, {"strength", a.strength}, {"space", a.space}, {"object", a.object}, {"cuda_name", a.cuda_name}, {"argument", a.argument}, {"offset", a.offset},
           {"size", a.size}, {"instruction", a.opcode}, {"location", where_json(a.where)}};
 }
 json witness_json(const Witness& w) {
@@ -41,9 +43,18 @@ json witness_json(const Witness& w) {
   for (const auto& word : w.loaded) loaded.push_back({{"param", word.param}, {"offset", word.offset}, {"bytes", word.bytes}, {"value", word.value}});
   return {{"block", w.block}, {"grid", w.grid}, {"args", args}, {"pointers", w.pointers}, {"loaded", loaded}};
 }
+// What an access reaches, as the CUDA source names it with the PTX name beside it:
+// `block_sum::s[16] (_ZZ9block_sumPKiPiE1s+64)`, `argument 2 (out)[7] (_Z1kPKiPi_param_1+28, int*)`.
+std::string object_text(const AccessReport& a) {
+  const std::string ptx = ptxcheck::names::ptx_address(a.object, a.offset);
+  const auto comma = a.argument.rfind(", ");
+  const std::string type = comma == std::string::npos ? "" : ", " + a.argument.substr(comma + 2);
+  if (a.cuda_name.empty()) return ptx + (a.argument.empty() ? "" : " (" + a.argument + ")");
+  return a.cuda_name + " (" + ptx + type + ")";
+}
 std::string access_text(const AccessReport& a) {
   std::ostringstream s;
-  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << a.object << (a.offset < 0 ? "" : "+") << a.offset << (a.argument.empty() ? "" : " (" + a.argument + ")") << " [" << a.size << (a.size == 1 ? " byte] by " : " bytes] by ")
+  s << a.kind << " (" << a.strength << ", " << a.space << ") of " << object_text(a) << " [" << a.size << (a.size == 1 ? " byte] by " : " bytes] by ")
     << a.opcode << " at " << a.where.text();
   return s.str();
 }

@@ -23,7 +23,7 @@ std::string hex(std::uint64_t v) {
 // ---------------------------------------------------------------------------------------------- launch
 std::string Machine::cluster_refusal(const ir::Function& kernel) const {
   if (kernel.performance.count("blocksareclusters"))
-    return "kernel '" + kernel.name + "' declares .blocksareclusters, which the interpreter does not model";
+    return "kernel '" + ir::kernel_title(kernel.name) + "' declares .blocksareclusters, which the interpreter does not model";
   if (cluster_.ctas() == 1) return {};
   // The race checker's observer models one CTA's shared memory: it would mistake a remote access for a local one.
   if (opt_.observer) return "clusters of more than one CTA are not observed (the observer sees one CTA's shared memory)";

@@ -5,6 +5,7 @@
 #include "semantics/ir/address.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/execute.hpp"
+#include "semantics/support/names.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -221,7 +222,7 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
       auto* r = global_.find(a, size);
       if (r) p = r->bytes.data() + (a - r->base);
       if (r && !r->covers(a, size) && result_.stats.overrun_accesses++ == 0)  // inside the GPU slack only
-        result_.first_overrun = {Problem::Kind::out_of_bounds, describe("out-of-bounds") + " past '" + r->name + "', let through by the GPU slack", {position(t)}};
+        result_.first_overrun = {Problem::Kind::out_of_bounds, describe("out-of-bounds") + " past '" + ptxcheck::names::variable_title(r->name) + "', let through by the GPU slack", {position(t)}};
       break;
     }
     case StateSpace::shared: case StateSpace::shared_cluster:  // this CTA's or, through the cluster window, another's

@@ -28,9 +28,9 @@ std::string launch_shape_error(const std::optional<Dims>& block, const std::opti
     return "block " + dims_text(*block) + ": " + std::to_string(product(*block)) + " threads, a CTA has at most " + std::to_string(max_threads_per_cta);
   if (!kernel) return {};
   if (auto req = block_directive(*kernel, "reqntid"); req && *req != *block)
-    return "block " + dims_text(*block) + ": kernel " + kernel->name + " requires .reqntid " + dims_text(*req) + " (ISA 11.4.3)";
+    return "block " + dims_text(*block) + ": kernel " + ir::kernel_title(kernel->name) + " requires .reqntid " + dims_text(*req) + " (ISA 11.4.3)";
   if (auto max = block_directive(*kernel, "maxntid"); max && product(*block) > product(*max))
-    return "block " + dims_text(*block) + ": kernel " + kernel->name + " allows at most " + std::to_string(product(*max)) +
+    return "block " + dims_text(*block) + ": kernel " + ir::kernel_title(kernel->name) + " allows at most " + std::to_string(product(*max)) +
            " threads per CTA (.maxntid " + dims_text(*max) + ", ISA 11.4.2)";
   return {};
 }
@@ -46,9 +46,9 @@ std::string cluster_shape_error(const Dims& grid, const std::optional<Dims>& clu
   if (kernel) {
     const auto req = block_directive(*kernel, "reqnctapercluster");
     if (req && cluster && *req != *cluster)
-      return "cluster " + dims_text(*cluster) + ": kernel " + kernel->name + " requires .reqnctapercluster " + dims_text(*req) + " (ISA 11.7.1)";
+      return "cluster " + dims_text(*cluster) + ": kernel " + ir::kernel_title(kernel->name) + " requires .reqnctapercluster " + dims_text(*req) + " (ISA 11.7.1)";
     if (!req && !cluster && kernel->performance.count("explicitcluster"))
-      return "kernel " + kernel->name + " must be launched with an explicit cluster (.explicitcluster, ISA 11.7.2); give \"cluster\"";
+      return "kernel " + ir::kernel_title(kernel->name) + " must be launched with an explicit cluster (.explicitcluster, ISA 11.7.2); give \"cluster\"";
   }
   const ClusterShape shape = cluster_shape(cluster, kernel);
   const Dims& c = shape.dims;
@@ -59,7 +59,7 @@ std::string cluster_shape_error(const Dims& grid, const std::optional<Dims>& clu
            " (" + std::to_string(max_cluster_ctas_portable) + " portably)";
   if (kernel)
     if (auto it = kernel->performance.find("maxclusterrank"); it != kernel->performance.end() && !it->second.empty() && product(c) > it->second[0])
-      return "cluster " + dims_text(c) + ": kernel " + kernel->name + " allows at most " + std::to_string(it->second[0]) +
+      return "cluster " + dims_text(c) + ": kernel " + ir::kernel_title(kernel->name) + " allows at most " + std::to_string(it->second[0]) +
              " CTAs per cluster (.maxclusterrank, ISA 11.7.3)";
   for (int i = 0; i < 3; ++i)
     if (grid[i] % c[i])

@@ -250,7 +250,7 @@ RunResult Machine::run() {
   cluster_ = cluster_shape(launch_.cluster, kernel);
   if (launch_.params.size() != kernel->params.size()) {
     result_.problem = {Problem::Kind::bad_launch,
-                       "kernel '" + kernel->name + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +
+                       "kernel '" + ir::kernel_title(kernel->name) + "' takes " + std::to_string(kernel->params.size()) + " parameters, the launch gives " +
                            std::to_string(launch_.params.size()), {}};
     return result_;
   }

@@ -2,8 +2,8 @@
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/opcode_operands.hpp"
+#include "semantics/support/names.hpp"
 
-#include <boost/core/demangle.hpp>
 #include <boost/variant/apply_visitor.hpp>
 #include <boost/variant/get.hpp>
 
@@ -1127,26 +1127,13 @@ std::vector<const Function*> Module::kernels() const {
   for (const auto& f : functions) if (f.is_entry) out.push_back(&f);
   return out;
 }
-namespace {
-// Where the parameter list of a demangled name starts: the '(' matching its final ')', which template arguments
-// before it may contain too (`k<main::{lambda(int)#1}>(int*, ...)`); npos when there is none.
-std::size_t parameter_list_start(const std::string& cxx) {
-  if (!cxx.ends_with(')')) return std::string::npos;
-  int depth = 0;
-  for (std::size_t i = cxx.size(); i-- > 0;) {
-    depth += (cxx[i] == ')') - (cxx[i] == '(');
-    if (depth == 0) return i;
-  }
-  return std::string::npos;
-}
-}  // namespace
 
 std::vector<const Function*> Module::kernels_named(std::string_view name) const {
   std::vector<const Function*> exact, by_cxx_name;
   for (const Function* f : kernels()) {
     if (f->name == name) exact.push_back(f);
     const std::string cxx = kernel_cxx_name(f->name);
-    const std::string without_params = cxx.substr(0, parameter_list_start(cxx));
+    const std::string without_params = cxx.substr(0, ptxcheck::names::parameter_list_start(cxx));
     const std::string without_template_args = without_params.substr(0, without_params.find('<'));
     if (name == cxx || name == without_params || name == without_template_args) by_cxx_name.push_back(f);
   }
@@ -1162,28 +1149,9 @@ std::string Module::no_single_kernel_named(std::string_view name) const {
   return out + (list.empty() ? "; the module has no kernel" : "; the module's kernels: " + list);
 }
 
-std::string kernel_cxx_name(std::string_view symbol) {
-  std::string cxx = boost::core::demangle(std::string(symbol).c_str());
-  // A `__global__` function returns void (an .entry has no return parameters, ISA 11.2.1): the prefix is that type.
-  if (cxx != symbol && cxx.starts_with("void ")) cxx.erase(0, 5);
-  return cxx;
-}
-std::vector<std::string> kernel_cxx_parameter_types(std::string_view symbol) {
-  const std::string cxx = kernel_cxx_name(symbol);
-  const auto open = parameter_list_start(cxx);
-  if (cxx == symbol || open == std::string::npos || cxx.ends_with("()")) return {};
-  // The list between the outermost parentheses, split at the commas outside template arguments and nested
-  // parentheses (function pointer types).
-  std::vector<std::string> types{""};
-  int depth = 0;
-  for (std::size_t i = open + 1; i + 1 < cxx.size(); ++i) {
-    const char ch = cxx[i];
-    depth += (ch == '<' || ch == '(') - (ch == '>' || ch == ')');
-    if (ch == ',' && depth == 0) types.emplace_back();
-    else if (!(ch == ' ' && types.back().empty())) types.back() += ch;
-  }
-  return types;
-}
+// The demangling lives in semantics/support/names.hpp, shared by every report.
+std::string kernel_cxx_name(std::string_view symbol) { return ptxcheck::names::kernel_cxx_name(symbol); }
+std::vector<std::string> kernel_cxx_parameter_types(std::string_view symbol) { return ptxcheck::names::kernel_cxx_parameter_types(symbol); }
 AsyncCopyRole async_copy_role(const Instruction& in) {
   if (in.op != Opcode::cp_ || !in.q.has_word("async") || in.q.has_word("bulk") || in.q.has_word("mbarrier")) return AsyncCopyRole::none;
   if (in.q.has_word("commit_group")) return AsyncCopyRole::commit;
@@ -1261,10 +1229,7 @@ std::uint32_t async_wait_pending(const Instruction& in) {
   return static_cast<std::uint32_t>(in.operands[0].imm);
 }
 
-std::string kernel_title(std::string_view symbol) {
-  const std::string cxx = kernel_cxx_name(symbol);
-  return cxx == symbol ? cxx : cxx + " (PTX " + std::string(symbol) + ")";
-}
+std::string kernel_title(std::string_view symbol) { return ptxcheck::names::kernel_title(symbol); }
 
 BuildResult build(const ParsedModule& parsed) { return Builder(parsed).run(); }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # CLI test of `ptxcheck race` through the real executable: exit codes (0 race-free, 1 race or barrier divergence,
-# 2 bad input / no kernel, 3 unknown), the JSON and SARIF shapes, and a located error on malformed PTX.
+# 2 bad input / no kernel, 3 unknown), the JSON and SARIF shapes, a located error on malformed PTX, and objects named
+# as the CUDA source names them (block_sum::s[16], argument 2 (out)[7]) with the PTX name beside.
 # Usage: cli_race.sh PTXCHECK SOURCE_DIR
 set -u
 exe=$1
@@ -90,13 +91,35 @@ printf 'template <typename T> __global__ void k(T* p) { p[0] = (T)threadIdx.x; }
 expect_rc 1 "--kernel by template instance" "$exe" race "$tmp/tpl.cu" --kernel 'k<int>' --blockDim=64 --gridDim=1
 grep -q "kernel k<int>(int\*) (PTX _Z1kIiEvPT_): race" "$tmp/out" && ! grep -q "k<char>" "$tmp/out" || { echo "FAIL: --kernel k<int>"; cat "$tmp/out"; fail=1; }
 # A kernel parameter is named as the C++ argument it is, too.
-grep -q "of _Z1kIiEvPT__param_0+0 (argument 1, int\*) \[4 bytes\]" "$tmp/out" || { echo "FAIL: parameter not named as argument 1"; cat "$tmp/out"; fail=1; }
+grep -q "of argument 1 (p)\[0\] (_Z1kIiEvPT__param_0+0, int\*) \[4 bytes\]" "$tmp/out" || { echo "FAIL: parameter not named as argument 1 (p)"; cat "$tmp/out"; fail=1; }
 expect_rc 1 "--kernel by template instance signature" "$exe" race "$tmp/tpl.cu" --kernel 'k<char>(char*)' --blockDim=64 --gridDim=1
 # A confirmed race shows the replayed execution's threads and location: with zero buffers every warp's count is 0,
 # so every lane writes out[0] (the solver's model may have named other threads, at another offset).
 expect_rc 1 "ballot compaction writing unkept lanes" "$exe" race "$k/ballot_compaction_unkept_lanes.cu" --blockDim=128 --gridDim=4
-[ "$(grep -c "thread [12] .*: write (weak, global) of _Z1kPKiPiS1__param_1+0 (argument 2, int\*) \[4 bytes\]" "$tmp/out")" = 2 ] &&
+[ "$(grep -c "thread [12] .*: write (weak, global) of argument 2 (out)\[0\] (_Z1kPKiPiS1__param_1+0, int\*) \[4 bytes\]" "$tmp/out")" = 2 ] &&
   grep -q "buffers zero) and this execution races between these threads" "$tmp/out" || { echo "FAIL: confirmed race not shown as executed"; cat "$tmp/out"; fail=1; }
+# Objects are named as the CUDA source names them, the PTX name beside (issue 38): a kernel's __shared__ array by
+# kernel::name and element (byte 64 of ints is [16]), an argument by its position and source name; the JSON keeps
+# "object" (PTX) and adds "cuda_name".
+expect_rc 1 "CUDA names: block_sum" "$exe" race "$src/examples/race/block_sum_missing_barrier.cu" --blockDim=256 --gridDim=4
+grep -Eq "of block_sum::s\[[0-9]+\] \(_ZZ9block_sumPKiPiE1s\+[0-9]+\) \[4 bytes\]" "$tmp/out" || { echo "FAIL: block_sum::s not named with its PTX name"; cat "$tmp/out"; fail=1; }
+grep -q "kernel block_sum(int const\*, int\*) (PTX _Z9block_sumPKiPi): race" "$tmp/out" || { echo "FAIL: kernel not demangled"; cat "$tmp/out"; fail=1; }
+printf '__global__ void shift(const float* in, float* out) {\n  out[threadIdx.x / 2 + 7] = in[threadIdx.x];\n}\n' > "$tmp/shift.cu"
+expect_rc 1 "CUDA names: argument" "$exe" race "$tmp/shift.cu" --blockDim=64 --gridDim=1
+grep -Eq "write \(weak, global\) of argument 2 \(out\)\[[0-9]+\] \(_Z5shiftPKfPf_param_1\+[0-9]+, float\*\)" "$tmp/out" || { echo "FAIL: argument 2 (out) not named"; cat "$tmp/out"; fail=1; }
+expect_rc 1 "CUDA names: --json" "$exe" race "$src/examples/race/block_sum_missing_barrier.cu" --blockDim=256 --gridDim=4 --json
+python3 - "$tmp/out" <<'PY' || fail=1
+import json, re, sys
+a = json.load(open(sys.argv[1]))["kernels"][0]["races"][0]["first"]
+assert a["object"] == "_ZZ9block_sumPKiPiE1s", a
+assert a["cuda_name"] == "block_sum::s[%d]" % (a["offset"] // 4), a
+print("ok: JSON cuda_name")
+PY
+cp "$tmp/shift.cu" "$tmp/shift_copy.cu" && nvcc -ptx -lineinfo -arch=sm_90 -o "$tmp/shift.ptx" "$tmp/shift_copy.cu" 2>/dev/null && rm "$tmp/shift_copy.cu" && {
+  # The .loc map names a source that is gone: the argument keeps its position only.
+  expect_rc 1 "CUDA names: argument without its source" "$exe" race "$tmp/shift.ptx" --blockDim=64 --gridDim=1
+  grep -Eq "of argument 2\[[0-9]+\] \(_Z5shiftPKfPf_param_1\+[0-9]+, float\*\)" "$tmp/out" || { echo "FAIL: argument 2 without source name"; cat "$tmp/out"; fail=1; }
+}
 # A PTX input has no .loc: an access is located by the PTX file's own line.
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .u64 %%a;\n  .reg .u32 %%t;\n  ld.param.u64 %%a, [p];\n  mov.u32 %%t, %%tid.x;\n  st.global.u32 [%%a], %%t;\n  ret;\n}\n' > "$tmp/ww.ptx"
 expect_rc 1 "racy PTX" "$exe" race "$tmp/ww.ptx" --blockDim=32 --gridDim=1

@@ -2,7 +2,9 @@
 // known answer on its first line (`// expect: race|race-free|barrier-divergence|unknown  launch: --blockDim=.. --gridDim=..`,
 // optionally `options: --O0 --assume-pure-externs --assume='EXPR'`),
 // plus the launch-shape spellings and the report renderings (JSON, SARIF) on a racy kernel.
+#include "checker/race/describe.hpp"
 #include "checker/race/run.hpp"
+#include "semantics/ir/build.hpp"
 
 #include <doctest/doctest.h>
 
@@ -140,6 +142,7 @@ TEST_CASE("one report per race: a race between every pair of threads is reported
   CHECK(x.first.strength == "weak");
   CHECK(x.first.offset == 0);
   CHECK(x.first.where.line == 3);
+  CHECK(x.first.cuda_name == "argument 1 (a)[0]");
   CHECK((x.t1.ctaid != x.t2.ctaid || x.t1.tid != x.t2.tid));  // two distinct threads
 }
 
@@ -152,6 +155,7 @@ TEST_CASE("a race inside a called function is reported at the callee's source li
   CHECK(x.first.where.line == 4);  // `a[i] = v;` in put()
   CHECK(x.second.where.line == 4);
   CHECK(x.first.object == "_Z1kPi_param_0");  // the pointer passed through the .param argument is the kernel's
+  CHECK(x.first.cuda_name == "argument 1 (a)[0]");  // as the CUDA source names it (names.hpp)
 }
 
 TEST_CASE("a race on dynamic shared memory (extern __shared__) is confirmed by a replay that provides it") {
@@ -349,4 +353,32 @@ TEST_CASE("last-block tickets: the notes say a ticket orders, or which --assume 
   auto [every, every_notes] = notes_of("atomic_ticket_every_thread.cu");
   CHECK(every == 3);
   CHECK(every_notes.find("is no last-block ticket: two threads of one CTA may run it on one location") != std::string::npos);
+}
+
+TEST_CASE("reports name objects as the CUDA source does: kernel::variable[element], argument N[element]") {
+  // nvcc's shape: a local __shared__ int s[256] of block_sum(const int*, int*) is a .b8 array inside the entry; a
+  // global __device__ unsigned counter is typed; a C kernel's own parameter names stand for the source's.
+  const std::string ptx =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".global .align 4 .u32 _ZN2ns7counterE;\n"
+      ".visible .entry _Z9block_sumPKiPi(.param .u64 _Z9block_sumPKiPi_param_0, .param .u64 _Z9block_sumPKiPi_param_1)\n"
+      "{\n  .shared .align 4 .b8 _ZZ9block_sumPKiPiE1s[1024];\n  .reg .u32 %r<2>;\n  .reg .f64 %fd1;\n"
+      "  st.shared.u32 [_ZZ9block_sumPKiPiE1s+64], %r1;\n  st.shared.f64 [_ZZ9block_sumPKiPiE1s+64], %fd1;\n  ret;\n}\n"
+      ".visible .entry ck(.param .u64 p, .param .u64 ck_param_1)\n{\n  ret;\n}\n";
+  auto built = ptx::ir::load_ptx(ptx, "names.ptx");
+  REQUIRE(built);
+  const auto& m = *built.module;
+  const auto& k = *m.find_function("_Z9block_sumPKiPi");
+  const auto& st_u32 = k.body[0];
+  const auto& st_f64 = k.body[1];
+  CHECK(race::cuda_object_name(m, k, "_ZZ9block_sumPKiPiE1s", 64, st_u32) == "block_sum::s[16]");
+  CHECK(race::cuda_object_name(m, k, "_ZZ9block_sumPKiPiE1s", 64, st_f64) == "block_sum::s[8]");
+  CHECK(race::cuda_object_name(m, k, "_ZZ9block_sumPKiPiE1s", 66, st_u32) == "block_sum::s[16], byte 2");
+  CHECK(race::cuda_object_name(m, k, "_ZN2ns7counterE", 0, st_u32) == "ns::counter");  // a scalar: no index
+  // Pointer parameters: the element is the pointee's (int), not the access's; no .cu, so no source name.
+  CHECK(race::cuda_object_name(m, k, "_Z9block_sumPKiPi_param_1", 28, st_f64) == "argument 2[7]");
+  CHECK(race::cuda_object_name(m, k, "?", 28, st_u32) == "");
+  const auto& c = *m.find_function("ck");
+  CHECK(race::cuda_object_name(m, c, "p", 8, st_u32) == "argument 1 (p)[2]");
+  CHECK(race::cuda_object_name(m, c, "ck_param_1", 8, st_u32) == "argument 2[2]");
 }
