@@ -35,6 +35,7 @@ AccessReport access_from(const json& j) {
   a.strength = get_or<std::string>(j, "strength");
   a.space = get_or<std::string>(j, "space");
   a.object = get_or<std::string>(j, "object");
+  a.cuda_name = get_or<std::string>(j, "cuda_name");
   a.argument = get_or<std::string>(j, "argument");
   a.offset = get_or<std::int64_t>(j, "offset");
   a.size = get_or<unsigned>(j, "size");
