@@ -18,7 +18,9 @@ struct Analysis {
   std::vector<std::uint32_t> starts;               // interval starts: 0 and the instruction after each barrier
   std::vector<std::vector<bool>> in_interval;      // instruction -> start index -> reachable without a barrier
   std::vector<bool> aligned;                        // loop -> every iteration passes a CTA barrier
-  std::vector<std::vector<std::uint8_t>> side;      // loop -> instruction -> 1 before, 2 after, 3 both
+  // loop -> instruction -> 1 before, 2 after, 3 both; `between`: after the loop's split arrive, before its wait.
+  std::vector<std::vector<std::uint8_t>> side;
+  static constexpr std::uint8_t between = 6;
 
   // next_instructions, within loop `loop_only` when it is given (the walks that use it start inside the loop).
   std::vector<std::uint32_t> succ(std::uint32_t i, int loop_only = -1, bool no_back = false) const {
@@ -79,6 +81,14 @@ struct Analysis {
           for (std::uint32_t i = 0; i < n; ++i) if (after[i]) side[L][i] |= 2;
         }
     }
+  }
+
+  // Access i comes after split arrive `arrive` and before its wait (mbarrier.hpp): it is also in every interval
+  // that ends at the arrive, and in a barrier loop around the arrive it is on the `between` side.
+  void place_between(std::uint32_t i, std::uint32_t arrive) {
+    for (std::size_t s = 0; s < starts.size(); ++s) in_interval[i][s] = in_interval[i][s] || in_interval[arrive][s];
+    for (auto& by_instr : side)
+      if (!by_instr.empty() && by_instr[arrive] != 0 && by_instr[i] != 0 && by_instr[i] != 3) by_instr[i] = between;
   }
 
   bool same_interval(std::uint32_t a, std::uint32_t b) const {

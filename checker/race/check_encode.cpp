@@ -61,6 +61,8 @@ KernelCheck::KernelCheck(const ptx::ir::Module& m, const ptx::ir::Function& kern
       T2(encode_thread(c, m, f, prep, launch, 2)),
       an_warp(f, prep.cfg, [this](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || full_warp_barrier(f.body[i]); }),
       an_subwarp(f, prep.cfg, [this](std::uint32_t i) { return separating_cta_barrier(f.body[i]) || warp_barrier(f.body[i]); }) {
+  widen_split_arrives(an_warp, mbarriers);
+  widen_split_arrives(an_subwarp, mbarriers);
   // The forwarded values (shuffles) name a thread's symbols by their names without the thread's prefix, so both
   // encodings must make the same symbols in the same order: they run the same code on the same function.
   if (T1.fresh_symbols != T2.fresh_symbols)

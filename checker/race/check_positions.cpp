@@ -139,7 +139,14 @@ z3::expr KernelCheck::iterations_together(const Position& px, bool x_async, cons
     if (!k1 || !k2) continue;
     // (One iteration after another: the later one is not the first, so that the sum does not wrap around.)
     const z3::expr k2_next = *k2 == *k1 + one && *k2 != zero, k1_next = *k1 == *k2 + one && *k1 != zero;
-    if (*sx == *sy && *sx != 3) align = align && *k1 == *k2;
+    // Between a split arrive and its wait (item 5 of ISA 9.7.13.15.16), iteration j shares a phase with the
+    // accesses before the arrive of iterations j and j+1 and after the wait of iterations j-1 and j.
+    const bool bx = *sx == Analysis::between, by = *sy == Analysis::between;
+    if (bx && *sy == 1) align = align && (*k1 == *k2 || k2_next);
+    else if (by && *sx == 1) align = align && (*k1 == *k2 || k1_next);
+    else if (bx && *sy == 2) align = align && (*k1 == *k2 || k1_next);
+    else if (by && *sx == 2) align = align && (*k1 == *k2 || k2_next);
+    else if (*sx == *sy && *sx != 3 && !bx) align = align && *k1 == *k2;
     else if (*sx == 2 && *sy == 1) align = align && k2_next;
     else if (*sx == 1 && *sy == 2) align = align && k1_next;
     else align = align && (*k1 == *k2 || k2_next || k1_next);

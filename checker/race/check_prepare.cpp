@@ -22,11 +22,19 @@ RewrittenKernel::RewrittenKernel(const ptx::ir::Module& m, const ptx::ir::Functi
               rewrite_cluster_barriers(inl.function, where_in_inlined));
   mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only, where_in_inlined);
   for (const auto& at : mbarriers.barriers)
-    res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it before any memory access "
+    res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it "
                         "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1; assumed: a thread of each CTA runs the init), arrive at " + at);
+  for (const auto& [arrive, accesses] : mbarriers.split)
+    res.notes.push_back("split arrive/wait: the " + std::to_string(accesses.size()) + " access(es) between the arrive at " +
+                        where_in_inlined(arrive) + " and its wait are ordered with no access of that phase or the next (ISA 9.7.13.15.16 item 5)");
   for (const auto& why : mbarriers.rejected)
     res.notes.push_back("mbarrier not taken as a CTA barrier: " + why + "; its arrives and waits are taken as possible orderings");
   for (const auto& [i, why] : inl.unsupported) unmodelled_calls.emplace(promoted.index.at(i), why);
+}
+
+void widen_split_arrives(Analysis& intervals, const MbarrierRewrite& mbarriers) {
+  for (const auto& [arrive, accesses] : mbarriers.split)
+    for (auto i : accesses) intervals.place_between(i, arrive);
 }
 
 PreparedKernel::PreparedKernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o, KernelResult& res)
@@ -35,6 +43,7 @@ PreparedKernel::PreparedKernel(const ptx::ir::Module& m, const ptx::ir::Function
       prep(prepare(m, f, rewritten.unmodelled_calls)),
       spans(async_spans(f, prep.cfg)),
       an(f, prep.cfg, [this](std::uint32_t i) { return separating_cta_barrier(f.body[i]); }) {
+  widen_split_arrives(an, rewritten.mbarriers);
   for (const auto& u : prep.unsupported)
     res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);

@@ -207,6 +207,7 @@ RaceReport KernelCheck::explain_race(const PairQuery& p) {
     rr.note = "fences, release/acquire operations, partial barriers, mbarriers or strong reads observing a strong write on "
               "paths between them may order them (ISA 8.8-8.9; the symbolic engine orders only spin locks' critical sections, "
               "flags with one writer, flags.hpp, and last-block tickets, tickets.hpp)";
+    for (const auto& why : mbarriers.rejected) rr.note += "; mbarrier not taken as a CTA barrier: " + why;
   }
   else if (!res.unsupported.empty()) { rr.possible = true; rr.note = "the kernel has unsupported instructions that may order these accesses"; }
   else if (in_first_iteration)

@@ -78,6 +78,8 @@ struct PreparedKernel {
   Analysis an;
 };
 
+// Places each access between a split arrive and its wait in the intervals ending at the arrive too (mbarrier.hpp).
+void widen_split_arrives(Analysis& intervals, const MbarrierRewrite& mbarriers);
 // bar.warp.sync with the full mask, unguarded (check_encode.cpp).
 bool full_warp_barrier(const ptx::ir::Instruction& in);
 // bar.warp.sync with any membermask, unguarded (check_encode.cpp).

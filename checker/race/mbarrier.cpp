@@ -76,6 +76,7 @@ class Recognizer {
       for (auto c : pattern.copy_arrives) f_.body[c] = copies_complete(f_.body[c]);
       out.barriers.push_back(at);
       out.inits.push_back(pattern.init);
+      out.split.insert(out.split.end(), pattern.split.begin(), pattern.split.end());
     }
     return out;
   }
@@ -147,10 +148,18 @@ class Recognizer {
     return std::nullopt;
   }
 
+  // A load, store or atomic that completes in the thread's program order (not .async): what item 5 of 9.7.13.15.16
+  // leaves unordered when the thread runs it between its arrive and its wait.
+  static bool plain_access(const Instruction& in) {
+    return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) &&
+           !in.q.has_word("async");
+  }
+
   // From arrive `a` (whose state register is `token`), the instructions a thread may run before a wait on that
-  // state has returned True, and the waits among them; nullopt, with `why`, when one of them accesses memory or
-  // the arrive can be reached again.
-  std::optional<std::set<std::uint32_t>> wait_region(std::uint32_t a, int token, const std::set<std::uint32_t>& object_ops, std::string& why) const {
+  // state has returned True, and the waits among them; the plain accesses among them go to `between`. nullopt,
+  // with `why`, when one of them is another memory operation or the arrive can be reached again.
+  std::optional<std::set<std::uint32_t>> wait_region(std::uint32_t a, int token, const std::set<std::uint32_t>& object_ops,
+                                                     std::vector<std::uint32_t>& between, std::string& why) const {
     std::set<std::uint32_t> seen, waits;
     std::vector<std::uint32_t> todo{a + 1};
     const auto n = static_cast<std::uint32_t>(f_.body.size());
@@ -165,6 +174,8 @@ class Recognizer {
                           in.operands[2].kind == OK::Register && in.operands[2].reg == token;
         if (!mine) { why = "a wait before the arrive's own completes is not on the state it returned"; return std::nullopt; }
         waits.insert(i);
+      } else if (plain_access(in)) {
+        between.push_back(i);
       } else if (!register_only(in.op) || in.op == Opcode::bar_ || in.op == Opcode::barrier_ || in.op == Opcode::brx_) {
         why = "the thread may run " + std::string(ptx::ir::opcode_name(in.op)) + " (ptx line " + std::to_string(in.loc.ptx_line) +
               ") between the arrive and a wait that returns True";
@@ -191,6 +202,7 @@ class Recognizer {
     std::vector<std::uint32_t> arrives;
     std::set<std::uint32_t> waits;          // in the arrives' regions
     std::vector<std::uint32_t> copy_arrives;  // cp.async.mbarrier.arrive, each followed by an arrive
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> split;  // arrive -> accesses before its wait
   };
 
   // Why the object's operations `list` are not the barrier pattern of mbarrier.hpp (empty: they are, as `p`).
@@ -248,10 +260,12 @@ class Recognizer {
       if (x.empty() || x[0].kind != OK::Register || single_def(x[0].reg) != static_cast<int>(a))
         return arrive + " does not keep the state it returns in a register of its own";
       std::string why;
-      auto region = wait_region(a, x[0].reg, object_ops, why);
+      std::vector<std::uint32_t> between;
+      auto region = wait_region(a, x[0].reg, object_ops, between, why);
       if (!region) return arrive + ": " + why;
       if (region->empty()) return arrive + " is not followed by a wait on its state";
       waits.insert(region->begin(), region->end());
+      if (!between.empty()) p.split.emplace_back(a, std::move(between));
     }
     // ISA 9.7.13.15.15: the arrive-on a cp.async.mbarrier.arrive (without .noinc) triggers when the thread's earlier
     // copies complete, and its phase cannot complete before; when the thread reaches its own arrive next with no

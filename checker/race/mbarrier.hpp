@@ -8,6 +8,9 @@
 // nothing: the barrier has that job), so every analysis of the engine sees a CTA barrier there. A
 // cp.async.mbarrier.arrive (cuda::memcpy_async with the barrier) that the thread follows with its arrive, no memory
 // access between, becomes `cp.async.wait_all`: its copies complete before that phase does (9.7.13.15.15).
+// Split arrive/wait (`auto t = bar.arrive(); ...; bar.wait(std::move(t));`), outside loops: the accesses a thread
+// makes between its arrive and its wait are ordered with nothing of that phase or the next (item 5 of
+// 9.7.13.15.16), so they are also placed in the barrier interval that ends at the arrive (`split`).
 #pragma once
 
 #include "checker/race/encode.hpp"
@@ -24,6 +27,8 @@ struct MbarrierRewrite {
   // The mbarrier.init of each object rewritten: the rewrite also needs that one thread per CTA runs it (a second
   // init of an initialised object is undefined, 9.7.13.15.9), which the pair check asks the solver.
   std::vector<std::uint32_t> inits;
+  // Per arrive with memory accesses before its wait: the arrive and those accesses.
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> split;
 };
 
 // Rewrites f in place as described above (instruction indices and control flow unchanged). `block`: the launch's
