@@ -8,12 +8,7 @@ set -u
 ptxcheck=$1; src=$2; seeds=${3:-$src/../shared/seeds}; update=${4:-}
 [ "$seeds" = "--update" ] && { seeds=$src/../shared/seeds; update=--update; }
 here=$(dirname "$0"); golden=$here/coverage.golden
-passed=0; failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 
 "$ptxcheck" coverage >"$tmp/report.txt" 2>"$tmp/err"; rc=$?
 check "coverage exits 0" test $rc -eq 0
@@ -85,5 +80,4 @@ else
   check "report equals tests/cli/coverage.golden (coverage.sh ... --update rewrites it)" diff -u "$golden" "$tmp/report.txt"
 fi
 
-echo "coverage.sh: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary coverage.sh

@@ -7,9 +7,7 @@
 # Usage: install.sh PTXCHECK BUILD_DIR SOURCE_DIR
 set -u
 build=$2; src=$3
-passed=0; failed=0
-check() { local name=$1; shift; if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 unset PTXCHECK_DATA_DIR
 
 cmake --install "$build" --prefix "$tmp/p" >"$tmp/install.log" 2>&1; rc=$?
@@ -71,5 +69,4 @@ PTXCHECK_DATA_DIR=$tmp/empty "$tmp/moved/bin/ptxcheck" litmus "$tmp/in/MP-fence.
 check "no models in PTXCHECK_DATA_DIR: exit 2" test $rc -eq 2
 check "no models: the missing file is named" grep -q "$tmp/empty/memmodel/models/ptx.cat" "$tmp/none"
 
-echo "$passed passed, $failed failed"
-test $failed -eq 0
+summary

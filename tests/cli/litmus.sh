@@ -5,12 +5,7 @@
 # --jobs, --timeout-ms. Usage: litmus.sh PTXCHECK SOURCE_DIR [CORPUS_DIR]
 set -u
 ptxcheck=$1; src=$2; corpus=${3:-$src/../shared/corpus}; ex=$src/examples/litmus; here=$(dirname "$0")
-passed=0; failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 
 # --- the chapter-8 examples: each file's condition is the spec's claim, so each must hold, with the
 # observation (Never / Sometimes / Always) listed in MANIFEST.tsv.
@@ -229,5 +224,4 @@ check "over budget: exit 3" test $rc -eq 3
 check "over budget: reason given" grep -q 'time budget exhausted (300 ms)' "$tmp/out"
 check "over budget: the test is named" grep -q '"name":"big"' "$tmp/out"
 
-echo "cli litmus: $passed passed, $failed failed"
-test $failed -eq 0
+summary "cli litmus"

@@ -7,12 +7,7 @@
 # the per-combination engine (--engine per-trace). Usage: litmus_families.sh PTXCHECK SOURCE_DIR
 set -u
 ptxcheck=$1; src=$2
-passed=0; failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 gen=$src/scripts/gen_litmus_families.py
 
 for fam in LB MP SB IRIW; do
@@ -37,5 +32,4 @@ for fam in LB MP SB IRIW; do
     check "$fam-$var-3: some states listed" grep -q '"values"' "$tmp/merged"
   done
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -4,12 +4,7 @@
 # `file:line:col: error:` with exit 2. Usage: litmus_nvtest.sh PTXCHECK
 set -u
 ptxcheck=$1
-passed=0; failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 
 # Row 1: a thread reads its own store through the generic proxy (coherence, ISA 9.0 8.9.6): r0 == 1 always.
 # Row 2: through the surface proxy without a proxy fence (8.6): r0 != 1 is allowed. Both claims hold.
@@ -60,5 +55,4 @@ check "bad input (JSON): exit 2 and result error" bash -c "test $rc -eq 2 && gre
 "$ptxcheck" litmus "$tmp/cowr.test#3" >"$tmp/nok.out" 2>&1; rc=$?
 check "no such instance: exit 2, located at the \$\$ line" bash -c "test $rc -eq 2 && grep -q 'cowr.test:8:1: error: the template has 2 instances' '$tmp/nok.out'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

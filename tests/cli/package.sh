@@ -5,9 +5,7 @@
 # Usage: package.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$1; src=$2
-passed=0; failed=0
-check() { local name=$1; shift; if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 unset PTXCHECK_DATA_DIR
 
 # -B: the package and CPack's staging tree go to the temporary folder, not into the build folder.
@@ -16,7 +14,7 @@ check "cpack -G DEB exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || sed 's/^/  | /' "$tmp/cpack.log"
 deb=$(ls "$tmp"/pkg/ptxcheck_*.deb 2>/dev/null | head -1)
 check "a ptxcheck_<version>_<arch>.deb" test -n "$deb"
-[ -n "$deb" ] || { echo "$passed passed, $failed failed"; exit 1; }
+[ -n "$deb" ] || summary  # the check above failed: exit 1
 
 dpkg-deb -c "$deb" >"$tmp/contents"
 for f in usr/bin/ptxcheck usr/share/ptxcheck/memmodel/models/ptx.cat usr/share/ptxcheck/memmodel/models/sc.cat \
@@ -39,5 +37,4 @@ check "--version names the extracted share/ptxcheck" \
 check "extracted binary: MP-fence holds (exit 0)" test $rc -eq 0
 check "extracted binary: observation Never" grep -q '"observation":"Never"' "$tmp/mp.json"
 
-echo "$passed passed, $failed failed"
-test $failed -eq 0
+summary

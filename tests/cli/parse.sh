@@ -3,12 +3,7 @@
 # --print idempotence and --json. Usage: parse.sh PTXCHECK SOURCE_DIR
 set -u
 ptxcheck=$1; src=$2; data=$src/tests/data
-passed=0; failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 
 "$ptxcheck" parse "$src"/examples/ptx/*.ptx >"$tmp/out" 2>&1; rc=$?
 check "valid examples exit 0" test $rc -eq 0
@@ -73,5 +68,4 @@ fi
 check "printed PTX parses" test $rc -eq 0
 check "printing is idempotent" cmp -s "$tmp/p1.ptx" "$tmp/p2.ptx"
 
-echo "cli parse: $passed passed, $failed failed"
-test $failed -eq 0
+summary "cli parse"

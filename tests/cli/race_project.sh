@@ -5,12 +5,7 @@
 # merge, SARIF, and located errors in a bad compile_commands.json. Usage: race_project.sh PTXCHECK
 set -u
 ptxcheck=$1
-passed=0; failed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"  # check, passed/failed, $tmp, summary
 mkdir -p "$tmp/src/include" "$tmp/build"
 
 cat >"$tmp/src/clean.cu" <<'CU'
@@ -116,5 +111,4 @@ echo '{"file": "a.cu", "exit_code": 0' >bad.jsonl
 check "merge of a bad line: exit 2, located" bash -c "test $rc -eq 2 && grep -q '^bad.jsonl:1:' err"
 
 if [ $failed -ne 0 ]; then echo "--- race -p build:"; cat table1; fi
-echo "race_project: $passed passed, $failed failed"
-test $failed -eq 0
+summary race_project
