@@ -123,6 +123,8 @@ bool KernelCheck::build_pair_query(PairQuery& p) {
   // A full-mask bar.warp.sync between them orders two threads of one warp; a partial one, two in its mask.
   if (!any_same_interval(an_warp, pa, pb)) q = q && !same_warp;
   else if (!any_same_interval(an_subwarp, pa, pb)) q = q && !(same_warp && mutual_warp_sync);
+  // The same, path-sensitively: barriers on one arm of a branch all threads take alike (check_barrier_counts.cpp).
+  if (const z3::expr counted = ordered_by_barrier_counts(a, b); !counted.is_false()) q = q && !counted;
   // One wmma.load/store of a warp is one collective operation: its lanes access disjoint elements.
   if (a.collective && a.instr == b.instr) q = q && !(same_warp && same_iterations(prep.cfg.block_of[a.instr]));
   // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).

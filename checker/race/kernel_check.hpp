@@ -163,6 +163,14 @@ struct KernelCheck {
   Answer check_on(z3::solver& solver, const z3::expr& q);
   Answer check(const z3::expr& q);
 
+  // ---- barrier counts on the threads' paths (check_barrier_counts.cpp)
+  enum class BarrierKind { none, cta, full_warp, partial_warp };
+  BarrierKind barrier_kind(std::uint32_t i) const;
+  const std::vector<bool>& reached_from(std::uint32_t i);
+  std::optional<z3::expr> barriers_passed(const ThreadEncoding& t, const Access& x, BarrierKind kind);
+  z3::expr ordered_by_barrier_counts(const Access& a, const Access& b);
+  std::map<std::uint32_t, std::vector<bool>> reach_memo;  // instruction -> what its successors reach
+
   // ---- barriers (check_barriers.cpp)
   z3::expr traps(const ThreadEncoding& t);
   z3::expr one_misses(const Barrier& b1, const Barrier& b2);

@@ -1,8 +1,8 @@
-// expect: unknown  launch: --blockDim=256 --gridDim=2  reason='possible race'
+// expect: race-free  launch: --blockDim=256 --gridDim=2
 // cooperative_groups::tiled_partition(block, n) with a runtime n: the group word packs the tile's type and size
-// with mov.b64 {lo, hi} (ISA 9.7.9.10), which the encoding now follows, so the type switch before tile.sync() is
-// uniform where it is: once a false definite barrier divergence (the packed word was a fresh value per thread).
-// Still a possible race: a path through the switch's other cases is not told apart (issue 37, not done).
+// with mov.b64 {lo, hi} (ISA 9.7.9.10), and tile.sync() switches on the type: every thread takes the arm with
+// bar.warp.sync on its tile's mask (9.7.13.3), so the barrier is counted on the thread's path (once a possible
+// race: the other arms' paths around it were taken as possible). The read is of the thread's own tile.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __global__ void k(int* out, int n) {
