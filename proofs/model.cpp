@@ -923,10 +923,13 @@ ProofResult check_orderings(const std::vector<OrderingCase>& cases, const Budget
 
 }  // namespace
 
-std::vector<Theorem> model_theorems() {
-  std::vector<Theorem> v;
-  using O = Order;
-  using TS = ThreadScope;
+namespace {
+using O = Order;
+using TS = ThreadScope;
+const std::string shapes6 = "the six two-thread shapes MP, SB, LB, S, R, 2+2W (each thread accesses x and y)";
+
+// The chapter-4 mapping of the interoperability guide against scoped RC11.
+void add_mapping_theorems(std::vector<Theorem>& v) {
   auto mapping = [](const Models& m, bool nta) {
     return Inclusion{&m.ptx, nta ? &m.c11 : &m.c11_no_nta, &m.c11_race, true, "racy in the source (undefined)"};
   };
@@ -934,7 +937,6 @@ std::vector<Theorem> model_theorems() {
       " (source model: memmodel/models/scoped-c11.cat, scoped RC11 after Lahav et al. PLDI'17 with the scopes of Lustig "
       "et al. ASPLOS'19; mapping: the chapter-4 table of ptx-interoperability-13.0 in checker/abi/table.cpp; PTX model: "
       "memmodel/models/ptx.cat, ISA 9.0 chapter 8)";
-  const std::string shapes6 = "the six two-thread shapes MP, SB, LB, S, R, 2+2W (each thread accesses x and y)";
   // All orders: loads relaxed/acquire/seq_cst, stores relaxed/release/seq_cst.
   auto all_orders = [](bool plain, std::initializer_list<TS> scopes) {
     return std::make_pair(cxx_menu(OpKind::Load, {O::relaxed, O::acquire, O::seq_cst}, scopes, plain),
@@ -1007,7 +1009,10 @@ std::vector<Theorem> model_theorems() {
                shapes6 + ", threads in different CTAs, every combination of orders, device scope: 486 programs (stops at "
                "the first counterexample)",
                family_check(device_shape_programs, [mapping](const Models& m) { return mapping(m, true); })});
+}
 
+// Fence-SC and DRF-SC under ptx.cat.
+void add_fence_and_drf_theorems(std::vector<Theorem>& v) {
   auto sc_incl = [](const Models& m) { return Inclusion{&m.ptx, &m.sc, nullptr, true, "-"}; };
   v.push_back({"model.fence_sc_restores_sc.2x2",
                "a program with fence.sc.gpu between every two accesses of each thread has only sequentially consistent "
@@ -1048,7 +1053,10 @@ std::vector<Theorem> model_theorems() {
                  return ptx_shape_cases(shapes(), ptx_slots(false, {"weak", "relaxed"}), ptx_slots(true, {"weak", "relaxed"}),
                                         "fence.sc.gpu");
                }, [](const Models& m) { return Inclusion{&m.ptx, &m.sc, &m.ptx_race, false, "with a data race"}; })});
+}
 
+// The race checker's ordering rules (locks, flags, tickets, definite races, broadcasts, named barriers).
+void add_race_rule_theorems(std::vector<Theorem>& v) {
   const std::string lock_forms = "the five lock forms of proofs/model.cpp kLockForms (atom.cas or atom.exch taking the lock, "
                                  "relaxed with fence.sc or fence.acq_rel after it, or .acquire; fence then atom.exch or "
                                  "st.relaxed giving it back, or st.release)";
@@ -1173,6 +1181,14 @@ std::vector<Theorem> model_theorems() {
                "P0 writes x before or after bar.cta.arrive/bar.cta.sync, P1 reads x before or after its own, 0 or 1 more "
                "thread that arrives or waits: 2^4 x 3 = 48 programs; data races from proofs/models/ptx-race.cat",
                [](const Budget& b) { return check_named_barriers(named_barrier_cases(), b); }});
+}
+}  // namespace
+
+std::vector<Theorem> model_theorems() {
+  std::vector<Theorem> v;
+  add_mapping_theorems(v);
+  add_fence_and_drf_theorems(v);
+  add_race_rule_theorems(v);
   return v;
 }
 

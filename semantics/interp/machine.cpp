@@ -639,90 +639,12 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       skip_inactive();
       g.pc = pc + 1;
       return true;
-    case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_: {
-      const bool has_sync = ins.q.has(ir::Flag::sync);
-      each(active, [&](Thread& t, unsigned) {
-        t.sync_ins = &ins;
-        const auto& ops = ins.operands;
-        std::size_t mask_at = ops.size() - 1;
-        if (ins.op == Opcode::shfl_) {
-          t.sync_a = read(t, ops[1], 32);
-          t.sync_b = read(t, ops[2], 32);
-          t.sync_c = read(t, ops[3], 32);
-        } else if (ins.op == Opcode::vote_) {
-          t.sync_a = read(t, ops[1], 1);
-        } else if (ins.op == Opcode::match_ || ins.op == Opcode::redux_) {
-          t.sync_a = read(t, ops[1], d.w0 == 1 ? 32 : d.w0);
-        }
-        bool legacy = !has_sync || (ins.op == Opcode::shfl_ && ops.size() < 5) || (ins.op == Opcode::vote_ && ops.size() < 3);
-        t.sync_mask = legacy ? active : static_cast<std::uint32_t>(read(t, ops[mask_at], 32).v);
-        t.status = Status::at_warp_sync;
-        ++w.syncing;
-        t.frames.back().pc++;
-      });
-      skip_inactive();
-      ++result_.stats.warp_syncs;
-      try_warp_sync(w);
-      return false;
-    }
-    case Opcode::ldmatrix_: {
-      // ISA 9.7.14.5.15 ldmatrix.sync.aligned: a warp-collective load; every lane gives one row address and
-      // the rendezvous is over the whole warp (.aligned: all threads execute the same ldmatrix).
-      std::uint32_t all = 0;
-      for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
-        if (cta_->threads[w.lanes[i]].status != Status::exited) all |= 1u << i;
-      each(active, [&](Thread& t, unsigned) {
-        t.sync_ins = &ins;
-        t.sync_a = domain::Concrete::lit(64, address(t, ins.operands[1]));
-        t.sync_mask = all;
-        t.status = Status::at_warp_sync;
-        ++w.syncing;
-        t.frames.back().pc++;
-      });
-      skip_inactive();
-      ++result_.stats.warp_syncs;
-      try_warp_sync(w);
-      return false;
-    }
-    case Opcode::mma_: {
-      // ISA 9.7.14.5.14 mma.sync.aligned: warp-collective; each lane contributes its fragments of A, B, C.
-      std::uint32_t all = 0;
-      for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
-        if (cta_->threads[w.lanes[i]].status != Status::exited) all |= 1u << i;
-      each(active, [&](Thread& t, unsigned) {
-        t.sync_ins = &ins;
-        t.sync_a = read(t, ins.operands[1], 128);
-        t.sync_b = read(t, ins.operands[2], 64);
-        // C: four .f32 / .s32 registers, or two .f16x2 ones (read as 64 bits: element i at bits 16i).
-        t.sync_c = read(t, ins.operands[3], ins.q.types.size() == 4 && ins.q.types[3].scalar == ir::ScalarType::f16 ? 64 : 128);
-        t.sync_mask = all;
-        t.status = Status::at_warp_sync;
-        ++w.syncing;
-        t.frames.back().pc++;
-      });
-      skip_inactive();
-      ++result_.stats.warp_syncs;
-      try_warp_sync(w);
-      return false;
-    }
-    case Opcode::wgmma_: {
-      if (!ins.q.has_word("mma_async")) break;  // fence, commit_group, wait_group: exec_lane
-      // ISA 9.7.15.5.2: a warpgroup collective; it runs when every live lane of the four warps has arrived (wgmma.cpp).
-      std::uint32_t all = 0;
-      for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
-        if (cta_->threads[w.lanes[i]].status != Status::exited) all |= 1u << i;
-      each(active, [&](Thread& t, unsigned) {
-        t.sync_ins = &ins;
-        t.sync_mask = all;
-        t.status = Status::at_warp_sync;
-        ++w.syncing;
-        t.frames.back().pc++;
-      });
-      skip_inactive();
-      ++result_.stats.warp_syncs;
-      try_warp_sync(w);
-      return false;
-    }
+    case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_:
+    case Opcode::ldmatrix_: case Opcode::mma_:
+      return exec_collective(w, g, ins, d, active);
+    case Opcode::wgmma_:
+      if (ins.q.has_word("mma_async")) return exec_collective(w, g, ins, d, active);
+      break;  // fence, commit_group, wait_group: exec_lane
     case Opcode::brx_:
       fail(Problem::Kind::unsupported, "brx.idx is not supported");
       return false;
@@ -741,6 +663,61 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
   skip_inactive();
   g.pc = pc + 1;
   return !stop_;
+}
+
+// The warp-collective instructions: each active lane records its operands and waits at the rendezvous, which
+// runs the instruction once the lanes it names have arrived (try_warp_sync).
+bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active) {
+  using ir::Opcode;
+  std::uint32_t live = 0;  // the warp's lanes that have not exited
+  for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
+    if (cta_->threads[w.lanes[i]].status != Status::exited) live |= 1u << i;
+  const auto& ops = ins.operands;
+  g.each(active, [&](std::uint32_t k, unsigned) {
+    Thread& t = *g.thread[k];
+    t.sync_ins = &ins;
+    switch (ins.op) {
+      case Opcode::ldmatrix_:
+        // ISA 9.7.14.5.15 ldmatrix.sync.aligned: every lane gives one row address; the rendezvous is over the
+        // whole warp (.aligned: all threads execute the same ldmatrix).
+        t.sync_a = domain::Concrete::lit(64, address(t, ops[1]));
+        t.sync_mask = live;
+        break;
+      case Opcode::mma_:
+        // ISA 9.7.14.5.14 mma.sync.aligned: each lane contributes its fragments of A, B, C. C: four .f32 / .s32
+        // registers, or two .f16x2 ones (read as 64 bits: element i at bits 16i).
+        t.sync_a = read(t, ops[1], 128);
+        t.sync_b = read(t, ops[2], 64);
+        t.sync_c = read(t, ops[3], ins.q.types.size() == 4 && ins.q.types[3].scalar == ir::ScalarType::f16 ? 64 : 128);
+        t.sync_mask = live;
+        break;
+      case Opcode::wgmma_:
+        // ISA 9.7.15.5.2: a warpgroup collective; it runs when every live lane of the four warps has arrived (wgmma.cpp).
+        t.sync_mask = live;
+        break;
+      default: {  // shfl, vote, match, redux, elect: the membermask is the last operand (none: the legacy forms)
+        if (ins.op == Opcode::shfl_) {
+          t.sync_a = read(t, ops[1], 32);
+          t.sync_b = read(t, ops[2], 32);
+          t.sync_c = read(t, ops[3], 32);
+        } else if (ins.op == Opcode::vote_) {
+          t.sync_a = read(t, ops[1], 1);
+        } else if (ins.op == Opcode::match_ || ins.op == Opcode::redux_) {
+          t.sync_a = read(t, ops[1], d.w0 == 1 ? 32 : d.w0);
+        }
+        const bool legacy = !ins.q.has(ir::Flag::sync) || (ins.op == Opcode::shfl_ && ops.size() < 5) ||
+                            (ins.op == Opcode::vote_ && ops.size() < 3);
+        t.sync_mask = legacy ? active : static_cast<std::uint32_t>(read(t, ops[ops.size() - 1], 32).v);
+      }
+    }
+    t.status = Status::at_warp_sync;
+    ++w.syncing;
+    t.frames.back().pc++;
+  });
+  g.each(g.mask & ~active, [&](std::uint32_t k, unsigned) { g.thread[k]->frames.back().pc++; });
+  ++result_.stats.warp_syncs;
+  try_warp_sync(w);
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------- threads

@@ -343,6 +343,7 @@ class Machine {
   std::uint32_t step_warp(Warp& w, std::uint32_t quantum);
   bool exec_group(Warp& w, Group& g);
   bool exec_other(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
+  bool exec_collective(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
   static void sync_pc(Group& g);
   void thread_exit(Thread& t);
   void arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d);
