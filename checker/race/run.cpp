@@ -9,6 +9,10 @@
 #include <z3++.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
 
 namespace ptxcheck::race {
 
@@ -100,6 +104,57 @@ void run_dynamic(const ptx::ir::Module& m, const RunOptions& o, FileResult& r) {
   note_unlaunchable_shape(*kernels[0], launch.block, launch.grid, r.kernels.back());
   r.exit_code = exit_code_of(r.kernels);
 }
+// Without --kernel every kernel is checked, and keeping every body's IR at once costs about 12 bytes a byte of PTX
+// (docs/footprint.md). Above BatchLimits::above bytes of PTX, the first load keeps no body and the kernels are checked in
+// batches of about BatchLimits::instructions instructions, each batch's bodies (and what they reach) built again from the
+// shared text and dropped after it: peak memory is the text plus one batch, for a parse of the text per batch.
+// PTXCHECK_RACE_BATCH="BYTES,INSTRUCTIONS" sets both, for tests (tests/cli/race_batches.sh) and measurements.
+struct BatchLimits {
+  std::size_t above = 1u << 20;
+  std::size_t instructions = 25'000;
+};
+BatchLimits batch_limits() {
+  BatchLimits l;
+  if (const char* env = std::getenv("PTXCHECK_RACE_BATCH"))
+    if (std::sscanf(env, "%zu,%zu", &l.above, &l.instructions) != 2) l = BatchLimits{};
+  return l;
+}
+
+template <class CheckModule>
+void check_in_batches(const std::shared_ptr<const std::string>& text, const std::string& ptx_name,
+                      const std::vector<std::pair<std::string, std::size_t>>& kernel_sizes, CheckModule& check_module,
+                      FileResult& r) {
+  const std::size_t budget = batch_limits().instructions;
+  for (std::size_t at = 0; at < kernel_sizes.size();) {
+    std::set<std::string> batch;
+    for (std::size_t size = 0; at < kernel_sizes.size() && (batch.empty() || size + kernel_sizes[at].second <= budget); ++at) {
+      batch.insert(kernel_sizes[at].first);
+      size += kernel_sizes[at].second;
+    }
+    ptx::ir::LoadOptions keep;
+    keep.keep = [&batch](const ptx::ir::Module&, const ptx::ir::Function& f) { return batch.count(f.name) > 0; };
+    auto built = ptx::ir::load_ptx(text, ptx_name, keep);
+    if (!built) {  // (it loaded once: only an internal failure gets here)
+      r.error = built.errors.empty() ? "PTX does not check" : built.errors.front().render();
+      r.exit_code = 2;
+      return;
+    }
+    FileResult part;
+    check_module(*built.module, part, &batch);
+    if (part.exit_code == 2) {
+      r.error = part.error;
+      r.exit_code = 2;
+      return;
+    }
+    for (auto& k : part.kernels) r.kernels.push_back(std::move(k));
+  }
+  if (kernel_sizes.empty()) {
+    r.error = "no kernel";
+    r.exit_code = 2;
+    return;
+  }
+  r.exit_code = exit_code_of(r.kernels);
+}
 }  // namespace
 
 FileResult run_file(const std::string& path, RunOptions& o) {
@@ -125,11 +180,19 @@ FileResult run_file(const std::string& path, RunOptions& o) {
   // nvcc's PTX is named after its source, so that a position in it (a parse error, an instruction without `.loc`)
   // is not read as a line of the .cu file.
   const std::string ptx_name = cu ? path + " (nvcc output)" : path;
-  // With --kernel, only that kernel's body (and what it calls) is kept; the others are checked and dropped.
+  // With --kernel, only that kernel's body (and what it calls) is kept; the others are checked and dropped. Without
+  // it, a large module keeps no body on this first pass: its kernels are checked in batches (check_in_batches).
+  const auto text = std::make_shared<const std::string>(std::move(*loaded.text));
+  const bool batched = !o.kernel && !o.launch_file && text->size() > batch_limits().above;
   auto options = ptx::ir::keep_kernels_named(o.kernel ? *o.kernel : std::string());
+  if (batched) options.keep = [](const ptx::ir::Module&, const ptx::ir::Function&) { return false; };
   bool nothing_to_check = true;
-  options.on_body = [&](std::size_t, const ptx::ir::Function& f) { nothing_to_check &= !accesses_memory(f); };
-  auto built = ptx::ir::load_ptx(std::move(*loaded.text), ptx_name, options);
+  std::vector<std::pair<std::string, std::size_t>> kernel_sizes;  // (batched) each kernel and its instruction count
+  options.on_body = [&](std::size_t, const ptx::ir::Function& f) {
+    nothing_to_check &= !accesses_memory(f);
+    if (batched && f.is_entry) kernel_sizes.emplace_back(f.name, f.body.size());
+  };
+  auto built = ptx::ir::load_ptx(text, ptx_name, options);
   if (!built) {
     r.error = built.errors.empty() ? "PTX does not check" : built.errors.front().render();
     r.exit_code = 2;
@@ -147,8 +210,10 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     return r;
   }
   // Checks every kernel (or the one named) of a module into r; false when there is none.
-  auto check_module = [&](const ptx::ir::Module& m, FileResult& out) {
+  // `only`: the kernels of one batch (check_in_batches).
+  auto check_module = [&](const ptx::ir::Module& m, FileResult& out, const std::set<std::string>* only = nullptr) {
     auto kernels = o.kernel ? m.kernels_named(*o.kernel) : m.kernels();
+    if (only) std::erase_if(kernels, [&](const ptx::ir::Function* f) { return !only->count(f->name); });
     if (o.kernel) {
       if (kernels.empty()) {
         out.error = m.no_single_kernel_named(*o.kernel);
@@ -183,7 +248,8 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     }
     out.exit_code = exit_code_of(out.kernels);
   };
-  check_module(*built.module, r);
+  if (batched) check_in_batches(text, ptx_name, kernel_sizes, check_module, r);
+  else check_module(*built.module, r);
   if (cu && !o0 && r.exit_code == 0 && nothing_to_check) {
     // The optimiser left no memory access (it may delete racy stores whose values are never read): check the
     // same file source-faithfully at -Xcicc -O0 too (generic addresses resolved by provenance). Its verdict

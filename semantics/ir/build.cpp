@@ -955,11 +955,13 @@ class Builder {
     if (auto* list = boost::get<boost::spirit::x3::forward_ast<ast::ParenList>>(&v))
       return resolve_list(list->get().elements, Operand::Kind::List);
     if (auto* pp = boost::get<ast::PredPair>(&v)) {
+      // `_` in place of one of the two (ISA 9.7.7.1, 9.7.8.6, 9.7.13.11): register -1, a write that goes nowhere.
       o.kind = Operand::Kind::PredPair;
-      o.reg = lookup_register(pp->first);
-      o.reg2 = lookup_register(pp->second);
-      if (o.reg < 0) error(in, "undeclared predicate '" + pp->first + "'");
-      if (o.reg2 < 0) error(in, "undeclared predicate '" + pp->second + "'");
+      o.reg = pp->first == "_" ? -1 : lookup_register(pp->first);
+      o.reg2 = pp->second == "_" ? -1 : lookup_register(pp->second);
+      if (pp->first == "_" && pp->second == "_") error(in, "the sink symbol '_' may stand for only one of the two destinations");
+      if (o.reg < 0 && pp->first != "_") error(in, "undeclared predicate '" + pp->first + "'");
+      if (o.reg2 < 0 && pp->second != "_") error(in, "undeclared predicate '" + pp->second + "'");
       return o;
     }
     if (auto* so = boost::get<ast::SymbolOffset>(&v)) {
@@ -1250,8 +1252,11 @@ LoadOptions keep_kernels_named(std::string name) {
   return o;
 }
 
-BuildResult load_ptx(std::string text_in, std::string file, const LoadOptions& options) {
-  auto text = std::make_shared<const std::string>(std::move(text_in));
+BuildResult load_ptx(std::string text, std::string file, const LoadOptions& options) {
+  return load_ptx(std::make_shared<const std::string>(std::move(text)), std::move(file), options);
+}
+
+BuildResult load_ptx(std::shared_ptr<const std::string> text, std::string file, const LoadOptions& options) {
   if (auto skim = skim_ptx(text, file))
     if (auto built = Builder(*skim.module).run_streaming(options)) return std::move(*built);
   // The skim or a body did not parse: the whole-module parse says where, as it always has.

@@ -7,6 +7,7 @@
 #include "semantics/ptx/parse.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -36,5 +37,7 @@ LoadOptions keep_kernels_named(std::string name);
 
 // Parse + build in one step (the common case for every subcommand).
 BuildResult load_ptx(std::string text, std::string file, const LoadOptions& options = {});
+// The same on a shared text, for a caller that loads one module several times (race's kernel batches).
+BuildResult load_ptx(std::shared_ptr<const std::string> text, std::string file, const LoadOptions& options = {});
 
 }  // namespace ptx::ir

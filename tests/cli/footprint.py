@@ -4,7 +4,8 @@
 A ~6 MB module from bench/footprint/gen.py must parse with a peak RSS below base + 4 x its size, base being the peak
 of the same binary parsing a 64 KB module of the same shape (the executable, libraries and allocator: measured here,
 not assumed). main's ptxcheck before this change peaked at ~32x the input. Also: the streamed summary (`--json`, one
-body at a time) equals the one built from the whole module's AST (`--print --json`), kernel by kernel.
+body at a time) equals the one built from the whole module's AST (`--print --json`), kernel by kernel, and `race`
+without --kernel reports the same whether it checks the kernels in batches or all at once.
 """
 import json, os, subprocess, sys, tempfile
 
@@ -52,6 +53,25 @@ with tempfile.TemporaryDirectory() as tmp:
         check("streamed summary == whole-module summary", streamed == whole)
         check("every function has its instructions counted", all(f["instructions"] > 0 for f in streamed["functions"]),
               f"{len(streamed['functions'])} functions, {streamed['instruction_count']} instructions")
+
+    # race without --kernel checks a large module's kernels in batches, each batch's bodies built again and dropped
+    # (checker/race/run.cpp): the report must not depend on the batches. PTXCHECK_RACE_BATCH="BYTES,INSTRUCTIONS":
+    # no batching; batches of ~2,000 instructions; one kernel a batch.
+    def untimed(j):  # the report less its timings ("seconds"), which differ from run to run
+        if isinstance(j, dict):
+            return {k: untimed(v) for k, v in j.items() if k != "seconds"}
+        return [untimed(v) for v in j] if isinstance(j, list) else j
+    def race(batch, fmt):
+        env = dict(os.environ, PTXCHECK_RACE_BATCH=batch)
+        out = subprocess.run([ptxcheck, "race", mid, "--blockDim=64", "--gridDim=2", "--format", fmt],
+                             capture_output=True, text=True, env=env)
+        return out.returncode, untimed(json.loads(out.stdout)) if fmt == "json" and out.stdout else out.stdout
+    whole_run = race("1000000000,1", "json")
+    kernels = len(whole_run[1]["kernels"]) if whole_run[0] in (0, 1, 3) else 0
+    check("race checks every kernel of the module", kernels > 1, f"exit {whole_run[0]}, {kernels} kernels")
+    for batch in ("0,2000", "0,1"):
+        check(f"race report with batches {batch} == without batches", race(batch, "json") == whole_run)
+    check("race text report with one kernel a batch == without batches", race("0,1", "text") == race("1000000000,1", "text"))
 
 print(f"{'FAILED' if failed else 'passed'}: footprint")
 sys.exit(1 if failed else 0)
