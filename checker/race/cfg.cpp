@@ -21,7 +21,10 @@ std::vector<int> written_registers(const ptx::ir::Instruction& in) {
   }
   const Operand& d = in.operands[0];
   if (d.kind == Operand::Kind::Register) out.push_back(d.reg);
-  if (d.kind == Operand::Kind::PredPair) { out.push_back(d.reg); if (d.reg2 >= 0) out.push_back(d.reg2); }
+  if (d.kind == Operand::Kind::PredPair) {
+    if (d.reg >= 0) out.push_back(d.reg);
+    if (d.reg2 >= 0) out.push_back(d.reg2);
+  }
   if (d.kind == Operand::Kind::Vector)
     for (const auto& e : d.elements) if (e.kind == Operand::Kind::Register) out.push_back(e.reg);
   return out;

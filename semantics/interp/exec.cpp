@@ -150,7 +150,7 @@ void Machine::write(Thread& t, const Operand& o, CV v, bool is_signed) {
       r = fit(v, r.w, is_signed);
       break;
     }
-    case OK::PredPair: reg(t, o.reg) = fit(v, 1, false); break;
+    case OK::PredPair: if (o.reg >= 0) reg(t, o.reg) = fit(v, 1, false); break;
     case OK::Vector: {
       unsigned n = static_cast<unsigned>(o.elements.size());
       unsigned ew = v.w / n;

@@ -849,7 +849,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
   }
   auto write_pair = [&](Thread& t, const Operand& o, CV v, bool p) {
     if (o.kind == Operand::Kind::PredPair) {
-      reg(t, o.reg) = v;
+      if (o.reg >= 0) reg(t, o.reg) = v;  // (-1: the sink `_`)
       if (o.reg2 >= 0) reg(t, o.reg2) = domain::Concrete::boolean(p);
     } else {
       write(t, o, v);

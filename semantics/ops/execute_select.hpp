@@ -31,8 +31,8 @@ template <class D, class F> Executed execute_setp_set(ValueStep<D, F>& x) {
   const V c = with_c ? x.R(3, 1) : d.lit(1, 0);
   auto finish = [&](V r) { return with_c && x.in.q.bool_op ? combine(d, *x.in.q.bool_op, r, c) : r; };
   const bool pair = o[0].kind == ir::Operand::Kind::PredPair;
-  auto write_pair = [&](V p, V q) {  // p|q (q absent when written `p|_`)
-    x.frame.write_register(o[0].reg, p);
+  auto write_pair = [&](V p, V q) {  // p|q (either may be the sink `_`: register -1)
+    if (o[0].reg >= 0) x.frame.write_register(o[0].reg, p);
     if (o[0].reg2 >= 0) x.frame.write_register(o[0].reg2, q);
   };
   auto halves = [&](auto&& fn) {
@@ -90,8 +90,8 @@ template <class D, class F> Executed execute_logic(ValueStep<D, F>& x) {
         x.W(r);
         return Executed::done;
       }
-      // lop3.BoolOp: "p = (d != 0) BoolOp q;"
-      x.frame.write_register(dst.reg, r);
+      // lop3.BoolOp: "p = (d != 0) BoolOp q;" (d may be the sink `_`, 9.7.8.6: register -1)
+      if (dst.reg >= 0) x.frame.write_register(dst.reg, r);
       if (dst.reg2 >= 0) x.frame.write_register(dst.reg2, combine(d, *x.in.q.bool_op, d.bnot(d.eq(r, d.lit(w, 0))), x.R(5, 1)));
       return Executed::done;
     }

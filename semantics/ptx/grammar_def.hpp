@@ -192,8 +192,12 @@ auto const to_symbol_plus = [](auto& ctx) {
   so.offset = x3::_attr(ctx);
   x3::_val(ctx) = std::move(so);
 };
+// The second of a pair may be the sink `_` too (`p|_`, ISA 9.7.7.1 setp: "in place of any one of the destination
+// operands").
+auto const pair_second = x3::rule<class pair_second_class, std::string>{"predicate"} =
+    identifier | lexeme[x3::string("_") >> !followsym];
 auto const name_operand_def = (matches['!'] >> register_name)[start_symbol]
-                            >> -(('|' >> identifier)[to_pred_pair] | (&(lit('+') | '-') >> address_offset)[to_symbol_plus]);
+                            >> -(('|' >> pair_second)[to_pred_pair] | (&(lit('+') | '-') >> address_offset)[to_symbol_plus]);
 auto const operand_def = generic_ref | name_operand | address | vector | paren_list | float_imm | int_imm;
 auto const operand_list_def = operand % ',';
 

@@ -1456,6 +1456,50 @@ TEST_CASE("clusters: touching an exited peer's shared memory is illegal; a clust
   }
 }
 
+TEST_CASE("the sink symbol _ in place of one destination of p|q and d|p (ISA 9.7.7.1, 9.7.8.6)") {
+  // setp: "The sink symbol '_' may be used in place of any one of the destination operands"; lop3: "in place of
+  // the destination operand d when .BoolOp qualifier is specified". Hand-computed: a = 5, b = 7, q = true.
+  //   p|q is p = (a CmpOp b) BoolOp c, q = !(a CmpOp b) BoolOp c (9.7.7.1), so
+  //   setp.lt.and.s32 _|p: p = !(5 < 7) and q = 0.     setp.lt.and.s32 p|_: p = 1 (the complement goes nowhere).
+  //   setp.gt.and.s32 p|_: p = (5 > 7) and q = 0.
+  //   lop3.and.b32 _|p, 0xF0F0, 0xFF00, 0x0F00, 0x40, q: d = a & b & ~c = 0xF000 (dropped), p = (d != 0) and q = 1.
+  //   lop3.and.b32 _|p with immLut 0x80: d = a & b & c = 0, p = 0.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 5;
+  mov.u32 %r2, 7;
+  setp.eq.u32 %p0, %r1, %r1;
+  setp.lt.and.s32 _|%p1, %r1, %r2, %p0;
+  selp.u32 %r4, 1, 0, %p1;
+  setp.lt.and.s32 %p2|_, %r1, %r2, %p0;
+  selp.u32 %r5, 1, 0, %p2;
+  setp.gt.and.s32 %p2|_, %r1, %r2, %p0;
+  selp.u32 %r6, 1, 0, %p2;
+  mov.u32 %r1, 0xF0F0;
+  mov.u32 %r2, 0xFF00;
+  mov.u32 %r3, 0x0F00;
+  lop3.and.b32 _|%p3, %r1, %r2, %r3, 0x40, %p0;
+  selp.u32 %r7, 1, 0, %p3;
+  lop3.and.b32 _|%p3, %r1, %r2, %r3, 0x80, %p0;
+  selp.u32 %r8, 1, 0, %p3;
+  st.global.v4.u32 [%rd1], {%r4, %r5, %r6, %r7};
+  st.global.u32 [%rd1+16], %r8;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 5);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0u);
+  CHECK(r.out[1] == 1u);
+  CHECK(r.out[2] == 0u);
+  CHECK(r.out[3] == 1u);
+  CHECK(r.out[4] == 0u);
+  // Both destinations the sink: an error at the instruction.
+  auto bad = ptx::ir::load_ptx(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() {\n.reg .pred %p<2>;\n"
+                               ".reg .u32 %r<2>;\nsetp.lt.and.s32 _|_, %r0, %r1, %p0;\nret;\n}\n", "two_sinks.ptx");
+  REQUIRE(!bad.errors.empty());
+  CHECK(bad.errors[0].render().find("two_sinks.ptx:7:17: error: the sink symbol '_' may stand for only one of the two destinations") != std::string::npos);
+}
+
 TEST_CASE("lop3.BoolOp: d from immLut, p = (d != 0) BoolOp q (ISA 9.7.8.6)") {
   // Hand-computed from the spec's table: immLut 0x80 is a & b & c, 0x40 is a & b & ~c.
   //   a = 0xF0F0, b = 0xFF00, c = 0x0F00: a&b&c = 0x0000, a&b&~c = 0xF000.
