@@ -174,7 +174,10 @@ auto const quantifier = lit("~exists")[([](auto&) { g_test->quantifier = Quantif
                         lit("forall")[([](auto&) { g_test->quantifier = Quantifier::forall; })];
 auto const condition = (quantifier > disj)[([](auto& ctx) { g_test->cond = x3::_attr(ctx); })];
 
-auto const body = init_block > header_row > *row > condition > x3::eoi;
+// Named, so that a row the grammar cannot read reports what may come there, not a C++ type.
+auto const rows_end = x3::rule<class rows_end_class>{"another row of the thread columns or the condition (exists, ~exists, forall)"} =
+    condition;
+auto const body = init_block > header_row > *row > rows_end > x3::eoi;
 
 BOOST_SPIRIT_DEFINE(ident, opcode, operand, guard, reg_ref, place_r, term, atom_r, disj, conj, neg)
 }  // namespace g
@@ -228,7 +231,10 @@ std::optional<Test> parse_litmus(const std::string& text, const std::string& fil
       return std::nullopt;
     }
   } catch (const x3::expectation_failure<const char*>& e) {
-    diags.push_back(make_diagnostic(text, file, e.where() - text.data(), "expected " + e.which() + " here"));
+    // (At what the grammar could not read, past the white space before it.)
+    const char* at = e.where();
+    while (at != end && (*at == ' ' || *at == '\t' || *at == '\r' || *at == '\n')) ++at;
+    diags.push_back(make_diagnostic(text, file, at - text.data(), expected_here(e.which())));
     return std::nullopt;
   }
   // Shape checks the grammar cannot express: every instruction sits in a declared thread column, thread ids

@@ -53,7 +53,7 @@ std::optional<ptxcheck::Diagnostic> run_rule(const Rule& rule, const std::string
       return ptxcheck::make_diagnostic(text, file, static_cast<std::size_t>(it - begin),
                                        "expected a directive, declaration or function here");
   } catch (x3::expectation_failure<iterator> const& e) {
-    return ptxcheck::make_diagnostic(text, file, static_cast<std::size_t>(e.where() - begin), "expected " + e.which() + " here");
+    return ptxcheck::make_diagnostic(text, file, static_cast<std::size_t>(e.where() - begin), ptxcheck::expected_here(e.which()));
   }
   // The cache holds a node's first and last iterator at id_first and id_last.
   const auto& cache = handler.get_position_cache().get_positions();

@@ -2,6 +2,7 @@
 #include "semantics/support/diagnostic.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ptxcheck {
 
@@ -41,6 +42,12 @@ std::string LineIndex::line_text(std::string_view text, std::uint32_t line) cons
   std::string s(text.substr(begin, end - begin));
   if (!s.empty() && s.back() == '\r') s.pop_back();
   return s;
+}
+
+std::string expected_here(const std::string& which) {
+  const bool mangled = which.rfind("N5boost", 0) == 0 || which.find("spirit") != std::string::npos ||
+                       (which.size() > 2 && which[0] == 'N' && std::isdigit(static_cast<unsigned char>(which[1])));
+  return mangled ? "unexpected text here" : "expected " + which + " here";
 }
 
 Diagnostic make_diagnostic(std::string_view text, const std::string& file, std::size_t offset, std::string message) {

@@ -37,6 +37,10 @@ class LineIndex {
   std::vector<std::size_t> line_starts_;
 };
 
+// The message of a parser's expectation failure, "expected WHAT here". X3 names an unnamed sub-parser by its C++
+// type (a mangled name), which tells a user nothing: then the message names no token.
+std::string expected_here(const std::string& which);
+
 // Convenience: a diagnostic at `offset` of `text`.
 Diagnostic make_diagnostic(std::string_view text, const std::string& file, std::size_t offset, std::string message);
 

@@ -120,8 +120,14 @@ fi
 printf 'PTX bad\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P0:r0 == )\n' >"$tmp/bad.litmus"
 "$ptxcheck" litmus "$tmp/bad.litmus" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "syntax error exits 2" test $rc -eq 2
-check "syntax error is located" grep -q "bad.litmus:5:17: error: expected " "$tmp/err"
+check "syntax error is located (at the token it could not read)" grep -q "bad.litmus:5:18: error: expected " "$tmp/err"
 check "syntax error shows a caret" grep -qE '^[[:space:]]*\^$' "$tmp/err"
+# A row the grammar cannot read: the message says what may come there, not a parser's C++ type name.
+printf 'PTX badrow\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n lop3.or.b32 r1|r2, r3 ;\nexists (x == 1)\n' >"$tmp/badrow.litmus"
+"$ptxcheck" litmus "$tmp/badrow.litmus" >/dev/null 2>"$tmp/err"; rc=$?
+check "unreadable row exits 2" test $rc -eq 2
+check "unreadable row: what may come there" grep -q "badrow.litmus:5:2: error: expected another row of the thread columns or the condition" "$tmp/err"
+check "unreadable row: no C++ type in the message" bash -c "! grep -q 'boost' '$tmp/err'"
 "$ptxcheck" litmus --json "$tmp/bad.litmus" >"$tmp/out" 2>&1; rc=$?
 check "syntax error in JSON: result error" grep -q '"result":"error"' "$tmp/out"
 printf 'PTX wide\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak x, 2 ;\nexists (x == 1)\n' >"$tmp/wide.litmus"
