@@ -813,6 +813,14 @@ class Builder {
       case Opcode::cp_: case Opcode::mbarrier_: case Opcode::setmaxnreg_: case Opcode::stackrestore_: return;
       default: break;
     }
+    // .f32x2 (two .f32 in a .b64) is a type of add, sub, mul and fma only, without .sat (ISA 9.7.3.3-9.7.3.6).
+    for (const auto& t : out.q.types)
+      if (t.scalar == ScalarType::f32x2) {
+        if (out.op != Opcode::add_ && out.op != Opcode::sub_ && out.op != Opcode::mul_ && out.op != Opcode::fma_)
+          error(ins, "'.f32x2' is a type of add, sub, mul and fma only (ISA 9.7.3.3-9.7.3.6)");
+        else if (out.q.has(Flag::sat))
+          error(ins, "'" + ins.opcode + ".f32x2' has no .sat (ISA 9.7.3.3-9.7.3.6)");
+      }
     const auto n = static_cast<unsigned>(out.q.types.size());
     if (n < lo || n > hi) {
       std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);

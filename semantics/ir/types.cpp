@@ -12,7 +12,7 @@ struct ScalarInfo {
   unsigned bits;
   char kind;  // p b u s f (float) o (opaque)
 };
-constexpr std::array<ScalarInfo, 45> kScalars{{
+constexpr std::array<ScalarInfo, 46> kScalars{{
     {"pred", 1, 'p'},   {"b8", 8, 'b'},     {"b16", 16, 'b'},     {"b32", 32, 'b'},    {"b64", 64, 'b'},
     {"b128", 128, 'b'}, {"u8", 8, 'u'},     {"u16", 16, 'u'},     {"u32", 32, 'u'},    {"u64", 64, 'u'},
     {"s8", 8, 's'},     {"s16", 16, 's'},   {"s32", 32, 's'},     {"s64", 64, 's'},    {"f16", 16, 'f'},
@@ -23,6 +23,7 @@ constexpr std::array<ScalarInfo, 45> kScalars{{
     {"s16x2", 32, 's'},
     {"u16x2", 32, 'u'}, {"s8x4", 32, 's'},  {"u8x4", 32, 'u'},    {"texref", 64, 'o'}, {"samplerref", 64, 'o'},
     {"surfref", 64, 'o'}, {"u4", 4, 'u'},     {"s4", 4, 's'},       {"u2", 2, 'u'},      {"s2", 2, 's'},
+    {"f32x2", 64, 'f'},
 }};
 const ScalarInfo& info(ScalarType t) { return kScalars[static_cast<std::size_t>(t)]; }
 

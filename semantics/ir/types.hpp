@@ -15,7 +15,8 @@ enum class ScalarType : std::uint8_t {
   f16, f16x2, bf16, bf16x2, tf32, f32, f64, e4m3, e5m2, e4m3x2, e5m2x2, e2m1x2, e2m3x2, e3m2x2, ue8m0x2,
   e4m3x4, e5m2x4, e2m3x4, e3m2x4, e2m1x4,  // the four-element packed formats of 5.2.4.1 table 9 (cvt.rs, 9.7.9.21)
   s16x2, u16x2, s8x4, u8x4, texref, samplerref, surfref,
-  u4, s4, u2, s2  // sub-byte integers: cvt.pack's .convertType (9.7.9.22) and mma's operands
+  u4, s4, u2, s2,  // sub-byte integers: cvt.pack's .convertType (9.7.9.22) and mma's operands
+  f32x2  // two .f32 in a .b64: add, sub, mul, fma (9.7.3.3-9.7.3.6, sm_100)
 };
 std::optional<ScalarType> scalar_type_from_name(std::string_view name);
 const char* scalar_type_name(ScalarType t);

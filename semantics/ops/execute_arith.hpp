@@ -11,9 +11,10 @@ namespace ptx::ops {
 // add, sub, addc, subc, mul, mad, madc, fma, mul24, mad24 (9.7.1.1-9.7.1.8, 9.7.2, 9.7.3.1-9.7.3.5, 9.7.4-5).
 template <class D, class F> Executed execute_add_mul(ValueStep<D, F>& x) {
   const auto [d, fm, op, w, mods] = x.names();
-  auto fp2 = [&](auto&& fn) { return fm.packed ? packed2(d, x.R(1, 32), x.R(2, 32), fn) : fn(x.R(1, w), x.R(2, w)); };
+  // (w: the packed type's whole width, 32 for .f16x2/.bf16x2, 64 for .f32x2.)
+  auto fp2 = [&](auto&& fn) { return fm.packed ? packed2(d, x.R(1, w), x.R(2, w), fn) : fn(x.R(1, w), x.R(2, w)); };
   auto fp3 = [&](auto&& fn) {
-    return fm.packed ? packed3(d, x.R(1, 32), x.R(2, 32), x.R(3, 32), fn) : fn(x.R(1, w), x.R(2, w), x.R(3, w));
+    return fm.packed ? packed3(d, x.R(1, w), x.R(2, w), x.R(3, w), fn) : fn(x.R(1, w), x.R(2, w), x.R(3, w));
   };
   using V = Val<D>;
   switch (op) {

@@ -182,15 +182,18 @@ template <class D> Val<D> testp(const D& d, FpFormat f, TestpOp op, const Val<D>
   return d.boolean(false);
 }
 
-// Packed half formats (.f16x2, .bf16x2): apply a scalar operation to each 16-bit half.
+// Packed formats (.f16x2, .bf16x2 in 32 bits; .f32x2 in 64): apply a scalar operation to each half of the
+// operands' width, element 0 in the low half (ISA 9.7.3.3: fA[0] = a[0:31], fA[1] = a[32:63]).
 template <class D, class Fn> Val<D> packed2(const D& d, const Val<D>& a, const Val<D>& b, Fn fn) {
-  Val<D> lo = fn(d.extract(a, 15, 0), d.extract(b, 15, 0));
-  Val<D> hi = fn(d.extract(a, 31, 16), d.extract(b, 31, 16));
+  const unsigned h = d.width(a) / 2;
+  Val<D> lo = fn(d.extract(a, h - 1, 0), d.extract(b, h - 1, 0));
+  Val<D> hi = fn(d.extract(a, 2 * h - 1, h), d.extract(b, 2 * h - 1, h));
   return d.concat(hi, lo);
 }
 template <class D, class Fn> Val<D> packed3(const D& d, const Val<D>& a, const Val<D>& b, const Val<D>& c, Fn fn) {
-  Val<D> lo = fn(d.extract(a, 15, 0), d.extract(b, 15, 0), d.extract(c, 15, 0));
-  Val<D> hi = fn(d.extract(a, 31, 16), d.extract(b, 31, 16), d.extract(c, 31, 16));
+  const unsigned h = d.width(a) / 2;
+  Val<D> lo = fn(d.extract(a, h - 1, 0), d.extract(b, h - 1, 0), d.extract(c, h - 1, 0));
+  Val<D> hi = fn(d.extract(a, 2 * h - 1, h), d.extract(b, 2 * h - 1, h), d.extract(c, 2 * h - 1, h));
   return d.concat(hi, lo);
 }
 

@@ -26,7 +26,7 @@ struct Form {
   unsigned w0 = 32, w1 = 32;
   bool s0 = false, s1 = false, f0 = false, f1 = false;
   domain::FpFormat fmt0 = domain::FpFormat::f32, fmt1 = domain::FpFormat::f32;
-  bool packed = false;  // .f16x2 / .bf16x2
+  bool packed = false;  // .f16x2 / .bf16x2 / .f32x2: two lanes, each half the type's width
   FpMods mods;
   bool has_rounding = false;
   ValueForm value = ValueForm::none;
@@ -201,7 +201,7 @@ inline void set_form(Form& f, const ir::Instruction& in) {
   f.f1 = ir::is_float(f.t1);
   f.fmt0 = fp_format_of(f.t0);
   f.fmt1 = fp_format_of(f.t1);
-  f.packed = f.t0 == ir::ScalarType::f16x2 || f.t0 == ir::ScalarType::bf16x2;
+  f.packed = f.t0 == ir::ScalarType::f16x2 || f.t0 == ir::ScalarType::bf16x2 || f.t0 == ir::ScalarType::f32x2;
   if (in.q.rounding) {
     f.has_rounding = true;
     f.mods.rnd = rounding_mode(*in.q.rounding);

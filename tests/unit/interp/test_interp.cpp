@@ -1456,6 +1456,55 @@ TEST_CASE("clusters: touching an exited peer's shared memory is illegal; a clust
   }
 }
 
+TEST_CASE(".f32x2 add, sub, mul, fma: two .f32 lanes of a .b64, each rounded on its own (ISA 9.7.3.3-9.7.3.6)") {
+  // Hand-computed, element 0 in bits 0..31 (fA[0] = a[0:31], fA[1] = a[32:63]):
+  //   a = {1.5, -2.0}, b = {0.25, 3.0}, c = {1.0, 0.5}
+  //   add.rn: {1.75, 1.0}; sub.rn: {1.25, -5.0}; mul.rz: {0.375, -6.0}; fma.rn: {1.375, -5.5}.
+  //   1.0 + 2^-30 and -1.0 + -2^-30: add.rp {1 + ulp, -1.0}, add.rm {1.0, -(1 + ulp)} (each lane its own rounding).
+  //   {min subnormal, 1.0} + {0, 1.0}: add.ftz flushes lane 0 to +0, add keeps it: {0, 2.0} and {2^-149, 2.0}.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b64 %a, %b, %c, %d<10>;
+  ld.param.u64 %rd1, [out];
+  mov.b64 %a, 0xC00000003FC00000;
+  mov.b64 %b, 0x404000003E800000;
+  mov.b64 %c, 0x3F0000003F800000;
+  add.rn.f32x2 %d0, %a, %b;
+  sub.rn.f32x2 %d1, %a, %b;
+  mul.rz.f32x2 %d2, %a, %b;
+  fma.rn.f32x2 %d3, %a, %b, %c;
+  mov.b64 %a, 0xBF8000003F800000;
+  mov.b64 %b, 0xB080000030800000;
+  add.rp.f32x2 %d4, %a, %b;
+  add.rm.f32x2 %d5, %a, %b;
+  mov.b64 %a, 0x3F80000000000001;
+  mov.b64 %b, 0x3F80000000000000;
+  add.ftz.f32x2 %d6, %a, %b;
+  add.f32x2 %d7, %a, %b;
+  st.global.v2.b64 [%rd1], {%d0, %d1};
+  st.global.v2.b64 [%rd1+16], {%d2, %d3};
+  st.global.v2.b64 [%rd1+32], {%d4, %d5};
+  st.global.v2.b64 [%rd1+48], {%d6, %d7};
+  ret;
+})";
+  auto r = run_kernel(k, 1, 16);
+  REQUIRE(r.r.ok());
+  auto u64 = [&](int i) { return std::uint64_t{r.out[2 * i]} | std::uint64_t{r.out[2 * i + 1]} << 32; };
+  CHECK(u64(0) == 0x3F8000003FE00000ull);
+  CHECK(u64(1) == 0xC0A000003FA00000ull);
+  CHECK(u64(2) == 0xC0C000003EC00000ull);
+  CHECK(u64(3) == 0xC0B000003FB00000ull);
+  CHECK(u64(4) == 0xBF8000003F800001ull);
+  CHECK(u64(5) == 0xBF8000013F800000ull);
+  CHECK(u64(6) == 0x4000000000000000ull);
+  CHECK(u64(7) == 0x4000000000000001ull);
+  // Only add, sub, mul and fma have the type, and without .sat: errors at the instruction.
+  auto bad = ptx::ir::load_ptx(".version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n.reg .b64 %d<3>;\n"
+                               "min.f32x2 %d0, %d1, %d2;\nadd.sat.f32x2 %d0, %d1, %d2;\nret;\n}\n", "f32x2.ptx");
+  REQUIRE(bad.errors.size() == 2);
+  CHECK(bad.errors[0].render().find("f32x2.ptx:6:1: error: '.f32x2' is a type of add, sub, mul and fma only") != std::string::npos);
+  CHECK(bad.errors[1].render().find("f32x2.ptx:7:1: error: 'add.f32x2' has no .sat") != std::string::npos);
+}
+
 TEST_CASE("the sink symbol _ in place of one destination of p|q and d|p (ISA 9.7.7.1, 9.7.8.6)") {
   // setp: "The sink symbol '_' may be used in place of any one of the destination operands"; lop3: "in place of
   // the destination operand d when .BoolOp qualifier is specified". Hand-computed: a = 5, b = 7, q = true.

@@ -224,6 +224,14 @@ std::vector<Case> float_cases() {
       cs.push_back(make_case("sub" + rs + "." + t, V{F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::fsub(d, f, m, x[0], x[1]); }));
       cs.push_back(make_case("mul" + rs + "." + t, V{F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::fmul(d, f, m, x[0], x[1]); }));
       cs.push_back(make_case("fma" + rs + "." + t, V{F(f), F(f), F(f)}, [f, m](auto& d, auto& x) { return ops::ffma(d, f, m, x[0], x[1], x[2]); }));
+      if (f == FpFormat::f32) {  // .f32x2 (9.7.3.3-6): each .f32 half of a .b64 on its own (ops::packed2/3)
+        cs.push_back(make_case("add" + rs + ".f32x2", V{I(64), I(64)}, [m](auto& d, auto& x) {
+          return ops::packed2(d, x[0], x[1], [&](auto a, auto b) { return ops::fadd(d, FpFormat::f32, m, a, b); });
+        }));
+        cs.push_back(make_case("fma" + rs + ".f32x2", V{I(64), I(64), I(64)}, [m](auto& d, auto& x) {
+          return ops::packed3(d, x[0], x[1], x[2], [&](auto a, auto b, auto c) { return ops::ffma(d, FpFormat::f32, m, a, b, c); });
+        }));
+      }
       if (f == FpFormat::f16 || f == FpFormat::bf16) {  // 9.7.5 mixed precision .f32.{f16,bf16}
         const ops::FpMods ms{r, false, true};
         const Kind f32 = F(FpFormat::f32);
