@@ -20,6 +20,19 @@ KernelCheck::BarrierKind KernelCheck::barrier_kind(std::uint32_t i) const {
   return BarrierKind::none;
 }
 
+// Whether counting `kind` is sound for this kernel: every barrier of the family is one the count sees. A guarded
+// CTA barrier or bar.warp.sync (which barrier_kind leaves out) would shift the phases of the threads that run it
+// against those that do not, so the k-th counted barrier of two threads need not be one phase.
+bool KernelCheck::countable(BarrierKind kind) const {
+  for (const auto& in : f.body) {
+    const bool warp = in.op == ptx::ir::Opcode::bar_ && in.q.has(ptx::ir::Flag::warp);
+    if (in.guard < 0) continue;
+    if (kind == BarrierKind::cta && cta_barrier(in)) return false;
+    if (kind != BarrierKind::cta && warp) return false;
+  }
+  return true;
+}
+
 const std::vector<bool>& KernelCheck::reached_from(std::uint32_t i) {
   auto [it, fresh] = reach_memo.try_emplace(i);
   if (fresh) {
@@ -32,7 +45,7 @@ const std::vector<bool>& KernelCheck::reached_from(std::uint32_t i) {
 // The barriers of `kind` thread t passed before access x (a 32-bit count), when x and every such barrier that can
 // run before it are outside loops (each then passed at most once); nullopt otherwise.
 std::optional<z3::expr> KernelCheck::barriers_passed(const ThreadEncoding& t, const Access& x, BarrierKind kind) {
-  if (x.async || !loops_around(prep.cfg, x.instr).empty()) return std::nullopt;
+  if (x.async || !loops_around(prep.cfg, x.instr).empty() || !countable(kind)) return std::nullopt;
   std::map<std::uint32_t, z3::expr> passed;  // barrier instruction -> the thread passes it
   for (const Barrier& b : t.barriers) {
     if (barrier_kind(b.instr) != kind || !reached_from(b.instr)[x.instr]) continue;

@@ -166,6 +166,7 @@ struct KernelCheck {
   // ---- barrier counts on the threads' paths (check_barrier_counts.cpp)
   enum class BarrierKind { none, cta, full_warp, partial_warp };
   BarrierKind barrier_kind(std::uint32_t i) const;
+  bool countable(BarrierKind kind) const;
   const std::vector<bool>& reached_from(std::uint32_t i);
   std::optional<z3::expr> barriers_passed(const ThreadEncoding& t, const Access& x, BarrierKind kind);
   z3::expr ordered_by_barrier_counts(const Access& a, const Access& b);
