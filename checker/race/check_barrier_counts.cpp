@@ -23,14 +23,16 @@ KernelCheck::BarrierKind KernelCheck::barrier_kind(std::uint32_t i) const {
 // Whether counting `kind` is sound for this kernel: every barrier of the family is one the count sees. A guarded
 // CTA barrier or bar.warp.sync (which barrier_kind leaves out) would shift the phases of the threads that run it
 // against those that do not, so the k-th counted barrier of two threads need not be one phase.
-bool KernelCheck::countable(BarrierKind kind) const {
-  for (const auto& in : f.body) {
-    const bool warp = in.op == ptx::ir::Opcode::bar_ && in.q.has(ptx::ir::Flag::warp);
-    if (in.guard < 0) continue;
-    if (kind == BarrierKind::cta && cta_barrier(in)) return false;
-    if (kind != BarrierKind::cta && warp) return false;
-  }
-  return true;
+// (Asked once per kind: the pair search asks for every pair.)
+bool KernelCheck::countable(BarrierKind kind) {
+  auto [it, fresh] = countable_memo.try_emplace(kind, true);
+  if (fresh)
+    for (const auto& in : f.body) {
+      if (in.guard < 0) continue;
+      const bool warp = in.op == ptx::ir::Opcode::bar_ && in.q.has(ptx::ir::Flag::warp);
+      if (kind == BarrierKind::cta ? cta_barrier(in) : warp) it->second = false;
+    }
+  return it->second;
 }
 
 const std::vector<bool>& KernelCheck::reached_from(std::uint32_t i) {
@@ -44,18 +46,21 @@ const std::vector<bool>& KernelCheck::reached_from(std::uint32_t i) {
 
 // The barriers of `kind` thread t passed before access x (a 32-bit count), when x and every such barrier that can
 // run before it are outside loops (each then passed at most once); nullopt otherwise.
+// (Kept per access and kind: an access is in many pairs.)
 std::optional<z3::expr> KernelCheck::barriers_passed(const ThreadEncoding& t, const Access& x, BarrierKind kind) {
+  auto [memo, fresh] = passed_memo.try_emplace({&x, kind});
+  if (!fresh) return memo->second;
   if (x.async || !loops_around(prep.cfg, x.instr).empty() || !countable(kind)) return std::nullopt;
   std::map<std::uint32_t, z3::expr> passed;  // barrier instruction -> the thread passes it
   for (const Barrier& b : t.barriers) {
     if (barrier_kind(b.instr) != kind || !reached_from(b.instr)[x.instr]) continue;
     if (!loops_around(prep.cfg, b.instr).empty()) return std::nullopt;
-    auto [it, fresh] = passed.try_emplace(b.instr, b.pc);
-    if (!fresh) it->second = it->second || b.pc;
+    auto [it, first] = passed.try_emplace(b.instr, b.pc);
+    if (!first) it->second = it->second || b.pc;
   }
   z3::expr count = u32(0);
   for (const auto& [instr, pc] : passed) count = count + z3::ite(pc, u32(1), u32(0));
-  return count;
+  return memo->second = count;
 }
 
 // What the counts order: two threads of one CTA with different CTA barrier counts, two lanes of one warp with

@@ -166,11 +166,13 @@ struct KernelCheck {
   // ---- barrier counts on the threads' paths (check_barrier_counts.cpp)
   enum class BarrierKind { none, cta, full_warp, partial_warp };
   BarrierKind barrier_kind(std::uint32_t i) const;
-  bool countable(BarrierKind kind) const;
+  bool countable(BarrierKind kind);
   const std::vector<bool>& reached_from(std::uint32_t i);
   std::optional<z3::expr> barriers_passed(const ThreadEncoding& t, const Access& x, BarrierKind kind);
   z3::expr ordered_by_barrier_counts(const Access& a, const Access& b);
   std::map<std::uint32_t, std::vector<bool>> reach_memo;  // instruction -> what its successors reach
+  std::map<BarrierKind, bool> countable_memo;
+  std::map<std::pair<const Access*, BarrierKind>, std::optional<z3::expr>> passed_memo;
 
   // ---- barriers (check_barriers.cpp)
   z3::expr traps(const ThreadEncoding& t);

@@ -108,7 +108,7 @@ void run_dynamic(const ptx::ir::Module& m, const RunOptions& o, FileResult& r) {
 // (docs/footprint.md). Above BatchLimits::above bytes of PTX, the first load keeps no body and the kernels are checked in
 // batches of about BatchLimits::instructions instructions, each batch's bodies (and what they reach) built again from the
 // shared text and dropped after it: peak memory is the text plus one batch, for a parse of the text per batch.
-// PTXCHECK_RACE_BATCH="BYTES,INSTRUCTIONS" sets both, for tests (tests/cli/race_batches.sh) and measurements.
+// PTXCHECK_RACE_BATCH="BYTES,INSTRUCTIONS" sets both, for tests (tests/cli/footprint.py) and measurements.
 struct BatchLimits {
   std::size_t above = 1u << 20;
   std::size_t instructions = 25'000;
@@ -122,9 +122,13 @@ BatchLimits batch_limits() {
 
 template <class CheckModule>
 void check_in_batches(const std::shared_ptr<const std::string>& text, const std::string& ptx_name,
-                      const std::vector<std::pair<std::string, std::size_t>>& kernel_sizes, CheckModule& check_module,
-                      FileResult& r) {
-  const std::size_t budget = batch_limits().instructions;
+                      const std::vector<std::pair<std::string, std::size_t>>& kernel_sizes, std::size_t budget,
+                      CheckModule& check_module, FileResult& r) {
+  if (kernel_sizes.empty()) {
+    r.error = "no kernel";
+    r.exit_code = 2;
+    return;
+  }
   for (std::size_t at = 0; at < kernel_sizes.size();) {
     std::set<std::string> batch;
     for (std::size_t size = 0; at < kernel_sizes.size() && (batch.empty() || size + kernel_sizes[at].second <= budget); ++at) {
@@ -147,11 +151,6 @@ void check_in_batches(const std::shared_ptr<const std::string>& text, const std:
       return;
     }
     for (auto& k : part.kernels) r.kernels.push_back(std::move(k));
-  }
-  if (kernel_sizes.empty()) {
-    r.error = "no kernel";
-    r.exit_code = 2;
-    return;
   }
   r.exit_code = exit_code_of(r.kernels);
 }
@@ -183,7 +182,8 @@ FileResult run_file(const std::string& path, RunOptions& o) {
   // With --kernel, only that kernel's body (and what it calls) is kept; the others are checked and dropped. Without
   // it, a large module keeps no body on this first pass: its kernels are checked in batches (check_in_batches).
   const auto text = std::make_shared<const std::string>(std::move(*loaded.text));
-  const bool batched = !o.kernel && !o.launch_file && text->size() > batch_limits().above;
+  const BatchLimits limits = batch_limits();
+  const bool batched = !o.kernel && !o.launch_file && text->size() > limits.above;
   auto options = ptx::ir::keep_kernels_named(o.kernel ? *o.kernel : std::string());
   if (batched) options.keep = [](const ptx::ir::Module&, const ptx::ir::Function&) { return false; };
   bool nothing_to_check = true;
@@ -248,7 +248,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     }
     out.exit_code = exit_code_of(out.kernels);
   };
-  if (batched) check_in_batches(text, ptx_name, kernel_sizes, check_module, r);
+  if (batched) check_in_batches(text, ptx_name, kernel_sizes, limits.instructions, check_module, r);
   else check_module(*built.module, r);
   if (cu && !o0 && r.exit_code == 0 && nothing_to_check) {
     // The optimiser left no memory access (it may delete racy stores whose values are never read): check the

@@ -232,9 +232,9 @@ std::optional<Test> parse_litmus(const std::string& text, const std::string& fil
     }
   } catch (const x3::expectation_failure<const char*>& e) {
     // (At what the grammar could not read, past the white space before it.)
-    const char* at = e.where();
-    while (at != end && (*at == ' ' || *at == '\t' || *at == '\r' || *at == '\n')) ++at;
-    diags.push_back(make_diagnostic(text, file, at - text.data(), expected_here(e.which())));
+    it = e.where();
+    skip_ws();
+    diags.push_back(make_diagnostic(text, file, it - text.data(), expected_here(e.which())));
     return std::nullopt;
   }
   // Shape checks the grammar cannot express: every instruction sits in a declared thread column, thread ids
