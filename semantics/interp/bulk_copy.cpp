@@ -323,20 +323,27 @@ SharedTarget mbarrier_target(Machine& m, Thread& t, StateSpace space, const Oper
 }
 
 // .multicast::cluster (9.7.9.25.4.1, 9.7.9.25.5.2): the same CTA-relative offsets of dst and mbar in each CTA whose
-// bit is set in the 16-bit ctaMask, bit r naming the CTA of %cluster_ctarank r.
-bool multicast(Machine& m, Thread& t, BulkCopy& c, std::uint64_t mask, const std::string& name) {
+// bit is set in the 16-bit ctaMask, bit r naming the CTA of %cluster_ctarank r. With .cta_group::2 the mbarrier
+// signal for destination r goes to the CTA of r's CTA pair whose rank has the parity of the mbarrier's CTA.
+bool multicast(Machine& m, Thread& t, BulkCopy& c, std::uint64_t mask, const std::string& name, bool pair = false) {
   const auto& ctas = m.cta_->cluster->ctas;
   if (mask == 0 || mask >> ctas.size()) {
     m.fail(Problem::Kind::illegal, name + ": ctaMask " + std::to_string(mask) + " names no CTA, or a rank at or above %cluster_nctarank " + std::to_string(ctas.size()), {&t});
     return false;
   }
   const std::uint64_t d = c.dsts.front().offset, b = c.mbars.front().offset;
+  const std::uint32_t parity = c.mbars.front().cta->rank & 1;
   c.dsts.clear();
   c.mbars.clear();
   for (std::uint32_t r = 0; r < ctas.size(); ++r)
     if (mask >> r & 1) {
+      const std::uint32_t signalled = pair ? (r & ~1u) | parity : r;
+      if (signalled >= ctas.size()) {
+        m.fail(Problem::Kind::illegal, name + ": the CTA pair of rank " + std::to_string(r) + " has no rank " + std::to_string(signalled) + " in the cluster (ISA 9.7.16.5.1)", {&t});
+        return false;
+      }
       c.dsts.push_back({ctas[r], d});
-      c.mbars.push_back({ctas[r], b});
+      c.mbars.push_back({ctas[signalled], b});
     }
   return true;
 }
@@ -436,7 +443,7 @@ static bool tensor_reduce_form(const TensorMap& map, ir::AtomOp op, BulkCopy& c)
 // [mbar]{, ctaMask}{, cache-policy}; stores and reductions [tensorMap, coords], [srcMem]{, cache-policy}.
 static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy& c) {
   const auto& o = ins.operands;
-  for (const char* w : {"tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128", "im2col_no_offs", "cta_group::2"})
+  for (const char* w : {"tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128", "im2col_no_offs"})
     if (ins.q.has_word(w)) {
       m.fail(Problem::Kind::unsupported, c.name + ": ." + w + " is not modelled (only the .tile load mode, ISA 5.5.3)", {&t});
       return false;
@@ -499,8 +506,12 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   const SharedTarget to = shared_range(m, t, dst, a, c.size, c.name, "destination box");
   const SharedTarget bar = to.cta ? mbarrier_target(m, t, dst, o[2], c.name) : SharedTarget{};
   if (!bar.cta) return false;
-  if (bar.cta != to.cta) {  // .cta_group::1, the default (9.7.9.25.5.2)
-    m.fail(Problem::Kind::illegal, c.name + ": the mbarrier must be in the shared memory of the CTA of dstMem (.cta_group::1, ISA 9.7.9.25.5.2)", {&t});
+  // 9.7.9.25.5.2: with .cta_group::1 (the default) the mbarrier is in the CTA of dstMem; with .cta_group::2 it may
+  // be in that CTA's peer (9.7.16.5.2: ranks differing in the last bit).
+  const bool pair = ins.q.has_word("cta_group::2");
+  if (bar.cta != to.cta && !(pair && (bar.cta->rank ^ 1) == to.cta->rank)) {
+    m.fail(Problem::Kind::illegal, c.name + ": the mbarrier must be in the shared memory of the CTA of dstMem" +
+                                       std::string(pair ? " or of its peer CTA (.cta_group::2" : " (.cta_group::1") + ", ISA 9.7.9.25.5.2)", {&t});
     return false;
   }
   c.dsts = {to};
@@ -510,7 +521,7 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
     m.fail(Problem::Kind::unsupported, c.name + ": .multicast::cluster without its ctaMask operand (ISA 9.7.9.25.5.2)", {&t});
     return false;
   }
-  return multicast(m, t, c, m.read(t, o[3], 16).u64(), c.name);
+  return multicast(m, t, c, m.read(t, o[3], 16).u64(), c.name, pair);
 }
 
 // ---------------------------------------------------------------------------------------------- dispatch
@@ -619,7 +630,7 @@ void Machine::note_failed_wait(Thread& t, const Instruction& ins) {
 
 // Every live thread of `cta` is blocked, or spins on a failed mbarrier wait in a state nothing has changed since.
 bool Machine::spinning_forever(const Cta& cta) const {
-  if (!bulk_pending_.empty()) return false;
+  if (!bulk_pending_.empty() || !tcgen05_pending_.empty()) return false;
   bool any = false;
   for (const Thread& t : cta.threads) {
     if (t.status == Status::exited) continue;
@@ -653,7 +664,7 @@ bool bulk_copy_supported(const Instruction& ins) {
   const bool from_global = (dst == StateSpace::shared || dst == StateSpace::shared_cluster) && src == StateSpace::global && mbar;
   const bool dsmem = dst == StateSpace::shared_cluster && src == StateSpace::shared && mbar;
   if (ins.q.has_word("tensor")) {
-    for (const char* w : {"tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128", "im2col_no_offs", "cta_group::2"})
+    for (const char* w : {"tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128", "im2col_no_offs"})
       if (ins.q.has_word(w)) return false;
     return reduce ? to_global && reduce_op(ins).has_value() : to_global || from_global;
   }

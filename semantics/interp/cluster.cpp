@@ -73,15 +73,18 @@ std::optional<std::uint64_t> Machine::cluster_special(ir::SpecialRegister r, uns
 
 // ---------------------------------------------------------------------------------------------- shared memory
 // ISA 5.1.4: a .shared::cta address lies in the executing CTA's window, which is contained in the .shared::cluster
-// window. Offsets below kDsmemStride are the executing CTA's own; (r + 1) * kDsmemStride + offset is rank r's.
-// In a cluster of one CTA every offset is the CTA's own (as before clusters were modelled).
+// window: r * kDsmemStride + offset is rank r's offset, for the CTA itself too. In a cluster of one CTA every
+// address is an offset of the CTA's own (as before clusters were modelled).
 SharedTarget Machine::shared_target(StateSpace given, std::uint64_t a) const {
-  if (a < kDsmemStride || cluster_.ctas() == 1) return {cta_, a};
-  if (given == StateSpace::shared) return {};  // outside the .shared::cta window
-  const std::uint64_t rank = a / kDsmemStride - 1;
+  if (cluster_.ctas() == 1) return {cta_, a};
+  const std::uint64_t rank = a / kDsmemStride;
   if (rank >= cta_->cluster->ctas.size()) return {};
-  return {cta_->cluster->ctas[rank], a % kDsmemStride};
+  Cta* c = cta_->cluster->ctas[rank];
+  if (given == StateSpace::shared && c != cta_) return {};  // outside the .shared::cta window
+  return {c, a % kDsmemStride};
 }
+
+std::uint64_t Machine::own_shared_base() const { return cluster_.ctas() == 1 ? 0 : dsmem_address(cta_->rank, 0); }
 
 std::uint8_t* Machine::shared_pointer(Thread& t, StateSpace given, std::uint64_t a, std::uint64_t size) {
   const SharedTarget s = shared_target(given, a);
@@ -104,7 +107,7 @@ bool Machine::in_shared_window(StateSpace s, std::uint64_t g) const {
 // mapa{.shared::cluster}.type d, a, b (9.7.9.23): the address in CTA b that corresponds to a. Generic (no
 // .space): a and d are generic addresses of shared memory. A rank at or above %cluster_nctarank, or an `a` that is
 // no shared memory address of the cluster, is undefined: reported as `illegal`. Mapped to the executing CTA itself,
-// the result is its .shared::cta address (which is also a .shared::cluster one).
+// the result is its .shared::cta address, which is also its .shared::cluster one.
 void Machine::exec_mapa(Thread& t, const Instruction& ins, const Decoded& d) {
   const auto& o = ins.operands;
   const std::string name = ir::opcode_text(ins);
@@ -121,7 +124,7 @@ void Machine::exec_mapa(Thread& t, const Instruction& ins, const Decoded& d) {
     return fail(Problem::Kind::illegal, name + ": CTA rank " + std::to_string(rank) + " is not below %cluster_nctarank " +
                                             std::to_string(cluster_.ctas()), {&t});
   const auto r = static_cast<std::uint32_t>(rank);
-  std::uint64_t mapped = r == cta_->rank ? s.offset : dsmem_address(r, s.offset);
+  std::uint64_t mapped = cluster_.ctas() == 1 ? s.offset : dsmem_address(r, s.offset);
   if (generic) mapped = to_generic(StateSpace::shared_cluster, mapped);
   write(t, o[0], Concrete::lit(d.w0, mapped));
 }

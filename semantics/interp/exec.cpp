@@ -82,12 +82,14 @@ std::pair<StateSpace, std::uint64_t> Machine::variable_address(Thread& t, const 
     case ir::VarRef::Where::Return: return {StateSpace::param, fr.stack_base + fi.ret_off[v.index]};
     case ir::VarRef::Where::Local: {
       const ir::Variable& var = fi.fn->locals[v.index];
-      if (var.space == StateSpace::shared) return {StateSpace::shared, local_shared_[{fr.fn, v.index}]};
+      if (var.space == StateSpace::shared) return {StateSpace::shared, own_shared_base() + local_shared_[{fr.fn, v.index}]};
       return {var.space, fr.stack_base + fi.local_off[v.index]};
     }
     default: {
       const ir::Variable& var = mod_.globals[v.index];
-      return {var.space == StateSpace::shared_cluster ? StateSpace::shared : var.space, global_addr_[v.index]};
+      if (var.space == StateSpace::shared || var.space == StateSpace::shared_cluster)  // offsets of the executing CTA
+        return {StateSpace::shared, own_shared_base() + global_addr_[v.index]};
+      return {var.space, global_addr_[v.index]};
     }
   }
 }
@@ -274,6 +276,7 @@ bool instruction_supported(const Instruction& ins) {
     return false;
   }
   if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
+  if (ins.op == Opcode::tcgen05_) return tcgen05_supported(ins);  // 9.7.16 (tcgen05.cpp)
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
   switch (ins.op) {
@@ -511,6 +514,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::cp_: exec_async_copy(t, ins); return true;
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
     case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;
+    case Opcode::tcgen05_: exec_tcgen05_lane(t, ins); return true;
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;
     case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
     case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;

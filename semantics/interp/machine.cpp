@@ -211,6 +211,9 @@ void Machine::setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid) {
   cta.shared.assign(dynamic_shared_base_ + launch_.dynamic_shared_bytes, 0);
   cta.barriers = {};
   cta.mbarriers.clear();
+  cta.tmem.clear();
+  cta.tmem_allocations.clear();
+  cta.tmem_relinquished = false;
   cta.exited = 0;
   cta.arrivals = 0;
   cta.warps.assign((n + 31) / 32, Warp{});
@@ -413,6 +416,7 @@ bool Machine::run_cta(Cta& cta, bool to_end) {
     for (std::uint32_t w : order) {
       if (stop_) break;
       bulk_tick();  // a scheduling point: seeded runs may complete bulk copies here
+      tcgen05_tick();
       progress |= step_warp(cta.warps[w], quantum) > 0;
     }
     any |= progress;
@@ -645,6 +649,9 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
     case Opcode::wgmma_:
       if (ins.q.has_word("mma_async")) return exec_collective(w, g, ins, d, active);
       break;  // fence, commit_group, wait_group: exec_lane
+    case Opcode::tcgen05_:
+      if (tcgen05_collective(ins)) return exec_collective(w, g, ins, d, active);
+      break;  // mma, commit, fence, wait: exec_lane (tcgen05.cpp)
     case Opcode::brx_:
       fail(Problem::Kind::unsupported, "brx.idx is not supported");
       return false;
@@ -695,6 +702,10 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
         // ISA 9.7.15.5.2: a warpgroup collective; it runs when every live lane of the four warps has arrived (wgmma.cpp).
         t.sync_mask = live;
         break;
+      case Opcode::tcgen05_:
+        // ISA 9.7.16.7.1, 9.7.16.8.3-4 (.sync.aligned): the whole warp executes the instruction (tcgen05.cpp).
+        t.sync_mask = live;
+        break;
       default: {  // shfl, vote, match, redux, elect: the membermask is the last operand (none: the legacy forms)
         if (ins.op == Opcode::shfl_) {
           t.sync_a = read(t, ops[1], 32);
@@ -725,6 +736,10 @@ void Machine::thread_exit(Thread& t) {
   if (t.status == Status::exited) return;
   t.status = Status::exited;
   cta_->exited++;
+  if (cta_->exited == cta_->threads.size()) tcgen05_tick();  // before the CTA's threads go
+  if (cta_->exited == cta_->threads.size() && !cta_->tmem_allocations.empty())  // ISA 9.7.16.7.1
+    fail(Problem::Kind::illegal, "the CTA exits with Tensor Memory still allocated (" + std::to_string(cta_->tmem_allocations.begin()->second) +
+         " columns at column " + std::to_string(cta_->tmem_allocations.begin()->first) + "): tcgen05.dealloc must free every allocation before the kernel exits (ISA 9.7.16.7.1)", {&t});
   check_barriers();
   complete_cluster_phase();
   for (std::uint32_t j = t.warp / 4 * 4; j < t.warp / 4 * 4 + 4 && j < cta_->warps.size(); ++j)  // the warpgroup
@@ -924,6 +939,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
     case Opcode::ldmatrix_: warp_ldmatrix(w, group, ins); break;
     case Opcode::mma_: warp_mma(w, group, ins); break;
     case Opcode::wgmma_: warp_wgmma(w, group, ins); break;
+    case Opcode::tcgen05_: warp_tcgen05(w, group, ins); break;
     default:
       break;  // bar.warp.sync: only the rendezvous
   }

@@ -183,6 +183,12 @@ struct Cta {
   std::uint32_t rank = 0;             // %cluster_ctarank
   std::uint32_t exited = 0;
   std::uint32_t arrivals = 0;  // threads counted at any barrier and not yet released
+  // Tensor Memory (ISA 9.7.16.1; tcgen05.cpp): 128 lanes x 512 columns of 32-bit cells, cell (lane, column) at
+  // lane * 512 + column; empty until the CTA's first tcgen05.alloc. The allocations by first column, their
+  // columns; whether a thread of the CTA has executed tcgen05.relinquish_alloc_permit.
+  std::vector<std::uint32_t> tmem;
+  std::map<std::uint32_t, std::uint32_t> tmem_allocations;
+  bool tmem_relinquished = false;
 };
 
 // A thread-block cluster (ISA 2.2.2; cluster.cpp): its CTAs, co-resident and run interleaved, by
@@ -210,6 +216,9 @@ struct SharedTarget {
 bool bulk_copy_supported(const Instruction& ins);
 // Whether wgmma.cpp executes this wgmma form.
 bool wgmma_supported(const Instruction& ins);
+// Whether tcgen05.cpp executes this tcgen05 form; whether the form is a warp collective (.sync.aligned with data).
+bool tcgen05_supported(const Instruction& ins);
+bool tcgen05_collective(const Instruction& ins);
 
 class Machine {
  public:
@@ -300,6 +309,7 @@ class Machine {
   // came through the generic window), mapa (9.7.9.23), getctarank (9.7.9.24) and isspacep of shared spaces.
   std::optional<std::uint64_t> cluster_special(ir::SpecialRegister r, unsigned component) const;
   SharedTarget shared_target(StateSpace given, std::uint64_t addr) const;
+  std::uint64_t own_shared_base() const;  // the executing CTA's .shared::cta address of offset 0
   std::uint8_t* shared_pointer(Thread& t, StateSpace given, std::uint64_t addr, std::uint64_t size);
   void exec_mapa(Thread& t, const Instruction& ins, const Decoded& d);
   void exec_getctarank(Thread& t, const Instruction& ins, const Decoded& d);
@@ -320,10 +330,25 @@ class Machine {
   bool spinning_forever(const Cta& cta) const;
   void report_spin_deadlock(Cta& cta);
   std::vector<std::shared_ptr<BulkCopy>> bulk_pending_;  // copies issued and not yet complete, oldest first
+  // tcgen05.commit arrive-ons not yet signalled (tcgen05.cpp): each completes at the next scheduling point, after
+  // the committing warp's turn, as the tensor core's work takes time (the thread's own wait cannot pass at once).
+  struct PendingArrive {
+    Cta* home;
+    std::uint64_t object;
+    Cta* thread_cta;  // the committing thread's CTA
+    Thread* thread;
+    std::string name;
+  };
+  std::vector<PendingArrive> tcgen05_pending_;
+  void tcgen05_tick();  // a scheduling point (run_cta), and the exit of a CTA
   std::uint64_t epoch_ = 0;  // counts writes to memory and mbarrier changes (note_failed_wait)
   // complete-tx of `bytes` on an mbarrier object (ISA 9.7.13.15.12; mbarrier.cpp): false, with the problem
   // reported for `t`, when the object is not initialized or tx-count leaves its range.
   bool mbarrier_complete_tx(Thread& t, Cta& home, std::uint64_t object, std::int64_t bytes, const std::string& name);
+  // An arrive-on of `count` (9.7.13.15.7) on the object at shared offset `object` of `home`, made by the system on
+  // completion of an asynchronous operation (tcgen05.commit): false, with the problem reported, as above.
+  SharedTarget mbarrier_object(Thread& t, const Operand& o, StateSpace given, const std::string& name, bool write);
+  bool mbarrier_async_arrive(Thread& t, Cta& home, std::uint64_t object, std::uint32_t count, const std::string& name);
   bool in_shared_window(StateSpace s, std::uint64_t generic) const;
   // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
   void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);
@@ -359,6 +384,12 @@ class Machine {
   void warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
+  void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st
+  void exec_tcgen05_lane(Thread& t, const Instruction& ins);               // tcgen05.cpp: mma, commit, fence, wait
+  void tcgen05_mma(Thread& t, const Instruction& ins);
+  std::vector<Cta*> tcgen05_ctas(Thread& t, const Instruction& ins);
+  void tcgen05_commit(Thread& t, const Instruction& ins);
+  void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
   bool try_warpgroup_wgmma(Warp& w);  // runs a wgmma.mma_async every live lane of w's warpgroup has reached
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);

@@ -31,6 +31,25 @@ bool complete_phase_if_done(Mbarrier& m) {
 
 }  // namespace
 
+// The object an mbarrier operand names: 8 bytes, 8-aligned, in shared memory (9.7.13.15.1, .8): the executing
+// CTA's, or through a .shared::cluster address another CTA's of the cluster (cluster.cpp). Null cta, with the
+// problem reported, when it is none.
+SharedTarget Machine::mbarrier_object(Thread& t, const Operand& o, StateSpace given, const std::string& name, bool write) {
+  const std::uint64_t address = access_address(t, o, given);
+  auto [space, window_offset] = resolve(given == StateSpace::shared_cluster ? StateSpace::shared : given, address);
+  if (space != StateSpace::shared) {
+    fail(Problem::Kind::illegal, name + ": the mbarrier object's address is not in shared memory", {&t});
+    return {};
+  }
+  if (!locate(t, given, address, 8, write)) return {};  // (out of bounds: reported)
+  const SharedTarget where = shared_target(given, window_offset);
+  if (where.offset % 8) {
+    fail(Problem::Kind::misaligned, name + ": mbarrier object at shared offset " + std::to_string(where.offset) + " is not 8-byte aligned", {&t});
+    return {};
+  }
+  return where;
+}
+
 void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   const auto& o = ins.operands;
   using ir::MbarrierOp;
@@ -46,17 +65,10 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     write(t, o[0], Concrete::lit(32, token_pending(read(t, o[1], 64).u64())));
     return;
   }
-  // The object: 8 bytes, 8-aligned, in shared memory (9.7.13.15.1, .8): the executing CTA's, or through a
-  // .shared::cluster address another CTA's of the cluster (cluster.cpp).
   const auto addr_index = static_cast<std::size_t>(ir::mbarrier_object_operand(op));
-  const StateSpace given = ins.q.space.value_or(StateSpace::generic);
-  const std::uint64_t address = access_address(t, o[addr_index], given);
-  auto [space, window_offset] = resolve(given == StateSpace::shared_cluster ? StateSpace::shared : given, address);
-  if (space != StateSpace::shared) return illegal("the mbarrier object's address is not in shared memory");
-  if (!locate(t, given, address, 8, !wait)) return;  // (out of bounds: reported)
-  const SharedTarget where = shared_target(given, window_offset);
+  const SharedTarget where = mbarrier_object(t, o[addr_index], ins.q.space.value_or(StateSpace::generic), name, !wait);
+  if (!where.cta) return;
   const std::uint64_t object = where.offset;
-  if (object % 8) return fail(Problem::Kind::misaligned, name + ": mbarrier object at shared offset " + std::to_string(object) + " is not 8-byte aligned", {&t});
   // 9.7.13.15.11-.14: only arrive(-on), arrive_drop, expect_tx and complete_tx name an object in .shared::cluster
   // outside .shared::cta, and an arrive on one returns no state (the sink `_` is mandatory).
   Cta& home = *where.cta;
@@ -169,6 +181,25 @@ bool Machine::mbarrier_complete_tx(Thread& t, Cta& home, std::uint64_t object, s
     fail(Problem::Kind::illegal, name + ": tx-count " + std::to_string(m.tx) + " is outside [-(2^20 - 1), 2^20 - 1]", {&t});
     return false;
   }
+  complete_phase_if_done(m);
+  return true;
+}
+
+// The arrive-on an asynchronous operation's completion signals (tcgen05.commit's .mbarrier::arrive::one,
+// 9.7.16.12.1): pending arrivals decrease by count and the phase completes when none are left and tx-count is 0.
+bool Machine::mbarrier_async_arrive(Thread& t, Cta& home, std::uint64_t object, std::uint32_t count, const std::string& name) {
+  auto it = home.mbarriers.find(object);
+  if (it == home.mbarriers.end()) {
+    fail(Problem::Kind::illegal, name + ": the mbarrier object at shared offset " + std::to_string(object) + " is not initialized", {&t});
+    return false;
+  }
+  Mbarrier& m = it->second;
+  if (count > m.pending) {
+    fail(Problem::Kind::illegal, name + ": an arrive-on of " + std::to_string(count) + " exceeds the " + std::to_string(m.pending) + " pending arrivals", {&t});
+    return false;
+  }
+  ++epoch_;
+  m.pending -= count;
   complete_phase_if_done(m);
   return true;
 }

@@ -20,11 +20,12 @@ inline constexpr std::uint64_t kSharedWindow = 0xC0000000;  // generic = window 
 inline constexpr std::uint64_t kLocalWindow = 0xD0000000;   // generic = window + local-space address
 inline constexpr std::uint64_t kParamWindow = 0xE0000000;   // generic = window + param-space address
 inline constexpr std::uint64_t kWindowSize = 0x10000000;
-// The .shared::cluster window (docs/clusters.md, ISA 5.1.4): offsets below kDsmemStride are the executing CTA's
-// own shared memory (its .shared::cta window, contained in the cluster window), and rank r's shared memory is
-// also at (r + 1) * kDsmemStride + offset. A CTA's shared memory must fit in kDsmemStride bytes.
-inline constexpr std::uint64_t kDsmemStride = 0x800000;  // 8 MiB; 17 strides fit in kWindowSize
-constexpr std::uint64_t dsmem_address(std::uint32_t rank, std::uint64_t offset) { return (rank + 1ull) * kDsmemStride + offset; }
+// The .shared::cluster window (docs/clusters.md, ISA 5.1.4): in a cluster of more than one CTA, rank r's shared
+// memory is at r * kDsmemStride + offset, and those are also its .shared::cta addresses (its window inside the
+// cluster window). The rank is in bits 24-27, as on the hardware: the CTAs of a CTA pair (9.7.16.5.1) differ in
+// bit 24, which CUTLASS clears to name the even CTA's object. A CTA's shared memory must fit in kDsmemStride bytes.
+inline constexpr std::uint64_t kDsmemStride = 0x1000000;  // 16 MiB; 16 ranks fill kWindowSize
+constexpr std::uint64_t dsmem_address(std::uint32_t rank, std::uint64_t offset) { return rank * kDsmemStride + offset; }
 inline constexpr std::uint64_t kFunctionBase = 0xF0000000;  // "address" of function i (mov r, f; calls through r)
 
 // Global (and const) memory: named allocations with a guard gap between them, so that an access past one

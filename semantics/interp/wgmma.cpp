@@ -3,6 +3,7 @@
 // per-thread wgmma.fence / commit_group / wait_group. Results are written when a wait_group covers them
 // (docs/tensor-cores.md).
 #include "semantics/interp/machine.hpp"
+#include "semantics/interp/matrix_operand.hpp"
 
 #include <bit>
 #include <cmath>
@@ -19,67 +20,6 @@ std::pair<unsigned, unsigned> shape_nk(const Instruction& ins) {
   }
   return {0, 0};
 }
-
-unsigned elem_bytes(ST t) {
-  switch (t) {
-    case ST::tf32: return 4;
-    case ST::f16: case ST::bf16: return 2;
-    default: return 1;  // e4m3, e5m2, s8, u8
-  }
-}
-
-// The value of one A/B element of type t (bits in the low bits), exactly, as a double; integers as themselves.
-double element_value(ST t, std::uint32_t b) {
-  switch (t) {
-    case ST::f16: return domain::fp_to_double(domain::FpFormat::f16, b & 0xffff);
-    case ST::bf16: return domain::fp_to_double(domain::FpFormat::bf16, b & 0xffff);
-    case ST::tf32: return static_cast<double>(domain::bits_to_f32(b & 0xffffe000u));  // 9.7.15.5.2: the low 13 bits are dropped
-    case ST::e4m3: {  // 5.2.5: bias 7, no infinity, S.1111.111 is NaN
-      const double s = b & 0x80 ? -1 : 1;
-      const unsigned e = (b >> 3) & 15, m = b & 7;
-      if (e == 15 && m == 7) return std::nan("");
-      return s * (e ? std::ldexp(1 + m / 8.0, static_cast<int>(e) - 7) : std::ldexp(m / 8.0, -6));
-    }
-    case ST::e5m2: {  // bias 15, IEEE-style infinities and NaNs
-      const double s = b & 0x80 ? -1 : 1;
-      const unsigned e = (b >> 2) & 31, m = b & 3;
-      if (e == 31) return m ? std::nan("") : s * HUGE_VAL;
-      return s * (e ? std::ldexp(1 + m / 4.0, static_cast<int>(e) - 15) : std::ldexp(m / 4.0, -14));
-    }
-    case ST::s8: return static_cast<std::int8_t>(b & 0xff);
-    default: return b & 0xff;  // u8
-  }
-}
-
-// A shared-memory matrix descriptor (9.7.15.5.1.11), its byte fields decoded.
-struct Descriptor {
-  std::uint64_t start = 0, lbo = 0, sbo = 0;
-  unsigned base = 0, width = 0;  // width: the swizzle's bytes, 0 without swizzling
-  explicit Descriptor(std::uint64_t d)
-      : start((d & 0x3fff) << 4), lbo(((d >> 16) & 0x3fff) << 4), sbo(((d >> 32) & 0x3fff) << 4),
-        base(static_cast<unsigned>((d >> 49) & 7)) {
-    static constexpr unsigned kWidth[4] = {0, 128, 64, 32};  // layout type 0 none, 1 128B, 2 64B, 3 32B
-    width = kWidth[(d >> 62) & 3];
-  }
-  // The shared-memory address of element (mn, k) of an element size of eb bytes: the canonical layouts of
-  // 9.7.15.5.1.10 in bytes (a core matrix is 8 rows of 16 bytes, or of the swizzle width), then the swizzle
-  // (Swizzle<1|2|3,4,3>) on the address: bits 4.. of the 16-byte chunk XORed with the 128-byte row's index bits 7...
-  std::uint64_t address(unsigned mn, unsigned k, unsigned eb, bool mn_major) const {
-    std::uint64_t off;
-    if (!mn_major) {  // K-major: ((8,m),(T,2k)) : ((W, SBO), (1, LBO or T))
-      const unsigned kb = k * eb;
-      off = (mn % 8) * (width ? width : 16) + (mn / 8) * sbo + (width ? kb : (kb % 16) + (kb / 16) * lbo);
-    } else if (!width) {  // MN-major interleaved: ((T,1,m),(8,k)) : ((1,T,SBO),(T,LBO))
-      const unsigned mb = mn * eb;
-      off = mb % 16 + (mb / 16) * sbo + (k % 8) * 16 + (k / 8) * lbo;
-    } else {  // MN-major swizzled: ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16*T,SBO))
-      const unsigned mb = mn * eb;
-      off = mb % width + (mb / width) * lbo + (k % 8) * width + (k / 8) * sbo;
-    }
-    const std::uint64_t a = start + off;
-    return width ? a ^ (((a >> 7) & (width / 16 - 1)) << 4) : a;
-  }
-};
 
 // The register slot (in Thread::regs) of a register operand.
 std::uint32_t slot_of(Machine& m, Thread& t, const Operand& o) {
@@ -190,7 +130,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   const auto [N, K] = shape_nk(ins);
   const ST dt = ins.q.types[0].scalar, at = ins.q.types[1].scalar, bt = ins.q.types[2].scalar;
   const bool reg_a = o[1].kind == Operand::Kind::Vector, is_int = dt == ST::s32, f16_d = dt == ST::f16;
-  const unsigned eb = elem_bytes(at), rank = (first.linear / 32) % 4;
+  const unsigned eb = matrix_elem_bytes(at), rank = (first.linear / 32) % 4;
   // imm-scale-a/b (-1 negates) and imm-trans-a/b (1: MN-major) where the form has them.
   auto imm = [&](std::size_t i) { return static_cast<std::int64_t>(o[i].imm); };
   const bool neg_a = !is_int && imm(4) < 0, neg_b = !is_int && imm(5) < 0;
@@ -203,21 +143,21 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   }
   // The warp's 16 x K rows of A and the K x N of B, as exact values.
   std::vector<double> A(16 * K), B(static_cast<std::size_t>(K) * N);
-  auto load = [&](const Descriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) -> double {
+  auto load = [&](const MatrixDescriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) -> double {
     if (desc.base && desc.width) {
       fail(Problem::Kind::unsupported, "wgmma.mma_async: a matrix descriptor's base offset (ISA 9.7.15.5.1.11) is not modelled", {&first});
       return 0;
     }
-    const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, desc.address(mn, k, eb, mn_major), eb, false);
+    const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, own_shared_base() + desc.address(mn, k, eb, mn_major), eb, false);
     std::uint32_t bits = 0;
     for (unsigned i = 0; p && i < eb; ++i) bits |= static_cast<std::uint32_t>(p[i]) << (8 * i);
-    return element_value(type, bits);
+    return matrix_element_value(type, bits);
   };
-  const Descriptor db(bdesc);
+  const MatrixDescriptor db = MatrixDescriptor::wgmma(bdesc);
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) B[k * N + n] = (neg_b ? -1 : 1) * load(db, n, k, trans_b, bt);
   if (!reg_a) {
-    const Descriptor da(adesc);
+    const MatrixDescriptor da = MatrixDescriptor::wgmma(adesc);
     for (unsigned r = 0; r < 16; ++r)
       for (unsigned k = 0; k < K; ++k) A[r * K + k] = (neg_a ? -1 : 1) * load(da, 16 * rank + r, k, trans_a, at);
   } else {
@@ -232,7 +172,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
           if (eb == 2) row = g + 8 * (i / 2 % 2), col = 2 * c + i % 2 + 8 * (i / 4);
           else if (eb == 4) row = g + 8 * (i % 2), col = c + 4 * (i / 2);
           else row = g + 8 * (i / 4 % 2), col = 4 * c + i % 4 + 16 * (i / 8);
-          A[row * K + col] = (neg_a ? -1 : 1) * element_value(at, eb == 4 ? word : word >> (8 * eb * j));
+          A[row * K + col] = (neg_a ? -1 : 1) * matrix_element_value(at, eb == 4 ? word : word >> (8 * eb * j));
         }
       }
     }
@@ -263,12 +203,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
         const std::uint64_t dbits = f16_d ? (old.v >> (16 * h)) & 0xffff : old.v & 0xffffffff;
         double acc = !scale_d ? 0.0 : f16_d ? domain::fp_to_double(domain::FpFormat::f16, dbits) : domain::bits_to_f32(static_cast<std::uint32_t>(dbits));
         for (unsigned k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
-        if (f16_d) {
-          const CV h16 = domain::Concrete::f2f(domain::FpFormat::f64, domain::FpFormat::f16, domain::Rnd::rn, domain::Concrete::lit(64, domain::f64_to_bits(acc)));
-          out |= (std::isnan(acc) ? 0x7fffu : static_cast<std::uint64_t>(h16.v) & 0xffff) << (16 * h);
-        } else {
-          out = std::isnan(acc) ? 0x7fffffffu : domain::f32_to_bits(static_cast<float>(acc));
-        }
+        out |= static_cast<std::uint64_t>(round_accumulator(acc, f16_d)) << (16 * h);
       }
       op.writes.emplace_back(s, domain::Concrete::lit(32, out));
     }

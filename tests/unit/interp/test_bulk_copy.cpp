@@ -346,7 +346,8 @@ TEST_CASE("cp.reduce.async.bulk.tensor .add.tile: in-bound elements of the box a
     }
 }
 
-TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9.7.9.25.4.1-2, sm_100)") {
+namespace {
+const ptx::ir::Module& sm100_module() {
   static const auto loaded = [] {
     std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/bulk_copy_sm100.ptx");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -354,6 +355,33 @@ TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9
   }();
   for (const auto& e : loaded.errors) FAIL(e.render());
   REQUIRE(loaded);
+  return *loaded.module;
+}
+}  // namespace
+
+TEST_CASE("cp.async.bulk.tensor .cta_group::2 .multicast::cluster: each destination's signal goes to the mbarrier's side of its CTA pair (ISA 9.7.9.25.5.2)") {
+  Launch l = tile_launch("pair_tile", 4, "none");
+  l.grid = {4, 1, 1};
+  l.block = {32, 1, 1};
+  l.buffers[0].second.assign(4 * 256, 0);
+  l.params = {buf("out"), buf("tmap")};
+  for (std::uint64_t seed : {0, 7}) {
+    CAPTURE(seed);
+    Options opt;
+    opt.seed = seed;
+    const RunResult r = run(sm100_module(), l, opt);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);  // an odd CTA's signal on its own (uninitialized) object: illegal
+    for (std::uint32_t rank = 0; rank < 4; ++rank)
+      for (std::uint32_t i = 0; i < 32; ++i) {
+        CAPTURE(rank);
+        CAPTURE(i);
+        CHECK(word(r, 0, 64 * rank + i) == 100 * (i / 8) + i % 8);        // box0: rows 0-3 at (0, 0)
+        CHECK(word(r, 0, 64 * rank + 32 + i) == 100 * (2 + i / 8) + i % 8);  // box1: rows 2-5 at (0, 2)
+      }
+  }
+}
+
+TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9.7.9.25.4.1-2, sm_100)") {
   const std::uint32_t mask = 0xa5c3;
   Launch l;
   l.kernel = "masked";
@@ -361,7 +389,7 @@ TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9
   std::vector<std::uint32_t> halves(32, 0x40804080);  // 2.25, 2.25 as f16
   l.buffers = {{"out", std::vector<std::uint8_t>(128, 0xee)}, {"out2", words(halves)}};
   l.params = {buf("out"), buf("out2"), u32(mask)};
-  const RunResult r = run(*loaded.module, l);
+  const RunResult r = run(sm100_module(), l);
   REQUIRE_MESSAGE(r.ok(), r.problem.message);
   for (std::uint32_t k = 0; k < 128; ++k) CHECK(r.buffers[0].second[k] == ((mask >> (k % 16)) & 1 ? k : 0xee));
   for (std::uint32_t i = 0; i < 32; ++i) CHECK(word(r, 1, i) == 0x43804380u);  // 2.25 + 1.5 = 3.75 = 0x4380

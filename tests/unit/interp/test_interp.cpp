@@ -1346,6 +1346,21 @@ TEST_CASE("clusters: CTAs exchange values through distributed shared memory (map
   }
 }
 
+TEST_CASE("clusters: the CTAs of a CTA pair have shared addresses differing in bit 24, as on the hardware") {
+  // docs/clusters.md: rank r's shared memory is at r << 24 in the .shared::cluster window, its .shared::cta addresses
+  // too; CUTLASS's 2-SM kernels clear bit 24 to name the even CTA of the pair (ISA 9.7.16.5.1).
+  auto r = run_cluster("peer_bit", {8, 1, 1}, 1, Dims{4, 1, 1}, 8 * 4);
+  REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+  for (std::uint32_t cta = 0; cta < 8; ++cta) {
+    CAPTURE(cta);
+    const std::uint32_t rank = cta % 4;
+    CHECK(r.out[4 * cta] == 10 * (rank & ~1u) + 7);  // the even CTA's flag
+    CHECK(r.out[4 * cta + 1] == rank);
+    CHECK(r.out[4 * cta + 2] == (rank & ~1u));
+    CHECK(r.out[4 * cta + 3] == 1);  // its own address is in its .shared::cta window
+  }
+}
+
 TEST_CASE("clusters: a read racing with another CTA's store before barrier.cluster gets either value; after it, the store") {
   for (std::uint64_t seed = 0; seed < 8; ++seed) {
     CAPTURE(seed);

@@ -5,6 +5,7 @@
 // (Figures 148-153, drawn as images in the text) are CuTe's SM90 GMMA thread-value layouts, evaluated the same way.
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
+#include "tests/unit/interp/matrix_layouts.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,16 +16,9 @@
 #include <vector>
 
 using namespace ptx::interp;
+using namespace matrix_test;
 
 namespace {
-// A CuTe mode: (size, stride) pairs, a coordinate split colexicographically.
-using Mode = std::vector<std::pair<long, long>>;
-long eval(const Mode& m, long c) {
-  long off = 0;
-  for (auto [size, stride] : m) off += (c % size) * stride, c /= size;
-  return off;
-}
-
 // Figures 148-153 as CuTe's SM90 layouts (cute/atom/mma_traits_sm90_gmma.hpp): (thread, value) -> m + 64 k.
 const Mode kThread16{{4, 128}, {8, 1}, {4, 16}}, kThread8bit{{4, 256}, {8, 1}, {4, 16}}, kThreadTf32{{4, 64}, {8, 1}, {4, 16}};
 std::pair<int, int> d_elem(int thread, int i) {  // CLayout_64xN: ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))
@@ -38,46 +32,6 @@ std::pair<int, int> a_elem(int eb, int thread, int i) {
   else x = eval(kThread8bit, thread) + eval({{4, 64}, {2, 8}, {2, 1024}}, i);                // ALayout_64x32
   return {static_cast<int>(x % 64), static_cast<int>(x / 64)};
 }
-
-struct Type {
-  const char* name;
-  int bytes;
-  // encodings of 0, 0.5, 1, 2, 3 (a sign bit of the top bit gives the negatives): from each format's definition
-  std::uint32_t enc[5];
-};
-const Type kF16{"f16", 2, {0, 0x3800, 0x3c00, 0x4000, 0x4200}}, kBF16{"bf16", 2, {0, 0x3f00, 0x3f80, 0x4000, 0x4040}},
-    kTF32{"tf32", 4, {0, 0x3f000000, 0x3f800000, 0x40000000, 0x40400000}}, kE4M3{"e4m3", 1, {0, 0x30, 0x38, 0x40, 0x44}},
-    kE5M2{"e5m2", 1, {0, 0x38, 0x3c, 0x40, 0x42}}, kS8{"s8", 1, {}}, kU8{"u8", 1, {}};
-const double kValue[5] = {0, 0.5, 1, 2, 3};
-
-// A matrix in shared memory: descriptor fields and its canonical layout (in elements, 9.7.15.5.1.10).
-struct Smem {
-  int swizzle = 0;  // bytes: 0, 32, 64, 128
-  bool mn_major = false;
-  long lbo = 0, sbo = 0, start = 0;  // bytes; start: from the 1024-aligned region
-  std::uint64_t desc(long region) const {
-    const std::uint64_t layout = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
-    return (((region + start) & 0x3ffff) >> 4) | ((lbo & 0x3ffff) >> 4) << 16 | ((sbo & 0x3ffff) >> 4) << 32 | layout << 62;
-  }
-  // The byte offset (from the region) of element (mn, k) of a matrix of eb-byte elements, swizzle applied.
-  long place(int eb, long region, int mn, int k) const {
-    const long T = 16 / eb, S = swizzle ? swizzle / 16 : 1, big = 1 << 20;
-    Mode mnm, km;
-    if (!mn_major) {
-      mnm = {{8, S * T}, {big, sbo / eb}};
-      km = {{T, 1}, {2, swizzle ? T : lbo / eb}};
-    } else if (!swizzle) {
-      mnm = {{T, 1}, {1, T}, {big, sbo / eb}};
-      km = {{8, T}, {big, lbo / eb}};
-    } else {
-      mnm = {{T, 1}, {S, T}, {big, lbo / eb}};
-      km = {{8, S * T}, {big, sbo / eb}};
-    }
-    const long a = region + start + (eval(mnm, mn) + eval(km, k)) * eb;  // Swizzle<B,4,3> on the address
-    const long bits = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
-    return a ^ (((a >> 7) & bits) << 4);
-  }
-};
 
 TEST_CASE("the test's layout evaluator reproduces entries of the spec's Figures 166-169") {
   // Figure 166: K-major, no swizzle, tf32, LBO 64 and SBO 32 elements: (row 1, col 4) = 68, (row 9, col 8) = 164.
@@ -283,16 +237,6 @@ void check(const Case& c, unsigned seed = 1) {
   CHECK(wrong == 0);
 }
 
-Smem kmajor(int swizzle, bool is_a, long start = 0) {
-  if (!swizzle) return is_a ? Smem{0, false, 1024, 128, start} : Smem{0, false, 128, 384, start};  // LBO, SBO with a gap
-  return Smem{swizzle, false, 16, 8 * swizzle, start};
-}
-Smem mnmajor(int swizzle, int mn_elems, int eb) {
-  const long mn_bytes = mn_elems * eb;
-  if (!swizzle) return Smem{0, true, mn_bytes / 16 * 128 + 256, 128, 0};  // LBO: the next 8 k, SBO: the next 16 bytes of MN
-  const long atoms = (mn_bytes + swizzle - 1) / swizzle;
-  return Smem{swizzle, true, 8L * swizzle, atoms * 8 * swizzle, 0};  // LBO: the next swizzle width of MN, SBO: next 8 k
-}
 }  // namespace
 
 TEST_CASE("wgmma.mma_async f16/bf16 with descriptors: K-major and MN-major, each swizzle mode, against a host GEMM") {

@@ -1,0 +1,225 @@
+// tcgen05 (ISA 9.7.16) in the interpreter: Tensor Memory allocation (9.7.16.7), tcgen05.ld / st between
+// registers and Tensor Memory (9.7.16.8), the single-thread tcgen05.mma (9.7.16.10.9.1) with both matrices in
+// shared memory, tcgen05.commit (9.7.16.12.1), fences and waits. Every asynchronous tcgen05 operation completes
+// when it is issued, one of the executions the spec allows (docs/tensor-cores.md).
+#include "semantics/interp/machine.hpp"
+#include "semantics/interp/matrix_operand.hpp"
+
+#include <bit>
+#include <cmath>
+
+namespace ptx::interp {
+namespace {
+using ST = ir::ScalarType;
+constexpr std::uint32_t kLanes = 128, kColumns = 512;  // 9.7.16.1
+
+enum class Kind : std::uint8_t { none, alloc, dealloc, relinquish, ld, st, wait, fence, mma, commit, cp, shift };
+Kind kind_of(const Instruction& ins) {
+  const auto& q = ins.q;
+  if (q.has_word("alloc")) return Kind::alloc;
+  if (q.has_word("dealloc")) return Kind::dealloc;
+  if (q.has_word("relinquish_alloc_permit")) return Kind::relinquish;
+  if (q.has_word("ld")) return Kind::ld;
+  if (q.has_word("st")) return Kind::st;
+  if (q.has_word("wait::ld") || q.has_word("wait::st")) return Kind::wait;
+  if (q.has_word("fence::before_thread_sync") || q.has_word("fence::after_thread_sync")) return Kind::fence;
+  if (q.has_word("mma")) return Kind::mma;
+  if (q.has_word("commit")) return Kind::commit;
+  if (q.has_word("cp")) return Kind::cp;
+  if (q.has_word("shift")) return Kind::shift;
+  return Kind::none;
+}
+
+// The register count of tcgen05.ld/st .32x32b.xN (Table 49): N, the columns it covers: N, or 2N with
+// .pack::16b / .unpack::16b (two 16-bit elements of adjacent columns per register, 9.7.16.8.2).
+unsigned repeat_of(const Instruction& ins) {
+  for (unsigned n = 1; n <= 128; n *= 2)
+    if (ins.q.has_word("x" + std::to_string(n))) return n;
+  return 0;
+}
+
+// The MMA kinds tcgen05.mma runs, their K (Table 41, dense) and A/B element size.
+struct MmaKind {
+  const char* word;
+  unsigned k;
+};
+constexpr MmaKind kKinds[] = {{"kind::f16", 16}, {"kind::tf32", 8}, {"kind::f8f6f4", 32}, {"kind::i8", 32}};
+const MmaKind* mma_kind(const Instruction& ins) {
+  for (const auto& k : kKinds)
+    if (ins.q.has_word(k.word)) return &k;
+  return nullptr;
+}
+}  // namespace
+
+// The forms the interpreter runs: allocation management; ld/st of shape .32x32b (the other shapes' fragments are
+// Figures 184-187, images missing from the text) without .red; wait and the thread-sync fences;
+// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory, without .ws, .sp, .block_scale or
+// .ashift; commit with
+// .mbarrier::arrive::one; each with .cta_group::1 or ::2 (CTA pairs). Not: tcgen05.cp and tcgen05.shift.
+bool tcgen05_supported(const Instruction& ins) {
+  const auto& q = ins.q;
+  const auto& o = ins.operands;
+  switch (kind_of(ins)) {
+    case Kind::alloc: return o.size() == 2;
+    case Kind::dealloc: return o.size() == 2;
+    case Kind::relinquish: case Kind::wait: case Kind::fence: return o.empty();
+    case Kind::ld: case Kind::st:
+      return q.has_word("32x32b") && !q.has_word("red") && repeat_of(ins) && o.size() == 2;
+    case Kind::mma: {
+      if (!mma_kind(ins) || q.has_word("ws") || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
+      // A from shared memory (a-desc); A in Tensor Memory ([a-tmem]) is not modelled
+      return o.size() >= 5 && o.size() <= 7 && o[0].kind == Operand::Kind::Address && o[1].kind != Operand::Kind::Address;
+    }
+    case Kind::commit: return q.has_word("mbarrier::arrive::one") && (o.size() == 1 || (o.size() == 2 && q.has_word("multicast::cluster")));
+    default: return false;
+  }
+}
+
+// Allocation management, ld and st are warp collectives (.sync.aligned with an effect on the warp's data).
+bool tcgen05_collective(const Instruction& ins) {
+  const Kind k = kind_of(ins);
+  return k == Kind::alloc || k == Kind::dealloc || k == Kind::relinquish || k == Kind::ld || k == Kind::st;
+}
+
+// The warp collectives, once every live lane of the warp has arrived (.aligned: all execute the same instruction).
+// With .cta_group::2 the warps of the two CTAs of a pair allocate together (9.7.16.7.1); here each CTA's warp
+// allocates in its own CTA by the same rule, so that pairs allocating alike get the same columns (docs/tcgen05.md).
+void Machine::warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins) {
+  Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
+  if (opt_.observer) return fail(Problem::Kind::unsupported, "tcgen05: the race checker does not model Tensor Memory (ISA 9.7.16)", {&first});
+  const Kind k = kind_of(ins);
+  if (k == Kind::ld || k == Kind::st) return tcgen05_ld_st(w, group, ins);
+  const std::string name = ir::opcode_text(ins);
+  auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why + " (ISA 9.7.16.7.1)", {&first}); };
+  Cta& cta = *cta_;
+  if (k == Kind::relinquish) {
+    cta.tmem_relinquished = true;
+    return;
+  }
+  const std::uint64_t columns = read(first, ins.operands[1], 32).u64();
+  for (std::uint32_t m = group; m; m &= m - 1)
+    if (read(cta.threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]], ins.operands[1], 32).u64() != columns)
+      return illegal("the lanes of the warp give different column counts");
+  if (columns < 32 || columns > kColumns || !std::has_single_bit(columns))
+    return illegal("nCols " + std::to_string(columns) + " is not a power of 2 in [32, 512]");
+  const auto n = static_cast<std::uint32_t>(columns);
+  if (k == Kind::dealloc) {
+    const std::uint64_t taddr = read(first, ins.operands[0], 32).u64();
+    auto it = cta.tmem_allocations.find(static_cast<std::uint32_t>(taddr & 0xffff));
+    if ((taddr >> 16) != 0 || it == cta.tmem_allocations.end() || it->second != n)
+      return illegal("address " + std::to_string(taddr) + " with " + std::to_string(n) + " columns is not an allocation of this CTA");
+    cta.tmem_allocations.erase(it);
+    return;
+  }
+  if (cta.tmem_relinquished) return illegal("the CTA has relinquished the right to allocate (tcgen05.relinquish_alloc_permit)");
+  // The first free run of n columns at a multiple of n (where an allocation goes is the hardware's choice).
+  std::uint32_t at = 0;
+  for (; at < kColumns; at += n) {
+    bool free = true;
+    for (const auto& [c, size] : cta.tmem_allocations) free = free && (c + size <= at || at + n <= c);
+    if (free) break;
+  }
+  if (at >= kColumns)
+    return fail(Problem::Kind::unsupported, name + ": " + std::to_string(n) + " columns are not free; the allocation would block until another "
+                "warp deallocates, which the interpreter does not model", {&first});
+  if (cta.tmem.empty()) cta.tmem.assign(kLanes * kColumns, 0);
+  cta.tmem_allocations[at] = n;
+  // 9.7.16.7.1: the address (lane 0, column `at`) is written to shared memory by a weak store.
+  const StateSpace space = ins.q.space.value_or(StateSpace::generic);
+  store(first, space, access_address(first, ins.operands[0], space), domain::Concrete::lit(32, at), 4);
+}
+
+// tcgen05.ld / st .sync.aligned.32x32b.xN{.pack::16b | .unpack::16b}.b32: lane i of the warp accesses Tensor
+// Memory lane (taddr's lane + i), registers r0.. columns taddr's column + 0.. (9.7.16.2.3.2); warp r of a
+// warpgroup reaches lanes 32r..32r+31 only (9.7.16.8.1). Completes at issue, so tcgen05.wait has nothing to wait for.
+void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins) {
+  const bool load = kind_of(ins) == Kind::ld;
+  const Operand& data = ins.operands[load ? 0 : 1];
+  const Operand& where = ins.operands[load ? 1 : 0];
+  Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
+  const std::string name = ir::opcode_text(ins);
+  auto illegal = [&](const std::string& why, const char* section) { fail(Problem::Kind::illegal, name + ": " + why + " (ISA " + section + ")", {&first}); };
+  const unsigned regs = repeat_of(ins);
+  const bool packed = ins.q.has_word(load ? "pack::16b" : "unpack::16b");
+  if (data.kind != Operand::Kind::Vector || data.elements.size() != regs)
+    return illegal("the vector has " + std::to_string(data.kind == Operand::Kind::Vector ? data.elements.size() : 1) + " registers; .32x32b.x" +
+                   std::to_string(regs) + " takes " + std::to_string(regs), "9.7.16.8.3, Table 49");
+  const std::uint64_t taddr = address(first, where);
+  for (std::uint32_t m = group; m; m &= m - 1)
+    if (address(cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]], where) != taddr)
+      return illegal("the lanes of the warp give different addresses", "9.7.16.8.3");
+  const auto lane0 = static_cast<std::uint32_t>(taddr >> 16), column0 = static_cast<std::uint32_t>(taddr & 0xffff);
+  const std::uint32_t rank = first.warp % 4, columns = regs * (packed ? 2 : 1);
+  if (lane0 != 32 * rank)
+    return illegal("warp " + std::to_string(rank) + " of its warpgroup accesses lanes " + std::to_string(32 * rank) + "-" + std::to_string(32 * rank + 31) +
+                   " only; the address names lane " + std::to_string(lane0), "9.7.16.8.1");
+  bool allocated = false;
+  for (const auto& [c, size] : cta_->tmem_allocations) allocated = allocated || (c <= column0 && column0 + columns <= c + size);
+  if (!allocated)
+    return illegal("columns " + std::to_string(column0) + "-" + std::to_string(column0 + columns - 1) + " are not allocated Tensor Memory", "9.7.16.7.1");
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
+    Thread& t = cta_->threads[w.lanes[i]];
+    std::uint32_t* cells = cta_->tmem.data() + (lane0 + i) * kColumns + column0;
+    for (unsigned r = 0; r < regs; ++r) {
+      if (load) {
+        const std::uint32_t v = packed ? (cells[2 * r] & 0xffff) | (cells[2 * r + 1] << 16) : cells[r];
+        write(t, data.elements[r], domain::Concrete::lit(32, v));
+      } else {
+        const auto v = static_cast<std::uint32_t>(read(t, data.elements[r], 32).u64());
+        if (packed) cells[2 * r] = v & 0xffff, cells[2 * r + 1] = v >> 16;  // one 16-bit element per cell, low half
+        else cells[r] = v;
+      }
+    }
+  }
+}
+
+// The single-thread tcgen05 instructions: mma, commit; the fences and waits order nothing here, where every
+// tcgen05 operation has completed when it was issued.
+void Machine::exec_tcgen05_lane(Thread& t, const Instruction& ins) {
+  if (opt_.observer) return fail(Problem::Kind::unsupported, "tcgen05: the race checker does not model Tensor Memory (ISA 9.7.16)", {&t});
+  switch (kind_of(ins)) {
+    case Kind::mma: return tcgen05_mma(t, ins);
+    case Kind::commit: return tcgen05_commit(t, ins);
+    default: return;  // wait::ld / wait::st, fence::before_thread_sync / after_thread_sync
+  }
+}
+
+// tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}{.multicast::cluster}.b64 [mbar]{, ctaMask}
+// (9.7.16.12.1): an arrive-on of count 1 once the thread's prior tcgen05 operations completed; with
+// .multicast::cluster, on the object at the same offset in each CTA of ctaMask. The operations have completed at
+// issue; the arrive-on is signalled at the next scheduling point (tcgen05_tick), not before the warp yields: a
+// kernel whose other warps fall two phases behind on a parity wait would otherwise hang here and not on hardware.
+void Machine::tcgen05_commit(Thread& t, const Instruction& ins) {
+  const std::string name = ir::opcode_text(ins);
+  const SharedTarget where = mbarrier_object(t, ins.operands[0], ins.q.space.value_or(StateSpace::generic), name, true);
+  if (!where.cta) return;
+  if (ins.operands.size() == 1) {
+    tcgen05_pending_.push_back({where.cta, where.offset, cta_, &t, name});
+    return;
+  }
+  const auto mask = static_cast<std::uint32_t>(read(t, ins.operands[1], 16).u64());
+  const auto& ctas = cta_->cluster->ctas;
+  for (std::uint32_t rank = 0; rank < 16 && !stop_; ++rank) {
+    if (!((mask >> rank) & 1)) continue;
+    if (rank >= ctas.size())
+      return fail(Problem::Kind::illegal, name + ": ctaMask names rank " + std::to_string(rank) + ", outside the cluster of " +
+                  std::to_string(ctas.size()) + " CTAs", {&t});
+    tcgen05_pending_.push_back({ctas[rank], where.offset, cta_, &t, name});
+  }
+}
+
+void Machine::tcgen05_tick() {
+  if (tcgen05_pending_.empty()) return;
+  std::vector<PendingArrive> now;
+  now.swap(tcgen05_pending_);
+  Cta* const running = cta_;
+  for (const PendingArrive& a : now) {
+    if (stop_) break;
+    cta_ = a.thread_cta;  // problems are reported as the committing thread's
+    mbarrier_async_arrive(*a.thread, *a.home, a.object, 1, a.name);
+  }
+  cta_ = running;
+}
+
+}  // namespace ptx::interp

@@ -1,0 +1,76 @@
+// Matrices in shared memory for the tensor-core tests (test_wgmma.cpp, test_tcgen05.cpp): a CuTe layout
+// evaluator, element types with exactly representable small values, and the canonical layouts of ISA 9.7.15.5.1.10
+// (= 9.7.16.3.3) placing element (mn, k) in bytes, with the descriptor each instruction family encodes for them.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace matrix_test {
+// A CuTe mode: (size, stride) pairs, a coordinate split colexicographically.
+using Mode = std::vector<std::pair<long, long>>;
+inline long eval(const Mode& m, long c) {
+  long off = 0;
+  for (auto [size, stride] : m) off += (c % size) * stride, c /= size;
+  return off;
+}
+
+struct Type {
+  const char* name;
+  int bytes;
+  // encodings of 0, 0.5, 1, 2, 3 (a sign bit of the top bit gives the negatives): from each format's definition
+  std::uint32_t enc[5];
+};
+const Type kF16{"f16", 2, {0, 0x3800, 0x3c00, 0x4000, 0x4200}}, kBF16{"bf16", 2, {0, 0x3f00, 0x3f80, 0x4000, 0x4040}},
+    kTF32{"tf32", 4, {0, 0x3f000000, 0x3f800000, 0x40000000, 0x40400000}}, kE4M3{"e4m3", 1, {0, 0x30, 0x38, 0x40, 0x44}},
+    kE5M2{"e5m2", 1, {0, 0x38, 0x3c, 0x40, 0x42}}, kS8{"s8", 1, {}}, kU8{"u8", 1, {}};
+const double kValue[5] = {0, 0.5, 1, 2, 3};
+
+// A matrix in shared memory: descriptor fields and its canonical layout (in elements, 9.7.15.5.1.10).
+struct Smem {
+  int swizzle = 0;  // bytes: 0, 32, 64, 128
+  bool mn_major = false;
+  long lbo = 0, sbo = 0, start = 0;  // bytes; start: from the 1024-aligned region
+  // tcgen05's encoding (9.7.16.4.1, Table 42): bits 46-48 hold 0b001, the swizzling mode is bits 61-63 (0 none,
+  // 2 128B, 4 64B, 6 32B).
+  std::uint64_t tcgen05_desc(long region) const {
+    const std::uint64_t mode = swizzle == 128 ? 2 : swizzle == 64 ? 4 : swizzle == 32 ? 6 : 0;
+    return (((region + start) & 0x3ffff) >> 4) | ((lbo & 0x3ffff) >> 4) << 16 | ((sbo & 0x3ffff) >> 4) << 32 | 1ull << 46 | mode << 61;
+  }
+  // wgmma's encoding (9.7.15.5.1.11): the layout type is bits 62-63 (1 128B, 2 64B, 3 32B).
+  std::uint64_t desc(long region) const {
+    const std::uint64_t layout = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
+    return (((region + start) & 0x3ffff) >> 4) | ((lbo & 0x3ffff) >> 4) << 16 | ((sbo & 0x3ffff) >> 4) << 32 | layout << 62;
+  }
+  // The byte offset (from the region) of element (mn, k) of a matrix of eb-byte elements, swizzle applied.
+  long place(int eb, long region, int mn, int k) const {
+    const long T = 16 / eb, S = swizzle ? swizzle / 16 : 1, big = 1 << 20;
+    Mode mnm, km;
+    if (!mn_major) {
+      mnm = {{8, S * T}, {big, sbo / eb}};
+      km = {{T, 1}, {2, swizzle ? T : lbo / eb}};
+    } else if (!swizzle) {
+      mnm = {{T, 1}, {1, T}, {big, sbo / eb}};
+      km = {{8, T}, {big, lbo / eb}};
+    } else {
+      mnm = {{T, 1}, {S, T}, {big, lbo / eb}};
+      km = {{8, S * T}, {big, sbo / eb}};
+    }
+    const long a = region + start + (eval(mnm, mn) + eval(km, k)) * eb;  // Swizzle<B,4,3> on the address
+    const long bits = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
+    return a ^ (((a >> 7) & bits) << 4);
+  }
+};
+
+inline Smem kmajor(int swizzle, bool is_a, long start = 0) {
+  if (!swizzle) return is_a ? Smem{0, false, 1024, 128, start} : Smem{0, false, 128, 384, start};  // LBO, SBO with a gap
+  return Smem{swizzle, false, 16, 8 * swizzle, start};
+}
+inline Smem mnmajor(int swizzle, int mn_elems, int eb) {
+  const long mn_bytes = mn_elems * eb;
+  if (!swizzle) return Smem{0, true, mn_bytes / 16 * 128 + 256, 128, 0};  // LBO: the next 8 k, SBO: the next 16 bytes of MN
+  const long atoms = (mn_bytes + swizzle - 1) / swizzle;
+  return Smem{swizzle, true, 8L * swizzle, atoms * 8 * swizzle, 0};  // LBO: the next swizzle width of MN, SBO: next 8 k
+}
+}  // namespace matrix_test
