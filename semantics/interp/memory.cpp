@@ -6,18 +6,20 @@
 
 namespace ptx::interp {
 
-std::uint64_t GlobalMemory::allocate(std::string name, std::uint64_t size, std::uint64_t align, bool read_only) {
+std::uint64_t GlobalMemory::allocate(std::string name, std::uint64_t size, std::uint64_t align, bool read_only, std::uint64_t backing) {
   if (align < 16) align = 16;
   std::uint64_t base = (next_ + align - 1) / align * align;
-  if (base + size + slack_ >= kSharedWindow || size >= kSharedWindow) return 0;
+  const std::uint64_t held = std::max(size + slack_, backing);
+  if (base + held >= kSharedWindow || size >= kSharedWindow || backing >= kSharedWindow) return 0;
   Region r;
   r.name = std::move(name);
   r.base = base;
   r.size = size;
-  r.bytes.assign(size + slack_, 0);
+  r.reach = size + slack_;
+  r.bytes.assign(held, 0);
   r.read_only = read_only;
   regions_.push_back(std::move(r));
-  next_ = base + (size ? size : 1) + slack_ + 256;  // guard gap
+  next_ = base + std::max<std::uint64_t>(held, 1) + 256;  // guard gap
   return base;
 }
 
@@ -32,7 +34,7 @@ bool GlobalMemory::release(std::uint64_t base) {
 }
 
 GlobalMemory::Region* GlobalMemory::find(std::uint64_t addr, std::uint64_t size) {
-  auto inside = [&](const Region& r) { return addr >= r.base && addr - r.base <= r.bytes.size() && size <= r.bytes.size() - (addr - r.base); };
+  auto inside = [&](const Region& r) { return addr >= r.base && addr - r.base <= r.reach && size <= r.reach - (addr - r.base); };
   if (last_ < regions_.size() && inside(regions_[last_])) return &regions_[last_];
   for (std::size_t i = 0; i < regions_.size(); ++i)
     if (inside(regions_[i])) {
@@ -55,7 +57,7 @@ bool place_module_globals(GlobalMemory& memory, const ir::Module& mod, std::vect
   for (std::uint32_t g = 0; g < mod.globals.size(); ++g) {
     const auto& v = mod.globals[g];
     if (!in_memory(v)) continue;
-    address[g] = v.is_managed ? memory.allocate(v.name, managed_bytes(v), kManagedPage, false)
+    address[g] = v.is_managed ? memory.allocate(v.name, v.size_bytes(), kManagedPage, false, managed_bytes(v))
                               : memory.allocate(v.name, v.size_bytes(), std::max<std::uint64_t>(variable_alignment(v), 16), false);
     if (!address[g]) return false;
     auto& r = memory.region(memory.regions().size() - 1);

@@ -36,18 +36,20 @@ class GlobalMemory {
     std::string name;
     std::uint64_t base = 0;
     std::uint64_t size = 0;           // bytes asked for
-    std::vector<std::uint8_t> bytes;  // size + the memory's slack, zero-filled
+    std::vector<std::uint8_t> bytes;  // size + the memory's slack, or the backing asked for if more; zero-filled
+    std::uint64_t reach = 0;          // bytes an access may touch: size + the memory's slack
     bool read_only = false;  // .const
     bool covers(std::uint64_t addr, std::uint64_t n) const { return addr >= base && addr - base <= size && n <= size - (addr - base); }
   };
   // Bytes after every later allocation that accesses may reach without an error (see Options::gpu_slack_bytes).
   void set_slack(std::uint64_t bytes) { slack_ = bytes; }
   // Returns the base address of a new allocation of `size` bytes (zero-filled), aligned to `align`; 0 when it
-  // would reach the generic windows (kSharedWindow), i.e. the memory is full.
-  std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false);
+  // would reach the generic windows (kSharedWindow), i.e. the memory is full. `backing`: bytes the allocation holds
+  // and no other allocation shares, beyond those an access may reach (managed memory's whole pages).
+  std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false, std::uint64_t backing = 0);
   // Frees the allocation starting at `base` (cudaFree); false when no allocation starts there.
   bool release(std::uint64_t base);
-  // The region holding [addr, addr+size) within its size plus slack, or null when the access is out of bounds.
+  // The region holding [addr, addr+size) within its reach (size plus slack), or null when the access is out of bounds.
   Region* find(std::uint64_t addr, std::uint64_t size);
   const std::vector<Region>& regions() const { return regions_; }
   Region& region(std::size_t i) { return regions_[i]; }
@@ -67,7 +69,8 @@ inline std::uint64_t variable_alignment(const ir::Variable& v) {
 }
 
 // Managed memory (cudaMallocManaged, `.attribute(.managed)` variables, ISA 5.4.8) has the same address on the host,
-// where ptxcheck exec maps it: whole pages of its own, so that no other allocation shares a mapped page.
+// where ptxcheck exec maps it: whole pages of its own backing, so that no other allocation shares a mapped page;
+// device accesses may reach only its size (plus the slack), as for any other allocation.
 inline constexpr std::uint64_t kManagedPage = 4096;
 inline std::uint64_t managed_bytes(const ir::Variable& v) {
   return (std::max<std::uint64_t>(v.size_bytes(), 1) + kManagedPage - 1) / kManagedPage * kManagedPage;

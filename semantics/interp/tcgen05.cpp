@@ -5,6 +5,7 @@
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -30,12 +31,33 @@ Kind kind_of(const Instruction& ins) {
   return Kind::none;
 }
 
-// The register count of tcgen05.ld/st .32x32b.xN (Table 49): N, the columns it covers: N, or 2N with
-// .pack::16b / .unpack::16b (two 16-bit elements of adjacent columns per register, 9.7.16.8.2).
+// The repeat factor .xN of tcgen05.ld/st (9.7.16.8.3).
 unsigned repeat_of(const Instruction& ins) {
   for (unsigned n = 1; n <= 128; n *= 2)
     if (ins.q.has_word("x" + std::to_string(n))) return n;
   return 0;
+}
+
+// The data-movement shapes of tcgen05.ld/st (9.7.16.2.3) and where register r of lane l goes: (lane, column)
+// relative to the address (columns in 32-bit cells, before (un)packing doubles them). .32x32b is the text's own
+// (9.7.16.2.3.2: each lane of the warp one Tensor Memory lane, (32 * .num) bits of it). The 16-lane shapes are drawn
+// in Figures 184-187, images missing from the text; their mapping here is CUTLASS's (cute/atom/copy_traits_sm100.hpp,
+// SM100_TMEM_LOAD_16dp{32,64,128,256}b traits), which Apache TVM's tcgen05 documentation states alike.
+enum class DataShape : std::uint8_t { none, s32x32b, s16x64b, s16x128b, s16x256b, s16x32bx2 };
+DataShape data_shape(const Instruction& ins) {
+  const auto& q = ins.q;
+  return q.has_word("32x32b") ? DataShape::s32x32b : q.has_word("16x64b") ? DataShape::s16x64b : q.has_word("16x128b") ? DataShape::s16x128b
+       : q.has_word("16x256b") ? DataShape::s16x256b : q.has_word("16x32bx2") ? DataShape::s16x32bx2 : DataShape::none;
+}
+unsigned registers_per_repeat(DataShape s) { return s == DataShape::s16x128b ? 2 : s == DataShape::s16x256b ? 4 : 1; }  // Table 49
+std::pair<unsigned, unsigned> data_cell(DataShape s, unsigned l, unsigned r, unsigned half_split) {
+  switch (s) {
+    case DataShape::s16x64b: return {l / 4 + 8 * (l % 2), (l / 2) % 2 + 2 * r};
+    case DataShape::s16x128b: return {l / 4 + 8 * (r % 2), l % 4 + 4 * (r / 2)};
+    case DataShape::s16x256b: return {l / 4 + 8 * ((r / 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r / 4)};
+    case DataShape::s16x32bx2: return {l % 16, r + (l / 16) * half_split};  // the second access at taddr + immHalfSplitoff
+    default: return {l, r};
+  }
 }
 
 // The MMA kinds tcgen05.mma runs, their K (Table 41, dense) and A/B element size.
@@ -51,8 +73,8 @@ const MmaKind* mma_kind(const Instruction& ins) {
 }
 }  // namespace
 
-// The forms the interpreter runs: allocation management; ld/st of shape .32x32b (the other shapes' fragments are
-// Figures 184-187, images missing from the text) without .red; wait and the thread-sync fences;
+// The forms the interpreter runs: allocation management; ld/st of every shape, without .red (sm_103); wait and the
+// thread-sync fences;
 // dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory, without .ws, .sp, .block_scale or
 // .ashift; commit with
 // .mbarrier::arrive::one; each with .cta_group::1 or ::2 (CTA pairs). Not: tcgen05.cp and tcgen05.shift.
@@ -63,8 +85,13 @@ bool tcgen05_supported(const Instruction& ins) {
     case Kind::alloc: return o.size() == 2;
     case Kind::dealloc: return o.size() == 2;
     case Kind::relinquish: case Kind::wait: case Kind::fence: return o.empty();
-    case Kind::ld: case Kind::st:
-      return q.has_word("32x32b") && !q.has_word("red") && repeat_of(ins) && o.size() == 2;
+    case Kind::ld: case Kind::st: {
+      const DataShape shape = data_shape(ins);
+      const std::size_t operands = shape == DataShape::s16x32bx2 ? 3 : 2;  // immHalfSplitoff
+      const std::size_t split = kind_of(ins) == Kind::ld ? 2 : 1;
+      return shape != DataShape::none && !q.has_word("red") && repeat_of(ins) && o.size() == operands &&
+             (operands == 2 || o[split].kind == Operand::Kind::Immediate);
+    }
     case Kind::mma: {
       if (!mma_kind(ins) || q.has_word("ws") || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
       // A from shared memory (a-desc); A in Tensor Memory ([a-tmem]) is not modelled
@@ -129,46 +156,56 @@ void Machine::warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins)
   store(first, space, access_address(first, ins.operands[0], space), domain::Concrete::lit(32, at), 4);
 }
 
-// tcgen05.ld / st .sync.aligned.32x32b.xN{.pack::16b | .unpack::16b}.b32: lane i of the warp accesses Tensor
-// Memory lane (taddr's lane + i), registers r0.. columns taddr's column + 0.. (9.7.16.2.3.2); warp r of a
-// warpgroup reaches lanes 32r..32r+31 only (9.7.16.8.1). Completes at issue, so tcgen05.wait has nothing to wait for.
+// tcgen05.ld / st .sync.aligned.shape.xN{.pack::16b | .unpack::16b}.b32 (9.7.16.8.3-4): lane l of the warp moves
+// its registers r0.. to or from the cells data_cell() names, relative to taddr; with (un)packing each register
+// holds the 16-bit elements of two adjacent cells, one per cell's low half (9.7.16.8.2). A warp reaches its quarter
+// of the lanes only (9.7.16.8.1: warp r of a warpgroup, lanes 32r..32r+31). Completes at issue, so tcgen05.wait
+// has nothing to wait for.
 void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins) {
   const bool load = kind_of(ins) == Kind::ld;
-  const Operand& data = ins.operands[load ? 0 : 1];
-  const Operand& where = ins.operands[load ? 1 : 0];
+  const DataShape shape = data_shape(ins);
+  const bool split = shape == DataShape::s16x32bx2;
+  const auto& o = ins.operands;
+  const Operand& data = o[load ? 0 : o.size() - 1];
+  const Operand& where = o[load ? 1 : 0];
   Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
   const std::string name = ir::opcode_text(ins);
   auto illegal = [&](const std::string& why, const char* section) { fail(Problem::Kind::illegal, name + ": " + why + " (ISA " + section + ")", {&first}); };
-  const unsigned regs = repeat_of(ins);
+  const unsigned regs = repeat_of(ins) * registers_per_repeat(shape);
   const bool packed = ins.q.has_word(load ? "pack::16b" : "unpack::16b");
   if (data.kind != Operand::Kind::Vector || data.elements.size() != regs)
-    return illegal("the vector has " + std::to_string(data.kind == Operand::Kind::Vector ? data.elements.size() : 1) + " registers; .32x32b.x" +
-                   std::to_string(regs) + " takes " + std::to_string(regs), "9.7.16.8.3, Table 49");
+    return illegal("the vector has " + std::to_string(data.kind == Operand::Kind::Vector ? data.elements.size() : 1) + " registers; this shape and .num take " +
+                   std::to_string(regs), "9.7.16.8.3, Table 49");
+  const std::uint32_t half_split = split ? static_cast<std::uint32_t>(o[load ? 2 : 1].imm) : 0;  // immHalfSplitoff
   const std::uint64_t taddr = address(first, where);
   for (std::uint32_t m = group; m; m &= m - 1)
     if (address(cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]], where) != taddr)
       return illegal("the lanes of the warp give different addresses", "9.7.16.8.3");
   const auto lane0 = static_cast<std::uint32_t>(taddr >> 16), column0 = static_cast<std::uint32_t>(taddr & 0xffff);
-  const std::uint32_t rank = first.warp % 4, columns = regs * (packed ? 2 : 1);
-  if (lane0 != 32 * rank)
+  const std::uint32_t rank = first.warp % 4, lanes = shape == DataShape::s32x32b ? 32 : 16;
+  if (lane0 < 32 * rank || lane0 + lanes > 32 * rank + 32)
     return illegal("warp " + std::to_string(rank) + " of its warpgroup accesses lanes " + std::to_string(32 * rank) + "-" + std::to_string(32 * rank + 31) +
-                   " only; the address names lane " + std::to_string(lane0), "9.7.16.8.1");
+                   " only; the address names lanes " + std::to_string(lane0) + "-" + std::to_string(lane0 + lanes - 1), "9.7.16.8.1");
+  std::uint32_t columns = 0;  // the columns the access spans, from column0
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned r = 0; r < regs; ++r) columns = std::max(columns, (data_cell(shape, l, r, half_split).second + 1) * (packed ? 2 : 1));
   bool allocated = false;
   for (const auto& [c, size] : cta_->tmem_allocations) allocated = allocated || (c <= column0 && column0 + columns <= c + size);
   if (!allocated)
     return illegal("columns " + std::to_string(column0) + "-" + std::to_string(column0 + columns - 1) + " are not allocated Tensor Memory", "9.7.16.7.1");
   for (std::uint32_t m = group; m; m &= m - 1) {
-    const unsigned i = static_cast<unsigned>(std::countr_zero(m));
-    Thread& t = cta_->threads[w.lanes[i]];
-    std::uint32_t* cells = cta_->tmem.data() + (lane0 + i) * kColumns + column0;
+    const unsigned l = static_cast<unsigned>(std::countr_zero(m));
+    Thread& t = cta_->threads[w.lanes[l]];
     for (unsigned r = 0; r < regs; ++r) {
+      const auto [lane, column] = data_cell(shape, l, r, half_split);
+      std::uint32_t* cell = cta_->tmem.data() + (lane0 + lane) * kColumns + column0 + column * (packed ? 2 : 1);
       if (load) {
-        const std::uint32_t v = packed ? (cells[2 * r] & 0xffff) | (cells[2 * r + 1] << 16) : cells[r];
+        const std::uint32_t v = packed ? (cell[0] & 0xffff) | (cell[1] << 16) : cell[0];
         write(t, data.elements[r], domain::Concrete::lit(32, v));
       } else {
         const auto v = static_cast<std::uint32_t>(read(t, data.elements[r], 32).u64());
-        if (packed) cells[2 * r] = v & 0xffff, cells[2 * r + 1] = v >> 16;  // one 16-bit element per cell, low half
-        else cells[r] = v;
+        if (packed) cell[0] = v & 0xffff, cell[1] = v >> 16;  // one 16-bit element per cell, low half
+        else cell[0] = v;
       }
     }
   }

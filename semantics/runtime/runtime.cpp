@@ -212,7 +212,8 @@ bool Runtime::map_managed(std::uint64_t address, std::uint64_t bytes, const std:
     report(what + ": the address the interpreter gives it is taken in this process");
     return false;
   }
-  if (auto* r = device_.memory.find(address, bytes)) std::memcpy(mapped, r->bytes.data(), bytes);
+  // (The region's backing is these whole pages; an access reaches only its size: find by its first byte.)
+  if (auto* r = device_.memory.find(address, 0)) std::memcpy(mapped, r->bytes.data(), std::min<std::size_t>(bytes, r->bytes.size()));
   managed_[address] = bytes;
   return true;
 }
@@ -238,7 +239,7 @@ int Runtime::allocate_managed(void** pointer, std::uint64_t size) {
   if (sticky_ != success) return sticky_;
   if (!pointer) return record(invalid_value);
   const std::uint64_t page = interp::kManagedPage, bytes = (std::max<std::uint64_t>(size, 1) + page - 1) / page * page;
-  const std::uint64_t a = device_.memory.allocate("cudaMallocManaged #" + std::to_string(mallocs_ + 1), bytes, page);
+  const std::uint64_t a = device_.memory.allocate("cudaMallocManaged #" + std::to_string(mallocs_ + 1), size, page, false, bytes);
   if (!a || !map_managed(a, bytes, "cudaMallocManaged of " + std::to_string(size) + " bytes")) {
     if (a) device_.memory.release(a);
     *pointer = nullptr;
@@ -247,19 +248,20 @@ int Runtime::allocate_managed(void** pointer, std::uint64_t size) {
   *pointer = reinterpret_cast<void*>(a);
   ++mallocs_;
   if (monitor_) {
-    monitor_->allocated(a, bytes);
-    monitor_->device_written(a, bytes);  // the host may write it at any time: never "uninitialized"
+    monitor_->allocated(a, size);
+    monitor_->device_written(a, size);  // the host may write it at any time: never "uninitialized"
   }
   return success;
 }
 
 void Runtime::sync_managed(bool to_device) {
   for (const auto& [base, bytes] : managed_) {
-    auto* r = device_.memory.find(base, bytes);
+    auto* r = device_.memory.find(base, 0);
     if (!r) continue;
     auto* host = reinterpret_cast<std::uint8_t*>(base);
-    if (to_device) std::memcpy(r->bytes.data(), host, bytes);
-    else std::memcpy(host, r->bytes.data(), bytes);
+    const std::size_t n = std::min<std::size_t>(bytes, r->bytes.size());
+    if (to_device) std::memcpy(r->bytes.data(), host, n);
+    else std::memcpy(host, r->bytes.data(), n);
   }
 }
 

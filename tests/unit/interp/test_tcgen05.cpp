@@ -341,13 +341,13 @@ TEST_CASE("tcgen05.mma: what the interpreter refuses, and the descriptors the sp
 
 namespace {
 // A kernel of one warp group around `body`; %r10 holds the allocation's address, %r13 the warp.
-RunResult run_body(const std::string& body, const std::string& after = "", int columns = 32) {
+RunResult run_body(const std::string& body, const std::string& after = "", int columns = 32, int words = 4) {
   const std::string text = ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry tc(.param .u64 out)\n{\n"
-                           "  .reg .pred %p<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<8>;\n  .shared .align 4 .b32 slot;\n"
+                           "  .reg .pred %p<4>;\n  .reg .b32 %r<40>;\n  .reg .b32 %v<40>;\n  .reg .b64 %rd<8>;\n  .shared .align 4 .b32 slot;\n"
                            "  mov.u32 %r1, %tid.x;\n  shr.u32 %r13, %r1, 5;\n  setp.ne.u32 %p3, %r13, 0;\n  @%p3 bra A;\n"
                            "  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], " + std::to_string(columns) + ";\n"
                            "A:\n  bar.sync 0;\n  ld.shared.b32 %r10, [slot];\n  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
-                           "  mul.wide.u32 %rd2, %r1, 16;\n  add.u64 %rd3, %rd1, %rd2;\n" + body +
+                           "  mul.wide.u32 %rd2, %r1, " + std::to_string(4 * words) + ";\n  add.u64 %rd3, %rd1, %rd2;\n" + body +
                            "  bar.sync 0;\n  @%p3 bra B;\n  tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r10, " + std::to_string(columns) + ";\n" +
                            after + "B:\n  ret;\n}\n";
   static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
@@ -357,15 +357,15 @@ RunResult run_body(const std::string& body, const std::string& after = "", int c
   Launch l;
   l.kernel = "tc";
   l.block = {128, 1, 1};
-  l.buffers = {{"out", std::vector<std::uint8_t>(128 * 16)}};
+  l.buffers = {{"out", std::vector<std::uint8_t>(128 * 4 * words)}};
   l.params = {ParamValue{"out", {}, 0, {}}};
   RunResult r = run(*loaded->module, l, {});
   keep.push_back(std::move(loaded));
   return r;
 }
-std::uint32_t word(const RunResult& r, int thread, int i) {
+std::uint32_t word(const RunResult& r, int thread, int i, int words = 4) {
   std::uint32_t w;
-  std::memcpy(&w, r.buffers[0].second.data() + 16 * thread + 4 * i, 4);
+  std::memcpy(&w, r.buffers[0].second.data() + 4 * (words * thread + i), 4);
   return w;
 }
 }  // namespace
@@ -389,6 +389,70 @@ TEST_CASE("tcgen05.st .unpack::16b and tcgen05.ld .pack::16b: two 16-bit element
     CHECK(word(r, t, 2) == 0x0003u + static_cast<std::uint32_t>(t));
     CHECK(word(r, t, 3) == (lo | hi << 16));
   }
+}
+
+namespace {
+// The 16-lane shapes' fragments (Figures 184-187 are images missing from the text) as CUTLASS states them in CuTe
+// layouts (cute/atom/copy_traits_sm100.hpp, SM100_TMEM_LOAD_16dp*b{1,2}x): a (thread, register bit) -> bit index of
+// the atom, whose bit i is column-bit i % W of lane i / W (ValID (W,16):(1,DP)). Evaluated by the test's own layout
+// evaluator; the .x1 and .x2 forms, each register's bit 0.
+struct FragmentLayout {
+  const char* shape;
+  int num, regs, width;  // .xN, registers per thread, W: bits per lane of the atom
+  Mode thread, value;    // value: over (bit, register...) colexicographically, in bits
+};
+const FragmentLayout kFragments[] = {
+    {"16x64b", 1, 1, 64, {{2, 512}, {2, 32}, {8, 64}}, {{32, 1}}},
+    {"16x64b", 2, 2, 128, {{2, 1024}, {2, 32}, {8, 128}}, {{32, 1}, {2, 64}}},
+    {"16x128b", 1, 2, 128, {{4, 32}, {8, 128}}, {{32, 1}, {2, 1024}}},
+    {"16x128b", 2, 4, 256, {{4, 32}, {8, 256}}, {{32, 1}, {2, 2048}, {2, 128}}},
+    {"16x256b", 1, 4, 256, {{4, 64}, {8, 256}}, {{64, 1}, {2, 2048}}},
+    {"16x256b", 2, 8, 512, {{4, 64}, {8, 512}}, {{64, 1}, {2, 4096}, {2, 256}}},
+};
+}  // namespace
+
+TEST_CASE("tcgen05.ld/st 16-lane shapes: each register at the cell of CUTLASS's fragment layout; .16x32bx2 halves") {
+  // Every warp writes cell (lane, column) = 1000 * lane + column for its 32 lanes and 16 columns with .32x32b, then
+  // reads them back in the shape under test at lane base `half` (0 or 16 within its quarter).
+  std::string fill = "  shl.b32 %r14, %r13, 21;\n  add.u32 %r11, %r10, %r14;\n  and.b32 %r15, %r1, 31;\n"
+                     "  mul.lo.u32 %r16, %r13, 32;\n  add.u32 %r15, %r15, %r16;\n  mul.lo.u32 %r15, %r15, 1000;\n";
+  std::string regs = "{";
+  for (int c = 0; c < 16; ++c) {
+    fill += "  add.u32 %v" + std::to_string(c) + ", %r15, " + std::to_string(c) + ";\n";
+    regs += (c ? ", %v" : "%v") + std::to_string(c);
+  }
+  fill += "  tcgen05.st.sync.aligned.32x32b.x16.b32 [%r11], " + regs + "};\n  tcgen05.wait::st.sync.aligned;\n";
+  auto read_back = [&](const std::string& shape, int num, int count, int half, const std::string& split = "") {
+    std::string out = "{";
+    for (int r = 0; r < count; ++r) out += (r ? ", %v" : "%v") + std::to_string(16 + r);
+    std::string body = fill + "  add.u32 %r12, %r11, " + std::to_string(half << 16) + ";\n  tcgen05.ld.sync.aligned." + shape + ".x" +
+                       std::to_string(num) + ".b32 " + out + "}, [%r12]" + split + ";\n  tcgen05.wait::ld.sync.aligned;\n";
+    for (int r = 0; r < count; ++r) body += "  st.global.u32 [%rd3+" + std::to_string(4 * r) + "], %v" + std::to_string(16 + r) + ";\n";
+    return run_body(body, "", 32, count);
+  };
+  for (const FragmentLayout& f : kFragments)
+    for (int half : {0, 16}) {
+      CAPTURE(f.shape);
+      CAPTURE(f.num);
+      CAPTURE(half);
+      const RunResult r = read_back(f.shape, f.num, f.regs, half);
+      REQUIRE_MESSAGE(r.ok(), r.problem.message);
+      for (int t = 0; t < 128; ++t)
+        for (int reg = 0; reg < f.regs; ++reg) {
+          const long bit = eval(f.thread, t % 32) + eval(f.value, 32 * reg);
+          const long lane = 32 * (t / 32) + half + bit / f.width, column = bit % f.width / 32;
+          CHECK(word(r, t, reg, f.regs) == static_cast<std::uint32_t>(1000 * lane + column));
+        }
+    }
+  // .16x32bx2 (9.7.16.8.3): two .16x32b accesses, at taddr and at taddr + immHalfSplitoff: threads 0-15 the first
+  // (lanes 0-15 of the base, one column per register), threads 16-31 the second.
+  const RunResult r = read_back("16x32bx2", 2, 2, 0, ", 5");
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (int t = 0; t < 128; ++t)
+    for (int reg = 0; reg < 2; ++reg) {
+      const int lane = 32 * (t / 32) + t % 16, column = reg + (t % 32 >= 16 ? 5 : 0);
+      CHECK(word(r, t, reg, 2) == static_cast<std::uint32_t>(1000 * lane + column));
+    }
 }
 
 TEST_CASE("tcgen05 allocation and access rules (9.7.16.7.1, 9.7.16.8.1)") {
@@ -445,8 +509,10 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   CHECK(supported("tcgen05.fence::before_thread_sync;"));
   CHECK(supported("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [smem], 32;"));
   CHECK(supported("tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, {%r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10}, %p1;"));
-  // the .16x* shapes (figures missing from the text), cp, shift, .ws, .sp, block scaling: not run
-  CHECK_FALSE(supported("tcgen05.st.sync.aligned.16x64b.x4.b32 [%r1], {%r2, %r3, %r4, %r5};"));
+  // cp, shift, .ws, .sp, block scaling: not run
+  CHECK(supported("tcgen05.st.sync.aligned.16x64b.x4.b32 [%r1], {%r2, %r3, %r4, %r5};"));
+  CHECK(supported("tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r2], 8;"));
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.f32 {%r1, %r2}, %r3, [%r4];"));  // sm_103 .red
   CHECK_FALSE(supported("tcgen05.cp.cta_group::1.128x256b [%r1], %rd1;"));
   CHECK_FALSE(supported("tcgen05.shift.cta_group::1.down [%r1];"));
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory
