@@ -3,7 +3,10 @@
 // (= 9.7.16.3.3) placing element (mn, k) in bytes, with the descriptor each instruction family encodes for them.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -72,5 +75,20 @@ inline Smem mnmajor(int swizzle, int mn_elems, int eb) {
   if (!swizzle) return Smem{0, true, mn_bytes / 16 * 128 + 256, 128, 0};  // LBO: the next 8 k, SBO: the next 16 bytes of MN
   const long atoms = (mn_bytes + swizzle - 1) / swizzle;
   return Smem{swizzle, true, 8L * swizzle, atoms * 8 * swizzle, 0};  // LBO: the next swizzle width of MN, SBO: next 8 k
+}
+// The value of a D element of type dtype (s32, f32, or f16 in half `half` of the word), exactly for the tests' values.
+inline double d_value(const char* dtype, std::uint32_t w, int half) {
+  if (std::string(dtype) == "s32") return static_cast<std::int32_t>(w);
+  if (std::string(dtype) == "f32") { float f; std::memcpy(&f, &w, 4); return f; }
+  const std::uint32_t h = (w >> (16 * half)) & 0xffff;
+  const int e = static_cast<int>((h >> 10) & 31);
+  const double mag = e ? std::ldexp(1 + (h & 1023) / 1024.0, e - 15) : std::ldexp((h & 1023) / 1024.0, -14);
+  return h & 0x8000 ? -mag : mag;
+}
+
+inline std::vector<std::uint8_t> bytes_of(const std::vector<std::uint32_t>& w) {
+  std::vector<std::uint8_t> b(w.size() * 4);
+  std::memcpy(b.data(), w.data(), b.size());
+  return b;
 }
 }  // namespace matrix_test

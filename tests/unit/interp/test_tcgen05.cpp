@@ -177,21 +177,6 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
   return in;
 }
 
-double d_value(const char* dtype, std::uint32_t w) {
-  if (std::string(dtype) == "s32") return static_cast<std::int32_t>(w);
-  if (std::string(dtype) == "f32") { float f; std::memcpy(&f, &w, 4); return f; }
-  const std::uint32_t h = w & 0xffff;  // f16: exact for these values
-  const int e = static_cast<int>((h >> 10) & 31);
-  const double mag = e ? std::ldexp(1 + (h & 1023) / 1024.0, e - 15) : std::ldexp((h & 1023) / 1024.0, -14);
-  return h & 0x8000 ? -mag : mag;
-}
-
-std::vector<std::uint8_t> bytes_of(const std::vector<std::uint32_t>& w) {
-  std::vector<std::uint8_t> b(w.size() * 4);
-  std::memcpy(b.data(), w.data(), b.size());
-  return b;
-}
-
 // Runs the kernel on a case's inputs: the result, the inputs, and out (thread t's registers at t * n).
 struct Ran {
   RunResult r;
@@ -230,13 +215,13 @@ void check(const Case& c) {
     for (int n = 0; n < c.n; ++n) {
       std::uint32_t w;
       std::memcpy(&w, out.data() + 4 * (m * c.n + n), 4);
-      const double d0 = d_value(c.dtype, ran.in.dinit[m * c.n + n]);
+      const double d0 = d_value(c.dtype, ran.in.dinit[m * c.n + n], 0);
       double want = c.enable_d ? std::ldexp(d0, std::max(c.scale, 0)) : 0;
       for (int k = 0; k < K; ++k) want += (c.neg_a ? -1 : 1) * ran.in.A[m * K + k] * (c.neg_b ? -1 : 1) * ran.in.B[k * c.n + n];
       if (std::string(c.dtype) == "s32")
         want = c.saturate ? std::clamp(want, -2147483648.0, 2147483647.0) : static_cast<std::int32_t>(static_cast<std::int64_t>(want));
       if (((c.disabled >> (m % 32)) & 1) && (m % 128 < 32 || m % 128 >= 96)) want = d0;
-      const double got = d_value(c.dtype, w);
+      const double got = d_value(c.dtype, w, 0);
       if (got != want && wrong++ < 4) FAIL_CHECK("D[" << m << "][" << n << "] = " << got << ", expected " << want);
     }
   CHECK(wrong == 0);

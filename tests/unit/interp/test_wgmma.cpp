@@ -174,21 +174,6 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
   return in;
 }
 
-double d_value(const char* dtype, std::uint32_t w, int half) {
-  if (std::string(dtype) == "s32") return static_cast<std::int32_t>(w);
-  if (std::string(dtype) == "f32") { float f; std::memcpy(&f, &w, 4); return f; }
-  const std::uint32_t h = (w >> (16 * half)) & 0xffff;  // f16: exact for these values
-  const int e = static_cast<int>((h >> 10) & 31);
-  const double mag = e ? std::ldexp(1 + (h & 1023) / 1024.0, e - 15) : std::ldexp((h & 1023) / 1024.0, -14);
-  return h & 0x8000 ? -mag : mag;
-}
-
-std::vector<std::uint8_t> bytes_of(const std::vector<std::uint32_t>& w) {
-  std::vector<std::uint8_t> b(w.size() * 4);
-  std::memcpy(b.data(), w.data(), b.size());
-  return b;
-}
-
 // Runs one case and checks early == D0, mid == A*B (+ D0), out == the chained result, element by element.
 void check(const Case& c, unsigned seed = 1) {
   std::mt19937 rng(seed);
