@@ -340,6 +340,10 @@ class Machine {
     std::string name;
   };
   std::vector<PendingArrive> tcgen05_pending_;
+  // The D cells of issued tcgen05.mma operations and their new values, written when the operations complete: at
+  // the next scheduling point, before the commits' arrive-ons, or before another MMA starts (tcgen05.cpp).
+  std::vector<std::pair<std::uint32_t*, std::uint32_t>> tcgen05_results_;
+  void tcgen05_apply_results();
   void tcgen05_tick();  // a scheduling point (run_cta), and the exit of a CTA
   std::uint64_t epoch_ = 0;  // counts writes to memory and mbarrier changes (note_failed_wait)
   // complete-tx of `bytes` on an mbarrier object (ISA 9.7.13.15.12; mbarrier.cpp): false, with the problem

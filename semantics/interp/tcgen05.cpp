@@ -1,7 +1,8 @@
 // tcgen05 (ISA 9.7.16) in the interpreter: Tensor Memory allocation (9.7.16.7), tcgen05.ld / st between
 // registers and Tensor Memory (9.7.16.8), the single-thread tcgen05.mma (9.7.16.10.9.1) with both matrices in
-// shared memory, tcgen05.commit (9.7.16.12.1), fences and waits. Every asynchronous tcgen05 operation completes
-// when it is issued, one of the executions the spec allows (docs/tensor-cores.md).
+// shared memory, tcgen05.commit (9.7.16.12.1), fences and waits. tcgen05.ld/st complete when issued; an MMA reads
+// its operands when issued and writes D at the next scheduling point, where its commit's arrive-on is signalled
+// too: executions the spec allows (docs/tcgen05.md).
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
 
@@ -224,9 +225,10 @@ void Machine::exec_tcgen05_lane(Thread& t, const Instruction& ins) {
 
 // tcgen05.commit.cta_group::1.mbarrier::arrive::one{.shared::cluster}{.multicast::cluster}.b64 [mbar]{, ctaMask}
 // (9.7.16.12.1): an arrive-on of count 1 once the thread's prior tcgen05 operations completed; with
-// .multicast::cluster, on the object at the same offset in each CTA of ctaMask. The operations have completed at
-// issue; the arrive-on is signalled at the next scheduling point (tcgen05_tick), not before the warp yields: a
-// kernel whose other warps fall two phases behind on a parity wait would otherwise hang here and not on hardware.
+// .multicast::cluster, on the object at the same offset in each CTA of ctaMask. The operations complete, and the
+// arrive-on is signalled, at the next scheduling point (tcgen05_tick), not before the warp yields: a kernel whose
+// other warps fall two phases behind on a parity wait would otherwise hang here and not on hardware, and one that
+// reads D with tcgen05.ld before waiting on the mbarrier reads the old D, as it may on hardware.
 void Machine::tcgen05_commit(Thread& t, const Instruction& ins) {
   const std::string name = ir::opcode_text(ins);
   const SharedTarget where = mbarrier_object(t, ins.operands[0], ins.q.space.value_or(StateSpace::generic), name, true);
@@ -246,7 +248,14 @@ void Machine::tcgen05_commit(Thread& t, const Instruction& ins) {
   }
 }
 
+void Machine::tcgen05_apply_results() {
+  for (const auto& [cell, value] : tcgen05_results_) *cell = value;
+  tcgen05_results_.clear();
+}
+
+// A scheduling point: the issued MMAs complete, then the commits that track them signal their mbarriers.
 void Machine::tcgen05_tick() {
+  tcgen05_apply_results();
   if (tcgen05_pending_.empty()) return;
   std::vector<PendingArrive> now;
   now.swap(tcgen05_pending_);

@@ -109,6 +109,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   if (o[1].kind == Operand::Kind::Address) return unsupported("matrix A in Tensor Memory ([a-tmem]) is not modelled");
   const std::vector<Cta*> part = tcgen05_ctas(t, ins);
   if (part.empty()) return;
+  tcgen05_apply_results();  // earlier MMAs complete first: 9.7.16.6.2 pipelines mma -> mma on one accumulator
   const bool pair = part.size() == 2;
   std::string kind;
   for (const auto& w : ins.q.words)
@@ -161,7 +162,8 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
                      (pair ? " in CTA rank " + std::to_string(c->rank) : std::string()) + " (ISA 9.7.16.7.1)");
   }
 
-  // A (M x K) and B (K x N), exact values, read now: the operation completes at issue.
+  // A (M x K) and B (K x N), exact values, read now (the source must not change until the MMA completes, 9.7.16.10);
+  // D is written when the MMA completes: at the next scheduling point (tcgen05_apply_results).
   const unsigned M = id.m, N = id.n, K = kind == "kind::f16" ? 16 : kind == "kind::tf32" ? 8 : 32, eb = matrix_elem_bytes(ty.a);
   std::vector<double> A(static_cast<std::size_t>(M) * K), B(static_cast<std::size_t>(K) * N);
   auto load = [&](Cta& c, std::uint64_t desc, unsigned mn, unsigned k, bool mn_major, ST type, bool negate) -> double {
@@ -192,7 +194,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
         std::int64_t acc = enable_d ? static_cast<std::int32_t>(row[n]) : 0;
         for (unsigned k = 0; k < K; ++k) acc += static_cast<std::int64_t>(A[m * K + k]) * static_cast<std::int64_t>(B[k * N + n]);
         if (id.saturate) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
-        row[n] = static_cast<std::uint32_t>(acc);
+        tcgen05_results_.push_back({row + n, static_cast<std::uint32_t>(acc)});
         continue;
       }
       // Exact products summed in f64 (D first, then k = 0..K-1), rounded once: as wgmma (docs/tensor-cores.md).
@@ -200,7 +202,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
       double acc = 0;
       if (enable_d) acc = std::ldexp(f16_d ? domain::fp_to_double(domain::FpFormat::f16, row[n] & 0xffff) : domain::bits_to_f32(row[n]), scale_d);
       for (unsigned k = 0; k < K; ++k) acc += A[m * K + k] * B[k * N + n];
-      row[n] = round_accumulator(acc, f16_d);  // a 16-bit D in the low half of its cell (9.7.16.10.4.1)
+      tcgen05_results_.push_back({row + n, round_accumulator(acc, f16_d)});  // 16-bit D: the cell's low half (9.7.16.10.4.1)
     }
   }
 }

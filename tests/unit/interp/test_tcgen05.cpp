@@ -35,6 +35,7 @@ struct Case {
   int n = 32, scale = -1;  // scale-input-d, -1: absent
   bool trans_a = false, trans_b = false, enable_d = true, neg_a = false, neg_b = false, saturate = false;
   bool pair = false;  // .cta_group::2: a cluster of 2 CTAs, M = 256, each CTA 128 rows of A and D, N/2 columns of B
+  bool early = false;  // each warp also reads D with tcgen05.ld right after the MMA's issue, before the mbarrier wait
   std::uint32_t disabled = 0;  // disable-output-lane words 0 and 3 (lanes 0-31 and 96-127)
   Smem sa, sb;
   const char* kind() const {
@@ -116,7 +117,13 @@ std::string kernel(const Case& c, const std::string& mma = "") {
                    : mma + "\n";
   s += c.pair ? "  mov.b16 %rs1, 3;\n  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n"
               : "  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n";
-  s += std::string("ISSUED:\n  mbarrier.try_wait.parity.shared.b64 %p1, [mbar], 0;\n  @!%p1 bra ISSUED;\n  tcgen05.fence::after_thread_sync;\n") +
+  s += "ISSUED:\n";
+  if (c.early) {  // D before the wait, stored after the rows of the final D
+    s += chunks(n, false) + "  tcgen05.wait::ld.sync.aligned;\n  ld.param.u64 %rd12, [out];\n  cvta.to.global.u64 %rd12, %rd12;\n"
+         "  add.u64 %rd6, %rd12, %rd5;\n";
+    for (int i = 0; i < n; ++i) s += "  st.global.b32 [%rd6+" + std::to_string(4 * (c.rows() * n + i)) + "], %d" + std::to_string(i) + ";\n";
+  }
+  s += std::string("WAIT:\n  mbarrier.try_wait.parity.shared.b64 %p1, [mbar], 0;\n  @!%p1 bra WAIT;\n  tcgen05.fence::after_thread_sync;\n") +
        chunks(n, false) + "  tcgen05.wait::ld.sync.aligned;\n"
        "  ld.param.u64 %rd12, [out];\n  cvta.to.global.u64 %rd12, %rd12;\n  add.u64 %rd6, %rd12, %rd5;\n";
   for (int i = 0; i < n; ++i) s += "  st.global.b32 [%rd6+" + std::to_string(4 * i) + "], %d" + std::to_string(i) + ";\n";
@@ -193,7 +200,7 @@ Ran run_case(const Case& c, const std::string& mma = "", int m = 0, unsigned see
   l.kernel = "tc";
   l.block = {128, 1, 1};
   if (c.pair) l.grid = {2, 1, 1}, l.cluster = std::array<std::uint32_t, 3>{2, 1, 1};
-  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4)}, {"img", ran.in.img}, {"dinit", bytes_of(ran.in.dinit)}};
+  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", ran.in.img}, {"dinit", bytes_of(ran.in.dinit)}};
   auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
   using ptx::ir::ScalarType;
   l.params = {buf("out"), buf("img"), buf("dinit"), {"", ScalarType::u64, c.sa.tcgen05_desc(0), {}}, {"", ScalarType::u64, c.sb.tcgen05_desc(kRegionB), {}},
@@ -290,6 +297,32 @@ TEST_CASE("tcgen05.mma.cta_group::2: M = 256 over a CTA pair, each CTA 128 rows 
     CHECK(ran.r.problem.kind == Problem::Kind::illegal);
     CHECK(ran.r.problem.message.find("N = 24") != std::string::npos);
   }
+}
+
+TEST_CASE("tcgen05.mma completes later than its issue: D read before the commit's mbarrier wait may be the old D") {
+  // 9.7.16.6.4.4: a consumer must wait for the MMA's completion (commit + mbarrier) before tcgen05.ld. The issuing
+  // warp reads D at once: under the deterministic scheduler it runs from the barrier on in one turn, so the MMA has
+  // not completed and it reads the old D; any warp may read either. After the wait every warp reads the product.
+  Case c{kF16, kF16};
+  c.sa = kmajor_a(128);
+  c.sb = kmajor(128, false);
+  c.early = true;
+  check(c);
+  const Ran ran = run_case(c);
+  REQUIRE(ran.r.ok());
+  const auto& out = ran.r.buffers[0].second;
+  int stale = 0, other = 0;
+  for (int m = 0; m < 128; ++m)
+    for (int n = 0; n < c.n; ++n) {
+      std::uint32_t early, final_d;
+      std::memcpy(&early, out.data() + 4 * (128 * c.n + m * c.n + n), 4);
+      std::memcpy(&final_d, out.data() + 4 * (m * c.n + n), 4);
+      const bool old_d = early == ran.in.dinit[m * c.n + n];
+      if (m < 32) stale += old_d;
+      else other += old_d || early == final_d;
+    }
+  CHECK(stale == 32 * c.n);      // the issuing warp: every element the old D
+  CHECK(other == 96 * c.n);      // the other warps: each element the old D or the product
 }
 
 TEST_CASE("tcgen05.mma: what the interpreter refuses, and the descriptors the spec does not define") {
