@@ -64,12 +64,13 @@ std::optional<VideoSelect> parse_video_select(std::string_view text) {
 
 std::string video_operand_error(const Instruction& in, std::size_t pos) {
   const Operand& o = in.operands[pos];
+  if (!o.minus && o.select.empty()) return {};  // (every operand of every instruction comes here)
   const VideoKind k = video_kind(in.op);
   const std::string name = opcode_name(in.op);
   if (o.minus && (k != VideoKind::mad || pos == 0))
     return "operand negation '-' is not allowed here: only vmad negates its sources (ISA 9.7.18.1.3)";
   if (o.minus && in.q.has(Flag::po)) return "vmad.po does not allow operand negation (ISA 9.7.18.1.3)";
-  if (o.select.empty()) return {};
+  if (o.select.empty()) return {};  // a vmad source's `-` alone
   const std::string sel = text_of(o.select);
   if (k == VideoKind::none) return "video selector '" + sel + "' on an operand of '" + name + "': only video instructions take selectors (ISA 9.7.18)";
   if (pos >= 3) return "video selector '" + sel + "' on operand c: c takes no selector (ISA 9.7.18)";
