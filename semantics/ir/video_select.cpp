@@ -88,10 +88,42 @@ std::string video_operand_error(const Instruction& in, std::size_t pos) {
          kWant[static_cast<int>(k)] + " (ISA 9.7.18)";
 }
 
+namespace {
+
+bool is_vset(Opcode op) { return op == Opcode::vset_ || op == Opcode::vset2_ || op == Opcode::vset4_; }
+
+// The type qualifiers and modes every syntax block names: .dtype.atype.btype (vset: .atype.btype), each .u32 or
+// .s32; vset's .cmp of { .eq, .ne, .lt, .le, .gt, .ge }; vshl/vshr's .mode of { .clamp, .wrap } and a .u32 b.
+std::string video_type_error(const Instruction& in) {
+  const std::string name = opcode_name(in.op);
+  const std::size_t want = is_vset(in.op) ? 2 : 3;
+  if (in.q.types.size() != want)
+    return "'" + name + "' takes " + std::to_string(want) + " type qualifiers (" + (want == 2 ? ".atype.btype" : ".dtype.atype.btype") +
+           "), not " + std::to_string(in.q.types.size()) + " (ISA 9.7.18)";
+  for (const auto& t : in.q.types)
+    if (t.scalar != ScalarType::u32 && t.scalar != ScalarType::s32) return "the video instructions' types are .u32 and .s32 (ISA 9.7.18)";
+  if (is_vset(in.op)) {
+    const auto c = in.q.compare;
+    if (!c || !(*c == CompareOp::eq || *c == CompareOp::ne || *c == CompareOp::lt || *c == CompareOp::le || *c == CompareOp::gt ||
+                *c == CompareOp::ge))
+      return "'" + name + "' needs one of .eq, .ne, .lt, .le, .gt, .ge (ISA 9.7.18.1.4, 9.7.18.2.2, 9.7.18.2.4)";
+  }
+  const bool shift = in.op == Opcode::vshl_ || in.op == Opcode::vshr_;
+  const bool clamp = in.q.has(Flag::clamp), wrap = in.q.has(Flag::wrap);
+  if (shift && clamp == wrap) return "'" + name + "' needs one mode, .clamp or .wrap (ISA 9.7.18.1.2)";
+  if (!shift && (clamp || wrap)) return "only vshl and vshr take .clamp or .wrap (ISA 9.7.18.1.2)";
+  if (shift && in.q.types[2].scalar != ScalarType::u32) return "the shift amount of '" + name + "' is .u32 (ISA 9.7.18.1.2)";
+  return {};
+}
+
+}  // namespace
+
 std::string video_form_error(const Instruction& in) {
   const VideoKind k = video_kind(in.op);
   if (k == VideoKind::none || in.operands.empty()) return {};
+  if (auto why = video_type_error(in); !why.empty()) return why;
   const bool sat = in.q.has(Flag::sat);
+  if (k == VideoKind::scalar && in.q.atom_op && in.operands.size() != 4) return "a secondary operation needs c (ISA 9.7.18.1)";
   if (k == VideoKind::scalar && !in.operands[0].select.empty()) {
     if (in.operands.size() != 4) return "a destination selector merges into c, which is missing (ISA 9.7.18.1)";
     if (in.q.atom_op) return "a video instruction takes a destination selector or a secondary operation, not both (ISA 9.7.18.1)";

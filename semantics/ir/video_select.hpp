@@ -27,9 +27,10 @@ std::optional<VideoSelect> parse_video_select(std::string_view text);
 // and c never takes one. Any other instruction takes neither.
 std::string video_operand_error(const Instruction& in, std::size_t pos);
 
-// Why a video instruction's form is not one its syntax block allows (empty when it is): a destination selector
-// merges into c, so it needs c and no secondary operation (9.7.18.1); the SIMD forms' only secondary operation is
-// .add, which excludes .sat (9.7.18.2); vset has no .sat (9.7.18.1.4).
+// Why a video instruction's form is not one its syntax block allows (empty when it is): its types (.u32/.s32, three
+// or vset's two), vset's comparison, vshl/vshr's one mode and .u32 amount; a secondary operation needs c and a
+// destination selector merges into c, so not both (9.7.18.1); the SIMD forms' only secondary operation is .add,
+// which excludes .sat (9.7.18.2); vset has no .sat (9.7.18.1.4); vmad negates the product or c, scales once.
 std::string video_form_error(const Instruction& in);
 
 }  // namespace ptx::ir

@@ -103,34 +103,15 @@ inline SimdVideo simd_video_form(const ir::Instruction& in) {
   return f;
 }
 
-// Which video forms execute_video computes: the forms of each syntax block with the types it names (.u32/.s32);
-// shifts with their .clamp or .wrap mode, vset's integer comparisons, the SIMD forms' only secondary operation .add.
+// Which video forms execute_video computes: every form the syntax blocks allow (video_form_error says which those
+// are; the builder has checked the operand counts, and the selectors operand by operand).
 inline bool video_modelled(const ir::Instruction& in) {
-  const auto& t = in.q.types;
-  const auto& o = in.operands;
-  for (const auto& ty : t)
-    if (ty.scalar != ir::ScalarType::u32 && ty.scalar != ir::ScalarType::s32) return false;
-  if (!ir::video_form_error(in).empty()) return false;
-  auto integer_compare = [&] {
-    if (!in.q.compare) return false;
-    switch (*in.q.compare) {
-      case ir::CompareOp::eq: case ir::CompareOp::ne: case ir::CompareOp::lt: case ir::CompareOp::le:
-      case ir::CompareOp::gt: case ir::CompareOp::ge: return true;
-      default: return false;
-    }
-  };
-  const bool set = in.op == ir::Opcode::vset_ || in.op == ir::Opcode::vset2_ || in.op == ir::Opcode::vset4_;
-  if (set && !integer_compare()) return false;
-  switch (ir::video_kind(in.op)) {
-    case ir::VideoKind::scalar:
-      if (in.op == ir::Opcode::vshl_ || in.op == ir::Opcode::vshr_)
-        if (!in.q.has(ir::Flag::clamp) && !in.q.has(ir::Flag::wrap)) return false;
-      return t.size() == (set ? 2u : 3u) && (o.size() == 4 || (o.size() == 3 && !in.q.atom_op));
-    case ir::VideoKind::mad: return t.size() == 3 && o.size() == 4;
-    case ir::VideoKind::simd2: case ir::VideoKind::simd4:
-      return t.size() == (set ? 2u : 3u) && o.size() == 4 && (!in.q.atom_op || *in.q.atom_op == ir::AtomOp::add);
-    default: return false;
-  }
+  const std::size_t n = in.operands.size();
+  const bool counts = ir::video_kind(in.op) == ir::VideoKind::scalar ? n == 3 || n == 4 : n == 4;
+  if (!counts || !ir::video_form_error(in).empty()) return false;
+  for (std::size_t k = 0; k < n; ++k)  // (an engine that builds its own instruction, as litmus does, is checked too)
+    if (!ir::video_operand_error(in, k).empty()) return false;
+  return true;
 }
 
 }  // namespace ptx::ops

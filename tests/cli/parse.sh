@@ -32,6 +32,7 @@ check "a SIMD mask's digits descend" grep -q "video_selector.ptx:10:20: error: v
 check "negation outside vmad" grep -q "video_selector.ptx:11:15: error: operand negation '-' is not allowed here" "$tmp/err"
 check "negation with vmad.po" grep -q "video_selector.ptx:12:27: error: vmad.po does not allow operand negation" "$tmp/err"
 check "the valid selector line is not reported" bash -c "! grep -q 'video_selector.ptx:13:' '$tmp/err'"
+check "vshr without .clamp or .wrap" grep -q "video_selector.ptx:14:2: error: 'vshr' needs one mode, .clamp or .wrap" "$tmp/err"
 printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<6>;\nvmad.s32.s32.s32 %%r1, -%%r2.b1, %%r3.h1, %%r4;\nvsub4.s32.s32.s32.sat %%r1.b0, %%r2.b3210, %%r3.b7654, %%r1;\nret;\n}\n' >"$tmp/video.ptx"
 "$ptxcheck" parse --print "$tmp/video.ptx" >"$tmp/video_printed.ptx" 2>"$tmp/err"; rc=$?
 check "video selectors parse and print (exit $rc)" grep -q -- "-%r2.b1, %r3.h1" "$tmp/video_printed.ptx"
