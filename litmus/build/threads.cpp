@@ -5,6 +5,7 @@
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ir/memory_order.hpp"
 #include "semantics/ir/opcode_operands.hpp"
+#include "semantics/ir/video_select.hpp"
 #include "semantics/ops/execute.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
@@ -108,6 +109,14 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
         diags.push_back(make_diagnostic(t.text, t.file, in.offset, "unsupported instruction '" + in.opcode + "'"));
         return false;
       }
+      // Selectors and `-` belong to the video instructions (ISA 9.7.18), which run_value checks operand by operand.
+      const auto ptx_op = ptx::ir::opcode_from_name(op);
+      const bool video = ptx_op && ptx::ir::video_kind(*ptx_op) != ptx::ir::VideoKind::none;
+      for (std::size_t k = 0; k < in.operands.size() && !video; ++k)
+        if ((k < in.selects.size() && !in.selects[k].empty()) || (k < in.minus.size() && in.minus[k])) {
+          diags.push_back(make_diagnostic(t.text, t.file, in.offset, "'" + in.opcode + "': only video instructions take operand selectors or '-' (ISA 9.7.18)"));
+          return false;
+        }
       int pos = -1;
       if (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom") pos = 1;
       else if (op == "st" || op == "sust" || op == "red") pos = 0;
@@ -404,7 +413,23 @@ struct Runner {
       ptx::ir::Operand o;
       if (is_int(in.operands[k])) o.imm = static_cast<std::uint64_t>(std::stoll(in.operands[k]));  // (an Immediate)
       else o.kind = ptx::ir::Operand::Kind::Register, o.reg = static_cast<std::int32_t>(k);
+      if (k < in.selects.size() && !in.selects[k].empty()) {  // a video selector (ISA 9.7.18), checked below
+        const auto sel = ptx::ir::parse_video_select(in.selects[k]);
+        if (!sel) {
+          fail(in, "unknown video selector '." + in.selects[k] + "' in '" + in.opcode + "'");
+          return false;
+        }
+        o.select = *sel;
+      }
+      o.minus = k < in.minus.size() && in.minus[k];
       ins.operands.push_back(o);
+    }
+    for (std::size_t k = 0; k <= ins.operands.size(); ++k) {  // each operand, then the form as a whole
+      const auto why = k < ins.operands.size() ? ptx::ir::video_operand_error(ins, k) : ptx::ir::video_form_error(ins);
+      if (!why.empty()) {
+        fail(in, why);
+        return false;
+      }
     }
     CellFrame frame{*this, s, in, {}};
     const ptx::ops::Executed e = ptx::ops::execute_value(d, frame, ins, ptx::ops::form_of(ins));

@@ -13,6 +13,10 @@ namespace ptxcheck::litmus {
 struct Instr {
   std::string opcode;                 // dotted, e.g. `atom.acq_rel.gpu.add`
   std::vector<std::string> operands;  // raw tokens: registers (a leading `%` dropped), names, integers, `[x]`
+  // Per operand, a video instruction's selector without its dot ("b0" of `%r2.b0`, ISA 9.7.18) and vmad's `-`
+  // (`-%r3`, 9.7.18.1.3), split off the register name at parse time; "" and 0 for other operands.
+  std::vector<std::string> selects;
+  std::vector<char> minus;
   std::size_t offset = 0;             // byte offset in the file
   std::string guard;                  // real PTX `@p` / `@!p` predicate register (without `%`); empty: none
   bool guard_negated = false;

@@ -44,8 +44,24 @@ x3::rule<opcode_class, std::string> const opcode = "opcode";
 auto const opcode_def = lexeme[char_("a-zA-Z_") >> *char_("a-zA-Z0-9_.:")];
 struct operand_class;
 x3::rule<operand_class, std::string> const operand = "operand";
+// A register may carry a video selector (`%r2.b0`, `%r1.h10`) or vmad's `-` (ISA 9.7.18); instr_cell splits them off.
+// The lookaheads decide each alternative before it appends to the shared string (a failed alternative's `-` or `.`
+// would stay in it).
 auto const operand_def = lexeme[char_('[') >> +char_("a-zA-Z0-9_%$+") >> char_(']')] |
-                         lexeme[-char_('-') >> +char_("0-9") >> !char_("a-zA-Z_")] | ident;
+                         lexeme[&(-lit('-') >> char_("0-9")) >> -char_('-') >> +char_("0-9") >> !char_("a-zA-Z_")] |
+                         lexeme[&(-lit('-') >> char_("a-zA-Z_%$")) >> -char_('-') >> char_("a-zA-Z_%$") >> *char_("a-zA-Z0-9_%$")
+                                >> -(&(lit('.') >> char_("bh") >> char_("0-9")) >> char_('.') >> char_("bh") >> +char_("0-9"))];
+
+// `-%r3.b0` -> name `%r3`, minus, selector "b0" (integers keep their sign).
+void split_video_operand(Instr& in, std::string o) {
+  const bool minus = o.size() > 1 && o[0] == '-' && !(o[1] >= '0' && o[1] <= '9');
+  if (minus) o.erase(0, 1);
+  std::string select;
+  if (const auto dot = o.rfind('.'); dot != std::string::npos && o[0] != '[') select = o.substr(dot + 1), o.erase(dot);
+  in.operands.push_back(strip_percent(o));
+  in.selects.push_back(select);
+  in.minus.push_back(minus);
+}
 
 // ---- init block
 struct reg_ref_class;
@@ -107,7 +123,7 @@ auto const instr_cell = (mark >> -guard >> opcode >> -(operand % ','))[([](auto&
   }
   c.instr.opcode = boost::fusion::at_c<1>(a);
   if (boost::fusion::at_c<2>(a))
-    for (auto& o : *boost::fusion::at_c<2>(a)) c.instr.operands.push_back(strip_percent(o));
+    for (auto& o : *boost::fusion::at_c<2>(a)) split_video_operand(c.instr, o);
   c.instr.offset = c.offset = off(ctx);
   row_cells.push_back(c);
 })];

@@ -2,6 +2,7 @@
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/opcode_operands.hpp"
+#include "semantics/ir/video_select.hpp"
 #include "semantics/support/names.hpp"
 
 #include <boost/variant/apply_visitor.hpp>
@@ -728,6 +729,7 @@ class Builder {
       out.operands.push_back(resolve(ins.operands[i], index, path, out));
     }
     check_operands(ins, out);
+    check_video(ins, out);
     check_type_count(ins, out);
     fn_->body.push_back(std::move(out));
   }
@@ -786,6 +788,14 @@ class Builder {
     } else if (out.op == Opcode::mbarrier_ && mbarrier_op(out) == MbarrierOp::none) {
       error(ins, "'" + opcode_text(out) + "' names no mbarrier operation (ISA 9.7.13.15)");
     }
+  }
+
+  // Video selectors and negations only where the ISA's syntax puts them (ISA 9.7.18, semantics/ir/video_select.hpp),
+  // reported at the operand that carries one.
+  void check_video(const ast::Instruction& ins, const Instruction& out) {
+    for (std::size_t i = 0; i < out.operands.size() && i < ins.operands.size(); ++i)
+      if (auto why = video_operand_error(out, i); !why.empty()) error(ins.operands[i], why);
+    if (auto why = video_form_error(out); !why.empty()) error(ins, why);
   }
 
   // How many type qualifiers each instruction takes (ISA 9.7, each instruction's syntax): most take one,
@@ -879,6 +889,11 @@ class Builder {
     const auto& v = in.get();
     if (auto* s = boost::get<ast::Symbol>(&v)) {
       o.negated = s->negated;
+      o.minus = s->minus;
+      if (!s->select.empty()) {  // which instruction may take it is checked once resolved (check_video)
+        if (auto sel = parse_video_select(s->select)) o.select = *sel;
+        else error(in, "unknown video selector '." + s->select + "' (ISA 9.7.18)");
+      }
       if (s->name == "_") { o.kind = Operand::Kind::Sink; return o; }
       auto [base, component] = split_component(s->name);
       if (std::int32_t r = lookup_register(s->name); r >= 0) { o.kind = Operand::Kind::Register; o.reg = r; return o; }

@@ -5,6 +5,7 @@
 #include "semantics/ir/types.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -68,6 +69,16 @@ struct Variable {
   std::uint64_t size_bytes() const { return count * type.size_bytes(); }
 };
 
+// A video operand's selector (ISA 9.7.18): unit 'b' (byte) or 'h' (half-word) and its digits in written order
+// (`.b3210` -> 3, 2, 1, 0); unit 0 when the operand has none. What the digits mean depends on the instruction and
+// the operand's position (semantics/ir/video_select.hpp); the builder has checked them.
+struct VideoSelect {
+  char unit = 0;
+  std::uint8_t count = 0;
+  std::array<std::uint8_t, 4> digit{};
+  bool empty() const { return unit == 0; }
+};
+
 // An operand after name resolution.
 struct Operand {
   enum class Kind : std::uint8_t {
@@ -88,7 +99,9 @@ struct Operand {
 
   Kind kind = Kind::Immediate;
   bool negated = false;  // !p
+  bool minus = false;    // -a of vmad (ISA 9.7.18.1.3)
   bool is_f32 = false;
+  VideoSelect select;    // %r2.b0, %r1.h10 (ISA 9.7.18)
   std::int8_t component = -1;
   BaseKind base_kind = BaseKind::None;
   std::int32_t reg = -1, reg2 = -1;

@@ -14,6 +14,7 @@
 #include "semantics/ops/execute_arith.hpp"
 #include "semantics/ops/execute_convert.hpp"
 #include "semantics/ops/execute_select.hpp"
+#include "semantics/ops/execute_video.hpp"
 
 namespace ptx::ops {
 

@@ -1,12 +1,10 @@
-// execute_value for mov (scalar, 9.7.9.10), prmt (9.7.9.7), cvt (9.7.9.21, every form value_form models) and the
-// scalar video instructions (9.7.18.1).
+// execute_value for mov (scalar, 9.7.9.10), prmt (9.7.9.7) and cvt (9.7.9.21, every form value_form models).
 #pragma once
 
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/execute_step.hpp"
 #include "semantics/ops/logic.hpp"
 #include "semantics/ops/minifloat.hpp"
-#include "semantics/ops/video.hpp"
 
 #include <vector>
 
@@ -152,22 +150,6 @@ template <class D, class F> Executed execute_move_convert(ValueStep<D, F>& x) {
     case ir::Opcode::cvt_: return execute_cvt(x);
     default: return Executed::unmodelled;
   }
-}
-
-// vadd, vsub, vabsdiff, vmin, vmax, vshl, vshr .dtype.atype.btype{.sat} d, a, b{, c with .op2} (full words).
-template <class D, class F> Executed execute_video(ValueStep<D, F>& x) {
-  const auto [d, fm, op, w, mods] = x.names();
-  const VideoOp vop = op == ir::Opcode::vadd_ ? VideoOp::add : op == ir::Opcode::vsub_ ? VideoOp::sub
-                    : op == ir::Opcode::vabsdiff_ ? VideoOp::absdiff : op == ir::Opcode::vmin_ ? VideoOp::min
-                    : op == ir::Opcode::vmax_ ? VideoOp::max : op == ir::Opcode::vshl_ ? VideoOp::shl : VideoOp::shr;
-  VideoSecOp sec = VideoSecOp::none;
-  if (x.operands() == 4) {
-    const ir::AtomOp a = *x.in.q.atom_op;  // value_form: the secondary operation is named
-    sec = a == ir::AtomOp::add ? VideoSecOp::add : a == ir::AtomOp::min ? VideoSecOp::min : VideoSecOp::max;
-  }
-  x.W(video(d, vop, fm.s0, fm.s1, ir::is_signed_int(x.in.q.types[2].scalar), mods.sat, x.has(ir::Flag::clamp), sec,
-            x.R(1, 32), x.R(2, 32), x.operands() == 4 ? x.R(3, 32) : d.lit(32, 0)));
-  return Executed::done;
 }
 
 }  // namespace ptx::ops

@@ -8,6 +8,7 @@
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/float.hpp"
 #include "semantics/ops/minifloat.hpp"
+#include "semantics/ops/video_form.hpp"
 
 #include <optional>
 
@@ -151,8 +152,7 @@ inline bool is_value_opcode(ir::Opcode op) {
 }
 
 // mov with a vector on either side, or of a vector register, moves register storage: the engine's (its shape, not
-// a value). The scalar video byte/half selectors, vmad/vset and the SIMD video
-// instructions, and cvt of exotic types other than the forms above are not modelled.
+// a value). cvt of exotic types other than the forms above is not modelled; video forms as video_modelled says.
 inline ValueForm value_form(const ir::Instruction& in) {
   using OK = ir::Operand::Kind;
   if (!is_value_opcode(in.op)) return ValueForm::none;
@@ -177,14 +177,9 @@ inline ValueForm value_form(const ir::Instruction& in) {
       const bool with_predicate = o.size() == 6 && in.q.bool_op && o[0].kind == OK::PredPair;
       return (plain || with_predicate) && o[4].kind == OK::Immediate ? ValueForm::modelled : ValueForm::unmodelled;
     }
-    case ir::Opcode::vadd_: case ir::Opcode::vsub_: case ir::Opcode::vabsdiff_: case ir::Opcode::vmin_: case ir::Opcode::vmax_:
-    case ir::Opcode::vshl_: case ir::Opcode::vshr_:
-      // the full-word forms (no .b0-.h1 selectors, which the IR does not decode)
-      return t.size() == 3 && (o.size() == 3 || (o.size() == 4 && in.q.atom_op)) ? ValueForm::modelled : ValueForm::unmodelled;
-    case ir::Opcode::vmad_: case ir::Opcode::vset_: return ValueForm::unmodelled;
     default: break;
   }
-  if (ir::opcode_group(in.op) == ir::OpcodeGroup::video_) return ValueForm::unmodelled;  // 9.7.18.2 SIMD video
+  if (ir::opcode_group(in.op) == ir::OpcodeGroup::video_) return video_modelled(in) ? ValueForm::modelled : ValueForm::unmodelled;
   return ValueForm::modelled;
 }
 

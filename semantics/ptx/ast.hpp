@@ -25,6 +25,10 @@ struct Operand;
 struct Symbol : Tagged {
   bool negated = false;  // `!p` in a predicate operand
   std::string name;
+  // Video operands (ISA 9.7.18): the selector after the name without its dot (`%r2.b0` -> "b0", `%r1.h10`), and the
+  // `-` of vmad's `{-}a` (9.7.18.1.3). Set by actions, not by the Fusion adaptation; semantics/ir checks both.
+  std::string select;
+  bool minus = false;
   bool operator==(const Symbol&) const = default;
 };
 

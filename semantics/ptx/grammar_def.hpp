@@ -196,8 +196,23 @@ auto const to_symbol_plus = [](auto& ctx) {
 // operands").
 auto const pair_second = x3::rule<class pair_second_class, std::string>{"predicate"} =
     identifier | lexeme[x3::string("_") >> !followsym];
-auto const name_operand_def = (matches['!'] >> register_name)[start_symbol]
-                            >> -(('|' >> pair_second)[to_pred_pair] | (&(lit('+') | '-') >> address_offset)[to_symbol_plus]);
+// A video operand's selector, written right after the name (ISA 9.7.18: `.b0`-`.b3`, `.h0`, `.h1` of scalar video;
+// `.hxy`, `.bxyzw` and the masks `.h10`, `.b3210` ... of SIMD video): `b` or `h` and digits. register_name has
+// already taken a one-letter component (`%v.b`), which a digit cannot follow; semantics/ir checks which selectors
+// an instruction and operand allow, and rejects them elsewhere.
+auto const video_select = x3::rule<class video_select_class, std::string>{"selector"} =
+    x3::no_skip['.' >> char_("bh") >> +char_("0-9") >> !followsym];
+auto const set_select = [](auto& ctx) { boost::get<ast::Symbol>(x3::_val(ctx).get()).select = std::move(x3::_attr(ctx)); };
+auto const start_minus_symbol = [](auto& ctx) {
+  ast::Symbol s;
+  s.minus = true;
+  s.name = std::move(x3::_attr(ctx));
+  x3::_val(ctx) = std::move(s);
+};
+auto const name_operand_def = ((matches['!'] >> register_name)[start_symbol]
+                               >> -(('|' >> pair_second)[to_pred_pair] | (&(lit('+') | '-') >> address_offset)[to_symbol_plus]
+                                    | video_select[set_select]))
+                            | (('-' >> register_name)[start_minus_symbol] >> -video_select[set_select]);  // vmad `-a`
 auto const operand_def = generic_ref | name_operand | address | vector | paren_list | float_imm | int_imm;
 auto const operand_list_def = operand % ',';
 

@@ -108,7 +108,9 @@ struct TopVisitor {
 
 std::string print(const ast::Operand& operand) {
   struct Visitor {
-    std::string operator()(const ast::Symbol& s) const { return (s.negated ? "!" : "") + s.name; }
+    std::string operator()(const ast::Symbol& s) const {
+      return (s.negated ? "!" : "") + std::string(s.minus ? "-" : "") + s.name + (s.select.empty() ? "" : "." + s.select);
+    }
     std::string operator()(const ast::IntImm& n) const { return fmt::format("{}{}", n.negative ? "-" : "", n.magnitude); }
     std::string operator()(const ast::FloatImm& f) const {
       return f.is_f32 ? fmt::format("0f{:08X}", f.bits) : fmt::format("0d{:016X}", f.bits);

@@ -22,6 +22,22 @@ check "qualifier that add does not take" grep -q "unknown qualifier '.exch' for 
 check "add without a type" grep -q "undeclared.ptx:11:.*'add' takes 1 type qualifier, not 0" "$tmp/err"
 check "cvt with one type" grep -q "undeclared.ptx:12:.*'cvt' takes 2-3 type qualifiers, not 1" "$tmp/err"
 
+# Video selectors and vmad's `-` (ISA 9.7.18): only where each instruction's syntax puts them, located at the operand.
+"$ptxcheck" parse "$data/video_selector.ptx" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "video selector errors exit 2" test $rc -eq 2
+check "selector on a non-video instruction, at its operand" grep -q "video_selector.ptx:7:15: error: video selector '.b0' on an operand of 'add': only video instructions take selectors" "$tmp/err"
+check "no half-word .h2 of a 32-bit operand" grep -q "video_selector.ptx:8:24: error: video selector '.h2' is not allowed on operand 1 of 'vadd'" "$tmp/err"
+check "destination selector and secondary operation" grep -q "video_selector.ptx:9:2: error: a video instruction takes a destination selector or a secondary operation, not both" "$tmp/err"
+check "a SIMD mask's digits descend" grep -q "video_selector.ptx:10:20: error: video selector '.b01' is not allowed on operand 0 of 'vadd4'" "$tmp/err"
+check "negation outside vmad" grep -q "video_selector.ptx:11:15: error: operand negation '-' is not allowed here" "$tmp/err"
+check "negation with vmad.po" grep -q "video_selector.ptx:12:27: error: vmad.po does not allow operand negation" "$tmp/err"
+check "the valid selector line is not reported" bash -c "! grep -q 'video_selector.ptx:13:' '$tmp/err'"
+check "vshr without .clamp or .wrap" grep -q "video_selector.ptx:14:2: error: 'vshr' needs one mode, .clamp or .wrap" "$tmp/err"
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<6>;\nvmad.s32.s32.s32 %%r1, -%%r2.b1, %%r3.h1, %%r4;\nvsub4.s32.s32.s32.sat %%r1.b0, %%r2.b3210, %%r3.b7654, %%r1;\nret;\n}\n' >"$tmp/video.ptx"
+"$ptxcheck" parse --print "$tmp/video.ptx" >"$tmp/video_printed.ptx" 2>"$tmp/err"; rc=$?
+check "video selectors parse and print (exit $rc)" grep -q -- "-%r2.b1, %r3.h1" "$tmp/video_printed.ptx"
+check "SIMD mask and lane selectors print" grep -q "%r1.b0, %r2.b3210, %r3.b7654" "$tmp/video_printed.ptx"
+
 # ISA 11.1.1: a module begins with .version, immediately followed by .target; an empty file is no module.
 header_error() {  # header_error NAME CONTENT EXPECTED-MESSAGE: exit 2 and the located message
   printf "$2" >"$tmp/$1.ptx"

@@ -3,6 +3,7 @@
 ptxcheck_unit_test(NAME semantics_ops
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_ops_hand.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_video_hand.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_ops_differential.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_execute_forms.cpp
     ${CMAKE_SOURCE_DIR}/cli/coverage.cpp

@@ -553,8 +553,8 @@ TEST_CASE("barrier.cluster: arriving twice and waiting without arriving are ille
 TEST_CASE("unsupported instructions are reported by name and line before running") {
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 out) {
-  .reg .b32 %r<4>;
-  vadd2.u32.u32.u32 %r1, %r2, %r3, %r0;
+  .reg .b32 %r<4>; .reg .f32 %f<2>;
+  cvt.rna.tf32.f32 %r1, %f1;
   ret;
 })", "u.ptx");
   REQUIRE(loaded);
@@ -565,7 +565,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto r = run(*loaded.module, l);
   CHECK(r.problem.kind == Problem::Kind::unsupported);
   REQUIRE(r.unsupported.size() == 1);
-  CHECK(r.unsupported[0].instruction == "vadd2.u32.u32.u32");  // 9.7.18.2 SIMD video: not modelled
+  CHECK(r.unsupported[0].instruction == "cvt.rna.tf32.f32");  // 9.7.9.21 .tf32: not modelled
   CHECK(r.unsupported[0].ptx_line == 7);
 }
 
@@ -1072,6 +1072,52 @@ TEST_CASE("cvt.pack.sat (ISA 9.7.9.22): both sources clamped, b low, a above it,
   CHECK(r.out[3] == 0xcdef12f3u);
   CHECK(r.out[4] == 0xfffffff9u);
   CHECK(r.out[5] == 0x85u);
+}
+
+TEST_CASE("video instructions with operand selectors, a merged destination and vmad's negation (ISA 9.7.18)") {
+  // Hand-computed from the pseudo-code of 9.7.18.1 and 9.7.18.2:
+  //   vadd r1.b1 = 0x80 -> -128, r2.h1 = 0xfffe -> -2: -130
+  //   vadd.sat into r5.b2: 100 + 50 = 150 -> S8_MAX 0x7f, merged into 0x11223344
+  //   vmad -r3 * r4 + r1: -(100 * 50) + 0x8000 = 27768
+  //   vsub2 r7.h01 (lanes 9, 5) - r10.h22 (lanes 2, 2): 0x00070003
+  //   vset4.ne.add: bytes (0, 5, 0, 9) vs (0, 1, 0, 2) differ twice: 40 + 2
+  //   vabsdiff.max (the coverage form): |r2.b3 - r1.b1| = |255 - 128| = 127, max with 100
+  //   vmin4.add r14.b10, r7.b0000, r10.b2222 (byte 2 of {b, a} is r7's): min(9, 5) in lanes 1 and 0, + 100
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0x00008000;
+  mov.u32 %r2, 0xfffe0000;
+  vadd.s32.s32.s32 %r9, %r1.b1, %r2.h1;
+  st.global.u32 [%rd1], %r9;
+  mov.u32 %r3, 100;
+  mov.u32 %r4, 50;
+  mov.u32 %r5, 0x11223344;
+  vadd.s32.s32.s32.sat %r5.b2, %r3, %r4, %r5;
+  st.global.u32 [%rd1+4], %r5;
+  vmad.s32.s32.s32 %r6, -%r3, %r4, %r1;
+  st.global.u32 [%rd1+8], %r6;
+  mov.u32 %r7, 0x00050009;
+  mov.u32 %r10, 0x00010002;
+  vsub2.s32.s32.s32 %r11, %r7.h01, %r10.h22, %r3;
+  st.global.u32 [%rd1+12], %r11;
+  mov.u32 %r15, 40;
+  vset4.u32.u32.ne.add %r12, %r7, %r10, %r15;
+  st.global.u32 [%rd1+16], %r12;
+  vabsdiff.u32.u32.u32.max %r13, %r2.b3, %r1.b1, %r3;
+  st.global.u32 [%rd1+20], %r13;
+  vmin4.s32.u32.u32.add %r14.b10, %r7.b0000, %r10.b2222, %r3;
+  st.global.u32 [%rd1+24], %r14;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 7);
+  REQUIRE(r.r.ok());
+  CHECK(r.out[0] == 0xffffff7eu);
+  CHECK(r.out[1] == 0x117f3344u);
+  CHECK(r.out[2] == 27768u);
+  CHECK(r.out[3] == 0x00070003u);
+  CHECK(r.out[4] == 42u);
+  CHECK(r.out[5] == 127u);
+  CHECK(r.out[6] == 110u);
 }
 
 TEST_CASE("cvt to and from the narrow float pairs (ISA 9.7.9.21, formats of 5.2.5): .rn.satfinite, .relu") {

@@ -115,6 +115,42 @@ TEST_CASE("print then parse gives back the same AST") {
   CHECK_FALSE(changed.module->module == r.module->module);
 }
 
+TEST_CASE("video operands (ISA 9.7.18): a selector and '-' beside the name; one-letter components stay names") {
+  const char* text = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<8>;
+	.reg .v4 .b32 %v;
+	vadd.s32.s32.s32 %r1.h0, %r2.b3, %r3.h1, %r4;
+	vmad.s32.s32.s32 %r1, -%r2.b1, %r3, -%r4;
+	vsub4.s32.s32.s32.sat %r1.b210, %r2.b7654, %r3.b0000, %r1;
+	mov.b32 %r5, %v.b;
+	mov.b32 %r6, %ntid.x;
+	add.s32 %r7, %r6, -1;
+	ret;
+}
+)";
+  auto r = parse_ptx(text, "v.ptx");
+  REQUIRE_MESSAGE(r, (r.error ? r.error->render() : ""));
+  auto ins = instructions(first_function(r.module->module));
+  REQUIRE(ins.size() == 7);
+  auto sym = [&](std::size_t i, std::size_t k) { return boost::get<ast::Symbol>(ins[i].operands[k].get()); };
+  CHECK((sym(0, 0).name == "%r1" && sym(0, 0).select == "h0"));
+  CHECK((sym(0, 1).name == "%r2" && sym(0, 1).select == "b3" && !sym(0, 1).minus));
+  CHECK(sym(0, 3).select.empty());
+  CHECK((sym(1, 1).minus && sym(1, 1).name == "%r2" && sym(1, 1).select == "b1"));
+  CHECK((sym(1, 3).minus && sym(1, 3).select.empty()));
+  CHECK((sym(2, 0).select == "b210" && sym(2, 1).select == "b7654" && sym(2, 2).select == "b0000"));
+  CHECK((sym(3, 1).name == "%v.b" && sym(3, 1).select.empty()));  // the blue component, not a selector
+  CHECK((sym(4, 1).name == "%ntid.x" && sym(4, 1).select.empty()));
+  CHECK(boost::get<ast::IntImm>(ins[5].operands[2].get()).negative);  // `-1` stays an integer
+  auto again = parse_ptx(print(r.module->module), "printed.ptx");
+  REQUIRE(again);
+  CHECK(again.module->module == r.module->module);
+}
+
 TEST_CASE("bad input gets file:line:col and a caret") {
   auto r = parse_ptx(".version 6.5\n.target sm_30\n.entry k()\n{\n  add.u32 %r1, %r2 %r3;\n}\n", "bad.ptx");
   REQUIRE_FALSE(r);

@@ -9,6 +9,8 @@
 #include "semantics/ops/logic.hpp"
 #include "semantics/ops/minifloat.hpp"
 #include "semantics/ops/video.hpp"
+#include "semantics/ops/video_mad.hpp"
+#include "semantics/ops/video_simd.hpp"
 
 #include <doctest/doctest.h>
 
@@ -149,14 +151,65 @@ std::vector<Case> integer_cases() {
   return cs;
 }
 
-// The scalar video instructions (9.7.18.1), every operation with every secondary operation.
+// The video instructions (9.7.18): every scalar operation (vset too) with each secondary operation and with a
+// merge, across byte/half-word/word selectors and signednesses; vmad with each negation, .po, scale and .sat; every
+// SIMD operation on both lane widths with lane selectors, a mask, .sat and the .add accumulate.
 std::vector<Case> video_cases() {
+  using ops::VideoOp;
   std::vector<Case> cs;
-  for (int op = 0; op <= 6; ++op)
-    for (int sec = 0; sec <= 3; ++sec)
-      cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)}, [op, sec](auto& d, auto& x) {
-        return ops::video(d, static_cast<ops::VideoOp>(op), sec & 1, op & 1, false, sec >= 2, op == 5, static_cast<ops::VideoSecOp>(sec), x[0], x[1], x[2]);
-      }));
+  const ops::VideoPart parts[] = {{0, 32}, {8, 8}, {24, 8}, {16, 16}, {0, 16}};
+  for (int op = 0; op <= 7; ++op)  // add .. shr, set
+    for (int sec = 0; sec <= 4; ++sec) {  // none, add, min, max; 4: d.dsel
+      ops::ScalarVideo f;
+      f.op = static_cast<VideoOp>(op);
+      f.d_signed = (sec & 1) && f.op != VideoOp::set;
+      f.a_signed = op & 1;
+      f.b_signed = (op + sec) & 1;
+      f.sat = sec >= 2 && f.op != VideoOp::set;
+      f.clamp = op == 5;
+      f.cmp = static_cast<ir::CompareOp>(sec);  // eq ne lt le gt
+      f.sec = sec < 4 ? static_cast<ops::VideoSecOp>(sec) : ops::VideoSecOp::none;
+      f.asel = parts[(op + sec) % 5];
+      f.bsel = parts[(op + 2 * sec) % 5];
+      if (sec == 4) f.dsel = parts[op % 4 + 1];
+      cs.push_back(make_case("video." + std::to_string(op) + "." + std::to_string(sec), V{I(32), I(32), I(32)},
+                             [f](auto& d, auto& x) { return ops::video(d, f, x[0], x[1], x[2]); }));
+    }
+  for (int m = 0; m < 4; ++m)  // plain, -(a*b), -c, .po
+    for (unsigned shift : {0u, 7u, 15u}) {
+      ops::VideoMad f;
+      f.a_signed = m & 1;
+      f.b_signed = shift == 7;
+      f.negate_product = m == 1;
+      f.negate_c = m == 2;
+      f.po = m == 3;
+      f.shift = shift;
+      f.sat = shift != 15;
+      f.asel = parts[m];
+      f.bsel = parts[(m + 1) % 5];
+      cs.push_back(make_case("vmad." + std::to_string(m) + ".shr" + std::to_string(shift), V{I(32), I(32), I(32)},
+                             [f](auto& d, auto& x) { return ops::vmad(d, f, x[0], x[1], x[2]); }));
+    }
+  for (unsigned lanes : {2u, 4u})
+    for (VideoOp op : {VideoOp::add, VideoOp::sub, VideoOp::absdiff, VideoOp::min, VideoOp::max, VideoOp::avrg, VideoOp::set})
+      for (int variant = 0; variant < 3; ++variant) {  // merge with every lane, merge with a mask and .sat, .add
+        ops::SimdVideo f;
+        f.op = op;
+        f.lanes = lanes;
+        f.d_signed = variant == 1 && op != VideoOp::set;
+        f.a_signed = variant != 0;
+        f.b_signed = variant == 2;
+        f.sat = variant == 1 && op != VideoOp::set;
+        f.accumulate = variant == 2;
+        f.cmp = static_cast<ir::CompareOp>(variant + 2);  // lt le gt
+        for (unsigned i = 0; i < lanes; ++i) {
+          f.asel[i] = static_cast<std::uint8_t>((3 * i + variant) % (2 * lanes));
+          f.bsel[i] = static_cast<std::uint8_t>((lanes + i + variant) % (2 * lanes));
+        }
+        f.mask = variant == 1 ? 0x5u & ((1u << lanes) - 1) : (1u << lanes) - 1;
+        cs.push_back(make_case("vop" + std::to_string(lanes) + "." + std::to_string(static_cast<int>(op)) + "." + std::to_string(variant),
+                               V{I(32), I(32), I(32)}, [f](auto& d, auto& x) { return ops::video_simd(d, f, x[0], x[1], x[2]); }));
+      }
   return cs;
 }
 

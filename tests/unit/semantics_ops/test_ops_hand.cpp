@@ -6,7 +6,6 @@
 #include "semantics/ops/convert.hpp"
 #include "semantics/ops/logic.hpp"
 #include "semantics/ops/minifloat.hpp"
-#include "semantics/ops/video.hpp"
 
 #include <doctest/doctest.h>
 
@@ -189,17 +188,6 @@ TEST_CASE("convert (ISA 9.7.9.21)") {
   CHECK(ops::cvt_int(d, 8, false, true, true, u32(0xffffff00u)).v == 0);     // .sat u8 of -256
   CHECK(ops::cvt_int(d, 8, true, false, true, u32(200)).v == 127);
   CHECK(ops::cvt_int(d, 64, true, true, false, u32(0x80000000u)).v == 0xffffffff80000000ull);
-}
-
-TEST_CASE("video (ISA 9.7.18.1.2): vshr .clamp caps the amount at 32, .wrap takes it mod 32, then .add") {
-  Concrete d;
-  using ops::VideoOp;
-  using ops::VideoSecOp;
-  CHECK(ops::video(d, VideoOp::shr, false, false, false, false, true, VideoSecOp::add, u32(0x80000000u), u32(40), u32(5)).v == 5);
-  CHECK(ops::video(d, VideoOp::shr, false, false, false, false, false, VideoSecOp::add, u32(0x80000000u), u32(33), u32(5)).v == 0x40000005u);
-  CHECK(ops::video(d, VideoOp::shr, true, true, false, false, true, VideoSecOp::none, u32(0x80000000u), u32(40), u32(0)).v == 0xffffffffu);
-  CHECK(ops::video(d, VideoOp::add, false, false, false, true, false, VideoSecOp::none, u32(0xffffffffu), u32(2), u32(0)).v == 0xffffffffu);  // .sat u32
-  CHECK(ops::video(d, VideoOp::absdiff, false, true, true, false, false, VideoSecOp::none, u32(0xfffffffeu), u32(3), u32(0)).v == 5);
 }
 
 TEST_CASE("cvt f16 from e4m3/e5m2: every byte against its value (ISA 5.2.5 formats)") {
