@@ -58,11 +58,11 @@ bool form_exists(const MmaForm& f) {
 }
 
 // The form of `ins`, or nothing when it is not a dense form warp_mma runs: every qualifier must be one this reading
-// knows, so .sp, .kind::*, .block_scale, .b1 with .xor/.and.popc and anything unforeseen are refused by name.
+// knows, so .sp, .kind::mxf*, .block_scale, .b1 with .xor/.and.popc and anything unforeseen are refused by name.
 std::optional<MmaForm> mma_form(const Instruction& ins) {
   MmaForm f;
   std::vector<bool> layouts;  // true = .row, in order: .alayout, .blayout
-  bool sync = false, aligned = false, rounding = false;
+  bool sync = false, aligned = false, rounding = false, f8f6f4 = false;
   for (const auto& w : ins.q.words) {
     unsigned m = 0, n = 0, k = 0;
     char end = 0;
@@ -71,6 +71,7 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
     else if (w == "row" || w == "col") layouts.push_back(w == "row");
     else if (w == "satfinite") f.satfinite = true;
     else if (w == "rn" || w == "rz" || w == "rm" || w == "rp") rounding = true;
+    else if (w == "kind::f8f6f4") f8f6f4 = true;
     else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k;
     else if (!ir::scalar_type_from_name(w)) return std::nullopt;
   }
@@ -78,6 +79,9 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
   if (!sync || !aligned || t.size() != 4 || layouts.size() != 2 || ins.operands.size() != 4) return std::nullopt;
   f.d = t[0].scalar, f.a = t[1].scalar, f.b = t[2].scalar, f.c = t[3].scalar;
   if (!form_exists(f)) return std::nullopt;
+  // .kind::f8f6f4 (m16n8k32 only): its 6- and 4-bit types are no IR types and are refused; with .e4m3/.e5m2, whose
+  // 8-bit containers are the elements themselves, it is the plain fp8 form.
+  if (f8f6f4 && !(f.m == 16 && f.k == 32 && is_fp8(f.a) && is_fp8(f.b))) return std::nullopt;
   f.quad = f.m == 8 && f.k == 4 && f.a == ST::f16;
   if (f.quad) f.a_col = !layouts[0], f.b_row = layouts[1];
   else if (!layouts[0] || layouts[1]) return std::nullopt;  // every other form is .row.col

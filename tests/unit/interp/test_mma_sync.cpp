@@ -382,10 +382,14 @@ TEST_CASE("mma.sync integers near the s32 limits: wrapped without .satfinite, cl
     }
 }
 
-TEST_CASE("mma.sync .e4m3/.e5m2 (9.7.14.5.9-10): m16n8k16 and m16n8k32, .f16 and .f32 accumulators") {
+TEST_CASE("mma.sync .e4m3/.e5m2 (9.7.14.5.9-10): m16n8k16 and m16n8k32, .f16 and .f32 accumulators, .kind::f8f6f4") {
   for (const char* s : {"m16n8k16", "m16n8k32"})
     for (auto [a, b] : {std::pair{"e4m3", "e4m3"}, {"e5m2", "e4m3"}, {"e4m3", "e5m2"}})
       for (const char* d : {"f16", "f32"}) check(form(s, d, a, b, d == std::string("f16") ? "f32" : "f16"), 7);
+  // .kind::f8f6f4 with the 8-bit types (9.7.14.5.14's syntax; 9.7.14.5.10's fragments)
+  Form f = form("m16n8k32", "f32", "e5m2", "e4m3", "f32");
+  f.extra = ".kind::f8f6f4";
+  check(f, 8);
 }
 
 TEST_CASE("instruction_supported: the mma forms the interpreter runs, and those it refuses by name") {
@@ -411,6 +415,8 @@ TEST_CASE("instruction_supported: the mma forms the interpreter runs, and those 
   // single-bit, .kind::f8f6f4, block scaling and sparse forms are not modelled
   CHECK_FALSE(supported("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};"));
   CHECK_FALSE(supported("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r1, %r2}, {%r5, %r6, %r7, %r8};"));
+  CHECK(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};"));
+  CHECK_FALSE(supported("mma.sync.aligned.m16n8k16.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5}, {%f5, %f6, %f7, %f8};"));
   CHECK_FALSE(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"));
   CHECK_FALSE(supported("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, 0x0;"));
   // a fragment of the wrong size: m16n8k16 .f16 A is four registers
