@@ -52,8 +52,10 @@ bool form_exists(const MmaForm& f) {
     return shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16);
   if (f.c != ST::s32 || f.d != ST::s32) return false;
   if (is_int8(f.a) && is_int8(f.b)) return shape(8, 16) || shape(16, 16) || shape(16, 32);
-  // 9.7.14.2: sub-byte multiplicands are "both .u4 or both .s4" (the syntax lists .atype and .btype apart).
-  if ((f.a == ST::s4 || f.a == ST::u4) && f.b == f.a) return shape(8, 32) || shape(16, 32) || shape(16, 64);
+  // The syntax lists .atype and .btype {.u4, .s4} apart (and ptxas 13.0 takes .s4 x .u4), though 9.7.14.2's table
+  // says "both .u4 or both .s4": mixed signedness runs, as for .s8/.u8.
+  auto int4 = [](ST t) { return t == ST::s4 || t == ST::u4; };
+  if (int4(f.a) && int4(f.b)) return shape(8, 32) || shape(16, 32) || shape(16, 64);
   return false;
 }
 
