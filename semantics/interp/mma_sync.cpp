@@ -156,7 +156,9 @@ bool mma_sync_supported(const Instruction& ins) {
 // .f64 as a chain of .f64 fma (C first, k ascending) in the instruction's rounding; the other types as the exact
 // products summed in f64 after C and rounded once, to nearest even (an order the text leaves open).
 void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
-  const MmaForm f = *mma_form(ins);
+  const auto form = mma_form(ins);  // find_unsupported refuses other forms before the run; kept for indirect calls
+  if (!form) return fail(Problem::Kind::unsupported, "mma.sync: this form is not modelled (ISA 9.7.14.5.14)", {});
+  const MmaForm& f = *form;
   const auto& o = ins.operands;
   const unsigned M = f.m, N = f.n, K = f.k, Q = f.quad ? 4 : 1;
   std::vector<double> A(Q * M * K), B(Q * K * N);
