@@ -262,19 +262,7 @@ bool instruction_supported(const Instruction& ins) {
     case ops::ValueForm::unmodelled: return false;
     case ops::ValueForm::none: break;
   }
-  if (ins.op == Opcode::mma_) {
-    // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 and .m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32
-    auto has = [&](const char* w) { return ins.q.has_word(w); };
-    const auto& t = ins.q.types;
-    if (t.size() != 4 || !has("row") || !has("col") || has("satfinite") || ins.operands.size() != 4) return false;
-    using ST = ir::ScalarType;
-    if (has("m16n8k16"))  // .f32 C/D with .f16 or .bf16 A/B, or all .f16 (9.7.14.5.14's type table)
-      return t[1].scalar == t[2].scalar && ((t[0].scalar == ST::f32 && t[3].scalar == ST::f32 && (t[1].scalar == ST::f16 || t[1].scalar == ST::bf16)) ||
-                                            (t[0].scalar == ST::f16 && t[3].scalar == ST::f16 && t[1].scalar == ST::f16));
-    if (has("m16n8k32")) return t[0].scalar == ST::s32 && t[3].scalar == ST::s32 && (t[1].scalar == ST::s8 || t[1].scalar == ST::u8) &&
-                                (t[2].scalar == ST::s8 || t[2].scalar == ST::u8) && t[1].scalar == t[2].scalar;
-    return false;
-  }
+  if (ins.op == Opcode::mma_) return mma_sync_supported(ins);  // 9.7.14.5.14 (mma_sync.cpp)
   if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
   if (ins.op == Opcode::tcgen05_) return tcgen05_supported(ins);  // 9.7.16 (tcgen05.cpp)
   for (const auto& t : ins.q.types)

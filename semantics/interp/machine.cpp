@@ -691,11 +691,8 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
         t.sync_mask = live;
         break;
       case Opcode::mma_:
-        // ISA 9.7.14.5.14 mma.sync.aligned: each lane contributes its fragments of A, B, C. C: four .f32 / .s32
-        // registers, or two .f16x2 ones (read as 64 bits: element i at bits 16i).
-        t.sync_a = read(t, ops[1], 128);
-        t.sync_b = read(t, ops[2], 64);
-        t.sync_c = read(t, ops[3], ins.q.types.size() == 4 && ins.q.types[3].scalar == ir::ScalarType::f16 ? 64 : 128);
+        // ISA 9.7.14.5.14 mma.sync.aligned: each lane contributes its fragments of A, B, C, which warp_mma
+        // (mma_sync.cpp) reads from the lanes' registers once all have arrived.
         t.sync_mask = live;
         break;
       case Opcode::wgmma_:

@@ -214,6 +214,8 @@ struct SharedTarget {
 
 // Whether bulk_copy.cpp executes this cp{.reduce}.async.bulk{.tensor}{.prefetch} / commit / wait form.
 bool bulk_copy_supported(const Instruction& ins);
+// Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
+bool mma_sync_supported(const Instruction& ins);
 // Whether wgmma.cpp executes this wgmma form.
 bool wgmma_supported(const Instruction& ins);
 // Whether tcgen05.cpp executes this tcgen05 form; whether the form is a warp collective (.sync.aligned with data).
@@ -386,7 +388,7 @@ class Machine {
   void try_warp_sync(Warp& w);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
-  void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);
+  void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);     // mma_sync.cpp
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
   void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st
   void exec_tcgen05_lane(Thread& t, const Instruction& ins);               // tcgen05.cpp: mma, commit, fence, wait

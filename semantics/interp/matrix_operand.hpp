@@ -22,7 +22,8 @@ inline unsigned matrix_elem_bytes(ir::ScalarType t) {
   }
 }
 
-// The value of one A/B element of type t (bits in the low bits), exactly, as a double; integers as themselves.
+// The value of one A/B element of type t (bits in the low bits), exactly, as a double; integers as themselves
+// (.s4/.u4 only in mma.sync).
 inline double matrix_element_value(ir::ScalarType t, std::uint32_t b) {
   using ST = ir::ScalarType;
   switch (t) {
@@ -42,6 +43,8 @@ inline double matrix_element_value(ir::ScalarType t, std::uint32_t b) {
       return s * (e ? std::ldexp(1 + m / 4.0, static_cast<int>(e) - 15) : std::ldexp(m / 4.0, -14));
     }
     case ST::s8: return static_cast<std::int8_t>(b & 0xff);
+    case ST::s4: return static_cast<double>(static_cast<int>(b & 0xf) - (b & 0x8 ? 16 : 0));  // mma.sync (9.7.14.2)
+    case ST::u4: return b & 0xf;
     default: return b & 0xff;  // u8
   }
 }

@@ -11,6 +11,10 @@ ptxcheck_unit_test(NAME bulk_copy
 ptxcheck_unit_test(NAME wgmma
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_wgmma.cpp
   LIBS ptxcheck_interp)
+# mma.sync (ISA 9.7.14.5.14): one warp's dense products, fragments placed by the text's formulas, against a host GEMM.
+ptxcheck_unit_test(NAME mma_sync
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_mma_sync.cpp
+  LIBS ptxcheck_interp)
 # tcgen05 (ISA 9.7.16): Tensor Memory allocation, ld/st, tcgen05.mma on hand-built descriptors against a host GEMM.
 ptxcheck_unit_test(NAME tcgen05
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_tcgen05.cpp
