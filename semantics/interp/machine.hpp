@@ -189,6 +189,12 @@ struct Cta {
   std::vector<std::uint32_t> tmem;
   std::map<std::uint32_t, std::uint32_t> tmem_allocations;
   bool tmem_relinquished = false;
+  // Whether columns [first, first + n) lie in one allocation.
+  bool tmem_allocated(std::uint32_t first, std::uint32_t n) const {
+    for (const auto& [c, size] : tmem_allocations)
+      if (c <= first && first + n <= c + size) return true;
+    return false;
+  }
 };
 
 // A thread-block cluster (ISA 2.2.2; cluster.cpp): its CTAs, co-resident and run interleaved, by
@@ -354,6 +360,7 @@ class Machine {
   // An arrive-on of `count` (9.7.13.15.7) on the object at shared offset `object` of `home`, made by the system on
   // completion of an asynchronous operation (tcgen05.commit): false, with the problem reported, as above.
   SharedTarget mbarrier_object(Thread& t, const Operand& o, StateSpace given, const std::string& name, bool write);
+  Mbarrier* initialized_mbarrier(Thread& t, Cta& home, std::uint64_t object, const std::string& name);
   bool mbarrier_async_arrive(Thread& t, Cta& home, std::uint64_t object, std::uint32_t count, const std::string& name);
   bool in_shared_window(StateSpace s, std::uint64_t generic) const;
   // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.

@@ -89,12 +89,12 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), object);
     return;
   }
-  auto it = home.mbarriers.find(object);
-  if (it == home.mbarriers.end()) return illegal("the mbarrier object at shared offset " + std::to_string(object) + " is not initialized");
-  Mbarrier& m = it->second;
+  Mbarrier* found = initialized_mbarrier(t, home, object, name);
+  if (!found) return;
+  Mbarrier& m = *found;
   if (op == MbarrierOp::inval) {
     ++epoch_;
-    home.mbarriers.erase(it);
+    home.mbarriers.erase(object);
     return;
   }
   auto complete_if_done = [&] { return complete_phase_if_done(m); };
@@ -164,17 +164,22 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   if (!async_arrive) write(t, o[0], Concrete::lit(64, state_token(phase, pending_before)));
 }
 
+// The initialized object at shared offset `object` of `home`; null, with the problem reported, when there is none.
+Mbarrier* Machine::initialized_mbarrier(Thread& t, Cta& home, std::uint64_t object, const std::string& name) {
+  auto it = home.mbarriers.find(object);
+  if (it != home.mbarriers.end()) return &it->second;
+  fail(Problem::Kind::illegal, name + ": the mbarrier object at shared offset " + std::to_string(object) + " is not initialized", {&t});
+  return nullptr;
+}
+
 // complete-tx (9.7.13.15.12) of `bytes` on the object at shared offset `object` of `home`: mbarrier.complete_tx
 // and the completion of a bulk copy (9.7.9.25.4.1: "complete-tx ... with completeCount argument equal to amount of
 // data copied in bytes"). tx-count decreases; the phase completes when no arrivals are pending and tx-count is 0
 // (9.7.13.15.6).
 bool Machine::mbarrier_complete_tx(Thread& t, Cta& home, std::uint64_t object, std::int64_t bytes, const std::string& name) {
-  auto it = home.mbarriers.find(object);
-  if (it == home.mbarriers.end()) {
-    fail(Problem::Kind::illegal, name + ": the mbarrier object at shared offset " + std::to_string(object) + " is not initialized", {&t});
-    return false;
-  }
-  Mbarrier& m = it->second;
+  Mbarrier* found = initialized_mbarrier(t, home, object, name);
+  if (!found) return false;
+  Mbarrier& m = *found;
   ++epoch_;
   m.tx -= bytes;
   if (m.tx > kMaxCount || m.tx < -kMaxCount) {
@@ -188,12 +193,9 @@ bool Machine::mbarrier_complete_tx(Thread& t, Cta& home, std::uint64_t object, s
 // The arrive-on an asynchronous operation's completion signals (tcgen05.commit's .mbarrier::arrive::one,
 // 9.7.16.12.1): pending arrivals decrease by count and the phase completes when none are left and tx-count is 0.
 bool Machine::mbarrier_async_arrive(Thread& t, Cta& home, std::uint64_t object, std::uint32_t count, const std::string& name) {
-  auto it = home.mbarriers.find(object);
-  if (it == home.mbarriers.end()) {
-    fail(Problem::Kind::illegal, name + ": the mbarrier object at shared offset " + std::to_string(object) + " is not initialized", {&t});
-    return false;
-  }
-  Mbarrier& m = it->second;
+  Mbarrier* found = initialized_mbarrier(t, home, object, name);
+  if (!found) return false;
+  Mbarrier& m = *found;
   if (count > m.pending) {
     fail(Problem::Kind::illegal, name + ": an arrive-on of " + std::to_string(count) + " exceeds the " + std::to_string(m.pending) + " pending arrivals", {&t});
     return false;

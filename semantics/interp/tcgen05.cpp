@@ -190,9 +190,7 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
   std::uint32_t columns = 0;  // the columns the access spans, from column0
   for (unsigned l = 0; l < 32; ++l)
     for (unsigned r = 0; r < regs; ++r) columns = std::max(columns, (data_cell(shape, l, r, half_split).second + 1) * (packed ? 2 : 1));
-  bool allocated = false;
-  for (const auto& [c, size] : cta_->tmem_allocations) allocated = allocated || (c <= column0 && column0 + columns <= c + size);
-  if (!allocated)
+  if (!cta_->tmem_allocated(column0, columns))
     return illegal("columns " + std::to_string(column0) + "-" + std::to_string(column0 + columns - 1) + " are not allocated Tensor Memory", "9.7.16.7.1");
   for (std::uint32_t m = group; m; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(std::countr_zero(m));

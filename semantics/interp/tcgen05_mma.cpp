@@ -155,9 +155,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   const auto d_lane = static_cast<std::uint32_t>(dt >> 16), d_col = static_cast<std::uint32_t>(dt & 0xffff);
   if (d_lane != 0) return illegal("D needs Tensor Memory lane 0 (Layouts A and D); d-tmem names lane " + std::to_string(d_lane) + " (ISA 9.7.16.10.5)");
   for (Cta* c : part) {
-    bool allocated = false;
-    for (const auto& [col, size] : c->tmem_allocations) allocated = allocated || (col <= d_col && d_col + id.n <= col + size);
-    if (!allocated)
+    if (!c->tmem_allocated(d_col, id.n))
       return illegal("D's columns " + std::to_string(d_col) + "-" + std::to_string(d_col + id.n - 1) + " are not allocated Tensor Memory" +
                      (pair ? " in CTA rank " + std::to_string(c->rank) : std::string()) + " (ISA 9.7.16.7.1)");
   }
