@@ -177,6 +177,7 @@ struct Epoch {
   std::uint32_t bytes = 0;
   std::uint32_t offset = 0;  // of this byte in the access
   bool atomic = false, write = false;
+  bool async_proxy = false;  // made by an asynchronous-proxy operation (ISA 8.6)
 };
 
 // The reads of a byte since its last write: each thread's latest (a thread's earlier read is ordered before its
@@ -274,7 +275,7 @@ class Detector final : public ptx::interp::Observer {
     // (Held here: check_history replaces the cells' history.)
     std::shared_ptr<const WriteSync> observed;
     if (reads && st.strong) observed = observed_write(first, a.bytes, t, st);
-    check_history(first, now, ts, t.id, observed != nullptr);
+    check_history(first, now, [&](const Epoch& e) { return ordered_before(e, ts); }, t.id, observed != nullptr);
 
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
     ReleaseSet published;
@@ -349,10 +350,112 @@ class Detector final : public ptx::interp::Observer {
   }
 
   void mbarrier_wait(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
-    if (ins.q.semantics == MemorySemantics::relaxed) return;  // .acquire unless .relaxed (9.7.13.15.16)
     auto it = mbarriers_.find({t.cta, object});
     if (it == mbarriers_.end()) return;
-    if (auto p = it->second.find(phase); p != it->second.end()) state(t).clock.join(p->second);
+    auto p = it->second.find(phase);
+    if (p == it->second.end()) return;
+    // .acquire unless .relaxed (9.7.13.15.16); a relaxed one still orders tcgen05 operations after a later
+    // tcgen05.fence::after_thread_sync (9.7.16.6.3).
+    if (ins.q.semantics == MemorySemantics::relaxed) state(t).tc_relaxed.join(p->second);
+    else state(t).clock.join(p->second);
+  }
+
+  // ---- The asynchronous proxy (ISA 8.6). An operation's accesses are made by a thread of their own in the clocks
+  // (op_thread: one for its reads, one for its writes), ordered after what preceded its issue in base causality
+  // order. Against earlier generic-proxy accesses that is not enough: 8.9.5 orders accesses of different proxies
+  // only through a proxy fence on the base causality path (fence.proxy.async, 9.7.13.4), in async_before. Its
+  // completion is followed by an implicit generic-async proxy fence (9.7.9.25.1, 9.7.15.5.2), so later generic
+  // accesses need only know the operation: through its mbarrier phase (complete-tx) or their thread's wait_group.
+  void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ptx::ir::Instruction&) override {
+    AsyncOp& o = ops_[op];
+    o.clock = VectorClock(cta_size_);
+    o.clock.set(op_thread(op, false), 1);  // its writes follow its reads (cp.reduce, an MMA's D)
+    o.tc_clock = o.clock;
+    const bool tcgen05 = group == AsyncGroup::tcgen05 || group == AsyncGroup::tcgen05_ld || group == AsyncGroup::tcgen05_st;
+    for (const ThreadRef& t : issuers) {
+      ThreadState& ts = state(t);
+      o.clock.join(ts.clock);
+      for (int sp = 0; sp < 2; ++sp) o.fenced[sp].join(ts.proxy_fenced[sp]);
+      if (group != AsyncGroup::none) ts.ops_open[static_cast<int>(group)].push_back(op);
+      if (tcgen05) tcgen05_issue(ts, o, op, group == AsyncGroup::tcgen05);
+    }
+    o.issuer = issuers.at(0);
+    refs_.try_emplace(op_thread(op, false), o.issuer);
+    refs_.try_emplace(op_thread(op, true), o.issuer);
+  }
+
+  void async_op_access(std::uint64_t op, const MemoryAccess& a) override {
+    if (a.space != StateSpace::global && a.space != StateSpace::shared) return;
+    ++out_.accesses;
+    const AsyncOp& o = ops_.at(op);
+    const bool writes = a.kind != MemoryAccess::Kind::read;
+    const std::uint64_t self = op_thread(op, writes);
+    const int sp = a.space == StateSpace::shared;
+    Epoch now{self, 1, site_of(a), a.bytes, 0, false, writes};
+    now.async_proxy = true;
+    if (a.tensor_memory)  // only tcgen05 operations access it: ordered as 9.7.16.6 says (tcgen05_issue)
+      return check_history(Key{kTensorMemory + o.issuer.cta, a.addr}, now, [&](const Epoch& e) { return o.tc_clock.get(e.thread) >= e.clock; }, self, false);
+    check_history(Key{sp ? 1 + o.issuer.cta : 0, a.addr}, now, [&](const Epoch& e) { return async_before(e, o, sp); }, self, false);
+  }
+
+  // complete-tx (9.7.9.25.4.1): a wait that sees the phase complete knows the operation's accesses.
+  // A tcgen05.commit's arrive-on (9.7.16.12.1) makes known every MMA the commit tracks.
+  void async_op_complete_tx(std::uint64_t op, std::uint64_t cta, std::uint64_t object, std::uint64_t phase) override {
+    VectorClock done(cta_size_);
+    if (auto c = commits_.find(op); c != commits_.end()) {
+      done = c->second;
+    } else {
+      done.set(op_thread(op, false), 1);
+      done.set(op_thread(op, true), 1);
+    }
+    mbarriers_[{cta, object}].try_emplace(phase, cta_size_).first->second.join(done);
+  }
+
+  void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { commits_[commit] = state(t).tc_mma; }
+
+  // 9.7.16.6.3: tcgen05 operations after the fence are ordered after the thread's prior execution ordering
+  // operations, relaxed mbarrier waits included (the spec's own patterns wait with try_wait.relaxed).
+  void tcgen05_after_thread_sync(const ThreadRef& t) override {
+    ThreadState& ts = state(t);
+    ts.tc_fenced = ts.clock;
+    ts.tc_fenced.join(ts.tc_relaxed);
+  }
+
+  void async_group_commit(const ThreadRef& t, AsyncGroup group) override {
+    ThreadState& ts = state(t);
+    const int g = static_cast<int>(group);
+    ts.op_groups[g].push_back(std::move(ts.ops_open[g]));
+    ts.ops_open[g].clear();
+  }
+
+  // wait_group N: the thread knows the operations of every group but the N newest (with .read, only their reads,
+  // and the groups stay for a later full wait).
+  void async_group_wait(const ThreadRef& t, AsyncGroup group, std::uint64_t pending, bool reads_only) override {
+    ThreadState& ts = state(t);
+    auto& groups = ts.op_groups[static_cast<int>(group)];
+    const std::size_t done = groups.size() > pending ? groups.size() - pending : 0;
+    const bool tcgen05 = group == AsyncGroup::tcgen05_ld || group == AsyncGroup::tcgen05_st;
+    for (std::size_t k = 0; k < done; ++k)
+      for (std::uint64_t op : groups[k]) {
+        ts.clock.set(op_thread(op, false), 1);
+        if (!reads_only) ts.clock.set(op_thread(op, true), 1);
+        if (tcgen05) ts.tc_own.set(op_thread(op, false), 1), ts.tc_own.set(op_thread(op, true), 1);
+      }
+    if (!reads_only) groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
+  }
+
+  // fence.proxy.async in `space` (global, shared, or both): what precedes it in base causality order now has a proxy
+  // fence on its path to what it precedes. Its own counter (between two ticks, so that no access or release of the
+  // thread shares it) marks which of the thread's accesses it follows.
+  void proxy_fence(const ThreadRef& t, const ptx::ir::Instruction&, StateSpace space) override {
+    ThreadState& ts = state(t);
+    tick(ts, t);
+    for (int sp = 0; sp < 2; ++sp) {
+      if (space != StateSpace::generic && (space == StateSpace::global) != (sp == 0)) continue;
+      ts.proxy_fenced[sp] = ts.clock;
+      ts.proxy_fences[sp].push_back(ts.clock.get(t.id));
+    }
+    tick(ts, t);
   }
 
   void fence(const ThreadRef& t, const ptx::ir::Instruction& ins) override {
@@ -427,13 +530,82 @@ class Detector final : public ptx::interp::Observer {
     std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
     std::unordered_map<Key, Release, KeyHash> release_ops;  // the latest release operation per location (8.8 form 2)
     std::unordered_map<Key, Pending, KeyHash> pending;  // observed by strong reads, not yet acquired
+    // The async proxy, per state space ([0] global, [1] shared): the clock at the latest fence.proxy.async, and the
+    // thread's own counter at each (ascending).
+    std::array<VectorClock, 2> proxy_fenced;
+    std::array<std::vector<std::uint32_t>, 2> proxy_fences;
+    // Its asynchronous-proxy operations by AsyncGroup: not yet committed, and the committed groups, oldest first.
+    std::array<std::vector<std::uint64_t>, 6> ops_open;
+    std::array<std::vector<std::vector<std::uint64_t>>, 6> op_groups;
+    // tcgen05 (9.7.16.6): the clock at the latest tcgen05.fence::after_thread_sync; what relaxed mbarrier waits
+    // observed; the thread's tcgen05.ld/st completed by its own waits; the MMAs it issued.
+    VectorClock tc_fenced, tc_relaxed, tc_own, tc_mma;
   };
+
+  struct AsyncOp {
+    VectorClock clock;                 // its issuers' clocks at issue
+    std::array<VectorClock, 2> fenced;  // their clocks at their latest fence.proxy.async, by state space
+    VectorClock tc_clock;               // tcgen05: what its Tensor Memory accesses are ordered after (tcgen05_issue)
+    ThreadRef issuer;
+  };
+  static constexpr std::uint64_t kTensorMemory = std::uint64_t{1} << 62;  // Key::region of CTA c's Tensor Memory: + c
+
+  // A tcgen05 operation of thread ts (9.7.16.6): ordered after what preceded the thread's latest
+  // tcgen05.fence::after_thread_sync (9.7.16.6.3), the tcgen05.ld/st its own waits completed (9.7.16.6.4.2), and,
+  // an MMA, the thread's earlier MMAs (the pipeline mma -> mma of 9.7.16.6.2; taken for every pair, whatever the
+  // accumulator); a later tcgen05.commit of the thread tracks an MMA (9.7.16.6.2.2).
+  void tcgen05_issue(ThreadState& ts, AsyncOp& o, std::uint64_t op, bool mma) {
+    o.tc_clock.join(ts.tc_fenced);
+    o.tc_clock.join(ts.tc_own);
+    if (!mma) return;
+    o.tc_clock.join(ts.tc_mma);
+    ts.tc_mma.set(op_thread(op, false), 1);
+    ts.tc_mma.set(op_thread(op, true), 1);
+  }
+  using AsyncGroup = ptx::interp::Observer::AsyncGroup;
+
+  std::uint64_t op_thread(std::uint64_t op, bool write) const { return 2 * threads_in_grid_ + 2 * op + write; }
+  bool is_op_thread(std::uint64_t thread) const { return thread >= 2 * threads_in_grid_; }
+  // The operation an async access was made by, if any.
+  const AsyncOp* op_of(const Epoch& e) const {
+    if (!e.async_proxy || !is_op_thread(e.thread)) return nullptr;
+    auto it = ops_.find((e.thread - 2 * threads_in_grid_) / 2);
+    return it == ops_.end() ? nullptr : &it->second;
+  }
+  // Whether generic access `earlier` precedes async-proxy access `now` in base causality order: then only the proxy
+  // fence is missing for them to be ordered (a report says so).
+  bool proxy_fence_missing(const Epoch& earlier, const Epoch& now) const {
+    const AsyncOp* o = op_of(now);
+    return !earlier.async_proxy && o && o->clock.get(earlier.thread) >= earlier.clock;
+  }
+  // The same for two Tensor Memory accesses: the later operation's issuers knew the earlier one, but not through a
+  // tcgen05.fence::after_thread_sync.
+  bool tcgen05_fence_missing(const Epoch& earlier, const Epoch& now) const {
+    const AsyncOp* o = op_of(now);
+    return o && o->clock.get(earlier.thread) >= earlier.clock;
+  }
+
+  // Whether access e precedes an access of operation o, in state space sp, in causality order: an async-proxy
+  // access through base causality order (8.9.5 item 2 of proxy-preserved order: same proxy, one CTA); a generic one
+  // only with a proxy fence on the path (item 3, for the async proxy as 9.7.9.25.1 says): a fence the issuers had
+  // passed, or one of e's own thread after e that the issuers know of.
+  bool async_before(const Epoch& e, const AsyncOp& o, int sp) const {
+    if (e.async_proxy) return o.clock.get(e.thread) >= e.clock;
+    if (o.fenced[sp].get(e.thread) >= e.clock) return true;
+    if (is_async_thread(e.thread)) return false;
+    auto it = threads_.find(e.thread);
+    if (it == threads_.end()) return false;
+    const auto& fences = it->second.proxy_fences[sp];
+    auto f = std::lower_bound(fences.begin(), fences.end(), e.clock);
+    return f != fences.end() && o.clock.get(e.thread) >= *f;
+  }
 
   ThreadState& state(const ThreadRef& t) {
     auto [it, fresh] = threads_.try_emplace(t.id);
     if (fresh) {
       it->second.clock = VectorClock(cta_size_);
       it->second.clock.set(t.id, 1);
+      for (VectorClock* c : {&it->second.tc_fenced, &it->second.tc_relaxed, &it->second.tc_own, &it->second.tc_mma}) *c = VectorClock(cta_size_);
       refs_[t.id] = t;
     }
     return it->second;
@@ -457,12 +629,13 @@ class Detector final : public ptx::interp::Observer {
     copy.clock = ts.clock;
     const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
     check_history(first, Epoch{copier, ts.async_epoch, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
-                  copy, copier, false);
+                  [&](const Epoch& e) { return ordered_before(e, copy); }, copier, false);
   }
 
-  // Checks access `now` (of thread `self`, whose clock `ts` has) against each byte's history and records it there;
-  // `observed`: a strong read that observes the bytes' last write (observed_write).
-  void check_history(const Key& first, Epoch now, const ThreadState& ts, std::uint64_t self, bool observed) {
+  // Checks access `now` (of thread `self`; before(e): whether access e precedes it in causality order) against each
+  // byte's history and records it there; `observed`: a strong read that observes the bytes' last write
+  // (observed_write).
+  template <class Before> void check_history(const Key& first, Epoch now, const Before& before, std::uint64_t self, bool observed) {
     for (std::uint32_t k = 0; k < now.bytes; ++k) {
       Key key{first.region, first.addr + k};
       auto it = shadow_.find(key);
@@ -472,12 +645,12 @@ class Detector final : public ptx::interp::Observer {
       }
       Cell& c = it->second;
       now.offset = k;
-      if (c.write.clock && conflicts(c.write, now, ts, self) && !observed_before(c, ts)) report(c.write, now, key);
+      if (c.write.clock && conflicts(c.write, now, before, self) && !observed_before(c, before)) report(c.write, now, key);
       // (An observed write and its reader are morally strong, observed_write: no conflict to hide above.)
       if (observed) c.observers.add(now);
       if (now.write)
         for (const auto& r : c.reads.all())
-          if (conflicts(r, now, ts, self)) report(r, now, key);
+          if (conflicts(r, now, before, self)) report(r, now, key);
       if (now.write) {
         // The reads before are ordered before this write or were just reported racing with it; either way
         // a later access that races with one of them races with this write too (FastTrack's rule).
@@ -504,13 +677,14 @@ class Detector final : public ptx::interp::Observer {
 
   // 8.9.5 item 2: the last write of a byte precedes the current operation in causality order when a strong read
   // that observed it precedes the operation in base causality order.
-  bool observed_before(const Cell& c, const ThreadState& ts) const {
+  template <class Before> bool observed_before(const Cell& c, const Before& before) const {
     const auto& all = c.observers.all();
-    return std::any_of(all.begin(), all.end(), [&](const Epoch& r) { return ordered_before(r, ts); });
+    return std::any_of(all.begin(), all.end(), [&](const Epoch& r) { return before(r); });
   }
 
   // ISA 8.7: both strong, each scope includes the other thread, complete overlap (same first byte and size).
   bool morally_strong(const Epoch& x, const Epoch& y) const {
+    if (x.async_proxy || y.async_proxy) return false;  // 8.7 item 2 (same proxy); async operations are not strong
     const Strength &sx = strength(x), &sy = strength(y);
     const bool same_cta = cta_of(x.thread) == cta_of(y.thread);
     return sx.strong && sy.strong && scope_includes(sx.scope, same_cta, true) && scope_includes(sy.scope, same_cta, true) &&
@@ -519,10 +693,10 @@ class Detector final : public ptx::interp::Observer {
 
   // ISA 8.7.1: overlapping (the same byte), at least one a write, other threads (or two copies of one thread's
   // cp.async, ordered only by the wait for the earlier one's group), not causality-ordered, not morally strong.
-  bool conflicts(const Epoch& earlier, const Epoch& now, const ThreadState& ts, std::uint64_t self) const {
+  template <class Before> bool conflicts(const Epoch& earlier, const Epoch& now, const Before& before, std::uint64_t self) const {
     if (earlier.thread == self && !is_async_thread(self)) return false;
     if (!earlier.write && !now.write) return false;
-    return !ordered_before(earlier, ts) && !morally_strong(earlier, now);
+    return !before(earlier) && !morally_strong(earlier, now);
   }
 
   std::shared_ptr<const WriteSync> observed_write(const Key& first, std::uint32_t bytes, const ThreadRef& t, const Strength& st) {
@@ -567,6 +741,12 @@ class Detector final : public ptx::interp::Observer {
     r.t2 = ids(b.thread);
     r.confirmed = true;
     r.note = "seen in this execution";
+    if (key.region >= kTensorMemory && tcgen05_fence_missing(a, b))
+      r.note += "; the later tcgen05 operation follows the earlier in base causality order, but no "
+                "tcgen05.fence::after_thread_sync lies between the synchronization and it (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
+    else if (proxy_fence_missing(a, b))
+      r.note += "; ordered in base causality order but through no fence.proxy.async: a generic access and a later "
+                "async-proxy access of the same bytes need one on the path (ISA 8.9.5, 9.7.9.25.1, 9.7.15.5.2)";
     out_.races.push_back(std::move(r));
   }
 
@@ -575,12 +755,17 @@ class Detector final : public ptx::interp::Observer {
     AccessReport r;
     r.instr = s.pc;
     r.kind = e.atomic ? "atomic" : e.write ? "write" : "read";
-    r.strength = strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
-    r.space = key.region ? "shared" : "global";
+    r.strength = e.async_proxy ? "weak, async proxy" : strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
+    r.space = key.region >= kTensorMemory ? "tensor memory" : key.region ? "shared" : "global";
     r.size = e.bytes;
     r.opcode = ptx::ir::opcode_text(*s.ins);
     r.where = where_of(m_, *s.ins);
     const std::uint64_t start = key.addr - e.offset;
+    if (key.region >= kTensorMemory) {  // (lane * 512 + column) * 4: MemoryAccess::tensor_memory
+      r.object = "lane " + std::to_string(start / 4 / ptx::interp::kTmemColumns) + " column " + std::to_string(start / 4 % ptx::interp::kTmemColumns);
+      r.offset = 0;
+      return r;
+    }
     r.object = "?";
     r.offset = static_cast<std::int64_t>(start);
     for (const auto& obj : key.region ? shared_objects_ : global_objects_)
@@ -652,6 +837,8 @@ class Detector final : public ptx::interp::Observer {
   const std::uint64_t cta_size_;
   const std::uint64_t threads_in_grid_;
   std::unordered_map<std::uint64_t, ThreadState> threads_;
+  std::unordered_map<std::uint64_t, AsyncOp> ops_;  // asynchronous-proxy operations by number
+  std::unordered_map<std::uint64_t, VectorClock> commits_;  // tcgen05.commit by number: the MMAs it tracks
   std::unordered_map<std::uint64_t, ThreadRef> refs_;
   std::unordered_map<Key, Cell, KeyHash> shadow_;
   std::map<std::pair<std::uint64_t, std::uint32_t>, Phase> barriers_;  // (CTA, barrier) -> its current phase

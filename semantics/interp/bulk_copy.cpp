@@ -138,6 +138,10 @@ struct BulkCopy {
   std::array<std::int64_t, 5> coords{};
   bool bulk_group = false;
   std::uint64_t group = kUncommitted;
+  // For an observer: the operation's number, and the instruction (in function `fn`) that issued it.
+  std::uint64_t op = 0;
+  std::uint32_t fn = 0;
+  const Instruction* ins = nullptr;
 };
 
 // The interpreter's tensor-map layout (docs/async-copies.md): magic u32 @0, type u8 @4, rank u8 @5, swizzle u8 @6,
@@ -242,15 +246,23 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
       in = in && g >= 0 && static_cast<std::uint64_t>(g) < map.dim[i];
       global += static_cast<std::uint64_t>(g) * map.stride[i];
     }
+    using AK = MemoryAccess::Kind;
+    auto observe = [&](AK kind, StateSpace space, std::uint64_t addr) {
+      if (m.opt_.observer) m.observe_async(c.op, c.fn, *c.ins, kind, space, addr, eb);
+    };
     if (load) {
       std::uint64_t v = map.oob_nan ? map.type->nan : 0;
       if (in)
-        if (const std::uint8_t* p = m.locate(t, StateSpace::global, global, eb, false)) std::memcpy(&v, p, eb);
-      for (const SharedTarget& d : c.dsts)
-        if (std::uint8_t* q = shared_bytes(d, swizzled(d.offset + e * eb, map.swizzle), eb)) std::memcpy(q, &v, eb);
+        if (const std::uint8_t* p = m.locate(t, StateSpace::global, global, eb, false)) std::memcpy(&v, p, eb), observe(AK::read, StateSpace::global, global);
+      for (const SharedTarget& d : c.dsts) {
+        const std::uint64_t at = swizzled(d.offset + e * eb, map.swizzle);
+        if (std::uint8_t* q = shared_bytes(d, at, eb)) std::memcpy(q, &v, eb), observe(AK::write, StateSpace::shared, at);
+      }
     } else if (in) {
-      const std::uint8_t* from = shared_bytes({c.cta, 0}, swizzled(c.src + e * eb, map.swizzle), eb);
+      const std::uint64_t at = swizzled(c.src + e * eb, map.swizzle);
+      const std::uint8_t* from = shared_bytes({c.cta, 0}, at, eb);
       std::uint8_t* to = from ? m.locate(t, StateSpace::global, global, eb, true) : nullptr;
+      if (to) observe(AK::read, StateSpace::shared, at), observe(c.reduce ? AK::reduction : AK::write, StateSpace::global, global);
       if (to && c.reduce) reduce_element(*c.reduce, from, to, eb);
       else if (to) std::memcpy(to, from, eb);
     }
@@ -260,6 +272,16 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------- completion
+// A non-tensor copy's accesses, for an observer: its source read and its write to `dst` (one destination), each as
+// one access of the copy's bytes (a byte mask's skipped bytes included: the copy still covers them).
+void Machine::observe_bulk(const BulkCopy& c, std::uint64_t dst, std::uint64_t size) {
+  if (!opt_.observer) return;
+  const auto bytes = static_cast<std::uint32_t>(size);
+  observe_async(c.op, c.fn, *c.ins, MemoryAccess::Kind::read, c.src_global ? StateSpace::global : StateSpace::shared, c.src, bytes);
+  observe_async(c.op, c.fn, *c.ins, c.reduce ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::write,
+                c.dst_global ? StateSpace::global : StateSpace::shared, dst, bytes);
+}
+
 // Moves the data and performs complete-tx (9.7.9.25.4.1, 9.7.9.25.5.2). Runs in the issuing CTA's context.
 void Machine::complete_bulk(BulkCopy& c) {
   Cta* const saved = cta_;
@@ -280,14 +302,15 @@ void Machine::complete_bulk(BulkCopy& c) {
   } else {
     const std::uint8_t* from = c.src_global ? locate(t, StateSpace::global, c.src, c.size, false) : shared_bytes({c.cta, 0}, c.src, c.size);
     if (from && c.dst_global) {
-      if (std::uint8_t* to = locate(t, StateSpace::global, c.dst, c.size, true)) move(from, to, c.size);
+      if (std::uint8_t* to = locate(t, StateSpace::global, c.dst, c.size, true)) move(from, to, c.size), observe_bulk(c, c.dst, c.size);
     } else if (from) {
       for (const SharedTarget& d : c.dsts)
-        if (std::uint8_t* to = shared_bytes(d, d.offset, c.size)) move(from, to, c.size);
+        if (std::uint8_t* to = shared_bytes(d, d.offset, c.size)) move(from, to, c.size), observe_bulk(c, d.offset, c.size);
     }
   }
   for (const SharedTarget& m : c.mbars) {
     if (stop_) break;
+    if (opt_.observer) opt_.observer->async_op_complete_tx(c.op, thread_ref(m.cta->threads[0]).cta, m.offset, m.cta->mbarriers.count(m.offset) ? m.cta->mbarriers[m.offset].phase : 0);
     mbarrier_complete_tx(t, *m.cta, m.offset, static_cast<std::int64_t>(c.size), c.name);
   }
   cta_ = saved;
@@ -527,9 +550,9 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
 // ---------------------------------------------------------------------------------------------- dispatch
 void Machine::exec_bulk(Thread& t, const Instruction& ins) {
   const std::string name = ir::opcode_text(ins);
-  if (opt_.observer) return fail(Problem::Kind::unsupported, name + ": the race checker does not model bulk asynchronous copies", {&t});
   if (ins.q.has_word("prefetch")) return;  // 9.7.9.25.4.3, 9.7.9.25.5.4: a hint, no effect on memory
   if (ins.q.has_word("commit_group")) {    // 9.7.9.25.6.1: the thread's uncommitted bulk_group copies form a group
+    if (opt_.observer) opt_.observer->async_group_commit(thread_ref(t), Observer::AsyncGroup::bulk);
     for (auto& c : bulk_pending_)
       if (c->cta == cta_ && c->thread == t.linear && c->bulk_group && c->group == kUncommitted) c->group = t.bulk_commits;
     ++t.bulk_commits;
@@ -537,6 +560,8 @@ void Machine::exec_bulk(Thread& t, const Instruction& ins) {
   }
   if (ins.q.has_word("wait_group")) {  // 9.7.9.25.6.2: all but the N most recent groups complete
     const std::uint64_t n = read(t, ins.operands[0], 32).u64();
+    // (.read: only their reads of the source; the interpreter completes the whole copies, one run the spec allows.)
+    if (opt_.observer) opt_.observer->async_group_wait(thread_ref(t), Observer::AsyncGroup::bulk, n, ins.q.has_word("read"));
     for (std::size_t k = 0; k < bulk_pending_.size() && !stop_;) {
       auto c = bulk_pending_[k];
       if (c->cta == cta_ && c->thread == t.linear && c->group != kUncommitted && c->group + n < t.bulk_commits) {
@@ -568,6 +593,12 @@ void Machine::exec_bulk(Thread& t, const Instruction& ins) {
   }
   const bool ok = ins.q.has_word("tensor") ? issue_tensor(*this, t, ins, *c) : issue_copy(*this, t, ins, *c);
   if (!ok || stop_) return;
+  c->ins = &ins;
+  c->fn = t.top->fn;
+  if (opt_.observer) {
+    c->op = next_async_op_++;
+    opt_.observer->async_op_issue(c->op, {thread_ref(t)}, c->bulk_group ? Observer::AsyncGroup::bulk : Observer::AsyncGroup::none, ins);
+  }
   // The completion point (9.7.9.25.1): at issue, or with a seed, by chance, later (bulk_tick and the flushes).
   if (rng_ && ((*rng_)() & 1)) bulk_pending_.push_back(std::move(c));
   else complete_bulk(*c);

@@ -207,6 +207,33 @@ void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind
   opt_.observer->access(thread_ref(t), a);
 }
 
+void Machine::observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
+                            std::uint64_t addr, std::uint32_t bytes) {
+  MemoryAccess a;
+  a.ins = &ins;
+  a.fn = fn;
+  a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[fn].body.data());
+  a.kind = kind;
+  a.space = space == StateSpace::shared_cluster ? StateSpace::shared : space;
+  a.addr = addr;
+  a.bytes = bytes;
+  opt_.observer->async_op_access(op, a);
+}
+
+void Machine::observe_tmem(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t lane,
+                           std::uint32_t column, std::uint32_t cells) {
+  MemoryAccess a;
+  a.ins = &ins;
+  a.fn = fn;
+  a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[fn].body.data());
+  a.kind = kind;
+  a.space = StateSpace::shared;  // (its CTA's; tensor_memory says which memory)
+  a.tensor_memory = true;
+  a.addr = (std::uint64_t(lane) * kTmemColumns + column) * 4;
+  a.bytes = cells * 4;
+  opt_.observer->async_op_access(op, a);
+}
+
 std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, std::uint64_t size, bool is_write) {
   const StateSpace given = space;
   std::uint64_t a = addr;
@@ -508,6 +535,8 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;
     case Opcode::membar_: case Opcode::fence_:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
+      if (opt_.observer && ins.q.has(ir::Flag::proxy) && ins.q.has_word("async"))  // 9.7.13.4 fence.proxy.async
+        opt_.observer->proxy_fence(thread_ref(t), ins, ins.q.space.value_or(StateSpace::generic));
       return true;
     case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
     case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:

@@ -293,6 +293,11 @@ class Machine {
   ThreadRef thread_ref(const Thread& t) const;
   void observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                std::uint32_t bytes, bool wrote = true, bool async = false);
+  // An access of asynchronous-proxy operation `op` (Observer::async_op_access) made by instruction `ins` of function
+  // `fn`; a shared address is the offset in the CTA's shared memory.
+  void observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
+                     std::uint64_t addr, std::uint32_t bytes);
+  std::uint64_t next_async_op_ = 0;  // numbers the asynchronous-proxy operations an observer hears of
 
   // Problems stop the run; the first one is reported.
   void fail(Problem::Kind k, std::string message, std::vector<Thread*> threads = {});
@@ -331,6 +336,10 @@ class Machine {
   void bulk_flush_cluster(const Cluster& c);          // before the cluster's shared memory goes
   void bulk_flush_all();
   void complete_bulk(BulkCopy& c);
+  void observe_bulk(const BulkCopy& c, std::uint64_t dst, std::uint64_t size);
+  // A Tensor Memory access of tcgen05 operation `op` (MemoryAccess::tensor_memory): `cells` cells from (lane, column).
+  void observe_tmem(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t lane,
+                    std::uint32_t column, std::uint32_t cells);
   // A failed mbarrier wait (mbarrier.cpp): deadlock when every live thread of the grid's resident CTAs is blocked or
   // spinning on such a wait in an unchanging state.
   void note_failed_wait(Thread& t, const Instruction& ins);
@@ -346,6 +355,7 @@ class Machine {
     Cta* thread_cta;  // the committing thread's CTA
     Thread* thread;
     std::string name;
+    std::uint64_t commit = 0;  // the commit's number, for an observer
   };
   std::vector<PendingArrive> tcgen05_pending_;
   // The D cells of issued tcgen05.mma operations and their new values, written when the operations complete: at
@@ -404,6 +414,7 @@ class Machine {
   void tcgen05_commit(Thread& t, const Instruction& ins);
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
   bool try_warpgroup_wgmma(Warp& w);  // runs a wgmma.mma_async every live lane of w's warpgroup has reached
+  std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);
   void do_return(Thread& t);

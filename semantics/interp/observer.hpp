@@ -12,6 +12,9 @@
 
 namespace ptx::interp {
 
+// Tensor Memory's shape (ISA 9.7.16.1): lanes x columns of 32-bit cells per CTA.
+inline constexpr std::uint32_t kTmemLanes = 128, kTmemColumns = 512;
+
 // The object id under which observers hear of the cluster barrier (Observer::mbarrier_arrive).
 inline constexpr std::uint64_t kClusterBarrierObject = ~std::uint64_t{0};
 
@@ -57,6 +60,8 @@ struct MemoryAccess {
   // A cp.async's read or write (ISA 9.7.9.25.3): the interpreter copies at issue, but the copy is in flight until
   // the cp.async.wait_group / wait_all that completes its group (Observer::async_group).
   bool async = false;
+  // An access to the CTA's Tensor Memory by tcgen05: addr = (lane * kTmemColumns + column) * 4, 4 bytes a cell.
+  bool tensor_memory = false;
 };
 
 class Observer {
@@ -88,6 +93,30 @@ class Observer {
   virtual void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
   virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
   virtual void mbarrier_init(const ThreadRef& t, std::uint64_t object) = 0;
+  // Operations of the asynchronous proxy (ISA 8.6): cp{.reduce}.async.bulk{.tensor} (9.7.9.25.4-5) and the shared
+  // memory reads of wgmma.mma_async (9.7.15.5.2). Each has a number unique in the run. An issue names the threads
+  // whose instruction it is (one thread; a warp of the warpgroup for wgmma) and the group it joins until a
+  // commit; its memory accesses follow, when it performs them (a bulk copy at its completion); then any
+  // complete-tx it performs on an mbarrier in `phase` of the object at shared offset `object` of CTA `cta`.
+  // mbarrier-completed copies join no group; tcgen05: tcgen05.mma (tracked by tcgen05.commit); tcgen05_ld/_st:
+  // tcgen05.ld/st, completed by the thread's tcgen05.wait::ld/st (a commit and a wait for every group).
+  enum class AsyncGroup : std::uint8_t { none, bulk, wgmma, tcgen05, tcgen05_ld, tcgen05_st };
+  virtual void async_op_issue(std::uint64_t /*op*/, const std::vector<ThreadRef>& /*issuers*/, AsyncGroup /*group*/, const ir::Instruction& /*ins*/) {}
+  virtual void async_op_access(std::uint64_t /*op*/, const MemoryAccess& /*a*/) {}
+  virtual void async_op_complete_tx(std::uint64_t /*op*/, std::uint64_t /*cta*/, std::uint64_t /*object*/, std::uint64_t /*phase*/) {}
+  // The thread's commit_group of that kind (cp.async.bulk.commit_group 9.7.9.25.6.1, wgmma.commit_group
+  // 9.7.15.7.2), and its wait_group N: every group but the N newest is complete; `reads_only` (.read): only their
+  // reads of the source are.
+  virtual void async_group_commit(const ThreadRef& /*t*/, AsyncGroup /*group*/) {}
+  virtual void async_group_wait(const ThreadRef& /*t*/, AsyncGroup /*group*/, std::uint64_t /*pending*/, bool /*reads_only*/) {}
+  // fence.proxy.async (9.7.13.4): orders the thread's generic-proxy view with the async proxy, in `space` (global,
+  // shared, or generic for both).
+  virtual void proxy_fence(const ThreadRef& /*t*/, const ir::Instruction& /*ins*/, ir::StateSpace /*space*/) {}
+  // tcgen05 (ISA 9.7.16.6): a tcgen05.commit by t, numbered `commit` like the operations: it tracks every
+  // tcgen05.mma t issued before it, and its arrive-on later comes as async_op_complete_tx(commit, ...). And a
+  // tcgen05.fence::after_thread_sync by t (9.7.16.6.3).
+  virtual void tcgen05_commit(const ThreadRef& /*t*/, std::uint64_t /*commit*/) {}
+  virtual void tcgen05_after_thread_sync(const ThreadRef& /*t*/) {}
   // Asked every few thousand warp instructions: a reason to stop the run now (the observer's own budget), or
   // empty to go on. The run then ends with a step_limit problem carrying that reason.
   virtual std::string stop_reason() { return {}; }
@@ -119,6 +148,22 @@ class TeeObserver final : public Observer {
     a_.mbarrier_wait(t, ins, object, phase), b_.mbarrier_wait(t, ins, object, phase);
   }
   void mbarrier_init(const ThreadRef& t, std::uint64_t object) override { a_.mbarrier_init(t, object), b_.mbarrier_init(t, object); }
+  void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ir::Instruction& ins) override {
+    a_.async_op_issue(op, issuers, group, ins), b_.async_op_issue(op, issuers, group, ins);
+  }
+  void async_op_access(std::uint64_t op, const MemoryAccess& a) override { a_.async_op_access(op, a), b_.async_op_access(op, a); }
+  void async_op_complete_tx(std::uint64_t op, std::uint64_t cta, std::uint64_t object, std::uint64_t phase) override {
+    a_.async_op_complete_tx(op, cta, object, phase), b_.async_op_complete_tx(op, cta, object, phase);
+  }
+  void async_group_commit(const ThreadRef& t, AsyncGroup group) override { a_.async_group_commit(t, group), b_.async_group_commit(t, group); }
+  void async_group_wait(const ThreadRef& t, AsyncGroup group, std::uint64_t pending, bool reads_only) override {
+    a_.async_group_wait(t, group, pending, reads_only), b_.async_group_wait(t, group, pending, reads_only);
+  }
+  void proxy_fence(const ThreadRef& t, const ir::Instruction& ins, ir::StateSpace space) override {
+    a_.proxy_fence(t, ins, space), b_.proxy_fence(t, ins, space);
+  }
+  void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { a_.tcgen05_commit(t, commit), b_.tcgen05_commit(t, commit); }
+  void tcgen05_after_thread_sync(const ThreadRef& t) override { a_.tcgen05_after_thread_sync(t), b_.tcgen05_after_thread_sync(t); }
   std::string stop_reason() override {
     std::string r = a_.stop_reason();
     return r.empty() ? b_.stop_reason() : r;

@@ -13,7 +13,6 @@
 namespace ptx::interp {
 namespace {
 using ST = ir::ScalarType;
-constexpr std::uint32_t kLanes = 128, kColumns = 512;  // 9.7.16.1
 
 enum class Kind : std::uint8_t { none, alloc, dealloc, relinquish, ld, st, wait, fence, mma, commit, cp, shift };
 Kind kind_of(const Instruction& ins) {
@@ -114,7 +113,6 @@ bool tcgen05_collective(const Instruction& ins) {
 // allocates in its own CTA by the same rule, so that pairs allocating alike get the same columns (docs/tcgen05.md).
 void Machine::warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins) {
   Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
-  if (opt_.observer) return fail(Problem::Kind::unsupported, "tcgen05: the race checker does not model Tensor Memory (ISA 9.7.16)", {&first});
   const Kind k = kind_of(ins);
   if (k == Kind::ld || k == Kind::st) return tcgen05_ld_st(w, group, ins);
   const std::string name = ir::opcode_text(ins);
@@ -128,7 +126,7 @@ void Machine::warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins)
   for (std::uint32_t m = group; m; m &= m - 1)
     if (read(cta.threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]], ins.operands[1], 32).u64() != columns)
       return illegal("the lanes of the warp give different column counts");
-  if (columns < 32 || columns > kColumns || !std::has_single_bit(columns))
+  if (columns < 32 || columns > kTmemColumns || !std::has_single_bit(columns))
     return illegal("nCols " + std::to_string(columns) + " is not a power of 2 in [32, 512]");
   const auto n = static_cast<std::uint32_t>(columns);
   if (k == Kind::dealloc) {
@@ -142,19 +140,21 @@ void Machine::warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins)
   if (cta.tmem_relinquished) return illegal("the CTA has relinquished the right to allocate (tcgen05.relinquish_alloc_permit)");
   // The first free run of n columns at a multiple of n (where an allocation goes is the hardware's choice).
   std::uint32_t at = 0;
-  for (; at < kColumns; at += n) {
+  for (; at < kTmemColumns; at += n) {
     bool free = true;
     for (const auto& [c, size] : cta.tmem_allocations) free = free && (c + size <= at || at + n <= c);
     if (free) break;
   }
-  if (at >= kColumns)
+  if (at >= kTmemColumns)
     return fail(Problem::Kind::unsupported, name + ": " + std::to_string(n) + " columns are not free; the allocation would block until another "
                 "warp deallocates, which the interpreter does not model", {&first});
-  if (cta.tmem.empty()) cta.tmem.assign(kLanes * kColumns, 0);
+  if (cta.tmem.empty()) cta.tmem.assign(kTmemLanes * kTmemColumns, 0);
   cta.tmem_allocations[at] = n;
   // 9.7.16.7.1: the address (lane 0, column `at`) is written to shared memory by a weak store.
   const StateSpace space = ins.q.space.value_or(StateSpace::generic);
-  store(first, space, access_address(first, ins.operands[0], space), domain::Concrete::lit(32, at), 4);
+  const std::uint64_t where = access_address(first, ins.operands[0], space);
+  store(first, space, where, domain::Concrete::lit(32, at), 4);
+  if (opt_.observer) observe(first, ins, MemoryAccess::Kind::write, space, where, 4);
 }
 
 // tcgen05.ld / st .sync.aligned.shape.xN{.pack::16b | .unpack::16b}.b32 (9.7.16.8.3-4): lane l of the warp moves
@@ -192,12 +192,23 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
     for (unsigned r = 0; r < regs; ++r) columns = std::max(columns, (data_cell(shape, l, r, half_split).second + 1) * (packed ? 2 : 1));
   if (!cta_->tmem_allocated(column0, columns))
     return illegal("columns " + std::to_string(column0) + "-" + std::to_string(column0 + columns - 1) + " are not allocated Tensor Memory", "9.7.16.7.1");
+  // An observer hears of the warp's instruction as one asynchronous operation, completed by each thread's
+  // tcgen05.wait::ld / ::st (9.7.16.6.2.3), each lane's cells its accesses.
+  const std::uint64_t op = opt_.observer ? next_async_op_++ : 0;
+  if (opt_.observer) {
+    std::vector<ThreadRef> issuers;
+    for (std::uint32_t m = group; m; m &= m - 1) issuers.push_back(thread_ref(cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]]));
+    opt_.observer->async_op_issue(op, issuers, load ? Observer::AsyncGroup::tcgen05_ld : Observer::AsyncGroup::tcgen05_st, ins);
+  }
   for (std::uint32_t m = group; m; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(std::countr_zero(m));
     Thread& t = cta_->threads[w.lanes[l]];
     for (unsigned r = 0; r < regs; ++r) {
       const auto [lane, column] = data_cell(shape, l, r, half_split);
-      std::uint32_t* cell = cta_->tmem.data() + (lane0 + lane) * kColumns + column0 + column * (packed ? 2 : 1);
+      if (opt_.observer)
+        observe_tmem(op, first.top->fn, ins, load ? MemoryAccess::Kind::read : MemoryAccess::Kind::write, lane0 + lane,
+                     column0 + column * (packed ? 2 : 1), packed ? 2 : 1);
+      std::uint32_t* cell = cta_->tmem.data() + (lane0 + lane) * kTmemColumns + column0 + column * (packed ? 2 : 1);
       if (load) {
         const std::uint32_t v = packed ? (cell[0] & 0xffff) | (cell[1] << 16) : cell[0];
         write(t, data.elements[r], domain::Concrete::lit(32, v));
@@ -213,11 +224,21 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
 // The single-thread tcgen05 instructions: mma, commit; the fences and waits order nothing here, where every
 // tcgen05 operation has completed when it was issued.
 void Machine::exec_tcgen05_lane(Thread& t, const Instruction& ins) {
-  if (opt_.observer) return fail(Problem::Kind::unsupported, "tcgen05: the race checker does not model Tensor Memory (ISA 9.7.16)", {&t});
   switch (kind_of(ins)) {
     case Kind::mma: return tcgen05_mma(t, ins);
     case Kind::commit: return tcgen05_commit(t, ins);
-    default: return;  // wait::ld / wait::st, fence::before_thread_sync / after_thread_sync
+    case Kind::wait:
+      // An observer: the thread's tcgen05.ld (or .st) operations so far are complete (9.7.16.6.2.3).
+      if (opt_.observer) {
+        const auto g = ins.q.has_word("wait::ld") ? Observer::AsyncGroup::tcgen05_ld : Observer::AsyncGroup::tcgen05_st;
+        opt_.observer->async_group_commit(thread_ref(t), g);
+        opt_.observer->async_group_wait(thread_ref(t), g, 0, false);
+      }
+      return;
+    case Kind::fence:
+      if (opt_.observer && ins.q.has_word("fence::after_thread_sync")) opt_.observer->tcgen05_after_thread_sync(thread_ref(t));
+      return;  // (before_thread_sync: see docs/race/async-proxy.md)
+    default: return;
   }
 }
 
@@ -231,8 +252,10 @@ void Machine::tcgen05_commit(Thread& t, const Instruction& ins) {
   const std::string name = ir::opcode_text(ins);
   const SharedTarget where = mbarrier_object(t, ins.operands[0], ins.q.space.value_or(StateSpace::generic), name, true);
   if (!where.cta) return;
+  const std::uint64_t commit = opt_.observer ? next_async_op_++ : 0;
+  if (opt_.observer) opt_.observer->tcgen05_commit(thread_ref(t), commit);
   if (ins.operands.size() == 1) {
-    tcgen05_pending_.push_back({where.cta, where.offset, cta_, &t, name});
+    tcgen05_pending_.push_back({where.cta, where.offset, cta_, &t, name, commit});
     return;
   }
   const auto mask = static_cast<std::uint32_t>(read(t, ins.operands[1], 16).u64());
@@ -242,7 +265,7 @@ void Machine::tcgen05_commit(Thread& t, const Instruction& ins) {
     if (rank >= ctas.size())
       return fail(Problem::Kind::illegal, name + ": ctaMask names rank " + std::to_string(rank) + ", outside the cluster of " +
                   std::to_string(ctas.size()) + " CTAs", {&t});
-    tcgen05_pending_.push_back({ctas[rank], where.offset, cta_, &t, name});
+    tcgen05_pending_.push_back({ctas[rank], where.offset, cta_, &t, name, commit});
   }
 }
 
@@ -261,6 +284,10 @@ void Machine::tcgen05_tick() {
   for (const PendingArrive& a : now) {
     if (stop_) break;
     cta_ = a.thread_cta;  // problems are reported as the committing thread's
+    if (opt_.observer) {
+      auto m = a.home->mbarriers.find(a.object);
+      opt_.observer->async_op_complete_tx(a.commit, thread_ref(a.home->threads[0]).cta, a.object, m != a.home->mbarriers.end() ? m->second.phase : 0);
+    }
     mbarrier_async_arrive(*a.thread, *a.home, a.object, 1, a.name);
   }
   cta_ = running;

@@ -10,7 +10,6 @@
 namespace ptx::interp {
 namespace {
 using ST = ir::ScalarType;
-constexpr std::uint32_t kColumns = 512;
 
 // The fields of an instruction descriptor for .kind::tf32, f16, f8f6f4 and i8 (Table 44).
 struct InstrDescriptor {
@@ -163,6 +162,10 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   // A (M x K) and B (K x N), exact values, read now (the source must not change until the MMA completes, 9.7.16.10);
   // D is written when the MMA completes: at the next scheduling point (tcgen05_apply_results).
   const unsigned M = id.m, N = id.n, K = kind == "kind::f16" ? 16 : kind == "kind::tf32" ? 8 : 32, eb = matrix_elem_bytes(ty.a);
+  // An observer hears of it as an asynchronous operation: shared-memory reads in the async proxy (9.7.16.6.5), and
+  // D's Tensor Memory cells, tracked by the thread's later tcgen05.commit.
+  const std::uint64_t op = opt_.observer ? next_async_op_++ : 0;
+  if (opt_.observer) opt_.observer->async_op_issue(op, {thread_ref(t)}, Observer::AsyncGroup::tcgen05, ins);
   std::vector<double> A(static_cast<std::size_t>(M) * K), B(static_cast<std::size_t>(K) * N);
   auto load = [&](Cta& c, std::uint64_t desc, unsigned mn, unsigned k, bool mn_major, ST type, bool negate) -> double {
     if (stop_) return 0;
@@ -174,6 +177,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     }
     std::uint32_t bits = 0;
     for (unsigned i = 0; i < eb; ++i) bits |= static_cast<std::uint32_t>(c.shared[at + i]) << (8 * i);
+    if (opt_.observer) observe_async(op, t.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb);
     return (negate ? -1 : 1) * matrix_element_value(type, bits);
   };
   const unsigned half_n = N / static_cast<unsigned>(part.size());  // each CTA's columns of B
@@ -185,8 +189,12 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   for (unsigned m = 0; m < M; ++m) {
     if ((disabled[m / 32] >> (m % 32)) & 1) continue;  // a disabled output lane keeps its D
     Cta& c = *part[m / 128];
-    if (c.tmem.empty()) c.tmem.assign(128 * kColumns, 0);
-    std::uint32_t* row = c.tmem.data() + (m % 128) * kColumns + d_col;
+    if (opt_.observer) {
+      if (enable_d) observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::read, m % 128, d_col, N);
+      observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::write, m % 128, d_col, N);
+    }
+    if (c.tmem.empty()) c.tmem.assign(128 * kTmemColumns, 0);
+    std::uint32_t* row = c.tmem.data() + (m % 128) * kTmemColumns + d_col;
     for (unsigned n = 0; n < N; ++n) {
       if (is_int) {
         std::int64_t acc = enable_d ? static_cast<std::int32_t>(row[n]) : 0;

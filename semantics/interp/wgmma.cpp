@@ -76,12 +76,14 @@ bool wgmma_supported(const Instruction& ins) {
 // wait_group N (9.7.15.7.3: every group but the N most recent completes, its results written to the registers).
 void Machine::exec_wgmma_lane(Thread& t, const Instruction& ins) {
   if (ins.q.has_word("commit_group")) {
+    if (opt_.observer) opt_.observer->async_group_commit(thread_ref(t), Observer::AsyncGroup::wgmma);
     t.wgmma_groups.push_back(std::move(t.wgmma_open));
     t.wgmma_open.clear();
     return;
   }
   if (!ins.q.has_word("wait_group")) return;
   const std::size_t keep = static_cast<std::size_t>(ins.operands[0].imm);
+  if (opt_.observer) opt_.observer->async_group_wait(thread_ref(t), Observer::AsyncGroup::wgmma, keep, false);
   while (t.wgmma_groups.size() > keep) {
     for (const auto& op : t.wgmma_groups.front()) {
       if (op.depth != t.frames.size()) {
@@ -108,6 +110,11 @@ bool Machine::try_warpgroup_wgmma(Warp& w) {
       ins = u.sync_ins;
     }
   if (!ins) return false;
+  wgmma_issuers_.clear();  // an observer's view: the warpgroup's threads issue each warp's part (warp_wgmma)
+  if (opt_.observer)
+    for (std::size_t j = first; j < last; ++j)
+      for (std::uint32_t lane : cta_->warps[j].lanes)
+        if (cta_->threads[lane].status == Status::at_warp_sync) wgmma_issuers_.push_back(thread_ref(cta_->threads[lane]));
   for (std::size_t j = first; j < last && !stop_; ++j) {
     Warp& v = cta_->warps[j];
     std::uint32_t group = 0;
@@ -123,9 +130,13 @@ bool Machine::try_warpgroup_wgmma(Warp& w) {
 // column 8 (i/4) + 2c + i%2; A: 16-bit element i at row g + 8 (i/2 % 2), column 2c + i%2 + 8 (i/4); tf32 element i
 // at row g + 8 (i%2), column c + 4 (i/2); 8-bit element i at row g + 8 (i/4 % 2), column 4c + i%4 + 16 (i/8).
 void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
-  if (opt_.observer) return fail(Problem::Kind::unsupported, "wgmma.mma_async: the race checker does not model wgmma", {});
   auto lane_thread = [&](unsigned j) -> Thread& { return cta_->threads[w.lanes[j]]; };
   Thread& first = lane_thread(static_cast<unsigned>(std::countr_zero(group)));
+  // An observer hears of the warp's part as one async-proxy operation reading the shared-memory matrices
+  // (9.7.15.5.2: "performed in the async proxy"). The instruction is the warpgroup's (9.7.15.1): the operation
+  // follows what each of its threads did before it, and joins the wgmma-group of each.
+  const std::uint64_t op = opt_.observer ? next_async_op_++ : 0;
+  if (opt_.observer) opt_.observer->async_op_issue(op, wgmma_issuers_, Observer::AsyncGroup::wgmma, ins);
   const auto& o = ins.operands;
   const auto [N, K] = shape_nk(ins);
   const ST dt = ins.q.types[0].scalar, at = ins.q.types[1].scalar, bt = ins.q.types[2].scalar;
@@ -148,7 +159,9 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
       fail(Problem::Kind::unsupported, "wgmma.mma_async: a matrix descriptor's base offset (ISA 9.7.15.5.1.11) is not modelled", {&first});
       return 0;
     }
-    const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, own_shared_base() + desc.address(mn, k, eb, mn_major), eb, false);
+    const std::uint64_t at = desc.address(mn, k, eb, mn_major);
+    const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, own_shared_base() + at, eb, false);
+    if (p && opt_.observer) observe_async(op, first.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb);
     std::uint32_t bits = 0;
     for (unsigned i = 0; p && i < eb; ++i) bits |= static_cast<std::uint32_t>(p[i]) << (8 * i);
     return matrix_element_value(type, bits);

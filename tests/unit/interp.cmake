@@ -10,7 +10,7 @@ ptxcheck_unit_test(NAME bulk_copy
 # wgmma (ISA 9.7.15): one warpgroup's products on hand-built descriptors against a host GEMM.
 ptxcheck_unit_test(NAME wgmma
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_wgmma.cpp
-  LIBS ptxcheck_interp)
+  LIBS ptxcheck_interp ptxcheck_race)
 # mma.sync (ISA 9.7.14.5.14): one warp's dense products, fragments placed by the text's formulas, against a host GEMM.
 ptxcheck_unit_test(NAME mma_sync
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_mma_sync.cpp
@@ -18,4 +18,4 @@ ptxcheck_unit_test(NAME mma_sync
 # tcgen05 (ISA 9.7.16): Tensor Memory allocation, ld/st, tcgen05.mma on hand-built descriptors against a host GEMM.
 ptxcheck_unit_test(NAME tcgen05
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_tcgen05.cpp
-  LIBS ptxcheck_interp)
+  LIBS ptxcheck_interp ptxcheck_race)

@@ -4,6 +4,7 @@
 // tcgen05.ld. Independent expectations: a host triple loop over the values placed (the canonical layouts of
 // 9.7.16.3.3, evaluated by matrix_layouts.hpp and checked there against the spec's figures), the instruction
 // descriptor built from Table 44's bit positions, D row m in Tensor Memory lane m (Layout A's text, 9.7.16.10.5.1).
+#include "checker/race/dynamic.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
 #include "tests/unit/interp/matrix_layouts.hpp"
@@ -189,24 +190,34 @@ struct Ran {
   RunResult r;
   Inputs in;
 };
-Ran run_case(const Case& c, const std::string& mma = "", int m = 0, unsigned seed = 1) {
-  std::mt19937 rng(seed);
-  Ran ran{{}, inputs(c, rng)};
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;  // the module outlives the run
-  auto loaded = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(kernel(c, mma), "tcgen05_test.ptx"));
-  for (const auto& e : loaded->errors) FAIL(e.render());
-  REQUIRE(*loaded);
+// The launch of a case: one CTA (a cluster of two with a pair), its buffers and descriptor parameters.
+Launch launch_of(const Case& c, const Inputs& in, int m) {
   Launch l;
   l.kernel = "tc";
   l.block = {128, 1, 1};
   if (c.pair) l.grid = {2, 1, 1}, l.cluster = std::array<std::uint32_t, 3>{2, 1, 1};
-  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", ran.in.img}, {"dinit", bytes_of(ran.in.dinit)}};
+  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", in.img}, {"dinit", bytes_of(in.dinit)}};
   auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
   using ptx::ir::ScalarType;
   l.params = {buf("out"), buf("img"), buf("dinit"), {"", ScalarType::u64, c.sa.tcgen05_desc(0), {}}, {"", ScalarType::u64, c.sb.tcgen05_desc(kRegionB), {}},
               {"", ScalarType::u32, instr_descriptor(c, m ? m : c.rows()), {}}, {"", ScalarType::u32, c.enable_d ? 1u : 0u, {}}, {"", ScalarType::u32, c.disabled, {}}};
-  ran.r = run(*loaded->module, l, {});
-  keep.push_back(std::move(loaded));
+  return l;
+}
+
+// A module built from PTX text, kept for the rest of the run (results point into it).
+const ptx::ir::Module& module_of(const std::string& text) {
+  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
+  keep.push_back(std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(text, "tcgen05_test.ptx")));
+  for (const auto& e : keep.back()->errors) FAIL(e.render());
+  REQUIRE(*keep.back());
+  return *keep.back()->module;
+}
+
+Ran run_case(const Case& c, const std::string& mma = "", int m = 0, unsigned seed = 1) {
+  std::mt19937 rng(seed);
+  Ran ran{{}, inputs(c, rng)};
+  const ptx::ir::Module& module = module_of(kernel(c, mma));
+  ran.r = run(module, launch_of(c, ran.in, m), {});
   return ran;
 }
 
@@ -536,4 +547,67 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory
   CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;"));
+}
+
+// The dynamic race checker on the same kernel (docs/race/async-proxy.md): the MMA reads shared memory in the async
+// proxy (9.7.16.6.5), so the threads' st.shared of the matrices need fence.proxy.async before it; Tensor Memory
+// accesses are ordered as 9.7.16.6 says: tcgen05.st -> wait::st -> fence::before_thread_sync -> bar.sync ->
+// fence::after_thread_sync -> mma; mma -> commit -> mbarrier wait -> fence::after_thread_sync -> tcgen05.ld.
+namespace {
+ptxcheck::race::DynamicResult race_case(const Case& c, const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::mt19937 rng(1);
+  const Inputs in = inputs(c, rng);
+  std::string text = kernel(c);
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text.replace(at, from.size(), to);
+  }
+  return ptxcheck::race::check_execution(module_of(text), launch_of(c, in, c.rows()), {});
+}
+const std::pair<std::string, std::string> kProxyFence{"  shr.u32 %r13, %r1, 5;\n", "  fence.proxy.async.shared::cta;\n  shr.u32 %r13, %r1, 5;\n"};
+const std::pair<std::string, std::string> kNoFenceBeforeLd{"@!%p1 bra WAIT;\n  tcgen05.fence::after_thread_sync;\n", "@!%p1 bra WAIT;\n"};
+const std::pair<std::string, std::string> kNoFenceBeforeMma{"  tcgen05.fence::after_thread_sync;\n  mov.u32 %r19", "  mov.u32 %r19"};
+
+// The races of a result as "opcode/space <-> opcode/space", each side's opcode cut at its first dot.
+std::vector<std::string> pairs_of(const ptxcheck::race::DynamicResult& r) {
+  std::vector<std::string> out;
+  auto side = [](const ptxcheck::race::AccessReport& a) { return a.opcode.substr(0, a.opcode.find('.', a.opcode.find('.') + 1)) + "/" + a.space; };
+  for (const auto& x : r.races) out.push_back(std::min(side(x.first), side(x.second)) + " <-> " + std::max(side(x.first), side(x.second)));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("race checker: tcgen05 ordered as 9.7.16.6 says is race free; each missing link is found") {
+  Case c{kF16, kF16};
+  c.sa = kmajor_a(128);
+  c.sb = kmajor(128, false);
+  const auto fenced = race_case(c, {kProxyFence});
+  REQUIRE_MESSAGE(fenced.run.ok(), fenced.run.problem.message);
+  CHECK(fenced.races.empty());
+  CHECK(fenced.accesses > 128 * 32);
+  // The threads' st.shared of A and B, then bar.sync, then the MMA's async-proxy reads: no proxy fence.
+  const auto unfenced = race_case(c, {});
+  REQUIRE(unfenced.run.ok());
+  REQUIRE(!unfenced.races.empty());
+  CHECK(pairs_of(unfenced)[0] == "st.shared/shared <-> tcgen05.mma/shared");
+  CHECK(unfenced.races[0].note.find("fence.proxy.async") != std::string::npos);
+  // No tcgen05.fence::after_thread_sync between the mbarrier wait and tcgen05.ld (9.7.16.6.4.2 Example 2).
+  const auto no_after = race_case(c, {kProxyFence, kNoFenceBeforeLd});
+  REQUIRE(no_after.run.ok());
+  REQUIRE(no_after.races.size() == 1);
+  CHECK(pairs_of(no_after)[0] == "tcgen05.ld/tensor memory <-> tcgen05.mma/tensor memory");
+  CHECK(no_after.races[0].note.find("tcgen05.fence::after_thread_sync") != std::string::npos);
+  // None between bar.sync and the MMA: the warps' tcgen05.st of D is not ordered before the MMA's read of it.
+  const auto no_after_mma = race_case(c, {kProxyFence, kNoFenceBeforeMma});
+  REQUIRE(no_after_mma.run.ok());
+  REQUIRE(!no_after_mma.races.empty());
+  CHECK(pairs_of(no_after_mma)[0] == "tcgen05.mma/tensor memory <-> tcgen05.st/tensor memory");
+  // tcgen05.ld of D right after the MMA's issue, before the commit's mbarrier wait (9.7.16.6.4.4).
+  c.early = true;
+  const auto early = race_case(c, {kProxyFence});
+  REQUIRE(early.run.ok());
+  REQUIRE(!early.races.empty());
+  CHECK(pairs_of(early)[0] == "tcgen05.ld/tensor memory <-> tcgen05.mma/tensor memory");
+  CHECK(early.races[0].note.find("after_thread_sync") == std::string::npos);  // not ordered at all: no fence would do
 }

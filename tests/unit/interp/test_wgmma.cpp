@@ -3,6 +3,7 @@
 // expectations: the shared-memory placement evaluates the spec's canonical layouts (9.7.15.5.1.10, CuTe notation)
 // with a generic layout evaluator, checked against entries of the spec's Figures 166-169; the register fragments
 // (Figures 148-153, drawn as images in the text) are CuTe's SM90 GMMA thread-value layouts, evaluated the same way.
+#include "checker/race/dynamic.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
 #include "tests/unit/interp/matrix_layouts.hpp"
@@ -174,17 +175,17 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
   return in;
 }
 
-// Runs one case and checks early == D0, mid == A*B (+ D0), out == the chained result, element by element.
-void check(const Case& c, unsigned seed = 1) {
-  std::mt19937 rng(seed);
-  const Inputs in = inputs(c, rng);
-  const int K = 32 / c.a.bytes;
-  const bool f16d = std::string(c.dtype) == "f16";
-  const int regs = f16d ? c.n / 4 : c.n / 2;
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;  // the module outlives the run
-  auto loaded = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(kernel(c), "wgmma_test.ptx"));
-  for (const auto& e : loaded->errors) FAIL(e.render());
-  REQUIRE(*loaded);
+// A module built from PTX text, kept for the rest of the run (results point into it).
+const ptx::ir::Module& module_of(const std::string& text) {
+  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
+  keep.push_back(std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(text, "wgmma_test.ptx")));
+  for (const auto& e : keep.back()->errors) FAIL(e.render());
+  REQUIRE(*keep.back());
+  return *keep.back()->module;
+}
+
+// The launch of a case: one warpgroup, its buffers and descriptors; `regs` D registers per thread.
+Launch launch_of(const Case& c, const Inputs& in, int regs) {
   Launch l;
   l.kernel = "wg";
   l.block = {128, 1, 1};
@@ -192,8 +193,17 @@ void check(const Case& c, unsigned seed = 1) {
   auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
   l.params = {buf("out"), buf("img"), buf("dinit"), buf("ain"), {"", ptx::ir::ScalarType::u64, c.sa.desc(0), {}},
               {"", ptx::ir::ScalarType::u64, c.sb.desc(8192), {}}, {"", ptx::ir::ScalarType::u32, c.scale_d ? 1u : 0u, {}}};
-  const RunResult r = run(*loaded->module, l, {});
-  keep.push_back(std::move(loaded));
+  return l;
+}
+
+// Runs one case and checks early == D0, mid == A*B (+ D0), out == the chained result, element by element.
+void check(const Case& c, unsigned seed = 1) {
+  std::mt19937 rng(seed);
+  const Inputs in = inputs(c, rng);
+  const int K = 32 / c.a.bytes;
+  const bool f16d = std::string(c.dtype) == "f16";
+  const int regs = f16d ? c.n / 4 : c.n / 2;
+  const RunResult r = run(module_of(kernel(c)), launch_of(c, in, regs), {});
   REQUIRE_MESSAGE(r.ok(), r.problem.message);
   const auto& out = r.buffers[0].second;
   auto got = [&](int block, int t, int reg) {
@@ -289,4 +299,31 @@ TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and thos
   CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
   // a D vector of the wrong length for n8 (.f32: N/2 = 4 registers)
   CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
+}
+
+// The dynamic race checker on the same kernel (docs/race/async-proxy.md): every thread stores its part of A and B,
+// bar.sync, then fence.proxy.async.shared::cta in every thread; the wgmma reads them in the async proxy
+// (9.7.15.5.2). Race free; without the proxy fence each store races with the warpgroup's read (8.9.5).
+TEST_CASE("race checker: wgmma operands written by the threads need fence.proxy.async before the wgmma") {
+  Case c{kF16, kF16};
+  c.sa = kmajor(128, true, 64);
+  c.sb = kmajor(128, false);
+  std::mt19937 rng(1);
+  const Inputs in = inputs(c, rng);
+  const int regs = c.n / 2;
+  std::string text = kernel(c);
+  const auto fenced = ptxcheck::race::check_execution(module_of(text), launch_of(c, in, regs), {});
+  REQUIRE_MESSAGE(fenced.run.ok(), fenced.run.problem.message);
+  CHECK(fenced.races.empty());
+  CHECK(fenced.accesses > 128 * 32);
+  const std::string fence = "  fence.proxy.async.shared::cta;\n";
+  REQUIRE(text.find(fence) != std::string::npos);
+  text.erase(text.find(fence), fence.size());
+  const auto unfenced = ptxcheck::race::check_execution(module_of(text), launch_of(c, in, regs), {});
+  REQUIRE(unfenced.run.ok());
+  REQUIRE(!unfenced.races.empty());
+  const auto& race = unfenced.races[0];
+  CHECK((race.first.opcode.rfind("st.shared", 0) == 0 || race.second.opcode.rfind("st.shared", 0) == 0));
+  CHECK((race.first.opcode.rfind("wgmma.mma_async", 0) == 0 || race.second.opcode.rfind("wgmma.mma_async", 0) == 0));
+  CHECK(race.note.find("fence.proxy.async") != std::string::npos);
 }

@@ -1,0 +1,12 @@
+// expect: race 8 9   (ISA 9.7.9.25.1: the copy's writes are known only through its completion mechanism)
+#include "bulk_copy.cuh"
+__global__ void tile(const int* in, int* out) {
+  __shared__ alignas(128) int buf[64];
+  __shared__ std::uint64_t bar;
+  if (threadIdx.x == 0) mbar_init(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) { mbar_expect_tx(&bar, sizeof buf); bulk_load(buf, in, sizeof buf, &bar); }
+  int v = buf[(threadIdx.x + 1) % 64];  // the read belongs after the wait
+  mbar_wait(&bar, 0);
+  out[threadIdx.x] = v;
+}

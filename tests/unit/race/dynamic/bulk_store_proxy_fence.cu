@@ -1,0 +1,9 @@
+// expect: race-free   (ISA 9.7.13.4: fence.proxy.async orders the generic writes with the async proxy's reads)
+#include "bulk_copy.cuh"
+__global__ void tile(const int* in, int* out) {
+  __shared__ alignas(128) int buf[64];
+  buf[threadIdx.x] = in[threadIdx.x] * 2;
+  fence_proxy_async_shared();
+  __syncthreads();
+  if (threadIdx.x == 0) { bulk_store(out, buf, sizeof buf); bulk_wait_all(); }
+}
