@@ -269,7 +269,7 @@ class Detector final : public ptx::interp::Observer {
                         (a.kind == MemoryAccess::Kind::atomic && a.wrote);
     const Strength st = strength_of(*a.ins, atomic);
     const MemorySemantics sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
-    const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
+    const Key first{a.space == StateSpace::shared ? 1 + a.owner_cta : 0, a.addr};
     Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, 0, atomic, writes};
     // The write this read observes (8.9.2): every byte last written by one strong write of the same extent.
     // (Held here: check_history replaces the cells' history.)
@@ -329,11 +329,11 @@ class Detector final : public ptx::interp::Observer {
   // mbarrier objects (ISA 9.7.13.15.16 items 1-2): a test_wait / try_wait with acquire semantics that returns True
   // for a phase makes the waiting thread know what each participant did before its release arrive-on in that
   // phase, and the cp.async copies a cp.async.mbarrier.arrive in it stood for. A .relaxed one orders nothing.
-  void mbarrier_init(const ThreadRef& t, std::uint64_t object) override { mbarriers_.erase({t.cta, object}); }
+  void mbarrier_init(const ThreadRef&, std::uint64_t home, std::uint64_t object) override { mbarriers_.erase({home, object}); }
 
-  void mbarrier_arrive(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
+  void mbarrier_arrive(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
     ThreadState& ts = state(t);
-    auto& phases = mbarriers_[{t.cta, object}];
+    auto& phases = mbarriers_[{home, object}];
     while (!phases.empty() && phases.begin()->first + 1 < phase) phases.erase(phases.begin());  // no longer waitable
     VectorClock& released = phases.try_emplace(phase, cta_size_).first->second;
     if (ptx::ir::mbarrier_op(ins) == ptx::ir::MbarrierOp::copy_arrive) {
@@ -349,8 +349,8 @@ class Detector final : public ptx::interp::Observer {
     tick(ts, t);
   }
 
-  void mbarrier_wait(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
-    auto it = mbarriers_.find({t.cta, object});
+  void mbarrier_wait(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
+    auto it = mbarriers_.find({home, object});
     if (it == mbarriers_.end()) return;
     auto p = it->second.find(phase);
     if (p == it->second.end()) return;
@@ -394,24 +394,18 @@ class Detector final : public ptx::interp::Observer {
     Epoch now{self, 1, site_of(a), a.bytes, 0, false, writes};
     now.async_proxy = true;
     if (a.tensor_memory)  // only tcgen05 operations access it: ordered as 9.7.16.6 says (tcgen05_issue)
-      return check_history(Key{kTensorMemory + o.issuer.cta, a.addr}, now, [&](const Epoch& e) { return o.tc_clock.get(e.thread) >= e.clock; }, self, false);
-    check_history(Key{sp ? 1 + o.issuer.cta : 0, a.addr}, now, [&](const Epoch& e) { return async_before(e, o, sp); }, self, false);
+      return check_history(Key{kTensorMemory + a.owner_cta, a.addr}, now, [&](const Epoch& e) { return o.tc_clock.get(e.thread) >= e.clock; }, self, false);
+    check_history(Key{sp ? 1 + a.owner_cta : 0, a.addr}, now, [&](const Epoch& e) { return async_before(e, o, sp); }, self, false);
   }
 
   // complete-tx (9.7.9.25.4.1): a wait that sees the phase complete knows the operation's accesses.
   // A tcgen05.commit's arrive-on (9.7.16.12.1) makes known every MMA the commit tracks.
   void async_op_complete_tx(std::uint64_t op, std::uint64_t cta, std::uint64_t object, std::uint64_t phase) override {
-    VectorClock done(cta_size_);
-    if (auto c = commits_.find(op); c != commits_.end()) {
-      done = c->second;
-    } else {
-      done.set(op_thread(op, false), 1);
-      done.set(op_thread(op, true), 1);
-    }
-    mbarriers_[{cta, object}].try_emplace(phase, cta_size_).first->second.join(done);
+    auto c = commits_.find(op);
+    mbarriers_[{cta, object}].try_emplace(phase, cta_size_).first->second.join(c != commits_.end() ? c->second : completed(op));
   }
 
-  void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { commits_[commit] = state(t).tc_mma; }
+  void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { commits_[commit] = state(t).tc_mma_done; }
 
   // 9.7.16.6.3: tcgen05 operations after the fence are ordered after the thread's prior execution ordering
   // operations, relaxed mbarrier waits included (the spec's own patterns wait with try_wait.relaxed).
@@ -437,9 +431,10 @@ class Detector final : public ptx::interp::Observer {
     const bool tcgen05 = group == AsyncGroup::tcgen05_ld || group == AsyncGroup::tcgen05_st;
     for (std::size_t k = 0; k < done; ++k)
       for (std::uint64_t op : groups[k]) {
+        ts.clock.join(ops_.at(op).clock);
         ts.clock.set(op_thread(op, false), 1);
         if (!reads_only) ts.clock.set(op_thread(op, true), 1);
-        if (tcgen05) ts.tc_own.set(op_thread(op, false), 1), ts.tc_own.set(op_thread(op, true), 1);
+        if (tcgen05) ts.tc_own.join(completed(op));
       }
     if (!reads_only) groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
   }
@@ -538,29 +533,46 @@ class Detector final : public ptx::interp::Observer {
     std::array<std::vector<std::uint64_t>, 6> ops_open;
     std::array<std::vector<std::vector<std::uint64_t>>, 6> op_groups;
     // tcgen05 (9.7.16.6): the clock at the latest tcgen05.fence::after_thread_sync; what relaxed mbarrier waits
-    // observed; the thread's tcgen05.ld/st completed by its own waits; the MMAs it issued.
-    VectorClock tc_fenced, tc_relaxed, tc_own, tc_mma;
+    // observed; the thread's tcgen05.ld/st completed by its own waits; the MMAs it issued, as their successors in
+    // its pipeline know them (tc_mma) and as their completion makes them known (tc_mma_done, completed()).
+    VectorClock tc_fenced, tc_relaxed, tc_own, tc_mma, tc_mma_done;
   };
 
   struct AsyncOp {
     VectorClock clock;                 // its issuers' clocks at issue
     std::array<VectorClock, 2> fenced;  // their clocks at their latest fence.proxy.async, by state space
     VectorClock tc_clock;               // tcgen05: what its Tensor Memory accesses are ordered after (tcgen05_issue)
+    VectorClock tc_relaxed;             // and what relaxed waits of its issuers had observed (a report's note)
     ThreadRef issuer;
   };
   static constexpr std::uint64_t kTensorMemory = std::uint64_t{1} << 62;  // Key::region of CTA c's Tensor Memory: + c
 
-  // A tcgen05 operation of thread ts (9.7.16.6): ordered after what preceded the thread's latest
-  // tcgen05.fence::after_thread_sync (9.7.16.6.3), the tcgen05.ld/st its own waits completed (9.7.16.6.4.2), and,
-  // an MMA, the thread's earlier MMAs (the pipeline mma -> mma of 9.7.16.6.2; taken for every pair, whatever the
-  // accumulator); a later tcgen05.commit of the thread tracks an MMA (9.7.16.6.2.2).
+  // A tcgen05 operation of thread ts (9.7.16.6): ordered after what the standard synchronization mechanisms order
+  // before it ("also apply to the tcgen05 family", 9.7.16.6.3: the thread's clock), what preceded the thread's
+  // latest tcgen05.fence::after_thread_sync, relaxed mbarrier waits included (9.7.16.6.3), the tcgen05.ld/st its
+  // own waits completed (9.7.16.6.4.2), and, an MMA, the thread's earlier MMAs (the pipeline mma -> mma of
+  // 9.7.16.6.2; taken for every pair, whatever the accumulator); a later tcgen05.commit of the thread tracks an MMA
+  // (9.7.16.6.2.2).
   void tcgen05_issue(ThreadState& ts, AsyncOp& o, std::uint64_t op, bool mma) {
+    o.tc_clock.join(ts.clock);
     o.tc_clock.join(ts.tc_fenced);
     o.tc_clock.join(ts.tc_own);
+    o.tc_relaxed.join(ts.tc_relaxed);
     if (!mma) return;
     o.tc_clock.join(ts.tc_mma);
+    ts.tc_mma.join(o.tc_clock);
     ts.tc_mma.set(op_thread(op, false), 1);
     ts.tc_mma.set(op_thread(op, true), 1);
+    ts.tc_mma_done.join(completed(op));
+  }
+
+  // What knowing that operation `op` completed makes known: its accesses and, base causality order being
+  // transitive, what preceded its issue.
+  VectorClock completed(std::uint64_t op) const {
+    VectorClock c = ops_.at(op).clock;
+    c.set(op_thread(op, false), 1);
+    c.set(op_thread(op, true), 1);
+    return c;
   }
   using AsyncGroup = ptx::interp::Observer::AsyncGroup;
 
@@ -578,19 +590,26 @@ class Detector final : public ptx::interp::Observer {
     const AsyncOp* o = op_of(now);
     return !earlier.async_proxy && o && o->clock.get(earlier.thread) >= earlier.clock;
   }
-  // The same for two Tensor Memory accesses: the later operation's issuers knew the earlier one, but not through a
-  // tcgen05.fence::after_thread_sync.
+  // The same for two Tensor Memory accesses: a relaxed wait of the later operation's issuers had observed the
+  // earlier one, but no tcgen05.fence::after_thread_sync followed it.
   bool tcgen05_fence_missing(const Epoch& earlier, const Epoch& now) const {
     const AsyncOp* o = op_of(now);
-    return o && o->clock.get(earlier.thread) >= earlier.clock;
+    return o && o->tc_relaxed.get(earlier.thread) >= earlier.clock;
   }
 
   // Whether access e precedes an access of operation o, in state space sp, in causality order: an async-proxy
   // access through base causality order (8.9.5 item 2 of proxy-preserved order: same proxy, one CTA); a generic one
   // only with a proxy fence on the path (item 3, for the async proxy as 9.7.9.25.1 says): a fence the issuers had
   // passed, or one of e's own thread after e that the issuers know of.
-  bool async_before(const Epoch& e, const AsyncOp& o, int sp) const {
-    if (e.async_proxy) return o.clock.get(e.thread) >= e.clock;
+  bool async_before(const Epoch& e, const AsyncOp& o, int sp) {
+    if (e.async_proxy) {
+      const bool ordered = o.clock.get(e.thread) >= e.clock;
+      if (ordered && refs_.at(e.thread).cta != o.issuer.cta && out_.unsettled.empty())
+        out_.unsettled = "async-proxy accesses by operations of two CTAs of a cluster (" + ptx::ir::opcode_text(*sites_[e.site].ins) +
+                         " then another) follow each other in base causality order, but ISA 8.9.5 item 2 orders accesses of one "
+                         "proxy only when \"performed ... by the same thread block\"; taken as ordered";
+      return ordered;
+    }
     if (o.fenced[sp].get(e.thread) >= e.clock) return true;
     if (is_async_thread(e.thread)) return false;
     auto it = threads_.find(e.thread);
@@ -605,7 +624,8 @@ class Detector final : public ptx::interp::Observer {
     if (fresh) {
       it->second.clock = VectorClock(cta_size_);
       it->second.clock.set(t.id, 1);
-      for (VectorClock* c : {&it->second.tc_fenced, &it->second.tc_relaxed, &it->second.tc_own, &it->second.tc_mma}) *c = VectorClock(cta_size_);
+      for (VectorClock* c : {&it->second.tc_fenced, &it->second.tc_relaxed, &it->second.tc_own, &it->second.tc_mma, &it->second.tc_mma_done})
+        *c = VectorClock(cta_size_);
       refs_[t.id] = t;
     }
     return it->second;
@@ -627,7 +647,7 @@ class Detector final : public ptx::interp::Observer {
     refs_.try_emplace(copier, t);
     ThreadState copy;
     copy.clock = ts.clock;
-    const Key first{a.space == StateSpace::shared ? 1 + t.cta : 0, a.addr};
+    const Key first{a.space == StateSpace::shared ? 1 + a.owner_cta : 0, a.addr};
     check_history(first, Epoch{copier, ts.async_epoch, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
                   [&](const Epoch& e) { return ordered_before(e, copy); }, copier, false);
   }
@@ -742,8 +762,8 @@ class Detector final : public ptx::interp::Observer {
     r.confirmed = true;
     r.note = "seen in this execution";
     if (key.region >= kTensorMemory && tcgen05_fence_missing(a, b))
-      r.note += "; the later tcgen05 operation follows the earlier in base causality order, but no "
-                "tcgen05.fence::after_thread_sync lies between the synchronization and it (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
+      r.note += "; a relaxed mbarrier wait observed the earlier tcgen05 operation, but no "
+                "tcgen05.fence::after_thread_sync lies between the wait and the later one (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
     else if (proxy_fence_missing(a, b))
       r.note += "; ordered in base causality order but through no fence.proxy.async: a generic access and a later "
                 "async-proxy access of the same bytes need one on the path (ISA 8.9.5, 9.7.9.25.1, 9.7.15.5.2)";
@@ -757,6 +777,11 @@ class Detector final : public ptx::interp::Observer {
     r.kind = e.atomic ? "atomic" : e.write ? "write" : "read";
     r.strength = e.async_proxy ? "weak, async proxy" : strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
     r.space = key.region >= kTensorMemory ? "tensor memory" : key.region ? "shared" : "global";
+    const std::uint64_t owner = key.region >= kTensorMemory ? key.region - kTensorMemory : key.region - 1;
+    if (key.region && owner != refs_.at(e.thread).cta) {  // another CTA's of the cluster (ISA 5.1.4)
+      const auto c = ptx::interp::thread_ref_of(owner * cta_size_, grid_, block_).ctaid;
+      r.space += " of ctaid (" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]) + ")";
+    }
     r.size = e.bytes;
     r.opcode = ptx::ir::opcode_text(*s.ins);
     r.where = where_of(m_, *s.ins);
@@ -904,6 +929,9 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   } else if (d.truncated) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back("access history limit reached: later accesses to new bytes were not checked");
+  } else if (!d.unsettled.empty()) {
+    k.verdict = KernelResult::Verdict::unknown;
+    k.unknown_reasons.push_back(d.unsettled);
   } else {
     k.verdict = KernelResult::Verdict::race_free;
     k.notes.push_back("no race in this execution; other inputs or schedules may still race (the symbolic engine, without --launch, covers every input)");

@@ -37,6 +37,9 @@ struct DynamicResult {
   std::string error;              // the launch could not be run at all
   std::uint64_t accesses = 0;     // memory operations checked
   bool truncated = false;         // max_tracked_bytes reached: later accesses to new bytes went unchecked
+  // Where the spec does not say whether two accesses are ordered and the engine took them as ordered: the first
+  // such pair, described (a race-free verdict is then unknown).
+  std::string unsettled;
 };
 
 DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launch& launch, const DynamicOptions& o);

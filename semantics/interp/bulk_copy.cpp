@@ -247,8 +247,8 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
       global += static_cast<std::uint64_t>(g) * map.stride[i];
     }
     using AK = MemoryAccess::Kind;
-    auto observe = [&](AK kind, StateSpace space, std::uint64_t addr) {
-      if (m.opt_.observer) m.observe_async(c.op, c.fn, *c.ins, kind, space, addr, eb);
+    auto observe = [&](AK kind, StateSpace space, std::uint64_t addr, const Cta* owner = nullptr) {
+      if (m.opt_.observer) m.observe_async(c.op, c.fn, *c.ins, kind, space, addr, eb, owner);
     };
     if (load) {
       std::uint64_t v = map.oob_nan ? map.type->nan : 0;
@@ -256,13 +256,13 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
         if (const std::uint8_t* p = m.locate(t, StateSpace::global, global, eb, false)) std::memcpy(&v, p, eb), observe(AK::read, StateSpace::global, global);
       for (const SharedTarget& d : c.dsts) {
         const std::uint64_t at = swizzled(d.offset + e * eb, map.swizzle);
-        if (std::uint8_t* q = shared_bytes(d, at, eb)) std::memcpy(q, &v, eb), observe(AK::write, StateSpace::shared, at);
+        if (std::uint8_t* q = shared_bytes(d, at, eb)) std::memcpy(q, &v, eb), observe(AK::write, StateSpace::shared, at, d.cta);
       }
     } else if (in) {
       const std::uint64_t at = swizzled(c.src + e * eb, map.swizzle);
       const std::uint8_t* from = shared_bytes({c.cta, 0}, at, eb);
       std::uint8_t* to = from ? m.locate(t, StateSpace::global, global, eb, true) : nullptr;
-      if (to) observe(AK::read, StateSpace::shared, at), observe(c.reduce ? AK::reduction : AK::write, StateSpace::global, global);
+      if (to) observe(AK::read, StateSpace::shared, at, c.cta), observe(c.reduce ? AK::reduction : AK::write, StateSpace::global, global);
       if (to && c.reduce) reduce_element(*c.reduce, from, to, eb);
       else if (to) std::memcpy(to, from, eb);
     }
@@ -274,12 +274,12 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
 // ---------------------------------------------------------------------------------------------- completion
 // A non-tensor copy's accesses, for an observer: its source read and its write to `dst` (one destination), each as
 // one access of the copy's bytes (a byte mask's skipped bytes included: the copy still covers them).
-void Machine::observe_bulk(const BulkCopy& c, std::uint64_t dst, std::uint64_t size) {
+void Machine::observe_bulk(const BulkCopy& c, const Cta* dst_cta, std::uint64_t dst, std::uint64_t size) {
   if (!opt_.observer) return;
   const auto bytes = static_cast<std::uint32_t>(size);
-  observe_async(c.op, c.fn, *c.ins, MemoryAccess::Kind::read, c.src_global ? StateSpace::global : StateSpace::shared, c.src, bytes);
+  observe_async(c.op, c.fn, *c.ins, MemoryAccess::Kind::read, c.src_global ? StateSpace::global : StateSpace::shared, c.src, bytes, c.cta);
   observe_async(c.op, c.fn, *c.ins, c.reduce ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::write,
-                c.dst_global ? StateSpace::global : StateSpace::shared, dst, bytes);
+                c.dst_global ? StateSpace::global : StateSpace::shared, dst, bytes, dst_cta);
 }
 
 // Moves the data and performs complete-tx (9.7.9.25.4.1, 9.7.9.25.5.2). Runs in the issuing CTA's context.
@@ -302,15 +302,15 @@ void Machine::complete_bulk(BulkCopy& c) {
   } else {
     const std::uint8_t* from = c.src_global ? locate(t, StateSpace::global, c.src, c.size, false) : shared_bytes({c.cta, 0}, c.src, c.size);
     if (from && c.dst_global) {
-      if (std::uint8_t* to = locate(t, StateSpace::global, c.dst, c.size, true)) move(from, to, c.size), observe_bulk(c, c.dst, c.size);
+      if (std::uint8_t* to = locate(t, StateSpace::global, c.dst, c.size, true)) move(from, to, c.size), observe_bulk(c, nullptr, c.dst, c.size);
     } else if (from) {
       for (const SharedTarget& d : c.dsts)
-        if (std::uint8_t* to = shared_bytes(d, d.offset, c.size)) move(from, to, c.size), observe_bulk(c, d.offset, c.size);
+        if (std::uint8_t* to = shared_bytes(d, d.offset, c.size)) move(from, to, c.size), observe_bulk(c, d.cta, d.offset, c.size);
     }
   }
   for (const SharedTarget& m : c.mbars) {
     if (stop_) break;
-    if (opt_.observer) opt_.observer->async_op_complete_tx(c.op, thread_ref(m.cta->threads[0]).cta, m.offset, m.cta->mbarriers.count(m.offset) ? m.cta->mbarriers[m.offset].phase : 0);
+    if (opt_.observer) opt_.observer->async_op_complete_tx(c.op, cta_linear(*m.cta), m.offset, m.cta->mbarriers.count(m.offset) ? m.cta->mbarriers[m.offset].phase : 0);
     mbarrier_complete_tx(t, *m.cta, m.offset, static_cast<std::int64_t>(c.size), c.name);
   }
   cta_ = saved;

@@ -25,8 +25,6 @@ std::string Machine::cluster_refusal(const ir::Function& kernel) const {
   if (kernel.performance.count("blocksareclusters"))
     return "kernel '" + ir::kernel_title(kernel.name) + "' declares .blocksareclusters, which the interpreter does not model";
   if (cluster_.ctas() == 1) return {};
-  // The race checker's observer models one CTA's shared memory: it would mistake a remote access for a local one.
-  if (opt_.observer) return "clusters of more than one CTA are not observed (the observer sees one CTA's shared memory)";
   if (dynamic_shared_base_ + launch_.dynamic_shared_bytes > kDsmemStride)
     return "a CTA of a cluster with more than " + std::to_string(kDsmemStride) + " bytes of shared memory does not fit the "
            "interpreter's .shared::cluster window (docs/clusters.md)";
@@ -152,14 +150,14 @@ std::uint32_t Machine::cluster_live_threads(const Cluster& c) {
 // ISA 9.7.13.3 barrier.cluster.arrive{.sem}{.aligned} / barrier.cluster.wait{.acquire}{.aligned}: the barrier
 // completes when every non-exited thread of the cluster has arrived; a wait that finds its phase incomplete blocks
 // and runs again once it is. The observer sees it as an mbarrier-like object (kClusterBarrierObject): arrive-ons
-// in a phase, and waits that find it complete (it only observes clusters of one CTA: cluster_refusal).
+// in a phase, and waits that find it complete, on the cluster's rank-0 CTA.
 void Machine::cluster_barrier(Thread& t, const Instruction& ins) {
   const std::string name = ir::opcode_text(ins);
   Cluster& c = *cta_->cluster;
   if (ins.q.has(ir::Flag::arrive)) {
     if (t.cluster_arrival) return fail(Problem::Kind::illegal, name + ": the thread arrives again before its barrier.cluster.wait for the previous arrive", {&t});
     t.cluster_arrival = c.phase + 1;
-    if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, kClusterBarrierObject, c.phase);
+    if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, cta_linear(*c.ctas[0]), kClusterBarrierObject, c.phase);
     ++c.arrived;
     t.frames.back().pc++;
     complete_cluster_phase();
@@ -172,7 +170,7 @@ void Machine::cluster_barrier(Thread& t, const Instruction& ins) {
     return;
   }
   t.cluster_arrival = 0;
-  if (opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, kClusterBarrierObject, phase);
+  if (opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, cta_linear(*c.ctas[0]), kClusterBarrierObject, phase);
   t.frames.back().pc++;
 }
 

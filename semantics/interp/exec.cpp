@@ -191,6 +191,7 @@ std::pair<StateSpace, std::uint64_t> Machine::resolve(StateSpace space, std::uin
 }
 
 ThreadRef Machine::thread_ref(const Thread& t) const { return thread_ref_of(cta_->ctaid, t.tid, launch_.grid, launch_.block); }
+std::uint64_t Machine::cta_linear(const Cta& c) const { return thread_ref_of(c.ctaid, {0, 0, 0}, launch_.grid, launch_.block).cta; }
 
 void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                       std::uint32_t bytes, bool wrote, bool async) {
@@ -202,14 +203,21 @@ void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind
   a.kind = kind;
   a.wrote = wrote;
   std::tie(a.space, a.addr) = resolve(space, addr);
-  if (a.space == StateSpace::shared_cluster) a.space = StateSpace::shared;
+  if (a.space == StateSpace::shared || a.space == StateSpace::shared_cluster) {
+    // (a generic address in the shared window may name another CTA's memory; an access outside has failed)
+    const SharedTarget s = shared_target(StateSpace::shared_cluster, a.addr);
+    a.owner_cta = s.cta ? cta_linear(*s.cta) : cta_linear(*cta_);
+    if (s.cta) a.addr = s.offset;
+    a.space = StateSpace::shared;
+  }
   a.bytes = bytes;
   opt_.observer->access(thread_ref(t), a);
 }
 
 void Machine::observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
-                            std::uint64_t addr, std::uint32_t bytes) {
+                            std::uint64_t addr, std::uint32_t bytes, const Cta* owner) {
   MemoryAccess a;
+  if (owner) a.owner_cta = cta_linear(*owner);
   a.ins = &ins;
   a.fn = fn;
   a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[fn].body.data());
@@ -221,8 +229,9 @@ void Machine::observe_async(std::uint64_t op, std::uint32_t fn, const Instructio
 }
 
 void Machine::observe_tmem(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t lane,
-                           std::uint32_t column, std::uint32_t cells) {
+                           std::uint32_t column, std::uint32_t cells, const Cta& owner) {
   MemoryAccess a;
+  a.owner_cta = cta_linear(owner);
   a.ins = &ins;
   a.fn = fn;
   a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[fn].body.data());

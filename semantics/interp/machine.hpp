@@ -291,12 +291,13 @@ class Machine {
 
   // Options::observer's view of a thread, and one memory access reported to it (observer.hpp).
   ThreadRef thread_ref(const Thread& t) const;
+  std::uint64_t cta_linear(const Cta& c) const;  // ThreadRef::cta of c's threads
   void observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                std::uint32_t bytes, bool wrote = true, bool async = false);
   // An access of asynchronous-proxy operation `op` (Observer::async_op_access) made by instruction `ins` of function
-  // `fn`; a shared address is the offset in the CTA's shared memory.
+  // `fn`; a shared address is the offset in the shared memory of CTA `owner`.
   void observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
-                     std::uint64_t addr, std::uint32_t bytes);
+                     std::uint64_t addr, std::uint32_t bytes, const Cta* owner);
   std::uint64_t next_async_op_ = 0;  // numbers the asynchronous-proxy operations an observer hears of
 
   // Problems stop the run; the first one is reported.
@@ -336,10 +337,10 @@ class Machine {
   void bulk_flush_cluster(const Cluster& c);          // before the cluster's shared memory goes
   void bulk_flush_all();
   void complete_bulk(BulkCopy& c);
-  void observe_bulk(const BulkCopy& c, std::uint64_t dst, std::uint64_t size);
+  void observe_bulk(const BulkCopy& c, const Cta* dst_cta, std::uint64_t dst, std::uint64_t size);
   // A Tensor Memory access of tcgen05 operation `op` (MemoryAccess::tensor_memory): `cells` cells from (lane, column).
   void observe_tmem(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t lane,
-                    std::uint32_t column, std::uint32_t cells);
+                    std::uint32_t column, std::uint32_t cells, const Cta& owner);
   // A failed mbarrier wait (mbarrier.cpp): deadlock when every live thread of the grid's resident CTAs is blocked or
   // spinning on such a wait in an unchanging state.
   void note_failed_wait(Thread& t, const Instruction& ins);

@@ -86,7 +86,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     if (home.mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
     home.mbarriers[object] = Mbarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
     ++epoch_;
-    if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), object);
+    if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), cta_linear(home), object);
     return;
   }
   Mbarrier* found = initialized_mbarrier(t, home, object, name);
@@ -124,7 +124,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     write(t, o[0], Concrete::boolean(complete));
     if (complete) note_passed_wait(t);
     else note_failed_wait(t, ins);
-    if (complete && opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, object, m.phase - 1);
+    if (complete && opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, cta_linear(home), object, m.phase - 1);
     return;
   }
   ++epoch_;  // every other operation changes the object (note_failed_wait)
@@ -159,7 +159,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   const std::uint64_t phase = m.phase;
   const std::uint32_t pending_before = m.pending;
   m.pending -= static_cast<std::uint32_t>(count);
-  if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, object, phase);
+  if (opt_.observer) opt_.observer->mbarrier_arrive(thread_ref(t), ins, cta_linear(home), object, phase);
   if (complete_if_done() && ins.q.has_word("noComplete")) return illegal("a .noComplete arrive completed the phase");
   if (!async_arrive) write(t, o[0], Concrete::lit(64, state_token(phase, pending_before)));
 }

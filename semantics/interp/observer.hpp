@@ -60,6 +60,9 @@ struct MemoryAccess {
   // A cp.async's read or write (ISA 9.7.9.25.3): the interpreter copies at issue, but the copy is in flight until
   // the cp.async.wait_group / wait_all that completes its group (Observer::async_group).
   bool async = false;
+  // Shared memory (and Tensor Memory): the CTA-linear id of the CTA whose memory it is (another CTA of the cluster
+  // for distributed shared memory, ISA 5.1.4), and addr is the offset in it.
+  std::uint64_t owner_cta = 0;
   // An access to the CTA's Tensor Memory by tcgen05: addr = (lane * kTmemColumns + column) * 4, 4 bytes a cell.
   bool tensor_memory = false;
 };
@@ -83,16 +86,17 @@ class Observer {
   virtual void warp_sync(const std::vector<ThreadRef>& threads) = 0;
   // cp.async.commit_group, cp.async.wait_group N or cp.async.wait_all (ir::async_copy_role) by thread t.
   virtual void async_group(const ThreadRef& t, const ir::Instruction& ins) = 0;
-  // mbarrier operations (ISA 9.7.13.15) on the object at shared-memory offset `object` of the thread's CTA: an
-  // arrive-on (mbarrier.arrive / arrive_drop, or cp.async.mbarrier.arrive, whose arrive-on stands for the thread's
-  // earlier cp.async copies) counted in phase `phase`; a test_wait / try_wait that returned True for the completed
-  // phase `phase`; an init, which starts the object afresh at phase 0.
-  // The cluster barrier (barrier.cluster.arrive / .wait, ISA 9.7.13.2; clusters of one CTA) is reported as the
-  // object kClusterBarrierObject, which no shared-memory offset equals: its arrive releases and its wait acquires
-  // unless .relaxed, as an mbarrier's.
-  virtual void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
-  virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) = 0;
-  virtual void mbarrier_init(const ThreadRef& t, std::uint64_t object) = 0;
+  // mbarrier operations (ISA 9.7.13.15) on the object at shared-memory offset `object` of CTA `home` (CTA-linear
+  // id; another CTA of the cluster for a remote arrive): an arrive-on (mbarrier.arrive / arrive_drop, or
+  // cp.async.mbarrier.arrive, whose arrive-on stands for the thread's earlier cp.async copies) counted in phase
+  // `phase`; a test_wait / try_wait that returned True for the completed phase `phase`; an init, which starts the
+  // object afresh at phase 0.
+  // The cluster barrier (barrier.cluster.arrive / .wait, ISA 9.7.13.3) is reported as the object
+  // kClusterBarrierObject, which no shared-memory offset equals, of the cluster's rank-0 CTA: its arrive releases
+  // and its wait acquires unless .relaxed, as an mbarrier's.
+  virtual void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) = 0;
+  virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) = 0;
+  virtual void mbarrier_init(const ThreadRef& t, std::uint64_t home, std::uint64_t object) = 0;
   // Operations of the asynchronous proxy (ISA 8.6): cp{.reduce}.async.bulk{.tensor} (9.7.9.25.4-5) and the shared
   // memory reads of wgmma.mma_async (9.7.15.5.2). Each has a number unique in the run. An issue names the threads
   // whose instruction it is (one thread; a warp of the warpgroup for wgmma) and the group it joins until a
@@ -141,13 +145,15 @@ class TeeObserver final : public Observer {
   }
   void warp_sync(const std::vector<ThreadRef>& threads) override { a_.warp_sync(threads), b_.warp_sync(threads); }
   void async_group(const ThreadRef& t, const ir::Instruction& ins) override { a_.async_group(t, ins), b_.async_group(t, ins); }
-  void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
-    a_.mbarrier_arrive(t, ins, object, phase), b_.mbarrier_arrive(t, ins, object, phase);
+  void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
+    a_.mbarrier_arrive(t, ins, home, object, phase), b_.mbarrier_arrive(t, ins, home, object, phase);
   }
-  void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t object, std::uint64_t phase) override {
-    a_.mbarrier_wait(t, ins, object, phase), b_.mbarrier_wait(t, ins, object, phase);
+  void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
+    a_.mbarrier_wait(t, ins, home, object, phase), b_.mbarrier_wait(t, ins, home, object, phase);
   }
-  void mbarrier_init(const ThreadRef& t, std::uint64_t object) override { a_.mbarrier_init(t, object), b_.mbarrier_init(t, object); }
+  void mbarrier_init(const ThreadRef& t, std::uint64_t home, std::uint64_t object) override {
+    a_.mbarrier_init(t, home, object), b_.mbarrier_init(t, home, object);
+  }
   void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ir::Instruction& ins) override {
     a_.async_op_issue(op, issuers, group, ins), b_.async_op_issue(op, issuers, group, ins);
   }

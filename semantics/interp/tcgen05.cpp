@@ -207,7 +207,7 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
       const auto [lane, column] = data_cell(shape, l, r, half_split);
       if (opt_.observer)
         observe_tmem(op, first.top->fn, ins, load ? MemoryAccess::Kind::read : MemoryAccess::Kind::write, lane0 + lane,
-                     column0 + column * (packed ? 2 : 1), packed ? 2 : 1);
+                     column0 + column * (packed ? 2 : 1), packed ? 2 : 1, *cta_);
       std::uint32_t* cell = cta_->tmem.data() + (lane0 + lane) * kTmemColumns + column0 + column * (packed ? 2 : 1);
       if (load) {
         const std::uint32_t v = packed ? (cell[0] & 0xffff) | (cell[1] << 16) : cell[0];
@@ -286,7 +286,7 @@ void Machine::tcgen05_tick() {
     cta_ = a.thread_cta;  // problems are reported as the committing thread's
     if (opt_.observer) {
       auto m = a.home->mbarriers.find(a.object);
-      opt_.observer->async_op_complete_tx(a.commit, thread_ref(a.home->threads[0]).cta, a.object, m != a.home->mbarriers.end() ? m->second.phase : 0);
+      opt_.observer->async_op_complete_tx(a.commit, cta_linear(*a.home), a.object, m != a.home->mbarriers.end() ? m->second.phase : 0);
     }
     mbarrier_async_arrive(*a.thread, *a.home, a.object, 1, a.name);
   }

@@ -177,7 +177,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     }
     std::uint32_t bits = 0;
     for (unsigned i = 0; i < eb; ++i) bits |= static_cast<std::uint32_t>(c.shared[at + i]) << (8 * i);
-    if (opt_.observer) observe_async(op, t.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb);
+    if (opt_.observer) observe_async(op, t.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb, &c);
     return (negate ? -1 : 1) * matrix_element_value(type, bits);
   };
   const unsigned half_n = N / static_cast<unsigned>(part.size());  // each CTA's columns of B
@@ -190,8 +190,8 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     if ((disabled[m / 32] >> (m % 32)) & 1) continue;  // a disabled output lane keeps its D
     Cta& c = *part[m / 128];
     if (opt_.observer) {
-      if (enable_d) observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::read, m % 128, d_col, N);
-      observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::write, m % 128, d_col, N);
+      if (enable_d) observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::read, m % 128, d_col, N, c);
+      observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::write, m % 128, d_col, N, c);
     }
     if (c.tmem.empty()) c.tmem.assign(128 * kTmemColumns, 0);
     std::uint32_t* row = c.tmem.data() + (m % 128) * kTmemColumns + d_col;

@@ -161,7 +161,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
     }
     const std::uint64_t at = desc.address(mn, k, eb, mn_major);
     const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, own_shared_base() + at, eb, false);
-    if (p && opt_.observer) observe_async(op, first.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb);
+    if (p && opt_.observer) observe_async(op, first.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb, cta_);
     std::uint32_t bits = 0;
     for (unsigned i = 0; p && i < eb; ++i) bits |= static_cast<std::uint32_t>(p[i]) << (8 * i);
     return matrix_element_value(type, bits);

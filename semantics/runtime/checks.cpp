@@ -53,6 +53,10 @@ class RacecheckMonitor : public LaunchMonitor {
       std::cerr << ptxcheck::race::to_text(f) << std::flush;
     }
     if (result.truncated) ++unchecked_;
+    if (!result.unsettled.empty() && result.races.empty() && result.divergences.empty()) {
+      ++unchecked_;
+      std::cerr << "ptxcheck exec: racecheck: kernel " << ir::kernel_title(launch.kernel) << ": unknown: " << result.unsettled << "\n";
+    }
     return std::move(result.run);
   }
 

@@ -34,9 +34,9 @@ class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
   void barrier_complete(std::uint64_t, std::uint32_t, const std::vector<interp::ThreadRef>&) override {}
   void warp_sync(const std::vector<interp::ThreadRef>&) override {}
   void async_group(const interp::ThreadRef&, const ir::Instruction&) override {}
-  void mbarrier_arrive(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_wait(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_init(const interp::ThreadRef&, std::uint64_t) override {}
+  void mbarrier_arrive(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_wait(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_init(const interp::ThreadRef&, std::uint64_t, std::uint64_t) override {}
 
  private:
   struct Allocation {

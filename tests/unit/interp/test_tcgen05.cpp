@@ -550,9 +550,10 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
 }
 
 // The dynamic race checker on the same kernel (docs/race/async-proxy.md): the MMA reads shared memory in the async
-// proxy (9.7.16.6.5), so the threads' st.shared of the matrices need fence.proxy.async before it; Tensor Memory
-// accesses are ordered as 9.7.16.6 says: tcgen05.st -> wait::st -> fence::before_thread_sync -> bar.sync ->
-// fence::after_thread_sync -> mma; mma -> commit -> mbarrier wait -> fence::after_thread_sync -> tcgen05.ld.
+// proxy (9.7.16.6.5), so the threads' st.shared of the matrices need fence.proxy.async before it. Tensor Memory
+// accesses are ordered by the standard mechanisms (9.7.16.6.3: they "also apply to the tcgen05 family": bar.sync,
+// an acquire mbarrier wait), by a relaxed wait only with tcgen05.fence::after_thread_sync after it (the pattern of
+// 9.7.16.6.4.2 Example 2), and a thread's tcgen05.st only once its tcgen05.wait::st completed it (9.7.16.6.2.3).
 namespace {
 ptxcheck::race::DynamicResult race_case(const Case& c, const std::vector<std::pair<std::string, std::string>>& edits) {
   std::mt19937 rng(1);
@@ -565,16 +566,22 @@ ptxcheck::race::DynamicResult race_case(const Case& c, const std::vector<std::pa
   }
   return ptxcheck::race::check_execution(module_of(text), launch_of(c, in, c.rows()), {});
 }
-const std::pair<std::string, std::string> kProxyFence{"  shr.u32 %r13, %r1, 5;\n", "  fence.proxy.async.shared::cta;\n  shr.u32 %r13, %r1, 5;\n"};
-const std::pair<std::string, std::string> kNoFenceBeforeLd{"@!%p1 bra WAIT;\n  tcgen05.fence::after_thread_sync;\n", "@!%p1 bra WAIT;\n"};
-const std::pair<std::string, std::string> kNoFenceBeforeMma{"  tcgen05.fence::after_thread_sync;\n  mov.u32 %r19", "  mov.u32 %r19"};
+using Edit = std::pair<std::string, std::string>;
+const Edit kProxyFence{"  shr.u32 %r13, %r1, 5;\n", "  fence.proxy.async.shared::cta;\n  shr.u32 %r13, %r1, 5;\n"};
+const Edit kNoFenceBeforeLd{"@!%p1 bra WAIT;\n  tcgen05.fence::after_thread_sync;\n", "@!%p1 bra WAIT;\n"};
+const Edit kRelaxedWait{"mbarrier.try_wait.parity.shared.b64", "mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64"};
+const Edit kNoWaitSt{"  tcgen05.wait::st.sync.aligned;\n", ""};
 
-// The races of a result as "opcode/space <-> opcode/space", each side's opcode cut at its first dot.
+// The races of a result as "opcode/space <-> opcode/space", each side's opcode cut at its second dot.
 std::vector<std::string> pairs_of(const ptxcheck::race::DynamicResult& r) {
   std::vector<std::string> out;
   auto side = [](const ptxcheck::race::AccessReport& a) { return a.opcode.substr(0, a.opcode.find('.', a.opcode.find('.') + 1)) + "/" + a.space; };
   for (const auto& x : r.races) out.push_back(std::min(side(x.first), side(x.second)) + " <-> " + std::max(side(x.first), side(x.second)));
   return out;
+}
+bool race_free(const ptxcheck::race::DynamicResult& r) {
+  CHECK_MESSAGE(r.run.ok(), r.run.problem.message);
+  return r.run.ok() && r.races.empty();
 }
 }  // namespace
 
@@ -583,26 +590,27 @@ TEST_CASE("race checker: tcgen05 ordered as 9.7.16.6 says is race free; each mis
   c.sa = kmajor_a(128);
   c.sb = kmajor(128, false);
   const auto fenced = race_case(c, {kProxyFence});
-  REQUIRE_MESSAGE(fenced.run.ok(), fenced.run.problem.message);
-  CHECK(fenced.races.empty());
+  CHECK(race_free(fenced));
   CHECK(fenced.accesses > 128 * 32);
+  CHECK(race_free(race_case(c, {kProxyFence, kNoFenceBeforeLd})));  // the acquire wait orders tcgen05.ld
+  CHECK(race_free(race_case(c, {kProxyFence, kRelaxedWait})));      // a relaxed wait, then the fence
   // The threads' st.shared of A and B, then bar.sync, then the MMA's async-proxy reads: no proxy fence.
   const auto unfenced = race_case(c, {});
   REQUIRE(unfenced.run.ok());
   REQUIRE(!unfenced.races.empty());
   CHECK(pairs_of(unfenced)[0] == "st.shared/shared <-> tcgen05.mma/shared");
   CHECK(unfenced.races[0].note.find("fence.proxy.async") != std::string::npos);
-  // No tcgen05.fence::after_thread_sync between the mbarrier wait and tcgen05.ld (9.7.16.6.4.2 Example 2).
-  const auto no_after = race_case(c, {kProxyFence, kNoFenceBeforeLd});
-  REQUIRE(no_after.run.ok());
-  REQUIRE(no_after.races.size() == 1);
-  CHECK(pairs_of(no_after)[0] == "tcgen05.ld/tensor memory <-> tcgen05.mma/tensor memory");
-  CHECK(no_after.races[0].note.find("tcgen05.fence::after_thread_sync") != std::string::npos);
-  // None between bar.sync and the MMA: the warps' tcgen05.st of D is not ordered before the MMA's read of it.
-  const auto no_after_mma = race_case(c, {kProxyFence, kNoFenceBeforeMma});
-  REQUIRE(no_after_mma.run.ok());
-  REQUIRE(!no_after_mma.races.empty());
-  CHECK(pairs_of(no_after_mma)[0] == "tcgen05.mma/tensor memory <-> tcgen05.st/tensor memory");
+  // A relaxed mbarrier wait and no tcgen05.fence::after_thread_sync before tcgen05.ld (9.7.16.6.4.2 Example 2).
+  const auto relaxed = race_case(c, {kProxyFence, kRelaxedWait, kNoFenceBeforeLd});
+  REQUIRE(relaxed.run.ok());
+  REQUIRE(relaxed.races.size() == 1);
+  CHECK(pairs_of(relaxed)[0] == "tcgen05.ld/tensor memory <-> tcgen05.mma/tensor memory");
+  CHECK(relaxed.races[0].note.find("tcgen05.fence::after_thread_sync") != std::string::npos);
+  // The warps' tcgen05.st of D never completed by tcgen05.wait::st before the barrier: the MMA's read of D races.
+  const auto no_wait = race_case(c, {kProxyFence, kNoWaitSt});
+  REQUIRE(no_wait.run.ok());
+  REQUIRE(!no_wait.races.empty());
+  CHECK(pairs_of(no_wait)[0] == "tcgen05.mma/tensor memory <-> tcgen05.st/tensor memory");
   // tcgen05.ld of D right after the MMA's issue, before the commit's mbarrier wait (9.7.16.6.4.4).
   c.early = true;
   const auto early = race_case(c, {kProxyFence});
