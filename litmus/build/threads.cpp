@@ -672,10 +672,15 @@ struct Runner {
         if (!taken) { ++pc; continue; }
         auto it = th.labels.find(target);
         if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'");
-        if (it->second <= pc && spin_iteration(s, it->second)) return;  // see "Spin-loop reduction"
+        if (it->second <= pc && spin_iteration(s, it->second)) {  // see "Spin-loop reduction"
+          if (stuck) emit_stuck(s, Trace::End::spin, it->second, s.heads[it->second].events);
+          return;
+        }
         if (it->second <= pc && ++s.visits[it->second] > unroll) {
+          // The writes so far happen in every execution that runs on past the bound: they feed the value sets.
           Trace tr;
           tr.cut = true;
+          tr.events = s.events;
           out.push_back(std::move(tr));
           return;
         }
