@@ -221,15 +221,26 @@ struct Runner {
     for (auto& r : live_in[pc]) h.live[r] = {concrete(reg(s, r)), s.taint.count(r) ? s.taint[r] : std::set<int>{}};
     return h;
   }
-  bool spin_iteration(State& s, int head) {
+  // How the iteration ending at a back jump to `head` repeats: 0 not (it wrote, fenced, waited, or changed the
+  // live state), 1 reads only (dropped, see above), 2 reads and RMW pairs only (an atom.exch / atom.cas spin:
+  // kept and unrolled, its writes matter; a candidate stuck iteration for the liveness check).
+  int repeating_iteration(State& s, int head) {
     auto it = s.heads.find(head);
-    if (it == s.heads.end()) return false;
-    for (std::size_t k = it->second.events; k < s.events.size(); ++k)
-      if (s.events[k].kind != EvKind::read || s.events[k].rmw) return false;
-    return head_of(s, head).live == it->second.live;
+    if (it == s.heads.end()) return 0;
+    bool rmw = false;
+    for (std::size_t k = it->second.events; k < s.events.size(); ++k) {
+      const TEvent& e = s.events[k];
+      if (e.rmw && e.kind == EvKind::write) {
+        // It can repeat for ever only by reading back what it writes (liveness.cpp's condition).
+        if (s.events[k - 1].value != e.value) return 0;
+        rmw = true;
+      } else if (e.kind != EvKind::read) return 0;
+    }
+    if (head_of(s, head).live != it->second.live) return 0;
+    return rmw ? 2 : 1;
   }
 
-  // A prefix after which the thread makes no progress: a repeating spin iteration (its reads are the events
+  // A prefix after which the thread may make no progress: a repeating spin iteration (its events are those
   // from `from` on) or a waiting barrier (the last event).
   void emit_stuck(const State& s, Trace::End end, int pc, std::size_t from) {
     Trace tr;
@@ -237,7 +248,7 @@ struct Runner {
     tr.end = end;
     tr.stuck_pc = pc;
     if (end == Trace::End::spin)
-      for (std::size_t k = from; k < s.events.size(); ++k) tr.spin_reads.push_back(static_cast<int>(k));
+      for (std::size_t k = from; k < s.events.size(); ++k) tr.spin_events.push_back(static_cast<int>(k));
     for (auto& [r, v] : s.regs) tr.regs[r] = concrete(v);
     out.push_back(std::move(tr));
   }
@@ -672,10 +683,9 @@ struct Runner {
         if (!taken) { ++pc; continue; }
         auto it = th.labels.find(target);
         if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'");
-        if (it->second <= pc && spin_iteration(s, it->second)) {  // see "Spin-loop reduction"
-          if (stuck) emit_stuck(s, Trace::End::spin, it->second, s.heads[it->second].events);
-          return;
-        }
+        const int repeats = it->second <= pc ? repeating_iteration(s, it->second) : 0;
+        if (repeats > 0 && stuck) emit_stuck(s, Trace::End::spin, it->second, s.heads[it->second].events);
+        if (repeats == 1) return;  // see "Spin-loop reduction"
         if (it->second <= pc && ++s.visits[it->second] > unroll) {
           // The writes so far happen in every execution that runs on past the bound: they feed the value sets.
           Trace tr;

@@ -42,11 +42,11 @@ struct Trace {
   std::map<std::string, std::int64_t> regs;  // final register values
   bool cut = false;                           // the unroll bound was reached: trace incomplete, dropped
   // How the thread ends: done (it terminates), or, for the liveness check only (thread_traces' stuck = true),
-  // a prefix after which it never progresses: `spin` (a side-effect-free spin-loop iteration, whose reads are
-  // spin_reads, left the loop-head state unchanged: it repeats forever if those reads keep their values) or
-  // `barrier` (the last event is a bar.sync / barrier.sync that never completes).
+  // a prefix after which it may never progress: `spin` (a spin-loop iteration of reads and RMW pairs only,
+  // whose events are spin_events, left the loop-head state unchanged: it repeats forever if its reads keep
+  // their values) or `barrier` (the last event is a bar.sync / barrier.sync that may never complete).
   enum class End { done, spin, barrier } end = End::done;
-  std::vector<int> spin_reads;               // indices into events: the reads of the repeating iteration
+  std::vector<int> spin_events;              // indices into events: the events of the repeating iteration
   int stuck_pc = -1;                          // spin: the loop head's instruction index; barrier: the barrier's
 };
 

@@ -39,7 +39,7 @@ struct Options {
   // Liveness (litmus/enumerate/liveness.hpp) for tests with a loop or a waiting barrier; over the budget (all
   // its queries together) the liveness result is unknown, the verdict unaffected.
   bool liveness = true;
-  unsigned liveness_budget_ms = 5'000;
+  unsigned liveness_budget_ms = 1'000;
 };
 
 struct FinalState {
