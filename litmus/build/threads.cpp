@@ -12,6 +12,7 @@
 #include "semantics/ops/integer.hpp"
 #include "semantics/ops/logic.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -135,6 +136,7 @@ struct Runner {
   const Program::Thread& th;
   const std::vector<std::set<std::int64_t>>& values;
   int unroll;
+  bool stuck;  // also emit the stuck prefixes (Trace::End::spin / barrier) for the liveness check
   std::vector<Trace>& out;
   std::vector<Diagnostic>& diags;
   z3::context& ctx;
@@ -219,12 +221,36 @@ struct Runner {
     for (auto& r : live_in[pc]) h.live[r] = {concrete(reg(s, r)), s.taint.count(r) ? s.taint[r] : std::set<int>{}};
     return h;
   }
-  bool spin_iteration(State& s, int head) {
+  // How the iteration ending at a back jump to `head` repeats: 0 not (it wrote, fenced, waited, or changed the
+  // live state), 1 reads only (dropped, see above), 2 reads and RMW pairs only (an atom.exch / atom.cas spin:
+  // kept and unrolled, its writes matter; a candidate stuck iteration for the liveness check).
+  int repeating_iteration(State& s, int head) {
     auto it = s.heads.find(head);
-    if (it == s.heads.end()) return false;
-    for (std::size_t k = it->second.events; k < s.events.size(); ++k)
-      if (s.events[k].kind != EvKind::read || s.events[k].rmw) return false;
-    return head_of(s, head).live == it->second.live;
+    if (it == s.heads.end()) return 0;
+    bool rmw = false;
+    for (std::size_t k = it->second.events; k < s.events.size(); ++k) {
+      const TEvent& e = s.events[k];
+      if (e.rmw && e.kind == EvKind::write) {
+        // It can repeat for ever only by reading back what it writes (liveness.cpp's condition).
+        if (s.events[k - 1].value != e.value) return 0;
+        rmw = true;
+      } else if (e.kind != EvKind::read) return 0;
+    }
+    if (head_of(s, head).live != it->second.live) return 0;
+    return rmw ? 2 : 1;
+  }
+
+  // A prefix after which the thread may make no progress: a repeating spin iteration (its events are those
+  // from `from` on) or a waiting barrier (the last event).
+  void emit_stuck(const State& s, Trace::End end, int pc, std::size_t from) {
+    Trace tr;
+    tr.events = s.events;
+    tr.end = end;
+    tr.stuck_pc = pc;
+    if (end == Trace::End::spin)
+      for (std::size_t k = from; k < s.events.size(); ++k) tr.spin_events.push_back(static_cast<int>(k));
+    for (auto& [r, v] : s.regs) tr.regs[r] = concrete(v);
+    out.push_back(std::move(tr));
   }
 
   void fail(const Instr& in, const std::string& msg) {
@@ -625,6 +651,8 @@ struct Runner {
         if (ops.size() >= 2) e.bar_instance = static_cast<int>(concrete(value(s, ops[1], deps)));
         if (ops.size() >= 3) e.bar_count = static_cast<int>(concrete(value(s, ops[2], deps)));
         s.events.push_back(e);
+        // Liveness: a waiting barrier may never complete (ISA 9.7.13.1: bar.sync waits for the count of threads).
+        if (stuck && !arrive) emit_stuck(s, Trace::End::barrier, pc, s.events.size());
         ++pc;
         continue;
       }
@@ -655,10 +683,14 @@ struct Runner {
         if (!taken) { ++pc; continue; }
         auto it = th.labels.find(target);
         if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'");
-        if (it->second <= pc && spin_iteration(s, it->second)) return;  // see "Spin-loop reduction"
+        const int repeats = it->second <= pc ? repeating_iteration(s, it->second) : 0;
+        if (repeats > 0 && stuck) emit_stuck(s, Trace::End::spin, it->second, s.heads[it->second].events);
+        if (repeats == 1) return;  // see "Spin-loop reduction"
         if (it->second <= pc && ++s.visits[it->second] > unroll) {
+          // The writes so far happen in every execution that runs on past the bound: they feed the value sets.
           Trace tr;
           tr.cut = true;
+          tr.events = s.events;
           out.push_back(std::move(tr));
           return;
         }
@@ -676,12 +708,29 @@ struct Runner {
 }  // namespace
 
 bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<std::set<std::int64_t>>& values,
-                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags) {
+                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags, bool stuck) {
   z3::context ctx;
-  Runner r{t, p, p.threads[ti], values, unroll, out, diags, ctx, ptx::domain::Symbolic(ctx)};
+  Runner r{t, p, p.threads[ti], values, unroll, stuck, out, diags, ctx, ptx::domain::Symbolic(ctx)};
   r.compute_liveness();
   r.run(Runner::State{}, 0);
   return !r.error;
+}
+
+bool has_blocking_code(const Program& p) {
+  for (auto& th : p.threads)
+    for (std::size_t pc = 0; pc < th.code.size(); ++pc) {
+      const Instr& in = th.code[pc];
+      auto parts = split_dots(in.opcode);
+      const std::string& op = parts[0];
+      if ((op == "bar" || op == "barrier") && std::find(parts.begin(), parts.end(), "arrive") == parts.end()) return true;
+      if (op == "beq" || op == "bne" || op == "goto" || op == "b" || op == "bra") {
+        const std::string& target = (op == "beq" || op == "bne") ? (in.operands.size() >= 3 ? in.operands[2] : "")
+                                                                  : (in.operands.empty() ? "" : in.operands[0]);
+        auto it = th.labels.find(target);
+        if (it != th.labels.end() && it->second <= static_cast<int>(pc)) return true;
+      }
+    }
+  return false;
 }
 
 }  // namespace ptxcheck::litmus

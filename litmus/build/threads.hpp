@@ -41,6 +41,13 @@ struct Trace {
   std::vector<TEvent> events;
   std::map<std::string, std::int64_t> regs;  // final register values
   bool cut = false;                           // the unroll bound was reached: trace incomplete, dropped
+  // How the thread ends: done (it terminates), or, for the liveness check only (thread_traces' stuck = true),
+  // a prefix after which it may never progress: `spin` (a spin-loop iteration of reads and RMW pairs only,
+  // whose events are spin_events, left the loop-head state unchanged: it repeats forever if its reads keep
+  // their values) or `barrier` (the last event is a bar.sync / barrier.sync that may never complete).
+  enum class End { done, spin, barrier } end = End::done;
+  std::vector<int> spin_events;              // indices into events: the events of the repeating iteration
+  int stuck_pc = -1;                          // spin: the loop head's instruction index; barrier: the barrier's
 };
 
 // The static view of a test: locations (virtual names, physical ids), threads' programs.
@@ -64,8 +71,13 @@ struct Program {
 bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags);
 
 // All traces of thread `ti` when each read of physical loc L returns a value from values[L].
-// Returns false (with a diagnostic) on an unsupported instruction.
+// Returns false (with a diagnostic) on an unsupported instruction. stuck = true also yields the stuck prefixes
+// (Trace::End::spin / barrier) that the liveness check needs.
 bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<std::set<std::int64_t>>& values,
-                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags);
+                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags, bool stuck = false);
+
+// Whether liveness is a question for this test: some thread has a backward branch (a loop) or a bar.sync /
+// barrier.sync that waits (ISA 9.7.13.1; bar.arrive does not wait).
+bool has_blocking_code(const Program& p);
 
 }  // namespace ptxcheck::litmus

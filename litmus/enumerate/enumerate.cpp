@@ -5,6 +5,7 @@
 
 #include "litmus/enumerate/engine.hpp"
 #include "litmus/enumerate/graph_builder.hpp"
+#include "litmus/enumerate/liveness.hpp"
 #include "memmodel/cat/explicit.hpp"
 
 #include <fmt/format.h>
@@ -167,12 +168,14 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
   };
   std::vector<std::set<std::int64_t>> values(p.pnames.size());
   std::vector<std::vector<Trace>> traces;
+  // With a liveness question the stuck prefixes are traced too: their writes count toward the value sets.
+  const bool live = opt.liveness && has_blocking_code(p);
   for (int iter = 0;; ++iter) {
     for (std::size_t l = 0; l < p.pnames.size(); ++l)
       for (auto& [v, ps] : prov[l]) values[l].insert(v);
     traces.assign(p.threads.size(), {});
     for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
-      if (!thread_traces(t, p, static_cast<int>(ti), values, opt.unroll, traces[ti], diags)) {
+      if (!thread_traces(t, p, static_cast<int>(ti), values, opt.unroll, traces[ti], diags, live)) {
         res.result = "unknown";
         res.reason = "unsupported construct";
         for (auto& d : diags) res.unsupported.push_back(d.render());
@@ -216,6 +219,14 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     std::size_t before = ts.size();
     ts.erase(std::remove_if(ts.begin(), ts.end(), [](const Trace& tr) { return tr.cut; }), ts.end());
     if (ts.size() != before) res.bounded = true;
+  }
+  if (live) {
+    Prepared all{t, p, terms, traces};
+    check_liveness(all, model, opt, res.bounded, res);
+  }
+  // The verdict is about the executions that terminate: the stuck prefixes are the liveness check's only.
+  for (auto& ts : traces) {
+    ts.erase(std::remove_if(ts.begin(), ts.end(), [](const Trace& tr) { return tr.end != Trace::End::done; }), ts.end());
     // Short traces first: their combinations are the cheapest to solve and often allowed, so a test whose
     // terms are all registers stops looking early (the symbolic engine skips combinations with known states).
     std::stable_sort(ts.begin(), ts.end(), [](const Trace& a, const Trace& b) { return a.events.size() < b.events.size(); });

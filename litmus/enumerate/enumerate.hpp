@@ -36,6 +36,10 @@ struct Options {
   // verdict and the observation, from one query for an outcome satisfying the condition and one for an outcome
   // violating it; the states listed are those two witnesses (Result::states_complete is false).
   bool all_states = true;
+  // Liveness (litmus/enumerate/liveness.hpp) for tests with a loop or a waiting barrier; over the budget (all
+  // its queries together) the liveness result is unknown, the verdict unaffected.
+  bool liveness = true;
+  unsigned liveness_budget_ms = 1'000;
 };
 
 struct FinalState {
@@ -62,6 +66,10 @@ struct Result {
   bool bounded = false;          // some trace reached the unroll bound
   std::vector<std::string> unsupported;
   std::vector<std::string> explanation;  // axioms forbidding the outcomes explained_outcome names (--explain)
+  // Liveness under fair scheduling (litmus/enumerate/liveness.hpp), separate from the verdict above: empty when
+  // the test has no loop and no waiting barrier; ok | hang | unknown otherwise. liveness_detail: the witness of a
+  // hang (what each stuck thread waits for), or why it is unknown.
+  std::string liveness, liveness_detail;
   double time_ms = 0;
 };
 

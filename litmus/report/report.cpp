@@ -15,12 +15,18 @@ static std::string state_line(const FinalState& s) {
   return out;
 }
 
+// "Liveness ok|hang|unknown" (with the hang's witness or the reason), for tests with loops or waiting barriers.
+static std::string liveness_line(const Result& r) {
+  if (r.liveness.empty()) return "";
+  return "Liveness: " + r.liveness + (r.liveness_detail.empty() ? "" : " (" + r.liveness_detail + ")") + "\n";
+}
 std::string render_text(const Result& r) {
   std::string o;
   if (r.result == "error" || (r.result == "unknown" && r.states.empty() && !r.reason.empty() && r.positive + r.negative == 0)) {
     o += fmt::format("Test {} {}\n", r.name, r.result == "error" ? "Error" : "Unknown");
     if (!r.reason.empty()) o += "Reason: " + r.reason + "\n";
     for (auto& u : r.unsupported) o += u + "\n";
+    o += liveness_line(r);
     return o;
   }
   o += fmt::format("Test {} {}\n", r.name, r.quantifier == Quantifier::forall ? "Required" : "Allowed");
@@ -38,6 +44,7 @@ std::string render_text(const Result& r) {
     for (auto& a : r.explanation) o += " " + a;
     o += "\n";
   }
+  o += liveness_line(r);
   o += fmt::format("Time {} {:.3f}\n", r.name, r.time_ms / 1000.0);
   return o;
 }
@@ -67,6 +74,8 @@ nlohmann::json render_json(const Result& r) {
   j["bounded"] = r.bounded;
   j["unsupported"] = r.unsupported;
   if (!r.explanation.empty()) j["forbidden_by"] = r.explanation;
+  if (!r.liveness.empty()) j["liveness"] = r.liveness;
+  if (!r.liveness_detail.empty()) j["liveness_detail"] = r.liveness_detail;
   j["time_ms"] = r.time_ms;
   return j;
 }
@@ -196,6 +205,8 @@ Result result_from_json(const nlohmann::json& j) {
   r.bounded = j.value("bounded", false);
   r.unsupported = j.value("unsupported", std::vector<std::string>());
   r.explanation = j.value("forbidden_by", std::vector<std::string>());
+  r.liveness = j.value("liveness", std::string());
+  r.liveness_detail = j.value("liveness_detail", std::string());
   r.time_ms = j.value("time_ms", 0.0);
   return r;
 }

@@ -18,3 +18,11 @@ endforeach()
 # Front end: every file of the corpus parses and builds (measured 672 of 672 files).
 set(LITMUS_FLOOR_PARSE 672)
 add_test(NAME corpus_litmus_parse COMMAND corpus_litmus_ptx ${PTXCHECK_CORPUS_DIR} parse - ${LITMUS_FLOOR_PARSE})
+# Liveness (docs/litmus-liveness.md) against the liveness columns: our ptx.cat and the reference models, each
+# with its column (floors in litmus_floors.cmake: measured agreements; disagreements are listed).
+add_test(NAME corpus_litmus_liveness COMMAND corpus_litmus_ptx ${PTXCHECK_CORPUS_DIR} ptx liveness_ptx_v7_5
+         ${LITMUS_FLOOR_LIVE_PTX} 2 10000)
+add_test(NAME corpus_litmus_liveness_ref_v75 COMMAND corpus_litmus_ptx ${PTXCHECK_CORPUS_DIR} ${_lm}/ptx-v7.5.cat
+         liveness_ptx_v7_5 ${LITMUS_FLOOR_LIVE_REF75} 2 10000)
+add_test(NAME corpus_litmus_liveness_ref_v60 COMMAND corpus_litmus_ptx ${PTXCHECK_CORPUS_DIR} ${_lm}/ptx-v6.0.cat
+         liveness_ptx_v6_0 ${LITMUS_FLOOR_LIVE_REF60} 2 10000)
