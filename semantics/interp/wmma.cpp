@@ -117,7 +117,8 @@ std::optional<WmmaForm> wmma_form(const Instruction& ins) {
     else if (auto t = ir::scalar_type_from_name(w)) types.push_back(*t);
     else return std::nullopt;
   }
-  // .aligned is implicit before PTX 6.3 (9.7.14.4.3); the parser's version check decides whether it may be left out.
+  // .aligned is "required from PTX ISA version 6.3 onwards, and considered implicit" before (9.7.14.4.3-5): the
+  // meaning is the same either way, so both spellings run.
   (void)aligned;
   if (ops != 1 || !sync || !shape) return std::nullopt;
   const bool known_shape = (f.k == 16 && ((f.m == 16 && f.n == 16) || (f.m == 8 && f.n == 32) || (f.m == 32 && f.n == 8))) ||
