@@ -767,6 +767,17 @@ class Detector final : public ptx::interp::Observer {
     else if (proxy_fence_missing(a, b))
       r.note += "; ordered in base causality order but through no fence.proxy.async: a generic access and a later "
                 "async-proxy access of the same bytes need one on the path (ISA 8.9.5, 9.7.9.25.1, 9.7.15.5.2)";
+    // Which lane of a warp accesses which element of a wmma.load/store matrix is unspecified (ISA 9.7.14.4.1): this
+    // execution has the interpreter's layout (docs/tensor-cores.md), and two lanes of one warp racing here may be
+    // one lane under another layout. Possible, not definite.
+    auto wmma = [](const Site& s) { return s.ins->op == ptx::ir::Opcode::wmma_; };
+    const bool one_warp = a.thread / cta_size_ == b.thread / cta_size_ && (a.thread % cta_size_) / 32 == (b.thread % cta_size_) / 32;
+    if ((wmma(sa) || wmma(sb)) && one_warp) {
+      r.confirmed = false;
+      r.possible = true;
+      r.note = "seen in this execution, under the interpreter's wmma fragment layout: which lane accesses which element is "
+               "unspecified (ISA 9.7.14.4.1), and the two may be one thread's under another";
+    }
     out_.races.push_back(std::move(r));
   }
 
@@ -920,8 +931,11 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   if (!d.error.empty()) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back(d.error);
-  } else if (!d.races.empty() || !d.divergences.empty()) {
+  } else if (!d.divergences.empty() || std::any_of(d.races.begin(), d.races.end(), [](const RaceReport& r) { return !r.possible; })) {
     k.verdict = KernelResult::Verdict::race;
+  } else if (!d.races.empty()) {
+    k.verdict = KernelResult::Verdict::unknown;
+    k.unknown_reasons.push_back("every race seen depends on the interpreter's choice of wmma fragment layout (ISA 9.7.14.4.1)");
   } else if (!d.run.ok()) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back(std::string("the run stopped early (") + ptx::interp::problem_kind_name(d.run.problem.kind) +

@@ -175,6 +175,8 @@ void append(std::string& note, const std::string& more) { note += (note.empty() 
 
 void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std::vector<RaceReport>& races, const ReplayOptions& o) {
   std::vector<std::string> why_not(races.size());
+  // Races the replay shows only as dynamic.cpp's layout-dependent (wmma) ones: they stay possible.
+  std::vector<bool> layout_only(races.size());
   // Races a replayed execution shows between other pairs than the reported ones: real races of the kernel too
   // (the dynamic engine is exact on the execution it runs), added after the loop as confirmed reports.
   std::vector<RaceReport> also_seen;
@@ -224,10 +226,18 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
       const std::string how = "block " + dims_text(w.block) + ", grid " + dims_text(w.grid) +
                               (launch->dynamic_shared_bytes ? ", " + std::to_string(launch->dynamic_shared_bytes) + " bytes of dynamic shared memory" : "") +
                               ", " + fill_text(fill, kernel, w) + (fill == Fill::loaded ? ", CTA " + dims_text(ahead_cta) + " first" : "");
-      for (auto& r : races) {
+      for (std::size_t k = 0; k < races.size(); ++k) {
+        RaceReport& r = races[k];
         if (r.confirmed) continue;
         auto seen = std::find_if(res.races.begin(), res.races.end(), [&](const RaceReport& x) { return same_pair(x, r); });
         if (seen == res.races.end()) continue;
+        if (seen->possible) {
+          if (k < layout_only.size() && !layout_only[k])
+            append(r.note, "the replay (" + how + ") races here under the interpreter's wmma fragment layout, which the spec leaves "
+                           "open (ISA 9.7.14.4.1): not a confirmation");
+          if (k < layout_only.size()) layout_only[k] = true;
+          continue;
+        }
         // The report shows the threads and locations of the execution that raced (the solver's model, whose memory
         // the replay need not have, may name others); the witness stays the launch that was run.
         const bool swapped = seen->first.where.key() != r.first.where.key();
@@ -243,13 +253,13 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
         auto same = [&](const RaceReport& r) { return same_pair(x, r); };
         if (std::none_of(races.begin(), races.end(), same) && std::none_of(also_seen.begin(), also_seen.end(), same)) {
           RaceReport seen = x;
-          seen.confirmed = true;
-          seen.possible = false;
-          seen.note = "found by the replay of another race's witness (" + how + "): this execution races here";
+          seen.confirmed = !x.possible;
+          seen.note = "found by the replay of another race's witness (" + how + "): this execution races here" +
+                      (x.possible ? "; " + x.note : std::string());
           also_seen.push_back(std::move(seen));
         }
       }
-      if (races[i].confirmed) break;
+      if (races[i].confirmed || layout_only[i]) break;
       why_not[i] = res.run.ok() ? "the replayed execution (" + how + ") showed no race between these two instructions (its detector "
                                   "lets a write stand for the accesses it follows, so such a race may show under another pair)"
                                 : "the replay (" + how + ") stopped early (" + ptx::interp::problem_kind_name(res.run.problem.kind) +
@@ -257,7 +267,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
     }
   }
   for (std::size_t i = 0; i < reported; ++i)
-    if (!races[i].confirmed && !why_not[i].empty()) append(races[i].note, "not confirmed on the interpreter: " + why_not[i]);
+    if (!races[i].confirmed && !layout_only[i] && !why_not[i].empty()) append(races[i].note, "not confirmed on the interpreter: " + why_not[i]);
   for (auto& r : also_seen) races.push_back(std::move(r));
 }
 

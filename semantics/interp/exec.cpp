@@ -299,6 +299,9 @@ bool instruction_supported(const Instruction& ins) {
     case ops::ValueForm::none: break;
   }
   if (ins.op == Opcode::mma_) return mma_sync_supported(ins);  // 9.7.14.5.14 (mma_sync.cpp)
+  if (ins.op == Opcode::wmma_) return wmma_supported(ins);  // 9.7.14.4 (wmma.cpp)
+  if (ins.op == Opcode::ldmatrix_ || ins.op == Opcode::stmatrix_ || ins.op == Opcode::movmatrix_)
+    return warp_matrix_supported(ins);  // 9.7.14.5.15-17 (warp_matrix.cpp)
   if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
   if (ins.op == Opcode::tcgen05_) return tcgen05_supported(ins);  // 9.7.16 (tcgen05.cpp)
   for (const auto& t : ins.q.types)
@@ -320,10 +323,6 @@ bool instruction_supported(const Instruction& ins) {
     case Opcode::mbarrier_:  // every form (mbarrier.cpp), on this CTA's objects or, where allowed, another's
     case Opcode::mapa_: case Opcode::getctarank_:  // cluster.cpp
       return true;
-    case Opcode::ldmatrix_: {
-      // the b16 m8n8 shapes (ISA 9.7.14.5.15); the .b8 m16n16 / m8n16 forms of sm_100 are not modelled
-      return ins.q.has_word("m8n8") && ins.q.has_word("b16");
-    }
     default:
       return false;
   }

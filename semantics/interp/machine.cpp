@@ -644,7 +644,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       g.pc = pc + 1;
       return true;
     case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_:
-    case Opcode::ldmatrix_: case Opcode::mma_:
+    case Opcode::ldmatrix_: case Opcode::stmatrix_: case Opcode::movmatrix_: case Opcode::wmma_: case Opcode::mma_:
       return exec_collective(w, g, ins, d, active);
     case Opcode::wgmma_:
       if (ins.q.has_word("mma_async")) return exec_collective(w, g, ins, d, active);
@@ -688,6 +688,25 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
         // ISA 9.7.14.5.15 ldmatrix.sync.aligned: every lane gives one row address; the rendezvous is over the
         // whole warp (.aligned: all threads execute the same ldmatrix).
         t.sync_a = domain::Concrete::lit(64, address(t, ops[1]));
+        t.sync_mask = live;
+        break;
+      case Opcode::stmatrix_:
+        // ISA 9.7.14.5.16 stmatrix.sync.aligned: as ldmatrix, one row (.trans: column) address a lane.
+        t.sync_a = domain::Concrete::lit(64, address(t, ops[0]));
+        t.sync_mask = live;
+        break;
+      case Opcode::movmatrix_:
+        // ISA 9.7.14.5.17: each lane's register a is read by warp_movmatrix once all have arrived.
+        t.sync_mask = live;
+        break;
+      case Opcode::wmma_:
+        // ISA 9.7.14.4.3-5 (.sync .aligned, the whole warp): load/store give the address p (sync_a) and the optional
+        // stride (sync_b), which every lane must give alike; mma's fragments are read by warp_wmma (wmma.cpp).
+        if (!ins.q.has_word("mma")) {
+          const bool load = ins.q.has_word("load");
+          t.sync_a = domain::Concrete::lit(64, address(t, ops[load ? 1 : 0]));
+          if (ops.size() > 2) t.sync_b = read(t, ops[2], 32);
+        }
         t.sync_mask = live;
         break;
       case Opcode::mma_:
@@ -934,6 +953,9 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
       break;
     }
     case Opcode::ldmatrix_: warp_ldmatrix(w, group, ins); break;
+    case Opcode::stmatrix_: warp_stmatrix(w, group, ins); break;
+    case Opcode::movmatrix_: warp_movmatrix(w, group, ins); break;
+    case Opcode::wmma_: warp_wmma(w, group, ins); break;
     case Opcode::mma_: warp_mma(w, group, ins); break;
     case Opcode::wgmma_: warp_wgmma(w, group, ins); break;
     case Opcode::tcgen05_: warp_tcgen05(w, group, ins); break;

@@ -222,6 +222,10 @@ struct SharedTarget {
 bool bulk_copy_supported(const Instruction& ins);
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
+// Whether wmma.cpp executes this wmma.load / wmma.store / wmma.mma form (ISA 9.7.14.4).
+bool wmma_supported(const Instruction& ins);
+// Whether warp_matrix.cpp executes this ldmatrix / stmatrix / movmatrix form (ISA 9.7.14.5.15-17).
+bool warp_matrix_supported(const Instruction& ins);
 // Whether wgmma.cpp executes this wgmma form.
 bool wgmma_supported(const Instruction& ins);
 // Whether tcgen05.cpp executes this tcgen05 form; whether the form is a warp collective (.sync.aligned with data).
@@ -406,6 +410,9 @@ class Machine {
   void try_warp_sync(Warp& w);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
+  void warp_stmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
+  void warp_movmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
+  void warp_wmma(Warp& w, std::uint32_t group, const Instruction& ins);     // wmma.cpp
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);     // mma_sync.cpp
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
   void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st

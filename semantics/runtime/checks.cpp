@@ -38,7 +38,7 @@ class RacecheckMonitor : public LaunchMonitor {
     ptxcheck::race::KernelResult k = ptxcheck::race::dynamic_verdict(result, launch.kernel, options.seed);
     std::erase_if(k.races, [&](const ptxcheck::race::RaceReport& r) { return !seen_.insert(ptxcheck::race::race_key(r.first.where, r.second.where)).second; });
     for (const auto& r : k.races)
-      add_finding({"ptxcheck.race.data-race", "error", "data race: " + r.first.kind + " at " + r.first.where.text() + " / " + r.second.kind + " at " + r.second.where.text(),
+      add_finding({"ptxcheck.race.data-race", r.possible ? "warning" : "error", std::string(r.possible ? "possible " : "") + "data race: " + r.first.kind + " at " + r.first.where.text() + " / " + r.second.kind + " at " + r.second.where.text(),
                    ir::kernel_title(launch.kernel), r.first.where.file, r.first.where.line});
     for (const auto& d : k.divergences)
       add_finding({"ptxcheck.race.barrier-divergence", "error", "barrier divergence at " + d.where.text(), ir::kernel_title(launch.kernel), d.where.file, d.where.line});

@@ -15,6 +15,11 @@ ptxcheck_unit_test(NAME wgmma
 ptxcheck_unit_test(NAME mma_sync
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_mma_sync.cpp
   LIBS ptxcheck_interp)
+# wmma (ISA 9.7.14.4): whole-matrix products through wmma.load/mma/store against a host GEMM; stmatrix and
+# movmatrix (9.7.14.5.16-17) against the text's figures.
+ptxcheck_unit_test(NAME wmma
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_wmma.cpp
+  LIBS ptxcheck_interp)
 # tcgen05 (ISA 9.7.16): Tensor Memory allocation, ld/st, tcgen05.mma on hand-built descriptors against a host GEMM.
 ptxcheck_unit_test(NAME tcgen05
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_tcgen05.cpp

@@ -1,0 +1,332 @@
+// The warp-level wmma instructions (ISA 9.7.14.4) in the interpreter: which forms run (wmma_supported), and
+// wmma.load / wmma.store / wmma.mma once every lane of the warp has arrived (Machine::warp_wmma). The spec leaves
+// the distribution of matrix elements over the lanes unspecified (9.7.14.4.1); the one chosen here (wmma_pos)
+// and the reasons for it are in docs/tensor-cores.md.
+#include "semantics/interp/machine.hpp"
+#include "semantics/interp/matrix_operand.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+namespace ptx::interp {
+namespace {
+using ST = ir::ScalarType;
+// .b1 (9.7.14.4: single-bit elements) is no IR type; the form stands it in as .pred, which wmma has no use for.
+constexpr ST kB1 = ST::pred;
+
+// One wmma instruction: what it does, its shape and, for load/store, which matrix in which memory layout;
+// for mma the types of D, A, B, C and the layouts of A and B.
+struct WmmaForm {
+  enum class Op { load, store, mma } op = Op::load;
+  char matrix = 'a';  // load: a, b, c; store: d
+  unsigned m = 0, n = 0, k = 0;
+  bool row = true;                 // load/store layout
+  ST type = ST::f16;               // load/store element type
+  ST d = ST::f32, a = ST::f16, b = ST::f16, c = ST::f32;  // mma
+  bool satfinite = false, popc_and = false;
+  domain::Rnd rnd = domain::Rnd::rn;
+};
+
+unsigned type_bits(ST t) {
+  switch (t) {
+    case ST::f64: return 64;
+    case ST::f32: case ST::s32: case ST::tf32: return 32;
+    case ST::f16: case ST::bf16: return 16;
+    case ST::s8: case ST::u8: return 8;
+    case ST::s4: case ST::u4: return 4;
+    default: return 1;  // b1
+  }
+}
+
+// The rows and columns of matrix x (a: m x k, b: k x n, c and d: m x n, 9.7.14.4.1).
+struct Dims {
+  unsigned rows, cols;
+};
+Dims dims(const WmmaForm& f, char x) { return x == 'a' ? Dims{f.m, f.k} : x == 'b' ? Dims{f.k, f.n} : Dims{f.m, f.n}; }
+
+// Elements of matrix x of type t per lane (9.7.14.4.1's fragment tables): the matrix spread over 32 lanes, but
+// an .f16 A or B fragment is always eight .f16x2 registers (16 elements), twice or four times as many.
+unsigned frag_elems(const WmmaForm& f, char x, ST t) {
+  const Dims d = dims(f, x);
+  return (x == 'a' || x == 'b') && t == ST::f16 ? 16 : d.rows * d.cols / 32;
+}
+// Registers of that fragment: one .f64 an element, else packed in 32-bit registers.
+unsigned frag_regs(const WmmaForm& f, char x, ST t) {
+  const unsigned e = frag_elems(f, x, t), b = type_bits(t);
+  return b == 64 ? e : e * b / 32;
+}
+
+// Whether (matrix, shape, type, layout) is one 9.7.14.4.3-4 lists for wmma.load / wmma.store.
+bool memory_form_exists(const WmmaForm& f) {
+  const bool ab = f.matrix == 'a' || f.matrix == 'b';
+  const ST t = f.type;
+  if (f.k == 16)  // m16n16k16, m8n32k16, m32n8k16
+    return ab ? (t == ST::f16 || t == ST::bf16 || t == ST::s8 || t == ST::u8) : (t == ST::f16 || t == ST::f32 || t == ST::s32);
+  if (f.k == 8) return ab ? t == ST::tf32 : t == ST::f32;  // m16n16k8
+  if (f.k == 4) return t == ST::f64;                       // m8n8k4
+  // m8n8k32 (.s4/.u4) and m8n8k128 (.b1): A only .row, B only .col
+  const ST want = f.k == 32 ? ST::s4 : kB1;
+  if (!ab) return t == ST::s32;
+  if (f.matrix == 'a' ? !f.row : f.row) return false;
+  return t == want || (f.k == 32 && t == ST::u4);
+}
+
+// Whether the types of a wmma.mma are one of 9.7.14.4.5's forms for its shape.
+bool mma_form_exists(const WmmaForm& f) {
+  auto f16_or_f32 = [](ST t) { return t == ST::f16 || t == ST::f32; };
+  if (f.k == 16) {
+    if (f.a == ST::f16) return f16_or_f32(f.d) && f16_or_f32(f.c) && !f.satfinite;
+    if (f.a == ST::bf16) return f.b == ST::bf16 && f.d == ST::f32 && f.c == ST::f32 && !f.satfinite;
+    // "the values for .atype and .btype must be the same, i.e., either both are .s8 or both are .u8"
+    return (f.a == ST::s8 || f.a == ST::u8) && f.b == f.a && f.d == ST::s32 && f.c == ST::s32;
+  }
+  if (f.k == 8) return f.a == ST::tf32 && f.b == ST::tf32 && f.d == ST::f32 && f.c == ST::f32 && !f.satfinite;
+  if (f.k == 4) return f.a == ST::f64 && f.b == ST::f64 && f.d == ST::f64 && f.c == ST::f64 && !f.satfinite;
+  if (f.d != ST::s32 || f.c != ST::s32 || f.b != f.a) return false;
+  return f.k == 32 ? (f.a == ST::s4 || f.a == ST::u4) : f.a == kB1 && !f.satfinite;
+}
+
+// The form of `ins`, or nothing when it is not one 9.7.14.4.3-5 define: any unknown qualifier refuses it.
+std::optional<WmmaForm> wmma_form(const Instruction& ins) {
+  WmmaForm f;
+  std::vector<bool> layouts;  // true = .row
+  std::vector<ST> types;
+  bool sync = false, aligned = false, shape = false, popc = false, logic = false, rounding = false;
+  int ops = 0;
+  for (const auto& w : ins.q.words) {
+    unsigned m = 0, n = 0, k = 0;
+    char end = 0;
+    if (w == "load" || w == "store" || w == "mma") {
+      f.op = w == "load" ? WmmaForm::Op::load : w == "store" ? WmmaForm::Op::store : WmmaForm::Op::mma;
+      ++ops;
+    } else if (w == "a" || w == "b" || w == "c" || w == "d") f.matrix = w[0];
+    else if (w == "sync") sync = true;
+    else if (w == "aligned") aligned = true;
+    else if (w == "row" || w == "col") layouts.push_back(w == "row");
+    else if (w == "satfinite") f.satfinite = true;
+    else if (w == "popc") popc = true;
+    else if (w == "xor" || w == "and") logic = true, f.popc_and = w == "and";
+    else if (w == "rn" || w == "rz" || w == "rm" || w == "rp") rounding = true;
+    else if (w == "global" || w == "shared" || w == "shared::cta") continue;
+    else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k, shape = true;
+    else if (w == "b1") types.push_back(kB1);
+    else if (w == "pred") return std::nullopt;
+    else if (auto t = ir::scalar_type_from_name(w)) types.push_back(*t);
+    else return std::nullopt;
+  }
+  // .aligned is "required from PTX ISA version 6.3 onwards, and considered implicit" before (9.7.14.4.3-5): the
+  // meaning is the same either way, so both spellings run.
+  (void)aligned;
+  if (ops != 1 || !sync || !shape) return std::nullopt;
+  const bool known_shape = (f.k == 16 && ((f.m == 16 && f.n == 16) || (f.m == 8 && f.n == 32) || (f.m == 32 && f.n == 8))) ||
+                           (f.m == 16 && f.n == 16 && f.k == 8) || (f.m == 8 && f.n == 8 && (f.k == 4 || f.k == 32 || f.k == 128));
+  if (!known_shape) return std::nullopt;
+  if (f.op != WmmaForm::Op::mma) {
+    const bool matrix_ok = f.op == WmmaForm::Op::load ? f.matrix != 'd' : f.matrix == 'd';
+    if (!matrix_ok || layouts.size() != 1 || types.size() != 1 || f.satfinite || popc || logic || rounding) return std::nullopt;
+    f.row = layouts[0], f.type = types[0];
+    if (!memory_form_exists(f) || ins.operands.size() < 2 || ins.operands.size() > 3) return std::nullopt;
+    return f;
+  }
+  if (layouts.size() != 2 || ins.operands.size() != 4) return std::nullopt;
+  if (types.size() == 2) f.d = types[0], f.a = f.b = ST::f16, f.c = types[1];  // .atype/.btype implicitly .f16
+  else if (types.size() == 4) f.d = types[0], f.a = types[1], f.b = types[2], f.c = types[3];
+  else return std::nullopt;
+  if (types.size() == 4 && f.a == ST::f16) return std::nullopt;  // the .f16 form names only .dtype.ctype
+  if (!mma_form_exists(f)) return std::nullopt;
+  if ((f.k == 32 || f.k == 128) && (!layouts[0] || layouts[1])) return std::nullopt;  // sub-byte: .row.col only
+  if ((f.k == 128) != (popc && logic)) return std::nullopt;                           // .b1: .xor/.and .popc
+  if (rounding) {
+    if (f.d != ST::f64 || !ins.q.rounding) return std::nullopt;
+    f.rnd = ops::rounding_mode(*ins.q.rounding);
+  }
+  return f;
+}
+
+std::size_t operand_regs(const Operand& o) { return o.kind == Operand::Kind::Vector ? o.elements.size() : 1; }
+const Operand& operand_reg(const Operand& o, std::size_t r) { return o.kind == Operand::Kind::Vector ? o.elements[r] : o; }
+
+// The element (row, col) of matrix x that element i of lane l's fragment holds: the mma.sync fragments of
+// 9.7.14.5 tiled over the matrix (docs/tensor-cores.md). With g = l >> 2, t = l % 4 and p elements per 32 bits:
+//   A, in tiles of min(M,16) rows: row g (+ 8 ((i / p) % 2) in 16-row tiles), column p t + i % p + 4p (i / 2p)
+//       (16 rows) or p t + i % p + 4p (i / p) (8 rows)  -- 9.7.14.5.2-11's A (e.g. m16n8k16 .f16, m8n8k32 .s4)
+//   B, in tiles of 8 columns: row p t + i % p + 4p (i / p), column g  -- their B
+//   C, D, in tiles of min(M,16) x 8 (row-major): row g + 8 (i / 2), column 2t + i % 2  -- their C/D
+// An .f16 A or B fragment holds the matrix twice or four times: element i is element i mod (rows x cols / 32).
+struct Pos {
+  unsigned row, col;
+};
+Pos wmma_pos(const WmmaForm& f, char x, ST t, unsigned l, unsigned i) {
+  const Dims d = dims(f, x);
+  const unsigned g = l >> 2, tg = l % 4, base = d.rows * d.cols / 32, bits = type_bits(t), p = bits >= 32 ? 1 : 32 / bits;
+  i %= base;
+  if (x == 'a') {
+    const unsigned h = std::min(d.rows, 16u), per = h * d.cols / 32, tile = i / per, j = i % per;
+    if (h == 16) return {tile * 16 + g + 8 * ((j / p) % 2), p * tg + j % p + 4 * p * (j / (2 * p))};
+    return {g, p * tg + j % p + 4 * p * (j / p)};
+  }
+  if (x == 'b') {
+    const unsigned per = d.rows * 8 / 32, tile = i / per, j = i % per;
+    return {p * tg + j % p + 4 * p * (j / p), tile * 8 + g};
+  }
+  const unsigned h = std::min(d.rows, 16u), per = h * 8 / 32, tile = i / per, j = i % per, across = d.cols / 8;
+  return {(tile / across) * h + g + 8 * (j / 2), (tile % across) * 8 + 2 * tg + j % 2};
+}
+
+// wmma.load / wmma.store (9.7.14.4.2-4): element (r, c) of a .row matrix is at p + (r stride + c) elements, of a
+// .col matrix at p + (c stride + r); the default stride is the leading dimension's length. Each lane reads the
+// elements of its fragment (an .f16 A or B element by each lane holding a copy) or writes those of its D.
+void wmma_memory(Machine& m, Warp& w, std::uint32_t group, const Instruction& ins, const WmmaForm& f) {
+  const bool load = f.op == WmmaForm::Op::load;
+  const char x = f.matrix;
+  const Dims d = dims(f, x);
+  const unsigned bits = type_bits(f.type), elems = frag_elems(f, x, f.type), lead = f.row ? d.cols : d.rows;
+  const StateSpace space = ins.q.space.value_or(StateSpace::generic);
+  auto lane_thread = [&](unsigned j) -> Thread& { return m.cta_->threads[w.lanes[j]]; };
+  Thread& first = lane_thread(static_cast<unsigned>(std::countr_zero(group)));
+  const std::uint64_t p = first.sync_a.u64();
+  const std::uint64_t stride = ins.operands.size() > 2 ? first.sync_b.u64() & 0xffffffffu : lead;
+  const std::string name = load ? "wmma.load" : "wmma.store";
+  // "undefined if all threads do not use the same ... values of p and stride" (9.7.14.4.3-4)
+  for (std::uint32_t mask = group; mask; mask &= mask - 1) {
+    Thread& t = lane_thread(static_cast<unsigned>(std::countr_zero(mask)));
+    if (t.sync_a.u64() != p || (ins.operands.size() > 2 && (t.sync_b.u64() & 0xffffffffu) != stride))
+      return m.fail(Problem::Kind::illegal, name + ": the lanes of the warp give different addresses or strides (ISA 9.7.14.4)", {&first, &t});
+  }
+  if (stride < lead)
+    return m.fail(Problem::Kind::illegal, name + ": stride " + std::to_string(stride) + " is below the leading dimension " +
+                  std::to_string(lead) + " (undefined, ISA 9.7.14.4.3)", {&first});
+  // 9.7.14.4.2: every line starts at a multiple of the fragment's bytes -- but no more than one line's bytes at the
+  // default stride, which the rule would otherwise forbid (m8n32k16 .f16 A .col: 16-byte lines, 32-byte fragments).
+  const unsigned reg_bytes = bits == 64 ? 8 : 4;
+  const std::uint64_t align = std::min<std::uint64_t>(frag_regs(f, x, f.type) * reg_bytes, std::max(1u, lead * bits / 8));
+  if (p % align || (stride * bits / 8) % align || (stride * bits) % 8)
+    return m.fail(Problem::Kind::misaligned, name + ": address " + std::to_string(p) + " or stride " + std::to_string(stride) +
+                  " is not aligned to " + std::to_string(align) + " bytes (ISA 9.7.14.4.2)", {&first});
+  auto bit_offset = [&](Pos q) { return ((f.row ? q.row : q.col) * stride + (f.row ? q.col : q.row)) * bits; };
+  const unsigned bytes = std::max(1u, bits / 8);
+  for (std::uint32_t mask = group; mask && !m.stop_; mask &= mask - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(mask));
+    Thread& t = lane_thread(lane);
+    const Operand& frag = ins.operands[load ? 0 : 1];
+    std::vector<std::uint64_t> regs(frag_regs(f, x, f.type));
+    if (!load)
+      for (std::size_t r = 0; r < regs.size(); ++r) regs[r] = m.read(t, operand_reg(frag, r), bits == 64 ? 64 : 32).u64();
+    for (unsigned i = 0; i < elems && !m.stop_; ++i) {
+      const std::uint64_t bo = bit_offset(wmma_pos(f, x, f.type, lane, i)), addr = p + bo / 8;
+      const unsigned per = bits >= 32 ? 1 : 32 / bits, r = i / per, sh = bits >= 32 ? 0 : bits * (i % per);
+      const std::uint64_t mask_bits = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+      if (m.opt_.observer) m.observe(t, ins, load ? MemoryAccess::Kind::read : MemoryAccess::Kind::write, space, addr, bytes);
+      std::uint8_t* q = m.locate(t, space, addr, bytes, !load);
+      if (!q) return;
+      if (load) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, q, bytes);
+        if (bits < 8) v >>= bo % 8;
+        regs[r] |= (v & mask_bits) << sh;
+      } else {
+        const std::uint64_t v = (regs[r] >> sh) & mask_bits;
+        std::memcpy(q, &v, bytes);
+      }
+    }
+    if (load)
+      for (std::size_t r = 0; r < regs.size(); ++r) m.write(t, operand_reg(frag, r), domain::Concrete::lit(bits == 64 ? 64 : 32, regs[r]));
+  }
+}
+
+// wmma.mma (9.7.14.4.5): D = A * B + C on the whole matrices, gathered from the lanes' fragments. Accumulation as
+// mma.sync's (mma_sync.cpp, docs/tensor-cores.md): integers exactly, then wrapped or, with .satfinite, clamped;
+// .b1 as popc(a xor b) or popc(a and b) over a row of A and a column of B; .f64 as a chain of .f64 fma (C first,
+// k ascending) in the named rounding; the other types as the exact products summed in f64 and rounded once.
+void wmma_mma(Machine& m, Warp& w, std::uint32_t group, const Instruction& ins, const WmmaForm& f) {
+  const auto& o = ins.operands;
+  const unsigned M = f.m, N = f.n, K = f.k;
+  std::vector<double> A(M * K), B(K * N);
+  std::vector<std::uint64_t> C(M * N);
+  auto lane_thread = [&](unsigned j) -> Thread& { return m.cta_->threads[w.lanes[j]]; };
+  // Element i of lane `lane`'s fragment of matrix x (type t) from its registers, given to place(pos, bits).
+  auto elements = [&](Thread& t, unsigned lane, const Operand& op, char x, ST type, auto&& place) {
+    const unsigned bits = type_bits(type), per = bits >= 32 ? 1 : 32 / bits;
+    for (unsigned i = 0; i < frag_elems(f, x, type); ++i) {
+      const std::uint64_t word = m.read(t, operand_reg(op, i / per), bits == 64 ? 64 : 32).u64();
+      const std::uint64_t e = bits >= 32 ? word : (word >> (bits * (i % per))) & ((1ull << bits) - 1);
+      place(wmma_pos(f, x, type, lane, i), e);
+    }
+  };
+  auto value = [](ST t, std::uint64_t e) {
+    return t == ST::f64 ? domain::bits_to_f64(e) : t == kB1 ? static_cast<double>(e) : matrix_element_value(t, static_cast<std::uint32_t>(e));
+  };
+  for (std::uint32_t mask = group; mask; mask &= mask - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(mask));
+    Thread& t = lane_thread(lane);
+    elements(t, lane, o[1], 'a', f.a, [&](Pos p, std::uint64_t e) { A[p.row * K + p.col] = value(f.a, e); });
+    elements(t, lane, o[2], 'b', f.b, [&](Pos p, std::uint64_t e) { B[p.row * N + p.col] = value(f.b, e); });
+    elements(t, lane, o[3], 'c', f.c, [&](Pos p, std::uint64_t e) { C[p.row * N + p.col] = e; });
+  }
+  if (m.stop_) return;
+  auto result = [&](unsigned row, unsigned col) -> std::uint64_t {
+    const std::uint64_t c = C[row * N + col];
+    auto a = [&](unsigned k) { return A[row * K + k]; };
+    auto b = [&](unsigned k) { return B[k * N + col]; };
+    if (f.d == ST::s32) {
+      std::int64_t acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(c));
+      for (unsigned k = 0; k < K; ++k) {
+        const auto x = static_cast<std::int64_t>(a(k)), y = static_cast<std::int64_t>(b(k));
+        acc += f.a != kB1 ? x * y : f.popc_and ? (x & y) : (x ^ y);
+      }
+      if (f.satfinite) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
+      return static_cast<std::uint32_t>(acc);
+    }
+    if (f.d == ST::f64) {
+      CV acc = domain::Concrete::lit(64, c);
+      for (unsigned k = 0; k < K; ++k)
+        acc = domain::Concrete::ffma(domain::FpFormat::f64, f.rnd, domain::Concrete::lit(64, domain::f64_to_bits(a(k))),
+                                     domain::Concrete::lit(64, domain::f64_to_bits(b(k))), acc);
+      return acc.u64();
+    }
+    double acc = f.c == ST::f16 ? domain::fp_to_double(domain::FpFormat::f16, c) : domain::bits_to_f32(static_cast<std::uint32_t>(c));
+    for (unsigned k = 0; k < K; ++k) acc += a(k) * b(k);
+    return round_accumulator(acc, f.d == ST::f16);
+  };
+  const unsigned db = type_bits(f.d);
+  for (std::uint32_t mask = group; mask; mask &= mask - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(mask));
+    std::vector<std::uint64_t> regs(frag_regs(f, 'd', f.d));
+    for (unsigned i = 0; i < frag_elems(f, 'd', f.d); ++i) {
+      const Pos p = wmma_pos(f, 'd', f.d, lane, i);
+      const std::uint64_t v = result(p.row, p.col);
+      if (db == 16) regs[i / 2] |= (v & 0xffff) << (16 * (i % 2));
+      else regs[i] = v;
+    }
+    for (std::size_t r = 0; r < regs.size(); ++r) m.write(lane_thread(lane), operand_reg(o[0], r), domain::Concrete::lit(db == 64 ? 64 : 32, regs[r]));
+  }
+}
+}  // namespace
+
+bool wmma_supported(const Instruction& ins) {
+  const auto f = wmma_form(ins);
+  if (!f) return false;
+  const auto& o = ins.operands;
+  if (f->op == WmmaForm::Op::load) return operand_regs(o[0]) == frag_regs(*f, f->matrix, f->type);
+  if (f->op == WmmaForm::Op::store) return operand_regs(o[1]) == frag_regs(*f, 'd', f->type);
+  return operand_regs(o[0]) == frag_regs(*f, 'd', f->d) && operand_regs(o[1]) == frag_regs(*f, 'a', f->a) &&
+         operand_regs(o[2]) == frag_regs(*f, 'b', f->b) && operand_regs(o[3]) == frag_regs(*f, 'c', f->c);
+}
+
+// Dispatch once every lane of the warp has arrived (each lane's address in sync_a, its stride in sync_b).
+void Machine::warp_wmma(Warp& w, std::uint32_t group, const Instruction& ins) {
+  const auto form = wmma_form(ins);  // find_unsupported refuses other forms before the run
+  if (!form) return fail(Problem::Kind::unsupported, "wmma: this form is not modelled (ISA 9.7.14.4)", {});
+  // "undefined ... if any thread in the warp has exited" (9.7.14.4.3-5): the fragments need all 32 lanes.
+  if (std::popcount(group) != 32)
+    return fail(Problem::Kind::illegal, "wmma: " + std::to_string(std::popcount(group)) +
+                " of the warp's 32 lanes execute it (a lane has exited, or the warp is partial; undefined, ISA 9.7.14.4)",
+                {&cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]]});
+  if (form->op == WmmaForm::Op::mma) return wmma_mma(*this, w, group, ins, *form);
+  wmma_memory(*this, w, group, ins, *form);
+}
+
+}  // namespace ptx::interp
