@@ -159,20 +159,8 @@ z3::check_result query(const Prepared& pr, const cat::Model& model, const Option
   const mm::Execution& x = sp.g.exec;
   const int n = x.n;
   cat::SymbolicEncoder enc(ctx, n);
-  for (auto& [name, s] : x.sets) enc.set_base(name, s);
-  for (auto& [name, r] : x.rels) enc.set_base(name, r);
-  Choices ch = make_choices(sp, enc);
-  enc.set_base("rf", ch.rf);
-  enc.set_base("co", ch.co);
-  enc.set_base("sync_fence", ch.sync_fence);
-  enc.set_base("syncbar", ch.syncbar);
-  enc.encode(model);
-  z3::solver s(ctx, "QF_FD");
-  z3::params prm(ctx);
-  prm.set("timeout", opt.solver_timeout_ms);
-  s.set(prm);
-  for (auto& e : ch.constraints) s.add(e);
-  for (auto& e : enc.definitions()) s.add(e);
+  Choices ch = encode_model(sp, model, enc);
+  z3::solver s = model_solver(ctx, ch, enc, opt.solver_timeout_ms);
   for (auto& a : enc.axioms()) s.add(a.holds);
   // The graph numbers the initial writes first, then each thread's events in order.
   std::vector<int> first(traces.size(), -1);

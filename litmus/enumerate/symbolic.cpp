@@ -45,22 +45,8 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
       const mm::Execution& x = sp.g.exec;
       const int n = x.n;
       SymbolicEncoder enc(ctx, n);
-      for (auto& [name, s] : x.sets) enc.set_base(name, s);
-      for (auto& [name, r] : x.rels) enc.set_base(name, r);
-      Choices ch = make_choices(sp, enc);
-      enc.set_base("rf", ch.rf);
-      enc.set_base("co", ch.co);
-      enc.set_base("sync_fence", ch.sync_fence);
-      enc.set_base("syncbar", ch.syncbar);
-      enc.encode(model);
-
-      // Everything is finite-domain (Booleans and bit-vectors): Z3's incremental SAT-based solver.
-      z3::solver s(ctx, "QF_FD");
-      z3::params prm(ctx);
-      prm.set("timeout", opt.solver_timeout_ms);
-      s.set(prm);
-      for (auto& e : ch.constraints) s.add(e);
-      for (auto& e : enc.definitions()) s.add(e);
+      Choices ch = encode_model(sp, model, enc);
+      z3::solver s = model_solver(ctx, ch, enc, opt.solver_timeout_ms);
       // One tracked literal per axiom, so that an unsat core names the axioms forbidding an outcome.
       z3::expr_vector guards(ctx);
       std::map<std::string, std::string> guard_axiom;

@@ -16,6 +16,28 @@ std::string name_of(const char* kind, int a, int b = -1) {
 
 }  // namespace
 
+Choices encode_model(const CandidateSpace& sp, const cat::Model& model, SymbolicEncoder& enc, const ValueMatch* value_match) {
+  for (auto& [name, s] : sp.g.exec.sets) enc.set_base(name, s);
+  for (auto& [name, r] : sp.g.exec.rels) enc.set_base(name, r);
+  Choices ch = make_choices(sp, enc, value_match);
+  enc.set_base("rf", ch.rf);
+  enc.set_base("co", ch.co);
+  enc.set_base("sync_fence", ch.sync_fence);
+  enc.set_base("syncbar", ch.syncbar);
+  enc.encode(model);
+  return ch;
+}
+
+z3::solver model_solver(z3::context& ctx, const Choices& ch, const SymbolicEncoder& enc, unsigned timeout_ms) {
+  z3::solver s(ctx, "QF_FD");
+  z3::params prm(ctx);
+  prm.set("timeout", timeout_ms);
+  s.set(prm);
+  for (auto& e : ch.constraints) s.add(e);
+  for (auto& e : enc.definitions()) s.add(e);
+  return s;
+}
+
 Choices make_choices(const CandidateSpace& sp, SymbolicEncoder& enc, const ValueMatch* value_match) {
   z3::context& ctx = enc.ctx();
   const int n = enc.n();

@@ -26,6 +26,14 @@ struct Choices {
 using ValueMatch = std::function<std::optional<z3::expr>(int w, int r)>;
 Choices make_choices(const CandidateSpace& sp, cat::SymbolicEncoder& enc, const ValueMatch* value_match = nullptr);
 
+// The model over candidate space sp, as both symbolic engines and the liveness check start: the space's base
+// sets and relations and the choices (make_choices) set on `enc`, then the model encoded. Returns the choices.
+Choices encode_model(const CandidateSpace& sp, const cat::Model& model, cat::SymbolicEncoder& enc, const ValueMatch* value_match = nullptr);
+
+// A finite-domain solver (Z3's incremental SAT-based one, everything being Booleans and bit-vectors) holding the
+// choices' constraints and the encoder's definitions, with a timeout per check.
+z3::solver model_solver(z3::context& ctx, const Choices& ch, const cat::SymbolicEncoder& enc, unsigned timeout_ms);
+
 // The relation a model gives a symbolic value.
 mm::Rel concrete(const cat::SymValue& v, const cat::SymbolicEncoder& enc, const z3::model& m, int n);
 

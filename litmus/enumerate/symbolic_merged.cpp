@@ -257,23 +257,10 @@ bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std:
   const mm::Execution& x = mg.sp.g.exec;
   const int n = x.n;
   SymbolicEncoder enc(ctx, n);
-  for (auto& [name, s] : x.sets) enc.set_base(name, s);
-  for (auto& [name, r] : x.rels) enc.set_base(name, r);
   ValueMatch match = [&](int w, int r) { return values_match(ctx, mg, pr_.p, w, r); };
-  Choices ch = make_choices(mg.sp, enc, &match);
-  enc.set_base("rf", ch.rf);
-  enc.set_base("co", ch.co);
-  enc.set_base("sync_fence", ch.sync_fence);
-  enc.set_base("syncbar", ch.syncbar);
-  enc.encode(model_);
-
-  z3::solver s(ctx, "QF_FD");  // finite domains only: Z3's incremental SAT-based solver
-  z3::params prm(ctx);
-  prm.set("timeout", opt_.solver_timeout_ms);
-  s.set(prm);
+  Choices ch = encode_model(mg.sp, model_, enc, &match);
+  z3::solver s = model_solver(ctx, ch, enc, opt_.solver_timeout_ms);
   for (auto& e : mg.constraints) s.add(e);
-  for (auto& e : ch.constraints) s.add(e);
-  for (auto& e : enc.definitions()) s.add(e);
   for (auto& a : enc.axioms()) s.add(a.holds);
 
   // The condition's terms: a register is a term over its thread's selected trace; a location takes the value

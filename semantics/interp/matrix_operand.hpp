@@ -114,4 +114,8 @@ inline std::uint32_t round_accumulator(double acc, bool to_f16) {
   return std::isnan(acc) ? 0x7fffffffu : domain::f32_to_bits(static_cast<float>(acc));
 }
 
+// The number of registers a fragment operand names (a vector expression, or a lone register), and its r-th.
+inline std::size_t operand_regs(const ir::Operand& o) { return o.kind == ir::Operand::Kind::Vector ? o.elements.size() : 1; }
+inline const ir::Operand& operand_reg(const ir::Operand& o, std::size_t r) { return o.kind == ir::Operand::Kind::Vector ? o.elements[r] : o; }
+
 }  // namespace ptx::interp

@@ -95,9 +95,6 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
   return f;
 }
 
-// The number of registers operand o names (a vector expression, or a lone register).
-std::size_t operand_regs(const Operand& o) { return o.kind == Operand::Kind::Vector ? o.elements.size() : 1; }
-const Operand& operand_reg(const Operand& o, std::size_t r) { return o.kind == Operand::Kind::Vector ? o.elements[r] : o; }
 
 // Fragment positions (row, column) of element i held by lane l. Every shape but m8n8k4 .f16 follows one pattern in
 // p, the elements of a multiplicand per 32 bits (1 for .tf32 and .f64): with g = l >> 2 and t = l % 4,

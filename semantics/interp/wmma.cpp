@@ -146,8 +146,6 @@ std::optional<WmmaForm> wmma_form(const Instruction& ins) {
   return f;
 }
 
-std::size_t operand_regs(const Operand& o) { return o.kind == Operand::Kind::Vector ? o.elements.size() : 1; }
-const Operand& operand_reg(const Operand& o, std::size_t r) { return o.kind == Operand::Kind::Vector ? o.elements[r] : o; }
 
 // The element (row, col) of matrix x that element i of lane l's fragment holds: the mma.sync fragments of
 // 9.7.14.5 tiled over the matrix (docs/tensor-cores.md). With g = l >> 2, t = l % 4 and p elements per 32 bits:
