@@ -118,4 +118,22 @@ inline std::uint32_t round_accumulator(double acc, bool to_f16) {
 inline std::size_t operand_regs(const ir::Operand& o) { return o.kind == ir::Operand::Kind::Vector ? o.elements.size() : 1; }
 inline const ir::Operand& operand_reg(const ir::Operand& o, std::size_t r) { return o.kind == ir::Operand::Kind::Vector ? o.elements[r] : o; }
 
+// One element of D = A * B + C for the floating-point forms of mma.sync and wmma.mma, C's bits `c` in type `c_type`,
+// a(k) and b(k) the exact values of the K products' factors: .f64 as a chain of fused multiply-adds in `rnd` ("identical
+// to that of .f64 precision fused multiply-add", 9.7.14.5.14); otherwise the exact products summed in f64 after C and
+// rounded once to D's type (round_accumulator; docs/tensor-cores.md).
+template <class A, class B>
+std::uint64_t float_mma_element(ir::ScalarType d, ir::ScalarType c_type, std::uint64_t c, unsigned K, domain::Rnd rnd, A a, B b) {
+  if (d == ir::ScalarType::f64) {
+    domain::CV acc = domain::Concrete::lit(64, c);
+    for (unsigned k = 0; k < K; ++k)
+      acc = domain::Concrete::ffma(domain::FpFormat::f64, rnd, domain::Concrete::lit(64, domain::f64_to_bits(a(k))),
+                                   domain::Concrete::lit(64, domain::f64_to_bits(b(k))), acc);
+    return acc.u64();
+  }
+  double acc = c_type == ir::ScalarType::f16 ? domain::fp_to_double(domain::FpFormat::f16, c) : domain::bits_to_f32(static_cast<std::uint32_t>(c));
+  for (unsigned k = 0; k < K; ++k) acc += a(k) * b(k);
+  return round_accumulator(acc, d == ir::ScalarType::f16);
+}
+
 }  // namespace ptx::interp

@@ -195,16 +195,7 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
       if (f.satfinite) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
       return static_cast<std::uint32_t>(acc);
     }
-    if (f.d == ST::f64) {  // "identical to that of .f64 precision fused multiply-add"
-      CV acc = domain::Concrete::lit(64, c);
-      for (unsigned k = 0; k < K; ++k)
-        acc = domain::Concrete::ffma(domain::FpFormat::f64, f.rnd, domain::Concrete::lit(64, domain::f64_to_bits(a(k))),
-                                     domain::Concrete::lit(64, domain::f64_to_bits(b(k))), acc);
-      return acc.u64();
-    }
-    double acc = f.c == ST::f16 ? domain::fp_to_double(domain::FpFormat::f16, c) : domain::bits_to_f32(static_cast<std::uint32_t>(c));
-    for (unsigned k = 0; k < K; ++k) acc += a(k) * b(k);
-    return round_accumulator(acc, f.d == ST::f16);
+    return float_mma_element(f.d, f.c, c, K, f.rnd, a, b);
   };
   const unsigned db = f.bits(f.d), d_elems = f.c_elems();
   for (std::uint32_t mask = group; mask; mask &= mask - 1) {
