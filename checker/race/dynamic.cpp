@@ -429,13 +429,15 @@ class Detector final : public ptx::interp::Observer {
     auto& groups = ts.op_groups[static_cast<int>(group)];
     const std::size_t done = groups.size() > pending ? groups.size() - pending : 0;
     const bool tcgen05 = group == AsyncGroup::tcgen05_ld || group == AsyncGroup::tcgen05_st;
+    // (Only the operation's own accesses: a wgmma or tcgen05.ld of several threads does not order what the other
+    // threads did before it with this thread; .sync.aligned is execution, not memory, synchronization.)
     for (std::size_t k = 0; k < done; ++k)
-      for (std::uint64_t op : groups[k]) {
-        ts.clock.join(ops_.at(op).clock);
-        ts.clock.set(op_thread(op, false), 1);
-        if (!reads_only) ts.clock.set(op_thread(op, true), 1);
-        if (tcgen05) ts.tc_own.join(completed(op));
-      }
+      for (std::uint64_t op : groups[k])
+        for (VectorClock* c : {&ts.clock, tcgen05 ? &ts.tc_own : nullptr}) {
+          if (!c) continue;
+          c->set(op_thread(op, false), 1);
+          if (!reads_only) c->set(op_thread(op, true), 1);
+        }
     if (!reads_only) groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
   }
 
