@@ -3,7 +3,12 @@
 // (= 9.7.16.3.3) placing element (mn, k) in bytes, with the descriptor each instruction family encodes for them.
 #pragma once
 
+#include "semantics/ir/build.hpp"
+
+#include <doctest/doctest.h>
+
 #include <cmath>
+#include <memory>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -77,13 +82,23 @@ inline Smem mnmajor(int swizzle, int mn_elems, int eb) {
   return Smem{swizzle, true, 8L * swizzle, atoms * 8 * swizzle, 0};  // LBO: the next swizzle width of MN, SBO: next 8 k
 }
 // The value of a D element of type dtype (s32, f32, or f16 in half `half` of the word), exactly for the tests' values.
-inline double d_value(const char* dtype, std::uint32_t w, int half) {
-  if (std::string(dtype) == "s32") return static_cast<std::int32_t>(w);
-  if (std::string(dtype) == "f32") { float f; std::memcpy(&f, &w, 4); return f; }
+inline double d_value(const std::string& dtype, std::uint64_t w, int half = 0) {
+  if (dtype == "s32") return static_cast<std::int32_t>(static_cast<std::uint32_t>(w));
+  if (dtype == "f64") { double d; std::memcpy(&d, &w, 8); return d; }
+  if (dtype == "f32") { float f; const auto u = static_cast<std::uint32_t>(w); std::memcpy(&f, &u, 4); return f; }
   const std::uint32_t h = (w >> (16 * half)) & 0xffff;
   const int e = static_cast<int>((h >> 10) & 31);
   const double mag = e ? std::ldexp(1 + (h & 1023) / 1024.0, e - 15) : std::ldexp((h & 1023) / 1024.0, -14);
   return h & 0x8000 ? -mag : mag;
+}
+
+// A module built from PTX text, kept for the rest of the test run (results and instructions point into it).
+inline const ptx::ir::Module& module_of(const std::string& text, const char* file) {
+  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
+  keep.push_back(std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(text, file)));
+  for (const auto& e : keep.back()->errors) FAIL(e.render());
+  REQUIRE(*keep.back());
+  return *keep.back()->module;
 }
 
 inline std::vector<std::uint8_t> bytes_of(const std::vector<std::uint32_t>& w) {

@@ -18,6 +18,8 @@
 #include <vector>
 
 using namespace ptx::interp;
+using matrix_test::d_value;
+using matrix_test::module_of;
 
 namespace {
 struct Pos {
@@ -195,14 +197,6 @@ double value(const std::string& t, std::mt19937& rng, std::uint64_t& enc) {
   return x;
 }
 
-double decode(const std::string& t, std::uint64_t w) {
-  if (t == "s32") return static_cast<std::int32_t>(static_cast<std::uint32_t>(w));
-  if (t == "f64") { double x; std::memcpy(&x, &w, 8); return x; }
-  if (t == "f32") { float x; const auto u = static_cast<std::uint32_t>(w); std::memcpy(&x, &u, 4); return x; }
-  const int e = static_cast<int>((w >> 10) & 31);  // f16
-  const double mag = e ? std::ldexp(1 + (w & 1023) / 1024.0, e - 15) : std::ldexp((w & 1023) / 1024.0, -14);
-  return w & 0x8000 ? -mag : mag;
-}
 
 std::string kind(const std::string& t) {
   const int b = type_bits(t);
@@ -277,11 +271,8 @@ void check(const Form& f, unsigned seed = 1, const Inputs& opt = {}) {
   for (const auto* seen : {&seen_a, &seen_b, &seen_c})
     for (int s : *seen) REQUIRE(s == 1);
 
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;  // the module outlives the run
-  auto loaded = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(kernel(f, A, B, C, D), "mma_sync_test.ptx"));
-  for (const auto& e : loaded->errors) FAIL(e.render());
-  REQUIRE(*loaded);
-  REQUIRE(instruction_supported(*std::find_if(loaded->module->functions[0].body.begin(), loaded->module->functions[0].body.end(),
+  const ptx::ir::Module& module = module_of(kernel(f, A, B, C, D), "mma_sync_test.ptx");
+  REQUIRE(instruction_supported(*std::find_if(module.functions[0].body.begin(), module.functions[0].body.end(),
                                               [](const auto& ins) { return ins.op == ptx::ir::Opcode::mma_; })));
   Launch launch;
   launch.kernel = "mma";
@@ -289,8 +280,7 @@ void check(const Form& f, unsigned seed = 1, const Inputs& opt = {}) {
   launch.buffers = {{"out", std::vector<std::uint8_t>(D.bytes().size())}, {"ain", A.bytes()}, {"bin", B.bytes()}, {"cin", C.bytes()}};
   auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
   launch.params = {buf("out"), buf("ain"), buf("bin"), buf("cin")};
-  const RunResult r = run(*loaded->module, launch, {});
-  keep.push_back(std::move(loaded));
+  const RunResult r = run(module, launch, {});
   REQUIRE_MESSAGE(r.ok(), r.problem.message);
   const auto& out = r.buffers[0].second;
   for (std::size_t w = 0; w < D.words.size(); ++w) std::memcpy(&D.words[w], out.data() + w * D.reg_bytes(), D.reg_bytes());
@@ -305,7 +295,7 @@ void check(const Form& f, unsigned seed = 1, const Inputs& opt = {}) {
       if (opt.expect) want = opt.expect(exact);
       else if (f.integer() && f.extra == ".satfinite") want = std::clamp(exact, -2147483648.0, 2147483647.0);
       else if (f.integer()) want = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int64_t>(exact)));
-      const double got = decode(f.d, D.get(l, i));
+      const double got = d_value(f.d, D.get(l, i));
       if (got != want && wrong++ < 4) FAIL_CHECK("lane " << l << " d" << i << " = D[" << p.row << "][" << p.col << "] (product " << q << "): " << got << ", expected " << want);
     }
   CHECK(wrong == 0);

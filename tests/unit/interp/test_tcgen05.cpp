@@ -204,19 +204,10 @@ Launch launch_of(const Case& c, const Inputs& in, int m) {
   return l;
 }
 
-// A module built from PTX text, kept for the rest of the run (results point into it).
-const ptx::ir::Module& module_of(const std::string& text) {
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
-  keep.push_back(std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(text, "tcgen05_test.ptx")));
-  for (const auto& e : keep.back()->errors) FAIL(e.render());
-  REQUIRE(*keep.back());
-  return *keep.back()->module;
-}
-
 Ran run_case(const Case& c, const std::string& mma = "", int m = 0, unsigned seed = 1) {
   std::mt19937 rng(seed);
   Ran ran{{}, inputs(c, rng)};
-  const ptx::ir::Module& module = module_of(kernel(c, mma));
+  const ptx::ir::Module& module = module_of(kernel(c, mma), "tcgen05_test.ptx");
   ran.r = run(module, launch_of(c, ran.in, m), {});
   return ran;
 }
@@ -379,18 +370,13 @@ RunResult run_body(const std::string& body, const std::string& after = "", int c
                            "  mul.wide.u32 %rd2, %r1, " + std::to_string(4 * words) + ";\n  add.u64 %rd3, %rd1, %rd2;\n" + body +
                            "  bar.sync 0;\n  @%p3 bra B;\n  tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r10, " + std::to_string(columns) + ";\n" +
                            after + "B:\n  ret;\n}\n";
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
-  auto loaded = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(text, "tcgen05_body.ptx"));
-  for (const auto& e : loaded->errors) FAIL(e.render());
-  REQUIRE(*loaded);
+  const ptx::ir::Module& module = module_of(text, "tcgen05_body.ptx");
   Launch l;
   l.kernel = "tc";
   l.block = {128, 1, 1};
   l.buffers = {{"out", std::vector<std::uint8_t>(128 * 4 * words)}};
   l.params = {ParamValue{"out", {}, 0, {}}};
-  RunResult r = run(*loaded->module, l, {});
-  keep.push_back(std::move(loaded));
-  return r;
+  return run(module, l, {});
 }
 std::uint32_t word(const RunResult& r, int thread, int i, int words = 4) {
   std::uint32_t w;
@@ -564,7 +550,7 @@ ptxcheck::race::DynamicResult race_case(const Case& c, const std::vector<std::pa
     REQUIRE_MESSAGE(at != std::string::npos, from);
     text.replace(at, from.size(), to);
   }
-  return ptxcheck::race::check_execution(module_of(text), launch_of(c, in, c.rows()), {});
+  return ptxcheck::race::check_execution(module_of(text, "tcgen05_test.ptx"), launch_of(c, in, c.rows()), {});
 }
 using Edit = std::pair<std::string, std::string>;
 const Edit kProxyFence{"  shr.u32 %r13, %r1, 5;\n", "  fence.proxy.async.shared::cta;\n  shr.u32 %r13, %r1, 5;\n"};

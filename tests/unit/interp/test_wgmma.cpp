@@ -175,15 +175,6 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
   return in;
 }
 
-// A module built from PTX text, kept for the rest of the run (results point into it).
-const ptx::ir::Module& module_of(const std::string& text) {
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;
-  keep.push_back(std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(text, "wgmma_test.ptx")));
-  for (const auto& e : keep.back()->errors) FAIL(e.render());
-  REQUIRE(*keep.back());
-  return *keep.back()->module;
-}
-
 // The launch of a case: one warpgroup, its buffers and descriptors; `regs` D registers per thread.
 Launch launch_of(const Case& c, const Inputs& in, int regs) {
   Launch l;
@@ -203,7 +194,7 @@ void check(const Case& c, unsigned seed = 1) {
   const int K = 32 / c.a.bytes;
   const bool f16d = std::string(c.dtype) == "f16";
   const int regs = f16d ? c.n / 4 : c.n / 2;
-  const RunResult r = run(module_of(kernel(c)), launch_of(c, in, regs), {});
+  const RunResult r = run(module_of(kernel(c), "wgmma_test.ptx"), launch_of(c, in, regs), {});
   REQUIRE_MESSAGE(r.ok(), r.problem.message);
   const auto& out = r.buffers[0].second;
   auto got = [&](int block, int t, int reg) {
@@ -312,14 +303,14 @@ TEST_CASE("race checker: wgmma operands written by the threads need fence.proxy.
   const Inputs in = inputs(c, rng);
   const int regs = c.n / 2;
   std::string text = kernel(c);
-  const auto fenced = ptxcheck::race::check_execution(module_of(text), launch_of(c, in, regs), {});
+  const auto fenced = ptxcheck::race::check_execution(module_of(text, "wgmma_test.ptx"), launch_of(c, in, regs), {});
   REQUIRE_MESSAGE(fenced.run.ok(), fenced.run.problem.message);
   CHECK(fenced.races.empty());
   CHECK(fenced.accesses > 128 * 32);
   const std::string fence = "  fence.proxy.async.shared::cta;\n";
   REQUIRE(text.find(fence) != std::string::npos);
   text.erase(text.find(fence), fence.size());
-  const auto unfenced = ptxcheck::race::check_execution(module_of(text), launch_of(c, in, regs), {});
+  const auto unfenced = ptxcheck::race::check_execution(module_of(text, "wgmma_test.ptx"), launch_of(c, in, regs), {});
   REQUIRE(unfenced.run.ok());
   REQUIRE(!unfenced.races.empty());
   const auto& race = unfenced.races[0];

@@ -6,6 +6,7 @@
 // exact. stmatrix and movmatrix are checked against the text's Figures 107-110, with spot checks read off them.
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
+#include "tests/unit/interp/matrix_layouts.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,6 +19,8 @@
 #include <vector>
 
 using namespace ptx::interp;
+using matrix_test::d_value;
+using matrix_test::module_of;
 
 namespace {
 int bits_of(const std::string& t) {
@@ -59,14 +62,6 @@ double value(const std::string& t, std::mt19937& rng, std::uint64_t& enc) {
   return x;
 }
 
-double decode(const std::string& t, std::uint64_t w) {
-  if (t == "s32") return static_cast<std::int32_t>(static_cast<std::uint32_t>(w));
-  if (t == "f64") { double x; std::memcpy(&x, &w, 8); return x; }
-  if (t == "f32") { float x; const auto u = static_cast<std::uint32_t>(w); std::memcpy(&x, &u, 4); return x; }
-  const int e = static_cast<int>((w >> 10) & 31);  // f16
-  const double m = e ? std::ldexp(1 + (w & 1023) / 1024.0, e - 15) : std::ldexp((w & 1023) / 1024.0, -14);
-  return w & 0x8000 ? -m : m;
-}
 
 // A matrix in memory (9.7.14.4.2): element (r, c) at element offset r * stride + c (.row) or c * stride + r (.col);
 // sub-byte elements packed from the low bits of each byte.
@@ -153,18 +148,13 @@ std::string kernel(const Form& f, const Stored& A, const Stored& B, const Stored
 }
 
 RunResult run_module(const std::string& ptx, std::vector<std::pair<std::string, std::vector<std::uint8_t>>> buffers, std::uint32_t threads = 32) {
-  static std::vector<std::unique_ptr<ptx::ir::BuildResult>> keep;  // the module outlives the run
-  auto loaded = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(ptx, "wmma_test.ptx"));
-  for (const auto& e : loaded->errors) FAIL(e.render());
-  REQUIRE(*loaded);
-  for (const auto& ins : loaded->module->functions[0].body) REQUIRE_MESSAGE(instruction_supported(ins), ptx::ir::opcode_text(ins));
+  const ptx::ir::Module& module = module_of(ptx, "wmma_test.ptx");
+  for (const auto& ins : module.functions[0].body) REQUIRE_MESSAGE(instruction_supported(ins), ptx::ir::opcode_text(ins));
   Launch launch;
   launch.block = {threads, 1, 1};
   for (const auto& [name, bytes] : buffers) launch.params.push_back(ParamValue{name, {}, 0, {}});
   launch.buffers = std::move(buffers);
-  RunResult r = run(*loaded->module, launch, {});
-  keep.push_back(std::move(loaded));
-  return r;
+  return run(module, launch, {});
 }
 
 // Runs f on random inputs and checks every element of D against the host's exact A * B + C.
@@ -198,7 +188,7 @@ void check(const Form& f, unsigned seed = 1) {
       double want = exact;
       if (f.d == "s32" && f.mods == ".satfinite") want = std::clamp(exact, -2147483648.0, 2147483647.0);
       else if (f.d == "s32") want = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int64_t>(exact)));
-      const double got = decode(f.d, D.get(row, col));
+      const double got = d_value(f.d, D.get(row, col));
       if (got != want && wrong++ < 4) FAIL_CHECK("D[" << row << "][" << col << "] = " << got << ", expected " << want);
     }
   CHECK(wrong == 0);
