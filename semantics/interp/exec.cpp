@@ -195,12 +195,8 @@ std::uint64_t Machine::cta_linear(const Cta& c) const { return thread_ref_of(c.c
 
 void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                       std::uint32_t bytes, bool wrote, bool async) {
-  MemoryAccess a;
+  MemoryAccess a = access_record(t.top->fn, ins, kind, bytes);
   a.async = async;
-  a.ins = &ins;
-  a.fn = t.top->fn;
-  a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[a.fn].body.data());
-  a.kind = kind;
   a.wrote = wrote;
   std::tie(a.space, a.addr) = resolve(space, addr);
   if (a.space == StateSpace::shared || a.space == StateSpace::shared_cluster) {
@@ -210,36 +206,35 @@ void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind
     if (s.cta) a.addr = s.offset;
     a.space = StateSpace::shared;
   }
-  a.bytes = bytes;
   opt_.observer->access(thread_ref(t), a);
 }
 
-void Machine::observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
-                            std::uint64_t addr, std::uint32_t bytes, const Cta* owner) {
+MemoryAccess Machine::access_record(std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t bytes) const {
   MemoryAccess a;
-  if (owner) a.owner_cta = cta_linear(*owner);
   a.ins = &ins;
   a.fn = fn;
   a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[fn].body.data());
   a.kind = kind;
+  a.bytes = bytes;
+  return a;
+}
+
+void Machine::observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
+                            std::uint64_t addr, std::uint32_t bytes, const Cta* owner) {
+  MemoryAccess a = access_record(fn, ins, kind, bytes);
+  if (owner) a.owner_cta = cta_linear(*owner);
   a.space = space == StateSpace::shared_cluster ? StateSpace::shared : space;
   a.addr = addr;
-  a.bytes = bytes;
   opt_.observer->async_op_access(op, a);
 }
 
 void Machine::observe_tmem(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t lane,
                            std::uint32_t column, std::uint32_t cells, const Cta& owner) {
-  MemoryAccess a;
+  MemoryAccess a = access_record(fn, ins, kind, cells * 4);
   a.owner_cta = cta_linear(owner);
-  a.ins = &ins;
-  a.fn = fn;
-  a.pc = static_cast<std::uint32_t>(&ins - mod_.functions[fn].body.data());
-  a.kind = kind;
   a.space = StateSpace::shared;  // (its CTA's; tensor_memory says which memory)
   a.tensor_memory = true;
   a.addr = (std::uint64_t(lane) * kTmemColumns + column) * 4;
-  a.bytes = cells * 4;
   opt_.observer->async_op_access(op, a);
 }
 

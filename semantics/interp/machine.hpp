@@ -300,6 +300,8 @@ class Machine {
                std::uint32_t bytes, bool wrote = true, bool async = false);
   // An access of asynchronous-proxy operation `op` (Observer::async_op_access) made by instruction `ins` of function
   // `fn`; a shared address is the offset in the shared memory of CTA `owner`.
+  // The parts every reported access has: the instruction, its function and index there, the kind, the size.
+  MemoryAccess access_record(std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t bytes) const;
   void observe_async(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space,
                      std::uint64_t addr, std::uint32_t bytes, const Cta* owner);
   std::uint64_t next_async_op_ = 0;  // numbers the asynchronous-proxy operations an observer hears of
