@@ -518,6 +518,7 @@ class Detector final : public ptx::interp::Observer {
   }
 
  private:
+  static constexpr std::size_t kAsyncGroups = static_cast<std::size_t>(ptx::interp::Observer::AsyncGroup::tcgen05_st) + 1;
   struct ThreadState {
     VectorClock clock;
     // cp.async copies are numbered by epoch: a commit or a cp.async.mbarrier.arrive closes one. The epoch that
@@ -532,8 +533,8 @@ class Detector final : public ptx::interp::Observer {
     std::array<VectorClock, 2> proxy_fenced;
     std::array<std::vector<std::uint32_t>, 2> proxy_fences;
     // Its asynchronous-proxy operations by AsyncGroup: not yet committed, and the committed groups, oldest first.
-    std::array<std::vector<std::uint64_t>, 6> ops_open;
-    std::array<std::vector<std::vector<std::uint64_t>>, 6> op_groups;
+    std::array<std::vector<std::uint64_t>, kAsyncGroups> ops_open;
+    std::array<std::vector<std::vector<std::uint64_t>>, kAsyncGroups> op_groups;
     // tcgen05 (9.7.16.6): the clock at the latest tcgen05.fence::after_thread_sync; what relaxed mbarrier waits
     // observed; the thread's tcgen05.ld/st completed by its own waits; the MMAs it issued, as their successors in
     // its pipeline know them (tc_mma) and as their completion makes them known (tc_mma_done, completed()).
