@@ -141,7 +141,9 @@ z3::expr KernelCheck::u32(std::uint64_t v) { return c.bv_val(v, 32); }
 
 z3::expr KernelCheck::warp_of(const ThreadEncoding& t) { return z3::udiv(linear_tid(t.tid, launch), u32(32)); }
 
-z3::expr KernelCheck::includes(ptx::ir::Scope sc) { return scope_includes(sc, same_cta, c.bool_val(true)); }
+// The symbolic engine knows no cluster shape: .cluster is taken as the CTA's scope (fewer morally strong pairs and
+// synchronizations than a cluster launch may have: extra reports, never fewer).
+z3::expr KernelCheck::includes(ptx::ir::Scope sc) { return scope_includes(sc, same_cta, same_cta, c.bool_val(true)); }
 
 void KernelCheck::collect_lane_facts() {
   z3::expr bits = c.bool_val(true);

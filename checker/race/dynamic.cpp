@@ -121,40 +121,56 @@ class VectorClock {
   std::shared_ptr<std::vector<Entry>> blocks_;  // by CTA, ascending; null: every counter 0
 };
 
+// What tcgen05.fence::before_thread_sync orders before a thread's later execution ordering operations (9.7.16.6.3):
+// the operations it had completed, for any later tcgen05 operation, and the MMAs it had issued, for later MMAs.
+struct TcgenOrder {
+  VectorClock done, mma;
+  void join(const TcgenOrder& o) {
+    done.join(o.done);
+    mma.join(o.mma);
+  }
+};
+
 // What a release pattern (ISA 8.8) makes visible: the releasing thread's clock at the pattern's first instruction,
 // with that instruction's scope, which decides (8.9.4 item 4) whether it is morally strong with an acquire
 // pattern's last instruction.
 struct Release {
-  std::uint64_t cta = 0;
+  std::uint64_t cta = 0, cluster = 0;  // the releasing thread's CTA and cluster (linear ids)
   Scope scope = Scope::sys;
   VectorClock clock;
 };
 
-// The releases a read of a write may acquire. Whether a release synchronizes with an acquire depends only on whether
-// the two are in one CTA (any scopes then) and, if not, on whether both scopes are wider than a CTA (8.9.4 item 4,
-// scope_includes). So a set keeps one clock per releasing CTA, for acquires in that CTA, and one clock of the wide
-// releases of every CTA, for wide acquires anywhere: it stays small however long an atomic chain passes it on.
+// The releases a read of a write may acquire. Whether a release synchronizes with an acquire depends only on how
+// near the two threads are (one CTA: any scopes; one cluster: both scopes at least .cluster; else both wider,
+// 8.9.4 item 4, scope_includes). So a set keeps one clock per releasing CTA, for acquires in that CTA, one per
+// releasing cluster of the releases of cluster scope or wider, for such acquires in that cluster, and one of the
+// releases wider than a cluster, for such acquires anywhere: it stays small however long an atomic chain passes
+// it on.
 struct ReleaseSet {
-  std::map<std::uint64_t, VectorClock> by_cta;
+  std::map<std::uint64_t, VectorClock> by_cta, by_cluster;
   VectorClock wide;
 
   void add(const Release& r) {
     by_cta[r.cta].join(r.clock);
-    if (scope_includes(r.scope, false, true)) wide.join(r.clock);
+    if (reach(r.scope) >= 1) by_cluster[r.cluster].join(r.clock);
+    if (reach(r.scope) >= 2) wide.join(r.clock);
   }
   void add(const ReleaseSet& o) {
     for (const auto& [cta, clock] : o.by_cta) by_cta[cta].join(clock);
+    for (const auto& [cluster, clock] : o.by_cluster) by_cluster[cluster].join(clock);
     wide.join(o.wide);
   }
 };
 
 // What one thread's strong reads of a location observed and it has not acquired yet (8.8 forms 2 and 3): the
-// releases of its own CTA, which any later acquire takes, and the wide ones, which only a wide acquire takes.
+// releases of its own CTA, which any later acquire takes, those of its cluster, which an acquire of cluster scope
+// or wider takes, and the wide ones, which only an acquire wider than a cluster takes.
 struct Pending {
-  VectorClock own, wide;
+  VectorClock own, cluster, wide;
 
-  void add(const ReleaseSet& s, std::uint64_t cta) {
-    if (auto it = s.by_cta.find(cta); it != s.by_cta.end()) own.join(it->second);
+  void add(const ReleaseSet& s, std::uint64_t own_cta, std::uint64_t own_cluster) {
+    if (auto it = s.by_cta.find(own_cta); it != s.by_cta.end()) own.join(it->second);
+    if (auto it = s.by_cluster.find(own_cluster); it != s.by_cluster.end()) cluster.join(it->second);
     wide.join(s.wide);
   }
 };
@@ -245,6 +261,7 @@ class Detector final : public ptx::interp::Observer {
         threads_in_grid_(cta_size_ * l.grid[0] * l.grid[1] * l.grid[2]), block_(l.block), grid_(l.grid) {
     const auto named = m.kernels_named(l.kernel);
     kernel_ = named.size() == 1 ? named[0] : nullptr;
+    cluster_ = ptx::interp::cluster_shape(l.cluster, kernel_).dims;
   }
 
   std::string stop_reason() override {
@@ -280,12 +297,12 @@ class Detector final : public ptx::interp::Observer {
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
     ReleaseSet published;
     if (writes && st.strong) {
-      if (releases(sem)) published.add(Release{t.cta, st.scope, ts.clock});  // form 1
+      if (releases(sem)) published.add(release_of(t, st.scope, ts.clock));  // form 1
       for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
         if (r) published.add(*r);
       if (auto it = ts.release_ops.find(first); it != ts.release_ops.end())  // form 2: an earlier release on it
         published.add(it->second);
-      if (releases(sem)) ts.release_ops[first] = {t.cta, st.scope, ts.clock};  // the latest covers the earlier
+      if (releases(sem)) ts.release_ops[first] = release_of(t, st.scope, ts.clock);  // the latest covers the earlier
       // An atomic that reads the write it overwrites continues that write's observation chain (8.9.2 item 2).
       if (atomic && observed) published.add(observed->releases);
     }
@@ -296,7 +313,7 @@ class Detector final : public ptx::interp::Observer {
         if (auto it = ts.pending.find(first); it != ts.pending.end()) acquire(ts, it->second, st.scope);  // form 2
         if (observed) acquire(ts, t, st.scope, observed->releases);
       } else if (observed) {
-        ts.pending[first].add(observed->releases, t.cta);
+        ts.pending[first].add(observed->releases, t.cta, cluster_of(t));
       }
     }
     if (auto c0 = shadow_.find(first); writes && c0 != shadow_.end()) {
@@ -335,7 +352,8 @@ class Detector final : public ptx::interp::Observer {
     ThreadState& ts = state(t);
     auto& phases = mbarriers_[{home, object}];
     while (!phases.empty() && phases.begin()->first + 1 < phase) phases.erase(phases.begin());  // no longer waitable
-    VectorClock& released = phases.try_emplace(phase, cta_size_).first->second;
+    MbarrierPhase& ph = mbarrier_phase(home, object, phase);
+    VectorClock& released = ph.released;
     if (ptx::ir::mbarrier_op(ins) == ptx::ir::MbarrierOp::copy_arrive) {
       // ISA 8.9.1.1: this arrive-on is ordered after the thread's cp.async copies so far, and after nothing else
       // the thread did; the copies it issues later belong to a new epoch.
@@ -344,6 +362,7 @@ class Detector final : public ptx::interp::Observer {
       released.join(copies);
       return;
     }
+    ph.tc.join(ts.tc_before);  // an execution ordering operation, relaxed or not (9.7.16.6.3)
     if (ins.q.semantics == MemorySemantics::relaxed) return;  // .release unless .relaxed (9.7.13.15.13-14)
     released.join(ts.clock);
     tick(ts, t);
@@ -355,9 +374,12 @@ class Detector final : public ptx::interp::Observer {
     auto p = it->second.find(phase);
     if (p == it->second.end()) return;
     // .acquire unless .relaxed (9.7.13.15.16); a relaxed one still orders tcgen05 operations after a later
-    // tcgen05.fence::after_thread_sync (9.7.16.6.3).
-    if (ins.q.semantics == MemorySemantics::relaxed) state(t).tc_relaxed.join(p->second);
-    else state(t).clock.join(p->second);
+    // tcgen05.fence::after_thread_sync (9.7.16.6.3), and either kind brings what the arriving threads'
+    // tcgen05.fence::before_thread_sync ordered.
+    ThreadState& ts = state(t);
+    ts.tc_received.join(p->second.tc);
+    if (ins.q.semantics == MemorySemantics::relaxed) ts.tc_relaxed.join(p->second.released);
+    else ts.clock.join(p->second.released);
   }
 
   // ---- The asynchronous proxy (ISA 8.6). An operation's accesses are made by a thread of their own in the clocks
@@ -402,7 +424,7 @@ class Detector final : public ptx::interp::Observer {
   // A tcgen05.commit's arrive-on (9.7.16.12.1) makes known every MMA the commit tracks.
   void async_op_complete_tx(std::uint64_t op, std::uint64_t cta, std::uint64_t object, std::uint64_t phase) override {
     auto c = commits_.find(op);
-    mbarriers_[{cta, object}].try_emplace(phase, cta_size_).first->second.join(c != commits_.end() ? c->second : completed(op));
+    mbarrier_phase(cta, object, phase).released.join(c != commits_.end() ? c->second : completed(op));
   }
 
   void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { commits_[commit] = state(t).tc_mma_done; }
@@ -413,6 +435,19 @@ class Detector final : public ptx::interp::Observer {
     ThreadState& ts = state(t);
     ts.tc_fenced = ts.clock;
     ts.tc_fenced.join(ts.tc_relaxed);
+    ts.tc_fenced.join(ts.tc_received.done);
+    ts.tc_mma.join(ts.tc_received.mma);
+  }
+  // 9.7.16.6.3: "An asynchronous tcgen05 operation prior to a tcgen05.fence::before_thread_sync is ordered before
+  // all subsequent tcgen05 and the execution ordering operations": the thread's later mbarrier arrive-ons (relaxed
+  // ones too) and CTA barriers carry, for tcgen05 operations after another thread's after_thread_sync, what the
+  // thread had completed (its clock: tcgen05.ld/st after their wait, 9.7.16.6.4.4) and the MMAs it had issued, which
+  // a later MMA follows in the pipeline (9.7.16.6.4.3). Not carried by flags (release/acquire through memory).
+  void tcgen05_before_thread_sync(const ThreadRef& t) override {
+    ThreadState& ts = state(t);
+    ts.tc_before.done = ts.clock;
+    ts.tc_before.done.join(ts.tc_own);
+    ts.tc_before.mma = ts.tc_mma;
   }
 
   void async_group_commit(const ThreadRef& t, AsyncGroup group) override {
@@ -466,15 +501,18 @@ class Detector final : public ptx::interp::Observer {
     if (sem == MemorySemantics::sc) {
       // 8.9.4 item 1: a fence.sc synchronizes with every later morally strong fence.sc. The run's order of fences
       // is a valid Fence-SC order (8.9.3). Fences of one CTA are always morally strong; fences of different CTAs
-      // only when both scopes are wider than the CTA (strength.hpp).
-      const bool wide = scope_includes(scope, false, true);
+      // of a cluster when both scopes reach the cluster; others only when both are wider (strength.hpp).
       VectorClock& cta_order = sc_cta_.try_emplace(t.cta, cta_size_).first->second;
+      VectorClock* cluster_order = reach(scope) >= 1 ? &sc_cluster_.try_emplace(cluster_of(t), cta_size_).first->second : nullptr;
+      const bool wide = reach(scope) >= 2;
       ts.clock.join(cta_order);
+      if (cluster_order) ts.clock.join(*cluster_order);
       if (wide) ts.clock.join(sc_wide_);
       cta_order.join(ts.clock);
+      if (cluster_order) cluster_order->join(ts.clock);
       if (wide) sc_wide_.join(ts.clock);
     }
-    if (releases(sem)) ts.fence_release[scope_includes(scope, false, true)] = Release{t.cta, scope, ts.clock};
+    if (releases(sem)) ts.fence_release[reach(scope)] = release_of(t, scope, ts.clock);
     tick(ts, t);
   }
 
@@ -484,6 +522,7 @@ class Detector final : public ptx::interp::Observer {
     Phase& ph = it->second;
     if (fresh) { ph.clock = VectorClock(cta_size_); ph.first = t; ph.first_ins = &ins; }
     ph.clock.join(ts.clock);
+    ph.tc.join(ts.tc_before);
     ph.arrived.push_back(t.id);
     // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
     // barrier instruction; a CTA-wide one (no thread count, or the CTA's) reached at two instructions is divergence.
@@ -500,7 +539,10 @@ class Detector final : public ptx::interp::Observer {
     auto it = barriers_.find({cta, id});
     if (it == barriers_.end()) return;
     const Phase& ph = it->second;
-    for (const auto& t : waiting) state(t).clock.join(ph.clock);
+    for (const auto& t : waiting) {
+      state(t).clock.join(ph.clock);
+      state(t).tc_received.join(ph.tc);
+    }
     if (ph.whole_cta) check_divergence(ph);
     barriers_.erase(it);
   }
@@ -525,7 +567,7 @@ class Detector final : public ptx::interp::Observer {
     // ends each committed group, in commit order.
     std::uint32_t async_epoch = 1;
     std::vector<std::uint32_t> async_group_end;
-    std::array<std::optional<Release>, 2> fence_release;  // the latest release fence: [0] CTA scope, [1] wider
+    std::array<std::optional<Release>, 3> fence_release;  // the latest release fence of each reach()
     std::unordered_map<Key, Release, KeyHash> release_ops;  // the latest release operation per location (8.8 form 2)
     std::unordered_map<Key, Pending, KeyHash> pending;  // observed by strong reads, not yet acquired
     // The async proxy, per state space ([0] global, [1] shared): the clock at the latest fence.proxy.async, and the
@@ -539,13 +581,16 @@ class Detector final : public ptx::interp::Observer {
     // observed; the thread's tcgen05.ld/st completed by its own waits; the MMAs it issued, as their successors in
     // its pipeline know them (tc_mma) and as their completion makes them known (tc_mma_done, completed()).
     VectorClock tc_fenced, tc_relaxed, tc_own, tc_mma, tc_mma_done;
+    // What its latest tcgen05.fence::before_thread_sync ordered, and what it received from other threads' through
+    // execution ordering operations, for its tcgen05 operations after its next after_thread_sync.
+    TcgenOrder tc_before, tc_received;
   };
 
   struct AsyncOp {
     VectorClock clock;                 // its issuers' clocks at issue
     std::array<VectorClock, 2> fenced;  // their clocks at their latest fence.proxy.async, by state space
     VectorClock tc_clock;               // tcgen05: what its Tensor Memory accesses are ordered after (tcgen05_issue)
-    VectorClock tc_relaxed;             // and what relaxed waits of its issuers had observed (a report's note)
+    VectorClock tc_relaxed;             // what its issuers had received without after_thread_sync (a note)
     ThreadRef issuer;
   };
   static constexpr std::uint64_t kTensorMemory = std::uint64_t{1} << 62;  // Key::region of CTA c's Tensor Memory: + c
@@ -561,6 +606,7 @@ class Detector final : public ptx::interp::Observer {
     o.tc_clock.join(ts.tc_fenced);
     o.tc_clock.join(ts.tc_own);
     o.tc_relaxed.join(ts.tc_relaxed);
+    o.tc_relaxed.join(ts.tc_received.done);
     if (!mma) return;
     o.tc_clock.join(ts.tc_mma);
     ts.tc_mma.join(o.tc_clock);
@@ -594,7 +640,7 @@ class Detector final : public ptx::interp::Observer {
     return !earlier.async_proxy && o && o->clock.get(earlier.thread) >= earlier.clock;
   }
   // The same for two Tensor Memory accesses: a relaxed wait of the later operation's issuers had observed the
-  // earlier one, but no tcgen05.fence::after_thread_sync followed it.
+  // earlier one (or a thread's before_thread_sync sent it), but no tcgen05.fence::after_thread_sync followed it.
   bool tcgen05_fence_missing(const Epoch& earlier, const Epoch& now) const {
     const AsyncOp* o = op_of(now);
     return o && o->tc_relaxed.get(earlier.thread) >= earlier.clock;
@@ -695,6 +741,19 @@ class Detector final : public ptx::interp::Observer {
   }
   const Strength& strength(const Epoch& e) const { return e.atomic ? sites_[e.site].atomic_strength : sites_[e.site].plain_strength; }
   std::uint64_t cta_of(std::uint64_t thread) const { return thread / cta_size_; }
+  // The linear id of a CTA's cluster (ISA 10.12: %clusterid = %ctaid / the cluster's shape per dimension), x fastest.
+  std::uint64_t cluster_of_ctaid(const std::array<std::uint32_t, 3>& ctaid) const {
+    std::array<std::uint64_t, 3> id{}, n{};
+    for (int i = 0; i < 3; ++i) id[i] = ctaid[i] / cluster_[i], n[i] = grid_[i] / cluster_[i];
+    return id[0] + n[0] * (id[1] + n[1] * id[2]);
+  }
+  std::uint64_t cluster_of(const ThreadRef& t) const { return cluster_of_ctaid(t.ctaid); }
+  std::uint64_t cluster_of_cta(std::uint64_t cta) const { return cluster_of_ctaid(ptx::interp::thread_ref_of(cta * cta_size_, grid_, block_).ctaid); }
+  Nearness nearness(std::uint64_t cta_a, std::uint64_t cta_b) const {
+    if (cta_a == cta_b) return Nearness::same_cta;
+    return cluster_of_cta(cta_a) == cluster_of_cta(cta_b) ? Nearness::same_cluster : Nearness::other;
+  }
+  Release release_of(const ThreadRef& t, Scope scope, const VectorClock& clock) const { return Release{t.cta, cluster_of(t), scope, clock}; }
 
   bool ordered_before(const Epoch& e, const ThreadState& ts) const { return ts.clock.get(e.thread) >= e.clock; }
 
@@ -709,8 +768,8 @@ class Detector final : public ptx::interp::Observer {
   bool morally_strong(const Epoch& x, const Epoch& y) const {
     if (x.async_proxy || y.async_proxy) return false;  // 8.7 item 2 (same proxy); async operations are not strong
     const Strength &sx = strength(x), &sy = strength(y);
-    const bool same_cta = cta_of(x.thread) == cta_of(y.thread);
-    return sx.strong && sy.strong && scope_includes(sx.scope, same_cta, true) && scope_includes(sy.scope, same_cta, true) &&
+    const Nearness n = nearness(cta_of(x.thread), cta_of(y.thread));
+    return sx.strong && sy.strong && scope_includes(sx.scope, n) && scope_includes(sy.scope, n) &&
            x.offset == y.offset && x.bytes == y.bytes;
   }
 
@@ -731,8 +790,8 @@ class Detector final : public ptx::interp::Observer {
       auto c = shadow_.find({first.region, first.addr + k});
       if (c == shadow_.end() || c->second.write_event != w->event) return nullptr;
     }
-    const bool same_cta = w->cta == t.cta;  // (a thread's own write: any scope includes its own CTA)
-    if (!(scope_includes(w->scope, same_cta, true) && scope_includes(st.scope, same_cta, true))) return nullptr;
+    const Nearness n = nearness(w->cta, t.cta);  // (a thread's own write: any scope includes its own CTA)
+    if (!(scope_includes(w->scope, n) && scope_includes(st.scope, n))) return nullptr;
     return w;
   }
 
@@ -740,13 +799,18 @@ class Detector final : public ptx::interp::Observer {
   // the acquire's last one are morally strong (ReleaseSet).
   void acquire(ThreadState& ts, const ThreadRef& t, Scope acquire_scope, const ReleaseSet& s) {
     if (auto it = s.by_cta.find(t.cta); it != s.by_cta.end()) ts.clock.join(it->second);
-    if (scope_includes(acquire_scope, false, true)) ts.clock.join(s.wide);
+    if (reach(acquire_scope) >= 1)
+      if (auto it = s.by_cluster.find(cluster_of(t)); it != s.by_cluster.end()) ts.clock.join(it->second);
+    if (reach(acquire_scope) >= 2) ts.clock.join(s.wide);
   }
   // The same for releases observed earlier: what the acquire takes is no longer pending.
   void acquire(ThreadState& ts, Pending& p, Scope acquire_scope) {
     ts.clock.join(p.own);
     p.own = {};
-    if (!scope_includes(acquire_scope, false, true)) return;
+    if (reach(acquire_scope) < 1) return;
+    ts.clock.join(p.cluster);
+    p.cluster = {};
+    if (reach(acquire_scope) < 2) return;
     ts.clock.join(p.wide);
     p.wide = {};
   }
@@ -827,6 +891,7 @@ class Detector final : public ptx::interp::Observer {
   // One phase of a CTA barrier: the clocks of its arrivals so far (for 8.9.4), and which threads arrived where.
   struct Phase {
     VectorClock clock;
+    TcgenOrder tc;  // the arriving threads' tcgen05.fence::before_thread_sync (tcgen05_before_thread_sync)
     std::vector<std::uint64_t> arrived;
     ThreadRef first;
     const ptx::ir::Instruction* first_ins = nullptr;
@@ -881,12 +946,21 @@ class Detector final : public ptx::interp::Observer {
   std::unordered_map<std::uint64_t, ThreadRef> refs_;
   std::unordered_map<Key, Cell, KeyHash> shadow_;
   std::map<std::pair<std::uint64_t, std::uint32_t>, Phase> barriers_;  // (CTA, barrier) -> its current phase
-  // (CTA, mbarrier object's shared offset) -> phase -> what the release arrive-ons in it make visible
-  std::map<std::pair<std::uint64_t, std::uint64_t>, std::map<std::uint64_t, VectorClock>> mbarriers_;
+  struct MbarrierPhase {
+    VectorClock released;  // what the release arrive-ons (and complete-tx) in it make visible
+    TcgenOrder tc;         // the arriving threads' tcgen05.fence::before_thread_sync
+  };
+  // (CTA, mbarrier object's shared offset) -> phase -> what it makes visible
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::map<std::uint64_t, MbarrierPhase>> mbarriers_;
+  MbarrierPhase& mbarrier_phase(std::uint64_t home, std::uint64_t object, std::uint64_t phase) {
+    return mbarriers_[{home, object}].try_emplace(phase, MbarrierPhase{VectorClock(cta_size_), {}}).first->second;
+  }
   std::set<const ptx::ir::Instruction*> divergent_sites_;
   std::array<std::uint32_t, 3> block_, grid_;
+  std::array<std::uint32_t, 3> cluster_{1, 1, 1};         // the launch's cluster shape (ISA 2.2.2)
   std::unordered_map<std::uint64_t, VectorClock> sc_cta_;  // Fence-SC order within a CTA
-  VectorClock sc_wide_;                                     // Fence-SC order among fences wider than a CTA
+  std::unordered_map<std::uint64_t, VectorClock> sc_cluster_;  // ... among fences of cluster scope or wider, by cluster
+  VectorClock sc_wide_;                                     // Fence-SC order among fences wider than a cluster
   std::vector<Site> sites_;
   std::unordered_map<const ptx::ir::Instruction*, std::uint32_t> site_index_;
   std::vector<Allocation> global_objects_, shared_objects_;

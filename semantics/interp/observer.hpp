@@ -118,8 +118,9 @@ class Observer {
   virtual void proxy_fence(const ThreadRef& /*t*/, const ir::Instruction& /*ins*/, ir::StateSpace /*space*/) {}
   // tcgen05 (ISA 9.7.16.6): a tcgen05.commit by t, numbered `commit` like the operations: it tracks every
   // tcgen05.mma t issued before it, and its arrive-on later comes as async_op_complete_tx(commit, ...). And a
-  // tcgen05.fence::after_thread_sync by t (9.7.16.6.3).
+  // tcgen05.fence::before_thread_sync / after_thread_sync by t (9.7.16.6.3).
   virtual void tcgen05_commit(const ThreadRef& /*t*/, std::uint64_t /*commit*/) {}
+  virtual void tcgen05_before_thread_sync(const ThreadRef& /*t*/) {}
   virtual void tcgen05_after_thread_sync(const ThreadRef& /*t*/) {}
   // Asked every few thousand warp instructions: a reason to stop the run now (the observer's own budget), or
   // empty to go on. The run then ends with a step_limit problem carrying that reason.
@@ -169,6 +170,7 @@ class TeeObserver final : public Observer {
     a_.proxy_fence(t, ins, space), b_.proxy_fence(t, ins, space);
   }
   void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { a_.tcgen05_commit(t, commit), b_.tcgen05_commit(t, commit); }
+  void tcgen05_before_thread_sync(const ThreadRef& t) override { a_.tcgen05_before_thread_sync(t), b_.tcgen05_before_thread_sync(t); }
   void tcgen05_after_thread_sync(const ThreadRef& t) override { a_.tcgen05_after_thread_sync(t), b_.tcgen05_after_thread_sync(t); }
   std::string stop_reason() override {
     std::string r = a_.stop_reason();

@@ -236,8 +236,10 @@ void Machine::exec_tcgen05_lane(Thread& t, const Instruction& ins) {
       }
       return;
     case Kind::fence:
-      if (opt_.observer && ins.q.has_word("fence::after_thread_sync")) opt_.observer->tcgen05_after_thread_sync(thread_ref(t));
-      return;  // (before_thread_sync: see docs/race/async-proxy.md)
+      if (!opt_.observer) return;
+      if (ins.q.has_word("fence::after_thread_sync")) opt_.observer->tcgen05_after_thread_sync(thread_ref(t));
+      else opt_.observer->tcgen05_before_thread_sync(thread_ref(t));
+      return;
     default: return;
   }
 }
