@@ -653,7 +653,7 @@ class Detector final : public ptx::interp::Observer {
   bool async_before(const Epoch& e, const AsyncOp& o, int sp) {
     if (e.async_proxy) {
       const bool ordered = o.clock.get(e.thread) >= e.clock;
-      if (ordered && refs_.at(e.thread).cta != o.issuer.cta && out_.unsettled.empty())
+      if (ordered && ref_of(e.thread).cta != o.issuer.cta && out_.unsettled.empty())
         out_.unsettled = "async-proxy accesses by operations of two CTAs of a cluster (" + ptx::ir::opcode_text(*sites_[e.site].ins) +
                          " then another) follow each other in base causality order, but ISA 8.9.5 item 2 orders accesses of one "
                          "proxy only when \"performed ... by the same thread block\"; taken as ordered";
@@ -661,9 +661,11 @@ class Detector final : public ptx::interp::Observer {
     }
     if (o.fenced[sp].get(e.thread) >= e.clock) return true;
     if (is_async_thread(e.thread)) return false;
-    auto it = threads_.find(e.thread);
-    if (it == threads_.end()) return false;
-    const auto& fences = it->second.proxy_fences[sp];
+    const std::vector<std::uint32_t>* kept = nullptr;
+    if (auto it = threads_.find(e.thread); it != threads_.end()) kept = &it->second.proxy_fences[sp];
+    else if (auto r = retired_proxy_fences_.find(e.thread); r != retired_proxy_fences_.end()) kept = &r->second[sp];
+    if (!kept) return false;
+    const auto& fences = *kept;
     auto f = std::lower_bound(fences.begin(), fences.end(), e.clock);
     return f != fences.end() && o.clock.get(e.thread) >= *f;
   }
@@ -675,11 +677,31 @@ class Detector final : public ptx::interp::Observer {
       it->second.clock.set(t.id, 1);
       for (VectorClock* c : {&it->second.tc_fenced, &it->second.tc_relaxed, &it->second.tc_own, &it->second.tc_mma, &it->second.tc_mma_done})
         *c = VectorClock(cta_size_);
-      refs_[t.id] = t;
     }
     return it->second;
   }
   void tick(ThreadState& ts, const ThreadRef& t) { ts.clock.set(t.id, ts.clock.get(t.id) + 1); }
+
+  // A retired CTA's threads run no more: their states go (what other clocks learned of them stays in those clocks),
+  // but for the proxy fences they made, which later async operations may still be ordered by (async_before). So
+  // the memory kept per thread is the resident CTAs', whatever the grid's size.
+  void cta_retired(std::uint64_t cta) override {
+    for (std::uint64_t id = cta * cta_size_; id < (cta + 1) * cta_size_; ++id) {
+      auto it = threads_.find(id);
+      if (it == threads_.end()) continue;
+      auto& fences = it->second.proxy_fences;
+      if (!fences[0].empty() || !fences[1].empty()) retired_proxy_fences_.emplace(id, std::move(fences));
+      threads_.erase(it);
+    }
+    // Its shared memory and Tensor Memory are gone with it (no thread reaches them any more, ISA 5.1.4, 9.7.16.7):
+    // their bytes' histories too, so the bytes tracked are the resident CTAs' and global memory's.
+    for (std::uint64_t region : {1 + cta, kTensorMemory + cta}) {
+      auto e = region_end_.find(region);
+      if (e == region_end_.end()) continue;
+      for (std::uint64_t addr = 0; addr < e->second; ++addr) shadow_.erase(Key{region, addr});
+      region_end_.erase(e);
+    }
+  }
 
   // A thread's cp.async copies are made by a thread of their own in the clocks, numbered after the grid's: its
   // counter in a clock is the latest epoch (ThreadState::async_epoch) of the thread's copies known complete.
@@ -711,6 +733,10 @@ class Detector final : public ptx::interp::Observer {
       if (it == shadow_.end()) {
         if (shadow_.size() >= o_.max_tracked_bytes) { out_.truncated = true; continue; }
         it = shadow_.emplace(key, Cell{}).first;
+        if (key.region) {  // a CTA's shared or Tensor Memory: its history goes with the CTA (cta_retired)
+          std::uint64_t& end = region_end_[key.region];
+          end = std::max(end, key.addr + 1);
+        }
       }
       Cell& c = it->second;
       now.offset = k;
@@ -741,6 +767,11 @@ class Detector final : public ptx::interp::Observer {
   }
   const Strength& strength(const Epoch& e) const { return e.atomic ? sites_[e.site].atomic_strength : sites_[e.site].plain_strength; }
   std::uint64_t cta_of(std::uint64_t thread) const { return thread / cta_size_; }
+  // A thread of the grid by number (observer.hpp's numbering); an async copier or operation thread (async_thread,
+  // op_thread) as its issuer.
+  ThreadRef ref_of(std::uint64_t thread) const {
+    return thread < threads_in_grid_ ? ptx::interp::thread_ref_of(thread, grid_, block_) : refs_.at(thread);
+  }
   // The linear id of a CTA's cluster (ISA 10.12: %clusterid = %ctaid / the cluster's shape per dimension), x fastest.
   std::uint64_t cluster_of_ctaid(const std::array<std::uint32_t, 3>& ctaid) const {
     std::array<std::uint64_t, 3> id{}, n{};
@@ -856,7 +887,7 @@ class Detector final : public ptx::interp::Observer {
     r.strength = e.async_proxy ? "weak, async proxy" : strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
     r.space = key.region >= kTensorMemory ? "tensor memory" : key.region ? "shared" : "global";
     const std::uint64_t owner = key.region >= kTensorMemory ? key.region - kTensorMemory : key.region - 1;
-    if (key.region && owner != refs_.at(e.thread).cta) {  // another CTA's of the cluster (ISA 5.1.4)
+    if (key.region && owner != ref_of(e.thread).cta) {  // another CTA's of the cluster (ISA 5.1.4)
       const auto c = ptx::interp::thread_ref_of(owner * cta_size_, grid_, block_).ctaid;
       r.space += " of ctaid (" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]) + ")";
     }
@@ -886,7 +917,7 @@ class Detector final : public ptx::interp::Observer {
     return r;
   }
 
-  ThreadIds ids(std::uint64_t thread) const { return ids_of(refs_.at(thread)); }
+  ThreadIds ids(std::uint64_t thread) const { return ids_of(ref_of(thread)); }
 
   // One phase of a CTA barrier: the clocks of its arrivals so far (for 8.9.4), and which threads arrived where.
   struct Phase {
@@ -912,9 +943,7 @@ class Detector final : public ptx::interp::Observer {
       for (auto id : ph.arrived) seen[id - ph.first.cta * cta_size_] = true;
       for (std::uint64_t k = 0; k < cta_size_; ++k)
         if (!seen[k]) {
-          auto it = refs_.find(ph.first.cta * cta_size_ + k);
-          ThreadRef r = it != refs_.end() ? it->second : ptx::interp::thread_ref_of(ph.first.cta * cta_size_ + k, grid_, block_);
-          missing = r;
+          missing = ref_of(ph.first.cta * cta_size_ + k);
           break;
         }
     }
@@ -940,11 +969,13 @@ class Detector final : public ptx::interp::Observer {
   DynamicResult& out_;
   const std::uint64_t cta_size_;
   const std::uint64_t threads_in_grid_;
-  std::unordered_map<std::uint64_t, ThreadState> threads_;
+  std::unordered_map<std::uint64_t, ThreadState> threads_;  // the threads of CTAs not yet retired
+  std::unordered_map<std::uint64_t, std::array<std::vector<std::uint32_t>, 2>> retired_proxy_fences_;
   std::unordered_map<std::uint64_t, AsyncOp> ops_;  // asynchronous-proxy operations by number
   std::unordered_map<std::uint64_t, VectorClock> commits_;  // tcgen05.commit by number: the MMAs it tracks
-  std::unordered_map<std::uint64_t, ThreadRef> refs_;
+  std::unordered_map<std::uint64_t, ThreadRef> refs_;  // async copier and operation threads: their issuer
   std::unordered_map<Key, Cell, KeyHash> shadow_;
+  std::unordered_map<std::uint64_t, std::uint64_t> region_end_;  // Key::region of a CTA's memory -> past its last byte tracked
   std::map<std::pair<std::uint64_t, std::uint32_t>, Phase> barriers_;  // (CTA, barrier) -> its current phase
   struct MbarrierPhase {
     VectorClock released;  // what the release arrive-ons (and complete-tx) in it make visible

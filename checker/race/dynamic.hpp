@@ -17,7 +17,7 @@ namespace ptxcheck::race {
 struct DynamicOptions {
   std::uint64_t seed = 0;                    // interpreter scheduling: 0 deterministic, else randomised
   std::uint64_t max_steps = 200'000'000;     // warp-instruction budget of the run
-  std::uint64_t max_threads = 1u << 16;      // larger launches are refused (a vector clock per thread)
+  std::uint64_t max_threads = 1u << 24;      // larger launches are refused (the time: ~20 s a million threads)
   std::uint64_t max_tracked_bytes = 1u << 22;  // distinct bytes with access history (~250 B each); past it, unchecked
   unsigned max_races = 32;
   double max_seconds = 0;                    // CPU time of the run with its checks; 0: no limit

@@ -381,6 +381,7 @@ void Machine::run_grid(std::size_t cta_bytes) {
       if (!resident[k]->done()) { ++k; continue; }
       bulk_flush_cluster(*resident[k]);  // its copies land before its shared memory goes
       for (Cta* c : resident[k]->ctas) {
+        if (opt_.observer) opt_.observer->cta_retired(cta_linear(*c));
         for (auto& t : c->threads)
           result_.stats.bytes_per_thread = std::max<std::uint64_t>(result_.stats.bytes_per_thread, t.peak_stack + sizeof(Thread));
         auto it = std::find_if(owned.begin(), owned.end(), [&](const auto& p) { return p.get() == c; });

@@ -122,6 +122,9 @@ class Observer {
   virtual void tcgen05_commit(const ThreadRef& /*t*/, std::uint64_t /*commit*/) {}
   virtual void tcgen05_before_thread_sync(const ThreadRef& /*t*/) {}
   virtual void tcgen05_after_thread_sync(const ThreadRef& /*t*/) {}
+  // Every thread of CTA `cta` (CTA-linear id) exited and its cluster's copies landed: no later event is by its
+  // threads (an observer may drop what it kept per thread).
+  virtual void cta_retired(std::uint64_t /*cta*/) {}
   // Asked every few thousand warp instructions: a reason to stop the run now (the observer's own budget), or
   // empty to go on. The run then ends with a step_limit problem carrying that reason.
   virtual std::string stop_reason() { return {}; }
@@ -172,6 +175,7 @@ class TeeObserver final : public Observer {
   void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { a_.tcgen05_commit(t, commit), b_.tcgen05_commit(t, commit); }
   void tcgen05_before_thread_sync(const ThreadRef& t) override { a_.tcgen05_before_thread_sync(t), b_.tcgen05_before_thread_sync(t); }
   void tcgen05_after_thread_sync(const ThreadRef& t) override { a_.tcgen05_after_thread_sync(t), b_.tcgen05_after_thread_sync(t); }
+  void cta_retired(std::uint64_t cta) override { a_.cta_retired(cta), b_.cta_retired(cta); }
   std::string stop_reason() override {
     std::string r = a_.stop_reason();
     return r.empty() ? b_.stop_reason() : r;

@@ -3,6 +3,7 @@
 #   // expect-exit: N            the program's exit code
 #   // expect-stdout: TEXT       a line of its standard output contains TEXT
 #   // expect-stderr: TEXT       a line of its standard error contains TEXT
+#   // expect-stderr-not: TEXT   no line of its standard error contains TEXT
 #   // nvcc: FLAGS               more nvcc flags
 #   // args: ARGS                the program's arguments (after --)
 #   // exec-flags: FLAGS         ptxcheck exec's own options (--racecheck, --seed N; $DIR is this folder)
@@ -32,6 +33,9 @@ for cu in "$dir"/*.cu; do
   while IFS= read -r text; do
     grep -qF -- "$text" "$work/$name.err" || { fail "$name" "stderr lacks '$text'"; ok=0; }
   done < <(sed -n 's|^// expect-stderr: ||p' "$cu")
+  while IFS= read -r text; do
+    ! grep -qF -- "$text" "$work/$name.err" || { fail "$name" "stderr has '$text'"; ok=0; }
+  done < <(sed -n 's|^// expect-stderr-not: ||p' "$cu")
   if [ $ok = 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else sed 's/^/  | /' "$work/$name.out" "$work/$name.err" | head -40; fi
 done
 # nvcc's default links the runtime statically: ptxcheck cannot stand in for it and says how to rebuild.

@@ -7,6 +7,7 @@
 #include "checker/race/dynamic.hpp"
 #include "checker/race/run.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/ir/build.hpp"
 
 #include <doctest/doctest.h>
 
@@ -275,10 +276,35 @@ TEST_CASE("GPUVerify's curand_mtgp32 is race free only for the library's pick-up
 
 TEST_CASE("launches larger than the dynamic engine's limit are refused, not run") {
   ptx::interp::Launch l;
-  l.grid = {1024, 1, 1};
+  l.grid = {65536, 1, 1};
   l.block = {1024, 1, 1};
   ptx::ir::Module m;
   auto d = race::check_execution(m, l, race::DynamicOptions{});
-  CHECK(!d.error.empty());
+  CHECK(d.error.find("the launch has 67108864 threads") != std::string::npos);
   CHECK(d.races.empty());
+}
+
+TEST_CASE("a retired CTA's shared memory leaves the tracked bytes: only resident CTAs' count") {
+  // 64 CTAs of 64 threads, each thread writing its word of a 256-byte shared array and reading its neighbour's
+  // after bar.sync: 16 KB of shared memory over the launch, at most 8 resident CTAs (2 KB) at a time.
+  const char* text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                     "  .reg .b32 %r<8>;\n  .shared .align 4 .b8 s[256];\n  mov.u32 %r1, %tid.x;\n  shl.b32 %r2, %r1, 2;\n"
+                     "  mov.u32 %r3, s;\n  add.u32 %r4, %r3, %r2;\n  st.shared.u32 [%r4], %r1;\n  bar.sync 0;\n"
+                     "  xor.b32 %r5, %r2, 4;\n  add.u32 %r6, %r3, %r5;\n  ld.shared.u32 %r7, [%r6];\n  ret;\n}\n";
+  auto built = ptx::ir::load_ptx(text, "retire.ptx");
+  REQUIRE(built);
+  ptx::interp::Launch l;
+  l.kernel = "k";
+  l.grid = {64, 1, 1};
+  l.block = {64, 1, 1};
+  race::DynamicOptions o;
+  o.max_tracked_bytes = 4096;
+  auto d = race::check_execution(*built.module, l, o);
+  REQUIRE(d.run.ok());
+  CHECK(d.accesses == 2 * 64 * 64);
+  CHECK(!d.truncated);
+  CHECK(d.races.empty());
+  // The same launch as one cooperative grid keeps every CTA resident: 16 KB, past the 4 KB tracked.
+  l.cooperative = true;
+  CHECK(race::check_execution(*built.module, l, o).truncated);
 }
