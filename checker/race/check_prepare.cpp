@@ -1,6 +1,9 @@
 // Stage 1 of a kernel's pair check (kernel_check.hpp), prepare: the kernel as the engine checks it, the notes on
 // what it rewrote, and the static analyses both threads share.
 #include "checker/race/kernel_check.hpp"
+#include "semantics/interp/launch.hpp"
+
+#include <algorithm>
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -46,6 +49,13 @@ PreparedKernel::PreparedKernel(const ptx::ir::Module& m, const ptx::ir::Function
   widen_split_arrives(an, rewritten.mbarriers);
   for (const auto& u : prep.unsupported)
     res.unsupported.push_back(u.what + " at " + where_of(m, f.body[u.instr]).text());
+  // Instructions this engine does not model but the interpreter runs (bulk copies, wgmma, tcgen05, ...): the
+  // dynamic engine checks a launch of them, and the user should hear of it.
+  const bool all_run = std::all_of(prep.unsupported.begin(), prep.unsupported.end(),
+                                   [&](const auto& u) { return ptx::interp::instruction_supported(f.body[u.instr]); });
+  if (!prep.unsupported.empty() && all_run)
+    res.notes.push_back("the dynamic engine runs the unsupported instructions: `ptxcheck race FILE --launch LAUNCH.json` "
+                        "checks one launch of the kernel (docs/race/dynamic-engine.md)");
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
   // Values broadcast through shared memory are one per CTA, which the uniformity analysis then knows too.
   prep.broadcasts = find_broadcasts(m, f, prep.cfg, [&](std::uint32_t i, std::uint32_t j) { return an.same_interval(i, j); }, an.aligned);

@@ -206,5 +206,11 @@ expect_rc 2 "--launch with malformed JSON" "$exe" race "$d/mp_fences.cu" --launc
 grep -q "bad.json: error: invalid JSON" "$tmp/err" || { echo "FAIL: malformed launch file not named"; fail=1; }
 expect_rc 2 "--launch with a missing file" "$exe" race "$d/mp_fences.cu" --launch "$tmp/none.json"
 grep -q "^$tmp/none.json: error: cannot read the file" "$tmp/err" || { echo "FAIL: missing launch file not named once"; cat "$tmp/err"; fail=1; }
+# Without --launch, a kernel with instructions only the dynamic engine models (a bulk copy): unknown, and the
+# note points to --launch; with it, the same kernel's verdict is definite.
+expect_rc 3 "bulk copy without --launch" "$exe" race "$d/bulk_load_wait.cu"
+grep -q "unsupported instructions: cp.async.bulk" "$tmp/out" || { echo "FAIL: the unsupported bulk copy not named"; fail=1; }
+grep -q "the dynamic engine runs the unsupported instructions: .ptxcheck race FILE --launch" "$tmp/out" || { echo "FAIL: no --launch hint"; fail=1; }
+expect_rc 0 "bulk copy with --launch" "$exe" race "$d/bulk_load_wait.cu" --launch "$d/bulk_load_wait.json"
 
 exit $fail
