@@ -1,5 +1,6 @@
 // CUDA runtime API: device memory, host memory, copies and symbols (cuda_runtime_api.h, "Memory Management").
 // Asynchronous forms complete before they return: one of the orders a stream allows (docs/exec.md).
+#include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -48,11 +49,18 @@ cudaError_t cudaFreeHost(void* ptr) {
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   return as_error(Runtime::instance().copy(dst, src, count, kind));
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+// In a capturing stream, recorded: the copy reads its source when the graph runs (api_graph.cpp).
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyAsync", [=] { return static_cast<int>(cudaMemcpy(dst, src, count, kind)); }}))
+    return cudaSuccess;
   return cudaMemcpy(dst, src, count, kind);
 }
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return as_error(Runtime::instance().set(devPtr, value, count)); }
-cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t) { return cudaMemset(devPtr, value, count); }
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  if (ptx::runtime::capture_into(stream, {"cudaMemsetAsync", [=] { return static_cast<int>(cudaMemset(devPtr, value, count)); }}))
+    return cudaSuccess;
+  return cudaMemset(devPtr, value, count);
+}
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
   void* address = nullptr;
@@ -64,10 +72,14 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
   if (cudaError_t e = symbol_at(symbol, count, offset, address)) return e;
   return cudaMemcpy(dst, address, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDeviceToHost);
 }
-cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToSymbolAsync", [=] { return static_cast<int>(cudaMemcpyToSymbol(symbol, src, count, offset, kind)); }}))
+    return cudaSuccess;
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
-cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromSymbolAsync", [=] { return static_cast<int>(cudaMemcpyFromSymbol(dst, symbol, count, offset, kind)); }}))
+    return cudaSuccess;
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) { return symbol_at(symbol, 0, 0, *devPtr); }

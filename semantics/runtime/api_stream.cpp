@@ -1,5 +1,6 @@
 // CUDA runtime API: streams, events and errors. Every operation has completed when its call returns, so a
 // stream or event is always complete; event times come from the interpreter's instruction count (docs/exec.md).
+#include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -38,10 +39,12 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return sticky(); }
 cudaError_t cudaStreamQuery(cudaStream_t) { return sticky(); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
-cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status) {
-  *status = cudaStreamCaptureStatusNone;  // graphs are not captured: every call runs at once
-  return cudaSuccess;
+// Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside another
+// stream's capture would fork the capture into this stream (api_graph.cpp), which is not modelled.
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  if (!ptx::runtime::joins_capture(stream, event)) return cudaSuccess;
+  return static_cast<cudaError_t>(
+      Runtime::instance().unimplemented("cudaStreamWaitEvent joining another stream to a graph capture", ptx::runtime::stream_capture_unsupported));
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   *priority = stream ? reinterpret_cast<Stream*>(stream)->priority : 0;
@@ -57,8 +60,11 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete reinterpret_cast<Event*>(event);
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!event) return cudaErrorInvalidResourceHandle;
+  ptx::runtime::note_event_record(stream, event);
+  if (ptx::runtime::capture_into(stream, {"cudaEventRecord", [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); }}))
+    return cudaSuccess;
   auto* e = reinterpret_cast<Event*>(event);
   e->warp_instructions = Runtime::instance().warp_instructions();
   e->recorded = true;

@@ -22,6 +22,7 @@ constexpr ErrorText kErrors[] = {
     {no_kernel_image, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
     {invalid_ptx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {invalid_resource_handle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {illegal_state, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {not_ready, "cudaErrorNotReady", "device not ready"},
     {illegal_address, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {launch_timeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
@@ -30,6 +31,8 @@ constexpr ErrorText kErrors[] = {
     {misaligned_address, "cudaErrorMisalignedAddress", "misaligned address"},
     {launch_failure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {not_supported, "cudaErrorNotSupported", "operation not supported"},
+    {stream_capture_unsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {stream_capture_invalidated, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
     {unknown, "cudaErrorUnknown", "unknown error"},
 };
 const ErrorText* find(int code) {

@@ -2,6 +2,7 @@
 #include "semantics/runtime/runtime.hpp"
 
 #include "semantics/ir/build.hpp"
+#include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/fatbin.hpp"
 #include "semantics/runtime/findings.hpp"
 
@@ -379,10 +380,10 @@ std::uint64_t Runtime::kernel_static_shared(const void* host_function) {
   return bytes;
 }
 
-int Runtime::unimplemented(const std::string& what) {
+int Runtime::unimplemented(const std::string& what, int error) {
   add_finding({"ptxcheck.exec.unimplemented", "warning", what + " is not implemented by ptxcheck", "", "", 0});
-  report("the CUDA runtime call " + what + " is not implemented by ptxcheck; it returns cudaErrorNotSupported");
-  return record(not_supported);
+  report("the CUDA runtime call " + what + " is not implemented by ptxcheck; it returns " + error_name(error));
+  return record(error);
 }
 
 int Runtime::launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
@@ -396,6 +397,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   }
   const ir::Function* fn = kernel_function(host_function);
   if (!fn) return record(invalid_device_function);
+  if (is_capturing(config.stream)) return capture_launch(host_function, *fn, config, args, extras);
   interp::Launch launch;
   launch.kernel = k->name;
   launch.grid = config.grid;
@@ -427,6 +429,26 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   note_fault(*k->module->module, ir::kernel_title(k->name), result.problem);
   const int e = result.problem.message.find("assertion failed") != std::string::npos ? assert_failed : error_of(result.problem.kind);
   return record(e);
+}
+
+// A launch into a capturing stream (api_graph.cpp): the arguments' bytes are copied now, as CUDA copies them at
+// capture, and the graph's node launches with them on the legacy stream when the graph runs.
+int Runtime::capture_launch(const void* host_function, const ir::Function& fn, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
+  auto bytes = std::make_shared<std::vector<std::vector<std::uint8_t>>>();
+  for (std::size_t p = 0; p < fn.params.size(); ++p) {
+    const auto* b = static_cast<const std::uint8_t*>(args ? args[p] : nullptr);
+    if (!b) return record(invalid_value);
+    bytes->emplace_back(b, b + fn.params[p].size_bytes());
+  }
+  LaunchConfig replay = config;
+  replay.stream = nullptr;
+  auto run = [this, host_function, replay, bytes, extras] {
+    std::vector<void*> pointers;
+    for (auto& b : *bytes) pointers.push_back(b.data());
+    return launch(host_function, replay, pointers.data(), extras);
+  };
+  capture_into(config.stream, {"launch of " + fn.name, std::move(run)});
+  return success;
 }
 
 }  // namespace ptx::runtime

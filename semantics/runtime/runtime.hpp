@@ -26,9 +26,10 @@ namespace ptx::runtime {
 enum Error : int {
   success = 0, invalid_value = 1, memory_allocation = 2, invalid_configuration = 9, invalid_symbol = 13,
   invalid_device_pointer = 17, invalid_memcpy_direction = 21, invalid_device_function = 98, invalid_device = 101,
-  no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, not_ready = 600, illegal_address = 700,
-  launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716, launch_failure = 719,
-  not_supported = 801, unknown = 999,
+  no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, illegal_state = 401, not_ready = 600,
+  illegal_address = 700, launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716,
+  launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
+  unknown = 999,
 };
 
 struct Module {
@@ -124,8 +125,8 @@ class Runtime {
   int kernel_target(const void* host_function);
   std::uint64_t kernel_static_shared(const void* host_function);
   // A runtime call (or a case of one) ptxcheck does not implement: said on stderr with its name, counted, and
-  // answered with cudaErrorNotSupported.
-  int unimplemented(const std::string& what);
+  // answered with `error` (cudaErrorNotSupported unless the case has a code of its own).
+  int unimplemented(const std::string& what, int error = not_supported);
 
   void set_monitor(std::unique_ptr<LaunchMonitor> m) { monitor_ = std::move(m); }
   LaunchMonitor* monitor() { return monitor_.get(); }
@@ -137,6 +138,7 @@ class Runtime {
   std::uint64_t warp_instructions() const { return warp_instructions_; }  // every launch so far (event timing)
 
  private:
+  int capture_launch(const void* host_function, const ir::Function& fn, const LaunchConfig& config, void** args, const LaunchExtras& extras);
   Runtime();
   void report(const std::string& message);  // to stderr, prefixed "ptxcheck exec: "
   Module* module_of(void** handle);

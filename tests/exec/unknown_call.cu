@@ -1,12 +1,14 @@
 // expect-exit: 0
-// expect-stdout: graph: cudaErrorNotSupported
-// expect-stderr: cudaGraphCreate is not implemented
+// expect-stdout: node: cudaErrorNotSupported
+// expect-stderr: cudaGraphAddEmptyNode is not implemented
 // A runtime call ptxcheck does not implement fails loudly, with its name, and returns an error.
 #include <cstdio>
 
 int main() {
   cudaGraph_t graph;
-  cudaError_t e = cudaGraphCreate(&graph, 0);
-  std::printf("graph: %s\n", cudaGetErrorName(e));
+  cudaGraphCreate(&graph, 0);
+  cudaGraphNode_t node;
+  cudaError_t e = cudaGraphAddEmptyNode(&node, graph, nullptr, 0);
+  std::printf("node: %s\n", cudaGetErrorName(e));
   return 0;
 }

@@ -1,0 +1,58 @@
+// expect-exit: 0
+// expect-stdout: legacy stream: operation not permitted when stream is capturing
+// expect-stdout: capturing: 1, ran during capture: 0
+// expect-stdout: nodes: 2
+// expect-stdout: after two launches: 10 10 10
+// expect-stdout: fork: operation not permitted when stream is capturing, end: operation failed due to a previous error during capture
+// expect-stderr: cudaStreamWaitEvent joining another stream to a graph capture
+// CUDA graphs by stream capture (CUDA Programming Guide, "CUDA Graphs"): work issued to a capturing stream is
+// recorded, not run; a kernel node keeps the argument values of the capture; each launch of the instantiated
+// graph runs the nodes in order. The legacy stream cannot capture; forking a capture into another stream is
+// refused by ptxcheck (not modelled) and invalidates the capture, as a capture error does in CUDA.
+#include <cstdio>
+
+__global__ void add(int* d, int k) { d[threadIdx.x] += k; }
+
+int main() {
+  int *d, h[32] = {0};
+  cudaMalloc(&d, sizeof h);
+  cudaMemset(d, 0, sizeof h);
+  cudaGraph_t graph;
+  printf("legacy stream: %s\n", cudaGetErrorString(cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal)));
+
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(s, &status);
+  int k = 5;
+  add<<<1, 32, 0, s>>>(d, k);
+  k = 100;  // the node launches with the 5 captured above
+  cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s);
+  cudaStreamEndCapture(s, &graph);
+  printf("capturing: %d, ran during capture: %d\n", status == cudaStreamCaptureStatusActive, h[0]);
+  size_t nodes = 0;
+  cudaGraphGetNodes(graph, nullptr, &nodes);
+  printf("nodes: %zu\n", nodes);
+
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) return 1;
+  cudaGraphLaunch(exec, s);
+  cudaGraphLaunch(exec, s);
+  cudaStreamSynchronize(s);
+  printf("after two launches: %d %d %d\n", h[0], h[17], h[31]);
+
+  cudaStream_t other;
+  cudaStreamCreate(&other);
+  cudaEvent_t e;
+  cudaEventCreate(&e);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(e, s);
+  cudaError_t fork = cudaStreamWaitEvent(other, e, 0);
+  cudaGraph_t broken;
+  cudaError_t end = cudaStreamEndCapture(s, &broken);
+  printf("fork: %s, end: %s\n", cudaGetErrorString(fork), cudaGetErrorString(end));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  return 0;
+}
