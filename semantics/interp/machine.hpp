@@ -423,7 +423,7 @@ class Machine {
   std::vector<Cta*> tcgen05_ctas(Thread& t, const Instruction& ins);
   void tcgen05_commit(Thread& t, const Instruction& ins);
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
-  bool try_warpgroup_wgmma(Warp& w);  // runs a wgmma.mma_async every live lane of w's warpgroup has reached
+  bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async or setmaxnreg every live lane of w's warpgroup has reached
   std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);

@@ -1,6 +1,7 @@
 // AST -> checked IR (see build.hpp). Names follow ISA 4.4 and 5.1; register scoping follows ISA 11.4
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/misc_forms.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
 #include "semantics/support/names.hpp"
@@ -729,6 +730,7 @@ class Builder {
       out.operands.push_back(resolve(ins.operands[i], index, path, out));
     }
     check_operands(ins, out);
+    check_misc(ins, out);
     check_video(ins, out);
     check_type_count(ins, out);
     fn_->body.push_back(std::move(out));
@@ -788,6 +790,13 @@ class Builder {
     } else if (out.op == Opcode::mbarrier_ && mbarrier_op(out) == MbarrierOp::none) {
       error(ins, "'" + opcode_text(out) + "' names no mbarrier operation (ISA 9.7.13.15)");
     }
+  }
+
+  // The resolved operands of setmaxnreg (ISA 9.7.19.5): semantics/ir/misc_forms.hpp.
+  void check_misc(const ast::Instruction& ins, const Instruction& out) {
+    std::string why;
+    if (out.op == Opcode::setmaxnreg_) why = setmaxnreg_error(out);
+    if (!why.empty()) error(ins, why);
   }
 
   // Video selectors and negations only where the ISA's syntax puts them (ISA 9.7.18, semantics/ir/video_select.hpp),
