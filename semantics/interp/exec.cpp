@@ -310,6 +310,7 @@ bool instruction_supported(const Instruction& ins) {
     case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
     case Opcode::setmaxnreg_:  // 9.7.19.5: a warpgroup rendezvous (machine.cpp); the builder checked its form
+    case Opcode::brx_:  // 9.7.12.4 (machine.cpp), its list resolved by the builder
       break;
     case Opcode::cp_:
       if (ins.q.has_word("bulk")) return bulk_copy_supported(ins);  // 9.7.9.25.4-6 (bulk_copy.cpp)

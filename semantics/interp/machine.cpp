@@ -579,6 +579,7 @@ bool Machine::exec_group(Warp& w, Group& g) {
     if (w.diverged && target <= pc) w.yielded |= active;
     return false;
   }
+  if (ins.op == ir::Opcode::brx_) return exec_brx(w, g, ins, active);
   return exec_other(w, g, ins, d, active);
 }
 
@@ -656,9 +657,6 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
     case Opcode::tcgen05_:
       if (tcgen05_collective(ins)) return exec_collective(w, g, ins, d, active);
       break;  // mma, commit, fence, wait: exec_lane (tcgen05.cpp)
-    case Opcode::brx_:
-      fail(Problem::Kind::unsupported, "brx.idx is not supported");
-      return false;
     default:
       break;
   }

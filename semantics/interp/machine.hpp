@@ -399,6 +399,7 @@ class Machine {
   bool exec_group(Warp& w, Group& g);
   bool exec_other(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
   bool exec_collective(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
+  bool exec_brx(Warp& w, Group& g, const Instruction& ins, std::uint32_t active);  // 9.7.12.4 (branch_indexed.cpp)
   static void sync_pc(Group& g);
   void thread_exit(Thread& t);
   void arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d);

@@ -547,8 +547,25 @@ class Builder {
       Operand* o = &fn_->body[fix.instruction].operands[fix.path[0]];
       for (std::size_t k = 1; k < fix.path.size(); ++k) o = &o->elements[fix.path[k]];
       o->target = static_cast<std::int32_t>(it->second);
+      if (fn_->body[fix.instruction].op == Opcode::brx_ && fix.path == std::vector<std::size_t>{1}) resolve_branch_targets(*fix.node, fix, *o);
     }
     fn_ = nullptr;
+  }
+
+  // ISA 9.7.12.4 brx.idx index, tlist: "The tlist operand must be the label of a .branchtargets directive" of this
+  // function; its labels become the operand's elements (each a Label), so that an engine indexes them directly.
+  void resolve_branch_targets(const ast::Tagged& node, const LabelFixup& fix, Operand& o) {
+    auto list = fn_->branch_targets.find(fix.ir_name);
+    if (list == fn_->branch_targets.end()) {
+      error(node, "'" + fix.name + "' is not the label of a .branchtargets directive (ISA 9.7.12.4)");
+      return;
+    }
+    for (const auto& name : list->second) {
+      Operand t;
+      t.kind = Operand::Kind::Label;
+      t.target = static_cast<std::int32_t>(fn_->labels.at(name));
+      o.elements.push_back(t);
+    }
   }
 
   // A `.reg` parameter (legacy ABI) is a register; a `.param` parameter is a variable.

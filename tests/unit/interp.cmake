@@ -29,4 +29,5 @@ ptxcheck_unit_test(NAME tcgen05
 ptxcheck_unit_test(NAME interp_forms
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_setmaxnreg.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_brx.cpp
   LIBS ptxcheck_interp)
