@@ -30,4 +30,5 @@ ptxcheck_unit_test(NAME interp_forms
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_setmaxnreg.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_brx.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_cvt_tf32.cpp
   LIBS ptxcheck_interp)
