@@ -285,6 +285,22 @@ void Machine::store(Thread& t, StateSpace space, std::uint64_t addr, const CV& v
   for (unsigned k = 0; k < bytes; ++k) p[k] = static_cast<std::uint8_t>(v.v >> (8 * k));
 }
 
+namespace {
+// The .b128 forms the interpreter runs, on 128-bit register values: ld/ldu/st of one .b128 (9.7.9.8-9.7.9.11),
+// mov.b128 packing or unpacking two .b64 (9.7.9.10), and atom.cas.b128 / atom.exch.b128 (9.7.13.5, the only
+// operations its syntax gives .b128).
+bool b128_supported(const Instruction& ins) {
+  const auto& o = ins.operands;
+  switch (ins.op) {
+    case Opcode::mov_: return o.size() == 2 && (o[0].kind == OK::Vector) != (o[1].kind == OK::Vector);
+    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_:
+      return ins.q.vector_width == 1 && !ins.q.has(ir::Flag::async) && !ins.q.has(ir::Flag::bulk);
+    case Opcode::atom_: return ins.q.atom_op == ir::AtomOp::cas || ins.q.atom_op == ir::AtomOp::exch;
+    default: return false;
+  }
+}
+}  // namespace
+
 // Whether the interpreter runs `ins`: a register-value form semantics/ops/execute.hpp models, or one of the forms
 // exec_lane, the warp and barrier steps (machine.cpp) and mbarrier.cpp run.
 bool instruction_supported(const Instruction& ins) {
@@ -299,6 +315,7 @@ bool instruction_supported(const Instruction& ins) {
     return warp_matrix_supported(ins);  // 9.7.14.5.15-17 (warp_matrix.cpp)
   if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
   if (ins.op == Opcode::tcgen05_) return tcgen05_supported(ins);  // 9.7.16 (tcgen05.cpp)
+  if (ins.q.types.size() == 1 && ins.q.types[0].scalar == ir::ScalarType::b128) return b128_supported(ins);
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
   switch (ins.op) {
