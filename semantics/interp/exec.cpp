@@ -263,6 +263,7 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
       break;
     case StateSpace::local: case StateSpace::param:
       if (a <= t.stack.size() && size <= t.stack.size() - a) p = t.stack.data() + a;
+      else if (space == StateSpace::local && a >= t.sp && a <= kAllocaTop && size <= kAllocaTop - a) p = t.alloca_mem.data() + (a - t.sp);
       break;
     default: break;
   }
@@ -327,6 +328,7 @@ bool instruction_supported(const Instruction& ins) {
     case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
     case Opcode::setmaxnreg_:  // 9.7.19.5: a warpgroup rendezvous (machine.cpp); the builder checked its form
+    case Opcode::alloca_: case Opcode::stacksave_: case Opcode::stackrestore_:  // 9.7.17 (stack.cpp)
     case Opcode::brx_:  // 9.7.12.4 (machine.cpp), its list resolved by the builder
       break;
     case Opcode::cp_:
@@ -555,6 +557,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;
     case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
     case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;
+    case Opcode::alloca_: case Opcode::stacksave_: case Opcode::stackrestore_: exec_stack(t, ins, d); return true;
     case Opcode::membar_: case Opcode::fence_:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
       if (opt_.observer && ins.q.has(ir::Flag::proxy) && ins.q.has_word("async"))  // 9.7.13.4 fence.proxy.async

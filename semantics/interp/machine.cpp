@@ -197,6 +197,7 @@ void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, T
   f.call = call;
   f.reg_base = static_cast<std::uint32_t>(t.regs.size());
   f.stack_base = align_up(t.stack.size(), 16);
+  f.entry_sp = t.sp;
   t.regs.insert(t.regs.end(), fi.init.begin(), fi.init.end());
   t.stack.resize(f.stack_base + fi.frame_bytes, 0);
   t.peak_stack = std::max<std::uint64_t>(t.peak_stack, t.stack.size() + t.regs.size() * sizeof(CV));
@@ -1163,6 +1164,7 @@ void Machine::do_return(Thread& t) {
   t.frames.pop_back();
   t.regs.resize(callee.reg_base);
   t.stack.resize(callee.stack_base);
+  release_alloca(t, callee.entry_sp);  // ISA 9.7.17.3: "automatically deallocated when the function exits"
   sync_top(t);
   const auto& ops = callee.call->operands;
   if (!ops.empty() && ops[0].kind == Operand::Kind::List) {

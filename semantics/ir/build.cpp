@@ -809,10 +809,11 @@ class Builder {
     }
   }
 
-  // The resolved operands of setmaxnreg (ISA 9.7.19.5): semantics/ir/misc_forms.hpp.
+  // The resolved operands of setmaxnreg (ISA 9.7.19.5) and the stack instructions (9.7.17): semantics/ir/misc_forms.hpp.
   void check_misc(const ast::Instruction& ins, const Instruction& out) {
     std::string why;
     if (out.op == Opcode::setmaxnreg_) why = setmaxnreg_error(out);
+    else if (out.op == Opcode::alloca_ || out.op == Opcode::stacksave_ || out.op == Opcode::stackrestore_) why = stack_form_error(out);
     if (!why.empty()) error(ins, why);
   }
 

@@ -18,4 +18,15 @@ std::string setmaxnreg_error(const Instruction& in) {
   return {};
 }
 
+std::string stack_form_error(const Instruction& in) {
+  const std::string name = opcode_name(in.op);
+  if (in.q.types.size() != 1 || (in.q.types[0].scalar != ScalarType::u32 && in.q.types[0].scalar != ScalarType::u64))
+    return "'" + name + "' takes the type .u32 or .u64 (ISA 9.7.17)";
+  if (in.op != Opcode::alloca_ || in.operands.size() < 3) return {};
+  const Operand& align = in.operands[2];
+  if (align.kind != Operand::Kind::Immediate || align.imm == 0 || (align.imm & (align.imm - 1)) != 0 || align.imm > (1u << 23))
+    return "the alignment of 'alloca' must be an integer constant, a power of 2 not above 2^23 (ISA 9.7.17.3)";
+  return {};
+}
+
 }  // namespace ptx::ir

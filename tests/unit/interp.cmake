@@ -30,6 +30,7 @@ ptxcheck_unit_test(NAME interp_forms
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_setmaxnreg.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_brx.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_stack.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_atom_b128.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_cvt_tf32.cpp
   LIBS ptxcheck_interp)
