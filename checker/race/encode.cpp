@@ -168,6 +168,7 @@ bool register_only(Opcode op) {
     case Opcode::bra_: case Opcode::ret_: case Opcode::exit_: case Opcode::trap_: case Opcode::membar_: case Opcode::fence_:
     case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
+    case Opcode::setmaxnreg_:  // ISA 9.7.19.5: register allocation only, no effect on memory or values
     case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
       return true;
     default: return false;

@@ -263,6 +263,7 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
       break;
     case StateSpace::local: case StateSpace::param:
       if (a <= t.stack.size() && size <= t.stack.size() - a) p = t.stack.data() + a;
+      else if (space == StateSpace::local && a >= t.sp && a <= kAllocaTop && size <= kAllocaTop - a) p = t.alloca_mem.data() + (a - t.sp);
       break;
     default: break;
   }
@@ -285,6 +286,22 @@ void Machine::store(Thread& t, StateSpace space, std::uint64_t addr, const CV& v
   for (unsigned k = 0; k < bytes; ++k) p[k] = static_cast<std::uint8_t>(v.v >> (8 * k));
 }
 
+namespace {
+// The .b128 forms the interpreter runs, on 128-bit register values: ld/ldu/st of one .b128 (9.7.9.8-9.7.9.11),
+// mov.b128 packing or unpacking two .b64 (9.7.9.10), and atom.cas.b128 / atom.exch.b128 (9.7.13.5, the only
+// operations its syntax gives .b128).
+bool b128_supported(const Instruction& ins) {
+  const auto& o = ins.operands;
+  switch (ins.op) {
+    case Opcode::mov_: return o.size() == 2 && (o[0].kind == OK::Vector) != (o[1].kind == OK::Vector);
+    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_:
+      return ins.q.vector_width == 1 && !ins.q.has(ir::Flag::async) && !ins.q.has(ir::Flag::bulk);
+    case Opcode::atom_: return ins.q.atom_op == ir::AtomOp::cas || ins.q.atom_op == ir::AtomOp::exch;
+    default: return false;
+  }
+}
+}  // namespace
+
 // Whether the interpreter runs `ins`: a register-value form semantics/ops/execute.hpp models, or one of the forms
 // exec_lane, the warp and barrier steps (machine.cpp) and mbarrier.cpp run.
 bool instruction_supported(const Instruction& ins) {
@@ -299,6 +316,7 @@ bool instruction_supported(const Instruction& ins) {
     return warp_matrix_supported(ins);  // 9.7.14.5.15-17 (warp_matrix.cpp)
   if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
   if (ins.op == Opcode::tcgen05_) return tcgen05_supported(ins);  // 9.7.16 (tcgen05.cpp)
+  if (ins.q.types.size() == 1 && ins.q.types[0].scalar == ir::ScalarType::b128) return b128_supported(ins);
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
   switch (ins.op) {
@@ -309,6 +327,9 @@ bool instruction_supported(const Instruction& ins) {
     case Opcode::vote_: case Opcode::match_: case Opcode::activemask_: case Opcode::redux_: case Opcode::elect_:
     case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
+    case Opcode::setmaxnreg_:  // 9.7.19.5: a warpgroup rendezvous (machine.cpp); the builder checked its form
+    case Opcode::alloca_: case Opcode::stacksave_: case Opcode::stackrestore_:  // 9.7.17 (stack.cpp)
+    case Opcode::brx_:  // 9.7.12.4 (machine.cpp), its list resolved by the builder
       break;
     case Opcode::cp_:
       if (ins.q.has_word("bulk")) return bulk_copy_supported(ins);  // 9.7.9.25.4-6 (bulk_copy.cpp)
@@ -536,6 +557,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;
     case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
     case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;
+    case Opcode::alloca_: case Opcode::stacksave_: case Opcode::stackrestore_: exec_stack(t, ins, d); return true;
     case Opcode::membar_: case Opcode::fence_:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
       if (opt_.observer && ins.q.has(ir::Flag::proxy) && ins.q.has_word("async"))  // 9.7.13.4 fence.proxy.async

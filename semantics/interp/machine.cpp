@@ -41,6 +41,9 @@ std::uint32_t ranks_to_lanes(std::uint32_t ranks, std::uint32_t mask) {
     if ((ranks >> k) & 1) lanes |= m & (0u - m);
   return lanes;
 }
+// The instructions whose rendezvous is the warpgroup's (try_warpgroup_sync): wgmma.mma_async (9.7.15.5.2) and
+// setmaxnreg (9.7.19.5).
+bool warpgroup_rendezvous(ir::Opcode op) { return op == ir::Opcode::wgmma_ || op == ir::Opcode::setmaxnreg_; }
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 std::uint64_t var_align(const ir::Variable& v) { return variable_alignment(v); }
 }  // namespace
@@ -194,6 +197,7 @@ void Machine::push_frame(Thread& t, std::uint32_t fn, const Instruction* call, T
   f.call = call;
   f.reg_base = static_cast<std::uint32_t>(t.regs.size());
   f.stack_base = align_up(t.stack.size(), 16);
+  f.entry_sp = t.sp;
   t.regs.insert(t.regs.end(), fi.init.begin(), fi.init.end());
   t.stack.resize(f.stack_base + fi.frame_bytes, 0);
   t.peak_stack = std::max<std::uint64_t>(t.peak_stack, t.stack.size() + t.regs.size() * sizeof(CV));
@@ -577,6 +581,7 @@ bool Machine::exec_group(Warp& w, Group& g) {
     if (w.diverged && target <= pc) w.yielded |= active;
     return false;
   }
+  if (ins.op == ir::Opcode::brx_) return exec_brx(w, g, ins, active);
   return exec_other(w, g, ins, d, active);
 }
 
@@ -646,6 +651,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       return true;
     case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_:
     case Opcode::ldmatrix_: case Opcode::stmatrix_: case Opcode::movmatrix_: case Opcode::wmma_: case Opcode::mma_:
+    case Opcode::setmaxnreg_:  // ISA 9.7.19.5: a warpgroup rendezvous with no other effect here
       return exec_collective(w, g, ins, d, active);
     case Opcode::wgmma_:
       if (ins.q.has_word("mma_async")) return exec_collective(w, g, ins, d, active);
@@ -653,9 +659,6 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
     case Opcode::tcgen05_:
       if (tcgen05_collective(ins)) return exec_collective(w, g, ins, d, active);
       break;  // mma, commit, fence, wait: exec_lane (tcgen05.cpp)
-    case Opcode::brx_:
-      fail(Problem::Kind::unsupported, "brx.idx is not supported");
-      return false;
     default:
       break;
   }
@@ -717,6 +720,9 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
         break;
       case Opcode::wgmma_:
         // ISA 9.7.15.5.2: a warpgroup collective; it runs when every live lane of the four warps has arrived (wgmma.cpp).
+      case Opcode::setmaxnreg_:
+        // ISA 9.7.19.5 .sync.aligned: all threads of the warpgroup execute the same setmaxnreg; it changes only the
+        // warp's register allocation, which the interpreter does not model, so the rendezvous is its whole effect.
         t.sync_mask = live;
         break;
       case Opcode::tcgen05_:
@@ -840,8 +846,8 @@ void Machine::try_warp_sync(Warp& w) {
     for (std::uint32_t i = 0; i < w.lanes.size(); ++i) {
       Thread& t = cta_->threads[w.lanes[i]];
       if (t.status != Status::at_warp_sync) continue;
-      if (t.sync_ins->op == ir::Opcode::wgmma_) {  // a warpgroup rendezvous (wgmma.cpp)
-        if (!try_warpgroup_wgmma(w)) break;
+      if (warpgroup_rendezvous(t.sync_ins->op)) {
+        if (!try_warpgroup_sync(w)) break;
         again = true;
         break;
       }
@@ -865,6 +871,36 @@ void Machine::try_warp_sync(Warp& w) {
       break;
     }
   }
+}
+
+// The warpgroup rendezvous (9.7.15.1: four contiguous warps). wgmma.mma_async is a warpgroup operation: its product
+// starts when all four warps have issued it, so no warp runs past it (and on to overwrite its shared-memory operands)
+// before the others have arrived, as on the hardware. setmaxnreg.sync.aligned (9.7.19.5) must be executed by all
+// warps of the warpgroup. Lanes that exited do not count; every other lane must wait at the same instruction.
+bool Machine::try_warpgroup_sync(Warp& w) {
+  const std::size_t first = static_cast<std::size_t>(&w - cta_->warps.data()) / 4 * 4, last = std::min(first + 4, cta_->warps.size());
+  const Instruction* ins = nullptr;
+  for (std::size_t j = first; j < last; ++j)
+    for (std::uint32_t lane : cta_->warps[j].lanes) {
+      const Thread& u = cta_->threads[lane];
+      if (u.status == Status::exited) continue;
+      if (u.status != Status::at_warp_sync || (ins && u.sync_ins != ins) || !warpgroup_rendezvous(u.sync_ins->op)) return false;
+      ins = u.sync_ins;
+    }
+  if (!ins) return false;
+  wgmma_issuers_.clear();  // an observer's view: the warpgroup's threads issue each warp's part (warp_wgmma)
+  if (opt_.observer && ins->op == ir::Opcode::wgmma_)
+    for (std::size_t j = first; j < last; ++j)
+      for (std::uint32_t lane : cta_->warps[j].lanes)
+        if (cta_->threads[lane].status == Status::at_warp_sync) wgmma_issuers_.push_back(thread_ref(cta_->threads[lane]));
+  for (std::size_t j = first; j < last && !stop_; ++j) {
+    Warp& v = cta_->warps[j];
+    std::uint32_t group = 0;
+    for (std::uint32_t i = 0; i < v.lanes.size(); ++i)
+      if (cta_->threads[v.lanes[i]].status == Status::at_warp_sync) group |= 1u << i;
+    if (group) complete_warp_sync(v, group, *ins);
+  }
+  return true;
 }
 
 void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction& ins) {
@@ -1129,6 +1165,7 @@ void Machine::do_return(Thread& t) {
   t.frames.pop_back();
   t.regs.resize(callee.reg_base);
   t.stack.resize(callee.stack_base);
+  release_alloca(t, callee.entry_sp);  // ISA 9.7.17.3: "automatically deallocated when the function exits"
   sync_top(t);
   const auto& ops = callee.call->operands;
   if (!ops.empty() && ops[0].kind == Operand::Kind::List) {

@@ -28,18 +28,23 @@ struct Frame {
   std::uint32_t reg_base = 0;
   std::uint64_t stack_base = 0;
   const Instruction* call = nullptr;  // the caller's call instruction (return values go to its operands)
+  std::uint64_t entry_sp = kAllocaTop;  // the thread's alloca stack pointer when the frame was entered (stack.cpp)
 };
 
 enum class Status : std::uint8_t { running, at_barrier, at_warp_sync, at_cluster_wait, exited };
 
 struct Thread {
-  explicit Thread(std::pmr::memory_resource* arena) : frames(arena), regs(arena), stack(arena) {}
+  explicit Thread(std::pmr::memory_resource* arena) : frames(arena), regs(arena), stack(arena), alloca_mem(arena) {}
   // The top frame and its registers, cached (set by Machine::sync_top whenever frames or regs change).
   Frame* top = nullptr;
   CV* rbase = nullptr;
   std::pmr::vector<Frame> frames;
   std::pmr::vector<CV> regs;
   std::pmr::vector<std::uint8_t> stack;  // local and param spaces of every frame
+  // ISA 9.7.17: the stack alloca allocates from, growing down from kAllocaTop in the local space; alloca_mem holds
+  // the local addresses [sp, kAllocaTop) (stack.cpp).
+  std::uint64_t sp = kAllocaTop;
+  std::pmr::vector<std::uint8_t> alloca_mem;
   Status status = Status::running;
   CV carry{0, 1};  // CC.CF (ISA 9.7.2)
   std::array<std::uint32_t, 3> tid{};
@@ -332,6 +337,8 @@ class Machine {
   std::uint64_t own_shared_base() const;  // the executing CTA's .shared::cta address of offset 0
   std::uint8_t* shared_pointer(Thread& t, StateSpace given, std::uint64_t addr, std::uint64_t size);
   void exec_mapa(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_stack(Thread& t, const Instruction& ins, const Decoded& d);  // alloca, stacksave, stackrestore (stack.cpp)
+  void release_alloca(Thread& t, std::uint64_t sp);  // sets sp to a value at or above it, freeing what lies below
   void exec_getctarank(Thread& t, const Instruction& ins, const Decoded& d);
   // Bulk asynchronous copies (bulk_copy.cpp, ISA 9.7.9.25.4-6): cp{.reduce}.async.bulk{.tensor}, their
   // prefetches (hints), commit_group and wait_group. A copy completes at issue, or with --seed at a random later
@@ -399,6 +406,7 @@ class Machine {
   bool exec_group(Warp& w, Group& g);
   bool exec_other(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
   bool exec_collective(Warp& w, Group& g, const Instruction& ins, const Decoded& d, std::uint32_t active);
+  bool exec_brx(Warp& w, Group& g, const Instruction& ins, std::uint32_t active);  // 9.7.12.4 (branch_indexed.cpp)
   static void sync_pc(Group& g);
   void thread_exit(Thread& t);
   void arrive_barrier(Thread& t, const Instruction& ins, const Decoded& d);
@@ -423,7 +431,7 @@ class Machine {
   std::vector<Cta*> tcgen05_ctas(Thread& t, const Instruction& ins);
   void tcgen05_commit(Thread& t, const Instruction& ins);
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
-  bool try_warpgroup_wgmma(Warp& w);  // runs a wgmma.mma_async every live lane of w's warpgroup has reached
+  bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async or setmaxnreg every live lane of w's warpgroup has reached
   std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);

@@ -20,6 +20,10 @@ inline constexpr std::uint64_t kSharedWindow = 0xC0000000;  // generic = window 
 inline constexpr std::uint64_t kLocalWindow = 0xD0000000;   // generic = window + local-space address
 inline constexpr std::uint64_t kParamWindow = 0xE0000000;   // generic = window + param-space address
 inline constexpr std::uint64_t kWindowSize = 0x10000000;
+// The local-space address the alloca stack (ISA 9.7.17) grows down from, above every frame's local and param bytes
+// (which grow up from 0), inside the local window and within 32 bits (alloca.u32), and how far it may grow.
+inline constexpr std::uint64_t kAllocaTop = 0x08000000;
+inline constexpr std::uint64_t kAllocaLimit = 0x01000000;  // 16 MiB a thread
 // The .shared::cluster window (docs/clusters.md, ISA 5.1.4): in a cluster of more than one CTA, rank r's shared
 // memory is at r * kDsmemStride + offset, and those are also its .shared::cta addresses (its window inside the
 // cluster window). The rank is in bits 24-27, as on the hardware: the CTAs of a CTA pair (9.7.16.5.1) differ in

@@ -96,35 +96,6 @@ void Machine::exec_wgmma_lane(Thread& t, const Instruction& ins) {
   }
 }
 
-// wgmma.mma_async is a warpgroup operation: its product starts when all four warps (9.7.15.1) have issued it, so
-// no warp runs past it (and on to overwrite its shared-memory operands) before the others have arrived, as on the
-// hardware. Lanes that exited do not count; every other lane must wait at the same instruction.
-bool Machine::try_warpgroup_wgmma(Warp& w) {
-  const std::size_t first = static_cast<std::size_t>(&w - cta_->warps.data()) / 4 * 4, last = std::min(first + 4, cta_->warps.size());
-  const Instruction* ins = nullptr;
-  for (std::size_t j = first; j < last; ++j)
-    for (std::uint32_t lane : cta_->warps[j].lanes) {
-      const Thread& u = cta_->threads[lane];
-      if (u.status == Status::exited) continue;
-      if (u.status != Status::at_warp_sync || (ins && u.sync_ins != ins) || u.sync_ins->op != ir::Opcode::wgmma_) return false;
-      ins = u.sync_ins;
-    }
-  if (!ins) return false;
-  wgmma_issuers_.clear();  // an observer's view: the warpgroup's threads issue each warp's part (warp_wgmma)
-  if (opt_.observer)
-    for (std::size_t j = first; j < last; ++j)
-      for (std::uint32_t lane : cta_->warps[j].lanes)
-        if (cta_->threads[lane].status == Status::at_warp_sync) wgmma_issuers_.push_back(thread_ref(cta_->threads[lane]));
-  for (std::size_t j = first; j < last && !stop_; ++j) {
-    Warp& v = cta_->warps[j];
-    std::uint32_t group = 0;
-    for (std::uint32_t i = 0; i < v.lanes.size(); ++i)
-      if (cta_->threads[v.lanes[i]].status == Status::at_warp_sync) group |= 1u << i;
-    if (group) complete_warp_sync(v, group, *ins);
-  }
-  return true;
-}
-
 // One warp's part of wgmma.mma_async (9.7.15.5.2): rows 16r..16r+15 of D = A * B + D, r its rank in the warpgroup
 // (9.7.15.1). Register fragments (9.7.15.5.1.2-4, lane l: g = l / 4, c = l % 4): D element i at row g + 8 (i/2 % 2),
 // column 8 (i/4) + 2c + i%2; A: 16-bit element i at row g + 8 (i/2 % 2), column 2c + i%2 + 8 (i/4); tf32 element i

@@ -1,6 +1,7 @@
 // AST -> checked IR (see build.hpp). Names follow ISA 4.4 and 5.1; register scoping follows ISA 11.4
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/misc_forms.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
 #include "semantics/support/names.hpp"
@@ -546,8 +547,25 @@ class Builder {
       Operand* o = &fn_->body[fix.instruction].operands[fix.path[0]];
       for (std::size_t k = 1; k < fix.path.size(); ++k) o = &o->elements[fix.path[k]];
       o->target = static_cast<std::int32_t>(it->second);
+      if (fn_->body[fix.instruction].op == Opcode::brx_ && fix.path == std::vector<std::size_t>{1}) resolve_branch_targets(*fix.node, fix, *o);
     }
     fn_ = nullptr;
+  }
+
+  // ISA 9.7.12.4 brx.idx index, tlist: "The tlist operand must be the label of a .branchtargets directive" of this
+  // function; its labels become the operand's elements (each a Label), so that an engine indexes them directly.
+  void resolve_branch_targets(const ast::Tagged& node, const LabelFixup& fix, Operand& o) {
+    auto list = fn_->branch_targets.find(fix.ir_name);
+    if (list == fn_->branch_targets.end()) {
+      error(node, "'" + fix.name + "' is not the label of a .branchtargets directive (ISA 9.7.12.4)");
+      return;
+    }
+    for (const auto& name : list->second) {
+      Operand t;
+      t.kind = Operand::Kind::Label;
+      t.target = static_cast<std::int32_t>(fn_->labels.at(name));
+      o.elements.push_back(t);
+    }
   }
 
   // A `.reg` parameter (legacy ABI) is a register; a `.param` parameter is a variable.
@@ -729,6 +747,7 @@ class Builder {
       out.operands.push_back(resolve(ins.operands[i], index, path, out));
     }
     check_operands(ins, out);
+    check_misc(ins, out);
     check_video(ins, out);
     check_type_count(ins, out);
     fn_->body.push_back(std::move(out));
@@ -788,6 +807,14 @@ class Builder {
     } else if (out.op == Opcode::mbarrier_ && mbarrier_op(out) == MbarrierOp::none) {
       error(ins, "'" + opcode_text(out) + "' names no mbarrier operation (ISA 9.7.13.15)");
     }
+  }
+
+  // The resolved operands of setmaxnreg (ISA 9.7.19.5) and the stack instructions (9.7.17): semantics/ir/misc_forms.hpp.
+  void check_misc(const ast::Instruction& ins, const Instruction& out) {
+    std::string why;
+    if (out.op == Opcode::setmaxnreg_) why = setmaxnreg_error(out);
+    else if (out.op == Opcode::alloca_ || out.op == Opcode::stacksave_ || out.op == Opcode::stackrestore_) why = stack_form_error(out);
+    if (!why.empty()) error(ins, why);
   }
 
   // Video selectors and negations only where the ISA's syntax puts them (ISA 9.7.18, semantics/ir/video_select.hpp),

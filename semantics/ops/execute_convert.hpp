@@ -75,7 +75,7 @@ template <class D> Val<D> cvt_ue8m0(const D& d, const ir::Instruction& in, Ue8m0
   return d.concat(f32_to_ue8m0(d, up, satfinite, hi), f32_to_ue8m0(d, up, satfinite, lo));
 }
 
-// The cvt forms with narrow float types (9.7.9.21); false when `in` is none of them.
+// The cvt forms with narrow float types and .tf32 (9.7.9.21); false when `in` is none of them.
 template <class D, class F> bool execute_cvt_narrow(ValueStep<D, F>& x) {
   const auto [d, fm, op, w, mods] = x.names();
   const auto& o = x.in.operands;
@@ -92,6 +92,8 @@ template <class D, class F> bool execute_cvt_narrow(ValueStep<D, F>& x) {
   } else if (const auto narrow = narrow_cvt(x.in)) {
     x.W(*narrow == NarrowCvt::to_pair ? cvt_to_narrow_pair(d, x.in, relu, x.R(1, 32), o.size() > 2 ? x.R(2, 32) : x.R(1, 32))
                                       : cvt_from_narrow_pair(d, x.in, relu, x.R(1, 16)));
+  } else if (tf32_cvt(x.in)) {
+    x.W(f32_to_tf32(d, rounding_mode(*x.in.q.rounding), relu, x.in.q.has(ir::Flag::satfinite), x.R(1, 32)));
   } else if (fp8_pair_to_f16x2(x.in)) {
     const Val<D> a = x.R(1, 16);
     const bool e4m3 = fm.t1 == ir::ScalarType::e4m3x2;

@@ -116,6 +116,18 @@ inline std::optional<Ue8m0Cvt> ue8m0_cvt(const ir::Instruction& in) {
   return std::nullopt;
 }
 
+// cvt.rna{.satfinite}.tf32.f32 d, a and cvt.frnd2{.satfinite}{.relu}.tf32.f32 d, a with .frnd2 = { .rn, .rz } (9.7.9.21's
+// syntax block: no .relu with .rna, no .ftz or .sat).
+inline bool tf32_cvt(const ir::Instruction& in) {
+  using ST = ir::ScalarType;
+  const auto& t = in.q.types;
+  if (in.op != ir::Opcode::cvt_ || t.size() != 2 || t[0].scalar != ST::tf32 || t[1].scalar != ST::f32 || in.operands.size() != 2 ||
+      !in.q.rounding || in.q.has(ir::Flag::ftz) || in.q.has(ir::Flag::sat))
+    return false;
+  const auto r = *in.q.rounding;
+  return r == ir::Rounding::rna ? !in.q.has(ir::Flag::relu) : r == ir::Rounding::rn || r == ir::Rounding::rz;
+}
+
 // cvt.f16x2.{e4m3x2,e5m2x2} d, a (the first narrow forms, sm_89).
 inline bool fp8_pair_to_f16x2(const ir::Instruction& in) {
   using ST = ir::ScalarType;
@@ -162,7 +174,7 @@ inline ValueForm value_form(const ir::Instruction& in) {
     if (in.q.vector_width > 1 || o.size() != 2 || o[0].kind == OK::Vector || o[1].kind == OK::Vector) return ValueForm::none;
   }
   if (in.op == ir::Opcode::cvt_) {
-    if (narrow_cvt(in) || stochastic_cvt(in) || ue8m0_cvt(in) || fp8_pair_to_f16x2(in)) return ValueForm::modelled;
+    if (narrow_cvt(in) || stochastic_cvt(in) || ue8m0_cvt(in) || fp8_pair_to_f16x2(in) || tf32_cvt(in)) return ValueForm::modelled;
     if (in.q.has(ir::Flag::pack)) return ir::cvt_pack_form(in) ? ValueForm::modelled : ValueForm::unmodelled;
     if (in.q.rounding == ir::Rounding::rs || t.size() != 2) return ValueForm::unmodelled;
     const bool packed = t[0].scalar == ir::ScalarType::f16x2 || t[0].scalar == ir::ScalarType::bf16x2;

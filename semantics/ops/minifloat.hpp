@@ -4,6 +4,7 @@
 // over a value domain on the bit patterns.
 #pragma once
 
+#include "semantics/domain/float_format.hpp"
 #include "semantics/ops/integer.hpp"
 
 namespace ptx::ops {
@@ -27,8 +28,14 @@ inline constexpr MiniFormat kE3M2{6, 2, 3, 0x1f, true, 0};
 // cvt.rs.{f16x2,bf16x2}.f32; canonical NaN 0x7fff (9.7.9.21 .relu: "NaN results are converted to canonical NaN").
 inline constexpr MiniFormat kF16{16, 10, 15, 0x7bff, false, 0x7fff, 0x7c00};
 inline constexpr MiniFormat kBF16{16, 7, 127, 0x7f7f, false, 0x7fff, 0x7f80};
+// ISA 5.2.5 tf32: "the same range as .f32 and reduced precision (>= 10 bits)"; its layout is implementation defined.
+// Modelled as f32's sign and exponent with 10 mantissa bits (19 bits), held in a .b32 register as the f32 encoding
+// with the 13 low bits zero: the bits the mma instructions keep ("truncate lower 13 bits", 9.7.15.5.2). NaN 0x3ffff
+// (0x7fffe000 in the register: f32's canonical NaN 0x7fffffff so truncated).
+inline constexpr MiniFormat kTF32{19, 10, 127, 0x3fbff, false, 0x3ffff, 0x3fc00};
 
-// How f32_to_mini rounds the discarded bits (ISA 6.5.2 table 17): .rn, or .rs with `width` random bits.
+// How f32_to_mini rounds the discarded bits (ISA 6.5.2 table 17): `mode` (.rn, .rna or .rz), or .rs with `width`
+// random bits.
 // 9.7.9.21 .rs: "rounded in the direction toward zero or away from zero based on the carry out of the integer addition
 // of the supplied random bits (rbits) to the truncated off (discarded) bits of mantissa". For f16 (13 random bits)
 // and bf16 (16) from a normal f32 with a normal result, the discarded field is exactly as wide as the random bits.
@@ -39,11 +46,13 @@ template <class D> struct MiniRounding {
   bool stochastic = false;
   unsigned width = 0;  // random bits used (.rs)
   const Val<D>* rbits = nullptr;  // `width` bits (.rs)
+  domain::Rnd mode = domain::Rnd::rn;  // without .rs: rn (ties to even), rna (ties away from zero) or rz
 };
 
-// f32 bits -> the format's bits, rounded to nearest even (or .rs, above). With .satfinite (9.7.9.21) a magnitude above
-// MAX_NORM (infinity included) gives sign-preserved MAX_NORM; without it (f16/bf16 only) infinity stays infinity and
-// a finite value beyond MAX_NORM rounds to infinity when rounded away from zero (.rn: always), else to MAX_NORM.
+// f32 bits -> the format's bits, rounded as `rnd` says. With .satfinite (9.7.9.21) a magnitude above MAX_NORM
+// (infinity included) gives sign-preserved MAX_NORM; without it (f16/bf16/tf32 only) infinity stays infinity and a
+// finite value beyond MAX_NORM rounds to infinity when rounded away from zero (.rn, .rna: always; .rz: never), else
+// to MAX_NORM.
 // NaN gives the format's NaN, or +MAX_NORM where it has none. .relu: a negative result is +0 (NaN stays as above).
 // f32 subnormals are S = m with f32's least exponent; below every narrow format's least subnormal they round to a
 // signed zero (the top discarded bits are zero, so .rs cannot carry either); in bf16 they stay subnormals.
@@ -70,7 +79,9 @@ Val<D> f32_to_mini(const D& d, const MiniFormat& f, bool relu, const Val<D>& a, 
       const Val<D> top = d.ite(d.ult(drop, k(24)), d.lshr(rem, drop), k(0));
       return d.ule(k(1u << rnd.width), d.add(top, d.zext(*rnd.rbits, 32)));
     }
+    if (rnd.mode == domain::Rnd::rz) return d.lit(1, 0);
     const Val<D> half = d.shl(k(1), d.sub(shift, k(1)));
+    if (rnd.mode == domain::Rnd::rna) return d.ule(half, rem);  // a tie goes away from zero
     return d.bor(d.ult(half, rem), d.band(d.eq(rem, half), d.extract(q, 0, 0)));
   }();
   const Val<D> qr = d.add(q, d.zext(up, 32));
@@ -79,7 +90,8 @@ Val<D> f32_to_mini(const D& d, const MiniFormat& f, bool relu, const Val<D>& a, 
   const Val<D> normal = d.sub(d.add(d.shl(d.sub(ea, k(127 - f.bias)), k(f.mbits)), qr), k(1u << f.mbits));
   Val<D> mag = d.ite(d.ne(extra, k(0)), qr, normal);
   const Val<D> over = d.bor(is_inf, d.ult(k(f.max_norm), mag));
-  const Val<D> to_inf = rnd.stochastic ? d.bor(is_inf, up) : d.lit(1, 1);  // rounded away from zero past MAX_NORM
+  const bool directed = rnd.stochastic || rnd.mode == domain::Rnd::rz;
+  const Val<D> to_inf = directed ? d.bor(is_inf, up) : d.lit(1, 1);  // rounded away from zero past MAX_NORM
   mag = d.ite(over, satfinite ? k(f.max_norm) : d.ite(to_inf, k(f.inf), k(f.max_norm)), mag);
   const Val<D> sign = relu ? d.lit(1, 0) : negative;
   Val<D> r = d.bor(d.shl(d.zext(sign, 32), k(f.bits - 1)), mag);
@@ -95,6 +107,13 @@ template <class D> Val<D> f32_to_mini(const D& d, const MiniFormat& f, bool relu
 template <class D>
 Val<D> f32_to_mini_rs(const D& d, const MiniFormat& f, bool relu, bool satfinite, const Val<D>& a, const Val<D>& rbits) {
   return f32_to_mini(d, f, relu, a, satfinite, MiniRounding<D>{true, d.width(rbits), &rbits});
+}
+// cvt.rna{.satfinite}.tf32.f32 and cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32 (9.7.9.21): the kTF32 bits in the upper 19
+// bits of the .b32 destination.
+template <class D> Val<D> f32_to_tf32(const D& d, domain::Rnd mode, bool relu, bool satfinite, const Val<D>& a) {
+  MiniRounding<D> rnd;
+  rnd.mode = mode;
+  return d.concat(f32_to_mini(d, kTF32, relu, a, satfinite, rnd), d.lit(13, 0));
 }
 
 // ue8m0 (ISA 5.2.3): 8 exponent bits, no mantissa, no sign, no infinity, NaN = 0xff. The spec gives no bias; the one

@@ -24,3 +24,13 @@ ptxcheck_unit_test(NAME wmma
 ptxcheck_unit_test(NAME tcgen05
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_tcgen05.cpp
   LIBS ptxcheck_interp ptxcheck_race)
+# Instruction forms run from their sections' text: brx.idx (ISA 9.7.12.4), setmaxnreg (9.7.19.5), alloca /
+# stacksave / stackrestore (9.7.17), atom.{cas,exch}.b128 (9.7.13.5), cvt to .tf32 (9.7.9.21).
+ptxcheck_unit_test(NAME interp_forms
+  SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_setmaxnreg.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_brx.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_stack.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_atom_b128.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_cvt_tf32.cpp
+  LIBS ptxcheck_interp)

@@ -50,10 +50,10 @@ check "block of 2048 threads -> 2" 2 $rc
 echo "$err" | grep -q 'error: block 2048,1,1: %ntid.x is 1 to 1024 (ISA 10.2)' || { echo "FAIL block of 2048: message '$err'"; fails=$((fails+1)); }
 "$exe" run "$data/missing.ptx" --block 4 >/dev/null 2>&1; rc=$?
 check "missing file -> 2" 2 $rc
-tmp=$(mktemp); printf '.version 7.8\n.target sm_80\n.address_size 64\n.visible .entry u(.param .u64 o)\n{\n.reg .b32 %%r<4>; .reg .f32 %%f<2>;\ncvt.rna.tf32.f32 %%r1, %%f1;\nret;\n}\n' > "$tmp"
+tmp=$(mktemp); printf '.version 7.8\n.target sm_80\n.address_size 64\n.visible .entry u(.param .u64 o)\n{\n.reg .b32 %%r<4>; .reg .f32 %%f<2>;\ncvt.rm.tf32.f32 %%r1, %%f1;\nret;\n}\n' > "$tmp"
 err=$("$exe" run "$tmp" --param u64:0 2>&1 >/dev/null); rc=$?
 check "unsupported -> 3" 3 $rc
-echo "$err" | grep -q ':7: unsupported: cvt.rna.tf32.f32' || { echo "FAIL unsupported: message '$err'"; fails=$((fails+1)); }
+echo "$err" | grep -q ':7: unsupported: cvt.rm.tf32.f32' || { echo "FAIL unsupported: message '$err'"; fails=$((fails+1)); }
 rm -f "$tmp"
 # --cooperative: cooperative_groups' grid sync runs (every CTA resident, the grid workspace in %envreg); each
 # a[i] takes a[i + 1] read before the sync, so 0..128 becomes 1..128, 128. Without it the grid sync traps (exit 1).

@@ -554,7 +554,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto loaded = ptx::ir::load_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 out) {
   .reg .b32 %r<4>; .reg .f32 %f<2>;
-  cvt.rna.tf32.f32 %r1, %f1;
+  cvt.rm.tf32.f32 %r1, %f1;
   ret;
 })", "u.ptx");
   REQUIRE(loaded);
@@ -565,7 +565,7 @@ TEST_CASE("unsupported instructions are reported by name and line before running
   auto r = run(*loaded.module, l);
   CHECK(r.problem.kind == Problem::Kind::unsupported);
   REQUIRE(r.unsupported.size() == 1);
-  CHECK(r.unsupported[0].instruction == "cvt.rna.tf32.f32");  // 9.7.9.21 .tf32: not modelled
+  CHECK(r.unsupported[0].instruction == "cvt.rm.tf32.f32");  // 9.7.9.21 gives .tf32 .rna, .rn and .rz only
   CHECK(r.unsupported[0].ptx_line == 7);
 }
 

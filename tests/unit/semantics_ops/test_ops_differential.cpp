@@ -236,6 +236,13 @@ std::vector<Case> narrow_conversion_cases() {
           return ops::f32_to_mini_rs(d, *c.f, s, sf, x[0], x[1]);
         }));
       }
+    // cvt to .tf32 (9.7.9.21): .rna without .relu, .rn and .rz with or without it, each with or without .satfinite.
+    for (Rnd r : {Rnd::rna, Rnd::rn, Rnd::rz})
+      for (bool sf : {true, false}) {
+        if (s && r == Rnd::rna) continue;
+        const std::string n = std::string(r == Rnd::rna ? "cvt.rna" : r == Rnd::rn ? "cvt.rn" : "cvt.rz") + (sf ? ".satfinite" : "") + (s ? ".relu" : "") + ".tf32.f32";
+        cs.push_back(make_case(n, V{F(FpFormat::f32)}, [r, s, sf](auto& d, auto& x) { return ops::f32_to_tf32(d, r, s, sf, x[0]); }));
+      }
     for (bool sf : {true, false})
       cs.push_back(make_case(std::string(s ? "cvt.rp" : "cvt.rz") + (sf ? ".satfinite" : "") + ".ue8m0.f32", V{F(FpFormat::f32)},
                              [s, sf](auto& d, auto& x) { return ops::f32_to_ue8m0(d, s, sf, x[0]); }));

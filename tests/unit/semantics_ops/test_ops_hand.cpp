@@ -267,6 +267,60 @@ TEST_CASE("cvt.rs (ISA 9.7.9.21, 6.5.2): carry out of random bits + discarded bi
   CHECK(rs(ops::kBF16, false, true, 0xFF800000u, 16, 0) == 0xff7f);
 }
 
+TEST_CASE("cvt to .tf32 (ISA 9.7.9.21): .rna, .rn, .rz; .satfinite, .relu, NaN; 10 mantissa bits in a .b32") {
+  Concrete d;
+  auto tf = [&](Rnd r, bool relu, bool satfinite, std::uint32_t a) {
+    return static_cast<std::uint32_t>(ops::f32_to_tf32(d, r, relu, satfinite, u32(a)).v);
+  };
+  // tf32 keeps f32's sign, exponent and top 10 mantissa bits (the 13 low bits are zero, as mma reads them): one
+  // quantum at 1.0 is 0x2000, half a quantum 0x1000.
+  for (Rnd r : {Rnd::rna, Rnd::rn, Rnd::rz}) CHECK(tf(r, false, false, 0x3F800000u) == 0x3F800000u);
+  // A tie above an even result: .rn keeps it (ties to even), .rna goes away from zero, .rz truncates.
+  CHECK(tf(Rnd::rn, false, false, 0x3F801000u) == 0x3F800000u);
+  CHECK(tf(Rnd::rna, false, false, 0x3F801000u) == 0x3F802000u);
+  CHECK(tf(Rnd::rz, false, false, 0x3F801000u) == 0x3F800000u);
+  // A tie above an odd result: .rn and .rna both round up; .rz does not.
+  CHECK(tf(Rnd::rn, false, false, 0x3F803000u) == 0x3F804000u);
+  CHECK(tf(Rnd::rna, false, false, 0x3F803000u) == 0x3F804000u);
+  CHECK(tf(Rnd::rz, false, false, 0x3F803000u) == 0x3F802000u);
+  // Just above and just below half a quantum.
+  CHECK(tf(Rnd::rn, false, false, 0x3F801001u) == 0x3F802000u);
+  CHECK(tf(Rnd::rz, false, false, 0x3F801001u) == 0x3F800000u);
+  CHECK(tf(Rnd::rna, false, false, 0x3F800FFFu) == 0x3F800000u);
+  // Negative ties: .rna away from zero (more negative), .rn to even, .rz toward zero.
+  CHECK(tf(Rnd::rna, false, false, 0xBF801000u) == 0xBF802000u);
+  CHECK(tf(Rnd::rn, false, false, 0xBF801000u) == 0xBF800000u);
+  CHECK(tf(Rnd::rz, false, false, 0xBF803000u) == 0xBF802000u);
+  // f32's largest finite 0x7F7FFFFF is above tf32's MAX_NORM 0x7F7FE000: rounding to nearest overflows to infinity,
+  // with .satfinite to sign-preserved MAX_NORM; .rz gives MAX_NORM either way.
+  CHECK(tf(Rnd::rna, false, false, 0x7F7FFFFFu) == 0x7F800000u);
+  CHECK(tf(Rnd::rna, false, true, 0x7F7FFFFFu) == 0x7F7FE000u);
+  CHECK(tf(Rnd::rn, false, false, 0xFF7FFFFFu) == 0xFF800000u);
+  CHECK(tf(Rnd::rn, false, true, 0xFF7FFFFFu) == 0xFF7FE000u);
+  CHECK(tf(Rnd::rz, false, false, 0x7F7FFFFFu) == 0x7F7FE000u);
+  // Infinities stay infinite without .satfinite; with it, "the absolute value of input ... greater than MAX_NORM"
+  // gives sign-preserved MAX_NORM.
+  CHECK(tf(Rnd::rn, false, false, 0x7F800000u) == 0x7F800000u);
+  CHECK(tf(Rnd::rz, false, false, 0xFF800000u) == 0xFF800000u);
+  CHECK(tf(Rnd::rna, false, true, 0x7F800000u) == 0x7F7FE000u);
+  CHECK(tf(Rnd::rz, false, true, 0xFF800000u) == 0xFF7FE000u);
+  // NaN: "the result is NaN in the specified destination format" (.satfinite); .relu: "canonical NaN".
+  CHECK(tf(Rnd::rna, false, true, 0x7FC00001u) == 0x7FFFE000u);
+  CHECK(tf(Rnd::rn, true, false, 0xFFC00000u) == 0x7FFFE000u);
+  CHECK(tf(Rnd::rz, false, false, 0x7F800001u) == 0x7FFFE000u);
+  // .relu "clamps the result to 0 if negative".
+  CHECK(tf(Rnd::rn, true, false, 0xBFC00000u) == 0u);
+  CHECK(tf(Rnd::rz, true, true, 0xFF800000u) == 0u);
+  CHECK(tf(Rnd::rn, true, false, 0x3FC00000u) == 0x3FC00000u);
+  // Subnormals keep f32's least exponent: half a quantum 0x1000 ties to 0 (.rn) or away (.rna); the largest f32
+  // subnormal rounds up to the least normal 0x00800000.
+  CHECK(tf(Rnd::rn, false, false, 0x00001000u) == 0u);
+  CHECK(tf(Rnd::rna, false, false, 0x00001000u) == 0x00002000u);
+  CHECK(tf(Rnd::rn, false, false, 0x00003000u) == 0x00004000u);
+  CHECK(tf(Rnd::rn, false, false, 0x007FFFFFu) == 0x00800000u);
+  CHECK(tf(Rnd::rz, false, false, 0x007FFFFFu) == 0x007FE000u);
+}
+
 TEST_CASE("cvt to and from ue8m0 (ISA 5.2.3, 9.7.9.21): rz/rp on the exponent, .satfinite, NaN 0xff") {
   Concrete d;
   auto to = [&](bool up, bool satfinite, std::uint32_t a) { return static_cast<unsigned>(ops::f32_to_ue8m0(d, up, satfinite, u32(a)).v); };
