@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/exec/run.sh [PTXCHECK] [N]: sort_scan.cu under `ptxcheck exec`, then under `ptxcheck exec --racecheck`
-# (launches over the dynamic engine's 65,536 threads run unchecked and are counted in its summary).
+# (launches the dynamic engine cannot check wholly are counted in its summary).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ptxcheck=${1:-$here/../../build/bin/ptxcheck}; n=${2:-1048576}
