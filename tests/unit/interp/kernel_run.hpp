@@ -17,6 +17,21 @@ struct KernelRun {
   std::vector<std::uint32_t> out;
 };
 
+// `body` in a kernel k(.param .u64 out) for sm_100a whose threads start with %r0 = %tid.x and end by storing %r9
+// at out[tid] (%r0-%r15, %rd0-%rd7 and %p0-%p3 declared).
+inline std::string kernel(const std::string& body) {
+  return std::string(".version 9.0\n.target sm_100a\n.address_size 64\n") + R"(.visible .entry k(.param .u64 out) {
+  .reg .u32 %r<16>; .reg .u64 %rd<8>; .reg .pred %p<4>;
+  mov.u32 %r0, %tid.x;
+)" + body + R"(
+  mul.wide.u32 %rd2, %r0, 4;
+  ld.param.u64 %rd1, [out];
+  add.u64 %rd1, %rd1, %rd2;
+  st.global.u32 [%rd1], %r9;
+  ret;
+})";
+}
+
 inline KernelRun run_out_kernel(const std::string& ptx, std::uint32_t threads, std::uint32_t words) {
   KernelRun k;
   auto loaded = ptx::ir::load_ptx(ptx, "test.ptx");

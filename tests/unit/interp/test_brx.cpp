@@ -4,27 +4,10 @@
 
 #include <doctest/doctest.h>
 
+using interp_test::kernel;
 using interp_test::mentions;
 using interp_test::run_out_kernel;
 using ptx::interp::Problem;
-
-namespace {
-const char* kHead = ".version 9.0\n.target sm_100a\n.address_size 64\n";
-
-// `body` in a kernel whose threads end by storing %r9 at out[tid].
-std::string kernel(const std::string& body) {
-  return std::string(kHead) + R"(.visible .entry k(.param .u64 out) {
-  .reg .u32 %r<16>; .reg .u64 %rd<8>; .reg .pred %p<4>;
-  mov.u32 %r0, %tid.x;
-)" + body + R"(
-  mul.wide.u32 %rd2, %r0, 4;
-  ld.param.u64 %rd1, [out];
-  add.u64 %rd1, %rd1, %rd2;
-  st.global.u32 [%rd1], %r9;
-  ret;
-})";
-}
-}  // namespace
 
 // Three targets; each sets %r9 to 100 + its position in the list and joins at DONE.
 constexpr const char* kThreeTargets = R"(
