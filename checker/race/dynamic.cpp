@@ -388,8 +388,9 @@ class Detector final : public ptx::interp::Observer {
   // only through a proxy fence on the base causality path (fence.proxy.async, 9.7.13.4), in async_before. Its
   // completion is followed by an implicit generic-async proxy fence (9.7.9.25.1, 9.7.15.5.2), so later generic
   // accesses need only know the operation: through its mbarrier phase (complete-tx) or their thread's wait_group.
-  void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ptx::ir::Instruction&) override {
+  void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ptx::ir::Instruction& ins) override {
     AsyncOp& o = ops_[op];
+    o.generic = ins.op == ptx::ir::Opcode::st_ || ins.op == ptx::ir::Opcode::red_;
     o.clock = VectorClock(cta_size_);
     o.clock.set(op_thread(op, false), 1);  // its writes follow its reads (cp.reduce, an MMA's D)
     o.tc_clock = o.clock;
@@ -413,6 +414,10 @@ class Detector final : public ptx::interp::Observer {
     const bool writes = a.kind != MemoryAccess::Kind::read;
     const std::uint64_t self = op_thread(op, writes);
     const int sp = a.space == StateSpace::shared;
+    if (o.generic) {  // st.async / red.async: ordered after what preceded the issue, as a later access of the thread
+      const Epoch now{self, 1, site_of(a), a.bytes, 0, a.kind == MemoryAccess::Kind::reduction, writes};
+      return check_history(Key{sp ? 1 + a.owner_cta : 0, a.addr}, now, [&](const Epoch& e) { return o.clock.get(e.thread) >= e.clock; }, self, false);
+    }
     Epoch now{self, 1, site_of(a), a.bytes, 0, false, writes};
     now.async_proxy = true;
     if (a.tensor_memory)  // only tcgen05 operations access it: ordered as 9.7.16.6 says (tcgen05_issue)
@@ -592,6 +597,11 @@ class Detector final : public ptx::interp::Observer {
     VectorClock tc_clock;               // tcgen05: what its Tensor Memory accesses are ordered after (tcgen05_issue)
     VectorClock tc_relaxed;             // what its issuers had received without after_thread_sync (a note)
     ThreadRef issuer;
+    // st.async / red.async (9.7.9.12, 9.7.13.7): asynchronous, but its access is a generic-proxy one. ISA 8.6: "Memory
+    // operations as defined in Operation types use generic method of memory access, i.e. a generic proxy", and
+    // Table 20 makes "all variants of st" write operations and red atomic ones; unlike cp.async.bulk (9.7.9.25.2),
+    // wgmma (9.7.15.4) and tcgen05 (9.7.16.6.5), neither section puts them in the async proxy.
+    bool generic = false;
   };
   static constexpr std::uint64_t kTensorMemory = std::uint64_t{1} << 62;  // Key::region of CTA c's Tensor Memory: + c
 
@@ -766,7 +776,11 @@ class Detector final : public ptx::interp::Observer {
     return it->second;
   }
   const Strength& strength(const Epoch& e) const { return e.atomic ? sites_[e.site].atomic_strength : sites_[e.site].plain_strength; }
-  std::uint64_t cta_of(std::uint64_t thread) const { return thread / cta_size_; }
+  // (An asynchronous operation's accesses count as its issuer's: a red.async's scope is the issuing thread's.)
+  std::uint64_t cta_of(std::uint64_t thread) const {
+    if (auto it = is_async_thread(thread) ? refs_.find(thread) : refs_.end(); it != refs_.end()) return it->second.cta;
+    return thread / cta_size_;
+  }
   // A thread of the grid by number (observer.hpp's numbering); an async copier or operation thread (async_thread,
   // op_thread) as its issuer.
   ThreadRef ref_of(std::uint64_t thread) const {

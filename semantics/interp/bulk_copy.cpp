@@ -4,6 +4,7 @@
 // A copy completes at issue; with --seed it may complete at a random later scheduling point, and at the latest
 // when the program could observe it: an mbarrier wait on its object, a wait_group that covers it, the end of its
 // cluster. Completion performs complete-tx on the mbarrier (mbarrier.cpp) with the bytes copied (9.7.9.25.4.1).
+// st.async / red.async (async_store.cpp) complete the same way: a "copy" of a value held since issue.
 #include "semantics/interp/machine.hpp"
 #include "semantics/ops/atomic.hpp"
 
@@ -121,10 +122,14 @@ bool reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global) {
 
 }  // namespace
 
-// A bulk copy from issue to completion: everything resolved at issue, so that it can complete later.
+bool bulk_reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global) { return reduce_allowed(op, t, to_global); }
+
+// A bulk copy from issue to completion: everything resolved at issue, so that it can complete later. Kind::store:
+// an st.async / red.async, whose source is `data`, the operand's bytes at issue.
 struct BulkCopy {
-  enum class Kind : std::uint8_t { copy, tensor_load, tensor_store };
+  enum class Kind : std::uint8_t { copy, tensor_load, tensor_store, store };
   Kind kind = Kind::copy;
+  std::vector<std::uint8_t> data;
   Cta* cta = nullptr;  // the issuing thread's CTA and index
   std::uint32_t thread = 0;
   std::string name;
@@ -272,12 +277,14 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------- completion
-// A non-tensor copy's accesses, for an observer: its source read and its write to `dst` (one destination), each as
-// one access of the copy's bytes (a byte mask's skipped bytes included: the copy still covers them).
+// A non-tensor copy's accesses, for an observer: its source read (none for a store's register source) and its write
+// to `dst` (one destination), each as one access of the copy's bytes (a byte mask's skipped bytes included: the copy
+// still covers them).
 void Machine::observe_bulk(const BulkCopy& c, const Cta* dst_cta, std::uint64_t dst, std::uint64_t size) {
   if (!opt_.observer) return;
   const auto bytes = static_cast<std::uint32_t>(size);
-  observe_async(c.op, c.fn, *c.ins, MemoryAccess::Kind::read, c.src_global ? StateSpace::global : StateSpace::shared, c.src, bytes, c.cta);
+  if (c.kind != BulkCopy::Kind::store)
+    observe_async(c.op, c.fn, *c.ins, MemoryAccess::Kind::read, c.src_global ? StateSpace::global : StateSpace::shared, c.src, bytes, c.cta);
   observe_async(c.op, c.fn, *c.ins, c.reduce ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::write,
                 c.dst_global ? StateSpace::global : StateSpace::shared, dst, bytes, dst_cta);
 }
@@ -297,7 +304,10 @@ void Machine::complete_bulk(BulkCopy& c) {
     }
     for (std::uint64_t k = 0; k + eb <= n; k += eb) reduce_element(*c.reduce, from + k, to + k, eb);
   };
-  if (c.kind != BulkCopy::Kind::copy) {
+  if (c.kind == BulkCopy::Kind::store) {
+    for (const SharedTarget& d : c.dsts)
+      if (std::uint8_t* to = shared_bytes(d, d.offset, c.size)) move(c.data.data(), to, c.size), observe_bulk(c, d.cta, d.offset, c.size);
+  } else if (c.kind != BulkCopy::Kind::copy) {
     tensor_copy(*this, c, t);
   } else {
     const std::uint8_t* from = c.src_global ? locate(t, StateSpace::global, c.src, c.size, false) : shared_bytes({c.cta, 0}, c.src, c.size);
@@ -547,6 +557,19 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   return multicast(m, t, c, m.read(t, o[3], 16).u64(), c.name, pair);
 }
 
+// An issued copy: an observer hears of it, and it completes now or later.
+static void start_bulk(Machine& m, Thread& t, const Instruction& ins, std::shared_ptr<BulkCopy> c) {
+  c->ins = &ins;
+  c->fn = t.top->fn;
+  if (m.opt_.observer) {
+    c->op = m.next_async_op_++;
+    m.opt_.observer->async_op_issue(c->op, {m.thread_ref(t)}, c->bulk_group ? Observer::AsyncGroup::bulk : Observer::AsyncGroup::none, ins);
+  }
+  // The completion point (9.7.9.25.1): at issue, or with a seed, by chance, later (bulk_tick and the flushes).
+  if (m.rng_ && ((*m.rng_)() & 1)) m.bulk_pending_.push_back(std::move(c));
+  else m.complete_bulk(*c);
+}
+
 // ---------------------------------------------------------------------------------------------- dispatch
 void Machine::exec_bulk(Thread& t, const Instruction& ins) {
   const std::string name = ir::opcode_text(ins);
@@ -593,15 +616,23 @@ void Machine::exec_bulk(Thread& t, const Instruction& ins) {
   }
   const bool ok = ins.q.has_word("tensor") ? issue_tensor(*this, t, ins, *c) : issue_copy(*this, t, ins, *c);
   if (!ok || stop_) return;
-  c->ins = &ins;
-  c->fn = t.top->fn;
-  if (opt_.observer) {
-    c->op = next_async_op_++;
-    opt_.observer->async_op_issue(c->op, {thread_ref(t)}, c->bulk_group ? Observer::AsyncGroup::bulk : Observer::AsyncGroup::none, ins);
-  }
-  // The completion point (9.7.9.25.1): at issue, or with a seed, by chance, later (bulk_tick and the flushes).
-  if (rng_ && ((*rng_)() & 1)) bulk_pending_.push_back(std::move(c));
-  else complete_bulk(*c);
+  start_bulk(*this, t, ins, std::move(c));
+}
+
+// st.async / red.async (9.7.9.12, 9.7.13.7): one destination, one mbarrier, the value's bytes; red.async reduces
+// element by element with atom's definition of its operation (reduce_element).
+void Machine::start_async_store(Thread& t, const Instruction& ins, const SharedTarget& dst, const SharedTarget& mbar, std::vector<std::uint8_t> data) {
+  auto c = std::make_shared<BulkCopy>();
+  c->kind = BulkCopy::Kind::store;
+  c->cta = cta_;
+  c->thread = t.linear;
+  c->name = ir::opcode_text(ins);
+  c->size = data.size();
+  c->data = std::move(data);
+  c->dsts = {dst};
+  c->mbars = {mbar};
+  if (ins.op == ir::Opcode::red_) c->reduce = ops::atomic_form(ins);
+  start_bulk(*this, t, ins, std::move(c));
 }
 
 // ---------------------------------------------------------------------------------------------- deferred completion

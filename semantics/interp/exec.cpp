@@ -344,10 +344,9 @@ bool instruction_supported(const Instruction& ins) {
   }
   // Forms of supported opcodes that are not modelled.
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
-  // st.bulk (9.7.9.13) and the mbarrier-completed st.async / red.async (9.7.9.12, 9.7.13.7: a complete-tx on the
-  // mbarrier when the store lands) are not executed as the plain store they would otherwise run as.
-  if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && (ins.q.has(ir::Flag::bulk) || ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)))
-    return false;
+  // st.bulk (9.7.9.13) and the mbarrier-completed st.async / red.async (9.7.9.12, 9.7.13.7): async_store.cpp.
+  if (async_store_form(ins)) return async_store_supported(ins);
+  if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)) return false;
   return true;
 }
 
@@ -548,8 +547,11 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::mov_: exec_vector_mov(t, ins, d); return true;
     case Opcode::cvta_: exec_cvta(t, ins, d); return true;
     case Opcode::isspacep_: exec_isspacep(t, ins); return true;
-    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: exec_load_store(t, ins, d); return true;
-    case Opcode::atom_: case Opcode::red_: exec_atomic(t, ins, d); return true;
+    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::atom_: case Opcode::red_:
+      if (async_store_form(ins)) exec_async_store(t, ins, d);  // st.async / red.async with [mbar], st.bulk
+      else if (ins.op == Opcode::atom_ || ins.op == Opcode::red_) exec_atomic(t, ins, d);
+      else exec_load_store(t, ins, d);
+      return true;
     case Opcode::cp_: exec_async_copy(t, ins); return true;
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
     case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;

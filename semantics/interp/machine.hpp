@@ -225,6 +225,12 @@ struct SharedTarget {
 
 // Whether bulk_copy.cpp executes this cp{.reduce}.async.bulk{.tensor}{.prefetch} / commit / wait form.
 bool bulk_copy_supported(const Instruction& ins);
+// Whether a bulk reduction (9.7.9.25.4.2) of `op` on `t` into global (else .shared::cluster) memory is in its table.
+bool bulk_reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global);
+// async_store.cpp: whether `ins` is the mbarrier-completed form of st.async / red.async (9.7.9.12, 9.7.13.7: the
+// one with an [mbar] operand) or st.bulk (9.7.9.13), and whether that form is one the ISA defines.
+bool async_store_form(const Instruction& ins);
+bool async_store_supported(const Instruction& ins);
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
 // Whether wmma.cpp executes this wmma.load / wmma.store / wmma.mma form (ISA 9.7.14.4).
@@ -350,6 +356,11 @@ class Machine {
   void bulk_flush_cluster(const Cluster& c);          // before the cluster's shared memory goes
   void bulk_flush_all();
   void complete_bulk(BulkCopy& c);
+  // st.async / red.async of `data` into shared memory `dst`, completed like a bulk copy with complete-tx on `mbar`.
+  void start_async_store(Thread& t, const Instruction& ins, const SharedTarget& dst, const SharedTarget& mbar, std::vector<std::uint8_t> data);
+  // async_store.cpp: the mbarrier forms of st.async / red.async (issue), and st.bulk.
+  void exec_async_store(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_st_bulk(Thread& t, const Instruction& ins, const Decoded& d);
   void observe_bulk(const BulkCopy& c, const Cta* dst_cta, std::uint64_t dst, std::uint64_t size);
   // A Tensor Memory access of tcgen05 operation `op` (MemoryAccess::tensor_memory): `cells` cells from (lane, column).
   void observe_tmem(std::uint64_t op, std::uint32_t fn, const Instruction& ins, MemoryAccess::Kind kind, std::uint32_t lane,

@@ -102,6 +102,8 @@ class Observer {
   // whose instruction it is (one thread; a warp of the warpgroup for wgmma) and the group it joins until a
   // commit; its memory accesses follow, when it performs them (a bulk copy at its completion); then any
   // complete-tx it performs on an mbarrier in `phase` of the object at shared offset `object` of CTA `cta`.
+  // st.async / red.async (9.7.9.12, 9.7.13.7) come the same way (a write or reduction, then complete-tx), though
+  // their accesses are in the generic proxy (8.6): an observer tells them by the instruction (st / red).
   // mbarrier-completed copies join no group; tcgen05: tcgen05.mma (tracked by tcgen05.commit); tcgen05_ld/_st:
   // tcgen05.ld/st, completed by the thread's tcgen05.wait::ld/st (a commit and a wait for every group).
   enum class AsyncGroup : std::uint8_t { none, bulk, wgmma, tcgen05, tcgen05_ld, tcgen05_st };

@@ -7,6 +7,10 @@ add_test(NAME cli_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/cli_run.sh
 ptxcheck_unit_test(NAME bulk_copy
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_bulk_copy.cpp
   LIBS ptxcheck_interp)
+# st.async, red.async (ISA 9.7.9.12, 9.7.13.7) and st.bulk (9.7.9.13) on data/async_store.ptx.
+ptxcheck_unit_test(NAME async_store
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_async_store.cpp
+  LIBS ptxcheck_interp)
 # wgmma (ISA 9.7.15): one warpgroup's products on hand-built descriptors against a host GEMM.
 ptxcheck_unit_test(NAME wgmma
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_wgmma.cpp
