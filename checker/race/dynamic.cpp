@@ -386,7 +386,7 @@ class Detector final : public ptx::interp::Observer {
   // (op_thread: one for its reads, one for its writes), ordered after what preceded its issue in base causality
   // order. Against earlier generic-proxy accesses that is not enough: 8.9.5 orders accesses of different proxies
   // only through a proxy fence on the base causality path (fence.proxy.async, 9.7.13.4), in async_before. Its
-  // completion is followed by an implicit generic-async proxy fence (9.7.9.25.1, 9.7.15.5.2), so later generic
+  // completion is followed by an implicit generic-async proxy fence (9.7.9.25.2, 9.7.15.4), so later generic
   // accesses need only know the operation: through its mbarrier phase (complete-tx) or their thread's wait_group.
   void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ptx::ir::Instruction& ins) override {
     AsyncOp& o = ops_[op];
@@ -658,7 +658,7 @@ class Detector final : public ptx::interp::Observer {
 
   // Whether access e precedes an access of operation o, in state space sp, in causality order: an async-proxy
   // access through base causality order (8.9.5 item 2 of proxy-preserved order: same proxy, one CTA); a generic one
-  // only with a proxy fence on the path (item 3, for the async proxy as 9.7.9.25.1 says): a fence the issuers had
+  // only with a proxy fence on the path (item 3, for the async proxy as 9.7.9.25.2 says): a fence the issuers had
   // passed, or one of e's own thread after e that the issuers know of.
   bool async_before(const Epoch& e, const AsyncOp& o, int sp) {
     if (e.async_proxy) {
@@ -878,7 +878,7 @@ class Detector final : public ptx::interp::Observer {
                 "tcgen05.fence::after_thread_sync lies between the wait and the later one (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
     else if (proxy_fence_missing(a, b))
       r.note += "; ordered in base causality order but through no fence.proxy.async: a generic access and a later "
-                "async-proxy access of the same bytes need one on the path (ISA 8.9.5, 9.7.9.25.1, 9.7.15.5.2)";
+                "async-proxy access of the same bytes need one on the path (ISA 8.9.5, 9.7.9.25.2, 9.7.15.5.2)";
     // Which lane of a warp accesses which element of a wmma.load/store matrix is unspecified (ISA 9.7.14.4.1): this
     // execution has the interpreter's layout (docs/tensor-cores.md), and two lanes of one warp racing here may be
     // one lane under another layout. Possible, not definite.
