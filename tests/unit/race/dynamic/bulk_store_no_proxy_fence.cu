@@ -1,4 +1,4 @@
-// expect: race 5 7   (ISA 9.7.9.25.1, 8.9.5: generic writes read by the async proxy need fence.proxy.async between)
+// expect: race 5 7   (ISA 9.7.9.25.2, 8.9.5: generic writes read by the async proxy need fence.proxy.async between)
 #include "bulk_copy.cuh"
 __global__ void tile(const int* in, int* out) {
   __shared__ alignas(128) int buf[64];
