@@ -5,7 +5,13 @@
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +22,21 @@ struct KernelRun {
   ptx::interp::RunResult r;
   std::vector<std::uint32_t> out;
 };
+
+// The module of tests/unit/interp/data/FILE, loaded once for the test run (results point into it); a load error
+// fails the test that asks.
+inline const ptx::ir::Module& data_module(const std::string& file) {
+  static std::map<std::string, std::unique_ptr<ptx::ir::BuildResult>> loaded;
+  auto& r = loaded[file];
+  if (!r) {
+    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/" + file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    r = std::make_unique<ptx::ir::BuildResult>(ptx::ir::load_ptx(std::move(text), file));
+  }
+  for (const auto& e : r->errors) FAIL(e.render());
+  REQUIRE(*r);
+  return *r->module;
+}
 
 // `body` in a kernel k(.param .u64 out) for sm_100a whose threads start with %r0 = %tid.x and end by storing %r9
 // at out[tid] (%r0-%r15, %rd0-%rd7 and %p0-%p3 declared).

@@ -3,6 +3,7 @@
 // from the sections' definitions (and atom's for each reduction, 9.7.13.5), not taken from a run.
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
+#include "tests/unit/interp/kernel_run.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,16 +15,7 @@
 using namespace ptx::interp;
 
 namespace {
-const ptx::ir::Module& module() {
-  static const auto loaded = [] {
-    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/async_store.ptx");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return ptx::ir::load_ptx(std::move(text), "async_store.ptx");
-  }();
-  for (const auto& e : loaded.errors) FAIL(e.render());
-  REQUIRE(loaded);
-  return *loaded.module;
-}
+const ptx::ir::Module& module() { return interp_test::data_module("async_store.ptx"); }
 
 std::uint32_t word(const RunResult& r, std::size_t buffer, std::size_t i) {
   std::uint32_t v = 0;

@@ -4,6 +4,7 @@
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
+#include "tests/unit/interp/kernel_run.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -18,16 +19,7 @@
 using namespace ptx::interp;
 
 namespace {
-const ptx::ir::Module& bulk_module() {
-  static const auto loaded = [] {
-    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/bulk_copy.ptx");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return ptx::ir::load_ptx(std::move(text), "bulk_copy.ptx");
-  }();
-  for (const auto& e : loaded.errors) FAIL(e.render());
-  REQUIRE(loaded);
-  return *loaded.module;
-}
+const ptx::ir::Module& bulk_module() { return interp_test::data_module("bulk_copy.ptx"); }
 
 std::vector<std::uint8_t> words(const std::vector<std::uint32_t>& w) {
   std::vector<std::uint8_t> b(w.size() * 4);
@@ -347,16 +339,7 @@ TEST_CASE("cp.reduce.async.bulk.tensor .add.tile: in-bound elements of the box a
 }
 
 namespace {
-const ptx::ir::Module& sm100_module() {
-  static const auto loaded = [] {
-    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/bulk_copy_sm100.ptx");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return ptx::ir::load_ptx(std::move(text), "bulk_copy_sm100.ptx");
-  }();
-  for (const auto& e : loaded.errors) FAIL(e.render());
-  REQUIRE(loaded);
-  return *loaded.module;
-}
+const ptx::ir::Module& sm100_module() { return interp_test::data_module("bulk_copy_sm100.ptx"); }
 }  // namespace
 
 TEST_CASE("cp.async.bulk.tensor .cta_group::2 .multicast::cluster: each destination's signal goes to the mbarrier's side of its CTA pair (ISA 9.7.9.25.5.2)") {

@@ -7,6 +7,7 @@
 #include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/address.hpp"
 #include "semantics/ir/build.hpp"
+#include "tests/unit/interp/kernel_run.hpp"
 
 #include <doctest/doctest.h>
 
@@ -1294,15 +1295,7 @@ struct ClusterRun {
   RunResult r;
   std::vector<std::uint32_t> out;
 };
-const ptx::ir::Module& cluster_module() {
-  static const auto loaded = [] {
-    std::ifstream in(std::string(PTXCHECK_SOURCE_DIR) + "/tests/unit/interp/data/cluster.ptx");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return ptx::ir::load_ptx(std::move(text), "cluster.ptx");
-  }();
-  REQUIRE(loaded);
-  return *loaded.module;
-}
+const ptx::ir::Module& cluster_module() { return interp_test::data_module("cluster.ptx"); }
 ClusterRun run_cluster(const std::string& kernel, Dims grid, std::uint32_t threads, std::optional<Dims> cluster, std::uint32_t words,
                        std::vector<std::uint32_t> u32_params = {}, Options opt = {}) {
   Launch l;
