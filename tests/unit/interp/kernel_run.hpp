@@ -23,6 +23,15 @@ struct KernelRun {
   std::vector<std::uint32_t> out;
 };
 
+// Word i (u32) of launch buffer `buffer` after the run; a u32 parameter; a parameter naming a launch buffer.
+inline std::uint32_t word(const ptx::interp::RunResult& r, std::size_t buffer, std::size_t i) {
+  std::uint32_t v = 0;
+  std::memcpy(&v, r.buffers.at(buffer).second.data() + 4 * i, 4);
+  return v;
+}
+inline ptx::interp::ParamValue u32(std::uint32_t v) { return {"", ptx::ir::ScalarType::u32, v, {}}; }
+inline ptx::interp::ParamValue buf(const char* name) { return {name, {}, 0, {}}; }
+
 // The module of tests/unit/interp/data/FILE, loaded once for the test run (results point into it); a load error
 // fails the test that asks.
 inline const ptx::ir::Module& data_module(const std::string& file) {

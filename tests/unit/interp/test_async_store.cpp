@@ -13,17 +13,13 @@
 #include <string>
 
 using namespace ptx::interp;
+using interp_test::buf;
+using interp_test::u32;
+using interp_test::word;
 
 namespace {
 const ptx::ir::Module& module() { return interp_test::data_module("async_store.ptx"); }
 
-std::uint32_t word(const RunResult& r, std::size_t buffer, std::size_t i) {
-  std::uint32_t v = 0;
-  std::memcpy(&v, r.buffers.at(buffer).second.data() + 4 * i, 4);
-  return v;
-}
-ParamValue u32(std::uint32_t v) { return {"", ptx::ir::ScalarType::u32, v, {}}; }
-ParamValue buf(const char* name) { return {name, {}, 0, {}}; }
 
 Launch cluster_launch(const char* kernel) {
   Launch l;

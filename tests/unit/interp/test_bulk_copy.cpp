@@ -17,6 +17,9 @@
 #include <string>
 
 using namespace ptx::interp;
+using interp_test::buf;
+using interp_test::u32;
+using interp_test::word;
 
 namespace {
 const ptx::ir::Module& bulk_module() { return interp_test::data_module("bulk_copy.ptx"); }
@@ -26,13 +29,6 @@ std::vector<std::uint8_t> words(const std::vector<std::uint32_t>& w) {
   std::memcpy(b.data(), w.data(), b.size());
   return b;
 }
-std::uint32_t word(const RunResult& r, std::size_t buffer, std::size_t i) {
-  std::uint32_t v = 0;
-  std::memcpy(&v, r.buffers.at(buffer).second.data() + 4 * i, 4);
-  return v;
-}
-ParamValue u32(std::uint32_t v) { return {"", ptx::ir::ScalarType::u32, v, {}}; }
-ParamValue buf(const char* name) { return {name, {}, 0, {}}; }
 
 RunResult roundtrip(std::uint32_t size, std::uint32_t expect, std::uint32_t cta_form, std::uint32_t src_off, const std::vector<std::uint8_t>& in,
                     Options opt = {}) {
