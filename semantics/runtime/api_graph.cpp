@@ -19,6 +19,11 @@ namespace {
 struct GraphExec {
   std::vector<GraphNode> nodes;
 };
+int run_nodes(const std::vector<GraphNode>& nodes) {
+  for (const GraphNode& n : nodes)
+    if (int err = n.run()) return err;
+  return 0;
+}
 }  // namespace
 
 extern "C" {
@@ -109,13 +114,11 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec) return cudaErrorInvalidValue;
   const auto* e = reinterpret_cast<GraphExec*>(exec);
-  auto run = [nodes = e->nodes]() {
-    for (const GraphNode& n : nodes)
-      if (int err = n.run()) return err;
-    return 0;
-  };
-  if (ptx::runtime::capture_into(stream, {"cudaGraphLaunch", run})) return cudaSuccess;
-  return static_cast<cudaError_t>(run());
+  if (ptx::runtime::is_capturing(stream)) {  // the node keeps its own copy: the executable may be destroyed first
+    ptx::runtime::capture_into(stream, {"cudaGraphLaunch", [nodes = e->nodes] { return run_nodes(nodes); }});
+    return cudaSuccess;
+  }
+  return static_cast<cudaError_t>(run_nodes(e->nodes));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) { return cudaGraphLaunch(exec, stream); }
 
