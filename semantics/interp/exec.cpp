@@ -271,6 +271,15 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
   return p;
 }
 
+bool Machine::aligned(Thread& t, std::uint64_t addr, std::uint64_t size, bool write) {
+  if (size <= 1 || addr % size == 0) return true;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
+  fail(Problem::Kind::misaligned, std::string("misaligned ") + (write ? "store" : "load") + " of " + std::to_string(size) + " bytes at " + buf +
+       " (ISA 6.4.1: an address must be a multiple of the access size)", {&t});
+  return false;
+}
+
 CV Machine::load(Thread& t, StateSpace space, std::uint64_t addr, unsigned bits) {
   unsigned bytes = (bits + 7) / 8;
   const std::uint8_t* p = locate(t, space, addr, bytes, false);
@@ -450,6 +459,7 @@ void Machine::exec_load_store(Thread& t, const Instruction& ins, const Decoded& 
   const std::uint64_t a = access_address(t, addr_op, space);
   const unsigned eb = std::max(1u, w / 8);
   const unsigned n = ins.q.vector_width;
+  if (!aligned(t, a, std::uint64_t(eb) * std::max(1u, n), is_st)) return;
   if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, eb * n);
   if (n > 1 || val.kind == OK::Vector) {
     for (unsigned k = 0; k < n && k < val.elements.size(); ++k) {
@@ -487,6 +497,7 @@ void Machine::exec_atomic(Thread& t, const Instruction& ins, const Decoded& d) {
   StateSpace space = d.space;
   const std::uint64_t a = access_address(t, o[ai], space);
   const unsigned eb = std::max(1u, w / 8);
+  if (!aligned(t, a, ins.q.vector_width > 1 ? std::uint64_t(eb) * ins.q.vector_width : eb, true)) return;
   CV old = load(t, space, a, w);
   if (stop_) return;
   CV b = read(t, o[ai + 1], w, d.s0);

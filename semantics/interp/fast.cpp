@@ -243,7 +243,7 @@ void Machine::run_fast(Group& g, std::uint32_t active, const Fast& f) {
         t.top->pc = g.pc;  // a reported problem names this instruction
         const std::uint64_t addr = f.address_slot < 0 ? address(t, *f.address)
                                                       : ir::address_sum(static_cast<std::uint64_t>(R[f.address_slot].v), R[f.address_slot].w, f.address->offset);
-        std::uint8_t* p = locate(t, f.space, addr, bytes, is_st);
+        std::uint8_t* p = aligned(t, addr, bytes, is_st) ? locate(t, f.space, addr, bytes, is_st) : nullptr;
         if (!p) return;
         if (is_st) {
           std::uint64_t v = f.a.is_imm ? f.a.imm : static_cast<std::uint64_t>(R[f.a.slot].v);

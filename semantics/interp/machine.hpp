@@ -296,6 +296,9 @@ class Machine {
   std::uint64_t access_address(Thread& t, const Operand& o, StateSpace space);
   std::pair<StateSpace, std::uint64_t> variable_address(Thread& t, const ir::VarRef& v);
   const ir::Variable& variable(Thread& t, const ir::VarRef& v);
+  // ISA 6.4.1: "The address must be naturally aligned to a multiple of the access size" (an ld.v4.b32 accesses 16
+  // bytes); otherwise "the instruction may fault", as hardware does. False (and a reported problem) when it is not.
+  bool aligned(Thread& t, std::uint64_t addr, std::uint64_t size, bool write);
   // Memory access with bounds check; null (and a reported problem) when out of bounds.
   std::uint8_t* locate(Thread& t, StateSpace space, std::uint64_t addr, std::uint64_t size, bool write);
   CV load(Thread& t, StateSpace space, std::uint64_t addr, unsigned bits);

@@ -86,3 +86,16 @@ TEST_CASE("atom.shared.cas.b128 and atom.shared.exch.b128; mov.b128 unpacks the 
   check_words(k.out, 8, kNlo, kNhi);
   check_words(k.out, 12, kXlo, kXhi);
 }
+
+TEST_CASE("atom.cas.b128 at an address 8 but not 16 divides faults as misaligned (ISA 6.4.1: 16-byte access)") {
+  // The access size of a .b128 atom is 16 bytes; "the address must be naturally aligned to a multiple of the access
+  // size", otherwise "the instruction may fault" (as hardware does: cudaErrorMisalignedAddress).
+  const auto k = run_out_kernel(kernel(R"(
+  atom.global.cas.b128 %q5, [%rd1+8], %q1, %q2;
+  st.global.b128 [%rd1+16], %q5;
+)"), 1, 8);
+  REQUIRE_MESSAGE(k.errors.empty(), interp_test::joined(k.errors));
+  CHECK(k.r.problem.kind == ptx::interp::Problem::Kind::misaligned);
+  CHECK(k.r.problem.message.find("misaligned store of 16 bytes") != std::string::npos);
+  CHECK(k.out[4] == 0);  // the store after it did not run
+}

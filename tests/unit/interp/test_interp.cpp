@@ -1226,11 +1226,11 @@ TEST_CASE("cvt.rs to the x4 formats and f16x2/bf16x2 (ISA 9.7.9.21): rbits per o
   mov.b32 %x7, 0x7fff8000;
   cvt.rs.bf16x2.f32 %x6, 0f3F808000, 0f00008000, %x7;
   cvt.rs.satfinite.bf16x2.f32 %x7, 0f7FC00000, 0fFF800000, %x7;
-  st.global.v4.b32 [%rd1+24], {%x2, %x3, %x4, %x5};
-  st.global.v2.b32 [%rd1+40], {%x6, %x7};
+  st.global.v4.b32 [%rd1+32], {%x2, %x3, %x4, %x5};
+  st.global.v2.b32 [%rd1+48], {%x6, %x7};
   ret;
 })";
-  auto r = run_kernel(k, 1, 12);
+  auto r = run_kernel(k, 1, 14);  // (vector stores at offsets their size divides: ISA 6.4.1)
   CAPTURE(r.r.problem.message);
   REQUIRE(r.r.ok());
   CHECK(r.out[0] == 0x39b9387fu);
@@ -1239,12 +1239,12 @@ TEST_CASE("cvt.rs to the x4 formats and f16x2/bf16x2 (ISA 9.7.9.21): rbits per o
   CHECK(r.out[3] == 0x0929081fu);
   CHECK(r.out[4] == 0x0d2d0c1fu);
   CHECK((r.out[5] & 0xffffu) == 0x5d63u);
-  CHECK(r.out[6] == 0x3c007c00u);
-  CHECK(r.out[7] == 0x3c007bffu);
-  CHECK(r.out[8] == 0x00007bffu);
-  CHECK(r.out[9] == 0x3f810000u);
-  CHECK(r.out[10] == 0x3f800001u);
-  CHECK(r.out[11] == 0x7fffff7fu);
+  CHECK(r.out[8] == 0x3c007c00u);
+  CHECK(r.out[9] == 0x3c007bffu);
+  CHECK(r.out[10] == 0x00007bffu);
+  CHECK(r.out[11] == 0x3f810000u);
+  CHECK(r.out[12] == 0x3f800001u);
+  CHECK(r.out[13] == 0x7fffff7fu);
 }
 
 TEST_CASE("cvt to and from .ue8m0x2 (ISA 9.7.9.21, 5.2.3): .rz/.rp{.satfinite}, a in the upper byte") {
@@ -1636,4 +1636,54 @@ TEST_CASE("lop3.BoolOp: d from immLut, p = (d != 0) BoolOp q (ISA 9.7.8.6)") {
   CHECK(r.out[5] == 1u);
   CHECK(r.out[6] == 0xF000u);
   CHECK(r.out[7] == 0u);
+}
+
+TEST_CASE("an address its access size does not divide faults as misaligned (ISA 6.4.1), on both paths") {
+  // "The access size of a memory instruction is the total number of bytes accessed in memory. For example, the
+  // access size of ld.v4.b32 is 16 bytes ... The address must be naturally aligned to a multiple of the access size."
+  // Each case: (instruction after %rd1 = out, %r1 = 7, %h1 = 7, message), 32 threads.
+  const std::pair<const char*, const char*> cases[] = {
+      {"ld.global.u32 %r2, [%rd1+2];", "misaligned load of 4 bytes"},
+      {"st.global.v2.u32 [%rd1+4], {%r1, %r1};", "misaligned store of 8 bytes"},
+      {"ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd1+8];", "misaligned load of 16 bytes"},
+      {"st.shared.u16 [sm+1], %h1;", "misaligned store of 2 bytes"},
+      {"atom.global.add.u64 %rd2, [%rd1+4], %rd1;", "misaligned store of 8 bytes"},
+      {"cvta.shared.u64 %rd2, sm; ld.u32 %r2, [%rd2+6];", "misaligned load of 4 bytes"},  // generic, in the shared window
+  };
+  for (bool fast : {true, false})
+    for (const auto& [instruction, message] : cases) {
+      auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b16 %h<2>;
+  .shared .align 16 .b8 sm[64];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 7;
+  mov.b16 %h1, 7;
+  )" + instruction + R"(
+  st.global.u32 [%rd1+64], %r1;
+  ret;
+})";
+      Options o;
+      o.fast_path = fast;
+      auto r = run_kernel(k, 32, 17, o);
+      CAPTURE(instruction);
+      CAPTURE(fast);
+      CHECK(r.r.problem.kind == Problem::Kind::misaligned);
+      CHECK(r.r.problem.message.find(message) != std::string::npos);
+      CHECK(r.out[16] == 0);  // nothing after the fault ran
+    }
+  // The same accesses at addresses the size divides run (a 4-byte vector of bytes needs 4, not 16).
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .reg .b8 %b<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 7;
+  st.global.v2.u32 [%rd1+8], {%r1, %r1};
+  ld.global.v4.u8 {%b0, %b1, %b2, %b3}, [%rd1+12];
+  cvt.u32.u8 %r2, %b0;
+  st.global.u32 [%rd1+4], %r2;
+  ret;
+})";
+  auto r = run_kernel(k, 1, 4);
+  REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+  CHECK(r.out[1] == 7);
+  CHECK(r.out[3] == 7);
 }
