@@ -151,7 +151,10 @@ bool Machine::setup() {
       shared += v.size_bytes();
     }
   static_shared_ = shared;
-  dynamic_shared_base_ = align_up(shared, 16);
+  // The dynamic shared memory starts where every extern declaration's .align holds (ISA 5.4.5), 16 at least.
+  std::uint64_t dynamic_align = 16;
+  for (auto g : extern_shared) dynamic_align = std::max(dynamic_align, var_align(mod_.globals[g]));
+  dynamic_shared_base_ = align_up(shared, dynamic_align);
   for (auto g : extern_shared) global_addr_[g] = dynamic_shared_base_;
   if (opt_.observer) {
     for (std::uint32_t g = 0; g < mod_.globals.size(); ++g)

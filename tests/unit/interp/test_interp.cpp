@@ -1687,3 +1687,19 @@ TEST_CASE("an address its access size does not divide faults as misaligned (ISA 
   CHECK(r.out[1] == 7);
   CHECK(r.out[3] == 7);
 }
+
+TEST_CASE("extern shared memory starts at its declared .align (ISA 5.4.5), after the static variables") {
+  // 20 bytes of static shared memory; the dynamic array asks for 128-byte alignment: its address is 128, not 32.
+  auto k = std::string(".visible .entry k(.param .u64 out) {") + kDecls + R"(
+  .shared .align 4 .b8 fixed[20];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, dyn;
+  mov.u32 %r2, fixed;
+  st.global.v2.u32 [%rd1], {%r1, %r2};
+  ret;
+})";
+  auto r = run_kernel(".extern .shared .align 128 .b8 dyn[];\n" + k, 1, 2, {}, {}, 1, 64);
+  REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+  CHECK(r.out[0] == 128);
+  CHECK(r.out[1] == 0);
+}
