@@ -1,6 +1,7 @@
 // CUDA runtime API: the device ptxcheck presents (an H100-like device of compute capability 9.0, the newest
 // architecture every sm_90 PTX runs on; docs/exec.md lists its properties), device management, function
 // attributes and occupancy.
+#include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -89,7 +90,10 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
   *flags = 0;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return static_cast<cudaError_t>(Runtime::instance().sticky()); }
+cudaError_t cudaDeviceSynchronize() {
+  if (int e = ptx::runtime::capture_forbids("cudaDeviceSynchronize")) return static_cast<cudaError_t>(e);
+  return static_cast<cudaError_t>(Runtime::instance().sticky());
+}
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 cudaError_t cudaDriverGetVersion(int* version) {
   *version = CUDART_VERSION;

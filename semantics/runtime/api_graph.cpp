@@ -1,9 +1,8 @@
-// CUDA runtime API: graphs through stream capture (cudaStreamBeginCapture ... cudaStreamEndCapture,
-// cudaGraphInstantiate, cudaGraphLaunch). Work is captured from one stream: kernel launches (their argument
-// bytes copied at capture, as CUDA does), async copies and memsets, event records. Every operation runs in
-// capture order when the graph is launched, which is an order the graph's dependencies allow (a single-stream
-// capture is a chain). A capture that would span several streams (cudaStreamWaitEvent on an event recorded in a
-// capture) is refused loudly; graphs built node by node (cudaGraphAdd*Node) are not implemented (api_missing.cpp).
+// CUDA runtime API: graphs by stream capture (cudaStreamBeginCapture ... cudaStreamEndCapture, across streams
+// through events), and running graphs (cudaGraphInstantiate, cudaGraphLaunch). Captured work: kernel launches
+// (their argument bytes copied at capture, as CUDA does), async copies and memsets, event records, host functions,
+// graph launches. A launch of the instantiated graph runs every node after the nodes it depends on, in one order
+// the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp.
 #include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -13,41 +12,46 @@
 
 using ptx::runtime::Graph;
 using ptx::runtime::GraphNode;
+using ptx::runtime::Runtime;
 
 namespace {
-// An instantiated graph: its nodes, copied (the graph may change or go; the executable stays).
+// An instantiated graph: its nodes in the order they run, copied (the graph may change or go; the executable
+// stays).
 struct GraphExec {
   std::vector<GraphNode> nodes;
 };
 int run_nodes(const std::vector<GraphNode>& nodes) {
+  ptx::runtime::ReplayScope replay;  // the nodes' own calls are not calls made during a capture
   for (const GraphNode& n : nodes)
     if (int err = n.run()) return err;
   return 0;
 }
+cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 }  // namespace
 
 extern "C" {
 
 // The legacy default stream cannot capture (CUDA: cudaErrorStreamCaptureUnsupported); a stream captures once.
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode) {
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
   if (!stream) return cudaErrorStreamCaptureUnsupported;
-  return ptx::runtime::begin_capture(stream) ? cudaSuccess : cudaErrorIllegalState;
+  return ptx::runtime::begin_capture(stream, mode) ? cudaSuccess : cudaErrorIllegalState;
 }
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) { return cudaStreamBeginCapture(stream, mode); }
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
   if (!graph) return cudaErrorInvalidValue;
-  Graph* g = ptx::runtime::end_capture(stream);
-  if (!g) return cudaErrorIllegalState;
-  if (g->invalidated) {
-    delete g;
-    *graph = nullptr;
-    return cudaErrorStreamCaptureInvalidated;
-  }
+  Graph* g = nullptr;
+  const int e = ptx::runtime::end_capture(stream, g);
   *graph = reinterpret_cast<cudaGraph_t>(g);
-  return cudaSuccess;
+  return as_error(Runtime::instance().record(e));
 }
 cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* graph) { return cudaStreamEndCapture(stream, graph); }
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
+  if (!mode) return cudaErrorInvalidValue;
+  *mode = static_cast<cudaStreamCaptureMode>(ptx::runtime::exchange_thread_capture_mode(*mode));
+  return cudaSuccess;
+}
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
   if (!status) return cudaErrorInvalidValue;
@@ -56,17 +60,18 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
 }
 cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status) { return cudaStreamIsCapturing(stream, status); }
 
-// The status, and the graph being built; the capture's dependencies are not modelled (none are given).
+// The status, the capture's graph, and the nodes the stream's next operation will depend on (no edge data).
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status, unsigned long long* id, cudaGraph_t* graph,
                                      const cudaGraphNode_t** dependencies, const cudaGraphEdgeData** edges, size_t* count) {
   if (!status) return cudaErrorInvalidValue;
   Graph* g = ptx::runtime::capture_graph(stream);
+  const auto* deps = ptx::runtime::capture_dependencies(stream);
   *status = g ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
   if (id) *id = reinterpret_cast<unsigned long long>(g);
   if (graph) *graph = reinterpret_cast<cudaGraph_t>(g);
-  if (dependencies) *dependencies = nullptr;
+  if (dependencies) *dependencies = deps && !deps->empty() ? reinterpret_cast<const cudaGraphNode_t*>(deps->data()) : nullptr;
   if (edges) *edges = nullptr;
-  if (count) *count = 0;
+  if (count) *count = deps ? deps->size() : 0;
   return cudaSuccess;
 }
 cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaStreamCaptureStatus* status, unsigned long long* id, cudaGraph_t* graph,
@@ -84,20 +89,21 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   delete reinterpret_cast<Graph*>(graph);
   return cudaSuccess;
 }
-// The graph's nodes in capture order (a handle each, usable only to count them: no node API is implemented).
-cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
-  if (!graph || !count) return cudaErrorInvalidValue;
-  const auto& all = reinterpret_cast<Graph*>(graph)->nodes;
-  if (nodes)
-    for (std::size_t i = 0; i < all.size() && i < *count; ++i) nodes[i] = reinterpret_cast<cudaGraphNode_t>(all[i].get());
-  *count = all.size();
+cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t graph) {
+  if (!clone || !graph) return cudaErrorInvalidValue;
+  *clone = reinterpret_cast<cudaGraph_t>(ptx::runtime::clone_graph(*reinterpret_cast<Graph*>(graph)).release());
   return cudaSuccess;
 }
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
   if (!exec || !graph) return cudaErrorInvalidValue;
+  std::vector<const GraphNode*> order;
+  if (!ptx::runtime::topological_order(*reinterpret_cast<Graph*>(graph), order)) {
+    Runtime::instance().report("cudaGraphInstantiate: the graph's dependencies form a cycle");
+    return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  }
   auto* e = new GraphExec();
-  for (const auto& n : reinterpret_cast<Graph*>(graph)->nodes) e->nodes.push_back(*n);
+  for (const GraphNode* n : order) e->nodes.push_back({n->what, n->run, n->type, {}});
   *exec = reinterpret_cast<cudaGraphExec_t>(e);
   return cudaSuccess;
 }
@@ -109,17 +115,29 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   return cudaSuccess;
 }
 
-// The nodes in capture order, stopping at the first error (which each node has recorded, as the call it stands
+// The nodes in dependency order, stopping at the first error (which each node has recorded, as the call it stands
 // for would). Launched into a capturing stream, the whole graph becomes one node of that capture.
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec) return cudaErrorInvalidValue;
   const auto* e = reinterpret_cast<GraphExec*>(exec);
-  if (ptx::runtime::is_capturing(stream)) {  // the node keeps its own copy: the executable may be destroyed first
-    ptx::runtime::capture_into(stream, {"cudaGraphLaunch", [nodes = e->nodes] { return run_nodes(nodes); }});
+  // (the node keeps its own copy: the executable may be destroyed first)
+  if (ptx::runtime::capture_into(stream, {"cudaGraphLaunch", [nodes = e->nodes] { return run_nodes(nodes); }, ptx::runtime::child_graph_node, {}}))
     return cudaSuccess;
-  }
-  return static_cast<cudaError_t>(run_nodes(e->nodes));
+  return as_error(run_nodes(e->nodes));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) { return cudaGraphLaunch(exec, stream); }
+
+// A host function runs in stream order: now, or as a host node of the capture.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  if (!fn) return cudaErrorInvalidValue;
+  auto run = [fn, user_data] {
+    fn(user_data);
+    return 0;
+  };
+  if (ptx::runtime::capture_into(stream, {"cudaLaunchHostFunc", run, ptx::runtime::host_node, {}})) return cudaSuccess;
+  if (cudaError_t e = static_cast<cudaError_t>(Runtime::instance().sticky())) return e;
+  return as_error(run());
+}
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* user_data) { return cudaLaunchHostFunc(stream, fn, user_data); }
 
 }  // extern "C"

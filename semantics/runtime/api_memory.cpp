@@ -21,14 +21,43 @@ cudaError_t symbol_at(const void* symbol, size_t count, size_t offset, void*& ad
   address = reinterpret_cast<void*>(base + offset);
   return cudaSuccess;
 }
+
+cudaError_t copy_now(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  return as_error(Runtime::instance().copy(dst, src, count, kind));
+}
+cudaError_t set_now(void* devPtr, int value, size_t count) { return as_error(Runtime::instance().set(devPtr, value, count)); }
+cudaError_t to_symbol_now(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
+  void* address = nullptr;
+  if (cudaError_t e = symbol_at(symbol, count, offset, address)) return e;
+  return copy_now(address, src, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyHostToDevice);
+}
+cudaError_t from_symbol_now(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
+  void* address = nullptr;
+  if (cudaError_t e = symbol_at(symbol, count, offset, address)) return e;
+  return copy_now(dst, address, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDeviceToHost);
+}
 }  // namespace
 
 extern "C" {
 
-cudaError_t cudaMalloc(void** devPtr, size_t size) { return as_error(Runtime::instance().allocate(devPtr, size)); }
-cudaError_t cudaFree(void* devPtr) { return as_error(Runtime::instance().release(devPtr)); }
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t) { return cudaMalloc(devPtr, size); }
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t) { return cudaFree(devPtr); }
+cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  if (int e = ptx::runtime::capture_forbids("cudaMalloc")) return as_error(e);
+  return as_error(Runtime::instance().allocate(devPtr, size));
+}
+cudaError_t cudaFree(void* devPtr) {
+  if (int e = ptx::runtime::capture_forbids("cudaFree")) return as_error(e);
+  return as_error(Runtime::instance().release(devPtr));
+}
+// Stream-ordered allocation happens at once. In a capture CUDA records memory allocation and free nodes, which
+// are not modelled: refused by name.
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
+  if (ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().unimplemented("cudaMallocAsync in a stream capture (a memory allocation node)"));
+  return as_error(Runtime::instance().allocate(devPtr, size));
+}
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+  if (ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().unimplemented("cudaFreeAsync in a stream capture (a memory free node)"));
+  return as_error(Runtime::instance().release(devPtr));
+}
 
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return as_error(Runtime::instance().allocate_managed(devPtr, size)); }
 // Where managed memory lives is a performance matter: prefetches and advice change no result.
@@ -46,41 +75,44 @@ cudaError_t cudaFreeHost(void* ptr) {
   return cudaSuccess;
 }
 
+// The synchronous calls are potentially unsafe during a capture (graph.hpp: capture_forbids); the asynchronous
+// ones are recorded in a capturing stream (the copy reads its source when the graph runs, api_graph.cpp).
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return as_error(Runtime::instance().copy(dst, src, count, kind));
+  if (int e = ptx::runtime::capture_forbids("cudaMemcpy")) return as_error(e);
+  return copy_now(dst, src, count, kind);
 }
-// In a capturing stream, recorded: the copy reads its source when the graph runs (api_graph.cpp).
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyAsync", [=] { return static_cast<int>(cudaMemcpy(dst, src, count, kind)); }}))
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyAsync", [=] { return static_cast<int>(copy_now(dst, src, count, kind)); }, ptx::runtime::memcpy_node, {}}))
     return cudaSuccess;
-  return cudaMemcpy(dst, src, count, kind);
+  return copy_now(dst, src, count, kind);
 }
-cudaError_t cudaMemset(void* devPtr, int value, size_t count) { return as_error(Runtime::instance().set(devPtr, value, count)); }
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  if (int e = ptx::runtime::capture_forbids("cudaMemset")) return as_error(e);
+  return set_now(devPtr, value, count);
+}
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemsetAsync", [=] { return static_cast<int>(cudaMemset(devPtr, value, count)); }}))
+  if (ptx::runtime::capture_into(stream, {"cudaMemsetAsync", [=] { return static_cast<int>(set_now(devPtr, value, count)); }, ptx::runtime::memset_node, {}}))
     return cudaSuccess;
-  return cudaMemset(devPtr, value, count);
+  return set_now(devPtr, value, count);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
-  void* address = nullptr;
-  if (cudaError_t e = symbol_at(symbol, count, offset, address)) return e;
-  return cudaMemcpy(address, src, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyHostToDevice);
+  if (int e = ptx::runtime::capture_forbids("cudaMemcpyToSymbol")) return as_error(e);
+  return to_symbol_now(symbol, src, count, offset, kind);
 }
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
-  void* address = nullptr;
-  if (cudaError_t e = symbol_at(symbol, count, offset, address)) return e;
-  return cudaMemcpy(dst, address, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind == cudaMemcpyDeviceToDevice ? kind : cudaMemcpyDeviceToHost);
+  if (int e = ptx::runtime::capture_forbids("cudaMemcpyFromSymbol")) return as_error(e);
+  return from_symbol_now(dst, symbol, count, offset, kind);
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToSymbolAsync", [=] { return static_cast<int>(cudaMemcpyToSymbol(symbol, src, count, offset, kind)); }}))
-    return cudaSuccess;
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+  auto run = [=] { return static_cast<int>(to_symbol_now(symbol, src, count, offset, kind)); };
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToSymbolAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
+  return to_symbol_now(symbol, src, count, offset, kind);
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromSymbolAsync", [=] { return static_cast<int>(cudaMemcpyFromSymbol(dst, symbol, count, offset, kind)); }}))
-    return cudaSuccess;
-  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+  auto run = [=] { return static_cast<int>(from_symbol_now(dst, symbol, count, offset, kind)); };
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromSymbolAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
+  return from_symbol_now(dst, symbol, count, offset, kind);
 }
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) { return symbol_at(symbol, 0, 0, *devPtr); }
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {

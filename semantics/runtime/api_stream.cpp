@@ -37,14 +37,19 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   delete reinterpret_cast<Stream*>(stream);
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return sticky(); }
-cudaError_t cudaStreamQuery(cudaStream_t) { return sticky(); }
-// Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside another
-// stream's capture would fork the capture into this stream (api_graph.cpp), which is not modelled.
+// Waiting for a capturing stream conflicts with its capture (graph.hpp: capture_conflicts).
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamSynchronize")) return static_cast<cudaError_t>(e);
+  return sticky();
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamQuery")) return static_cast<cudaError_t>(e);
+  return sticky();
+}
+// Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside a capture makes
+// the stream's later work depend on that point of the capture (and a stream not capturing joins it: a fork).
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
-  if (!ptx::runtime::joins_capture(stream, event)) return cudaSuccess;
-  return static_cast<cudaError_t>(
-      Runtime::instance().unimplemented("cudaStreamWaitEvent joining another stream to a graph capture", ptx::runtime::stream_capture_unsupported));
+  return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::wait_event(stream, event)));
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   *priority = stream ? reinterpret_cast<Stream*>(stream)->priority : 0;
@@ -60,17 +65,25 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete reinterpret_cast<Event*>(event);
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+// Inside a capture an event marks the stream's point in it (for cudaStreamWaitEvent: fork and join) and adds no
+// node, unless recorded with cudaEventRecordExternal: then it is an event record node, recorded when it runs.
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (!event) return cudaErrorInvalidResourceHandle;
-  ptx::runtime::note_event_record(stream, event);
-  if (ptx::runtime::capture_into(stream, {"cudaEventRecord", [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); }}))
+  if (ptx::runtime::is_capturing(stream)) {
+    ptx::runtime::note_event_record(stream, event);
+    if (flags & cudaEventRecordExternal) {
+      auto record_now = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
+      ptx::runtime::capture_into(stream, {"cudaEventRecord", record_now, ptx::runtime::event_record_node, {}});
+    }
     return cudaSuccess;
+  }
+  ptx::runtime::note_event_record(stream, event);
   auto* e = reinterpret_cast<Event*>(event);
   e->warp_instructions = Runtime::instance().warp_instructions();
   e->recorded = true;
   return cudaSuccess;
 }
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) { return cudaEventRecord(event, stream); }
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecordWithFlags(event, stream, 0); }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return sticky(); }
 cudaError_t cudaEventQuery(cudaEvent_t) { return sticky(); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

@@ -33,6 +33,9 @@ constexpr ErrorText kErrors[] = {
     {not_supported, "cudaErrorNotSupported", "operation not supported"},
     {stream_capture_unsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
     {stream_capture_invalidated, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
+    {stream_capture_merge, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"},
+    {stream_capture_unmatched, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"},
+    {stream_capture_unjoined, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
     {unknown, "cudaErrorUnknown", "unknown error"},
 };
 const ErrorText* find(int code) {

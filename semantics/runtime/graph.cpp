@@ -1,71 +1,235 @@
-// See graph.hpp: which streams capture, into which graph, and the events recorded inside a capture.
+// See graph.hpp: graphs as nodes with edges, which streams capture into which graph, and the events recorded
+// inside a capture. The capture rules follow the CUDA Runtime API reference (cudaStreamBeginCapture,
+// cudaStreamEndCapture, cudaStreamWaitEvent, cudaThreadExchangeStreamCaptureMode) and the Programming Guide's
+// "CUDA Graphs" chapter (cross-stream dependencies and events).
 #include "semantics/runtime/graph.hpp"
 
+#include "semantics/runtime/runtime.hpp"
+
+#include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace ptx::runtime {
+
+GraphNode* Graph::add(GraphNode node) {
+  nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
+  return nodes.back().get();
+}
+bool Graph::owns(const GraphNode* n) const {
+  return std::any_of(nodes.begin(), nodes.end(), [n](const auto& m) { return m.get() == n; });
+}
+
+// Kahn's algorithm, taking the first ready node in insertion order each time.
+bool topological_order(const Graph& g, std::vector<const GraphNode*>& order) {
+  std::map<const GraphNode*, std::size_t> waiting;
+  for (const auto& n : g.nodes) waiting[n.get()] = n->deps.size();
+  std::set<const GraphNode*> done;
+  order.clear();
+  while (order.size() < g.nodes.size()) {
+    const GraphNode* next = nullptr;
+    for (const auto& n : g.nodes)
+      if (!done.count(n.get()) && std::all_of(n->deps.begin(), n->deps.end(), [&](const GraphNode* d) { return done.count(d) != 0; })) {
+        next = n.get();
+        break;
+      }
+    if (!next) return false;  // every node left waits on another: a cycle
+    done.insert(next);
+    order.push_back(next);
+  }
+  return true;
+}
+
+std::unique_ptr<Graph> clone_graph(const Graph& g) {
+  auto copy = std::make_unique<Graph>();
+  std::map<const GraphNode*, GraphNode*> to_copy;
+  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add({n->what, n->run, n->type, {}});
+  for (const auto& n : g.nodes)
+    for (GraphNode* d : n->deps) to_copy[n.get()]->deps.push_back(to_copy.at(d));
+  copy->invalidated = g.invalidated;
+  return copy;
+}
+
 namespace {
+// One capture sequence: its graph, the stream that began it, its mode, and for each stream taking part the nodes
+// that stream's next operation depends on.
+struct Capture {
+  Graph* graph = nullptr;
+  const void* origin = nullptr;
+  int mode = 0;
+  std::map<const void*, std::vector<GraphNode*>> frontier;
+};
+struct EventPoint {
+  Capture* capture = nullptr;
+  std::vector<GraphNode*> deps;
+};
 struct Captures {
-  std::mutex mutex;
-  std::map<const void*, Graph*> by_stream;  // streams capturing now -> the graph being built
-  std::map<const void*, Graph*> events;     // events last recorded inside a capture -> its graph
+  std::recursive_mutex mutex;
+  std::map<const void*, Capture*> by_stream;  // streams capturing now -> their capture
+  std::map<const void*, EventPoint> events;   // events last recorded inside a capture
+  int replaying = 0;                          // graph nodes running (ReplayScope)
 };
 Captures& captures() {
   static Captures c;
   return c;
 }
-Graph* capturing(const void* stream) {
+Capture* capturing(const void* stream) {
   auto it = captures().by_stream.find(stream);
   return it == captures().by_stream.end() ? nullptr : it->second;
 }
-void forget_events_of(const Graph* g) {
+void forget_events_of(const Capture* c) {
   auto& events = captures().events;
-  for (auto it = events.begin(); it != events.end();) it = it->second == g ? events.erase(it) : std::next(it);
+  for (auto it = events.begin(); it != events.end();) it = it->second.capture == c ? events.erase(it) : std::next(it);
+}
+void add_unique(std::vector<GraphNode*>& to, const std::vector<GraphNode*>& from) {
+  for (GraphNode* n : from)
+    if (std::find(to.begin(), to.end(), n) == to.end()) to.push_back(n);
+}
+// The nodes `from` and everything they depend on.
+std::set<const GraphNode*> ancestors(const std::vector<GraphNode*>& from) {
+  std::set<const GraphNode*> seen;
+  std::vector<const GraphNode*> todo(from.begin(), from.end());
+  while (!todo.empty()) {
+    const GraphNode* n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    todo.insert(todo.end(), n->deps.begin(), n->deps.end());
+  }
+  return seen;
+}
+// Whether every stream the capture forked into has been joined back: its last work is something the origin's
+// next operation depends on (CUDA: cudaErrorStreamCaptureUnjoined otherwise).
+bool joined(const Capture& c) {
+  const auto reached = ancestors(c.frontier.at(c.origin));
+  for (const auto& [stream, deps] : c.frontier)
+    for (const GraphNode* n : deps)
+      if (stream != c.origin && !reached.count(n)) return false;
+  return true;
+}
+// Ends the capture `c`: no stream captures into it any more.
+void close(Capture* c) {
+  auto& by_stream = captures().by_stream;
+  for (auto it = by_stream.begin(); it != by_stream.end();) it = it->second == c ? by_stream.erase(it) : std::next(it);
+  forget_events_of(c);
+  delete c;
 }
 }  // namespace
 
-bool begin_capture(const void* stream) {
+bool begin_capture(const void* stream, int mode) {
   std::lock_guard lock(captures().mutex);
   if (capturing(stream)) return false;
-  captures().by_stream[stream] = new Graph();
+  auto* c = new Capture{new Graph(), stream, mode, {}};
+  c->frontier[stream] = {};
+  captures().by_stream[stream] = c;
   return true;
 }
-Graph* end_capture(const void* stream) {
+
+int end_capture(const void* stream, Graph*& graph) {
   std::lock_guard lock(captures().mutex);
-  Graph* g = capturing(stream);
-  if (!g) return nullptr;
-  captures().by_stream.erase(stream);
-  forget_events_of(g);  // the capture's points are gone with it
-  return g;
+  graph = nullptr;
+  Capture* c = capturing(stream);
+  if (!c) return illegal_state;
+  if (c->origin != stream) {  // the capture must end in the stream that began it; CUDA invalidates it
+    c->graph->invalidated = true;
+    return stream_capture_unmatched;
+  }
+  Graph* g = c->graph;
+  const bool unjoined = !joined(*c);
+  close(c);
+  if (g->invalidated || unjoined) {
+    delete g;
+    return unjoined ? stream_capture_unjoined : stream_capture_invalidated;
+  }
+  graph = g;
+  return success;
 }
+
 Graph* capture_graph(const void* stream) {
   std::lock_guard lock(captures().mutex);
-  return capturing(stream);
+  Capture* c = capturing(stream);
+  return c ? c->graph : nullptr;
 }
 bool is_capturing(const void* stream) { return capture_graph(stream) != nullptr; }
+const std::vector<GraphNode*>* capture_dependencies(const void* stream) {
+  std::lock_guard lock(captures().mutex);
+  Capture* c = capturing(stream);
+  return c ? &c->frontier[stream] : nullptr;
+}
+
 bool capture_into(const void* stream, GraphNode node) {
   std::lock_guard lock(captures().mutex);
-  Graph* g = capturing(stream);
-  if (!g) return false;
-  g->nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
+  Capture* c = capturing(stream);
+  if (!c) return false;
+  node.deps = c->frontier[stream];
+  c->frontier[stream] = {c->graph->add(std::move(node))};
   return true;
 }
+
 void note_event_record(const void* stream, const void* event) {
   std::lock_guard lock(captures().mutex);
-  if (Graph* g = capturing(stream)) captures().events[event] = g;
+  if (Capture* c = capturing(stream)) captures().events[event] = {c, c->frontier[stream]};
   else captures().events.erase(event);
 }
-bool joins_capture(const void* stream, const void* event) {
+
+int wait_event(const void* stream, const void* event) {
   std::lock_guard lock(captures().mutex);
   auto it = captures().events.find(event);
-  if (it == captures().events.end() || capturing(stream) == it->second) return false;
-  it->second->invalidated = true;
-  return true;
+  if (it == captures().events.end()) return success;  // an ordinary event: the work it marks has run
+  Capture* c = it->second.capture;
+  Capture* mine = capturing(stream);
+  if (mine && mine != c) {  // two separate sequences would merge
+    mine->graph->invalidated = c->graph->invalidated = true;
+    return stream_capture_merge;
+  }
+  if (!mine) captures().by_stream[stream] = c;  // the fork: the stream now captures into c
+  add_unique(c->frontier[stream], it->second.deps);
+  return success;
 }
+
+namespace {
+thread_local int thread_capture_mode = 0;  // cudaStreamCaptureModeGlobal
+}
+int exchange_thread_capture_mode(int mode) {
+  std::swap(mode, thread_capture_mode);
+  return mode;
+}
+
+int capture_forbids(const char* call) {
+  std::lock_guard lock(captures().mutex);
+  if (captures().replaying || thread_capture_mode == 2) return success;
+  bool forbidden = false;
+  for (auto& [stream, c] : captures().by_stream)
+    if (c->mode != 2) forbidden = true;  // not cudaStreamCaptureModeRelaxed
+  if (!forbidden) return success;
+  for (auto& [stream, c] : captures().by_stream) c->graph->invalidated = true;
+  Runtime::instance().report(std::string(call) + " during a stream capture is not permitted (a potentially unsafe call in the " +
+                             "global and thread-local capture modes); the capture is invalidated");
+  return Runtime::instance().record(stream_capture_unsupported);
+}
+
+int capture_conflicts(const void* stream, const char* call) {
+  std::lock_guard lock(captures().mutex);
+  Capture* c = capturing(stream);
+  if (!c || captures().replaying) return success;
+  c->graph->invalidated = true;
+  Runtime::instance().report(std::string(call) + " on a capturing stream is not permitted; the capture is invalidated");
+  return Runtime::instance().record(stream_capture_unsupported);
+}
+
+ReplayScope::ReplayScope() {
+  std::lock_guard lock(captures().mutex);
+  ++captures().replaying;
+}
+ReplayScope::~ReplayScope() {
+  std::lock_guard lock(captures().mutex);
+  --captures().replaying;
+}
+
 void forget_graph(const Graph* g) {
   std::lock_guard lock(captures().mutex);
-  forget_events_of(g);
+  auto& events = captures().events;
+  for (auto it = events.begin(); it != events.end();) it = it->second.capture->graph == g ? events.erase(it) : std::next(it);
 }
 
 }  // namespace ptx::runtime

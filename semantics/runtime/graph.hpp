@@ -1,6 +1,8 @@
-// CUDA graphs by stream capture (graph.cpp, the C API in api_graph.cpp; docs/exec.md): while a stream captures,
-// the work issued to it is recorded as the nodes of a graph instead of running; a launch of the instantiated
-// graph runs them in capture order.
+// CUDA graphs (graph.cpp; the C API in api_graph.cpp and api_graph_nodes.cpp; docs/exec.md): a graph is a set of
+// nodes with dependency edges, built node by node or by stream capture. While streams capture, the work issued to
+// them is recorded as nodes that depend on what each stream issued before (and, through events, on what other
+// streams of the same capture issued: fork and join); a launch of the instantiated graph runs every node after
+// the nodes it depends on.
 #pragma once
 
 #include <functional>
@@ -10,31 +12,69 @@
 
 namespace ptx::runtime {
 
-// One recorded operation: what it is (for messages) and how to run it (a cudaError_t as int).
+struct Graph;
+
+// Node types, numbered as cudaGraphNodeType numbers them (driver_types.h).
+enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, host_node = 3, child_graph_node = 4, empty_node = 5,
+                           event_record_node = 7 };
+
+// One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), and the nodes
+// of its graph it depends on.
 struct GraphNode {
   std::string what;
   std::function<int()> run;
+  int type = 0;
+  std::vector<GraphNode*> deps;
 };
 struct Graph {
   std::vector<std::unique_ptr<GraphNode>> nodes;
   bool invalidated = false;  // a capture error: cudaStreamEndCapture fails (cudaErrorStreamCaptureInvalidated)
+  GraphNode* add(GraphNode node);
+  bool owns(const GraphNode* n) const;
 };
 
+// The nodes in an order that runs each after its dependencies (insertion order where the edges allow); false
+// when the edges form a cycle.
+bool topological_order(const Graph& g, std::vector<const GraphNode*>& order);
+// A copy of `g` whose nodes depend on each other as g's do (cudaGraphClone, child graphs).
+std::unique_ptr<Graph> clone_graph(const Graph& g);
+
+// --- stream capture. `mode` is a cudaStreamCaptureMode (0 global, 1 thread-local, 2 relaxed).
 // Starts a capture on `stream` into a new graph; false if it captures already.
-bool begin_capture(const void* stream);
-// Ends the stream's capture and hands over its graph (null when it was not capturing).
-Graph* end_capture(const void* stream);
-// The graph the stream captures into, or null.
+bool begin_capture(const void* stream, int mode);
+// Ends the capture `stream` began: 0 and the graph, or a CUDA error: illegal state when it does not capture,
+// cudaErrorStreamCaptureUnmatched when another stream began it, cudaErrorStreamCaptureUnjoined when a stream the
+// capture forked into has work its origin did not join, cudaErrorStreamCaptureInvalidated after a capture error.
+int end_capture(const void* stream, Graph*& graph);
+// The graph the stream captures into, or null; the nodes its next operation will depend on.
 Graph* capture_graph(const void* stream);
 bool is_capturing(const void* stream);
-// If `stream` is capturing, records `node` in its graph and returns true; otherwise returns false and the caller
-// runs the operation now.
+const std::vector<GraphNode*>* capture_dependencies(const void* stream);
+// If `stream` is capturing, records `node` in its graph after the stream's earlier work and returns true;
+// otherwise returns false and the caller runs the operation now.
 bool capture_into(const void* stream, GraphNode node);
-// cudaEventRecord on `stream`: whether the event now marks a point of a capture.
+// cudaEventRecord on `stream`: inside a capture the event marks the stream's point in it.
 void note_event_record(const void* stream, const void* event);
-// cudaStreamWaitEvent(stream, event) where the event marks a point of another capture: that would join `stream` to
-// the capture (a fork), which is not modelled; the capture is invalidated and the call must fail.
-bool joins_capture(const void* stream, const void* event);
+// cudaStreamWaitEvent(stream, event): where the event marks a point of a capture, the stream's later work depends
+// on it; a stream that does not capture joins the capture (a fork). 0, or cudaErrorStreamCaptureMerge when the
+// stream captures another sequence (both are invalidated).
+int wait_event(const void* stream, const void* event);
+// A call CUDA forbids while a capture is under way (a synchronous copy, set, allocation or device sync in the
+// global and thread-local modes: "potentially unsafe API calls"): invalidates the captures and returns
+// cudaErrorStreamCaptureUnsupported (recorded as the last error) with the reason said on stderr; 0 when allowed
+// (no capture, relaxed mode, or while a graph's nodes run).
+int capture_forbids(const char* call);
+// A call that necessarily conflicts with the capture of `stream` (cudaStreamSynchronize, cudaStreamQuery on it):
+// as above, in every mode.
+int capture_conflicts(const void* stream, const char* call);
+// cudaThreadExchangeStreamCaptureMode: sets the calling thread's mode, returns the old one. A thread in relaxed
+// mode may make potentially unsafe calls during a capture.
+int exchange_thread_capture_mode(int mode);
+// While alive, the calls a graph's nodes make run as calls outside any capture.
+struct ReplayScope {
+  ReplayScope();
+  ~ReplayScope();
+};
 // A graph destroyed: events no longer mark points of it.
 void forget_graph(const Graph* g);
 

@@ -397,7 +397,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   }
   const ir::Function* fn = kernel_function(host_function);
   if (!fn) return record(invalid_device_function);
-  if (is_capturing(config.stream)) return capture_launch(host_function, *fn, config, args, extras);
+  if (is_capturing(config.stream)) return capture_launch(host_function, config, args, extras);
   interp::Launch launch;
   launch.kernel = k->name;
   launch.grid = config.grid;
@@ -431,24 +431,39 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   return record(e);
 }
 
-// A launch into a capturing stream (api_graph.cpp): the arguments' bytes are copied now, as CUDA copies them at
-// capture, and the graph's node launches with them on the legacy stream when the graph runs.
-int Runtime::capture_launch(const void* host_function, const ir::Function& fn, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
+// A launch into a capturing stream (api_graph.cpp): recorded as a node of the capture.
+int Runtime::capture_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
+  int error = success;
+  auto run = deferred_launch(host_function, config, args, extras, error);
+  if (!run) return error;
+  capture_into(config.stream, {"launch of " + kernel(host_function)->name, std::move(run), kernel_node, {}});
+  return success;
+}
+
+// The node launches with the copied argument bytes on the legacy stream when the graph runs.
+std::function<int()> Runtime::deferred_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras,
+                                              int& error) {
+  const ir::Function* fn = kernel_function(host_function);
+  if (!fn) {
+    error = record(invalid_device_function);
+    return {};
+  }
   auto bytes = std::make_shared<std::vector<std::vector<std::uint8_t>>>();
-  for (std::size_t p = 0; p < fn.params.size(); ++p) {
+  for (std::size_t p = 0; p < fn->params.size(); ++p) {
     const auto* b = static_cast<const std::uint8_t*>(args ? args[p] : nullptr);
-    if (!b) return record(invalid_value);
-    bytes->emplace_back(b, b + fn.params[p].size_bytes());
+    if (!b) {
+      error = record(invalid_value);
+      return {};
+    }
+    bytes->emplace_back(b, b + fn->params[p].size_bytes());
   }
   LaunchConfig replay = config;
   replay.stream = nullptr;
-  auto run = [this, host_function, replay, bytes, extras] {
+  return [this, host_function, replay, bytes, extras] {
     std::vector<void*> pointers;
     for (auto& b : *bytes) pointers.push_back(b.data());
     return launch(host_function, replay, pointers.data(), extras);
   };
-  capture_into(config.stream, {"launch of " + fn.name, std::move(run)});
-  return success;
 }
 
 }  // namespace ptx::runtime

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,7 +30,7 @@ enum Error : int {
   no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, illegal_state = 401, not_ready = 600,
   illegal_address = 700, launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716,
   launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
-  unknown = 999,
+  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, unknown = 999,
 };
 
 struct Module {
@@ -117,6 +118,10 @@ class Runtime {
   void push_config(const LaunchConfig& c) { configs_.push_back(c); }
   bool pop_config(LaunchConfig& c);
   int launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras = {});
+  // A launch to run later (a graph's kernel node): the argument bytes are copied now, as CUDA copies them when
+  // the node is created or captured. Empty, with the error recorded in `error`, when the launch cannot be made.
+  std::function<int()> deferred_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras,
+                                       int& error);
   const Kernel* kernel(const void* host_function);
   // The registered kernel's PTX function (for cudaFuncGetAttributes), or null.
   const ir::Function* kernel_function(const void* host_function);
@@ -127,6 +132,7 @@ class Runtime {
   // A runtime call (or a case of one) ptxcheck does not implement: said on stderr with its name, counted, and
   // answered with `error` (cudaErrorNotSupported unless the case has a code of its own).
   int unimplemented(const std::string& what, int error = not_supported);
+  void report(const std::string& message);  // to stderr, prefixed "ptxcheck exec: "
 
   void set_monitor(std::unique_ptr<LaunchMonitor> m) { monitor_ = std::move(m); }
   LaunchMonitor* monitor() { return monitor_.get(); }
@@ -138,9 +144,8 @@ class Runtime {
   std::uint64_t warp_instructions() const { return warp_instructions_; }  // every launch so far (event timing)
 
  private:
-  int capture_launch(const void* host_function, const ir::Function& fn, const LaunchConfig& config, void** args, const LaunchExtras& extras);
+  int capture_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras);
   Runtime();
-  void report(const std::string& message);  // to stderr, prefixed "ptxcheck exec: "
   Module* module_of(void** handle);
   bool place_globals(Module& m);
   bool map_managed(std::uint64_t address, std::uint64_t bytes, const std::string& what);

@@ -3,12 +3,16 @@
 // expect-stdout: capturing: 1, ran during capture: 0
 // expect-stdout: nodes: 2
 // expect-stdout: after two launches: 10 10 10
-// expect-stdout: fork: operation not permitted when stream is capturing, end: operation failed due to a previous error during capture
-// expect-stderr: cudaStreamWaitEvent joining another stream to a graph capture
+// expect-stdout: unjoined fork: wait no error, end cudaErrorStreamCaptureUnjoined, graph null 1
+// expect-stdout: sync copy: cudaErrorStreamCaptureUnsupported, end cudaErrorStreamCaptureInvalidated
+// expect-stdout: relaxed: copy no error, end no error
+// expect-stderr: cudaMemcpy during a stream capture is not permitted
 // CUDA graphs by stream capture (CUDA Programming Guide, "CUDA Graphs"): work issued to a capturing stream is
 // recorded, not run; a kernel node keeps the argument values of the capture; each launch of the instantiated
-// graph runs the nodes in order. The legacy stream cannot capture; forking a capture into another stream is
-// refused by ptxcheck (not modelled) and invalidates the capture, as a capture error does in CUDA.
+// graph runs the nodes in order. The legacy stream cannot capture. A capture forked into another stream must be
+// joined back before it ends (cudaErrorStreamCaptureUnjoined); a synchronous copy during a capture in the global
+// mode is a potentially unsafe call: it fails and invalidates the capture (cudaThreadExchangeStreamCaptureMode,
+// cudaStreamBeginCapture in the CUDA Runtime API reference); in the relaxed mode it runs.
 #include <cstdio>
 
 __global__ void add(int* d, int k) { d[threadIdx.x] += k; }
@@ -49,9 +53,22 @@ int main() {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   cudaEventRecord(e, s);
   cudaError_t fork = cudaStreamWaitEvent(other, e, 0);
-  cudaGraph_t broken;
+  add<<<1, 32, 0, other>>>(d, 1);  // work in the forked stream that s never waits for
+  cudaGraph_t broken = graph;
   cudaError_t end = cudaStreamEndCapture(s, &broken);
-  printf("fork: %s, end: %s\n", cudaGetErrorString(fork), cudaGetErrorString(end));
+  printf("unjoined fork: wait %s, end %s, graph null %d\n", cudaGetErrorString(fork), cudaGetErrorName(end), broken == nullptr);
+
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaError_t copy = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  end = cudaStreamEndCapture(s, &broken);
+  printf("sync copy: %s, end %s\n", cudaGetErrorName(copy), cudaGetErrorName(end));
+  cudaGetLastError();
+
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  copy = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  cudaGraph_t relaxed;
+  end = cudaStreamEndCapture(s, &relaxed);
+  printf("relaxed: copy %s, end %s\n", cudaGetErrorString(copy), cudaGetErrorString(end));
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   return 0;

@@ -1,0 +1,216 @@
+// CUDA runtime API: graphs built node by node (cudaGraphAdd*Node with their dependencies, cudaGraphAddDependencies
+// and RemoveDependencies) and the graph queries (nodes, root nodes, edges, a node's type and dependencies). What a
+// node does is fixed when it is added, as in CUDA: a kernel node copies its argument bytes, a memcpy or memset node
+// its parameters. Nodes of kinds not implemented here (memory allocation, conditional, external semaphores, event
+// waits) stay unimplemented, by name (api_missing.cpp).
+#include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using ptx::runtime::Graph;
+using ptx::runtime::GraphNode;
+using ptx::runtime::Runtime;
+
+namespace {
+cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
+cudaError_t invalid() { return as_error(Runtime::instance().record(ptx::runtime::invalid_value)); }
+Graph* graph_of(cudaGraph_t g) { return reinterpret_cast<Graph*>(g); }
+GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
+
+// Adds `node` to `graph` after `deps` (nodes of the same graph, as CUDA requires).
+cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, GraphNode node) {
+  if (!out || !graph || (count && !deps)) return invalid();
+  Graph* g = graph_of(graph);
+  for (size_t i = 0; i < count; ++i) {
+    if (!g->owns(node_of(deps[i]))) return invalid();
+    node.deps.push_back(node_of(deps[i]));
+  }
+  *out = reinterpret_cast<cudaGraphNode_t>(g->add(std::move(node)));
+  return cudaSuccess;
+}
+
+// A copy between linear memory described by pitched pointers (cudaMemcpy3DParms without arrays): extent.depth
+// slices of extent.height rows of extent.width bytes, row by row.
+int copy_pitched(const cudaMemcpy3DParms& p) {
+  const cudaPitchedPtr& s = p.srcPtr;
+  const cudaPitchedPtr& d = p.dstPtr;
+  const cudaExtent& e = p.extent;
+  for (size_t z = 0; z < e.depth; ++z)
+    for (size_t y = 0; y < e.height; ++y) {
+      const size_t from = ((p.srcPos.z + z) * s.ysize + p.srcPos.y + y) * s.pitch + p.srcPos.x;
+      const size_t to = ((p.dstPos.z + z) * d.ysize + p.dstPos.y + y) * d.pitch + p.dstPos.x;
+      if (int err = Runtime::instance().copy(static_cast<char*>(d.ptr) + to, static_cast<const char*>(s.ptr) + from, e.width, p.kind)) return err;
+    }
+  return 0;
+}
+
+// cudaMemsetParams: `height` rows of `width` elements of `elementSize` bytes (1, 2 or 4), `pitch` bytes apart,
+// each element set to the low elementSize bytes of `value`.
+int set_elements(const cudaMemsetParams& p) {
+  std::vector<unsigned char> row(p.width * p.elementSize);
+  for (size_t i = 0; i < p.width; ++i) std::memcpy(row.data() + i * p.elementSize, &p.value, p.elementSize);  // little-endian
+  for (size_t y = 0; y < p.height; ++y)
+    if (int err = Runtime::instance().copy(static_cast<char*>(p.dst) + y * p.pitch, row.data(), row.size(), cudaMemcpyHostToDevice)) return err;
+  return 0;
+}
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count) {
+  return add_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                   const cudaKernelNodeParams* p) {
+  if (!p) return invalid();
+  if (p->extra) return as_error(Runtime::instance().unimplemented("cudaGraphAddKernelNode with arguments in `extra`"));
+  const auto* host_function = p->func;
+  const ptx::runtime::Kernel* k = Runtime::instance().kernel(host_function);
+  if (!k) return as_error(Runtime::instance().record(ptx::runtime::invalid_device_function));
+  ptx::runtime::LaunchConfig config;
+  config.grid = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
+  config.block = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
+  config.shared_bytes = p->sharedMemBytes;
+  int error = 0;
+  auto run = Runtime::instance().deferred_launch(host_function, config, p->kernelParams, {}, error);
+  if (!run) return as_error(error);
+  return add_node(node, graph, deps, count, {"kernel node " + k->name, std::move(run), ptx::runtime::kernel_node, {}});
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, void* dst,
+                                     const void* src, size_t bytes, cudaMemcpyKind kind) {
+  auto run = [=] { return Runtime::instance().copy(dst, src, bytes, kind); };
+  return add_node(node, graph, deps, count, {"memcpy node", run, ptx::runtime::memcpy_node, {}});
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                   const cudaMemcpy3DParms* p) {
+  if (!p) return invalid();
+  if (p->srcArray || p->dstArray)
+    return as_error(Runtime::instance().unimplemented("cudaGraphAddMemcpyNode with a CUDA array"));
+  const cudaMemcpy3DParms copy = *p;
+  return add_node(node, graph, deps, count, {"memcpy node", [copy] { return copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                   const cudaMemsetParams* p) {
+  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)) return invalid();
+  if (p->height > 1 && p->pitch < p->width * p->elementSize) return invalid();
+  const cudaMemsetParams set = *p;
+  return add_node(node, graph, deps, count, {"memset node", [set] { return set_elements(set); }, ptx::runtime::memset_node, {}});
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                 const cudaHostNodeParams* p) {
+  if (!p || !p->fn) return invalid();
+  auto run = [fn = p->fn, data = p->userData] {
+    fn(data);
+    return 0;
+  };
+  return add_node(node, graph, deps, count, {"host node", run, ptx::runtime::host_node, {}});
+}
+
+// The child graph is copied into the node (CUDA clones it); the node runs the copy's nodes in dependency order.
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                       cudaGraph_t child) {
+  if (!child) return invalid();
+  std::shared_ptr<Graph> copy = ptx::runtime::clone_graph(*graph_of(child));
+  std::vector<const GraphNode*> order;
+  if (!ptx::runtime::topological_order(*copy, order)) return invalid();
+  auto run = [copy, order] {
+    for (const GraphNode* n : order)
+      if (int err = n->run()) return err;
+    return 0;
+  };
+  return add_node(node, graph, deps, count, {"child graph node", run, ptx::runtime::child_graph_node, {}});
+}
+
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                        cudaEvent_t event) {
+  if (!event) return invalid();
+  auto run = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
+  return add_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
+}
+
+// Edges from[i] -> to[i]: to[i] runs after from[i]. Edge data other than the default is not modelled.
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to, const cudaGraphEdgeData*,
+                                     size_t count) {
+  if (!graph || (count && (!from || !to))) return invalid();
+  Graph* g = graph_of(graph);
+  for (size_t i = 0; i < count; ++i)
+    if (!g->owns(node_of(from[i])) || !g->owns(node_of(to[i])) || from[i] == to[i]) return invalid();
+  for (size_t i = 0; i < count; ++i) {
+    auto& deps = node_of(to[i])->deps;
+    if (std::find(deps.begin(), deps.end(), node_of(from[i])) == deps.end()) deps.push_back(node_of(from[i]));
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to, const cudaGraphEdgeData*,
+                                        size_t count) {
+  if (!graph || (count && (!from || !to))) return invalid();
+  for (size_t i = 0; i < count; ++i) {
+    auto& deps = node_of(to[i])->deps;
+    auto it = std::find(deps.begin(), deps.end(), node_of(from[i]));
+    if (it == deps.end()) return invalid();  // CUDA: removing an edge that does not exist is an error
+    deps.erase(it);
+  }
+  return cudaSuccess;
+}
+
+// The graph's nodes in the order they were added (a handle each).
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
+  if (!graph || !count) return cudaErrorInvalidValue;
+  const auto& all = graph_of(graph)->nodes;
+  if (nodes)
+    for (std::size_t i = 0; i < all.size() && i < *count; ++i) nodes[i] = reinterpret_cast<cudaGraphNode_t>(all[i].get());
+  *count = all.size();
+  return cudaSuccess;
+}
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* roots, size_t* count) {
+  if (!graph || !count) return cudaErrorInvalidValue;
+  std::vector<cudaGraphNode_t> found;
+  for (const auto& n : graph_of(graph)->nodes)
+    if (n->deps.empty()) found.push_back(reinterpret_cast<cudaGraphNode_t>(n.get()));
+  if (roots) std::copy_n(found.begin(), std::min(found.size(), *count), roots);
+  *count = found.size();
+  return cudaSuccess;
+}
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to, cudaGraphEdgeData* edges, size_t* count) {
+  if (!graph || !count) return cudaErrorInvalidValue;
+  std::size_t k = 0;
+  for (const auto& n : graph_of(graph)->nodes)
+    for (GraphNode* d : n->deps) {
+      if (from && to && k < *count) {
+        from[k] = reinterpret_cast<cudaGraphNode_t>(d);
+        to[k] = reinterpret_cast<cudaGraphNode_t>(n.get());
+        if (edges) edges[k] = cudaGraphEdgeData{};
+      }
+      ++k;
+    }
+  *count = k;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) {
+  if (!node || !type) return cudaErrorInvalidValue;
+  *type = static_cast<cudaGraphNodeType>(node_of(node)->type);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* deps, cudaGraphEdgeData* edges, size_t* count) {
+  if (!node || !count) return cudaErrorInvalidValue;
+  const auto& all = node_of(node)->deps;
+  for (std::size_t i = 0; deps && i < all.size() && i < *count; ++i) {
+    deps[i] = reinterpret_cast<cudaGraphNode_t>(all[i]);
+    if (edges) edges[i] = cudaGraphEdgeData{};
+  }
+  *count = all.size();
+  return cudaSuccess;
+}
+
+}  // extern "C"
