@@ -206,5 +206,31 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
+// The most dynamic shared memory a block may take with `numBlocks` blocks of `blockSize` threads on one SM, by the
+// limits above (0 when the threads or blocks alone do not fit).
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks, int blockSize) {
+  if (!dynamicSmemSize || !Runtime::instance().kernel(func) || numBlocks <= 0 || blockSize <= 0) return cudaErrorInvalidValue;
+  const int by_threads = std::min(kMaxBlocksPerSm, kMaxThreadsPerSm / ((blockSize + 31) / 32 * 32));
+  const std::uint64_t fixed = Runtime::instance().kernel_static_shared(func) + 1024;
+  const std::uint64_t per_block = kSharedPerSm / static_cast<std::uint64_t>(numBlocks);
+  *dynamicSmemSize = by_threads < numBlocks || per_block <= fixed ? 0 : std::min<std::uint64_t>(per_block - fixed, kSharedPerBlock);
+  return cudaSuccess;
+}
+cudaError_t cudaFuncGetName(const char** name, const void* func) {
+  const ptx::runtime::Kernel* k = Runtime::instance().kernel(func);
+  if (!name || !k) return cudaErrorInvalidDeviceFunction;
+  *name = k->name.c_str();  // the PTX entry name, as the driver knows the kernel
+  return cudaSuccess;
+}
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
+  if (!device) return cudaErrorInvalidValue;
+  *device = 0;  // the one device
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {
+  if (!config) return cudaErrorInvalidValue;
+  *config = cudaFuncCachePreferNone;  // a performance preference: results do not depend on it
+  return cudaSuccess;
+}
 
 }  // extern "C"

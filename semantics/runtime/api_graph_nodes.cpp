@@ -4,12 +4,12 @@
 // its parameters. Nodes of kinds not implemented here (memory allocation, conditional, external semaphores, event
 // waits) stay unimplemented, by name (api_missing.cpp).
 #include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -35,30 +35,6 @@ cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNod
   return cudaSuccess;
 }
 
-// A copy between linear memory described by pitched pointers (cudaMemcpy3DParms without arrays): extent.depth
-// slices of extent.height rows of extent.width bytes, row by row.
-int copy_pitched(const cudaMemcpy3DParms& p) {
-  const cudaPitchedPtr& s = p.srcPtr;
-  const cudaPitchedPtr& d = p.dstPtr;
-  const cudaExtent& e = p.extent;
-  for (size_t z = 0; z < e.depth; ++z)
-    for (size_t y = 0; y < e.height; ++y) {
-      const size_t from = ((p.srcPos.z + z) * s.ysize + p.srcPos.y + y) * s.pitch + p.srcPos.x;
-      const size_t to = ((p.dstPos.z + z) * d.ysize + p.dstPos.y + y) * d.pitch + p.dstPos.x;
-      if (int err = Runtime::instance().copy(static_cast<char*>(d.ptr) + to, static_cast<const char*>(s.ptr) + from, e.width, p.kind)) return err;
-    }
-  return 0;
-}
-
-// cudaMemsetParams: `height` rows of `width` elements of `elementSize` bytes (1, 2 or 4), `pitch` bytes apart,
-// each element set to the low elementSize bytes of `value`.
-int set_elements(const cudaMemsetParams& p) {
-  std::vector<unsigned char> row(p.width * p.elementSize);
-  for (size_t i = 0; i < p.width; ++i) std::memcpy(row.data() + i * p.elementSize, &p.value, p.elementSize);  // little-endian
-  for (size_t y = 0; y < p.height; ++y)
-    if (int err = Runtime::instance().copy(static_cast<char*>(p.dst) + y * p.pitch, row.data(), row.size(), cudaMemcpyHostToDevice)) return err;
-  return 0;
-}
 }  // namespace
 
 extern "C" {
@@ -96,7 +72,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   if (p->srcArray || p->dstArray)
     return as_error(Runtime::instance().unimplemented("cudaGraphAddMemcpyNode with a CUDA array"));
   const cudaMemcpy3DParms copy = *p;
-  return add_node(node, graph, deps, count, {"memcpy node", [copy] { return copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
+  return add_node(node, graph, deps, count, {"memcpy node", [copy] { return ptx::runtime::copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
 }
 
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
@@ -104,7 +80,8 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)) return invalid();
   if (p->height > 1 && p->pitch < p->width * p->elementSize) return invalid();
   const cudaMemsetParams set = *p;
-  return add_node(node, graph, deps, count, {"memset node", [set] { return set_elements(set); }, ptx::runtime::memset_node, {}});
+  auto run = [set] { return ptx::runtime::set_rows(set.dst, set.pitch, set.value, set.elementSize, set.width, set.height); };
+  return add_node(node, graph, deps, count, {"memset node", run, ptx::runtime::memset_node, {}});
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,

@@ -64,16 +64,33 @@ cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return
 cudaError_t cudaMemPrefetchAsync(const void*, size_t, cudaMemLocation, unsigned int, cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, cudaMemLocation) { return cudaSuccess; }
 
-// Pinned host memory is host memory: the interpreter copies from any host address.
+// Pinned host memory: a region the host and the kernels share at one address, as unified addressing makes
+// pinned memory (a kernel may read and write it, zero-copy); its contents reach a launch as managed memory's do.
+// Memory the program registers (cudaHostRegister) stays host memory: copies work, a kernel cannot reach it.
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  *ptr = std::malloc(size ? size : 1);
-  return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (!ptr) return cudaErrorInvalidValue;
+  return as_error(Runtime::instance().allocate_managed(ptr, size, "cudaMallocHost"));
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) { return cudaMallocHost(ptr, size); }
 cudaError_t cudaFreeHost(void* ptr) {
-  std::free(ptr);
+  if (ptr && !Runtime::instance().is_managed(ptr)) return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  return as_error(Runtime::instance().release(ptr));
+}
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
+  if (!device || flags != 0) return cudaErrorInvalidValue;
+  if (!Runtime::instance().is_device_pointer(host))
+    return as_error(Runtime::instance().unimplemented("cudaHostGetDevicePointer of memory not allocated by cudaMallocHost/cudaHostAlloc",
+                                                      ptx::runtime::invalid_value));
+  *device = host;
   return cudaSuccess;
 }
+cudaError_t cudaHostGetFlags(unsigned int* flags, void* host) {
+  if (!flags || !Runtime::instance().is_device_pointer(host)) return cudaErrorInvalidValue;
+  *flags = cudaHostAllocMapped | cudaHostAllocPortable;
+  return cudaSuccess;
+}
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int) { return ptr && size ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaHostUnregister(void* ptr) { return ptr ? cudaSuccess : cudaErrorInvalidValue; }
 
 // The synchronous calls are potentially unsafe during a capture (graph.hpp: capture_forbids); the asynchronous
 // ones are recorded in a capturing stream (the copy reads its source when the graph runs, api_graph.cpp).

@@ -14,7 +14,10 @@ struct Event {
 };
 struct Stream {
   int priority = 0;
+  unsigned flags = 0;
+  unsigned long long id = 0;
 };
+unsigned long long next_stream_id = 1;  // 0: the legacy stream
 cudaError_t sticky() { return static_cast<cudaError_t>(Runtime::instance().sticky()); }
 
 // Milliseconds for a count of warp instructions: one per SM clock on every SM of the device (132 SMs at
@@ -24,14 +27,38 @@ float milliseconds(std::uint64_t warp_instructions) { return static_cast<float>(
 
 extern "C" {
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  *stream = reinterpret_cast<cudaStream_t>(new Stream());
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
+  if (!stream) return cudaErrorInvalidValue;
+  *stream = reinterpret_cast<cudaStream_t>(new Stream{priority, flags, next_stream_id++});
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) { return cudaStreamCreate(stream); }
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int, int priority) {
-  *stream = reinterpret_cast<cudaStream_t>(new Stream{priority});
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) { return cudaStreamCreateWithPriority(stream, flags, 0); }
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithPriority(stream, cudaStreamDefault, 0); }
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
+  if (!flags) return cudaErrorInvalidValue;
+  *flags = stream ? reinterpret_cast<Stream*>(stream)->flags : cudaStreamDefault;
   return cudaSuccess;
+}
+cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long* id) {
+  if (!id) return cudaErrorInvalidValue;
+  *id = stream ? reinterpret_cast<Stream*>(stream)->id : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetDevice(cudaStream_t, int* device) {
+  if (!device) return cudaErrorInvalidValue;
+  *device = 0;
+  return cudaSuccess;
+}
+// A stream callback runs in stream order: now (with the stream's status: the sticky error, if any), or as a host
+// node of the capture.
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned int flags) {
+  if (!callback || flags != 0) return cudaErrorInvalidValue;
+  auto run = [stream, callback, user_data] {
+    callback(stream, sticky(), user_data);
+    return 0;
+  };
+  if (ptx::runtime::capture_into(stream, {"cudaStreamAddCallback", run, ptx::runtime::host_node, {}})) return cudaSuccess;
+  return static_cast<cudaError_t>(run());
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   delete reinterpret_cast<Stream*>(stream);

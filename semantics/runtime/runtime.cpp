@@ -235,13 +235,13 @@ int Runtime::allocate(void** pointer, std::uint64_t size) {
   return success;
 }
 
-int Runtime::allocate_managed(void** pointer, std::uint64_t size) {
+int Runtime::allocate_managed(void** pointer, std::uint64_t size, const char* what) {
   std::lock_guard lock(mutex_);
   if (sticky_ != success) return sticky_;
   if (!pointer) return record(invalid_value);
   const std::uint64_t page = interp::kManagedPage, bytes = (std::max<std::uint64_t>(size, 1) + page - 1) / page * page;
-  const std::uint64_t a = device_.memory.allocate("cudaMallocManaged #" + std::to_string(mallocs_ + 1), size, page, false, bytes);
-  if (!a || !map_managed(a, bytes, "cudaMallocManaged of " + std::to_string(size) + " bytes")) {
+  const std::uint64_t a = device_.memory.allocate(std::string(what) + " #" + std::to_string(mallocs_ + 1), size, page, false, bytes);
+  if (!a || !map_managed(a, bytes, std::string(what) + " of " + std::to_string(size) + " bytes")) {
     if (a) device_.memory.release(a);
     *pointer = nullptr;
     return record(memory_allocation);

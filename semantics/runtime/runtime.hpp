@@ -105,7 +105,10 @@ class Runtime {
   // Managed memory (cudaMallocManaged): one address for host and device. The device region is mapped in the
   // process at its own address; the host's bytes are the program's view between launches and are copied into
   // the interpreter's region before each launch and back after it (kernels run while the host waits).
-  int allocate_managed(void** pointer, std::uint64_t size);
+  // Pinned host memory (cudaMallocHost, cudaHostAlloc) is the same kind of region, named `what`: under unified
+  // addressing a kernel may dereference it (zero-copy).
+  int allocate_managed(void** pointer, std::uint64_t size, const char* what = "cudaMallocManaged");
+  bool is_managed(const void* base) const { return managed_.count(reinterpret_cast<std::uint64_t>(base)) != 0; }
   // The bytes [address, address + size) of one allocation, or null.
   std::uint8_t* device_bytes(const void* address, std::uint64_t size);
   bool is_device_pointer(const void* address) { return device_bytes(address, 1) != nullptr; }
