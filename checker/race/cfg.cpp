@@ -16,6 +16,7 @@ std::vector<int> written_registers(const ptx::ir::Instruction& in) {
     case Opcode::st_: case Opcode::bra_: case Opcode::red_: case Opcode::bar_: case Opcode::barrier_:
     case Opcode::ret_: case Opcode::exit_: case Opcode::prefetch_: case Opcode::call_: case Opcode::sust_:
     case Opcode::membar_: case Opcode::fence_:
+    case Opcode::brx_: case Opcode::stackrestore_:  // (their operands are read: ISA 9.7.12.4, 9.7.17.2)
       return out;
     default: break;
   }
@@ -109,6 +110,14 @@ static bool ends_block(const ptx::ir::Instruction& in) {
          in.op == Opcode::trap_;
 }
 
+std::vector<std::uint32_t> indexed_targets(const ptx::ir::Instruction& in) {
+  std::vector<std::uint32_t> out;
+  if (in.op != Opcode::brx_ || in.operands.size() < 2) return out;
+  for (const auto& e : in.operands[1].elements)
+    if (e.target >= 0) out.push_back(static_cast<std::uint32_t>(e.target));
+  return out;
+}
+
 Cfg build_cfg(const ptx::ir::Function& f) {
   Cfg g;
   const auto n = static_cast<std::uint32_t>(f.body.size());
@@ -119,6 +128,7 @@ Cfg build_cfg(const ptx::ir::Function& f) {
     if (ends_block(in)) leader[i + 1] = true;
     if (in.op == Opcode::bra_ && !in.operands.empty() && in.operands[0].target >= 0)
       leader[static_cast<std::uint32_t>(in.operands[0].target)] = true;
+    for (std::uint32_t t : indexed_targets(in)) leader[t] = true;
   }
   for (const auto& [name, idx] : f.labels) if (idx <= n) leader[idx] = true;
   g.block_of.assign(n, -1);
@@ -140,7 +150,11 @@ Cfg build_cfg(const ptx::ir::Function& f) {
       int t = last.operands.empty() ? -1 : last.operands[0].target;
       if (t >= 0 && static_cast<std::uint32_t>(t) < n) bl.succ.push_back(g.block_of[t]);
       falls = last.guard >= 0;
-    } else if (last.op == Opcode::ret_ || last.op == Opcode::exit_ || last.op == Opcode::trap_ || last.op == Opcode::brx_) {
+    } else if (last.op == Opcode::brx_) {  // every label of its list (an index past it is undefined: no edge)
+      for (std::uint32_t t : indexed_targets(last))
+        if (std::find(bl.succ.begin(), bl.succ.end(), g.block_of[t]) == bl.succ.end()) bl.succ.push_back(g.block_of[t]);
+      falls = last.guard >= 0;
+    } else if (last.op == Opcode::ret_ || last.op == Opcode::exit_ || last.op == Opcode::trap_) {
       falls = last.guard >= 0;
     }
     if (falls && bl.end < n) {

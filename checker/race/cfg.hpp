@@ -34,6 +34,9 @@ struct Cfg {
 };
 
 Cfg build_cfg(const ptx::ir::Function& f);
+// The instructions brx.idx `in` may branch to (ISA 9.7.12.4: its .branchtargets list, resolved by the builder);
+// empty for any other instruction.
+std::vector<std::uint32_t> indexed_targets(const ptx::ir::Instruction& in);
 
 // Registers an instruction writes (operand 0 for most; both for PredPair; vector elements).
 std::vector<int> written_registers(const ptx::ir::Instruction& in);

@@ -72,8 +72,13 @@ z3::expr KernelCheck::one_misses(const Barrier& b1, const Barrier& b2) {
 std::string KernelCheck::condition_text(int cause) {
   if (cause < 0) return "";
   const auto& ci = f.body[static_cast<std::size_t>(cause)];
-  std::string reg = ci.guard >= 0 ? f.registers[ci.guard].name : "?";
-  return std::string(ci.guard_negated ? "@!" : "@") + reg + " " + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
+  std::string guard = ci.guard >= 0 ? std::string(ci.guard_negated ? "@!" : "@") + f.registers[ci.guard].name + " " : "";
+  // brx.idx chooses by its index (ISA 9.7.12.4): name it
+  const auto& index = ci.operands.empty() ? ptx::ir::Operand{} : ci.operands[0];
+  if (ci.op == Opcode::brx_ && index.kind == ptx::ir::Operand::Kind::Register && index.reg >= 0)
+    return guard + "brx.idx on " + f.registers[index.reg].name + " at " + where_of(m, ci).text();
+  if (guard.empty()) guard = "@? ";
+  return guard + ptx::ir::opcode_name(ci.op) + " at " + where_of(m, ci).text();
 }
 
 // The two threads are in the same iteration of every loop enclosing block `blk`.

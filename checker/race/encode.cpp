@@ -169,6 +169,10 @@ bool register_only(Opcode op) {
     case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
     case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
     case Opcode::setmaxnreg_:  // ISA 9.7.19.5: register allocation only, no effect on memory or values
+    case Opcode::brx_:         // ISA 9.7.12.4: its edges are the CFG's (cfg.cpp), conditions on the index (walk)
+    // ISA 9.7.17: the stack pointer and alloca's local address are fresh symbols; local memory is thread-private,
+    // so what is accessed through them cannot race.
+    case Opcode::stacksave_: case Opcode::stackrestore_: case Opcode::alloca_:
     case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
       return true;
     default: return false;
@@ -402,6 +406,8 @@ class Encoder {
           else if (!taken && falls) cond = !gv;
         } else if ((last.op == Opcode::ret_ || last.op == Opcode::exit_ || last.op == Opcode::trap_) && last.guard >= 0) {
           cond = !guard(s, last);
+        } else if (last.op == Opcode::brx_) {
+          cond = indexed_branch_condition(s, last, succ, bl.end < f_.body.size() && g.block_of[bl.end] == succ);
         }
         if (is_back) {
           back->push_back({s, cond});
@@ -410,6 +416,21 @@ class Encoder {
         }
       }
     }
+  }
+
+  // ISA 9.7.12.4 `@p brx.idx index, tlist`: "if (p) { if (index < length(tlist)) pc = tlist[index]; ... }". The
+  // edge to block `succ` is taken when the guard holds and the index names a label of succ (an index past the list
+  // is undefined: no edge), or, for the fall-through block, when the guard does not hold.
+  z3::expr indexed_branch_condition(State& s, const Instruction& last, int succ, bool falls_to_succ) {
+    const z3::expr index = read(s, last.operands[0], 32, false);
+    z3::expr names_succ = c_.bool_val(false);
+    const auto& list = last.operands[1].elements;
+    for (std::size_t k = 0; k < list.size(); ++k)
+      if (list[k].target >= 0 && p_.cfg.block_of[static_cast<std::size_t>(list[k].target)] == succ)
+        names_succ = names_succ || index == c_.bv_val(static_cast<std::uint64_t>(k), 32);
+    if (last.guard < 0) return names_succ;
+    const z3::expr taken = guard(s, last);
+    return (taken && names_succ) || (falls_to_succ ? !taken : c_.bool_val(false));
   }
 
   State merge(std::vector<std::pair<z3::expr, State>>& ins) {

@@ -116,7 +116,9 @@ Uniformity analyse(const ptx::ir::Function& f, const Cfg& g, const std::set<std:
       const auto& bl = g.blocks[b];
       if (bl.end == bl.begin || bl.succ.size() < 2) continue;
       const auto& last = f.body[bl.end - 1];
-      const bool uniform_branch = last.guard < 0 || register_uniform_at(bl.end - 1, last.guard);
+      // (brx.idx also chooses by its index: ISA 9.7.12.4)
+      const bool uniform_branch = (last.guard < 0 || register_uniform_at(bl.end - 1, last.guard)) &&
+                                  (last.op != ptx::ir::Opcode::brx_ || operand_uniform_at(bl.end - 1, last.operands[0]));
       if (uniform_branch) continue;
       int stop = g.ipdom[b];
       std::vector<int> stack(bl.succ.begin(), bl.succ.end());
