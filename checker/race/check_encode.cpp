@@ -123,6 +123,15 @@ void KernelCheck::constrain_pair() {
       s.add(z3::ult(c.bv_const(obj.base_symbol.c_str(), 64), c.bv_val((std::uint64_t{1} << 32) - (std::uint64_t{1} << 24), 64)));
   same_cta = all_eq(T1.ctaid, T2.ctaid);
   if (o.block_level) s.add(same_cta);
+  // ISA 2.2.1, 8.5: with the kernel's .reqnctapercluster, clusters of that shape tile the grid (%clusterid is
+  // %ctaid divided by the shape, per dimension). Without it the launch's clusters are not known here: they are
+  // taken as one CTA each, the default launch's, which has the most races (a larger cluster only makes more pairs
+  // morally strong or synchronized by .cluster operations).
+  same_cluster = same_cta;
+  if (const auto shape = ptx::interp::cluster_shape(std::nullopt, &f); shape.is_explicit) {
+    same_cluster = c.bool_val(true);
+    for (int d = 0; d < 3; ++d) same_cluster = same_cluster && z3::udiv(T1.ctaid[d], u32(shape.dims[d])) == z3::udiv(T2.ctaid[d], u32(shape.dims[d]));
+  }
   // Warps are made of consecutive linear thread ids of a CTA (ISA 2.2: x fastest, then y, then z).
   same_warp = same_cta && warp_of(T1) == warp_of(T2);
   // Two threads of one warp each in the other's membermask at every partial bar.warp.sync of the kernel: whichever
@@ -141,9 +150,8 @@ z3::expr KernelCheck::u32(std::uint64_t v) { return c.bv_val(v, 32); }
 
 z3::expr KernelCheck::warp_of(const ThreadEncoding& t) { return z3::udiv(linear_tid(t.tid, launch), u32(32)); }
 
-// The symbolic engine knows no cluster shape: .cluster is taken as the CTA's scope (fewer morally strong pairs and
-// synchronizations than a cluster launch may have: extra reports, never fewer).
-z3::expr KernelCheck::includes(ptx::ir::Scope sc) { return scope_includes(sc, same_cta, same_cta, c.bool_val(true)); }
+// Whether scope `sc` of one thread includes the other (strength.hpp), by the clusters of constrain_pair.
+z3::expr KernelCheck::includes(ptx::ir::Scope sc) { return scope_includes(sc, same_cta, same_cluster, c.bool_val(true)); }
 
 void KernelCheck::collect_lane_facts() {
   z3::expr bits = c.bool_val(true);

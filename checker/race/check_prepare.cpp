@@ -23,6 +23,13 @@ RewrittenKernel::RewrittenKernel(const ptx::ir::Module& m, const ptx::ir::Functi
   note_places("cluster barriers (barrier.cluster.arrive then .wait) taken as CTA barriers; for threads of different CTAs of a cluster "
               "they are possible orderings (ISA 9.7.13.2)",
               rewrite_cluster_barriers(inl.function, where_in_inlined));
+  if (!ptx::interp::cluster_shape(std::nullopt, &inl.function).is_explicit) {  // (check_encode.cpp, constrain_pair)
+    std::vector<std::string> places;
+    for (std::uint32_t i = 0; i < inl.function.body.size(); ++i)
+      if (inl.function.body[i].q.scope == ptx::ir::Scope::cluster && places.size() < 3) places.push_back(where_in_inlined(i));
+    note_places(".cluster scope taken with clusters of one CTA, the default launch's (the kernel has no .reqnctapercluster; "
+                "larger clusters have at most these races, ISA 8.5)", places);
+  }
   mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only, where_in_inlined);
   for (const auto& at : mbarriers.barriers)
     res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it "

@@ -145,7 +145,7 @@ struct KernelCheck {
   z3::solver s{c};
   QueryBudget current;  // the solver's budget per query
   std::vector<z3::expr> argument_reads;  // both threads'
-  z3::expr distinct_threads{c}, same_cta{c}, same_warp{c};
+  z3::expr distinct_threads{c}, same_cta{c}, same_cluster{c}, same_warp{c};
   z3::expr mutual_warp_sync{c};  // two threads of one warp each in the other's mask at every partial bar.warp.sync
   z3::expr lane_bit1{c}, lane_bit2{c};  // each thread's bit in a warp's lane mask
   z3::expr lane_bits{c};  // both threads' ballot lane facts (encode.hpp lane_facts), for the pairs that need them
