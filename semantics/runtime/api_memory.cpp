@@ -146,11 +146,13 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
 }
 
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (!attributes) return cudaErrorInvalidValue;
   std::memset(attributes, 0, sizeof *attributes);
-  const bool device = Runtime::instance().is_device_pointer(ptr);
-  attributes->type = device ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
-  attributes->devicePointer = device ? const_cast<void*>(ptr) : nullptr;
-  attributes->hostPointer = device ? nullptr : const_cast<void*>(ptr);
+  // Device memory has no host address; pinned and managed memory have one address for both (unified addressing).
+  const auto type = static_cast<cudaMemoryType>(Runtime::instance().memory_type(ptr));
+  attributes->type = type;
+  attributes->devicePointer = type != cudaMemoryTypeUnregistered ? const_cast<void*>(ptr) : nullptr;
+  attributes->hostPointer = type != cudaMemoryTypeDevice ? const_cast<void*>(ptr) : nullptr;
   return cudaSuccess;
 }
 

@@ -295,6 +295,15 @@ std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
   return r->bytes.data() + (a - r->base);
 }
 
+int Runtime::memory_type(const void* address) {
+  std::lock_guard lock(mutex_);
+  if (!device_bytes(address, 1)) return 0;
+  const auto a = reinterpret_cast<std::uint64_t>(address);
+  const auto* r = device_.memory.find(a, 1);
+  if (!r || !managed_.count(r->base)) return 2;
+  return r->name.rfind("cudaMallocHost", 0) == 0 ? 1 : 3;  // (allocate_managed's names; __managed__ variables: theirs)
+}
+
 int Runtime::copy(void* dst, const void* src, std::uint64_t size, int kind) {
   std::lock_guard lock(mutex_);
   if (sticky_ != success) return sticky_;

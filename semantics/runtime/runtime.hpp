@@ -109,6 +109,9 @@ class Runtime {
   // addressing a kernel may dereference it (zero-copy).
   int allocate_managed(void** pointer, std::uint64_t size, const char* what = "cudaMallocManaged");
   bool is_managed(const void* base) const { return managed_.count(reinterpret_cast<std::uint64_t>(base)) != 0; }
+  // What `address` lies in, numbered as cudaMemoryType: 0 none of the runtime's, 1 pinned host memory, 2 device
+  // memory, 3 managed memory.
+  int memory_type(const void* address);
   // The bytes [address, address + size) of one allocation, or null.
   std::uint8_t* device_bytes(const void* address, std::uint64_t size);
   bool is_device_pointer(const void* address) { return device_bytes(address, 1) != nullptr; }

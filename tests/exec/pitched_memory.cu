@@ -3,6 +3,7 @@
 // expect-stdout: 3D 5040 of 5040, set3D ok 1
 // expect-stdout: zero-copy: 256 of 256 through the device pointer, 256 of 256 through the host pointer
 // expect-stdout: callback after the kernel: 1, flags 1
+// expect-stdout: pointer types: host 1 device 1 managed 1 unregistered 1
 // expect-stdout: dynamic shared for 8 blocks of 128: 28160
 // Pitched memory (cudaMallocPitch, cudaMemcpy2D, cudaMemset2D, cudaMalloc3D, cudaMemcpy3D, cudaMemset3D), pinned
 // memory a kernel reads and writes directly (cudaHostAlloc + cudaHostGetDevicePointer, and a cudaMallocHost
@@ -88,7 +89,8 @@ int main() {
   printf("3D %d of %d, set3D ok %d\n", ok, W * H * D, zeros == W * H * D);
 
   const int n = 256;
-  int *in_host, *in_dev, *out_pinned;
+  int *in_host, *in_dev, *out_pinned, *dx_probe;
+  cudaMalloc(&dx_probe, 16);
   cudaHostAlloc((void**)&in_host, n * sizeof(int), cudaHostAllocMapped);
   cudaMallocHost((void**)&out_pinned, n * sizeof(int));
   for (int i = 0; i < n; ++i) in_host[i] = i - 50;
@@ -101,6 +103,14 @@ int main() {
   cudaDeviceSynchronize();
   for (int i = 0; i < n; ++i) through_host += out_pinned[i] == (i - 50) * (i - 50);
   printf("zero-copy: %d of %d through the device pointer, %d of %d through the host pointer\n", through_dev, n, through_host, n);
+  cudaPointerAttributes attr;
+  int *managed, on_stack = 0;
+  cudaMallocManaged(&managed, 64);
+  int types[4];
+  const void* probes[4] = {in_host, dx_probe, managed, &on_stack};
+  for (int k = 0; k < 4; ++k) types[k] = cudaPointerGetAttributes(&attr, probes[k]) == cudaSuccess ? attr.type : -1;
+  printf("pointer types: host %d device %d managed %d unregistered %d\n", types[0] == cudaMemoryTypeHost,
+         types[1] == cudaMemoryTypeDevice, types[2] == cudaMemoryTypeManaged, types[3] == cudaMemoryTypeUnregistered);
   cudaFreeHost(in_host);
   cudaFreeHost(out_pinned);
 
