@@ -1,11 +1,12 @@
 // exec-flags: --racecheck
 // expect-exit: 0
 // expect-stdout: surface_write: PASS
-// expect-stderr: racecheck: 3 launches, 0 distinct races, 0 barrier divergences
+// expect-stderr: racecheck: 5 launches, 0 distinct races, 0 barrier divergences
 // A surface write kernel (CUDA samples' simpleSurfaceWrite pattern): a kernel writes f(x, y) into a 2D CUDA array
 // through a surface object (x in bytes), a second kernel reads it back through surf2Dread and through a texture
 // object on the same array, out-of-range writes are dropped (cudaBoundaryModeZero) and reads clamped
-// (cudaBoundaryModeClamp); a 3D array round-trips through cudaMemcpy3D and surf3Dread / surf3Dwrite.
+// (cudaBoundaryModeClamp); a 3D array round-trips through cudaMemcpy3D and surf3Dread / surf3Dwrite; a layered
+// 2D array is written with surf2DLayeredwrite and read with tex2DLayered.
 #include <cstdio>
 #include <vector>
 
@@ -28,6 +29,14 @@ __global__ void add_3d(cudaSurfaceObject_t s) {
   int x = threadIdx.x, y = threadIdx.y, z = blockIdx.x;
   int v = surf3Dread<int>(s, x * 4, y, z);
   surf3Dwrite(v * 2 + z, s, x * 4, y, z);
+}
+__global__ void write_layers(cudaSurfaceObject_t s) {
+  int x = threadIdx.x, y = threadIdx.y, layer = blockIdx.x;
+  surf2DLayeredwrite(f(x, y) + 100.0f * layer, s, x * (int)sizeof(float), y, layer);
+}
+__global__ void read_layers(cudaTextureObject_t t, float* out) {
+  int x = threadIdx.x, y = threadIdx.y, layer = blockIdx.x;
+  out[(layer * blockDim.y + y) * blockDim.x + x] = tex2DLayered<float>(t, x + 0.5f, y + 0.5f, layer);
 }
 
 #define CHECK(call)                                                            \
@@ -100,6 +109,31 @@ int main() {
     const int z = i / 32;
     if (back[i] != h3[i] * 2 + z && bad++ < 10) std::printf("3d %d: %d, expected %d\n", i, back[i], h3[i] * 2 + z);
   }
+
+  // Layered: 8 x 4, 3 layers (cudaMalloc3DArray's depth counts the layers).
+  cudaArray_t al;
+  CHECK(cudaMalloc3DArray(&al, &fd, make_cudaExtent(8, 4, 3), cudaArrayLayered | cudaArraySurfaceLoadStore));
+  cudaResourceDesc rl{};
+  rl.resType = cudaResourceTypeArray;
+  rl.res.array.array = al;
+  cudaSurfaceObject_t sl;
+  cudaTextureObject_t tl;
+  CHECK(cudaCreateSurfaceObject(&sl, &rl));
+  CHECK(cudaCreateTextureObject(&tl, &rl, &td, nullptr));
+  write_layers<<<3, dim3(8, 4)>>>(sl);
+  float* dl;
+  CHECK(cudaMalloc(&dl, 8 * 4 * 3 * sizeof(float)));
+  read_layers<<<3, dim3(8, 4)>>>(tl, dl);
+  std::vector<float> hl(8 * 4 * 3);
+  CHECK(cudaMemcpy(hl.data(), dl, hl.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < (int)hl.size(); ++i) {
+    const int x = i % 8, y = i / 8 % 4, layer = i / 32;
+    if (hl[i] != f(x, y) + 100.0f * layer && bad++ < 15) std::printf("layer %d (%d, %d): %g\n", layer, x, y, hl[i]);
+  }
+  CHECK(cudaDestroySurfaceObject(sl));
+  CHECK(cudaDestroyTextureObject(tl));
+  CHECK(cudaFreeArray(al));
+  CHECK(cudaFree(dl));
 
   CHECK(cudaDestroySurfaceObject(surf));
   CHECK(cudaDestroySurfaceObject(s3));

@@ -193,6 +193,16 @@ TEST_CASE("tex read modes: normalized float of 8-bit integers, element type") {
   REQUIRE(o.r.ok());
   CHECK(o.w[0] == 0xFFFFFFFBu);
   CHECK(o.w[1] == 100u);
+  // Half floats (float kind, 16 bits) read as f32 (0x3C00 = 1.0, 0xC100 = -2.5); .f16 results are half bits.
+  const std::uint64_t hf = texture(reg, array_of<std::uint16_t>(reg, fmt(16, 2, 2), 1, 0, {0x3C00, 0xC100}), Sampler{});
+  o = run_body(reg, hf, coord1(0.5f) + tex_f32("1d", "{%f8}"));
+  REQUIRE(o.r.ok());
+  CHECK(o.f(0) == 1.0f);
+  CHECK(o.f(1) == -2.5f);
+  o = run_body(reg, hf, coord1(0.5f) + "tex.1d.v4.f16.f32 {%rs1, %rs2, %rs3, %rs4}, [%rd1, {%f8}];\n"
+                                        "cvt.u32.u16 %r1, %rs1; cvt.u32.u16 %r2, %rs2; cvt.u32.u16 %r3, %rs3; cvt.u32.u16 %r4, %rs4;");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  CHECK(o.w == std::array<std::uint32_t, 4>{0x3C00, 0xC100, 0, 0x3C00});
   // f32 results from a texture that returns integers: undefined, refused.
   o = run_body(reg, e, coord1(0.5f) + tex_f32("1d", "{%f8}"));
   CHECK(o.r.problem.kind == Problem::Kind::illegal);
