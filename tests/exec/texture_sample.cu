@@ -1,8 +1,8 @@
 // exec-flags: --memcheck
 // expect-exit: 0
 // expect-stdout: texture_sample: PASS
-// expect-stderr: memcheck: 8 launches, 0 uninitialized reads, 0 accesses to freed memory
-// simpleTexture-style sampling of a 2D float CUDA array through texture objects (point and linear filtering,
+// expect-stderr: memcheck: 9 launches, 0 uninitialized reads, 0 accesses to freed memory
+// simpleTexture's rotation (normalized coordinates, wrap, linear filtering), then sampling of a 2D float CUDA array through texture objects (point and linear filtering,
 // clamp / wrap / mirror / border, normalized and unnormalized coordinates), a uchar4 array read as normalized
 // floats, and tex1Dfetch on linear memory; each result is checked against a host texture unit written from the
 // CUDA Programming Guide's "Texture Fetching" appendix.
@@ -16,6 +16,15 @@ constexpr int W = 16, H = 8, N = 96;
 __global__ void sample(cudaTextureObject_t t, const float2* c, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex2D<float>(t, c[i].x, c[i].y);
+}
+// CUDA samples' simpleTexture transformKernel; it also writes the coordinates it sampled, for the host check.
+__global__ void rotate(cudaTextureObject_t t, float theta, float* out, float2* used) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float u = (float)x - (float)W / 2, v = (float)y - (float)H / 2;
+  float tu = (u * cosf(theta) - v * sinf(theta)) / (float)W + 0.5f;
+  float tv = (v * cosf(theta) + u * sinf(theta)) / (float)H + 0.5f;
+  used[y * W + x] = make_float2(tu, tv);
+  out[y * W + x] = tex2D<float>(t, tu, tv);
 }
 __global__ void sample_rgba(cudaTextureObject_t t, float4* out) {
   int x = threadIdx.x, y = blockIdx.x;
@@ -128,6 +137,35 @@ int main() {
     CHECK(cudaGetTextureObjectTextureDesc(&back, tex));
     ok = ok && back.filterMode == td.filterMode && back.normalizedCoords == td.normalizedCoords && back.addressMode[1] == m.address;
     CHECK(cudaDestroyTextureObject(tex));
+  }
+
+  {  // simpleTexture: rotate by 0.5 radians
+    cudaResourceDesc rd{};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = arr;
+    cudaTextureDesc td{};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeWrap;
+    td.filterMode = cudaFilterModeLinear;
+    td.normalizedCoords = 1;
+    cudaTextureObject_t tex;
+    CHECK(cudaCreateTextureObject(&tex, &rd, &td, nullptr));
+    float* dr;
+    float2* du;
+    CHECK(cudaMalloc(&dr, W * H * sizeof(float)));
+    CHECK(cudaMalloc(&du, W * H * sizeof(float2)));
+    rotate<<<dim3(W / 8, H / 8), dim3(8, 8)>>>(tex, 0.5f, dr, du);
+    std::vector<float> rot(W * H);
+    std::vector<float2> used(W * H);
+    CHECK(cudaMemcpy(rot.data(), dr, W * H * sizeof(float), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(used.data(), du, W * H * sizeof(float2), cudaMemcpyDeviceToHost));
+    const Mode m{true, true, cudaAddressModeWrap};
+    for (int i = 0; i < W * H; ++i) {
+      float want = host_tex(img, used[i].x, used[i].y, m);
+      if (std::memcmp(&want, &rot[i], 4) != 0 && bad++ < 5) std::printf("rotate %d: %.9g, expected %.9g\n", i, rot[i], want);
+    }
+    CHECK(cudaDestroyTextureObject(tex));
+    CHECK(cudaFree(dr));
+    CHECK(cudaFree(du));
   }
 
   // uchar4 read as normalized floats: each channel c / 255.
