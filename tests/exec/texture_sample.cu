@@ -1,10 +1,12 @@
 // exec-flags: --memcheck
+// nvcc: -Wno-deprecated-declarations
 // expect-exit: 0
 // expect-stdout: texture_sample: PASS
-// expect-stderr: memcheck: 9 launches, 0 uninitialized reads, 0 accesses to freed memory
+// expect-stderr: memcheck: 10 launches, 0 uninitialized reads, 0 accesses to freed memory
 // simpleTexture's rotation (normalized coordinates, wrap, linear filtering), then sampling of a 2D float CUDA array through texture objects (point and linear filtering,
 // clamp / wrap / mirror / border, normalized and unnormalized coordinates), a uchar4 array read as normalized
-// floats, and tex1Dfetch on linear memory; each result is checked against a host texture unit written from the
+// floats, tex1Dfetch on linear memory, pitched 2D device memory filtered linearly, and the deprecated
+// cudaMemcpyToArray / FromArray; each result is checked against a host texture unit written from the
 // CUDA Programming Guide's "Texture Fetching" appendix.
 #include <cmath>
 #include <cstdio>
@@ -214,6 +216,48 @@ int main() {
   CHECK(cudaMemcpy(fetched.data(), dfetch, 40 * sizeof(int), cudaMemcpyDeviceToHost));
   for (int i = 0; i < 40; ++i)
     if (fetched[i] != lin[i] && bad++ < 15) std::printf("tex1Dfetch %d: %d, expected %d\n", i, fetched[i], lin[i]);
+
+  {  // pitch2D: the image in cudaMalloc'd rows of 24 floats, sampled with linear filtering like the array
+    const size_t pitch = 24 * sizeof(float);
+    std::vector<float> rows(24 * H, -7.0f);
+    for (int y = 0; y < H; ++y) std::memcpy(&rows[y * 24], &img[y * W], W * sizeof(float));
+    float* dp;
+    CHECK(cudaMalloc(&dp, rows.size() * sizeof(float)));
+    CHECK(cudaMemcpy(dp, rows.data(), rows.size() * sizeof(float), cudaMemcpyHostToDevice));
+    cudaResourceDesc pd{};
+    pd.resType = cudaResourceTypePitch2D;
+    pd.res.pitch2D.devPtr = dp;
+    pd.res.pitch2D.desc = cudaCreateChannelDesc<float>();
+    pd.res.pitch2D.width = W;
+    pd.res.pitch2D.height = H;
+    pd.res.pitch2D.pitchInBytes = pitch;
+    cudaTextureDesc ptd{};
+    ptd.filterMode = cudaFilterModeLinear;
+    cudaTextureObject_t ptex;
+    CHECK(cudaCreateTextureObject(&ptex, &pd, &ptd, nullptr));
+    const Mode m{true, false, cudaAddressModeClamp};
+    for (auto& c : coords) c.x = next() * (W + 8) - 4, c.y = next() * (H + 8) - 4;
+    CHECK(cudaMemcpy(dc, coords.data(), N * sizeof(float2), cudaMemcpyHostToDevice));
+    sample<<<(N + 31) / 32, 32>>>(ptex, dc, dout, N);
+    CHECK(cudaMemcpy(out.data(), dout, N * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N; ++i) {
+      float want = host_tex(img, coords[i].x, coords[i].y, m);
+      if (std::memcmp(&want, &out[i], 4) != 0 && bad++ < 20) std::printf("pitch2D at (%g, %g): %.9g, expected %.9g\n", coords[i].x, coords[i].y, out[i], want);
+    }
+    CHECK(cudaDestroyTextureObject(ptex));
+    CHECK(cudaFree(dp));
+  }
+  {  // cudaMemcpyToArray / FromArray: whole rows from byte offset 0, then part of one row
+    std::vector<float> back(W * H, 0.0f);
+    CHECK(cudaMemcpyToArray(arr, 0, 0, img.data(), W * H * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpyFromArray(back.data(), arr, 0, 0, W * H * sizeof(float), cudaMemcpyDeviceToHost));
+    float part[3];
+    CHECK(cudaMemcpyFromArray(part, arr, 5 * sizeof(float), 2, sizeof part, cudaMemcpyDeviceToHost));
+    if (back != img || part[0] != img[2 * W + 5] || part[2] != img[2 * W + 7]) {
+      std::printf("cudaMemcpyToArray / FromArray round trip differs\n");
+      ++bad;
+    }
+  }
 
   CHECK(cudaDestroyTextureObject(ctex));
   CHECK(cudaDestroyTextureObject(ltex));
