@@ -140,7 +140,7 @@ FormCoverage measure(const IsaForm& form) {
   }
   c.parse = {true, {}};
   c.instruction = ptx::ir::opcode_text(*own);
-  c.run = ptx::interp::instruction_supported(*own) ? EngineAnswer{true, {}} : EngineAnswer{false, "not executed by the interpreter"};
+  c.run = ptx::interp::instruction_supported(*own) ? EngineAnswer{true, {}} : EngineAnswer{false, ptx::interp::instruction_unsupported_reason(*own)};
   c.race = race_answer(m, *kernel, k.form_line);
   return c;
 }

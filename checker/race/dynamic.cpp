@@ -1032,6 +1032,7 @@ DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launc
   io.max_steps = o.max_steps;
   io.gpu_launch_limits = o.gpu_launch_limits;  // off: the shape the user checks, real or not (run.cpp notes one no GPU launches)
   io.device = o.device;
+  io.textures = o.textures;
   io.printf_sink = o.printf_sink;
   io.first_ctas = o.first_ctas;
   std::optional<ptx::interp::TeeObserver> tee;

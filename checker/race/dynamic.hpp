@@ -25,6 +25,7 @@ struct DynamicOptions {
   // For a program's launches (ptxcheck exec --racecheck): the device memory they share, the kernel's printf
   // output, and the launch limits of a real GPU (off by default: the user's shape is checked, real or not).
   ptx::interp::DeviceMemory* device = nullptr;
+  ptx::interp::TextureRegistry* textures = nullptr;  // the program's textures and surfaces (interp::Options::textures)
   std::function<void(const std::string&)> printf_sink;
   bool gpu_launch_limits = false;
   ptx::interp::Observer* also = nullptr;  // another observer of the same run (ptxcheck exec --memcheck)

@@ -325,6 +325,10 @@ bool instruction_supported(const Instruction& ins) {
     return warp_matrix_supported(ins);  // 9.7.14.5.15-17 (warp_matrix.cpp)
   if (ins.op == Opcode::wgmma_) return wgmma_supported(ins);  // 9.7.15 (wgmma.cpp)
   if (ins.op == Opcode::tcgen05_) return tcgen05_supported(ins);  // 9.7.16 (tcgen05.cpp)
+  if (ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ || ins.op == Opcode::txq_ || ins.op == Opcode::istypep_)
+    return texture_supported(ins);  // 9.7.10 (texture.cpp)
+  if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_)
+    return surface_supported(ins);  // 9.7.11 (surface.cpp)
   if (ins.q.types.size() == 1 && ins.q.types[0].scalar == ir::ScalarType::b128) return b128_supported(ins);
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
@@ -357,6 +361,13 @@ bool instruction_supported(const Instruction& ins) {
   if (async_store_form(ins)) return async_store_supported(ins);
   if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)) return false;
   return true;
+}
+
+std::string instruction_unsupported_reason(const Instruction& ins) {
+  std::string why;
+  if (ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ || ins.op == Opcode::txq_ || ins.op == Opcode::istypep_) texture_supported(ins, &why);
+  if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_) surface_supported(ins, &why);
+  return why.empty() ? "not executed by the interpreter" : ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ ? ir::opcode_text(ins) + ": " + why : why;
 }
 
 std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& kernel) {
@@ -565,6 +576,8 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     case Opcode::cp_: exec_async_copy(t, ins); return true;
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
+    case Opcode::tex_: case Opcode::tld4_: case Opcode::txq_: case Opcode::istypep_: exec_texture(t, ins); return true;
+    case Opcode::suld_: case Opcode::sust_: case Opcode::sured_: case Opcode::suq_: exec_surface(t, ins); return true;
     case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;
     case Opcode::tcgen05_: exec_tcgen05_lane(t, ins); return true;
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;

@@ -19,6 +19,7 @@ namespace ptx::interp {
 
 class Observer;
 struct DeviceMemory;
+struct TextureRegistry;
 
 struct ParamValue {
   std::string buffer;           // non-empty: the device address of this buffer
@@ -129,6 +130,9 @@ struct Options {
   // Device memory shared by the launches of a program (memory.hpp; ptxcheck exec). Null: the launch has its own,
   // holding the module's variables and the launch's buffers, gone when it ends.
   DeviceMemory* device = nullptr;
+  // The CUDA arrays, texture and surface objects and bound .texref / .surfref variables the launch's tex, tld4,
+  // txq, istypep, suld, sust, sured and suq name (texture.hpp; ptxcheck exec's). Null: the launch has none.
+  TextureRegistry* textures = nullptr;
   // Where a kernel's printf output goes (CUDA's vprintf, formatted as the ptx-interoperability guide's calling
   // convention passes it); empty: printf is counted (Stats::vprintf_calls) but prints nothing.
   std::function<void(const std::string&)> printf_sink;
@@ -187,6 +191,9 @@ std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std:
 
 // Whether the interpreter executes this instruction form (every engine's answer for `ptxcheck coverage`).
 bool instruction_supported(const ir::Instruction& ins);
+// Why the interpreter does not execute this form (for `ptxcheck coverage --why`): the texture and surface forms
+// say what is not modelled; any other, "not executed by the interpreter".
+std::string instruction_unsupported_reason(const ir::Instruction& ins);
 // The instructions of `fn` and of every function it calls that the interpreter cannot execute.
 std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Function& fn);
 

@@ -7,6 +7,7 @@
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/memory.hpp"
 #include "semantics/interp/observer.hpp"
+#include "semantics/interp/texture.hpp"
 #include "semantics/ops/form.hpp"
 
 #include <bit>
@@ -231,6 +232,10 @@ bool bulk_reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global);
 // one with an [mbar] operand) or st.bulk (9.7.9.13), and whether that form is one the ISA defines.
 bool async_store_form(const Instruction& ins);
 bool async_store_supported(const Instruction& ins);
+// Whether texture.cpp / surface.cpp execute this tex, tld4, txq, istypep / suld, sust, sured, suq form; when not,
+// `why` says why (for `ptxcheck coverage --why`).
+bool texture_supported(const Instruction& ins, std::string* why = nullptr);
+bool surface_supported(const Instruction& ins, std::string* why = nullptr);
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
 // Whether wmma.cpp executes this wmma.load / wmma.store / wmma.mma form (ISA 9.7.14.4).
@@ -246,7 +251,8 @@ bool tcgen05_collective(const Instruction& ins);
 class Machine {
  public:
   Machine(const ir::Module& m, const Launch& l, const Options& o)
-      : mod_(m), launch_(l), opt_(o), global_(o.device ? o.device->memory : own_global_) {
+      : mod_(m), launch_(l), opt_(o), global_(o.device ? o.device->memory : own_global_),
+        textures_(o.textures ? *o.textures : own_textures_) {
     if (o.seed) rng_.emplace(o.seed);
   }
   RunResult run();
@@ -258,6 +264,8 @@ class Machine {
   std::optional<std::mt19937_64> rng_;  // seeded scheduling only
   GlobalMemory own_global_;  // the launch's own memory when Options::device is null
   GlobalMemory& global_;     // global and const memory: Options::device's, else own_global_
+  TextureRegistry own_textures_;  // empty: a launch without Options::textures has no texture or surface
+  TextureRegistry& textures_;
   std::vector<FnInfo> fns_;
   std::vector<std::uint64_t> global_addr_;    // module global index -> address (global/const) or shared offset
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> local_shared_;  // (fn, local) -> shared offset
@@ -334,6 +342,10 @@ class Machine {
   void exec_load_store(Thread& t, const Instruction& ins, const Decoded& d);
   void exec_atomic(Thread& t, const Instruction& ins, const Decoded& d);
   void exec_async_copy(Thread& t, const Instruction& ins);
+  // Textures (texture.cpp: tex, tld4, txq, istypep; ISA 9.7.10) and surfaces (surface.cpp: suld, sust, sured, suq;
+  // 9.7.11) through a texture / surface object handle or a bound .texref / .surfref variable.
+  void exec_texture(Thread& t, const Instruction& ins);
+  void exec_surface(Thread& t, const Instruction& ins);
   // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
   void exec_mbarrier(Thread& t, const Instruction& ins);
   // wgmma.fence / commit_group / wait_group (wgmma.cpp).

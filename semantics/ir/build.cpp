@@ -1134,6 +1134,9 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
     if (auto s = scope_from(w)) { q.scope = *s; continue; }
     if (w == "gl") { q.scope = ir::Scope::gpu; q.flags.push_back(Flag::gl); continue; }
     if (auto f = flag_from_name(w)) { q.flags.push_back(*f); continue; }
+    // tld4's .g / .a components (9.7.10.4), tex.base (9.7.10.3), txq.force_unnormalized_coords (9.7.10.5) and
+    // suq.memory_layout (9.7.11.4): kept as words, read by the interpreter (texture.cpp, surface.cpp).
+    if (group == "texture" && (w == "g" || w == "a" || w == "base" || w == "force_unnormalized_coords" || w == "memory_layout")) continue;
     // Matrix, bulk-copy and mbarrier shapes (m16n8k16, row, col, bytes, ...) are kept as words; these
     // instructions are reported as unsupported by the interpreter rather than decoded here.
     if (matrix) continue;

@@ -69,8 +69,6 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, c
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemcpy3DParms* p) {
   if (!p) return invalid();
-  if (p->srcArray || p->dstArray)
-    return as_error(Runtime::instance().unimplemented("cudaGraphAddMemcpyNode with a CUDA array"));
   const cudaMemcpy3DParms copy = *p;
   return add_node(node, graph, deps, count, {"memcpy node", [copy] { return ptx::runtime::copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
 }

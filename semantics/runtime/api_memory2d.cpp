@@ -1,5 +1,5 @@
 // CUDA runtime API: pitched linear memory (cudaMallocPitch, cudaMalloc3D), 2D and 3D copies and sets between
-// linear memory, and peer copies on the one device. Copies with CUDA arrays are not here.
+// linear memory (with a CUDA array on one side: api_texture.cpp), and peer copies on the one device.
 #include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -19,7 +19,7 @@ int copy_rows(void* dst, size_t dpitch, const void* src, size_t spitch, size_t w
 }
 
 int copy_pitched(const cudaMemcpy3DParms& p) {
-  if (p.srcArray || p.dstArray) return Runtime::instance().unimplemented("cudaMemcpy3D with a CUDA array");
+  if (p.srcArray || p.dstArray) return copy_3d_array(p);
   const cudaPitchedPtr& s = p.srcPtr;
   const cudaPitchedPtr& d = p.dstPtr;
   const cudaExtent& e = p.extent;

@@ -24,6 +24,7 @@ class RacecheckMonitor : public LaunchMonitor {
     d.seed = options.seed;
     d.max_steps = options.max_steps;
     d.device = options.device;
+    d.textures = options.textures;
     d.printf_sink = options.printf_sink;
     d.gpu_launch_limits = true;
     d.also = options.observer;  // --memcheck's, when both are asked for

@@ -11,9 +11,11 @@ namespace ptx::runtime {
 inline constexpr size_t kPitchAlignment = 512;
 inline size_t pitch_for(size_t width) { return (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment; }
 
-// cudaMemcpy3DParms between linear memory (no CUDA arrays): extent.depth slices of extent.height rows of
+// cudaMemcpy3DParms between linear memory: extent.depth slices of extent.height rows of
 // extent.width bytes, from srcPos/dstPos (x in bytes). A cudaError_t as int.
 int copy_pitched(const cudaMemcpy3DParms& p);
+// The same with a CUDA array on one side (api_texture.cpp); copy_pitched hands such copies to it.
+int copy_3d_array(const cudaMemcpy3DParms& p);
 // `height` rows of `width` bytes, `dpitch`/`spitch` apart (cudaMemcpy2D).
 int copy_rows(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
 // `height` rows of `width` elements of `element` bytes (1, 2 or 4), `pitch` bytes apart, each element the low

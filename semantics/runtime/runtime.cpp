@@ -424,6 +424,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   if (!place_globals(*k->module)) return record(memory_allocation);
   interp::Options options;
   options.device = &device_;
+  options.textures = &textures_;
   options.seed = seed_ ? seed_ + launches_ : 0;
   options.printf_sink = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   ++launches_;

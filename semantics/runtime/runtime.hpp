@@ -7,6 +7,7 @@
 
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/memory.hpp"
+#include "semantics/interp/texture.hpp"
 #include "semantics/ir/ir.hpp"
 
 #include <array>
@@ -147,6 +148,11 @@ class Runtime {
   // per cudaDeviceProp field name ("major", "minor", "multiProcessorCount", ...); see device_property_names().
   const std::map<std::string, long long>& device_overrides() const { return device_overrides_; }
 
+  // --- textures and surfaces (api_texture.cpp): CUDA arrays, texture and surface objects (interp/texture.hpp),
+  // guarded by mutex().
+  interp::TextureRegistry& textures() { return textures_; }
+  std::recursive_mutex& mutex() { return mutex_; }
+
   std::uint64_t warp_instructions() const { return warp_instructions_; }  // every launch so far (event timing)
 
  private:
@@ -161,6 +167,7 @@ class Runtime {
   std::map<const void*, Kernel> kernels_;
   std::map<const void*, Variable> variables_;
   interp::DeviceMemory device_;
+  interp::TextureRegistry textures_;
   std::vector<LaunchConfig> configs_;
   std::unique_ptr<LaunchMonitor> monitor_;
   std::set<std::uint64_t> freed_;

@@ -38,3 +38,8 @@ ptxcheck_unit_test(NAME interp_forms
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_atom_b128.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_cvt_tf32.cpp
   LIBS ptxcheck_interp)
+# Textures and surfaces (ISA 9.7.10-9.7.11): tex / tld4 / txq / istypep / suld / sust / sured / suq on registries
+# built by the test, against the Programming Guide's fetch formulas worked out by hand.
+ptxcheck_unit_test(NAME texture
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_texture.cpp
+  LIBS ptxcheck_interp)
