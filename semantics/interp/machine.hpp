@@ -233,6 +233,9 @@ bool async_store_form(const Instruction& ins);
 bool async_store_supported(const Instruction& ins);
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
+// Whether mma_sparse.cpp executes this mma.sp / mma.sp::ordered_metadata form (ISA 9.7.14.6.3).
+bool mma_sparse_supported(const Instruction& ins);
+bool is_mma_sparse(const Instruction& ins);  // .sp or .sp::ordered_metadata
 // Whether wmma.cpp executes this wmma.load / wmma.store / wmma.mma form (ISA 9.7.14.4).
 bool wmma_supported(const Instruction& ins);
 // Whether warp_matrix.cpp executes this ldmatrix / stmatrix / movmatrix form (ISA 9.7.14.5.15-17).
@@ -435,6 +438,7 @@ class Machine {
   void warp_movmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
   void warp_wmma(Warp& w, std::uint32_t group, const Instruction& ins);     // wmma.cpp
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);     // mma_sync.cpp
+  void warp_mma_sparse(Warp& w, std::uint32_t group, const Instruction& ins);  // mma_sparse.cpp
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
   void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st
   void exec_tcgen05_lane(Thread& t, const Instruction& ins);               // tcgen05.cpp: mma, commit, fence, wait
