@@ -445,6 +445,7 @@ class Machine {
   void tcgen05_mma(Thread& t, const Instruction& ins);
   std::vector<Cta*> tcgen05_ctas(Thread& t, const Instruction& ins);
   void tcgen05_commit(Thread& t, const Instruction& ins);
+  void tcgen05_shift(Thread& t, const Instruction& ins);  // tcgen05_shift.cpp
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
   bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async or setmaxnreg every live lane of w's warpgroup has reached
   std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)

@@ -470,6 +470,117 @@ TEST_CASE("tcgen05.ld/st 16-lane shapes: each register at the cell of CUTLASS's 
     }
 }
 
+TEST_CASE("tcgen05.shift.down (9.7.16.9.3): rows L..L+30 of 256 bits move down one lane; lane L and the rest stay") {
+  // Every thread writes cells (lane, c) = 1000 * lane + c + 1, c = 0..9, of its own lane (.32x32b); thread 0 shifts
+  // the matrix at lane `base` (aligned to 32) and column 1, commits to an mbarrier, and after the wait every thread
+  // reads its 10 cells back. Expected from the text: the 32-byte (8-cell) elements of lanes base..base+30 go to
+  // base+1..base+31 ("all the rows, except the last, by one row"; shape .31x256b, 9.7.16.2.3), columns 0 and 9 and
+  // every other lane unchanged.
+  for (int base : {0, 64}) {
+    CAPTURE(base);
+    const std::string body =
+        "  shl.b32 %r14, %r13, 21;\n  add.u32 %r11, %r10, %r14;\n"
+        "  mad.lo.u32 %r20, %r1, 1000, 1;\n  add.u32 %r21, %r20, 1;\n  add.u32 %r22, %r20, 2;\n  add.u32 %r23, %r20, 3;\n"
+        "  add.u32 %r24, %r20, 4;\n  add.u32 %r25, %r20, 5;\n  add.u32 %r26, %r20, 6;\n  add.u32 %r27, %r20, 7;\n"
+        "  add.u32 %r28, %r20, 8;\n  add.u32 %r29, %r20, 9;\n"
+        "  tcgen05.st.sync.aligned.32x32b.x16.b32 [%r11], {%r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27, %r28, %r29, %r20, %r20, %r20, %r20, %r20, %r20};\n"
+        "  tcgen05.wait::st.sync.aligned;\n  tcgen05.fence::before_thread_sync;\n  bar.sync 0;\n  tcgen05.fence::after_thread_sync;\n"
+        "  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra SHIFTED;\n  mbarrier.init.shared.b64 [mbar], 1;\n"
+        "  add.u32 %r15, %r10, " + std::to_string((base << 16) + 1) + ";\n  tcgen05.shift.cta_group::1.down [%r15];\n"
+        "  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n"
+        "SHIFTED:\n  bar.sync 0;\nWAIT:\n  mbarrier.try_wait.parity.shared.b64 %p2, [mbar], 0;\n  @!%p2 bra WAIT;\n"
+        "  tcgen05.fence::after_thread_sync;\n"
+        "  tcgen05.ld.sync.aligned.32x32b.x16.b32 {%v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15}, [%r11];\n"
+        "  tcgen05.wait::ld.sync.aligned;\n  st.global.v4.b32 [%rd3], {%v0, %v1, %v2, %v3};\n  st.global.v4.b32 [%rd3+16], {%v4, %v5, %v6, %v7};\n"
+        "  st.global.v2.b32 [%rd3+32], {%v8, %v9};\n";
+    const RunResult r = run_body(".shared .align 8 .b64 mbar;\n" + body, "", 32, 10);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    int wrong = 0;
+    for (int lane = 0; lane < 128; ++lane)
+      for (int c = 0; c < 10; ++c) {
+        const bool moved = lane > base && lane <= base + 31 && c >= 1 && c <= 8;
+        const std::uint32_t want = 1000u * static_cast<std::uint32_t>(moved ? lane - 1 : lane) + static_cast<std::uint32_t>(c) + 1;
+        if (word(r, lane, c, 10) != want && wrong++ < 4) FAIL_CHECK("lane " << lane << " column " << c << ": " << word(r, lane, c, 10) << ", expected " << want);
+      }
+    CHECK(wrong == 0);
+  }
+  // the lane of taddr must be aligned to 32
+  const RunResult bad = run_body("  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra S;\n  add.u32 %r15, %r10, 0x100000;\n"
+                                 "  tcgen05.shift.cta_group::1.down [%r15];\nS:\n");
+  CHECK(bad.problem.kind == Problem::Kind::illegal);
+  CHECK(bad.problem.message.find("aligned to 32") != std::string::npos);
+}
+
+namespace {
+// The test's own min/max of two f32 bit patterns (9.7.3.11-12): a NaN operand yields the other (both: canonical
+// NaN 0x7fffffff), with .NaN any NaN gives it; -0.0 < +0.0; .abs compares (and returns) magnitudes.
+std::uint32_t fpick(std::uint32_t a, std::uint32_t b, bool is_max, bool abs, bool nan) {
+  if (abs) a &= 0x7fffffffu, b &= 0x7fffffffu;
+  auto f = [](std::uint32_t x) { float v; std::memcpy(&v, &x, 4); return v; };
+  const bool na = std::isnan(f(a)), nb = std::isnan(f(b));
+  if (na && nb) return 0x7fffffffu;
+  if (na || nb) return nan ? 0x7fffffffu : na ? b : a;
+  if (f(a) == f(b)) return is_max ? ((a >> 31) ? b : a) : ((a >> 31) ? a : b);  // +-0: max +0, min -0
+  return (f(a) < f(b)) == is_max ? b : a;
+}
+// Cell (lane, c) of the ld.red test: a hashed bit pattern; column 2 of every fourth lane a NaN.
+std::uint32_t red_cell(std::uint32_t lane, std::uint32_t c) {
+  const std::uint32_t h = lane * 0x9E3779B9u + 0x01234567u + c * 0x85EBCA6Bu;
+  return c == 2 && lane % 4 == 0 ? h | 0x7f800001u : h;
+}
+}  // namespace
+
+TEST_CASE("tcgen05.ld.red (9.7.16.8.3): min/max of each thread's loaded values into redval; .abs, .NaN, u32/s32") {
+  // Each thread writes cells c = 0..15 of its lane with red_cell (.32x32b.x16), then: .32x32b.x8 loads of columns
+  // 0..7 with five reductions, and a .16x32bx2.x4 load (immHalfSplitoff 8): thread l reads lane 32w + l % 16, columns
+  // 0..3 for l < 16, 8..11 for l >= 16 (the shape's two accesses at taddr and taddr + 8).
+  std::string b = "  shl.b32 %r14, %r13, 21;\n  add.u32 %r11, %r10, %r14;\n";
+  for (int c = 0; c < 16; ++c)
+    b += "  mad.lo.u32 %v" + std::to_string(c) + ", %r1, 0x9E3779B9, " + std::to_string(0x01234567u + static_cast<std::uint32_t>(c) * 0x85EBCA6Bu) + ";\n";
+  b += "  and.b32 %r30, %r1, 3;\n  setp.eq.u32 %p1, %r30, 0;\n  or.b32 %r31, %v2, 0x7f800001;\n  selp.b32 %v2, %r31, %v2, %p1;\n";
+  b += "  tcgen05.st.sync.aligned.32x32b.x16.b32 [%r11], {%v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15};\n"
+       "  tcgen05.wait::st.sync.aligned;\n";
+  const char* forms[] = {"max.f32", "min.abs.f32", "max.NaN.f32", "min.s32", "max.u32"};
+  for (int i = 0; i < 5; ++i)
+    b += std::string("  tcgen05.ld.red.sync.aligned.32x32b.x8.") + forms[i] + " {%v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23}, %r" +
+         std::to_string(20 + i) + ", [%r11];\n";
+  b += "  tcgen05.ld.red.sync.aligned.16x32bx2.x4.min.f32 {%v24, %v25, %v26, %v27}, %r25, [%r11], 8;\n"
+       "  tcgen05.wait::ld.sync.aligned;\n"
+       "  st.global.v4.b32 [%rd3], {%v16, %v17, %v18, %v19};\n  st.global.v4.b32 [%rd3+16], {%v20, %v21, %v22, %v23};\n"
+       "  st.global.v4.b32 [%rd3+32], {%r20, %r21, %r22, %r23};\n  st.global.v4.b32 [%rd3+48], {%r24, %r25, %v24, %v27};\n";
+  const RunResult r = run_body(b, "", 32, 16);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  int wrong = 0;
+  auto expect = [&](int t, int i, std::uint32_t want) {
+    if (word(r, t, i, 16) != want && wrong++ < 6) FAIL_CHECK("thread " << t << " word " << i << ": " << std::hex << word(r, t, i, 16) << ", expected " << want);
+  };
+  for (int t = 0; t < 128; ++t) {
+    const auto lane = static_cast<std::uint32_t>(t);
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t c = 0; c < 8; ++c) v.push_back(red_cell(lane, c));
+    for (int c = 0; c < 8; ++c) expect(t, c, v[c]);  // r: the loaded values themselves
+    auto fold = [&](const std::vector<std::uint32_t>& x, auto op) {
+      std::uint32_t acc = x[0];
+      for (std::size_t i = 1; i < x.size(); ++i) acc = op(acc, x[i]);
+      return acc;
+    };
+    expect(t, 8, fold(v, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, true, false, false); }));
+    expect(t, 9, fold(v, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, false, true, false); }) & 0x7fffffffu);
+    expect(t, 10, fold(v, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, true, false, true); }));
+    expect(t, 11, fold(v, [](std::uint32_t a, std::uint32_t b2) {
+             return static_cast<std::int32_t>(b2) < static_cast<std::int32_t>(a) ? b2 : a; }));
+    expect(t, 12, fold(v, [](std::uint32_t a, std::uint32_t b2) { return b2 > a ? b2 : a; }));
+    // .16x32bx2.x4 (data_cell: lane l % 16 of the warp's quarter; columns r, + 8 for the upper 16 threads)
+    const std::uint32_t lane2 = 32 * (lane / 32) + lane % 16, col0 = (lane % 32) >= 16 ? 8 : 0;
+    std::vector<std::uint32_t> h;
+    for (std::uint32_t c = 0; c < 4; ++c) h.push_back(red_cell(lane2, col0 + c));
+    expect(t, 13, fold(h, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, false, false, false); }));
+    expect(t, 14, h[0]);
+    expect(t, 15, h[3]);
+  }
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("tcgen05 allocation and access rules (9.7.16.7.1, 9.7.16.8.1)") {
   auto message = [](const RunResult& r) { return r.ok() ? std::string("ran") : r.problem.message; };
   SUBCASE("a warp reaches only its quarter of the lanes: warp 1 at lane 0") {
@@ -527,9 +638,14 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   // cp, shift, .ws, .sp, block scaling: not run
   CHECK(supported("tcgen05.st.sync.aligned.16x64b.x4.b32 [%r1], {%r2, %r3, %r4, %r5};"));
   CHECK(supported("tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r2], 8;"));
-  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.f32 {%r1, %r2}, %r3, [%r4];"));  // sm_103 .red
+  CHECK(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.f32 {%r1, %r2}, %r3, [%r4];"));  // sm_103 .red
+  CHECK(supported("tcgen05.ld.red.sync.aligned.16x32bx2.x2.min.u32 {%r1, %r2}, %r3, [%r4], 8;"));
+  // .red: .num at least .x2; no .abs on integers; only .32x32b and .16x32bx2
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x1.max.f32 {%r1}, %r3, [%r4];"));
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.s32 {%r1, %r2}, %r3, [%r4];"));
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.16x64b.x2.max.f32 {%r1, %r2}, %r3, [%r4];"));
   CHECK_FALSE(supported("tcgen05.cp.cta_group::1.128x256b [%r1], %rd1;"));
-  CHECK_FALSE(supported("tcgen05.shift.cta_group::1.down [%r1];"));
+  CHECK(supported("tcgen05.shift.cta_group::1.down [%r1];"));
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory
   CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;"));
