@@ -114,7 +114,7 @@ std::uint32_t ld_reduce(const Instruction& ins, const std::vector<std::uint32_t>
 
 // The forms the interpreter runs: allocation management; ld/st of every shape, ld.red (ld_red_supported); wait and the
 // thread-sync fences;
-// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory, without .ws, .sp, .block_scale or
+// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory (tf32: or Tensor Memory), without .ws, .sp, .block_scale or
 // .ashift; commit with
 // .mbarrier::arrive::one; shift (tcgen05_shift.cpp); each with .cta_group::1 or ::2 (CTA pairs). Not: tcgen05.cp.
 bool tcgen05_supported(const Instruction& ins) {
@@ -134,8 +134,9 @@ bool tcgen05_supported(const Instruction& ins) {
     }
     case Kind::mma: {
       if (!mma_kind(ins) || q.has_word("ws") || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
-      // A from shared memory (a-desc); A in Tensor Memory ([a-tmem]) is not modelled
-      return o.size() >= 5 && o.size() <= 7 && o[0].kind == Operand::Kind::Address && o[1].kind != Operand::Kind::Address;
+      // A from shared memory (a-desc), or in Tensor Memory ([a-tmem]) with .kind::tf32 (tcgen05_mma.cpp)
+      return o.size() >= 5 && o.size() <= 7 && o[0].kind == Operand::Kind::Address &&
+             (o[1].kind != Operand::Kind::Address || q.has_word("kind::tf32"));
     }
     case Kind::commit: return q.has_word("mbarrier::arrive::one") && (o.size() == 1 || (o.size() == 2 && q.has_word("multicast::cluster")));
     case Kind::shift: return q.has_word("down") && o.size() == 1 && o[0].kind == Operand::Kind::Address;  // 9.7.16.9.3

@@ -105,7 +105,9 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
   auto unsupported = [&](const std::string& why) { fail(Problem::Kind::unsupported, name + ": " + why, {&t}); };
   const auto& o = ins.operands;
-  if (o[1].kind == Operand::Kind::Address) return unsupported("matrix A in Tensor Memory ([a-tmem]) is not modelled");
+  const bool a_tmem = o[1].kind == Operand::Kind::Address;  // [a-tmem]: .kind::tf32 only (a_tmem_cell)
+  if (a_tmem && !ins.q.has_word("kind::tf32"))
+    return unsupported("matrix A in Tensor Memory ([a-tmem]) is modelled for .kind::tf32 only: how 16- and 8-bit elements pack in a 32-bit cell is not in the text");
   const std::vector<Cta*> part = tcgen05_ctas(t, ins);
   if (part.empty()) return;
   tcgen05_apply_results();  // earlier MMAs complete first: 9.7.16.6.2 pipelines mma -> mma on one accumulator
@@ -126,8 +128,9 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     return illegal("M = " + std::to_string(id.m) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
   }
   if (ty.a == ST::tf32 && (id.transpose_a || id.transpose_b)) return unsupported(".kind::tf32 transposes need the 128B/32B-atomicity swizzle, not modelled");
-  const std::uint64_t adesc = read(t, o[1], 64).u64(), bdesc = read(t, o[2], 64).u64();
-  for (std::uint64_t dsc : {adesc, bdesc}) {
+  if (a_tmem && id.transpose_a) return unsupported("a transposed A in Tensor Memory is not modelled");
+  const std::uint64_t adesc = a_tmem ? 0 : read(t, o[1], 64).u64(), bdesc = read(t, o[2], 64).u64();
+  for (std::uint64_t dsc : a_tmem ? std::vector<std::uint64_t>{bdesc} : std::vector<std::uint64_t>{adesc, bdesc}) {
     const auto [why, is_illegal] = descriptor_problem(dsc);
     if (!why.empty()) return is_illegal ? illegal(why + " (ISA 9.7.16.4.1)") : unsupported(why);
   }
@@ -181,8 +184,27 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     return (negate ? -1 : 1) * matrix_element_value(type, bits);
   };
   const unsigned half_n = N / static_cast<unsigned>(part.size());  // each CTA's columns of B
-  for (unsigned m = 0; m < M; ++m)
-    for (unsigned k = 0; k < K; ++k) A[m * K + k] = load(*part[m / 128], adesc, m % 128, k, id.transpose_a, ty.a, id.negate_a);
+  if (a_tmem) {
+    // A in Tensor Memory (.kind::tf32): row m at lane m % 128 of its CTA (the lanes are A's rows in Layouts A and
+    // D, 9.7.16.10.5.1/4, as they are D's), element k at column a + k: a tf32 element fills a 32-bit cell, and
+    // 9.7.16.10.4 packs only sub-word types. The address's lane must be 0, as D's.
+    const std::uint64_t at = address(t, o[1]);
+    const auto a_lane = static_cast<std::uint32_t>(at >> 16), a_col = static_cast<std::uint32_t>(at & 0xffff);
+    if (a_lane != 0) return illegal("A needs Tensor Memory lane 0 (Layouts A and D); a-tmem names lane " + std::to_string(a_lane) + " (ISA 9.7.16.10.5)");
+    for (Cta* c : part)
+      if (!c->tmem_allocated(a_col, K))
+        return illegal("A's columns " + std::to_string(a_col) + "-" + std::to_string(a_col + K - 1) + " are not allocated Tensor Memory (ISA 9.7.16.7.1)");
+    for (unsigned m = 0; m < M; ++m) {
+      Cta& c = *part[m / 128];
+      if (c.tmem.empty()) c.tmem.assign(kTmemLanes * kTmemColumns, 0);
+      if (opt_.observer) observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::read, m % 128, a_col, K, c);
+      for (unsigned k = 0; k < K; ++k)
+        A[m * K + k] = (id.negate_a ? -1 : 1) * matrix_element_value(ty.a, c.tmem[(m % 128) * kTmemColumns + a_col + k]);
+    }
+  } else {
+    for (unsigned m = 0; m < M; ++m)
+      for (unsigned k = 0; k < K; ++k) A[m * K + k] = load(*part[m / 128], adesc, m % 128, k, id.transpose_a, ty.a, id.negate_a);
+  }
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) B[k * N + n] = load(*part[n / half_n], bdesc, n % half_n, k, id.transpose_b, ty.b, id.negate_b);
   if (stop_) return;

@@ -37,6 +37,7 @@ struct Case {
   bool trans_a = false, trans_b = false, enable_d = true, neg_a = false, neg_b = false, saturate = false;
   bool pair = false;  // .cta_group::2: a cluster of 2 CTAs, M = 256, each CTA 128 rows of A and D, N/2 columns of B
   bool early = false;  // each warp also reads D with tcgen05.ld right after the MMA's issue, before the mbarrier wait
+  bool a_tmem = false;  // A in Tensor Memory ([a-tmem], .kind::tf32): row m at lane m, element k at column n + k
   std::uint32_t disabled = 0;  // disable-output-lane words 0 and 3 (lanes 0-31 and 96-127)
   Smem sa, sb;
   const char* kind() const {
@@ -46,7 +47,7 @@ struct Case {
   int k() const { return 32 / a.bytes; }
   int ctas() const { return pair ? 2 : 1; }
   int rows() const { return 128 * ctas(); }
-  int columns() const { return std::max(32, 1 << static_cast<int>(std::ceil(std::log2(n)))); }
+  int columns() const { return std::max(32, 1 << static_cast<int>(std::ceil(std::log2(n + (a_tmem ? k() : 0))))); }
 };
 
 // Table 44's encoding of a type for a kind (atype/btype bits 7-9 / 10-12, dtype bits 4-5).
@@ -104,6 +105,16 @@ std::string kernel(const Case& c, const std::string& mma = "") {
                   "  ld.param.u64 %rd4, [dinit];\n  cvta.to.global.u64 %rd4, %rd4;\n  mul.wide.u32 %rd5, %r1, " + std::to_string(4 * n) + ";\n" +
                   cta_block + std::to_string(128 * 4 * n) + ";\n  add.u64 %rd5, %rd5, %rd15;\n  add.u64 %rd6, %rd4, %rd5;\n";
   for (int i = 0; i < n; ++i) s += "  ld.global.b32 %d" + std::to_string(i) + ", [%rd6+" + std::to_string(4 * i) + "];\n";
+  if (c.a_tmem) {  // thread t of CTA r stores row 128r + t of A (its bits after every D word in dinit) at column n
+    s += "  .reg .b32 %q<8>;\n  mov.u32 %r20, %ctaid.x;\n  mad.lo.u32 %r20, %r20, 128, %r1;\n  mul.wide.u32 %rd7, %r20, " +
+         std::to_string(4 * c.k()) + ";\n  add.u64 %rd7, %rd7, " + std::to_string(4 * c.rows() * n) + ";\n  add.u64 %rd7, %rd4, %rd7;\n";
+    std::string regs;
+    for (int k = 0; k < c.k(); ++k) {
+      s += "  ld.global.b32 %q" + std::to_string(k) + ", [%rd7+" + std::to_string(4 * k) + "];\n";
+      regs += (k ? ", %q" : "%q") + std::to_string(k);
+    }
+    s += "  tcgen05.st.sync.aligned.32x32b.x" + std::to_string(c.k()) + ".b32 [%r11+" + std::to_string(n) + "], {" + regs + "};\n";
+  }
   s += chunks(n, true) + "  tcgen05.wait::st.sync.aligned;\n"
        "  tcgen05.fence::before_thread_sync;\n  bar.sync 0;\n" +
        std::string(c.pair ? "  barrier.cluster.arrive.release.aligned;\n  barrier.cluster.wait.acquire.aligned;\n" : "") +
@@ -113,7 +124,8 @@ std::string kernel(const Case& c, const std::string& mma = "") {
        "  add.u64 %rd9, %rd9, %rd11;\n  add.u64 %rd10, %rd10, %rd11;\n  ld.param.u32 %r12, [idesc];\n  ld.param.u32 %r7, [enable];\n"
        "  setp.ne.u32 %p2, %r7, 0;\n  ld.param.u32 %r15, [dis];\n  mov.u32 %r16, 0;\n";
   const std::string lanes = c.pair ? "{%r15, %r16, %r16, %r15, %r15, %r16, %r16, %r15}" : "{%r15, %r16, %r16, %r15}";
-  s += mma.empty() ? "  tcgen05.mma." + group + "." + c.kind() + " [%r10], %rd9, %rd10, %r12, " + lanes + ", %p2" +
+  if (c.a_tmem) s += "  add.u32 %r21, %r10, " + std::to_string(n) + ";\n";
+  s += mma.empty() ? "  tcgen05.mma." + group + "." + c.kind() + " [%r10], " + (c.a_tmem ? "[%r21]" : "%rd9") + ", %rd10, %r12, " + lanes + ", %p2" +
                          (c.scale >= 0 ? ", " + std::to_string(c.scale) : "") + ";\n"
                    : mma + "\n";
   s += c.pair ? "  mov.b16 %rs1, 3;\n  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n"
@@ -140,6 +152,7 @@ struct Inputs {
   std::vector<std::uint8_t> img;  // each CTA's kImage bytes
   std::vector<std::uint32_t> dinit;
   std::vector<double> A, B;  // rows x K, K x N, as values (negation applied on use)
+  std::vector<std::uint32_t> abits;  // A's encodings, rows x K (for A in Tensor Memory)
 };
 
 // Small values of kValue (exact in every type, every partial sum exact too), or random bytes for the integer types.
@@ -167,7 +180,8 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
     for (int k = 0; k < K; ++k) {
       std::uint32_t bits;
       in.A[m * K + k] = value(c.a, bits);
-      put(m / 128, c.sa.place(c.a.bytes, 0, m % 128, k), bits, c.a.bytes);
+      in.abits.push_back(bits);
+      if (!c.a_tmem) put(m / 128, c.sa.place(c.a.bytes, 0, m % 128, k), bits, c.a.bytes);
     }
   for (int k = 0; k < K; ++k)
     for (int n = 0; n < c.n; ++n) {
@@ -196,7 +210,9 @@ Launch launch_of(const Case& c, const Inputs& in, int m) {
   l.kernel = "tc";
   l.block = {128, 1, 1};
   if (c.pair) l.grid = {2, 1, 1}, l.cluster = std::array<std::uint32_t, 3>{2, 1, 1};
-  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", in.img}, {"dinit", bytes_of(in.dinit)}};
+  std::vector<std::uint32_t> dinit = in.dinit;  // with A in Tensor Memory, A's rows follow D's
+  if (c.a_tmem) dinit.insert(dinit.end(), in.abits.begin(), in.abits.end());
+  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", in.img}, {"dinit", bytes_of(dinit)}};
   auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
   using ptx::ir::ScalarType;
   l.params = {buf("out"), buf("img"), buf("dinit"), {"", ScalarType::u64, c.sa.tcgen05_desc(0), {}}, {"", ScalarType::u64, c.sb.tcgen05_desc(kRegionB), {}},
@@ -272,6 +288,9 @@ TEST_CASE("tcgen05.mma .kind::tf32 (low 13 bits dropped), f8f6f4 with e4m3/e5m2,
   SUBCASE("s8 x s8, wrapping") { Case c{kS8, kS8}; c.dtype = "s32"; c.sa = kmajor_a(128); c.sb = kmajor(128, false); check(c); }
   SUBCASE("u8 x s8, N = 48") { Case c{kU8, kS8}; c.dtype = "s32"; c.n = 48; c.sa = kmajor_a(0); c.sb = kmajor(64, false); check(c); }
   SUBCASE("u8 x u8, saturating (bit 3)") { Case c{kU8, kU8}; c.dtype = "s32"; c.saturate = true; c.sa = kmajor_a(32); c.sb = kmajor(32, false); check(c); }
+  // A in Tensor Memory (9.7.16.10.9.1 [a-tmem]): each thread stores its row of A with tcgen05.st at column n
+  SUBCASE("tf32, A in Tensor Memory, negated, N = 64") { Case c{kTF32, kTF32}; c.a_tmem = true; c.neg_a = true; c.n = 64; c.sb = kmajor(128, false); check(c); }
+  SUBCASE("tf32, A in Tensor Memory, .cta_group::2 (M = 256)") { Case c{kTF32, kTF32}; c.a_tmem = true; c.pair = true; c.sb = kmajor(64, false); check(c); }
 }
 
 TEST_CASE("tcgen05.mma.cta_group::2: M = 256 over a CTA pair, each CTA 128 rows of A and D and half of B's columns") {
@@ -646,7 +665,8 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.16x64b.x2.max.f32 {%r1, %r2}, %r3, [%r4];"));
   CHECK_FALSE(supported("tcgen05.cp.cta_group::1.128x256b [%r1], %rd1;"));
   CHECK(supported("tcgen05.shift.cta_group::1.down [%r1];"));
-  CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory
+  CHECK(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory: tf32 only
+  CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;"));
   CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;"));
 }
