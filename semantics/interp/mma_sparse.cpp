@@ -4,6 +4,7 @@
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
 #include "semantics/interp/mma_fragment.hpp"
+#include "semantics/interp/sparse_a.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,24 +15,12 @@ namespace ptx::interp {
 namespace {
 using namespace mma;
 
-// One sparse form: the shape and types, and the sparsity selector (operand f, an immediate).
+// One sparse form: the shape and types, and the sparse A's layout with the sparsity selector (operand f).
 struct SparseForm {
   MmaForm f;
-  unsigned selector = 0;
-
-  // 9.7.14.6.1 read at the bit level: a row of A is chunks of four units, two of which are stored. A unit is 16 bits
-  // for .f16/.bf16 (one element) and .tf32 (half an element: 1:2 sparsity, whose only meaningful nibbles 0b0100 and
-  // 0b1110 name the two halves of element 0 or 1), 8 bits for the 8-bit types (one element) and the 4-bit ones (the
-  // two-element sub-chunk of 4:8 pair-wise sparsity). Each chunk's two 2-bit indices are one nibble of metadata.
-  unsigned unit_bits() const { return f.bits(f.a) >= 16 ? 16 : 8; }
-  unsigned row_bits() const { return f.k * f.bits(f.a); }      // uncompressed
-  unsigned chunks() const { return row_bits() / (4 * unit_bits()); }  // per row: 4, 8 or 16
-  unsigned a_regs() const { return row_bits() / 128; }          // 16 rows x row_bits / 2, over 32 lanes
+  SparseA sa;
   unsigned b_regs() const { return f.k * f.n * f.bits(f.b) / 1024; }
   unsigned c_regs(ST t) const { return t == ST::f16 ? 2 : 4; }
-  // The largest selector the shape allows (9.7.14.6.1): one metadata thread per group of four (0..3), a pair (0..1)
-  // or all four (0).
-  unsigned max_selector() const { return chunks() == 4 ? 3 : chunks() == 8 ? 1 : 0; }
 };
 
 bool is_int8(ST t) { return t == ST::s8 || t == ST::u8; }
@@ -85,37 +74,13 @@ std::optional<SparseForm> sparse_form(const Instruction& ins) {
   if (kind && !ordered) return std::nullopt;  // .kind is mma.sp::ordered_metadata's only
   if (!sparse_form_exists(f, kind) || (f.satfinite && f.d != ST::s32)) return std::nullopt;
   if (o[5].kind != ir::Operand::Kind::Immediate || o[5].imm > 3) return std::nullopt;  // "constant 0..3"
-  s.selector = static_cast<unsigned>(o[5].imm);
-  if (operand_regs(o[0]) != s.c_regs(f.d) || operand_regs(o[1]) != s.a_regs() || operand_regs(o[2]) != s.b_regs() ||
+  s.sa = SparseA{f.a, f.bits(f.a), f.k, static_cast<unsigned>(o[5].imm)};
+  if (operand_regs(o[0]) != s.c_regs(f.d) || operand_regs(o[1]) != s.sa.a_regs() || operand_regs(o[2]) != s.b_regs() ||
       operand_regs(o[3]) != s.c_regs(f.c) || o[4].kind == ir::Operand::Kind::Vector)
     return std::nullopt;
   return s;
 }
 
-// The lane of a group of four (offset from 4 * groupID) and the bit of its metadata register that hold the nibble of
-// chunk c of row `row` (Figures 119, 122, 125, 127, 129, 136-137, 139, 146-147): with 16-bit units, rows g and g+8
-// share a register (row g + 8 in bits 16..31), four chunks a lane; with 8-bit units, a lane holds eight chunks of one
-// row (rows g + 8 in the pair's odd lane; with sixteen chunks, chunks 8.. in lanes 2 and 3).
-struct MetaPos {
-  unsigned lane, bit;
-};
-MetaPos meta_pos(const SparseForm& s, unsigned row, unsigned c) {
-  const unsigned hi = row / 8, sel = s.selector;
-  if (s.unit_bits() == 16)
-    return s.chunks() == 4 ? MetaPos{sel, 4 * c + 16 * hi} : MetaPos{2 * sel + c / 4, 4 * (c % 4) + 16 * hi};
-  return s.chunks() == 8 ? MetaPos{2 * sel + hi, 4 * c} : MetaPos{hi + 2 * (c / 8), 4 * (c % 8)};
-}
-
-// Whether a nibble is a meaningful index pair (9.7.14.6.1): two increasing indices, or for .tf32 a whole element.
-bool meaningful(const SparseForm& s, unsigned nibble) {
-  if (s.f.a == ST::tf32) return nibble == 0b0100 || nibble == 0b1110;
-  const unsigned i0 = nibble & 3, i1 = nibble >> 2;
-  return i0 < i1;
-}
-
-unsigned bits_at(const std::vector<std::uint32_t>& words, unsigned at, unsigned n) {
-  return (words[at / 32] >> (at % 32)) & ((1u << n) - 1);  // n <= 16, never straddling a word
-}
 }  // namespace
 
 bool is_mma_sparse(const Instruction& ins) { return ins.q.has_word("sp") || ins.q.has_word("sp::ordered_metadata"); }
@@ -132,19 +97,20 @@ void Machine::warp_mma_sparse(Warp& w, std::uint32_t group, const Instruction& i
   const SparseForm& s = *form;
   const MmaForm& f = s.f;
   const auto& o = ins.operands;
-  const unsigned K = f.k, N = f.n, ab = f.bits(f.a), ub = s.unit_bits(), row_words = s.row_bits() / 32;
-  if (s.selector > s.max_selector())
-    return fail(Problem::Kind::illegal, "mma.sp: sparsity selector " + std::to_string(s.selector) +
+  const SparseA& sa = s.sa;
+  const unsigned K = f.k, N = f.n;
+  if (sa.selector > sa.max_selector())
+    return fail(Problem::Kind::illegal, "mma.sp: sparsity selector " + std::to_string(sa.selector) +
                                             " is undefined for this shape (ISA 9.7.14.6.1)", {});
-  std::vector<std::uint32_t> packed(16 * row_words / 2, 0), meta(32, 0);
+  std::vector<std::uint32_t> packed(16 * sa.row_bits() / 64, 0), meta(32, 0);
   std::vector<bool> has_meta(32, false);
-  std::vector<double> B(K * N);
+  std::vector<double> A, B(K * N);
   std::vector<std::uint64_t> C(16 * N);
   for (std::uint32_t mask = group; mask; mask &= mask - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(mask)), g = lane >> 2, t = lane % 4;
     Thread& th = cta_->threads[w.lanes[lane]];
-    for (unsigned r = 0; r < s.a_regs(); ++r)
-      packed[(g + 8 * (r % 2)) * (row_words / 2) + t + 4 * (r / 2)] = static_cast<std::uint32_t>(read(th, operand_reg(o[1], r), 32).u64());
+    for (unsigned r = 0; r < sa.a_regs(); ++r)
+      pack_register(sa, packed, lane, r, static_cast<std::uint32_t>(read(th, operand_reg(o[1], r), 32).u64()));
     const unsigned bb = f.bits(f.b), per = 32 / bb;
     for (unsigned r = 0; r < s.b_regs(); ++r) {
       const std::uint64_t word = read(th, operand_reg(o[2], r), 32).u64();
@@ -161,34 +127,17 @@ void Machine::warp_mma_sparse(Warp& w, std::uint32_t group, const Instruction& i
     }
     // Only the selected lanes' metadata is read (the others' e need not be set).
     for (unsigned row : {g, g + 8})
-      for (unsigned c = 0; c < s.chunks(); ++c)
-        if (meta_pos(s, row, c).lane == t && !has_meta[lane])
+      for (unsigned c = 0; c < sa.chunks(); ++c)
+        if (sa.meta_pos(row, c).lane == t && !has_meta[lane])
           meta[lane] = static_cast<std::uint32_t>(read(th, o[4], 32).u64()), has_meta[lane] = true;
   }
   if (stop_) return;
-  // Decompress: chunk c's stored units 2c and 2c+1 go to units 4c + i0 and 4c + i1; the other two are zero.
-  std::vector<double> A(16 * K, 0.0);
-  for (unsigned row = 0; row < 16; ++row) {
-    std::vector<std::uint32_t> full(row_words, 0);
-    const std::vector<std::uint32_t> stored(packed.begin() + row * (row_words / 2), packed.begin() + (row + 1) * (row_words / 2));
-    for (unsigned c = 0; c < s.chunks(); ++c) {
-      const MetaPos mp = meta_pos(s, row, c);
-      const unsigned lane = 4 * (row % 8) + mp.lane;
-      if (!has_meta[lane]) continue;  // a lane that does not take part: its chunks stay zero
-      const unsigned nibble = (meta[lane] >> mp.bit) & 15;
-      if (!meaningful(s, nibble)) {
-        char msg[160];
-        std::snprintf(msg, sizeof msg, "mma.sp: metadata 0x%x of lane %u (bits %u..%u) is not a meaningful index pair; undefined (ISA 9.7.14.6.1)",
-                      nibble, lane, mp.bit + 3, mp.bit);
-        return fail(Problem::Kind::illegal, msg, {&cta_->threads[w.lanes[lane]]});
-      }
-      for (unsigned j = 0; j < 2; ++j) {
-        const unsigned to = (4 * c + ((nibble >> (2 * j)) & 3)) * ub;
-        full[to / 32] |= bits_at(stored, (2 * c + j) * ub, ub) << (to % 32);
-      }
-    }
-    for (unsigned k = 0; k < K; ++k)
-      A[row * K + k] = matrix_element_value(f.a, ab == 32 ? full[k] : bits_at(full, k * ab, ab));
+  const BadNibble bad = decompress(sa, true, packed, meta, has_meta, A);
+  if (bad.lane >= 0) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "mma.sp: metadata 0x%x of lane %d (bits %u..%u) is not a meaningful index pair; undefined (ISA 9.7.14.6.1)",
+                  bad.nibble, bad.lane, bad.bit + 3, bad.bit);
+    return fail(Problem::Kind::illegal, msg, {&cta_->threads[w.lanes[static_cast<unsigned>(bad.lane)]]});
   }
   auto result = [&](unsigned row, unsigned col) -> std::uint64_t {
     const std::uint64_t c = C[row * N + col];
