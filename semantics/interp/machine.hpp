@@ -440,6 +440,7 @@ class Machine {
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);     // mma_sync.cpp
   void warp_mma_sparse(Warp& w, std::uint32_t group, const Instruction& ins);  // mma_sparse.cpp
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
+  bool wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate, std::vector<double>& A);  // wgmma.cpp
   void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st
   void exec_tcgen05_lane(Thread& t, const Instruction& ins);               // tcgen05.cpp: mma, commit, fence, wait
   void tcgen05_mma(Thread& t, const Instruction& ins);

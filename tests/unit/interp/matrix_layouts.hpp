@@ -67,7 +67,7 @@ struct Smem {
     Mode mnm, km;
     if (!mn_major) {
       mnm = {{8, S * T}, {big, sbo / eb}};
-      km = {{T, 1}, {2, swizzle ? T : lbo / eb}};
+      km = {{T, 1}, {swizzle ? S : 2, swizzle ? T : lbo / eb}};  // swizzled: K runs on through the swizzle row
     } else if (!swizzle) {
       mnm = {{T, 1}, {1, T}, {big, sbo / eb}};
       km = {{8, T}, {big, lbo / eb}};
