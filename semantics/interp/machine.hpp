@@ -9,6 +9,7 @@
 #include "semantics/interp/observer.hpp"
 #include "semantics/ops/form.hpp"
 
+#include <array>
 #include <bit>
 #include <map>
 #include <memory>
@@ -194,6 +195,8 @@ struct Cta {
   std::vector<std::uint32_t> tmem;
   std::map<std::uint32_t, std::uint32_t> tmem_allocations;
   bool tmem_relinquished = false;
+  // tcgen05.mma.ws's collector buffers b0-b3 for matrix B (9.7.16.10.9.3): B's values when filled, empty when not valid.
+  std::array<std::vector<double>, 4> tmem_collector;
   // Whether columns [first, first + n) lie in one allocation.
   bool tmem_allocated(std::uint32_t first, std::uint32_t n) const {
     for (const auto& [c, size] : tmem_allocations)
@@ -447,6 +450,7 @@ class Machine {
   std::vector<Cta*> tcgen05_ctas(Thread& t, const Instruction& ins);
   void tcgen05_commit(Thread& t, const Instruction& ins);
   void tcgen05_shift(Thread& t, const Instruction& ins);  // tcgen05_shift.cpp
+  bool tcgen05_collector(Thread& t, const Instruction& ins, const std::vector<double>& B);  // tcgen05_ws.cpp
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
   bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async or setmaxnreg every live lane of w's warpgroup has reached
   std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)

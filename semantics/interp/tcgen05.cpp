@@ -114,7 +114,8 @@ std::uint32_t ld_reduce(const Instruction& ins, const std::vector<std::uint32_t>
 
 // The forms the interpreter runs: allocation management; ld/st of every shape, ld.red (ld_red_supported); wait and the
 // thread-sync fences;
-// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory (tf32: or Tensor Memory), without .ws, .sp, .block_scale or
+// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory (tf32: or Tensor Memory), .ws with M = 128,
+// without .sp, .block_scale or
 // .ashift; commit with
 // .mbarrier::arrive::one; shift (tcgen05_shift.cpp); each with .cta_group::1 or ::2 (CTA pairs). Not: tcgen05.cp.
 bool tcgen05_supported(const Instruction& ins) {
@@ -133,7 +134,10 @@ bool tcgen05_supported(const Instruction& ins) {
              (operands == 2 || o[split].kind == Operand::Kind::Immediate);
     }
     case Kind::mma: {
-      if (!mma_kind(ins) || q.has_word("ws") || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
+      if (!mma_kind(ins) || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
+      // .ws (tcgen05_ws.cpp): [d-tmem], a, b-desc, idesc, enable-input-d; no zero-column-mask-desc
+      if (q.has_word("ws")) return q.has_word("cta_group::1") && o.size() == 5 && o[0].kind == Operand::Kind::Address &&
+                                   o[4].kind != Operand::Kind::Vector && (o[1].kind != Operand::Kind::Address || q.has_word("kind::tf32"));
       // A from shared memory (a-desc), or in Tensor Memory ([a-tmem]) with .kind::tf32 (tcgen05_mma.cpp)
       return o.size() >= 5 && o.size() <= 7 && o[0].kind == Operand::Kind::Address &&
              (o[1].kind != Operand::Kind::Address || q.has_word("kind::tf32"));

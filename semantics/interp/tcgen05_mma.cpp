@@ -53,6 +53,20 @@ Types descriptor_types(const std::string& kind, const InstrDescriptor& id) {
   return t;
 }
 
+// tcgen05.mma.ws (9.7.16.10.9.3): why the interpreter does not run it and whether that is illegal, or empty.
+// Table 41: .cta_group::1 only, N in {64, 128, 256}; M = 128 runs (Layout D, as without .ws), M = 32 and 64 are
+// Layouts G and E, whose figures are images. Table 44 bits 30-31 (the maximum shift for B reuse) and the optional
+// zero-column-mask-desc (9.7.16.4.3) are not modelled.
+std::pair<std::string, bool> ws_refusal(const InstrDescriptor& id, std::uint32_t idesc, bool pair, std::size_t operands) {
+  if (pair) return {".ws with .cta_group::2 is invalid (ISA 9.7.16.2.1, Table 41)", true};
+  if (id.n != 64 && id.n != 128 && id.n != 256) return {"N = " + std::to_string(id.n) + " is not a .ws shape of Table 41 (ISA 9.7.16.2.1)", true};
+  if (id.m == 32 || id.m == 64) return {".ws with M = " + std::to_string(id.m) + " (Layouts G and E, 9.7.16.10.5: images in the text) is not modelled", false};
+  if (id.m != 128) return {"M = " + std::to_string(id.m) + " is not a .ws shape of Table 41 (ISA 9.7.16.2.1)", true};
+  if ((idesc >> 30) & 3) return {"the maximum shift for B reuse in .ws (Table 44, bits 30-31) is not modelled", false};
+  if (operands > 5) return {"zero-column-mask-desc (9.7.16.4.3) is not modelled", false};
+  return {};
+}
+
 // Whether N is a shape Table 41 allows, dense: .cta_group::1 steps of 8 (i8: of 16 above 32), ::2 steps of 16
 // (i8: of 32).
 bool valid_n(unsigned n, bool i8, bool pair) {
@@ -111,17 +125,22 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   const std::vector<Cta*> part = tcgen05_ctas(t, ins);
   if (part.empty()) return;
   tcgen05_apply_results();  // earlier MMAs complete first: 9.7.16.6.2 pipelines mma -> mma on one accumulator
-  const bool pair = part.size() == 2;
+  const bool pair = part.size() == 2, ws = ins.q.has_word("ws");
   std::string kind;
   for (const auto& w : ins.q.words)
     if (w.rfind("kind::", 0) == 0) kind = w;
-  const InstrDescriptor id(static_cast<std::uint32_t>(read(t, o[3], 32).u64()));
+  const auto idesc = static_cast<std::uint32_t>(read(t, o[3], 32).u64());
+  const InstrDescriptor id(idesc);
+  if (ws) {
+    const auto [why, is_illegal] = ws_refusal(id, idesc, pair, o.size());
+    if (!why.empty()) return is_illegal ? illegal(why) : unsupported(why);
+  }
   const Types ty = descriptor_types(kind, id);
   if (!ty.illegal.empty()) return illegal(ty.illegal + " (ISA 9.7.16.4.2, Table 44)");
   if (!ty.unsupported.empty()) return unsupported(ty.unsupported);
   if (id.sparse) return illegal("the descriptor sets Sparsity on a dense tcgen05.mma (ISA 9.7.16.4.2)");
   const bool is_int = ty.d == ST::s32;
-  if (!valid_n(id.n, is_int, pair)) return illegal("N = " + std::to_string(id.n) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
+  if (!ws && !valid_n(id.n, is_int, pair)) return illegal("N = " + std::to_string(id.n) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
   if (id.m != 128u * part.size()) {
     if (id.m == 64 && !pair) return unsupported("M = 64 (Layout F, 9.7.16.10.5.6: its figure is missing from the spec text) is not modelled");
     if (id.m == 128 && pair) return unsupported("M = 128 with .cta_group::2 (Layouts B and C, 9.7.16.10.5.2-3) is not modelled");
@@ -207,7 +226,7 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   }
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) B[k * N + n] = load(*part[n / half_n], bdesc, n % half_n, k, id.transpose_b, ty.b, id.negate_b);
-  if (stop_) return;
+  if (stop_ || (ws && !tcgen05_collector(t, ins, B))) return;
   for (unsigned m = 0; m < M; ++m) {
     if ((disabled[m / 32] >> (m % 32)) & 1) continue;  // a disabled output lane keeps its D
     Cta& c = *part[m / 128];

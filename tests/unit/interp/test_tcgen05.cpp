@@ -38,6 +38,8 @@ struct Case {
   bool pair = false;  // .cta_group::2: a cluster of 2 CTAs, M = 256, each CTA 128 rows of A and D, N/2 columns of B
   bool early = false;  // each warp also reads D with tcgen05.ld right after the MMA's issue, before the mbarrier wait
   bool a_tmem = false;  // A in Tensor Memory ([a-tmem], .kind::tf32): row m at lane m, element k at column n + k
+  std::string mma;      // the MMA lines, when not the default one (check: D = D0 + repeat * A * B)
+  int repeat = 1;
   std::uint32_t disabled = 0;  // disable-output-lane words 0 and 3 (lanes 0-31 and 96-127)
   Smem sa, sb;
   const char* kind() const {
@@ -231,7 +233,7 @@ Ran run_case(const Case& c, const std::string& mma = "", int m = 0, unsigned see
 // Runs one case and checks every D element thread t read back: row t of A * B (+ D * 2^scale), or D where the
 // lane's output is disabled.
 void check(const Case& c) {
-  const Ran ran = run_case(c);
+  const Ran ran = run_case(c, c.mma);
   REQUIRE_MESSAGE(ran.r.ok(), ran.r.problem.message);
   const auto& out = ran.r.buffers[0].second;
   const int K = c.k();
@@ -242,7 +244,7 @@ void check(const Case& c) {
       std::memcpy(&w, out.data() + 4 * (m * c.n + n), 4);
       const double d0 = d_value(c.dtype, ran.in.dinit[m * c.n + n], 0);
       double want = c.enable_d ? std::ldexp(d0, std::max(c.scale, 0)) : 0;
-      for (int k = 0; k < K; ++k) want += (c.neg_a ? -1 : 1) * ran.in.A[m * K + k] * (c.neg_b ? -1 : 1) * ran.in.B[k * c.n + n];
+      for (int k = 0; k < K; ++k) want += c.repeat * (c.neg_a ? -1 : 1) * ran.in.A[m * K + k] * (c.neg_b ? -1 : 1) * ran.in.B[k * c.n + n];
       if (std::string(c.dtype) == "s32")
         want = c.saturate ? std::clamp(want, -2147483648.0, 2147483647.0) : static_cast<std::int32_t>(static_cast<std::int64_t>(want));
       if (((c.disabled >> (m % 32)) & 1) && (m % 128 < 32 || m % 128 >= 96)) want = d0;
@@ -291,6 +293,44 @@ TEST_CASE("tcgen05.mma .kind::tf32 (low 13 bits dropped), f8f6f4 with e4m3/e5m2,
   // A in Tensor Memory (9.7.16.10.9.1 [a-tmem]): each thread stores its row of A with tcgen05.st at column n
   SUBCASE("tf32, A in Tensor Memory, negated, N = 64") { Case c{kTF32, kTF32}; c.a_tmem = true; c.neg_a = true; c.n = 64; c.sb = kmajor(128, false); check(c); }
   SUBCASE("tf32, A in Tensor Memory, .cta_group::2 (M = 256)") { Case c{kTF32, kTF32}; c.a_tmem = true; c.pair = true; c.sb = kmajor(64, false); check(c); }
+}
+
+TEST_CASE("tcgen05.mma.ws (9.7.16.10.9.3): M = 128 as Layout D, collector buffers fill/use/lastuse/discard") {
+  const std::string ws = "  tcgen05.mma.ws.cta_group::1.kind::f16";
+  const std::string ops = " [%r10], %rd9, %rd10, %r12, %p2;\n";
+  SUBCASE("default .collector::b0::discard, N = 64") {
+    Case c{kF16, kF16}; c.n = 64; c.sa = kmajor_a(128); c.sb = kmajor(128, false); c.mma = ws + ops; check(c);
+  }
+  SUBCASE("fill b2, then use and lastuse: D = D0 + 3 A B (N = 128, bf16, i8 below)") {
+    Case c{kBF16, kBF16}; c.n = 128; c.sa = kmajor_a(64); c.sb = kmajor(64, false); c.repeat = 3;
+    c.mma = ws + ".collector::b2::fill" + ops + ws + ".collector::b2::use" + ops + ws + ".collector::b2::lastuse" + ops;
+    check(c);
+  }
+  SUBCASE("i8, fill then use") {
+    Case c{kS8, kU8}; c.dtype = "s32"; c.n = 64; c.sa = kmajor_a(128); c.sb = kmajor(128, false); c.repeat = 2;
+    c.mma = "  tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::fill" + ops + "  tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::use" + ops;
+    check(c);
+  }
+  Case c{kF16, kF16};
+  c.n = 64;
+  c.sa = kmajor_a(128);
+  c.sb = kmajor(128, false);
+  auto problem = [](const Ran& ran) { return ran.r.ok() ? std::string("ran") : ran.r.problem.message; };
+  // ::use needs a valid fill: none, or one ended by ::lastuse / ::discard
+  const Ran unfilled = run_case(c, ws + ".collector::b3::use" + ops);
+  CHECK(unfilled.r.problem.kind == Problem::Kind::illegal);
+  CHECK(problem(unfilled).find("fill") != std::string::npos);
+  const Ran ended = run_case(c, ws + ".collector::b0::fill" + ops + ws + ".collector::b0::lastuse" + ops + ws + ".collector::b0::use" + ops);
+  CHECK(ended.r.problem.kind == Problem::Kind::illegal);
+  // a B other than the one filled (B "can be read from the collector buffer": either may be used): refused
+  const Ran other = run_case(c, ws + ".collector::b1::fill" + ops + "  add.u64 %rd10, %rd10, 1;\n" + ws + ".collector::b1::use" + ops);
+  CHECK(other.r.problem.kind == Problem::Kind::unsupported);
+  CHECK(problem(other).find("changed") != std::string::npos);
+  // N = 32 is no .ws shape; M = 64 (Layout E) is not modelled
+  Case narrow = c;
+  narrow.n = 32;
+  CHECK(run_case(narrow, ws + ops).r.problem.kind == Problem::Kind::illegal);
+  CHECK(run_case(c, ws + ops, 64).r.problem.kind == Problem::Kind::unsupported);
 }
 
 TEST_CASE("tcgen05.mma.cta_group::2: M = 256 over a CTA pair, each CTA 128 rows of A and D and half of B's columns") {
@@ -667,7 +707,9 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   CHECK(supported("tcgen05.shift.cta_group::1.down [%r1];"));
   CHECK(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory: tf32 only
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;"));
-  CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
+  CHECK(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
+  CHECK(supported("tcgen05.mma.ws.cta_group::1.kind::f16.collector::b1::fill [%r1], %rd1, %rd2, %r2, %p1;"));
+  CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, %rd1;"));  // zero-column mask
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;"));
 }
 
