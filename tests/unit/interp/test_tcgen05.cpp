@@ -306,6 +306,11 @@ TEST_CASE("tcgen05.mma.ws (9.7.16.10.9.3): M = 128 as Layout D, collector buffer
     c.mma = ws + ".collector::b2::fill" + ops + ws + ".collector::b2::use" + ops + ws + ".collector::b2::lastuse" + ops;
     check(c);
   }
+  SUBCASE("tf32 with A in Tensor Memory, N = 64") {
+    Case c{kTF32, kTF32}; c.a_tmem = true; c.n = 64; c.sb = kmajor(128, false);
+    c.mma = "  tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b0::fill [%r10], [%r21], %rd10, %r12, %p2;\n";
+    check(c);
+  }
   SUBCASE("i8, fill then use") {
     Case c{kS8, kU8}; c.dtype = "s32"; c.n = 64; c.sa = kmajor_a(128); c.sb = kmajor(128, false); c.repeat = 2;
     c.mma = "  tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::fill" + ops + "  tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::use" + ops;
