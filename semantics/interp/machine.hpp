@@ -10,6 +10,7 @@
 #include "semantics/interp/texture.hpp"
 #include "semantics/ops/form.hpp"
 
+#include <array>
 #include <bit>
 #include <map>
 #include <memory>
@@ -195,6 +196,8 @@ struct Cta {
   std::vector<std::uint32_t> tmem;
   std::map<std::uint32_t, std::uint32_t> tmem_allocations;
   bool tmem_relinquished = false;
+  // tcgen05.mma.ws's collector buffers b0-b3 for matrix B (9.7.16.10.9.3): B's values when filled, empty when not valid.
+  std::array<std::vector<double>, 4> tmem_collector;
   // Whether columns [first, first + n) lie in one allocation.
   bool tmem_allocated(std::uint32_t first, std::uint32_t n) const {
     for (const auto& [c, size] : tmem_allocations)
@@ -238,6 +241,9 @@ bool texture_supported(const Instruction& ins, std::string* why = nullptr);
 bool surface_supported(const Instruction& ins, std::string* why = nullptr);
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
+// Whether mma_sparse.cpp executes this mma.sp / mma.sp::ordered_metadata form (ISA 9.7.14.6.3).
+bool mma_sparse_supported(const Instruction& ins);
+bool is_mma_sparse(const Instruction& ins);  // .sp or .sp::ordered_metadata
 // Whether wmma.cpp executes this wmma.load / wmma.store / wmma.mma form (ISA 9.7.14.4).
 bool wmma_supported(const Instruction& ins);
 // Whether warp_matrix.cpp executes this ldmatrix / stmatrix / movmatrix form (ISA 9.7.14.5.15-17).
@@ -450,12 +456,16 @@ class Machine {
   void warp_movmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
   void warp_wmma(Warp& w, std::uint32_t group, const Instruction& ins);     // wmma.cpp
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);     // mma_sync.cpp
+  void warp_mma_sparse(Warp& w, std::uint32_t group, const Instruction& ins);  // mma_sparse.cpp
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
+  bool wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate, std::vector<double>& A);  // wgmma.cpp
   void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st
   void exec_tcgen05_lane(Thread& t, const Instruction& ins);               // tcgen05.cpp: mma, commit, fence, wait
   void tcgen05_mma(Thread& t, const Instruction& ins);
   std::vector<Cta*> tcgen05_ctas(Thread& t, const Instruction& ins);
   void tcgen05_commit(Thread& t, const Instruction& ins);
+  void tcgen05_shift(Thread& t, const Instruction& ins);  // tcgen05_shift.cpp
+  bool tcgen05_collector(Thread& t, const Instruction& ins, const std::vector<double>& B);  // tcgen05_ws.cpp
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
   bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async or setmaxnreg every live lane of w's warpgroup has reached
   std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)

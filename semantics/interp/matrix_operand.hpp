@@ -6,6 +6,7 @@
 
 #include "semantics/domain/concrete.hpp"
 #include "semantics/ir/ir.hpp"
+#include "semantics/ops/minifloat.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -41,6 +42,14 @@ inline double matrix_element_value(ir::ScalarType t, std::uint32_t b) {
       const unsigned e = (b >> 2) & 31, m = b & 3;
       if (e == 31) return m ? std::nan("") : s * HUGE_VAL;
       return s * (e ? std::ldexp(1 + m / 4.0, static_cast<int>(e) - 15) : std::ldexp(m / 4.0, -14));
+    }
+    // .kind::f8f6f4's 8-bit containers (9.7.14.5.14: .e2m1 "in central 4 bits", .e3m2/.e2m3 in the lower 6 bits; the
+    // padding is ignored), named by their x2 types (mma_fragment.hpp); the formats of 5.2.5, exactly via f16.
+    case ST::e2m1x2: case ST::e3m2x2: case ST::e2m3x2: {
+      const ops::MiniFormat& f = t == ST::e2m1x2 ? ops::kE2M1 : t == ST::e3m2x2 ? ops::kE3M2 : ops::kE2M3;
+      const unsigned v = t == ST::e2m1x2 ? (b >> 2) & 0xf : b & 0x3f;
+      const domain::CV h = ops::mini_to_f16(domain::Concrete{}, f, false, domain::Concrete::lit(f.bits, v));
+      return domain::fp_to_double(domain::FpFormat::f16, static_cast<std::uint32_t>(h.v));
     }
     case ST::s8: return static_cast<std::int8_t>(b & 0xff);
     case ST::s4: return static_cast<double>(static_cast<int>(b & 0xf) - (b & 0x8 ? 16 : 0));  // mma.sync (9.7.14.2)

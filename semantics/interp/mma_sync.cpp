@@ -3,6 +3,7 @@
 // row/column formulas of 9.7.14.5.1-11. The choices the spec leaves open are in docs/tensor-cores.md.
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
+#include "semantics/interp/mma_fragment.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -11,26 +12,7 @@
 
 namespace ptx::interp {
 namespace {
-using ST = ir::ScalarType;
-
-// One dense mma.sync form: its shape, the types of D, A, B, C, and for m8n8k4 .f16 (9.7.14.5.1), which computes four
-// independent 8x8x4 products, the layouts of A and B.
-struct MmaForm {
-  unsigned m = 0, n = 0, k = 0;
-  ST d = ST::f32, a = ST::f16, b = ST::f16, c = ST::f32;
-  bool quad = false;               // m8n8k4 .f16: four products, one per group of 8 lanes
-  bool a_col = false, b_row = false;  // m8n8k4 .f16: .alayout .col, .blayout .row
-  bool satfinite = false;
-  domain::Rnd rnd = domain::Rnd::rn;  // .f64 only
-
-  unsigned bits(ST t) const { return t == ST::f64 ? 64 : t == ST::tf32 || t == ST::f32 || t == ST::s32 ? 32 : scalar_bits(t); }
-  unsigned lanes() const { return quad ? 8 : 32; }  // lanes sharing one product
-  unsigned a_elems() const { return m * k / lanes(); }  // per lane
-  unsigned b_elems() const { return k * n / lanes(); }
-  unsigned c_elems() const { return m * n / lanes(); }
-  // Registers holding e elements of type t: one .f64 each, else packed in .b32 registers (element 0 lowest).
-  unsigned regs(ST t, unsigned e) const { return bits(t) == 64 ? e : e * bits(t) / 32; }
-};
+using namespace mma;
 
 bool is_int8(ST t) { return t == ST::s8 || t == ST::u8; }
 bool is_fp8(ST t) { return t == ST::e4m3 || t == ST::e5m2; }
@@ -64,6 +46,7 @@ bool form_exists(const MmaForm& f) {
 std::optional<MmaForm> mma_form(const Instruction& ins) {
   MmaForm f;
   std::vector<bool> layouts;  // true = .row, in order: .alayout, .blayout
+  std::vector<ST> t;          // .dtype, .atype, .btype, .ctype
   bool sync = false, aligned = false, rounding = false, f8f6f4 = false;
   for (const auto& w : ins.q.words) {
     unsigned m = 0, n = 0, k = 0;
@@ -75,15 +58,18 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
     else if (w == "rn" || w == "rz" || w == "rm" || w == "rp") rounding = true;
     else if (w == "kind::f8f6f4") f8f6f4 = true;
     else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k;
-    else if (!ir::scalar_type_from_name(w)) return std::nullopt;
+    else if (const auto ty = mma_type_word(w)) t.push_back(*ty);
+    else return std::nullopt;
   }
-  const auto& t = ins.q.types;
   if (!sync || !aligned || t.size() != 4 || layouts.size() != 2 || ins.operands.size() != 4) return std::nullopt;
-  f.d = t[0].scalar, f.a = t[1].scalar, f.b = t[2].scalar, f.c = t[3].scalar;
-  if (!form_exists(f)) return std::nullopt;
-  // .kind::f8f6f4 (m16n8k32 only): its 6- and 4-bit types are no IR types and are refused; with .e4m3/.e5m2, whose
-  // 8-bit containers are the elements themselves, it is the plain fp8 form.
-  if (f8f6f4 && !(f.m == 16 && f.k == 32 && is_fp8(f.a) && is_fp8(f.b))) return std::nullopt;
+  f.d = t[0], f.a = t[1], f.b = t[2], f.c = t[3];
+  // .kind::f8f6f4 (m16n8k32 only): .e4m3/.e5m2/.e3m2/.e2m3/.e2m1, each in an 8-bit container, so the fragments are
+  // those of the fp8 form (9.7.14.5.10); the 6- and 4-bit types need the qualifier.
+  auto f8f6f4type = [](ST x) { return is_fp8(x) || is_f6f4(x); };
+  if (f8f6f4) {
+    if (!(f.m == 16 && f.n == 8 && f.k == 32 && f8f6f4type(f.a) && f8f6f4type(f.b) && is_f16_or_f32(f.c) && is_f16_or_f32(f.d)))
+      return std::nullopt;
+  } else if (!form_exists(f)) return std::nullopt;
   f.quad = f.m == 8 && f.k == 4 && f.a == ST::f16;
   if (f.quad) f.a_col = !layouts[0], f.b_row = layouts[1];
   else if (!layouts[0] || layouts[1]) return std::nullopt;  // every other form is .row.col
@@ -96,49 +82,10 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
 }
 
 
-// Fragment positions (row, column) of element i held by lane l. Every shape but m8n8k4 .f16 follows one pattern in
-// p, the elements of a multiplicand per 32 bits (1 for .tf32 and .f64): with g = l >> 2 and t = l % 4,
-//   A: row g + 8 ((i / p) % 2),  column p t + i % p + 4p (i / 2p)
-//   B: row p t + i % p + 4p (i / p),  column g
-//   C, D: row g + 8 (i / 2),  column 2t + i % 2
-// which is, shape by shape, the text of 9.7.14.5.2-11 (e.g. m16n8k16 .f16 A, 9.7.14.5.8: row g for i < 2 or 4 <= i < 6,
-// else g + 8; column 2t + (i & 1), + 8 for i >= 4). For M = 8 the row term of A and C is 0 (i < p, i < 2).
-struct Pos {
-  unsigned row, col;
-};
-unsigned per32(const MmaForm& f, ST t) { return f.bits(t) >= 32 ? 1 : 32 / f.bits(t); }
-
-Pos a_pos(const MmaForm& f, unsigned l, unsigned i) {
-  const unsigned hi = l >= 16 ? 4 : 0;
-  if (f.quad) return f.a_col ? Pos{i % 4 + hi, l % 4} : Pos{l % 4 + hi, i};  // 9.7.14.5.1, Figures 46-47
-  const unsigned p = per32(f, f.a), g = l >> 2, t = l % 4;
-  return {g + 8 * ((i / p) % 2), p * t + i % p + 4 * p * (i / (2 * p))};
-}
-Pos b_pos(const MmaForm& f, unsigned l, unsigned i) {
-  const unsigned hi = l >= 16 ? 4 : 0;
-  if (f.quad) return f.b_row ? Pos{l % 4, i + hi} : Pos{i, l % 4 + hi};  // 9.7.14.5.1, Figures 48-49
-  const unsigned p = per32(f, f.b), g = l >> 2, t = l % 4;
-  return {p * t + i % p + 4 * p * (i / p), g};
-}
-Pos c_pos(const MmaForm& f, unsigned l, unsigned i) {
-  const unsigned hi = l >= 16 ? 4 : 0;
-  if (f.quad) {  // 9.7.14.5.1: .f16 C/D (Figure 50), .f32 (Figures 51-52)
-    if (f.c == ST::f16) return {l % 4 + hi, i};
-    return {(l & 1) + (i & 2) + hi, (i & 4) + (l & 2) + (i & 1)};
-  }
-  return {(l >> 2) + 8 * (i / 2), 2 * (l % 4) + i % 2};
-}
-
-// The C/D layout of m8n8k4 follows .ctype for C and .dtype for D: they differ in .f32.f16.f16.f16.
-Pos d_pos(const MmaForm& f, unsigned l, unsigned i) {
-  if (!f.quad) return c_pos(f, l, i);
-  MmaForm g = f;
-  g.c = f.d;
-  return c_pos(g, l, i);
-}
 }  // namespace
 
 bool mma_sync_supported(const Instruction& ins) {
+  if (is_mma_sparse(ins)) return mma_sparse_supported(ins);  // 9.7.14.6 (mma_sparse.cpp)
   const auto f = mma_form(ins);
   if (!f) return false;
   const auto& o = ins.operands;
@@ -153,6 +100,7 @@ bool mma_sync_supported(const Instruction& ins) {
 // .f64 as a chain of .f64 fma (C first, k ascending) in the instruction's rounding; the other types as the exact
 // products summed in f64 after C and rounded once, to nearest even (an order the text leaves open).
 void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
+  if (is_mma_sparse(ins)) return warp_mma_sparse(w, group, ins);
   const auto form = mma_form(ins);  // find_unsupported refuses other forms before the run; kept for indirect calls
   if (!form) return fail(Problem::Kind::unsupported, "mma.sync: this form is not modelled (ISA 9.7.14.5.14)", {});
   const MmaForm& f = *form;

@@ -5,6 +5,7 @@
 // too: executions the spec allows (docs/tcgen05.md).
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
+#include "semantics/ops/float.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -71,13 +72,52 @@ const MmaKind* mma_kind(const Instruction& ins) {
     if (ins.q.has_word(k.word)) return &k;
   return nullptr;
 }
+// tcgen05.ld.red (9.7.16.8.3): .32x32b or .16x32bx2 (immHalfSplitoff an immediate), .num at least .x2, .min or
+// .max, of .f32 ({.abs}{.NaN}) or .u32/.s32; operands r, redval, [taddr]{, immHalfSplitoff}.
+bool ld_red_supported(const Instruction& ins, DataShape shape) {
+  const auto& q = ins.q;
+  const auto& o = ins.operands;
+  const bool split = shape == DataShape::s16x32bx2;
+  if ((shape != DataShape::s32x32b && !split) || repeat_of(ins) < 2 || q.has_word("min") == q.has_word("max")) return false;
+  if (q.types.size() != 1 || q.has_word("pack::16b")) return false;
+  const ST t = q.types[0].scalar;
+  const bool integer = t == ST::u32 || t == ST::s32;
+  if (t != ST::f32 && (!integer || q.has_word("abs") || q.has_word("NaN"))) return false;
+  return o.size() == (split ? 4u : 3u) && o[0].kind == Operand::Kind::Vector && o[1].kind == Operand::Kind::Register &&
+         (!split || o[3].kind == Operand::Kind::Immediate);
+}
+
+// The reduction of tcgen05.ld.red over one thread's loaded values ("across columns in each lane", 9.7.16.8.3):
+// .f32 as min/max (9.7.3.11-12: a NaN operand yields the other; .NaN: any NaN gives the canonical NaN; .abs:
+// magnitudes, the result non-negative), folded from the first register; .u32/.s32 as integers.
+std::uint32_t ld_reduce(const Instruction& ins, const std::vector<std::uint32_t>& v) {
+  const bool is_max = ins.q.has_word("max");
+  const ST t = ins.q.types[0].scalar;
+  if (t == ST::f32) {
+    ops::MinMaxMods m;
+    m.abs = ins.q.has_word("abs"), m.nan = ins.q.has_word("NaN");
+    domain::CV acc = domain::Concrete::lit(32, v[0]);
+    if (m.abs) acc = ops::fabs(domain::Concrete{}, domain::FpFormat::f32, false, acc);
+    for (std::size_t i = 1; i < v.size(); ++i)
+      acc = ops::fminmax(domain::Concrete{}, domain::FpFormat::f32, is_max, m, acc, domain::Concrete::lit(32, v[i]));
+    return static_cast<std::uint32_t>(acc.v);
+  }
+  std::uint32_t acc = v[0];
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    const bool less = t == ST::s32 ? static_cast<std::int32_t>(v[i]) < static_cast<std::int32_t>(acc) : v[i] < acc;
+    const bool greater = v[i] != acc && !less;
+    if (is_max ? greater : less) acc = v[i];
+  }
+  return acc;
+}
 }  // namespace
 
-// The forms the interpreter runs: allocation management; ld/st of every shape, without .red (sm_103); wait and the
+// The forms the interpreter runs: allocation management; ld/st of every shape, ld.red (ld_red_supported); wait and the
 // thread-sync fences;
-// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory, without .ws, .sp, .block_scale or
+// dense tcgen05.mma of .kind::f16/tf32/f8f6f4/i8 with A in shared memory (tf32: or Tensor Memory), .ws with M = 128,
+// without .sp, .block_scale or
 // .ashift; commit with
-// .mbarrier::arrive::one; each with .cta_group::1 or ::2 (CTA pairs). Not: tcgen05.cp and tcgen05.shift.
+// .mbarrier::arrive::one; shift (tcgen05_shift.cpp); each with .cta_group::1 or ::2 (CTA pairs). Not: tcgen05.cp.
 bool tcgen05_supported(const Instruction& ins) {
   const auto& q = ins.q;
   const auto& o = ins.operands;
@@ -89,15 +129,21 @@ bool tcgen05_supported(const Instruction& ins) {
       const DataShape shape = data_shape(ins);
       const std::size_t operands = shape == DataShape::s16x32bx2 ? 3 : 2;  // immHalfSplitoff
       const std::size_t split = kind_of(ins) == Kind::ld ? 2 : 1;
-      return shape != DataShape::none && !q.has_word("red") && repeat_of(ins) && o.size() == operands &&
+      if (q.has_word("red")) return kind_of(ins) == Kind::ld && ld_red_supported(ins, shape);
+      return shape != DataShape::none && repeat_of(ins) && o.size() == operands &&
              (operands == 2 || o[split].kind == Operand::Kind::Immediate);
     }
     case Kind::mma: {
-      if (!mma_kind(ins) || q.has_word("ws") || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
-      // A from shared memory (a-desc); A in Tensor Memory ([a-tmem]) is not modelled
-      return o.size() >= 5 && o.size() <= 7 && o[0].kind == Operand::Kind::Address && o[1].kind != Operand::Kind::Address;
+      if (!mma_kind(ins) || q.has_word("sp") || q.has_word("block_scale") || q.has_word("ashift")) return false;
+      // .ws (tcgen05_ws.cpp): [d-tmem], a, b-desc, idesc, enable-input-d; no zero-column-mask-desc
+      if (q.has_word("ws")) return q.has_word("cta_group::1") && o.size() == 5 && o[0].kind == Operand::Kind::Address &&
+                                   o[4].kind != Operand::Kind::Vector && (o[1].kind != Operand::Kind::Address || q.has_word("kind::tf32"));
+      // A from shared memory (a-desc), or in Tensor Memory ([a-tmem]) with .kind::tf32 (tcgen05_mma.cpp)
+      return o.size() >= 5 && o.size() <= 7 && o[0].kind == Operand::Kind::Address &&
+             (o[1].kind != Operand::Kind::Address || q.has_word("kind::tf32"));
     }
     case Kind::commit: return q.has_word("mbarrier::arrive::one") && (o.size() == 1 || (o.size() == 2 && q.has_word("multicast::cluster")));
+    case Kind::shift: return q.has_word("down") && o.size() == 1 && o[0].kind == Operand::Kind::Address;  // 9.7.16.9.3
     default: return false;
   }
 }
@@ -160,15 +206,16 @@ void Machine::warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins)
 // tcgen05.ld / st .sync.aligned.shape.xN{.pack::16b | .unpack::16b}.b32 (9.7.16.8.3-4): lane l of the warp moves
 // its registers r0.. to or from the cells data_cell() names, relative to taddr; with (un)packing each register
 // holds the 16-bit elements of two adjacent cells, one per cell's low half (9.7.16.8.2). A warp reaches its quarter
-// of the lanes only (9.7.16.8.1: warp r of a warpgroup, lanes 32r..32r+31). Completes at issue, so tcgen05.wait
-// has nothing to wait for.
+// of the lanes only (9.7.16.8.1: warp r of a warpgroup, lanes 32r..32r+31). With .red, each thread's redval is the
+// reduction of the values it loads (ld_reduce). Completes at issue, so tcgen05.wait has nothing to wait for.
 void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins) {
   const bool load = kind_of(ins) == Kind::ld;
   const DataShape shape = data_shape(ins);
   const bool split = shape == DataShape::s16x32bx2;
   const auto& o = ins.operands;
+  const unsigned red = load && ins.q.has_word("red") ? 1 : 0;  // tcgen05.ld.red: redval before [taddr]
   const Operand& data = o[load ? 0 : o.size() - 1];
-  const Operand& where = o[load ? 1 : 0];
+  const Operand& where = o[load ? 1 + red : 0];
   Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
   const std::string name = ir::opcode_text(ins);
   auto illegal = [&](const std::string& why, const char* section) { fail(Problem::Kind::illegal, name + ": " + why + " (ISA " + section + ")", {&first}); };
@@ -177,7 +224,7 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
   if (data.kind != Operand::Kind::Vector || data.elements.size() != regs)
     return illegal("the vector has " + std::to_string(data.kind == Operand::Kind::Vector ? data.elements.size() : 1) + " registers; this shape and .num take " +
                    std::to_string(regs), "9.7.16.8.3, Table 49");
-  const std::uint32_t half_split = split ? static_cast<std::uint32_t>(o[load ? 2 : 1].imm) : 0;  // immHalfSplitoff
+  const std::uint32_t half_split = split ? static_cast<std::uint32_t>(o[load ? 2 + red : 1].imm) : 0;  // immHalfSplitoff
   const std::uint64_t taddr = address(first, where);
   for (std::uint32_t m = group; m; m &= m - 1)
     if (address(cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(m))]], where) != taddr)
@@ -203,6 +250,7 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
   for (std::uint32_t m = group; m; m &= m - 1) {
     const unsigned l = static_cast<unsigned>(std::countr_zero(m));
     Thread& t = cta_->threads[w.lanes[l]];
+    std::vector<std::uint32_t> loaded;  // .red: this thread's values, reduced into redval
     for (unsigned r = 0; r < regs; ++r) {
       const auto [lane, column] = data_cell(shape, l, r, half_split);
       if (opt_.observer)
@@ -212,21 +260,24 @@ void Machine::tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins
       if (load) {
         const std::uint32_t v = packed ? (cell[0] & 0xffff) | (cell[1] << 16) : cell[0];
         write(t, data.elements[r], domain::Concrete::lit(32, v));
+        if (red) loaded.push_back(v);
       } else {
         const auto v = static_cast<std::uint32_t>(read(t, data.elements[r], 32).u64());
         if (packed) cell[0] = v & 0xffff, cell[1] = v >> 16;  // one 16-bit element per cell, low half
         else cell[0] = v;
       }
     }
+    if (red) write(t, o[1], domain::Concrete::lit(32, ld_reduce(ins, loaded)));
   }
 }
 
-// The single-thread tcgen05 instructions: mma, commit; the fences and waits order nothing here, where every
+// The single-thread tcgen05 instructions: mma, commit, shift; the fences and waits order nothing here, where every
 // tcgen05 operation has completed when it was issued.
 void Machine::exec_tcgen05_lane(Thread& t, const Instruction& ins) {
   switch (kind_of(ins)) {
     case Kind::mma: return tcgen05_mma(t, ins);
     case Kind::commit: return tcgen05_commit(t, ins);
+    case Kind::shift: return tcgen05_shift(t, ins);
     case Kind::wait:
       // An observer: the thread's tcgen05.ld (or .st) operations so far are complete (9.7.16.6.2.3).
       if (opt_.observer) {

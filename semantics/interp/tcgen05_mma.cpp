@@ -53,6 +53,20 @@ Types descriptor_types(const std::string& kind, const InstrDescriptor& id) {
   return t;
 }
 
+// tcgen05.mma.ws (9.7.16.10.9.3): why the interpreter does not run it and whether that is illegal, or empty.
+// Table 41: .cta_group::1 only, N in {64, 128, 256}; M = 128 runs (Layout D, as without .ws), M = 32 and 64 are
+// Layouts G and E, whose figures are images. Table 44 bits 30-31 (the maximum shift for B reuse) and the optional
+// zero-column-mask-desc (9.7.16.4.3) are not modelled.
+std::pair<std::string, bool> ws_refusal(const InstrDescriptor& id, std::uint32_t idesc, bool pair, std::size_t operands) {
+  if (pair) return {".ws with .cta_group::2 is invalid (ISA 9.7.16.2.1, Table 41)", true};
+  if (id.n != 64 && id.n != 128 && id.n != 256) return {"N = " + std::to_string(id.n) + " is not a .ws shape of Table 41 (ISA 9.7.16.2.1)", true};
+  if (id.m == 32 || id.m == 64) return {".ws with M = " + std::to_string(id.m) + " (Layouts G and E, 9.7.16.10.5: images in the text) is not modelled", false};
+  if (id.m != 128) return {"M = " + std::to_string(id.m) + " is not a .ws shape of Table 41 (ISA 9.7.16.2.1)", true};
+  if ((idesc >> 30) & 3) return {"the maximum shift for B reuse in .ws (Table 44, bits 30-31) is not modelled", false};
+  if (operands > 5) return {"zero-column-mask-desc (9.7.16.4.3) is not modelled", false};
+  return {};
+}
+
 // Whether N is a shape Table 41 allows, dense: .cta_group::1 steps of 8 (i8: of 16 above 32), ::2 steps of 16
 // (i8: of 32).
 bool valid_n(unsigned n, bool i8, bool pair) {
@@ -105,29 +119,37 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
   auto unsupported = [&](const std::string& why) { fail(Problem::Kind::unsupported, name + ": " + why, {&t}); };
   const auto& o = ins.operands;
-  if (o[1].kind == Operand::Kind::Address) return unsupported("matrix A in Tensor Memory ([a-tmem]) is not modelled");
+  const bool a_tmem = o[1].kind == Operand::Kind::Address;  // [a-tmem]: .kind::tf32 only (a_tmem_cell)
+  if (a_tmem && !ins.q.has_word("kind::tf32"))
+    return unsupported("matrix A in Tensor Memory ([a-tmem]) is modelled for .kind::tf32 only: how 16- and 8-bit elements pack in a 32-bit cell is not in the text");
   const std::vector<Cta*> part = tcgen05_ctas(t, ins);
   if (part.empty()) return;
   tcgen05_apply_results();  // earlier MMAs complete first: 9.7.16.6.2 pipelines mma -> mma on one accumulator
-  const bool pair = part.size() == 2;
+  const bool pair = part.size() == 2, ws = ins.q.has_word("ws");
   std::string kind;
   for (const auto& w : ins.q.words)
     if (w.rfind("kind::", 0) == 0) kind = w;
-  const InstrDescriptor id(static_cast<std::uint32_t>(read(t, o[3], 32).u64()));
+  const auto idesc = static_cast<std::uint32_t>(read(t, o[3], 32).u64());
+  const InstrDescriptor id(idesc);
+  if (ws) {
+    const auto [why, is_illegal] = ws_refusal(id, idesc, pair, o.size());
+    if (!why.empty()) return is_illegal ? illegal(why) : unsupported(why);
+  }
   const Types ty = descriptor_types(kind, id);
   if (!ty.illegal.empty()) return illegal(ty.illegal + " (ISA 9.7.16.4.2, Table 44)");
   if (!ty.unsupported.empty()) return unsupported(ty.unsupported);
   if (id.sparse) return illegal("the descriptor sets Sparsity on a dense tcgen05.mma (ISA 9.7.16.4.2)");
   const bool is_int = ty.d == ST::s32;
-  if (!valid_n(id.n, is_int, pair)) return illegal("N = " + std::to_string(id.n) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
+  if (!ws && !valid_n(id.n, is_int, pair)) return illegal("N = " + std::to_string(id.n) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
   if (id.m != 128u * part.size()) {
     if (id.m == 64 && !pair) return unsupported("M = 64 (Layout F, 9.7.16.10.5.6: its figure is missing from the spec text) is not modelled");
     if (id.m == 128 && pair) return unsupported("M = 128 with .cta_group::2 (Layouts B and C, 9.7.16.10.5.2-3) is not modelled");
     return illegal("M = " + std::to_string(id.m) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
   }
   if (ty.a == ST::tf32 && (id.transpose_a || id.transpose_b)) return unsupported(".kind::tf32 transposes need the 128B/32B-atomicity swizzle, not modelled");
-  const std::uint64_t adesc = read(t, o[1], 64).u64(), bdesc = read(t, o[2], 64).u64();
-  for (std::uint64_t dsc : {adesc, bdesc}) {
+  if (a_tmem && id.transpose_a) return unsupported("a transposed A in Tensor Memory is not modelled");
+  const std::uint64_t adesc = a_tmem ? 0 : read(t, o[1], 64).u64(), bdesc = read(t, o[2], 64).u64();
+  for (std::uint64_t dsc : a_tmem ? std::vector<std::uint64_t>{bdesc} : std::vector<std::uint64_t>{adesc, bdesc}) {
     const auto [why, is_illegal] = descriptor_problem(dsc);
     if (!why.empty()) return is_illegal ? illegal(why + " (ISA 9.7.16.4.1)") : unsupported(why);
   }
@@ -181,11 +203,30 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     return (negate ? -1 : 1) * matrix_element_value(type, bits);
   };
   const unsigned half_n = N / static_cast<unsigned>(part.size());  // each CTA's columns of B
-  for (unsigned m = 0; m < M; ++m)
-    for (unsigned k = 0; k < K; ++k) A[m * K + k] = load(*part[m / 128], adesc, m % 128, k, id.transpose_a, ty.a, id.negate_a);
+  if (a_tmem) {
+    // A in Tensor Memory (.kind::tf32): row m at lane m % 128 of its CTA (the lanes are A's rows in Layouts A and
+    // D, 9.7.16.10.5.1/4, as they are D's), element k at column a + k: a tf32 element fills a 32-bit cell, and
+    // 9.7.16.10.4 packs only sub-word types. The address's lane must be 0, as D's.
+    const std::uint64_t at = address(t, o[1]);
+    const auto a_lane = static_cast<std::uint32_t>(at >> 16), a_col = static_cast<std::uint32_t>(at & 0xffff);
+    if (a_lane != 0) return illegal("A needs Tensor Memory lane 0 (Layouts A and D); a-tmem names lane " + std::to_string(a_lane) + " (ISA 9.7.16.10.5)");
+    for (Cta* c : part)
+      if (!c->tmem_allocated(a_col, K))
+        return illegal("A's columns " + std::to_string(a_col) + "-" + std::to_string(a_col + K - 1) + " are not allocated Tensor Memory (ISA 9.7.16.7.1)");
+    for (unsigned m = 0; m < M; ++m) {
+      Cta& c = *part[m / 128];
+      if (c.tmem.empty()) c.tmem.assign(kTmemLanes * kTmemColumns, 0);
+      if (opt_.observer) observe_tmem(op, t.top->fn, ins, MemoryAccess::Kind::read, m % 128, a_col, K, c);
+      for (unsigned k = 0; k < K; ++k)
+        A[m * K + k] = (id.negate_a ? -1 : 1) * matrix_element_value(ty.a, c.tmem[(m % 128) * kTmemColumns + a_col + k]);
+    }
+  } else {
+    for (unsigned m = 0; m < M; ++m)
+      for (unsigned k = 0; k < K; ++k) A[m * K + k] = load(*part[m / 128], adesc, m % 128, k, id.transpose_a, ty.a, id.negate_a);
+  }
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) B[k * N + n] = load(*part[n / half_n], bdesc, n % half_n, k, id.transpose_b, ty.b, id.negate_b);
-  if (stop_) return;
+  if (stop_ || (ws && !tcgen05_collector(t, ins, B))) return;
   for (unsigned m = 0; m < M; ++m) {
     if ((disabled[m / 32] >> (m % 32)) & 1) continue;  // a disabled output lane keeps its D
     Cta& c = *part[m / 128];

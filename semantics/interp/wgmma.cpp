@@ -4,6 +4,7 @@
 // (docs/tensor-cores.md).
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
+#include "semantics/interp/sparse_a.hpp"
 
 #include <bit>
 #include <cmath>
@@ -45,13 +46,36 @@ CV accumulator(const Thread& t, std::uint32_t s, std::size_t position) {
 }
 }  // namespace
 
+// wgmma.mma_async.sp (9.7.15.6.3) of the forms whose fragments the text gives in full: .m64nNk64 with .e4m3/.e5m2
+// (d, a, b-desc, sp-meta, sp-sel, scale-d, imm-scale-a, imm-scale-b) or .s8/.u8 (d, a, b-desc, sp-meta, sp-sel,
+// scale-d), A from registers (Figure 179; metadata Figures 180-181). Not: A from a descriptor (its shared-memory
+// layout refers back to itself, 9.7.15.6.2.3), .f16/.bf16 and .tf32 (Figures 175 and 177, A's register fragments,
+// are images; Figure 178 is garbled).
+bool wgmma_sparse_supported(const Instruction& ins) {
+  const auto [n, k] = shape_nk(ins);
+  const ST d = ins.q.types[0].scalar, a = ins.q.types[1].scalar, b = ins.q.types[2].scalar;
+  const auto& o = ins.operands;
+  auto fp8 = [](ST t) { return t == ST::e4m3 || t == ST::e5m2; };
+  auto int8 = [](ST t) { return t == ST::s8 || t == ST::u8; };
+  std::size_t operands = 0;
+  if (fp8(a) && fp8(b) && (d == ST::f16 || d == ST::f32)) operands = 8;
+  else if (int8(a) && int8(b) && d == ST::s32 && (n <= 32 || n % 16 == 0)) operands = 6;
+  if (!operands || k != 64 || n == 0 || n > 256 || n % 8 || o.size() != operands) return false;
+  if (o[0].kind != Operand::Kind::Vector || o[0].elements.size() != (d == ST::f16 ? n / 4 : n / 2)) return false;
+  if (o[1].kind != Operand::Kind::Vector || o[1].elements.size() != 4 || o[3].kind != Operand::Kind::Register) return false;
+  for (std::size_t i : {std::size_t{4}, std::size_t{6}, std::size_t{7}})
+    if (i < o.size() && o[i].kind != Operand::Kind::Immediate) return false;
+  return ins.q.has_word("sync") && ins.q.has_word("aligned");
+}
+
 // The forms warp_wgmma runs (9.7.15.5.2's syntax): dense .f16/.bf16 (k16, with imm-trans for descriptor A),
-// .tf32 (k8), .e4m3/.e5m2 (k32) and .s8/.u8 (k32, .satfinite or not); A from registers or a descriptor.
-// Not: .sp (9.7.15.6) and .b1.
+// .tf32 (k8), .e4m3/.e5m2 (k32) and .s8/.u8 (k32, .satfinite or not); A from registers or a descriptor; the
+// sparse forms of wgmma_sparse_supported. Not: .b1.
 bool wgmma_supported(const Instruction& ins) {
   if (ins.q.has_word("fence") || ins.q.has_word("commit_group")) return ins.operands.empty();
   if (ins.q.has_word("wait_group")) return ins.operands.size() == 1 && ins.operands[0].kind == Operand::Kind::Immediate;
-  if (!ins.q.has_word("mma_async") || ins.q.has_word("sp") || ins.q.types.size() != 3) return false;
+  if (!ins.q.has_word("mma_async") || ins.q.types.size() != 3) return false;
+  if (ins.q.has_word("sp")) return wgmma_sparse_supported(ins);
   const auto [n, k] = shape_nk(ins);
   const ST d = ins.q.types[0].scalar, a = ins.q.types[1].scalar, b = ins.q.types[2].scalar;
   const auto& o = ins.operands;
@@ -112,11 +136,12 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   const auto [N, K] = shape_nk(ins);
   const ST dt = ins.q.types[0].scalar, at = ins.q.types[1].scalar, bt = ins.q.types[2].scalar;
   const bool reg_a = o[1].kind == Operand::Kind::Vector, is_int = dt == ST::s32, f16_d = dt == ST::f16;
+  const std::size_t sp = ins.q.has_word("sp") ? 2 : 0;  // .sp: sp-meta and sp-sel follow b-desc (9.7.15.6.3)
   const unsigned eb = matrix_elem_bytes(at), rank = (first.linear / 32) % 4;
   // imm-scale-a/b (-1 negates) and imm-trans-a/b (1: MN-major) where the form has them.
   auto imm = [&](std::size_t i) { return static_cast<std::int64_t>(o[i].imm); };
-  const bool neg_a = !is_int && imm(4) < 0, neg_b = !is_int && imm(5) < 0;
-  const bool trans_a = o.size() == 8 && imm(6) == 1, trans_b = o.size() >= 7 && imm(o.size() - 1) == 1;
+  const bool neg_a = !is_int && imm(4 + sp) < 0, neg_b = !is_int && imm(5 + sp) < 0;
+  const bool trans_a = !sp && o.size() == 8 && imm(6) == 1, trans_b = !sp && o.size() >= 7 && imm(o.size() - 1) == 1;
   const std::uint64_t bdesc = read(first, o[2], 64).u64(), adesc = reg_a ? 0 : read(first, o[1], 64).u64();
   for (std::uint32_t m = group; m; m &= m - 1) {
     Thread& t = lane_thread(static_cast<unsigned>(std::countr_zero(m)));
@@ -140,7 +165,9 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   const MatrixDescriptor db = MatrixDescriptor::wgmma(bdesc);
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) B[k * N + n] = (neg_b ? -1 : 1) * load(db, n, k, trans_b, bt);
-  if (!reg_a) {
+  if (sp) {
+    if (!wgmma_sparse_a(w, group, ins, neg_a, A)) return;
+  } else if (!reg_a) {
     const MatrixDescriptor da = MatrixDescriptor::wgmma(adesc);
     for (unsigned r = 0; r < 16; ++r)
       for (unsigned k = 0; k < K; ++k) A[r * K + k] = (neg_a ? -1 : 1) * load(da, 16 * rank + r, k, trans_a, at);
@@ -165,7 +192,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   for (std::uint32_t m = group; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m)), g = lane / 4, c = lane % 4;
     Thread& t = lane_thread(lane);
-    const bool scale_d = read(t, o[3], 32).u64() != 0;
+    const bool scale_d = read(t, o[3 + sp], 32).u64() != 0;
     Thread::WgmmaOp op{t.frames.size(), {}};
     const auto& dregs = o[0].elements;
     for (std::size_t r = 0; r < dregs.size(); ++r) {
@@ -193,6 +220,39 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
     }
     t.wgmma_open.push_back(std::move(op));
   }
+}
+
+// The warp's 16 rows of a sparse A (9.7.15.6.2.3): lane l holds in register r the stored elements of row
+// l / 4 + 8 (r % 2), columns 8 (l % 4) + 32 (r / 2) onward (Figure 179); all four lanes of a group give metadata,
+// the selector must be 0 (Figures 180-181, 9.7.15.6.1). False, with the problem reported, when A is undefined.
+bool Machine::wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate, std::vector<double>& A) {
+  const auto& o = ins.operands;
+  const auto [n, k] = shape_nk(ins);
+  const SparseA sa{ins.q.types[1].scalar, 8, k, static_cast<unsigned>(o[4].imm)};
+  Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
+  if (sa.selector > sa.max_selector()) {
+    fail(Problem::Kind::illegal, "wgmma.mma_async.sp: sp-sel " + std::to_string(sa.selector) + " is undefined for this shape (ISA 9.7.15.6.1)", {&first});
+    return false;
+  }
+  std::vector<std::uint32_t> packed(16 * sa.row_bits() / 64, 0), meta(32, 0);
+  std::vector<bool> has_meta(32, false);
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+    Thread& t = cta_->threads[w.lanes[lane]];
+    for (unsigned r = 0; r < 4; ++r) pack_register(sa, packed, lane, r, static_cast<std::uint32_t>(read(t, o[1].elements[r], 32).u64()));
+    meta[lane] = static_cast<std::uint32_t>(read(t, o[3], 32).u64()), has_meta[lane] = true;
+  }
+  if (stop_) return false;
+  const BadNibble bad = decompress(sa, false, packed, meta, has_meta, A);
+  if (bad.lane >= 0) {
+    fail(Problem::Kind::illegal, "wgmma.mma_async.sp: sp-meta of lane " + std::to_string(bad.lane) + " (bits " + std::to_string(bad.bit + 3) + ".." +
+                                     std::to_string(bad.bit) + ") names one position twice (ISA 9.7.15.6.1)",
+         {&cta_->threads[w.lanes[static_cast<unsigned>(bad.lane)]]});
+    return false;
+  }
+  if (negate)
+    for (double& v : A) v = -v;
+  return true;
 }
 
 }  // namespace ptx::interp

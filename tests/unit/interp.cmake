@@ -19,6 +19,10 @@ ptxcheck_unit_test(NAME wgmma
 ptxcheck_unit_test(NAME mma_sync
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_mma_sync.cpp
   LIBS ptxcheck_interp)
+# mma.sp (ISA 9.7.14.6): one warp's sparse products, A and metadata placed by the text's figures, against a host GEMM.
+ptxcheck_unit_test(NAME mma_sparse
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_mma_sparse.cpp
+  LIBS ptxcheck_interp)
 # wmma (ISA 9.7.14.4): whole-matrix products through wmma.load/mma/store against a host GEMM; stmatrix and
 # movmatrix (9.7.14.5.16-17) against the text's figures.
 ptxcheck_unit_test(NAME wmma

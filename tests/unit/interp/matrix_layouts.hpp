@@ -33,6 +33,16 @@ struct Type {
 const Type kF16{"f16", 2, {0, 0x3800, 0x3c00, 0x4000, 0x4200}}, kBF16{"bf16", 2, {0, 0x3f00, 0x3f80, 0x4000, 0x4040}},
     kTF32{"tf32", 4, {0, 0x3f000000, 0x3f800000, 0x40000000, 0x40400000}}, kE4M3{"e4m3", 1, {0, 0x30, 0x38, 0x40, 0x44}},
     kE5M2{"e5m2", 1, {0, 0x38, 0x3c, 0x40, 0x42}}, kS8{"s8", 1, {}}, kU8{"u8", 1, {}};
+// .kind::f8f6f4's 6- and 4-bit types, each in an 8-bit container (9.7.14.5.14: .e2m1 in the central bits 5..2,
+// .e3m2/.e2m3 in bits 5..0), from 5.2.5's formats: e3m2 (bias 3) 0.5 = 0.10.00, 1 = 0.11.00, 2 = 1.00.00 (e = 4),
+// 3 = 1.00.10; e2m3 (bias 1) 0.5 = subnormal 0.00.100, 1 = 0.01.000, 2 = 0.10.000, 3 = 0.10.100; e2m1 (bias 1)
+// 0.5 = 0.00.1, 1 = 0.01.0, 2 = 0.10.0, 3 = 0.10.1, shifted left by 2. The sign is bit 5 of the container.
+const Type kE3M2{"e3m2", 1, {0, 0x08, 0x0c, 0x10, 0x12}}, kE2M3{"e2m3", 1, {0, 0x04, 0x08, 0x10, 0x14}},
+    kE2M1{"e2m1", 1, {0, 0x1 << 2, 0x2 << 2, 0x4 << 2, 0x5 << 2}};
+inline std::uint32_t sign_bit(const Type& t) {
+  const std::string n = t.name;
+  return n == "e3m2" || n == "e2m3" || n == "e2m1" ? 0x20u : 1u << (8 * t.bytes - 1);
+}
 const double kValue[5] = {0, 0.5, 1, 2, 3};
 
 // A matrix in shared memory: descriptor fields and its canonical layout (in elements, 9.7.15.5.1.10).
@@ -57,7 +67,7 @@ struct Smem {
     Mode mnm, km;
     if (!mn_major) {
       mnm = {{8, S * T}, {big, sbo / eb}};
-      km = {{T, 1}, {2, swizzle ? T : lbo / eb}};
+      km = {{T, 1}, {swizzle ? S : 2, swizzle ? T : lbo / eb}};  // swizzled: K runs on through the swizzle row
     } else if (!swizzle) {
       mnm = {{T, 1}, {1, T}, {big, sbo / eb}};
       km = {{8, T}, {big, lbo / eb}};

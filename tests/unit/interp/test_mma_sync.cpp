@@ -5,6 +5,7 @@
 // the values are small (0, +-0.5, +-1, +-2, +-3) so that every partial sum is exact and every order agrees.
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
+#include "semantics/interp/matrix_operand.hpp"
 #include "tests/unit/interp/matrix_layouts.hpp"
 
 #include <doctest/doctest.h>
@@ -100,7 +101,7 @@ int type_bits(const std::string& t) {
 }
 const matrix_test::Type* fp_type(const std::string& t) {
   using namespace matrix_test;
-  for (const Type* x : {&kF16, &kBF16, &kTF32, &kE4M3, &kE5M2})
+  for (const Type* x : {&kF16, &kBF16, &kTF32, &kE4M3, &kE5M2, &kE3M2, &kE2M3, &kE2M1})
     if (t == x->name) return x;
   return nullptr;
 }
@@ -191,7 +192,7 @@ double value(const std::string& t, std::mt19937& rng, std::uint64_t& enc) {
     std::memcpy(&w, &y, 4);
     enc = w;
   } else {
-    enc = fp_type(t)->enc[std::abs(v)] | (v < 0 ? 1ull << (bits - 1) : 0);
+    enc = fp_type(t)->enc[std::abs(v)] | (v < 0 ? matrix_test::sign_bit(*fp_type(t)) : 0);
     if (t == "tf32") enc |= rng() & 0x1fff;
   }
   return x;
@@ -385,6 +386,42 @@ TEST_CASE("mma.sync .e4m3/.e5m2 (9.7.14.5.9-10): m16n8k16 and m16n8k32, .f16 and
   check(f, 8);
 }
 
+TEST_CASE("mma.sync .kind::f8f6f4 with the 6- and 4-bit types (9.7.14.5.14, 5.2.5): m16n8k32, 8-bit containers") {
+  const char* types[] = {"e3m2", "e2m3", "e2m1", "e4m3", "e5m2"};
+  unsigned seed = 100;
+  for (const char* a : types)
+    for (const char* b : types) {
+      auto fp8 = [](const std::string& t) { return t == "e4m3" || t == "e5m2"; };
+      if (fp8(a) && fp8(b)) continue;  // the fp8 x fp8 pairs are above
+      const char* dc = seed % 2 ? "f16" : "f32";  // .dtype = .ctype, as ptxas 13.0 takes them
+      Form f = form("m16n8k32", dc, a, b, dc);
+      f.extra = ".kind::f8f6f4";
+      check(f, seed++);
+    }
+}
+
+TEST_CASE("matrix_element_value: the narrow formats' values from 5.2.5, hand-checked") {
+  using ST = ptx::ir::ScalarType;
+  // e2m1 (in bits 5..2 of the container): 0b0111 = 1.5 * 2^2 = 6 (its max), 0b1111 = -6, 0b0001 = 0.5 (subnormal);
+  // the padding bits are ignored
+  CHECK(matrix_element_value(ST::e2m1x2, 0b0111 << 2) == 6.0);
+  CHECK(matrix_element_value(ST::e2m1x2, 0b1111 << 2) == -6.0);
+  CHECK(matrix_element_value(ST::e2m1x2, (0b0001 << 2) | 0xc3) == 0.5);
+  // e2m3: max 0.11.111 = 1.875 * 2^(3-1) = 7.5; least subnormal 0.00.001 = 1/8 * 2^0 = 0.125
+  CHECK(matrix_element_value(ST::e2m3x2, 0b011111) == 7.5);
+  CHECK(matrix_element_value(ST::e2m3x2, 0b000001) == 0.125);
+  CHECK(matrix_element_value(ST::e2m3x2, 0b100001) == -0.125);
+  // e3m2: max 0.111.11 = 1.75 * 2^(7-3) = 28; least subnormal 0.000.01 = 1/4 * 2^(1-3) = 0.0625
+  CHECK(matrix_element_value(ST::e3m2x2, 0b011111) == 28.0);
+  CHECK(matrix_element_value(ST::e3m2x2, 0b000001) == 0.0625);
+  // e4m3: max 0.1111.110 = 1.75 * 2^8 = 448, 0x7f NaN; e5m2: 0x7b = 1.75 * 2^15 = 57344, 0x7c inf, 0x7d NaN
+  CHECK(matrix_element_value(ST::e4m3, 0x7e) == 448.0);
+  CHECK(std::isnan(matrix_element_value(ST::e4m3, 0x7f)));
+  CHECK(matrix_element_value(ST::e5m2, 0x7b) == 57344.0);
+  CHECK(matrix_element_value(ST::e5m2, 0xfc) == -HUGE_VAL);
+  CHECK(std::isnan(matrix_element_value(ST::e5m2, 0x7d)));
+}
+
 TEST_CASE("instruction_supported: the mma forms the interpreter runs, and those it refuses by name") {
   auto supported = [](const std::string& line) {
     const std::string text = ".version 8.7\n.target sm_120a\n.address_size 64\n.visible .entry k()\n{\n"
@@ -411,8 +448,18 @@ TEST_CASE("instruction_supported: the mma forms the interpreter runs, and those 
   CHECK_FALSE(supported("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r1, %r2}, {%r5, %r6, %r7, %r8};"));
   CHECK(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};"));
   CHECK_FALSE(supported("mma.sync.aligned.m16n8k16.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5}, {%f5, %f6, %f7, %f8};"));
-  CHECK_FALSE(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"));
-  CHECK_FALSE(supported("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, 0x0;"));
+  CHECK(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"));
+  // the 6- and 4-bit types only with .kind::f8f6f4
+  CHECK_FALSE(supported("mma.sync.aligned.m16n8k32.row.col.f32.e3m2.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"));
+  // block scaling (.kind::mxf*) is not modelled
+  CHECK_FALSE(supported("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}, %r1, {0, 0}, %r2, {0, 0};"));
+  // sparse forms run (mma_sparse.cpp, test_mma_sparse.cpp), with the shape's register counts
+  CHECK(supported("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, 0x0;"));
+  CHECK_FALSE(supported("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, 0x0;"));
+  // .kind::f8f6f4 with sparsity is mma.sp::ordered_metadata's only; the selector is a constant
+  CHECK_FALSE(supported("mma.sp.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, 0;"));
+  CHECK(supported("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, 0;"));
+  CHECK_FALSE(supported("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r1, %r2;"));
   // a fragment of the wrong size: m16n8k16 .f16 A is four registers
   CHECK_FALSE(supported("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"));
 }

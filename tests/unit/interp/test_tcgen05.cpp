@@ -37,6 +37,9 @@ struct Case {
   bool trans_a = false, trans_b = false, enable_d = true, neg_a = false, neg_b = false, saturate = false;
   bool pair = false;  // .cta_group::2: a cluster of 2 CTAs, M = 256, each CTA 128 rows of A and D, N/2 columns of B
   bool early = false;  // each warp also reads D with tcgen05.ld right after the MMA's issue, before the mbarrier wait
+  bool a_tmem = false;  // A in Tensor Memory ([a-tmem], .kind::tf32): row m at lane m, element k at column n + k
+  std::string mma;      // the MMA lines, when not the default one (check: D = D0 + repeat * A * B)
+  int repeat = 1;
   std::uint32_t disabled = 0;  // disable-output-lane words 0 and 3 (lanes 0-31 and 96-127)
   Smem sa, sb;
   const char* kind() const {
@@ -46,7 +49,7 @@ struct Case {
   int k() const { return 32 / a.bytes; }
   int ctas() const { return pair ? 2 : 1; }
   int rows() const { return 128 * ctas(); }
-  int columns() const { return std::max(32, 1 << static_cast<int>(std::ceil(std::log2(n)))); }
+  int columns() const { return std::max(32, 1 << static_cast<int>(std::ceil(std::log2(n + (a_tmem ? k() : 0))))); }
 };
 
 // Table 44's encoding of a type for a kind (atype/btype bits 7-9 / 10-12, dtype bits 4-5).
@@ -104,6 +107,16 @@ std::string kernel(const Case& c, const std::string& mma = "") {
                   "  ld.param.u64 %rd4, [dinit];\n  cvta.to.global.u64 %rd4, %rd4;\n  mul.wide.u32 %rd5, %r1, " + std::to_string(4 * n) + ";\n" +
                   cta_block + std::to_string(128 * 4 * n) + ";\n  add.u64 %rd5, %rd5, %rd15;\n  add.u64 %rd6, %rd4, %rd5;\n";
   for (int i = 0; i < n; ++i) s += "  ld.global.b32 %d" + std::to_string(i) + ", [%rd6+" + std::to_string(4 * i) + "];\n";
+  if (c.a_tmem) {  // thread t of CTA r stores row 128r + t of A (its bits after every D word in dinit) at column n
+    s += "  .reg .b32 %q<8>;\n  mov.u32 %r20, %ctaid.x;\n  mad.lo.u32 %r20, %r20, 128, %r1;\n  mul.wide.u32 %rd7, %r20, " +
+         std::to_string(4 * c.k()) + ";\n  add.u64 %rd7, %rd7, " + std::to_string(4 * c.rows() * n) + ";\n  add.u64 %rd7, %rd4, %rd7;\n";
+    std::string regs;
+    for (int k = 0; k < c.k(); ++k) {
+      s += "  ld.global.b32 %q" + std::to_string(k) + ", [%rd7+" + std::to_string(4 * k) + "];\n";
+      regs += (k ? ", %q" : "%q") + std::to_string(k);
+    }
+    s += "  tcgen05.st.sync.aligned.32x32b.x" + std::to_string(c.k()) + ".b32 [%r11+" + std::to_string(n) + "], {" + regs + "};\n";
+  }
   s += chunks(n, true) + "  tcgen05.wait::st.sync.aligned;\n"
        "  tcgen05.fence::before_thread_sync;\n  bar.sync 0;\n" +
        std::string(c.pair ? "  barrier.cluster.arrive.release.aligned;\n  barrier.cluster.wait.acquire.aligned;\n" : "") +
@@ -113,7 +126,8 @@ std::string kernel(const Case& c, const std::string& mma = "") {
        "  add.u64 %rd9, %rd9, %rd11;\n  add.u64 %rd10, %rd10, %rd11;\n  ld.param.u32 %r12, [idesc];\n  ld.param.u32 %r7, [enable];\n"
        "  setp.ne.u32 %p2, %r7, 0;\n  ld.param.u32 %r15, [dis];\n  mov.u32 %r16, 0;\n";
   const std::string lanes = c.pair ? "{%r15, %r16, %r16, %r15, %r15, %r16, %r16, %r15}" : "{%r15, %r16, %r16, %r15}";
-  s += mma.empty() ? "  tcgen05.mma." + group + "." + c.kind() + " [%r10], %rd9, %rd10, %r12, " + lanes + ", %p2" +
+  if (c.a_tmem) s += "  add.u32 %r21, %r10, " + std::to_string(n) + ";\n";
+  s += mma.empty() ? "  tcgen05.mma." + group + "." + c.kind() + " [%r10], " + (c.a_tmem ? "[%r21]" : "%rd9") + ", %rd10, %r12, " + lanes + ", %p2" +
                          (c.scale >= 0 ? ", " + std::to_string(c.scale) : "") + ";\n"
                    : mma + "\n";
   s += c.pair ? "  mov.b16 %rs1, 3;\n  tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [mbar], %rs1;\n"
@@ -140,6 +154,7 @@ struct Inputs {
   std::vector<std::uint8_t> img;  // each CTA's kImage bytes
   std::vector<std::uint32_t> dinit;
   std::vector<double> A, B;  // rows x K, K x N, as values (negation applied on use)
+  std::vector<std::uint32_t> abits;  // A's encodings, rows x K (for A in Tensor Memory)
 };
 
 // Small values of kValue (exact in every type, every partial sum exact too), or random bytes for the integer types.
@@ -167,7 +182,8 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
     for (int k = 0; k < K; ++k) {
       std::uint32_t bits;
       in.A[m * K + k] = value(c.a, bits);
-      put(m / 128, c.sa.place(c.a.bytes, 0, m % 128, k), bits, c.a.bytes);
+      in.abits.push_back(bits);
+      if (!c.a_tmem) put(m / 128, c.sa.place(c.a.bytes, 0, m % 128, k), bits, c.a.bytes);
     }
   for (int k = 0; k < K; ++k)
     for (int n = 0; n < c.n; ++n) {
@@ -196,7 +212,9 @@ Launch launch_of(const Case& c, const Inputs& in, int m) {
   l.kernel = "tc";
   l.block = {128, 1, 1};
   if (c.pair) l.grid = {2, 1, 1}, l.cluster = std::array<std::uint32_t, 3>{2, 1, 1};
-  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", in.img}, {"dinit", bytes_of(in.dinit)}};
+  std::vector<std::uint32_t> dinit = in.dinit;  // with A in Tensor Memory, A's rows follow D's
+  if (c.a_tmem) dinit.insert(dinit.end(), in.abits.begin(), in.abits.end());
+  l.buffers = {{"out", std::vector<std::uint8_t>(c.rows() * c.n * 4 * (c.early ? 2 : 1))}, {"img", in.img}, {"dinit", bytes_of(dinit)}};
   auto buf = [](const char* name) { return ParamValue{name, {}, 0, {}}; };
   using ptx::ir::ScalarType;
   l.params = {buf("out"), buf("img"), buf("dinit"), {"", ScalarType::u64, c.sa.tcgen05_desc(0), {}}, {"", ScalarType::u64, c.sb.tcgen05_desc(kRegionB), {}},
@@ -215,7 +233,7 @@ Ran run_case(const Case& c, const std::string& mma = "", int m = 0, unsigned see
 // Runs one case and checks every D element thread t read back: row t of A * B (+ D * 2^scale), or D where the
 // lane's output is disabled.
 void check(const Case& c) {
-  const Ran ran = run_case(c);
+  const Ran ran = run_case(c, c.mma);
   REQUIRE_MESSAGE(ran.r.ok(), ran.r.problem.message);
   const auto& out = ran.r.buffers[0].second;
   const int K = c.k();
@@ -226,7 +244,7 @@ void check(const Case& c) {
       std::memcpy(&w, out.data() + 4 * (m * c.n + n), 4);
       const double d0 = d_value(c.dtype, ran.in.dinit[m * c.n + n], 0);
       double want = c.enable_d ? std::ldexp(d0, std::max(c.scale, 0)) : 0;
-      for (int k = 0; k < K; ++k) want += (c.neg_a ? -1 : 1) * ran.in.A[m * K + k] * (c.neg_b ? -1 : 1) * ran.in.B[k * c.n + n];
+      for (int k = 0; k < K; ++k) want += c.repeat * (c.neg_a ? -1 : 1) * ran.in.A[m * K + k] * (c.neg_b ? -1 : 1) * ran.in.B[k * c.n + n];
       if (std::string(c.dtype) == "s32")
         want = c.saturate ? std::clamp(want, -2147483648.0, 2147483647.0) : static_cast<std::int32_t>(static_cast<std::int64_t>(want));
       if (((c.disabled >> (m % 32)) & 1) && (m % 128 < 32 || m % 128 >= 96)) want = d0;
@@ -272,6 +290,52 @@ TEST_CASE("tcgen05.mma .kind::tf32 (low 13 bits dropped), f8f6f4 with e4m3/e5m2,
   SUBCASE("s8 x s8, wrapping") { Case c{kS8, kS8}; c.dtype = "s32"; c.sa = kmajor_a(128); c.sb = kmajor(128, false); check(c); }
   SUBCASE("u8 x s8, N = 48") { Case c{kU8, kS8}; c.dtype = "s32"; c.n = 48; c.sa = kmajor_a(0); c.sb = kmajor(64, false); check(c); }
   SUBCASE("u8 x u8, saturating (bit 3)") { Case c{kU8, kU8}; c.dtype = "s32"; c.saturate = true; c.sa = kmajor_a(32); c.sb = kmajor(32, false); check(c); }
+  // A in Tensor Memory (9.7.16.10.9.1 [a-tmem]): each thread stores its row of A with tcgen05.st at column n
+  SUBCASE("tf32, A in Tensor Memory, negated, N = 64") { Case c{kTF32, kTF32}; c.a_tmem = true; c.neg_a = true; c.n = 64; c.sb = kmajor(128, false); check(c); }
+  SUBCASE("tf32, A in Tensor Memory, .cta_group::2 (M = 256)") { Case c{kTF32, kTF32}; c.a_tmem = true; c.pair = true; c.sb = kmajor(64, false); check(c); }
+}
+
+TEST_CASE("tcgen05.mma.ws (9.7.16.10.9.3): M = 128 as Layout D, collector buffers fill/use/lastuse/discard") {
+  const std::string ws = "  tcgen05.mma.ws.cta_group::1.kind::f16";
+  const std::string ops = " [%r10], %rd9, %rd10, %r12, %p2;\n";
+  SUBCASE("default .collector::b0::discard, N = 64") {
+    Case c{kF16, kF16}; c.n = 64; c.sa = kmajor_a(128); c.sb = kmajor(128, false); c.mma = ws + ops; check(c);
+  }
+  SUBCASE("fill b2, then use and lastuse: D = D0 + 3 A B (N = 128, bf16, i8 below)") {
+    Case c{kBF16, kBF16}; c.n = 128; c.sa = kmajor_a(64); c.sb = kmajor(64, false); c.repeat = 3;
+    c.mma = ws + ".collector::b2::fill" + ops + ws + ".collector::b2::use" + ops + ws + ".collector::b2::lastuse" + ops;
+    check(c);
+  }
+  SUBCASE("tf32 with A in Tensor Memory, N = 64") {
+    Case c{kTF32, kTF32}; c.a_tmem = true; c.n = 64; c.sb = kmajor(128, false);
+    c.mma = "  tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b0::fill [%r10], [%r21], %rd10, %r12, %p2;\n";
+    check(c);
+  }
+  SUBCASE("i8, fill then use") {
+    Case c{kS8, kU8}; c.dtype = "s32"; c.n = 64; c.sa = kmajor_a(128); c.sb = kmajor(128, false); c.repeat = 2;
+    c.mma = "  tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::fill" + ops + "  tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::use" + ops;
+    check(c);
+  }
+  Case c{kF16, kF16};
+  c.n = 64;
+  c.sa = kmajor_a(128);
+  c.sb = kmajor(128, false);
+  auto problem = [](const Ran& ran) { return ran.r.ok() ? std::string("ran") : ran.r.problem.message; };
+  // ::use needs a valid fill: none, or one ended by ::lastuse / ::discard
+  const Ran unfilled = run_case(c, ws + ".collector::b3::use" + ops);
+  CHECK(unfilled.r.problem.kind == Problem::Kind::illegal);
+  CHECK(problem(unfilled).find("fill") != std::string::npos);
+  const Ran ended = run_case(c, ws + ".collector::b0::fill" + ops + ws + ".collector::b0::lastuse" + ops + ws + ".collector::b0::use" + ops);
+  CHECK(ended.r.problem.kind == Problem::Kind::illegal);
+  // a B other than the one filled (B "can be read from the collector buffer": either may be used): refused
+  const Ran other = run_case(c, ws + ".collector::b1::fill" + ops + "  add.u64 %rd10, %rd10, 1;\n" + ws + ".collector::b1::use" + ops);
+  CHECK(other.r.problem.kind == Problem::Kind::unsupported);
+  CHECK(problem(other).find("changed") != std::string::npos);
+  // N = 32 is no .ws shape; M = 64 (Layout E) is not modelled
+  Case narrow = c;
+  narrow.n = 32;
+  CHECK(run_case(narrow, ws + ops).r.problem.kind == Problem::Kind::illegal);
+  CHECK(run_case(c, ws + ops, 64).r.problem.kind == Problem::Kind::unsupported);
 }
 
 TEST_CASE("tcgen05.mma.cta_group::2: M = 256 over a CTA pair, each CTA 128 rows of A and D and half of B's columns") {
@@ -470,6 +534,118 @@ TEST_CASE("tcgen05.ld/st 16-lane shapes: each register at the cell of CUTLASS's 
     }
 }
 
+TEST_CASE("tcgen05.shift.down (9.7.16.9.3): rows L..L+30 of 256 bits move down one lane; lane L and the rest stay") {
+  // Every thread writes cells (lane, c) = 1000 * lane + c + 1, c = 0..9, of its own lane (.32x32b); thread 0 shifts
+  // the matrix at lane `base` (aligned to 32) and column 1, commits to an mbarrier, and after the wait every thread
+  // reads its 10 cells back. Expected from the text: the 32-byte (8-cell) elements of lanes base..base+30 go to
+  // base+1..base+31 ("all the rows, except the last, by one row"; shape .31x256b, 9.7.16.2.3), columns 0 and 9 and
+  // every other lane unchanged.
+  for (int base : {0, 64}) {
+    CAPTURE(base);
+    const std::string body =
+        "  shl.b32 %r14, %r13, 21;\n  add.u32 %r11, %r10, %r14;\n"
+        "  mad.lo.u32 %r20, %r1, 1000, 1;\n  add.u32 %r21, %r20, 1;\n  add.u32 %r22, %r20, 2;\n  add.u32 %r23, %r20, 3;\n"
+        "  add.u32 %r24, %r20, 4;\n  add.u32 %r25, %r20, 5;\n  add.u32 %r26, %r20, 6;\n  add.u32 %r27, %r20, 7;\n"
+        "  add.u32 %r28, %r20, 8;\n  add.u32 %r29, %r20, 9;\n"
+        "  tcgen05.st.sync.aligned.32x32b.x16.b32 [%r11], {%r20, %r21, %r22, %r23, %r24, %r25, %r26, %r27, %r28, %r29, %r20, %r20, %r20, %r20, %r20, %r20};\n"
+        "  tcgen05.wait::st.sync.aligned;\n  tcgen05.fence::before_thread_sync;\n  bar.sync 0;\n  tcgen05.fence::after_thread_sync;\n"
+        "  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra SHIFTED;\n  mbarrier.init.shared.b64 [mbar], 1;\n"
+        "  add.u32 %r15, %r10, " + std::to_string((base << 16) + 1) + ";\n  tcgen05.shift.cta_group::1.down [%r15];\n"
+        "  tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\n"
+        "SHIFTED:\n  bar.sync 0;\nWAIT:\n  mbarrier.try_wait.parity.shared.b64 %p2, [mbar], 0;\n  @!%p2 bra WAIT;\n"
+        "  tcgen05.fence::after_thread_sync;\n"
+        "  tcgen05.ld.sync.aligned.32x32b.x16.b32 {%v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15}, [%r11];\n"
+        "  tcgen05.wait::ld.sync.aligned;\n  st.global.v4.b32 [%rd3], {%v0, %v1, %v2, %v3};\n  st.global.v4.b32 [%rd3+16], {%v4, %v5, %v6, %v7};\n"
+        "  st.global.v2.b32 [%rd3+32], {%v8, %v9};\n";
+    // (12 words a thread, so that each thread's v4 stores are 16-byte aligned: ISA 6.4.1)
+    const RunResult r = run_body(".shared .align 8 .b64 mbar;\n" + body, "", 32, 12);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    int wrong = 0;
+    for (int lane = 0; lane < 128; ++lane)
+      for (int c = 0; c < 10; ++c) {
+        const bool moved = lane > base && lane <= base + 31 && c >= 1 && c <= 8;
+        const std::uint32_t want = 1000u * static_cast<std::uint32_t>(moved ? lane - 1 : lane) + static_cast<std::uint32_t>(c) + 1;
+        if (word(r, lane, c, 12) != want && wrong++ < 4) FAIL_CHECK("lane " << lane << " column " << c << ": " << word(r, lane, c, 12) << ", expected " << want);
+      }
+    CHECK(wrong == 0);
+  }
+  // the lane of taddr must be aligned to 32
+  const RunResult bad = run_body("  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra S;\n  add.u32 %r15, %r10, 0x100000;\n"
+                                 "  tcgen05.shift.cta_group::1.down [%r15];\nS:\n");
+  CHECK(bad.problem.kind == Problem::Kind::illegal);
+  CHECK(bad.problem.message.find("aligned to 32") != std::string::npos);
+}
+
+namespace {
+// The test's own min/max of two f32 bit patterns (9.7.3.11-12): a NaN operand yields the other (both: canonical
+// NaN 0x7fffffff), with .NaN any NaN gives it; -0.0 < +0.0; .abs compares (and returns) magnitudes.
+std::uint32_t fpick(std::uint32_t a, std::uint32_t b, bool is_max, bool abs, bool nan) {
+  if (abs) a &= 0x7fffffffu, b &= 0x7fffffffu;
+  auto f = [](std::uint32_t x) { float v; std::memcpy(&v, &x, 4); return v; };
+  const bool na = std::isnan(f(a)), nb = std::isnan(f(b));
+  if (na && nb) return 0x7fffffffu;
+  if (na || nb) return nan ? 0x7fffffffu : na ? b : a;
+  if (f(a) == f(b)) return is_max ? ((a >> 31) ? b : a) : ((a >> 31) ? a : b);  // +-0: max +0, min -0
+  return (f(a) < f(b)) == is_max ? b : a;
+}
+// Cell (lane, c) of the ld.red test: a hashed bit pattern; column 2 of every fourth lane a NaN.
+std::uint32_t red_cell(std::uint32_t lane, std::uint32_t c) {
+  const std::uint32_t h = lane * 0x9E3779B9u + 0x01234567u + c * 0x85EBCA6Bu;
+  return c == 2 && lane % 4 == 0 ? h | 0x7f800001u : h;
+}
+}  // namespace
+
+TEST_CASE("tcgen05.ld.red (9.7.16.8.3): min/max of each thread's loaded values into redval; .abs, .NaN, u32/s32") {
+  // Each thread writes cells c = 0..15 of its lane with red_cell (.32x32b.x16), then: .32x32b.x8 loads of columns
+  // 0..7 with five reductions, and a .16x32bx2.x4 load (immHalfSplitoff 8): thread l reads lane 32w + l % 16, columns
+  // 0..3 for l < 16, 8..11 for l >= 16 (the shape's two accesses at taddr and taddr + 8).
+  std::string b = "  shl.b32 %r14, %r13, 21;\n  add.u32 %r11, %r10, %r14;\n";
+  for (int c = 0; c < 16; ++c)
+    b += "  mad.lo.u32 %v" + std::to_string(c) + ", %r1, 0x9E3779B9, " + std::to_string(0x01234567u + static_cast<std::uint32_t>(c) * 0x85EBCA6Bu) + ";\n";
+  b += "  and.b32 %r30, %r1, 3;\n  setp.eq.u32 %p1, %r30, 0;\n  or.b32 %r31, %v2, 0x7f800001;\n  selp.b32 %v2, %r31, %v2, %p1;\n";
+  b += "  tcgen05.st.sync.aligned.32x32b.x16.b32 [%r11], {%v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15};\n"
+       "  tcgen05.wait::st.sync.aligned;\n";
+  const char* forms[] = {"max.f32", "min.abs.f32", "max.NaN.f32", "min.s32", "max.u32"};
+  for (int i = 0; i < 5; ++i)
+    b += std::string("  tcgen05.ld.red.sync.aligned.32x32b.x8.") + forms[i] + " {%v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23}, %r" +
+         std::to_string(20 + i) + ", [%r11];\n";
+  b += "  tcgen05.ld.red.sync.aligned.16x32bx2.x4.min.f32 {%v24, %v25, %v26, %v27}, %r25, [%r11], 8;\n"
+       "  tcgen05.wait::ld.sync.aligned;\n"
+       "  st.global.v4.b32 [%rd3], {%v16, %v17, %v18, %v19};\n  st.global.v4.b32 [%rd3+16], {%v20, %v21, %v22, %v23};\n"
+       "  st.global.v4.b32 [%rd3+32], {%r20, %r21, %r22, %r23};\n  st.global.v4.b32 [%rd3+48], {%r24, %r25, %v24, %v27};\n";
+  const RunResult r = run_body(b, "", 32, 16);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  int wrong = 0;
+  auto expect = [&](int t, int i, std::uint32_t want) {
+    if (word(r, t, i, 16) != want && wrong++ < 6) FAIL_CHECK("thread " << t << " word " << i << ": " << std::hex << word(r, t, i, 16) << ", expected " << want);
+  };
+  for (int t = 0; t < 128; ++t) {
+    const auto lane = static_cast<std::uint32_t>(t);
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t c = 0; c < 8; ++c) v.push_back(red_cell(lane, c));
+    for (int c = 0; c < 8; ++c) expect(t, c, v[c]);  // r: the loaded values themselves
+    auto fold = [&](const std::vector<std::uint32_t>& x, auto op) {
+      std::uint32_t acc = x[0];
+      for (std::size_t i = 1; i < x.size(); ++i) acc = op(acc, x[i]);
+      return acc;
+    };
+    expect(t, 8, fold(v, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, true, false, false); }));
+    expect(t, 9, fold(v, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, false, true, false); }) & 0x7fffffffu);
+    expect(t, 10, fold(v, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, true, false, true); }));
+    expect(t, 11, fold(v, [](std::uint32_t a, std::uint32_t b2) {
+             return static_cast<std::int32_t>(b2) < static_cast<std::int32_t>(a) ? b2 : a; }));
+    expect(t, 12, fold(v, [](std::uint32_t a, std::uint32_t b2) { return b2 > a ? b2 : a; }));
+    // .16x32bx2.x4 (data_cell: lane l % 16 of the warp's quarter; columns r, + 8 for the upper 16 threads)
+    const std::uint32_t lane2 = 32 * (lane / 32) + lane % 16, col0 = (lane % 32) >= 16 ? 8 : 0;
+    std::vector<std::uint32_t> h;
+    for (std::uint32_t c = 0; c < 4; ++c) h.push_back(red_cell(lane2, col0 + c));
+    expect(t, 13, fold(h, [](std::uint32_t a, std::uint32_t b2) { return fpick(a, b2, false, false, false); }));
+    expect(t, 14, h[0]);
+    expect(t, 15, h[3]);
+  }
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("tcgen05 allocation and access rules (9.7.16.7.1, 9.7.16.8.1)") {
   auto message = [](const RunResult& r) { return r.ok() ? std::string("ran") : r.problem.message; };
   SUBCASE("a warp reaches only its quarter of the lanes: warp 1 at lane 0") {
@@ -527,11 +703,19 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   // cp, shift, .ws, .sp, block scaling: not run
   CHECK(supported("tcgen05.st.sync.aligned.16x64b.x4.b32 [%r1], {%r2, %r3, %r4, %r5};"));
   CHECK(supported("tcgen05.ld.sync.aligned.16x32bx2.x1.b32 {%r1}, [%r2], 8;"));
-  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.f32 {%r1, %r2}, %r3, [%r4];"));  // sm_103 .red
+  CHECK(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.f32 {%r1, %r2}, %r3, [%r4];"));  // sm_103 .red
+  CHECK(supported("tcgen05.ld.red.sync.aligned.16x32bx2.x2.min.u32 {%r1, %r2}, %r3, [%r4], 8;"));
+  // .red: .num at least .x2; no .abs on integers; only .32x32b and .16x32bx2
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x1.max.f32 {%r1}, %r3, [%r4];"));
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.s32 {%r1, %r2}, %r3, [%r4];"));
+  CHECK_FALSE(supported("tcgen05.ld.red.sync.aligned.16x64b.x2.max.f32 {%r1, %r2}, %r3, [%r4];"));
   CHECK_FALSE(supported("tcgen05.cp.cta_group::1.128x256b [%r1], %rd1;"));
-  CHECK_FALSE(supported("tcgen05.shift.cta_group::1.down [%r1];"));
-  CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory
-  CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
+  CHECK(supported("tcgen05.shift.cta_group::1.down [%r1];"));
+  CHECK(supported("tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1;"));  // A in Tensor Memory: tf32 only
+  CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::f16 [%r1], [%r3], %rd2, %r2, %p1;"));
+  CHECK(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;"));
+  CHECK(supported("tcgen05.mma.ws.cta_group::1.kind::f16.collector::b1::fill [%r1], %rd1, %rd2, %r2, %p1;"));
+  CHECK_FALSE(supported("tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, %rd1;"));  // zero-column mask
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;"));
 }
 

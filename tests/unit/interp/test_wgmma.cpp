@@ -10,6 +10,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <fstream>
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -65,6 +68,8 @@ struct Case {
   const char* dtype = "f32";
   int n = 16;
   bool reg_a = false, trans_a = false, trans_b = false, scale_d = true, neg_a = false, neg_b = false, chain = false, satfinite = false;
+  bool sparse = false;  // wgmma.mma_async.sp m64nNk64 (8-bit types), A in registers with sp-meta, sp-sel 0
+  int k() const { return (sparse ? 64 : 32) / a.bytes; }
   Smem sa, sb;
 };
 
@@ -72,7 +77,7 @@ struct Case {
 // with `chain`), and store D before any wait (early), after wait_group 1 (mid) and after wait_group 0 (out).
 std::string kernel(const Case& c) {
   const bool f16d = std::string(c.dtype) == "f16", f32d = std::string(c.dtype) == "f32";
-  const int regs = f16d ? c.n / 4 : c.n / 2, k = 32 / c.a.bytes;
+  const int regs = f16d ? c.n / 4 : c.n / 2, k = c.k();
   std::string d = "{", s;
   for (int i = 0; i < regs; ++i) d += (i ? ", %d" : "%d") + std::to_string(i);
   d += "}";
@@ -80,9 +85,9 @@ std::string kernel(const Case& c) {
   auto each_d = [&](const std::string& what) {
     for (int i = 0; i < regs; ++i) s += "  " + what + "." + dt + " " + (what[0] == 'l' ? "%d" + std::to_string(i) + ", [%rd6+" + std::to_string(4 * i) + "]" : "[%rd6+" + std::to_string(4 * i) + "], %d" + std::to_string(i)) + ";\n";
   };
-  s += ".version 8.0\n.target sm_90a\n.address_size 64\n"
+  s += std::string(c.sparse ? ".version 8.4" : ".version 8.0") + "\n.target sm_90a\n.address_size 64\n"
        ".visible .entry wg(.param .u64 out, .param .u64 img, .param .u64 dinit, .param .u64 ain, .param .u64 adesc, .param .u64 bdesc, .param .u32 scaled)\n{\n"
-       "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n  .reg ." + dt + " %d<130>;\n  .reg .b32 %a<4>;\n"
+       "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n  .reg ." + dt + " %d<130>;\n  .reg .b32 %a<5>;\n"
        "  .shared .align 1024 .b8 smem[16384];\n"
        "  mov.u32 %r1, %tid.x;\n  ld.param.u64 %rd1, [img];\n  cvta.to.global.u64 %rd1, %rd1;\n  mov.u32 %r2, 0;\n"
        "LOOP:\n  mad.lo.u32 %r3, %r2, 128, %r1;\n  shl.b32 %r4, %r3, 2;\n  cvt.u64.u32 %rd2, %r4;\n  add.u64 %rd3, %rd1, %rd2;\n"
@@ -91,17 +96,20 @@ std::string kernel(const Case& c) {
        "  ld.param.u64 %rd4, [dinit];\n  cvta.to.global.u64 %rd4, %rd4;\n  mul.wide.u32 %rd5, %r1, " + std::to_string(4 * regs) + ";\n"
        "  add.u64 %rd6, %rd4, %rd5;\n";
   each_d("ld.global");
-  s += "  ld.param.u64 %rd7, [ain];\n  cvta.to.global.u64 %rd7, %rd7;\n  mul.wide.u32 %rd8, %r1, 16;\n  add.u64 %rd7, %rd7, %rd8;\n";
-  for (int i = 0; i < 4; ++i) s += "  ld.global.b32 %a" + std::to_string(i) + ", [%rd7+" + std::to_string(4 * i) + "];\n";
+  // ain: 4 words of A registers a thread (with .sp a fifth: its sp-meta)
+  s += "  ld.param.u64 %rd7, [ain];\n  cvta.to.global.u64 %rd7, %rd7;\n  mul.wide.u32 %rd8, %r1, " + std::string(c.sparse ? "20" : "16") +
+       ";\n  add.u64 %rd7, %rd7, %rd8;\n";
+  for (int i = 0; i < (c.sparse ? 5 : 4); ++i) s += "  ld.global.b32 %a" + std::to_string(i) + ", [%rd7+" + std::to_string(4 * i) + "];\n";
   s += "  ld.param.u64 %rd9, [adesc];\n  ld.param.u64 %rd10, [bdesc];\n  mov.u64 %rd11, smem;\n  shr.u64 %rd11, %rd11, 4;\n"
        "  add.u64 %rd9, %rd9, %rd11;\n  add.u64 %rd10, %rd10, %rd11;\n  ld.param.u32 %r7, [scaled];\n  setp.ne.u32 %p2, %r7, 0;\n"
        "  ld.param.u64 %rd12, [out];\n  cvta.to.global.u64 %rd12, %rd12;\n  mul.wide.u32 %rd13, %r1, " + std::to_string(4 * regs) + ";\n"
        "  add.u64 %rd6, %rd12, %rd13;\n";
   const bool fp = c.a.enc[2] != 0, trans = c.a.bytes == 2;
-  std::string mma = "  wgmma.mma_async.sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(k) + "." + c.dtype + "." + c.a.name + "." +
-                    c.b.name + (c.satfinite ? ".satfinite " : " ") + d + ", " + (c.reg_a ? "{%a0, %a1, %a2, %a3}" : "%rd9") + ", %rd10, %p2";
+  std::string mma = std::string("  wgmma.mma_async") + (c.sparse ? ".sp" : "") + ".sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(k) + "." +
+                    c.dtype + "." + c.a.name + "." + c.b.name + (c.satfinite ? ".satfinite " : " ") + d + ", " +
+                    (c.reg_a ? "{%a0, %a1, %a2, %a3}" : "%rd9") + ", %rd10" + (c.sparse ? ", %a4, 0" : "") + ", %p2";
   if (fp) mma += std::string(", ") + (c.neg_a ? "-1" : "1") + ", " + (c.neg_b ? "-1" : "1");
-  if (trans && !c.reg_a) mma += c.trans_a ? ", 1" : ", 0";
+  if (trans && !c.reg_a && !c.sparse) mma += c.trans_a ? ", 1" : ", 0";
   if (trans) mma += c.trans_b ? ", 1" : ", 0";
   mma += ";\n";
   s += "  wgmma.fence.sync.aligned;\n" + mma + "  wgmma.commit_group.sync.aligned;\n";
@@ -122,11 +130,37 @@ struct Inputs {
   std::vector<double> A, B;  // 64 x K, K x N, as values (negation applied on use)
 };
 
+// A sparse 64 x 64 A of 8-bit elements (9.7.15.6.1: 2:4, two 2-bit indices a chunk, any two distinct positions, in
+// either order: the first stored element goes to the index in bits 1..0) placed by the text's Figure 179 (thread
+// 32w + 4g + t: {a0..a3} the non-zeros of row 16w + g, columns 8t..8t+7, {a4..a7} of row 16w + g + 8, {a8..a11} and
+// {a12..a15} the same rows at columns 32 + 8t..) and Figures 180-181 (sp-meta, sp-sel 0: thread 4g holds row g's
+// chunks 0-7 (columns 0-31) in bits 4c..4c+3, 4g + 1 row g + 8's, 4g + 2 and 4g + 3 the same rows' chunks 8-15).
+template <class Value>
+void sparse_a(const Case& c, std::mt19937& rng, Inputs& in, Value&& value) {
+  in.ain.assign(128 * 5, 0);
+  for (int m = 0; m < 64; ++m) {
+    const int w = m / 16, r16 = m % 16, g = r16 % 8, hi = r16 / 8;
+    for (int ch = 0; ch < 16; ++ch) {
+      int i0 = static_cast<int>(rng() % 4), i1 = static_cast<int>(rng() % 3);
+      if (i1 >= i0) ++i1;  // distinct, in either order
+      const int meta_thread = 32 * w + 4 * g + hi + 2 * (ch / 8);
+      in.ain[meta_thread * 5 + 4] |= static_cast<std::uint32_t>(i0 | i1 << 2) << (4 * (ch % 8));
+      for (int j = 0; j < 2; ++j) {  // stored element j of the chunk: in thread 32w + 4g + (column / 8) % 4
+        std::uint32_t bits;
+        const int col = 4 * ch + (j ? i1 : i0);
+        in.A[m * 64 + col] = value(c.a, bits);
+        const int t = (col / 8) % 4, reg = hi + 2 * (col / 32), byte = 2 * ((col / 4) % 2) + j;
+        in.ain[(32 * w + 4 * g + t) * 5 + reg] |= (bits & 0xff) << (8 * byte);
+      }
+    }
+  }
+}
+
 // Fills A and B with the small values of kValue (exact in every type, every partial sum exact too), or random
 // bytes for the integer types, placed in img by the layouts; A also in registers for reg_a.
 Inputs inputs(const Case& c, std::mt19937& rng) {
   Inputs in;
-  const int K = 32 / c.a.bytes, regs = std::string(c.dtype) == "f16" ? c.n / 4 : c.n / 2;
+  const int K = c.k(), regs = std::string(c.dtype) == "f16" ? c.n / 4 : c.n / 2;
   in.A.assign(64 * K, 0);
   in.B.assign(K * c.n, 0);
   auto value = [&](const Type& t, std::uint32_t& bits) -> double {
@@ -143,7 +177,8 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
     REQUIRE(at + eb <= 16384);
     std::memcpy(in.img.data() + at, &bits, eb);
   };
-  for (int m = 0; m < 64; ++m)
+  if (c.sparse) sparse_a(c, rng, in, value);
+  for (int m = 0; m < 64 && !c.sparse; ++m)
     for (int k = 0; k < K; ++k) {
       std::uint32_t bits;
       in.A[m * K + k] = value(c.a, bits);
@@ -191,9 +226,13 @@ Launch launch_of(const Case& c, const Inputs& in, int regs) {
 void check(const Case& c, unsigned seed = 1) {
   std::mt19937 rng(seed);
   const Inputs in = inputs(c, rng);
-  const int K = 32 / c.a.bytes;
+  const int K = c.k();
   const bool f16d = std::string(c.dtype) == "f16";
   const int regs = f16d ? c.n / 4 : c.n / 2;
+  if (const char* dir = std::getenv("PTXCHECK_WGMMA_PTX_DIR")) {  // for checking the kernels with ptxas by hand
+    static int n = 0;
+    std::ofstream(std::string(dir) + "/wgmma_" + std::to_string(n++) + ".ptx") << kernel(c);
+  }
   const RunResult r = run(module_of(kernel(c), "wgmma_test.ptx"), launch_of(c, in, regs), {});
   REQUIRE_MESSAGE(r.ok(), r.problem.message);
   const auto& out = r.buffers[0].second;
@@ -271,6 +310,14 @@ TEST_CASE("wgmma.mma_async tf32 (k8, low 13 bits dropped), e4m3/e5m2 (k32), s8/u
   SUBCASE("u8 x u8 .satfinite") { Case c{kU8, kU8}; c.dtype = "s32"; c.satfinite = true; c.sa = kmajor(32, true); c.sb = kmajor(32, false); check(c); }
 }
 
+TEST_CASE("wgmma.mma_async.sp m64nNk64 (9.7.15.6.2.3): 8-bit A in registers, sparse, against a host GEMM") {
+  // B's 64 bytes of K a row fit a 128B or 64B swizzle row (K-major); the unswizzled and 32B test layouts hold 32.
+  SUBCASE("e4m3 x e5m2, f32 D, negated A") { Case c{kE4M3, kE5M2}; c.sparse = c.reg_a = true; c.neg_a = true; c.sb = kmajor(64, false); check(c); }
+  SUBCASE("e5m2 x e4m3, f16 D, N = 64") { Case c{kE5M2, kE4M3}; c.sparse = c.reg_a = true; c.dtype = "f16"; c.n = 64; c.sb = kmajor(128, false); check(c, 2); }
+  SUBCASE("s8 x u8, chained") { Case c{kS8, kU8}; c.sparse = c.reg_a = true; c.dtype = "s32"; c.chain = true; c.sb = kmajor(128, false); check(c, 3); }
+  SUBCASE("u8 x u8, .satfinite") { Case c{kU8, kU8}; c.sparse = c.reg_a = true; c.dtype = "s32"; c.satfinite = true; c.sb = kmajor(64, false); check(c, 4); }
+}
+
 TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and those it refuses by name") {
   auto supported = [](const std::string& line, const std::string& regs) {
     const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n";
@@ -285,7 +332,11 @@ TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and thos
   CHECK(supported("wgmma.wait_group.sync.aligned 1;", regs));
   CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
   CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
-  // 9.7.15.6 sparse and the .b1 forms are not modelled
+  // 9.7.15.6 sparse: the 8-bit m64nNk64 forms with A in registers run; .f16/.bf16/.tf32 (A's register fragments
+  // are images in the text) and A from a descriptor do not; the .b1 forms are not modelled
+  CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.f32.e4m3.e5m2 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1;", regs));
+  CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, %r1, 0, %p1;", regs));
+  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r1, 0, %p1;", regs));
   CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;", regs));
   CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
   // a D vector of the wrong length for n8 (.f32: N/2 = 4 registers)
