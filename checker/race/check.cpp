@@ -4,6 +4,7 @@
 #include "checker/race/check.hpp"
 #include "checker/race/kernel_check.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ptxcheck::race {
@@ -35,9 +36,9 @@ void cap_z3_memory(const Options& o) {
 
 // check_kernel under its guard: every stage (encoding, loop summaries, pair search, replay) stops when the guard's
 // CPU, wall or memory budget runs out.
-KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o, ResourceGuard& guard) {
+// `res` collects the findings as they are made (check_kernel keeps them when a budget stops the check).
+void check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o, ResourceGuard& guard, KernelResult& res) {
   auto t0 = std::chrono::steady_clock::now();
-  KernelResult res;
   res.kernel = kernel.name;
   const PreparedKernel prepared(m, kernel, o, res);
   cap_z3_memory(o);
@@ -62,25 +63,40 @@ KernelResult check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Funct
   check.check_own_copies();
   check.finish();
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return res;
+}
+
+// A race whose witness is exact (not `possible`) or a barrier divergence is evidence on its own.
+bool definite_finding(const KernelResult& r) {
+  return !r.divergences.empty() || std::any_of(r.races.begin(), r.races.end(), [](const RaceReport& x) { return !x.possible; });
 }
 }  // namespace
 
 KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o) {
   ResourceGuard guard(o.limits());
   const auto t0 = std::chrono::steady_clock::now();
+  KernelResult found;
+  // Stopped by a budget: unknown, unless a definite race or divergence was found first, which stands (the pairs
+  // not yet searched could only add reports).
   auto unknown = [&](const std::string& why) {
     KernelResult r;
     r.kernel = kernel.name;
-    r.verdict = KernelResult::Verdict::unknown;
-    r.unknown_reasons.push_back(why);
+    if (definite_finding(found)) {
+      r = std::move(found);
+      std::erase_if(r.races, [](const RaceReport& x) { return x.possible; });
+      r.verdict = KernelResult::Verdict::race;
+      r.notes.push_back("the check stopped early (" + why + "): the findings above came first; other pairs were not searched");
+    } else {
+      r.verdict = KernelResult::Verdict::unknown;
+      r.unknown_reasons.push_back(why);
+    }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.cpu_seconds = guard.cpu_seconds();
     return r;
   };
   try {
-    KernelResult r = check_kernel_guarded(m, kernel, o, guard);
-    r.cpu_seconds = guard.cpu_seconds();
-    return r;
+    check_kernel_guarded(m, kernel, o, guard, found);
+    found.cpu_seconds = guard.cpu_seconds();
+    return found;
   } catch (const BudgetExhausted& e) {
     return unknown(e.what());
   } catch (const z3::exception& e) {  // Z3's own memory cap, or canceled by the guard
