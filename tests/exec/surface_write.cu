@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "check_call.cuh"
+
 constexpr int W = 24, H = 6, D = 3;
 
 __device__ __host__ float f(int x, int y) { return x * 0.5f - y * 3.0f; }
@@ -39,14 +41,6 @@ __global__ void read_layers(cudaTextureObject_t t, float* out) {
   out[(layer * blockDim.y + y) * blockDim.x + x] = tex2DLayered<float>(t, x + 0.5f, y + 0.5f, layer);
 }
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e = (call);                                                    \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorString(e));            \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
 
 int main() {
   cudaChannelFormatDesc fd = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);

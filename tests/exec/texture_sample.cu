@@ -13,6 +13,8 @@
 #include <cstring>
 #include <vector>
 
+#include "check_call.cuh"
+
 constexpr int W = 16, H = 8, N = 96;
 
 __global__ void sample(cudaTextureObject_t t, const float2* c, float* out, int n) {
@@ -76,14 +78,6 @@ float host_tex(const std::vector<float>& img, float u, float v, const Mode& m) {
   return (float)r;
 }
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e = (call);                                                    \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorString(e));            \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
 
 int main() {
   std::vector<float> img(W * H);
