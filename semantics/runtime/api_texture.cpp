@@ -229,10 +229,15 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
 cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind) {
   return from_array_1d(dst, src, wOffset, hOffset, count, kind);
 }
-cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+// (In a capturing stream they are recorded, as the 2D forms: the copy reads its source when the graph runs.)
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  auto run = [=] { return static_cast<int>(to_array_1d(dst, wOffset, hOffset, src, count, kind)); };
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToArrayAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
   return to_array_1d(dst, wOffset, hOffset, src, count, kind);
 }
-cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  auto run = [=] { return static_cast<int>(from_array_1d(dst, src, wOffset, hOffset, count, kind)); };
+  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromArrayAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
   return from_array_1d(dst, src, wOffset, hOffset, count, kind);
 }
 
