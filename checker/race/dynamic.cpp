@@ -194,6 +194,7 @@ struct Epoch {
   std::uint32_t offset = 0;  // of this byte in the access
   bool atomic = false, write = false;
   bool async_proxy = false;  // made by an asynchronous-proxy operation (ISA 8.6)
+  bool texture_proxy = false;  // a texture fetch's read (ISA 8.6): ordered with no generic access of the launch
 };
 
 // The reads of a byte since its last write: each thread's latest (a thread's earlier read is ordered before its
@@ -278,6 +279,7 @@ class Detector final : public ptx::interp::Observer {
     if (a.space != StateSpace::global && a.space != StateSpace::shared) return;
     ++out_.accesses;
     if (a.async) return async_copy(t, a);
+    if (a.texture) return texture_read(t, a);
     ThreadState& ts = state(t);
     const std::uint32_t site = site_of(a);
     const bool atomic = a.kind == MemoryAccess::Kind::atomic || a.kind == MemoryAccess::Kind::reduction;
@@ -717,6 +719,7 @@ class Detector final : public ptx::interp::Observer {
   // counter in a clock is the latest epoch (ThreadState::async_epoch) of the thread's copies known complete.
   std::uint64_t async_thread(const ThreadRef& t) const { return threads_in_grid_ + t.id; }
   bool is_async_thread(std::uint64_t thread) const { return thread >= threads_in_grid_; }
+  static constexpr std::uint64_t kTextureThreads = std::uint64_t{1} << 62;  // texture_thread: above every other
 
   // A cp.async's read or write (MemoryAccess::async): ordered after what precedes the instruction in its thread
   // (the thread's clock), and known to others only through the thread's wait for its group (async_group) or an
@@ -731,6 +734,20 @@ class Detector final : public ptx::interp::Observer {
     const Key first{a.space == StateSpace::shared ? 1 + a.owner_cta : 0, a.addr};
     check_history(first, Epoch{copier, ts.async_epoch, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
                   [&](const Epoch& e) { return ordered_before(e, copy); }, copier, false);
+  }
+
+  // A texture fetch's read of linear memory goes through the texture proxy (ISA 8.6). 8.9.5 orders accesses of
+  // different proxies only through a proxy fence on the causality path, and no fence.proxy kind (9.7.13.4) names
+  // the texture proxy: within a launch it is ordered with no generic write of the same bytes, before or after,
+  // even the fetching thread's own (the CUDA Programming Guide: a texture fetch of an address written in the
+  // same kernel call returns undefined data). Its thread in the clocks is one no other thread knows of.
+  std::uint64_t texture_thread(const ThreadRef& t) const { return kTextureThreads + t.id; }
+  void texture_read(const ThreadRef& t, const MemoryAccess& a) {
+    const std::uint64_t reader = texture_thread(t);
+    refs_.try_emplace(reader, t);
+    Epoch now{reader, 1, site_of(a), a.bytes, 0, false, false};
+    now.texture_proxy = true;
+    check_history(Key{0, a.addr}, now, [](const Epoch& e) { return e.texture_proxy; }, reader, false);
   }
 
   // Checks access `now` (of thread `self`; before(e): whether access e precedes it in causality order) against each
@@ -812,6 +829,7 @@ class Detector final : public ptx::interp::Observer {
   // ISA 8.7: both strong, each scope includes the other thread, complete overlap (same first byte and size).
   bool morally_strong(const Epoch& x, const Epoch& y) const {
     if (x.async_proxy || y.async_proxy) return false;  // 8.7 item 2 (same proxy); async operations are not strong
+    if (x.texture_proxy != y.texture_proxy) return false;  // 8.7 item 2 (same proxy)
     const Strength &sx = strength(x), &sy = strength(y);
     const Nearness n = nearness(cta_of(x.thread), cta_of(y.thread));
     return sx.strong && sy.strong && scope_includes(sx.scope, n) && scope_includes(sy.scope, n) &&
@@ -876,6 +894,10 @@ class Detector final : public ptx::interp::Observer {
     if (key.region >= kTensorMemory && tcgen05_fence_missing(a, b))
       r.note += "; a relaxed mbarrier wait observed the earlier tcgen05 operation, but no "
                 "tcgen05.fence::after_thread_sync lies between the wait and the later one (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
+    else if (a.texture_proxy || b.texture_proxy)
+      r.note += "; a texture fetch and a generic write of the same bytes in one launch: different proxies, which no proxy "
+                "fence orders (ISA 8.6, 8.9.5, 9.7.13.4); CUDA: a texture fetch of memory written in the same kernel call "
+                "returns undefined data";
     else if (proxy_fence_missing(a, b))
       r.note += "; ordered in base causality order but through no fence.proxy.async: a generic access and a later "
                 "async-proxy access of the same bytes need one on the path (ISA 8.9.5, 9.7.9.25.2, 9.7.15.5.2)";
@@ -898,7 +920,9 @@ class Detector final : public ptx::interp::Observer {
     AccessReport r;
     r.instr = s.pc;
     r.kind = e.atomic ? "atomic" : e.write ? "write" : "read";
-    r.strength = e.async_proxy ? "weak, async proxy" : strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
+    r.strength = e.async_proxy     ? "weak, async proxy"
+                 : e.texture_proxy ? "weak, texture proxy"
+                                   : strength_text(*s.ins, e.atomic) + (is_async_thread(e.thread) ? ", asynchronous" : "");
     r.space = key.region >= kTensorMemory ? "tensor memory" : key.region ? "shared" : "global";
     const std::uint64_t owner = key.region >= kTensorMemory ? key.region - kTensorMemory : key.region - 1;
     if (key.region && owner != ref_of(e.thread).cta) {  // another CTA's of the cluster (ISA 5.1.4)

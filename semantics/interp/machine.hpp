@@ -326,6 +326,8 @@ class Machine {
   std::uint64_t cta_linear(const Cta& c) const;  // ThreadRef::cta of c's threads
   void observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                std::uint32_t bytes, bool wrote = true, bool async = false);
+  // A texture fetch's read of linear memory (MemoryAccess::texture), as observe() reports a load.
+  void observe_texture(Thread& t, const Instruction& ins, std::uint64_t addr, std::uint32_t bytes);
   // An access of asynchronous-proxy operation `op` (Observer::async_op_access) made by instruction `ins` of function
   // `fn`; a shared address is the offset in the shared memory of CTA `owner`.
   // The parts every reported access has: the instruction, its function and index there, the kind, the size.

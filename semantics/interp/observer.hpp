@@ -65,6 +65,9 @@ struct MemoryAccess {
   std::uint64_t owner_cta = 0;
   // An access to the CTA's Tensor Memory by tcgen05: addr = (lane * kTmemColumns + column) * 4, 4 bytes a cell.
   bool tensor_memory = false;
+  // A texture fetch's read of linear device memory (tex on a linear or pitched resource): made through the texture
+  // proxy (ISA 8.6), not the generic one.
+  bool texture = false;
 };
 
 class Observer {

@@ -95,6 +95,7 @@ const TextureObject* find_texture(Machine& m, Thread& t, const Operand& a, std::
 struct Fetch {
   Machine& m;
   Thread& t;
+  const Instruction& ins;
   const TextureObject& tex;
   TexShape shape;
   bool normalized_float() const { return tex.sampler.normalized_float; }
@@ -115,8 +116,9 @@ bool texture_shape(const TextureRegistry& reg, const TexResource& r, TexShape& s
 }
 
 // The bytes of element (x, y, z) of a resource, all in range (z: the layer of a layered array); null, with the
-// problem reported, when linear memory there is not allocated.
-const std::uint8_t* texture_element(Machine& m, Thread& t, const TexResource& r, std::int64_t x, std::int64_t y, std::int64_t z) {
+// problem reported, when linear memory there is not allocated. An observer hears of a read of linear memory.
+const std::uint8_t* texture_element(Machine& m, Thread& t, const Instruction& ins, const TexResource& r, std::int64_t x,
+                                    std::int64_t y, std::int64_t z) {
   const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y), uz = static_cast<std::uint64_t>(z);
   if (r.kind == TexResource::Kind::array) {
     TexArray& a = m.textures_.arrays.at(r.array);
@@ -125,7 +127,17 @@ const std::uint8_t* texture_element(Machine& m, Thread& t, const TexResource& r,
   }
   const std::uint64_t eb = r.format.bytes();
   const std::uint64_t addr = r.address + uy * r.pitch + ux * eb;
-  return m.locate(t, StateSpace::global, addr, eb, false);
+  const std::uint8_t* p = m.locate(t, StateSpace::global, addr, eb, false);
+  if (p && m.opt_.observer) m.observe_texture(t, ins, addr, static_cast<std::uint32_t>(eb));
+  return p;
+}
+
+void Machine::observe_texture(Thread& t, const Instruction& ins, std::uint64_t addr, std::uint32_t bytes) {
+  MemoryAccess a = access_record(t.top->fn, ins, MemoryAccess::Kind::read, bytes);
+  a.space = StateSpace::global;
+  a.addr = addr;
+  a.texture = true;
+  opt_.observer->access(thread_ref(t), a);
 }
 
 namespace {
@@ -142,7 +154,7 @@ tf::Channels texel(Fetch& f, std::array<std::int64_t, 3> idx, unsigned dims, std
     }
     return c;
   }
-  const std::uint8_t* p = texture_element(f.m, f.t, f.tex.resource, idx[0], dims > 1 ? idx[1] : 0, dims > 2 ? idx[2] : layer);
+  const std::uint8_t* p = texture_element(f.m, f.t, f.ins, f.tex.resource, idx[0], dims > 1 ? idx[1] : 0, dims > 2 ? idx[2] : layer);
   return p ? tf::decode(f.shape.format, p, f.normalized_float()) : tf::Channels{};
 }
 
@@ -212,7 +224,7 @@ void exec_fetch(Machine& m, Thread& t, const Instruction& ins) {
   TexShape shape;
   if (tex && !texture_shape(m.textures_, tex->resource, shape)) error = "the texture's CUDA array was freed";
   if (!error.empty()) return m.fail(Problem::Kind::illegal, ir::opcode_text(ins) + ": " + error, {&t});
-  Fetch f{m, t, *tex, shape};
+  Fetch f{m, t, ins, *tex, shape};
   const Geom g = geometry(ins);
   const unsigned dims = dims_of(g);
   const bool int_coords = type_at(ins, 1) == ir::ScalarType::s32;
