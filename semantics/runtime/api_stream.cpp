@@ -18,7 +18,8 @@ struct Stream {
   unsigned long long id = 0;
 };
 unsigned long long next_stream_id = 1;  // 0: the legacy stream
-cudaError_t sticky() { return static_cast<cudaError_t>(Runtime::instance().sticky()); }
+// The sticky error of the device the stream or event belongs to (a default stream: the current device's).
+cudaError_t sticky(const void* handle) { return static_cast<cudaError_t>(Runtime::instance().sticky_of(handle)); }
 
 // Milliseconds for a count of warp instructions: one per SM clock on every SM of the device (132 SMs at
 // 1.755 GHz), a documented model, not a measurement.
@@ -56,7 +57,7 @@ cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned int flags) {
   if (!callback || flags != 0) return cudaErrorInvalidValue;
   auto run = [stream, callback, user_data] {
-    callback(stream, sticky(), user_data);
+    callback(stream, sticky(stream), user_data);
     return 0;
   };
   if (ptx::runtime::capture_into(stream, {"cudaStreamAddCallback", run, ptx::runtime::host_node, {}})) return cudaSuccess;
@@ -70,11 +71,11 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 // Waiting for a capturing stream conflicts with its capture (graph.hpp: capture_conflicts).
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamSynchronize")) return static_cast<cudaError_t>(e);
-  return sticky();
+  return sticky(stream);
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamQuery")) return static_cast<cudaError_t>(e);
-  return sticky();
+  return sticky(stream);
 }
 // Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside a capture makes
 // the stream's later work depend on that point of the capture (and a stream not capturing joins it: a fork).
@@ -117,8 +118,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecordWithFlags(event, stream, 0); }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return sticky(); }
-cudaError_t cudaEventQuery(cudaEvent_t) { return sticky(); }
+cudaError_t cudaEventSynchronize(cudaEvent_t event) { return sticky(event); }
+cudaError_t cudaEventQuery(cudaEvent_t event) { return sticky(event); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   auto* a = reinterpret_cast<Event*>(start);
   auto* b = reinterpret_cast<Event*>(end);

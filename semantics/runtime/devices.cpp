@@ -38,6 +38,12 @@ int Runtime::sticky() {
   return sticky_[static_cast<std::size_t>(current_device())];
 }
 
+int Runtime::sticky_of(const void* handle) {
+  std::lock_guard lock(mutex_);
+  const int d = handle_device(handle);
+  return sticky_[static_cast<std::size_t>(d >= 0 ? d : current_device())];
+}
+
 // The interpreter finds a module's variables in device_.module_globals: the active device's copy is kept there,
 // the others' are parked.
 void Runtime::activate(int device) {

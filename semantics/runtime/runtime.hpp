@@ -100,6 +100,7 @@ class Runtime {
   int record(int error);
   int take_last_error(bool reset);
   int sticky();  // the current device's (each device's context has its own, devices.cpp)
+  int sticky_of(const void* stream_or_event);  // the device's the handle belongs to (unknown: the current one)
 
   // --- devices (devices.cpp; `ptxcheck exec --devices N`, environment PTXCHECK_EXEC_DEVICES): N devices of the
   // same properties over one interpreter memory. Unified addressing makes every pointer name one allocation, whose

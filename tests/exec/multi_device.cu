@@ -8,7 +8,7 @@
 // expect-stdout: peer kernel: 1024 of 1024, peer copy: 1024 of 1024
 // expect-stdout: streams: device 1 0, launch into another device's stream 400, event on another device 400
 // expect-stdout: memory: device 1 free less by 1048576, device 0 unchanged 1
-// expect-stdout: sticky on device 1: 700 700, device 0 still 0 0, after reset 0
+// expect-stdout: sticky on device 1: 700 700, device 0 still 0 0, device 1's stream 700, after reset 0
 // expect-stderr: out_of_bounds
 // Two devices (ptxcheck exec --devices 2), checked against the CUDA Runtime API's device management and peer
 // access rules: the current device is per host thread, invalid ordinals are cudaErrorInvalidDevice (101), a vector
@@ -161,18 +161,21 @@ int memory() {
 
 int sticky() {
   int* p;
+  cudaStream_t s1;
   CHECK(cudaSetDevice(1));
+  CHECK(cudaStreamCreate(&s1));
   CHECK(cudaMalloc(&p, 16 * sizeof(int)));
   overrun<<<1, 32>>>(p, 16);
   const int sync1 = cudaDeviceSynchronize();
   void* q;
   const int later1 = cudaMalloc(&q, 16);
   CHECK(cudaSetDevice(0));
-  const int sync0 = cudaDeviceSynchronize(), later0 = cudaMalloc(&q, 16);
+  const int sync0 = cudaDeviceSynchronize(), later0 = cudaMalloc(&q, 16), stream1 = cudaStreamSynchronize(s1);
   CHECK(cudaSetDevice(1));
   CHECK(cudaDeviceReset());  // destroys device 1's context: its error goes
   const int after_reset = cudaMalloc(&q, 16);
-  std::printf("sticky on device 1: %d %d, device 0 still %d %d, after reset %d\n", sync1, later1, sync0, later0, after_reset);
+  std::printf("sticky on device 1: %d %d, device 0 still %d %d, device 1's stream %d, after reset %d\n", sync1, later1, sync0, later0, stream1,
+              after_reset);
   return 0;
 }
 
