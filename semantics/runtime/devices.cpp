@@ -3,6 +3,7 @@
 // Programming Guide's multi-device section.
 #include "semantics/runtime/runtime.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ptx::runtime {
@@ -110,13 +111,24 @@ bool Runtime::peer_enabled(int device, int peer) {
   return device == peer || peers_.count({device, peer}) != 0;
 }
 
-// cudaDeviceReset destroys the current device's primary context: its sticky error goes, and peer access stays
-// "until access is explicitly disabled ... or either device is reset". (Its allocations are kept: docs/exec.md.)
+// cudaDeviceReset "destroys and cleans up all resources associated with the current device": its sticky error
+// goes, its cudaMalloc'd memory is freed (kept, marked, under --memcheck), its module variables are placed and
+// initialised anew at their next use (except in a module with `__managed__` variables, whose host pointers must
+// stay), and peer access stays "until access is explicitly disabled ... or either device is reset".
 void Runtime::reset_device() {
   std::lock_guard lock(mutex_);
   const int d = current_device();
   sticky_[static_cast<std::size_t>(d)] = success;
   std::erase_if(peers_, [d](const std::pair<int, int>& p) { return p.first == d || p.second == d; });
+  std::vector<std::uint64_t> mine;
+  for (const auto& [base, owner] : owners_)
+    if (owner.device == d && owner.counted) mine.push_back(base);
+  for (std::uint64_t base : mine) release(reinterpret_cast<const void*>(base));
+  activate(d);
+  std::erase_if(device_.module_globals, [](const auto& entry) {
+    const auto& globals = static_cast<const ir::Module*>(entry.first)->globals;
+    return std::none_of(globals.begin(), globals.end(), [](const ir::Variable& v) { return v.is_managed; });
+  });
 }
 
 void Runtime::note_handle(const void* handle, int device) {

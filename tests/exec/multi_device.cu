@@ -9,6 +9,7 @@
 // expect-stdout: streams: device 1 0, launch into another device's stream 400, event on another device 400
 // expect-stdout: memory: device 1 free less by 1048576, device 0 unchanged 1
 // expect-stdout: sticky on device 1: 700 700, device 0 still 0 0, device 1's stream 700, after reset 0
+// expect-stdout: reset frees device 1's memory 1, tag initial again 3
 // expect-stderr: out_of_bounds
 // Two devices (ptxcheck exec --devices 2), checked against the CUDA Runtime API's device management and peer
 // access rules: the current device is per host thread, invalid ordinals are cudaErrorInvalidDevice (101), a vector
@@ -21,7 +22,7 @@
 
 #include <thread>
 
-__device__ int tag;
+__device__ int tag = 3;
 
 __global__ void vadd(const float* a, const float* b, float* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -172,10 +173,20 @@ int sticky() {
   CHECK(cudaSetDevice(0));
   const int sync0 = cudaDeviceSynchronize(), later0 = cudaMalloc(&q, 16), stream1 = cudaStreamSynchronize(s1);
   CHECK(cudaSetDevice(1));
-  CHECK(cudaDeviceReset());  // destroys device 1's context: its error goes
+  size_t free_before, free_after, total;
+  CHECK(cudaMemGetInfo(&free_before, &total));
+  CHECK(cudaDeviceReset());  // destroys device 1's context: its error, its memory, its variables' values go
   const int after_reset = cudaMalloc(&q, 16);
+  CHECK(cudaMemGetInfo(&free_after, &total));
+  int* out;
+  int fresh = -1;
+  CHECK(cudaMalloc(&out, sizeof(int)));
+  read_tag<<<1, 1>>>(out);
+  CHECK(cudaMemcpy(&fresh, out, sizeof(int), cudaMemcpyDeviceToHost));
   std::printf("sticky on device 1: %d %d, device 0 still %d %d, device 1's stream %d, after reset %d\n", sync1, later1, sync0, later0, stream1,
               after_reset);
+  // Before the reset device 1 held more than 1 MiB (memory()); after it only the 16 bytes allocated since.
+  std::printf("reset frees device 1's memory %d, tag initial again %d\n", free_before < total - (1 << 20) && free_after == total - 16, fresh);
   return 0;
 }
 
