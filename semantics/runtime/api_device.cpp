@@ -18,14 +18,14 @@ constexpr int kMultiprocessors = 132, kClockKHz = 1755000, kMaxThreadsPerSm = 20
 constexpr int kSharedPerBlock = 48 * 1024, kSharedPerBlockOptin = 227 * 1024, kSharedPerSm = 228 * 1024;
 constexpr int kRegistersPerSm = 65536;
 
-// Every device of `--devices N` has these properties; its PCI device id is its ordinal, and the global window is
+// Every device of `--devices N` has these properties; its PCI bus number is its ordinal, and the global window is
 // shared out equally among the devices.
 cudaDeviceProp device_properties(int device) {
   cudaDeviceProp p;
   std::memset(&p, 0, sizeof p);
   std::strncpy(p.name, "ptxcheck interpreter (H100-like, sm_90)", sizeof p.name - 1);
   p.totalGlobalMem = Runtime::instance().device_total();
-  p.pciDeviceID = device;
+  p.pciBusID = device;
   p.sharedMemPerBlock = kSharedPerBlock;
   p.sharedMemPerBlockOptin = kSharedPerBlockOptin;
   p.sharedMemPerMultiprocessor = kSharedPerSm;
@@ -156,7 +156,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
     case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
     case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
     case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory: case cudaDevAttrManagedMemory:
     case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrPageableMemoryAccess: case cudaDevAttrEccEnabled:
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrComputeMode:
@@ -240,6 +242,28 @@ cudaError_t cudaFuncGetName(const char** name, const void* func) {
 cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
   if (!device) return cudaErrorInvalidValue;
   *device = 0;  // every device has the same properties: the first matches as well as any
+  return cudaSuccess;
+}
+// "[domain]:[bus]:[device].[function] where domain, bus, device, and function are all hexadecimal values"
+// (Runtime API): 0000:BB:00.0 with the ordinal as bus BB (device_properties).
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+  if (!pciBusId || len <= 0) return cudaErrorInvalidValue;
+  if (!Runtime::instance().valid_device(device)) return cudaErrorInvalidDevice;
+  std::snprintf(pciBusId, static_cast<size_t>(len), "%04x:%02x:%02x.0", 0, device, 0);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  if (!device || !pciBusId) return cudaErrorInvalidValue;
+  // The forms [domain]:[bus]:[device].[function], [domain]:[bus]:[device] and [bus]:[device].[function].
+  int fields = std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &slot, &function);
+  if (fields < 3) {
+    domain = 0;
+    fields = std::sscanf(pciBusId, "%x:%x.%x", &bus, &slot, &function) == 3 ? 3 : 0;
+  }
+  if (fields < 3 || domain != 0 || slot != 0 || function != 0 || !Runtime::instance().valid_device(static_cast<int>(bus)))
+    return cudaErrorInvalidDevice;
+  *device = static_cast<int>(bus);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {

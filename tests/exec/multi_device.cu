@@ -2,6 +2,7 @@
 // expect-exit: 0
 // expect-stdout: devices 2, current 0, other thread 0
 // expect-stdout: invalid ordinals: set 101 101 props 101 attribute 101 init 101 peer copy 101, current 0
+// expect-stdout: PCI: device 1 is 0000:01:00.0, found again 1, 00:00.0 is 0, bus 1
 // expect-stdout: vector add over 2 devices: 4096 of 4096, owners 0 1
 // expect-stdout: __device__ tag per device: 10 20, addresses differ 1
 // expect-stdout: peer: can 1 0, self 101, enable 0 again 704, disable 0 again 705, flags 1
@@ -209,6 +210,12 @@ int main() {
   CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrWarpSize, 1));
   CHECK(cudaInitDevice(1, 0, 0));  // initialises device 1 without making it current
   CHECK(cudaGetDevice(&current));
+  char bus_id[32] = "";
+  int by_bus = -1, by_short = -1;
+  CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 1));
+  CHECK(cudaDeviceGetByPCIBusId(&by_bus, bus_id));
+  CHECK(cudaDeviceGetByPCIBusId(&by_short, "00:00.0"));
+  std::printf("PCI: device 1 is %s, found again %d, 00:00.0 is %d, bus %d\n", bus_id, by_bus, by_short, prop.pciBusID);
   std::printf("invalid ordinals: set %d %d props %d attribute %d init %d peer copy %d, current %d\n", set, set_negative, props, attribute, init,
               peer_copy, current);
   if (vector_add() || symbols() || peers() || streams_and_events() || memory() || sticky()) return 1;
