@@ -7,7 +7,7 @@
 // expect-stdout: __device__ tag per device: 10 20, addresses differ 1
 // expect-stdout: peer: can 1 0, self 101, enable 0 again 704, disable 0 again 705, flags 1
 // expect-stdout: peer kernel: 1024 of 1024, peer copy: 1024 of 1024
-// expect-stdout: streams: device 1 0, launch into another device's stream 400, event on another device 400
+// expect-stdout: streams: device 1 0, launch into another device's stream 400, event on another device 400, elapsed across devices 400
 // expect-stdout: memory: device 1 free less by 1048576, device 0 unchanged 1
 // expect-stdout: sticky on device 1: 700 700, device 0 still 0 0, device 1's stream 700, after reset 0
 // expect-stdout: reset frees device 1's memory 1, tag initial again 3
@@ -116,7 +116,7 @@ int peers() {
   CHECK(cudaMemcpy(back, on0, n * sizeof(int), cudaMemcpyDeviceToHost));
   int good = 0;
   for (int i = 0; i < n; ++i) good += back[i] == 2 * i;
-  CHECK(cudaMemcpyPeer(copy0, 0, on1, 1, n * sizeof(int)));
+  CHECK(cudaMemcpyPeerAsync(copy0, 0, on1, 1, n * sizeof(int), 0));
   CHECK(cudaMemcpy(back, copy0, n * sizeof(int), cudaMemcpyDeviceToHost));
   int copied = 0;
   for (int i = 0; i < n; ++i) copied += back[i] == i;
@@ -126,9 +126,11 @@ int peers() {
 
 int streams_and_events() {
   cudaStream_t s1, s0;
-  cudaEvent_t e0;
+  cudaEvent_t e0, e1;
   CHECK(cudaSetDevice(1));
   CHECK(cudaStreamCreate(&s1));
+  CHECK(cudaEventCreate(&e1));
+  CHECK(cudaEventRecord(e1, s1));
   CHECK(cudaSetDevice(0));
   CHECK(cudaStreamCreate(&s0));
   CHECK(cudaEventCreate(&e0));
@@ -142,7 +144,11 @@ int streams_and_events() {
   const int record = cudaEventRecord(e0, s1);
   cudaGetLastError();
   CHECK(cudaEventRecord(e0, s0));
-  std::printf("streams: device %d %d, launch into another device's stream %d, event on another device %d\n", d1, d0, launch, record);
+  float ms = 0;
+  const int elapsed = cudaEventElapsedTime(&ms, e0, e1);
+  cudaGetLastError();
+  std::printf("streams: device %d %d, launch into another device's stream %d, event on another device %d, elapsed across devices %d\n", d1,
+              d0, launch, record, elapsed);
   return 0;
 }
 
