@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 struct ExecArgs {
   std::vector<std::string> command;  // PROGRAM then the rest as given
   std::uint64_t seed = 0;
+  int devices = 1;
   bool racecheck = false, memcheck = false;
   std::string runtime, keep, device_props, report;
 };
@@ -73,6 +74,7 @@ int run_program(const std::vector<std::string>& command, const fs::path& runtime
     if (a.memcheck) setenv("PTXCHECK_EXEC_MEMCHECK", "1", 1);
     if (!a.report.empty()) setenv("PTXCHECK_EXEC_REPORT", fs::absolute(a.report).c_str(), 1);
     if (!a.device_props.empty()) setenv("PTXCHECK_EXEC_DEVICE_PROPS", fs::absolute(a.device_props).c_str(), 1);
+    if (a.devices != 1) setenv("PTXCHECK_EXEC_DEVICES", std::to_string(a.devices).c_str(), 1);
     std::vector<char*> c;
     std::vector<std::string> args = command;
     for (auto& a : args) c.push_back(a.data());
@@ -126,16 +128,19 @@ int exec_command(ExecArgs& a) {
 
 constexpr const char* kExecHelp =
     "Run a CUDA program with its kernels on the CPU interpreter; exit code and output are the program's.\n"
-    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--device-props FILE] [--report FILE] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
+    "Usage: ptxcheck exec [--seed N] [--racecheck] [--memcheck] [--devices N] [--device-props FILE] [--report FILE] [--keep FILE] PROGRAM.cu [nvcc flags] [-- ARGS...]\n"
     "       ptxcheck exec [--seed N] [--runtime LIB] BINARY [ARGS...]   (BINARY built with nvcc -cudart shared)\n"
     "  --seed N        schedule seed of every launch (0: deterministic lowest-pc-first)\n"
     "  --racecheck     run every launch under the dynamic race engine (ISA 8.7.1 data races, barrier divergence);\n"
     "                  each race is reported once, with CUDA lines, and a summary at exit\n"
-    "  --memcheck      report kernel reads of device memory never written, and accesses to freed memory\n"
+    "  --memcheck      report kernel reads of device memory never written, accesses to freed memory, and\n"
+    "                  (with --devices) accesses to another device's memory without peer access\n"
     "  --runtime LIB   the replacement libcudart.so.13 to load (default: lib/ptxcheck beside bin/)\n"
     "  --keep FILE     build PROGRAM.cu into FILE and keep it\n"
     "  --report FILE   also write what was found (faults, unsupported instructions and calls, races, memcheck\n"
     "                  findings) to FILE: SARIF 2.1.0 when it ends in .sarif, else JSON\n"
+    "  --devices N     present N devices (1 to 64, default 1) of the same properties: cudaSetDevice, peer access\n"
+    "                  and peer copies, each device with its own module variables and sticky error\n"
     "  --device-props FILE  a JSON object of cudaDeviceProp fields to present instead of the defaults\n"
     "                  (an H100-like sm_90 device), e.g. {\"major\": 10, \"minor\": 0} for a Blackwell-only program\n";
 
@@ -156,11 +161,18 @@ int exec_main(const std::vector<std::string>& args) {
       std::cout << kExecHelp;
       return 0;
     }
-    if ((o == "--seed" || o == "--runtime" || o == "--keep" || o == "--device-props" || o == "--report") && i + 1 < args.size()) {
+    if ((o == "--seed" || o == "--devices" || o == "--runtime" || o == "--keep" || o == "--device-props" || o == "--report") && i + 1 < args.size()) {
       const std::string& v = args[++i];
       if (o == "--seed") {
         try { a.seed = std::stoull(v, nullptr, 0); } catch (const std::exception&) {
           std::cerr << "ptxcheck exec: --seed needs a number, not '" << v << "'\n";
+          return 2;
+        }
+      } else if (o == "--devices") {
+        std::size_t used = 0;
+        try { a.devices = std::stoi(v, &used); } catch (const std::exception&) { used = 0; }
+        if (used != v.size() || a.devices < 1 || a.devices > 64) {
+          std::cerr << "ptxcheck exec: --devices needs a count from 1 to 64, not '" << v << "'\n";
           return 2;
         }
       } else {

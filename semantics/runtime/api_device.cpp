@@ -18,11 +18,14 @@ constexpr int kMultiprocessors = 132, kClockKHz = 1755000, kMaxThreadsPerSm = 20
 constexpr int kSharedPerBlock = 48 * 1024, kSharedPerBlockOptin = 227 * 1024, kSharedPerSm = 228 * 1024;
 constexpr int kRegistersPerSm = 65536;
 
-cudaDeviceProp device_properties() {
+// Every device of `--devices N` has these properties; its PCI bus number is its ordinal, and the global window is
+// shared out equally among the devices.
+cudaDeviceProp device_properties(int device) {
   cudaDeviceProp p;
   std::memset(&p, 0, sizeof p);
   std::strncpy(p.name, "ptxcheck interpreter (H100-like, sm_90)", sizeof p.name - 1);
-  p.totalGlobalMem = ptx::interp::kSharedWindow - ptx::interp::kGlobalBase;
+  p.totalGlobalMem = Runtime::instance().device_total();
+  p.pciBusID = device;
   p.sharedMemPerBlock = kSharedPerBlock;
   p.sharedMemPerBlockOptin = kSharedPerBlockOptin;
   p.sharedMemPerMultiprocessor = kSharedPerSm;
@@ -75,16 +78,24 @@ cudaDeviceProp device_properties() {
 
 extern "C" {
 
+// Device management (Runtime API): the count of `--devices N`; the current device is the calling host thread's.
 cudaError_t cudaGetDeviceCount(int* count) {
-  *count = 1;
+  if (!count) return cudaErrorInvalidValue;
+  *count = Runtime::instance().device_count();
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int* device) {
-  *device = 0;
+  if (!device) return cudaErrorInvalidValue;
+  *device = Runtime::instance().current_device();
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
-cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) { return cudaSetDevice(device); }
+cudaError_t cudaSetDevice(int device) {
+  return static_cast<cudaError_t>(Runtime::instance().record(Runtime::instance().set_device(device)));
+}
+// "the context will not be made current to device": cudaInitDevice checks the ordinal and changes nothing else.
+cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) {
+  return Runtime::instance().valid_device(device) ? cudaSuccess : static_cast<cudaError_t>(Runtime::instance().record(cudaErrorInvalidDevice));
+}
 cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
   *flags = 0;
@@ -94,7 +105,10 @@ cudaError_t cudaDeviceSynchronize() {
   if (int e = ptx::runtime::capture_forbids("cudaDeviceSynchronize")) return static_cast<cudaError_t>(e);
   return static_cast<cudaError_t>(Runtime::instance().sticky());
 }
-cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaDeviceReset() {
+  Runtime::instance().reset_device();
+  return cudaSuccess;
+}
 cudaError_t cudaDriverGetVersion(int* version) {
   *version = CUDART_VERSION;
   return cudaSuccess;
@@ -105,14 +119,14 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (device != 0) return cudaErrorInvalidDevice;
-  *prop = device_properties();
+  if (!Runtime::instance().valid_device(device)) return cudaErrorInvalidDevice;
+  *prop = device_properties(device);
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (device != 0) return cudaErrorInvalidDevice;
-  const cudaDeviceProp p = device_properties();
+  if (!Runtime::instance().valid_device(device)) return cudaErrorInvalidDevice;
+  const cudaDeviceProp p = device_properties(device);
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
     case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
@@ -142,6 +156,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
     case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
     case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory: case cudaDevAttrManagedMemory:
     case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrPageableMemoryAccess: case cudaDevAttrEccEnabled:
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrComputeMode:
@@ -224,7 +241,29 @@ cudaError_t cudaFuncGetName(const char** name, const void* func) {
 }
 cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) {
   if (!device) return cudaErrorInvalidValue;
-  *device = 0;  // the one device
+  *device = 0;  // every device has the same properties: the first matches as well as any
+  return cudaSuccess;
+}
+// "[domain]:[bus]:[device].[function] where domain, bus, device, and function are all hexadecimal values"
+// (Runtime API): 0000:BB:00.0 with the ordinal as bus BB (device_properties).
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+  if (!pciBusId || len <= 0) return cudaErrorInvalidValue;
+  if (!Runtime::instance().valid_device(device)) return cudaErrorInvalidDevice;
+  std::snprintf(pciBusId, static_cast<size_t>(len), "%04x:%02x:%02x.0", 0, device, 0);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  if (!device || !pciBusId) return cudaErrorInvalidValue;
+  // The forms [domain]:[bus]:[device].[function], [domain]:[bus]:[device] and [bus]:[device].[function].
+  int fields = std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &slot, &function);
+  if (fields < 3) {
+    domain = 0;
+    fields = std::sscanf(pciBusId, "%x:%x.%x", &bus, &slot, &function) == 3 ? 3 : 0;
+  }
+  if (fields < 3 || domain != 0 || slot != 0 || function != 0 || !Runtime::instance().valid_device(static_cast<int>(bus)))
+    return cudaErrorInvalidDevice;
+  *device = static_cast<int>(bus);
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {

@@ -139,9 +139,11 @@ cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
   return cudaSuccess;
 }
 
+// The current device's share of the global window, less what cudaMalloc holds on it (devices.cpp).
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
-  *total = ptx::interp::kSharedWindow - ptx::interp::kGlobalBase;
-  *free = *total;  // the interpreter's memory grows on demand up to the total
+  Runtime& r = Runtime::instance();
+  *total = r.device_total();
+  *free = *total - r.device_used(r.current_device());
   return cudaSuccess;
 }
 
@@ -151,6 +153,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   // Device memory has no host address; pinned and managed memory have one address for both (unified addressing).
   const auto type = static_cast<cudaMemoryType>(Runtime::instance().memory_type(ptr));
   attributes->type = type;
+  const int owner = Runtime::instance().device_of(ptr);  // the allocating device (a module variable: the current one)
+  attributes->device = owner >= 0 ? owner : Runtime::instance().current_device();
   attributes->devicePointer = type != cudaMemoryTypeUnregistered ? const_cast<void*>(ptr) : nullptr;
   attributes->hostPointer = type != cudaMemoryTypeDevice ? const_cast<void*>(ptr) : nullptr;
   return cudaSuccess;

@@ -1,5 +1,5 @@
 // CUDA runtime API: pitched linear memory (cudaMallocPitch, cudaMalloc3D), 2D and 3D copies and sets between
-// linear memory (with a CUDA array on one side: api_texture.cpp), and peer copies on the one device.
+// linear memory (with a CUDA array on one side: api_texture.cpp). Peer copies: api_peer.cpp.
 #include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -111,22 +111,6 @@ cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int value, cudaExtent extent, cu
         return e;
     return 0;
   });
-}
-
-// One device (device 0): a peer copy is a device-to-device copy; no other device is a peer.
-cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count) {
-  if (dst_device != 0 || src_device != 0) return as_error(Runtime::instance().record(cudaErrorInvalidDevice));
-  return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
-}
-cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t count, cudaStream_t stream) {
-  if (dst_device != 0 || src_device != 0) return as_error(Runtime::instance().record(cudaErrorInvalidDevice));
-  return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
-}
-cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
-  if (!can) return cudaErrorInvalidValue;
-  if (device != 0 || peer != 0) return cudaErrorInvalidDevice;
-  *can = 0;  // a device is not its own peer
-  return cudaSuccess;
 }
 
 }  // extern "C"

@@ -18,7 +18,8 @@ struct Stream {
   unsigned long long id = 0;
 };
 unsigned long long next_stream_id = 1;  // 0: the legacy stream
-cudaError_t sticky() { return static_cast<cudaError_t>(Runtime::instance().sticky()); }
+// The sticky error of the device the stream or event belongs to (a default stream: the current device's).
+cudaError_t sticky(const void* handle) { return static_cast<cudaError_t>(Runtime::instance().sticky_of(handle)); }
 
 // Milliseconds for a count of warp instructions: one per SM clock on every SM of the device (132 SMs at
 // 1.755 GHz), a documented model, not a measurement.
@@ -30,6 +31,7 @@ extern "C" {
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
   if (!stream) return cudaErrorInvalidValue;
   *stream = reinterpret_cast<cudaStream_t>(new Stream{priority, flags, next_stream_id++});
+  Runtime::instance().note_handle(*stream, Runtime::instance().current_device());  // the device current at creation
   return cudaSuccess;
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) { return cudaStreamCreateWithPriority(stream, flags, 0); }
@@ -44,9 +46,10 @@ cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long* id) {
   *id = stream ? reinterpret_cast<Stream*>(stream)->id : 0;
   return cudaSuccess;
 }
-cudaError_t cudaStreamGetDevice(cudaStream_t, int* device) {
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
   if (!device) return cudaErrorInvalidValue;
-  *device = 0;
+  const int d = Runtime::instance().handle_device(stream);  // a default stream: the current device's
+  *device = d >= 0 ? d : Runtime::instance().current_device();
   return cudaSuccess;
 }
 // A stream callback runs in stream order: now (with the stream's status: the sticky error, if any), or as a host
@@ -54,24 +57,25 @@ cudaError_t cudaStreamGetDevice(cudaStream_t, int* device) {
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data, unsigned int flags) {
   if (!callback || flags != 0) return cudaErrorInvalidValue;
   auto run = [stream, callback, user_data] {
-    callback(stream, sticky(), user_data);
+    callback(stream, sticky(stream), user_data);
     return 0;
   };
   if (ptx::runtime::capture_into(stream, {"cudaStreamAddCallback", run, ptx::runtime::host_node, {}})) return cudaSuccess;
   return static_cast<cudaError_t>(run());
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  Runtime::instance().forget_handle(stream);
   delete reinterpret_cast<Stream*>(stream);
   return cudaSuccess;
 }
 // Waiting for a capturing stream conflicts with its capture (graph.hpp: capture_conflicts).
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamSynchronize")) return static_cast<cudaError_t>(e);
-  return sticky();
+  return sticky(stream);
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamQuery")) return static_cast<cudaError_t>(e);
-  return sticky();
+  return sticky(stream);
 }
 // Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside a capture makes
 // the stream's later work depend on that point of the capture (and a stream not capturing joins it: a fork).
@@ -85,10 +89,12 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   *event = reinterpret_cast<cudaEvent_t>(new Event());
+  Runtime::instance().note_handle(*event, Runtime::instance().current_device());
   return cudaSuccess;
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) { return cudaEventCreate(event); }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  Runtime::instance().forget_handle(event);
   delete reinterpret_cast<Event*>(event);
   return cudaSuccess;
 }
@@ -96,6 +102,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 // node, unless recorded with cudaEventRecordExternal: then it is an event record node, recorded when it runs.
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (!event) return cudaErrorInvalidResourceHandle;
+  if (ptx::runtime::different_devices(event, stream)) return cudaErrorInvalidResourceHandle;
   if (ptx::runtime::is_capturing(stream)) {
     ptx::runtime::note_event_record(stream, event);
     if (flags & cudaEventRecordExternal) {
@@ -111,12 +118,12 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecordWithFlags(event, stream, 0); }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return sticky(); }
-cudaError_t cudaEventQuery(cudaEvent_t) { return sticky(); }
+cudaError_t cudaEventSynchronize(cudaEvent_t event) { return sticky(event); }
+cudaError_t cudaEventQuery(cudaEvent_t event) { return sticky(event); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   auto* a = reinterpret_cast<Event*>(start);
   auto* b = reinterpret_cast<Event*>(end);
-  if (!a || !b) return cudaErrorInvalidResourceHandle;
+  if (!a || !b || ptx::runtime::different_devices(start, end)) return cudaErrorInvalidResourceHandle;
   if (!a->recorded || !b->recorded) return cudaErrorInvalidResourceHandle;
   *ms = milliseconds(b->warp_instructions - a->warp_instructions);
   return cudaSuccess;

@@ -26,6 +26,8 @@ constexpr ErrorText kErrors[] = {
     {not_ready, "cudaErrorNotReady", "device not ready"},
     {illegal_address, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {launch_timeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {peer_access_already_enabled, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {peer_access_not_enabled, "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"},
     {assert_failed, "cudaErrorAssert", "device-side assert triggered"},
     {illegal_instruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
     {misaligned_address, "cudaErrorMisalignedAddress", "misaligned address"},

@@ -10,6 +10,7 @@ namespace ptx::runtime {
 interp::RunResult MemcheckMonitor::run(const ir::Module& module, const interp::Launch& launch, const interp::Options& options) {
   module_ = &module;
   launch_ = &launch;
+  device_ = Runtime::instance().current_device();
   ++launches_;
   interp::Options checked = options;
   checked.observer = this;
@@ -18,7 +19,9 @@ interp::RunResult MemcheckMonitor::run(const ir::Module& module, const interp::L
 
 std::string MemcheckMonitor::summary() {
   std::string s = "memcheck: " + std::to_string(launches_) + " launches, " + std::to_string(uninitialized_) + " uninitialized reads, " +
-                  std::to_string(after_free_) + " accesses to freed memory (each reported once per source line)";
+                  std::to_string(after_free_) + " accesses to freed memory" +
+                  (Runtime::instance().device_count() > 1 ? ", " + std::to_string(no_peer_access_) + " accesses to another device's memory without peer access" : "") +
+                  " (each reported once per source line)";
   if (inner_) s += "\nptxcheck exec: " + inner_->summary();
   return s;
 }
@@ -49,23 +52,38 @@ void MemcheckMonitor::access(const interp::ThreadRef& t, const interp::MemoryAcc
   auto [base, alloc] = find(a.addr);
   if (!alloc) return;
   if (alloc->freed) {
-    report("access to freed memory", t, a, base, *alloc);
+    report("access to freed memory", "ptxcheck.memcheck.freed", after_free_, t, a, base, *alloc);
     return;
   }
+  peer_denied(t, a, base, *alloc);  // the access still runs (the interpreter has one memory)
   const bool reads = a.kind == interp::MemoryAccess::Kind::read || a.kind == interp::MemoryAccess::Kind::atomic;
   const bool writes = a.kind != interp::MemoryAccess::Kind::read && (a.kind != interp::MemoryAccess::Kind::atomic || a.wrote);
   const std::uint64_t offset = a.addr - base, end = std::min<std::uint64_t>(offset + a.bytes, alloc->size);
   if (reads)
     for (std::uint64_t k = offset; k < end; ++k)
       if (!alloc->initialized[k]) {
-        report("read of uninitialized memory", t, a, base, *alloc);
+        report("read of uninitialized memory", "ptxcheck.memcheck.uninitialized", uninitialized_, t, a, base, *alloc);
         break;
       }
   if (writes || a.kind == interp::MemoryAccess::Kind::atomic)  // an atomic's value is defined once it has run
     for (std::uint64_t k = offset; k < end; ++k) alloc->initialized[k] = true;
 }
 
-void MemcheckMonitor::report(const char* what, const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc) {
+// Peer device memory access (Runtime API): once cudaDeviceEnablePeerAccess(peer) has run on a device, "all
+// allocations from peerDevice will immediately be accessible by the current device"; before, they are not.
+// Managed and pinned memory are every device's.
+void MemcheckMonitor::peer_denied(const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc) {
+  Runtime& r = Runtime::instance();
+  if (r.device_count() == 1 || r.is_managed(reinterpret_cast<const void*>(base))) return;
+  const int owner = r.device_of(reinterpret_cast<const void*>(base));
+  if (owner < 0 || r.peer_enabled(device_, owner)) return;
+  const std::string what = "access to device " + std::to_string(owner) + "'s memory from a kernel on device " + std::to_string(device_) +
+                           " without peer access (cudaDeviceEnablePeerAccess)";
+  report(what.c_str(), "ptxcheck.memcheck.peer-access", no_peer_access_, t, a, base, alloc);
+}
+
+void MemcheckMonitor::report(const char* what, const char* rule, std::uint64_t& count, const interp::ThreadRef& t, const interp::MemoryAccess& a,
+                             std::uint64_t base, const Allocation& alloc) {
   std::string where = "PTX line " + std::to_string(a.ins ? a.ins->loc.ptx_line : 0);
   if (a.ins && a.ins->loc.pos.line) {
     auto file = module_->source_files.find(a.ins->loc.pos.file);
@@ -74,11 +92,11 @@ void MemcheckMonitor::report(const char* what, const interp::ThreadRef& t, const
   // Once per CUDA line (an unrolled loop is one line but many instructions), else once per PTX instruction.
   const std::string key = std::string(what) + (a.ins && a.ins->loc.pos.line ? where.substr(0, where.find(" (")) : where);
   if (!reported_.insert(key).second) return;
-  (std::string(what) == "read of uninitialized memory" ? uninitialized_ : after_free_)++;
+  ++count;
   std::string file;
   if (a.ins && a.ins->loc.pos.line)
     if (auto it = module_->source_files.find(a.ins->loc.pos.file); it != module_->source_files.end()) file = it->second;
-  add_finding({std::string(what) == "read of uninitialized memory" ? "ptxcheck.memcheck.uninitialized" : "ptxcheck.memcheck.freed", "error",
+  add_finding({rule, "error",
                std::string(what) + ": " + std::to_string(a.bytes) + " bytes at cudaMalloc #" + std::to_string(alloc.number) + "+" + std::to_string(a.addr - base),
                ir::kernel_title(launch_->kernel), file, a.ins ? a.ins->loc.pos.line : 0});
   auto dims = [](const std::array<std::uint32_t, 3>& d) { return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")"; };

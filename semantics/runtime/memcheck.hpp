@@ -1,7 +1,9 @@
 // `ptxcheck exec --memcheck` (environment PTXCHECK_EXEC_MEMCHECK=1), as compute-sanitizer's memcheck and initcheck
 // report them: a kernel's read of device memory no one has written (cudaMalloc'd bytes not yet set by a copy, a
 // memset or a kernel's write), and any access to memory the program has freed (freed allocations are kept, and
-// marked, so that the access is seen). Out-of-bounds and misaligned accesses are faults of the interpreter in
+// marked, so that the access is seen). With several devices (--devices N), also a kernel's access to another
+// device's cudaMalloc'd memory without peer access from its device (cudaDeviceEnablePeerAccess), which real
+// hardware does not allow. Out-of-bounds and misaligned accesses are faults of the interpreter in
 // every mode. Each finding is reported once per CUDA line (or PTX instruction), with the kernel and thread.
 #pragma once
 
@@ -46,14 +48,17 @@ class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
   };
   // The allocation holding `address`, with its base; null when none (module variables, launch-local memory).
   std::pair<std::uint64_t, Allocation*> find(std::uint64_t address);
-  void report(const char* what, const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc);
+  void report(const char* what, const char* rule, std::uint64_t& count, const interp::ThreadRef& t, const interp::MemoryAccess& a,
+              std::uint64_t base, const Allocation& alloc);
+  void peer_denied(const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc);
 
   std::unique_ptr<LaunchMonitor> inner_;
   std::map<std::uint64_t, Allocation> allocations_;
   std::set<std::string> reported_;  // what + where, for one report per source line
   const ir::Module* module_ = nullptr;
   const interp::Launch* launch_ = nullptr;
-  std::uint64_t launches_ = 0, uninitialized_ = 0, after_free_ = 0, next_number_ = 1;
+  std::uint64_t launches_ = 0, uninitialized_ = 0, after_free_ = 0, no_peer_access_ = 0, next_number_ = 1;
+  int device_ = 0;  // the device the launch runs on
 };
 
 }  // namespace ptx::runtime

@@ -77,6 +77,7 @@ Runtime& Runtime::instance() {
 
 Runtime::Runtime() {
   if (const char* s = std::getenv("PTXCHECK_EXEC_SEED")) seed_ = std::strtoull(s, nullptr, 0);
+  init_devices();
   if (const char* p = std::getenv("PTXCHECK_EXEC_DEVICE_PROPS"))
     if (auto error = read_device_props(p, device_overrides_); !error.empty()) report(error);  // ptxcheck exec checked it first
 }
@@ -112,13 +113,13 @@ void Runtime::report(const std::string& message) { std::cerr << "ptxcheck exec: 
 int Runtime::record(int error) {
   std::lock_guard lock(mutex_);
   if (error != success) last_ = error;
-  if (sticky_error(error)) sticky_ = error;
+  if (sticky_error(error)) sticky_[static_cast<std::size_t>(current_device())] = error;
   return error;
 }
 
 int Runtime::take_last_error(bool reset) {
   std::lock_guard lock(mutex_);
-  const int e = sticky_ != success ? sticky_ : last_;
+  const int e = sticky() != success ? sticky() : last_;
   if (reset) last_ = success;
   return e;
 }
@@ -181,10 +182,31 @@ bool Runtime::init_module(void** handle) {
 
 // Places the module's global variables once (ISA 5.4.4); managed ones (their own pages, interp::kManagedPage) are
 // mapped into the process at their device address, holding their initial values, and their host pointers set.
+// Each device has its own copy of the variables (the module is loaded into each device's context); `__managed__`
+// ones are one object for all (the Programming Guide's unified memory), device 0's.
 bool Runtime::place_globals(Module& m) {
+  const int d = current_device();
+  const bool managed = std::any_of(m.module->globals.begin(), m.module->globals.end(), [](const ir::Variable& v) { return v.is_managed; });
+  if (d != 0 && managed) {
+    activate(0);
+    const bool ok = place_globals_here(m);
+    activate(d);
+    if (!ok) return false;
+  }
+  activate(d);
+  return place_globals_here(m);
+}
+
+bool Runtime::place_globals_here(Module& m) {
   auto [it, first] = device_.module_globals.try_emplace(&*m.module);
   if (!first) return true;
   if (!interp::place_module_globals(device_.memory, *m.module, it->second)) return false;
+  if (active_ != 0) {  // device 0's managed variables (placed first by place_globals)
+    const auto& first_device = parked_globals_[0][&*m.module];
+    for (std::size_t g = 0; g < m.module->globals.size() && g < first_device.size(); ++g)
+      if (m.module->globals[g].is_managed) it->second[g] = first_device[g];
+    return true;
+  }
   bool ok = true;
   for (const auto& [name, host_pointer] : m.managed) {
     const ir::Variable* v = m.module->find_global(name);
@@ -222,22 +244,25 @@ bool Runtime::map_managed(std::uint64_t address, std::uint64_t bytes, const std:
 // ------------------------------------------------------------------------------------------------ memory
 int Runtime::allocate(void** pointer, std::uint64_t size) {
   std::lock_guard lock(mutex_);
-  if (sticky_ != success) return sticky_;
+  if (int e = sticky()) return e;
   if (!pointer) return record(invalid_value);
-  const std::uint64_t a = device_.memory.allocate("cudaMalloc #" + std::to_string(mallocs_ + 1), size, 256);
+  const int d = current_device();
+  const bool fits = size <= device_total() - device_used(d);
+  const std::uint64_t a = fits ? device_.memory.allocate("cudaMalloc #" + std::to_string(mallocs_ + 1), size, 256) : 0;
   if (!a) {
     *pointer = nullptr;
     return record(memory_allocation);
   }
   *pointer = reinterpret_cast<void*>(a);
   ++mallocs_;
+  note_allocation(a, size, true);
   if (monitor_) monitor_->allocated(a, size);
   return success;
 }
 
 int Runtime::allocate_managed(void** pointer, std::uint64_t size, const char* what) {
   std::lock_guard lock(mutex_);
-  if (sticky_ != success) return sticky_;
+  if (int e = sticky()) return e;
   if (!pointer) return record(invalid_value);
   const std::uint64_t page = interp::kManagedPage, bytes = (std::max<std::uint64_t>(size, 1) + page - 1) / page * page;
   const std::uint64_t a = device_.memory.allocate(std::string(what) + " #" + std::to_string(mallocs_ + 1), size, page, false, bytes);
@@ -248,6 +273,7 @@ int Runtime::allocate_managed(void** pointer, std::uint64_t size, const char* wh
   }
   *pointer = reinterpret_cast<void*>(a);
   ++mallocs_;
+  note_allocation(a, size, false);
   if (monitor_) {
     monitor_->allocated(a, size);
     monitor_->device_written(a, size);  // the host may write it at any time: never "uninitialized"
@@ -274,15 +300,19 @@ int Runtime::release(const void* pointer) {
     munmap(reinterpret_cast<void*>(base), m->second);
     managed_.erase(m);
     device_.memory.release(base);
+    forget_allocation(base);
     return success;
   }
   if (monitor_ && monitor_->keep_freed()) {
     auto* r = device_.memory.find(base, 1);
     if (!r || r->base != base || !freed_.insert(base).second) return record(invalid_value);
     monitor_->freed(base);
+    forget_allocation(base);
     return success;
   }
-  return device_.memory.release(base) ? success : record(invalid_value);
+  if (!device_.memory.release(base)) return record(invalid_value);
+  forget_allocation(base);
+  return success;
 }
 
 std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
@@ -306,7 +336,7 @@ int Runtime::memory_type(const void* address) {
 
 int Runtime::copy(void* dst, const void* src, std::uint64_t size, int kind) {
   std::lock_guard lock(mutex_);
-  if (sticky_ != success) return sticky_;
+  if (int e = sticky()) return e;
   if (size == 0) return success;
   if (kind < host_to_host || kind > copy_default) return record(invalid_memcpy_direction);
   const bool dst_device = kind == copy_default ? is_device_pointer(dst) : kind == host_to_device || kind == device_to_device;
@@ -325,7 +355,7 @@ int Runtime::copy(void* dst, const void* src, std::uint64_t size, int kind) {
 
 int Runtime::set(void* dst, int value, std::uint64_t size) {
   std::lock_guard lock(mutex_);
-  if (sticky_ != success) return sticky_;
+  if (int e = sticky()) return e;
   std::uint8_t* to = device_bytes(dst, size);
   if (!to) return record(invalid_value);
   std::memset(to, value, size);
@@ -342,7 +372,7 @@ int Runtime::symbol(const void* host_variable, std::uint64_t& address, std::uint
     report("variable " + it->second.name + ": " + m.error);
     return record(invalid_symbol);
   }
-  if (!place_globals(m)) return record(memory_allocation);
+  if (!place_globals(m)) return record(memory_allocation);  // the current device's copy
   const ir::Variable* v = m.module->find_global(it->second.name);
   if (!v) return record(invalid_symbol);
   address = device_.module_globals[&*m.module][static_cast<std::size_t>(v - m.module->globals.data())];
@@ -397,7 +427,7 @@ int Runtime::unimplemented(const std::string& what, int error) {
 
 int Runtime::launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
   std::lock_guard lock(mutex_);
-  if (sticky_ != success) return sticky_;  // after a kernel fault every call fails, as in CUDA
+  if (int e = sticky()) return e;  // after a kernel fault every call fails, as in CUDA
   const Kernel* k = kernel(host_function);
   if (!k) return record(invalid_device_function);
   if (!k->module->module) {
@@ -406,6 +436,13 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   }
   const ir::Function* fn = kernel_function(host_function);
   if (!fn) return record(invalid_device_function);
+  // "A kernel launch will fail if it is issued to a stream that is not associated to the current device"
+  // (CUDA Programming Guide, multi-device system: stream and event behavior).
+  if (const int d = handle_device(config.stream); d >= 0 && d != current_device()) {
+    report("kernel " + ir::kernel_title(k->name) + ": launched into a stream of device " + std::to_string(d) + " while device " +
+           std::to_string(current_device()) + " is current");
+    return record(invalid_resource_handle);
+  }
   if (is_capturing(config.stream)) return capture_launch(host_function, config, args, extras);
   interp::Launch launch;
   launch.kernel = k->name;
@@ -469,10 +506,15 @@ std::function<int()> Runtime::deferred_launch(const void* host_function, const L
   }
   LaunchConfig replay = config;
   replay.stream = nullptr;
-  return [this, host_function, replay, bytes, extras] {
+  const int device = current_device();  // the node runs on the device it was made on
+  return [this, host_function, replay, bytes, extras, device] {
     std::vector<void*> pointers;
     for (auto& b : *bytes) pointers.push_back(b.data());
-    return launch(host_function, replay, pointers.data(), extras);
+    const int caller = current_device();
+    set_device(device);
+    const int e = launch(host_function, replay, pointers.data(), extras);
+    set_device(caller);
+    return e;
   };
 }
 

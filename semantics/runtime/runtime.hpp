@@ -28,6 +28,7 @@ namespace ptx::runtime {
 enum Error : int {
   success = 0, invalid_value = 1, memory_allocation = 2, invalid_configuration = 9, invalid_symbol = 13,
   invalid_device_pointer = 17, invalid_memcpy_direction = 21, invalid_device_function = 98, invalid_device = 101,
+  peer_access_already_enabled = 704, peer_access_not_enabled = 705,
   no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, illegal_state = 401, not_ready = 600,
   illegal_address = 700, launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716,
   launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
@@ -98,7 +99,28 @@ class Runtime {
   // --- errors: `record` sets the last error (and returns it); a kernel fault is sticky, as in CUDA.
   int record(int error);
   int take_last_error(bool reset);
-  int sticky() const { return sticky_; }
+  int sticky();  // the current device's (each device's context has its own, devices.cpp)
+  int sticky_of(const void* stream_or_event);  // the device's the handle belongs to (unknown: the current one)
+
+  // --- devices (devices.cpp; `ptxcheck exec --devices N`, environment PTXCHECK_EXEC_DEVICES): N devices of the
+  // same properties over one interpreter memory. Unified addressing makes every pointer name one allocation, whose
+  // owner is the device current when it was made. Each device has its own module variables, sticky error, default
+  // stream and memory accounting; the current device is per host thread (cudaSetDevice).
+  int device_count() const { return device_count_; }
+  bool valid_device(int d) const { return d >= 0 && d < device_count_; }
+  int current_device() const;
+  int set_device(int d);  // cudaErrorInvalidDevice for an ordinal out of range
+  int device_of(const void* address);  // the device owning the allocation holding `address`; -1 for none
+  int enable_peer(int peer);  // from the current device (cudaDeviceEnablePeerAccess)
+  int disable_peer(int peer);
+  bool peer_enabled(int device, int peer);
+  std::uint64_t device_total() const;  // the global window shared out equally
+  std::uint64_t device_used(int d);    // cudaMalloc'd bytes live on device d
+  void reset_device();  // cudaDeviceReset: the current device's sticky error and peer mappings
+  // Streams and events belong to the device current at their creation (api_stream.cpp): -1 for an unknown handle.
+  void note_handle(const void* handle, int device);
+  void forget_handle(const void* handle);
+  int handle_device(const void* handle);
 
   // --- memory: device addresses are the interpreter's global addresses.
   int allocate(void** pointer, std::uint64_t size);
@@ -161,6 +183,11 @@ class Runtime {
   Module* module_of(void** handle);
   bool place_globals(Module& m);
   bool map_managed(std::uint64_t address, std::uint64_t bytes, const std::string& what);
+  bool place_globals_here(Module& m);
+  void init_devices();  // from PTXCHECK_EXEC_DEVICES
+  void activate(int device);  // makes device_.module_globals the device's copy of the module variables
+  void note_allocation(std::uint64_t base, std::uint64_t size, bool counted);
+  void forget_allocation(std::uint64_t base);
 
   std::recursive_mutex mutex_;
   std::vector<std::unique_ptr<Module>> modules_;
@@ -174,10 +201,26 @@ class Runtime {
   std::map<std::uint64_t, std::uint64_t> managed_;  // base -> mapped bytes
   std::map<std::string, long long> device_overrides_;
   void sync_managed(bool to_device);  // allocations freed but kept (LaunchMonitor::keep_freed)
-  int last_ = success, sticky_ = success;
+  int last_ = success;
+  // devices.cpp: per device the sticky error, the module variables while another device is active, bytes in use.
+  int device_count_ = 1, active_ = 0;
+  std::vector<int> sticky_{success};
+  std::vector<std::map<const void*, std::vector<std::uint64_t>>> parked_globals_{{}};
+  std::vector<std::uint64_t> used_{0};
+  struct Owner {
+    int device = 0;
+    std::uint64_t size = 0;
+    bool counted = false;
+  };
+  std::map<std::uint64_t, Owner> owners_;  // allocation base -> owner
+  std::set<std::pair<int, int>> peers_;    // (device, peer): device may access peer's memory
+  std::map<const void*, int> handles_;     // stream or event -> device
   std::uint64_t seed_ = 0, warp_instructions_ = 0, launches_ = 0, mallocs_ = 0;
   friend struct RuntimeAccess;
 };
+
+// Whether two streams or events belong to different devices (a default stream: the current device's), devices.cpp.
+bool different_devices(const void* a, const void* b);
 
 // The cudaDeviceProp fields --device-props may set (integers), and the reading of such a file: empty error when
 // it is a JSON object of those fields.

@@ -8,7 +8,7 @@
 #   // args: ARGS                the program's arguments (after --)
 #   // exec-flags: FLAGS         ptxcheck exec's own options (--racecheck, --seed N; $DIR is this folder)
 # Then checks that a program linked with the static CUDA runtime (nvcc's default) is refused with the fix, and
-# that --report writes JSON and SARIF.
+# that a bad --devices count is refused, and that --report writes JSON and SARIF.
 # Prints "N passed, N failed"; exits 1 on any failure.
 set -uo pipefail
 ptxcheck="$1"; dir="$2"
@@ -44,6 +44,11 @@ nvcc -o "$work/static" "$dir/unknown_call.cu" 2>"$work/static.nvcc"
 rc=$?
 if [ $rc = 2 ] && grep -qF -- "-cudart shared" "$work/static.err"; then passed=$((passed + 1)); echo "ok   static-runtime refusal"
 else fail "static-runtime refusal" "exit $rc: $(cat "$work/static.err")"; fi
+# --devices takes a count from 1 to 64: anything else is a usage error (exit 2), said before anything is built.
+"$ptxcheck" exec --devices 0 "$dir/basics.cu" >"$work/devices.out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -qF -- "--devices needs a count from 1 to 64" "$work/devices.out"; then passed=$((passed + 1)); echo "ok   --devices 0 refused"
+else fail "--devices 0 refused" "exit $rc: $(cat "$work/devices.out")"; fi
 # A program built elsewhere with -cudart shared runs as it is, with its arguments and exit code.
 nvcc -cudart shared -arch=sm_90 -DSCALE=2 -o "$work/prebuilt" "$dir/arguments.cu" 2>"$work/prebuilt.nvcc"
 "$ptxcheck" exec "$work/prebuilt" x y >"$work/prebuilt.out" 2>&1
