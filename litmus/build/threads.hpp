@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ptxcheck::litmus {
@@ -65,6 +66,10 @@ struct Program {
     std::map<std::string, int> labels;       // label -> index into code
   };
   std::vector<Thread> threads;
+  // Per barrier (the CTA's lowest thread index, id, instance): the threads that arrive there in some trace. A
+  // barrier without a count waits for these (this dialect's reading of ISA 9.7.13.1's "all threads in the
+  // CTA"); filled once the traces are known (note_barrier_users, litmus/enumerate/graph_builder.hpp).
+  std::map<std::tuple<int, int, int>, std::set<int>> barrier_users;
 };
 
 // Builds the static view; unsupported constructs are reported (by name, with location) in diags.

@@ -4,6 +4,7 @@
 #include "litmus/enumerate/enumerate.hpp"
 
 #include "litmus/enumerate/engine.hpp"
+#include "litmus/enumerate/barrier_phases.hpp"
 #include "litmus/enumerate/graph_builder.hpp"
 #include "litmus/enumerate/liveness.hpp"
 #include "memmodel/cat/explicit.hpp"
@@ -215,6 +216,7 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
       return finish();
     }
   }
+  note_barrier_users(p, traces);  // cut traces too: a thread that may arrive at a barrier is waited for
   for (auto& ts : traces) {
     std::size_t before = ts.size();
     ts.erase(std::remove_if(ts.begin(), ts.end(), [](const Trace& tr) { return tr.cut; }), ts.end());
@@ -240,6 +242,8 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
       case Engine::symbolic_split: why = enumerate_symbolic_split(pr, model, opt, res); break;
       case Engine::symbolic: why = enumerate_symbolic(pr, model, opt, res); break;
     }
+  } catch (const BarrierPhaseLimit& e) {
+    why = e.what();
   } catch (const std::runtime_error& e) {  // a model that does not type-check, or a let rec out of reach
     why = std::string("model: ") + e.what();
   }

@@ -2,6 +2,7 @@
 // and enumerates the choices the model leaves open: rf, co partial orders, fence-SC order, barrier groups.
 #include "litmus/enumerate/graph_builder.hpp"
 
+#include "litmus/enumerate/barrier_phases.hpp"
 #include "litmus/enumerate/engine.hpp"
 #include "litmus/parse/ast.hpp"
 
@@ -79,6 +80,21 @@ std::string label_of(const Program& p, const GraphEvent& g, int idx) {
   return s;
 }
 }  // namespace
+
+std::tuple<int, int, int> barrier_key(const Program& p, int ti, const TEvent& e) {
+  int cta = ti;  // the CTA is named by its lowest thread index
+  for (int tj = 0; tj < static_cast<int>(p.threads.size()); ++tj)
+    if (same_cta(p, ti, tj)) { cta = tj; break; }
+  return {cta, e.bar_id, e.bar_instance};
+}
+
+void note_barrier_users(Program& p, const std::vector<std::vector<Trace>>& traces) {
+  p.barrier_users.clear();
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    for (auto& tr : traces[ti])
+      for (auto& e : tr.events)
+        if (e.kind == EvKind::barrier) p.barrier_users[barrier_key(p, static_cast<int>(ti), e)].insert(static_cast<int>(ti));
+}
 
 CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces, bool match_values) {
   CandidateSpace space;
@@ -213,69 +229,34 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
     if (g.events[w].ev.kind == EvKind::write && g.events[w].thread >= 0) loc_writes[g.events[w].ev.loc].push_back(w);
   for (int i = 0; i < n; ++i)
     if (g.events[i].ev.kind == EvKind::fence && g.events[i].ev.sem == Sem::sc) space.sc_fences.push_back(i);
-  // Barrier groups per (CTA, barrier id): interleavings of the threads' arrivals, cut into chunks of the count.
-  std::map<std::tuple<int, int, int>, std::vector<std::vector<int>>> arrivals;  // key -> per-thread event lists
-  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
-    std::map<std::tuple<int, int, int>, std::vector<int>> mine;
-    for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i)
-      if (g.events[i].ev.kind == EvKind::barrier) {
-        // The CTA is named by its lowest thread index.
-        int cta_key = static_cast<int>(ti);
-        for (std::size_t tj = 0; tj < traces.size(); ++tj)
-          if (same_cta(p, static_cast<int>(ti), static_cast<int>(tj))) { cta_key = static_cast<int>(tj); break; }
-        mine[{cta_key, g.events[i].ev.bar_id, g.events[i].ev.bar_instance}].push_back(i);
-      }
-    for (auto& [k, v] : mine) arrivals[k].push_back(v);
-  }
-  auto& bar_choices = space.bar_choices;  // per key: possible syncbar contributions
-  for (auto& [key, per_thread] : arrivals) {
-    std::set<std::vector<std::vector<int>>> groupings;
-    std::vector<std::size_t> idx(per_thread.size(), 0);
-    std::vector<int> order;
-    std::size_t total = 0;
-    for (auto& v : per_thread) total += v.size();
-    int count = -1;
-    for (auto& v : per_thread)
-      for (int e : v)
-        if (g.events[e].ev.bar_count >= 0) count = g.events[e].ev.bar_count;
-    if (count < 0) count = static_cast<int>(per_thread.size());
-    if (count <= 0) { space.feasible = false; return space; }
-    std::function<void()> interleave = [&]() {
-      if (order.size() == total) {
-        std::vector<std::vector<int>> groups;
-        std::size_t full = order.size() / count;
-        if (full == 0) return;  // the barrier never completes: no complete execution
-        for (std::size_t gi = 0; gi < full; ++gi) {
-          std::vector<int> grp(order.begin() + gi * count, order.begin() + (gi + 1) * count);
-          std::sort(grp.begin(), grp.end());
-          groups.push_back(grp);
-        }
-        std::sort(groups.begin(), groups.end());
-        groupings.insert(groups);
-        return;
-      }
-      for (std::size_t t = 0; t < per_thread.size(); ++t)
-        if (idx[t] < per_thread[t].size()) {
-          order.push_back(per_thread[t][idx[t]++]);
-          interleave();
-          --idx[t];
-          order.pop_back();
-        }
-    };
-    interleave();
-    if (groupings.empty()) { space.feasible = false; return space; }  // hangs
-    std::vector<Rel> rels;
-    for (auto& grs : groupings) {
-      Rel r(n);
-      // 8.9.4 item 2: each arrival synchronizes with the waiting ones (bar.sync) of its phase, not with an arrive.
-      for (auto& grp : grs)
-        for (int a : grp)
-          for (int b : grp)
-            if (a != b && !g.events[b].ev.bar_arrive) r.add(a, b);
-      rels.push_back(r);
+  // Barrier phases (barrier_phases.hpp): one choice over all barriers together, since an order of arrival at one
+  // barrier constrains the orders at the others (a thread waiting at one arrives at the next only after it).
+  std::vector<std::vector<BarrierArrival>> arrivals(traces.size());
+  bool any_barrier = false;
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i) {
+      const TEvent& e = g.events[i].ev;
+      if (e.kind != EvKind::barrier) continue;
+      arrivals[ti].push_back(BarrierArrival{i, barrier_key(p, static_cast<int>(ti), e), e.bar_count, !e.bar_arrive});
+      any_barrier = true;
     }
-    bar_choices.push_back(std::move(rels));
+  // Liveness: a trace ending at a barrier waits there forever (its arrival synchronises nothing).
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    if (traces[ti]->end == Trace::End::barrier && !arrivals[ti].empty()) arrivals[ti].back().never_completes = true;
+  if (!any_barrier) return space;
+  std::set<BarrierPhasing> phasings = barrier_phasings(arrivals, p.barrier_users);
+  if (phasings.empty()) { space.feasible = false; return space; }  // every order of arrival leaves a thread waiting
+  std::vector<Rel> rels;
+  for (auto& phases : phasings) {
+    Rel r(n);
+    // 8.9.4 item 2: each arrival synchronizes with the waiting ones (bar.sync) of its phase, not with an arrive.
+    for (auto& phase : phases)
+      for (int a : phase)
+        for (int b : phase)
+          if (a != b && !g.events[b].ev.bar_arrive) r.add(a, b);
+    rels.push_back(r);
   }
+  space.bar_choices.push_back(std::move(rels));
   return space;
 }
 

@@ -33,8 +33,14 @@ struct CandidateSpace {
   std::vector<std::vector<int>> loc_writes;  // per physical location: its non-initial writes (the initial write
                                              // of location l is event l, co-before all of them)
   std::vector<int> sc_fences;                // fence.sc events (Fence-SC order: a total order over them, 8.9.3)
-  std::vector<std::vector<mm::Rel>> bar_choices;  // per (CTA, barrier, instance): the possible syncbar groupings
+  std::vector<std::vector<mm::Rel>> bar_choices;  // the possible syncbar relations of the barrier phases (one
+                                                  // choice for all barriers; none without barriers)
 };
+// The barrier an arrival event of thread `ti` belongs to: (the CTA's lowest thread index, id, instance).
+std::tuple<int, int, int> barrier_key(const Program& p, int ti, const TEvent& e);
+// Fills p.barrier_users from every trace of every thread (traces[ti]: thread ti's).
+void note_barrier_users(Program& p, const std::vector<std::vector<Trace>>& traces);
+
 // match_values = false: a read's candidate writes are all writes to its location, whatever their values (the
 // merged symbolic engine constrains the values itself, since they depend on which trace each thread runs).
 CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces, bool match_values = true);

@@ -5,7 +5,7 @@
 // iteration with RMW pairs (atom.exch / atom.cas spins) is stuck likewise when every write co-after the one each
 // of its reads reads is a stuck iteration's write of the value read (it keeps reading back that value). A
 // thread is stuck at a bar.sync / barrier.sync that never completes (ISA 9.7.13.1: the barrier waits until
-// its count of threads has arrived). One Z3 query per combination of thread traces with a stuck thread: the
+// its count of threads has arrived; the phases are litmus/enumerate/barrier_phases.hpp's, as for the verdict). One Z3 query per combination of thread traces with a stuck thread: the
 // model's axioms plus the co-maximality of every read of a repeating iteration; sat is a hang, its witness the
 // stuck threads.
 #include "litmus/enumerate/liveness.hpp"
@@ -25,65 +25,6 @@
 
 namespace ptxcheck::litmus {
 namespace {
-using BarKey = std::tuple<int, int, int>;  // (the CTA's lowest thread index, barrier id, instance)
-
-BarKey key_of(const Program& p, std::size_t ti, const TEvent& e) {
-  auto& a = p.threads[ti];
-  for (std::size_t tj = 0; tj < p.threads.size(); ++tj) {
-    auto& b = p.threads[tj];
-    if (a.gpu == b.gpu && a.cta == b.cta && a.cluster == b.cluster) return {static_cast<int>(tj), e.bar_id, e.bar_instance};
-  }
-  return {static_cast<int>(ti), e.bar_id, e.bar_instance};
-}
-
-// The arrivals that complete one phase of each barrier: its count operand (ISA 9.7.13.1); without one, every
-// thread of the CTA, which the dialect reads as every thread of the CTA that arrives at this (id, instance)
-// in some trace (as the safety engine's grouping does).
-std::map<BarKey, int> quorums(const Prepared& pr) {
-  std::map<BarKey, int> count;
-  std::map<BarKey, std::set<std::size_t>> users;
-  for (std::size_t ti = 0; ti < pr.traces.size(); ++ti)
-    for (auto& tr : pr.traces[ti])
-      for (auto& e : tr.events)
-        if (e.kind == EvKind::barrier) {
-          auto k = key_of(pr.p, ti, e);
-          users[k].insert(ti);
-          if (e.bar_count >= 0) count[k] = e.bar_count;
-        }
-  for (auto& [k, u] : users)
-    if (!count.count(k)) count[k] = static_cast<int>(u.size());
-  return count;
-}
-
-// One combination made ready for the candidate space: a blocked barrier is removed from its trace (it never
-// completes, so it synchronises nothing), every count made explicit. False when no order of arrivals leaves
-// exactly the blocked threads waiting: the blocked arrivals form the last, incomplete phase (fewer than the
-// count), so the completed ones must fill whole phases.
-bool prepare(const Prepared& pr, const std::vector<const Trace*>& chosen, const std::map<BarKey, int>& quorum,
-             std::vector<Trace>& out) {
-  std::map<BarKey, int> done, blocked;
-  out.clear();
-  for (std::size_t ti = 0; ti < chosen.size(); ++ti) {
-    Trace tr = *chosen[ti];
-    if (tr.end == Trace::End::barrier) {
-      ++blocked[key_of(pr.p, ti, tr.events.back())];
-      tr.events.pop_back();
-    }
-    for (auto& e : tr.events)
-      if (e.kind == EvKind::barrier) {
-        auto k = key_of(pr.p, ti, e);
-        e.bar_count = quorum.at(k);
-        ++done[k];
-      }
-    out.push_back(std::move(tr));
-  }
-  for (auto& [k, n] : done)
-    if (quorum.at(k) <= 0 || n % quorum.at(k) != 0) return false;
-  for (auto& [k, b] : blocked)
-    if (b >= quorum.at(k)) return false;
-  return true;
-}
-
 // A necessary condition for query() that needs no solver: every read of a repeating iteration needs a write of
 // its value that every other write to the location, except repeating RMW writes of that value, may precede
 // in co. None may if the write read is the initial one (co-first), and a later write of the same thread
@@ -148,7 +89,7 @@ std::string describe(const Program& p, const std::vector<const Trace*>& chosen) 
   return out;
 }
 
-// Whether the model allows an execution of these (prepared) traces in which every read of a repeating spin
+// Whether the model allows an execution of these traces in which every read of a repeating spin
 // iteration reads a co-maximal write. sat: a hang; unknown: `why` says why.
 z3::check_result query(const Prepared& pr, const cat::Model& model, const Options& opt,
                        const std::vector<Trace>& traces, z3::context& ctx, std::string& why) {
@@ -200,7 +141,6 @@ z3::check_result query(const Prepared& pr, const cat::Model& model, const Option
 
 void check_liveness(const Prepared& pr, const cat::Model& model, const Options& opt, bool bounded, Result& res) {
   auto t0 = std::chrono::steady_clock::now();
-  auto quorum = quorums(pr);
   // Past the loop bound only a hang can be concluded (never ok): the search gets a quarter of the budget.
   const unsigned budget_ms = bounded ? opt.liveness_budget_ms / 4 : opt.liveness_budget_ms;
   std::string unknown_why;
@@ -211,7 +151,12 @@ void check_liveness(const Prepared& pr, const cat::Model& model, const Options& 
     for_each_combination(pr, [&](const std::vector<const Trace*>& chosen) {
       bool stuck = false;
       for (auto* tr : chosen) stuck |= tr->end != Trace::End::done;
-      if (!stuck || !prepare(pr, chosen, quorum, ready) || !may_stick(pr.p, ready)) return true;
+      if (!stuck) return true;
+      // A trace stuck at a barrier keeps its arrival: the candidate space admits only orders of arrival that leave
+      // exactly such threads waiting (litmus/enumerate/barrier_phases.hpp).
+      ready.clear();
+      for (auto* tr : chosen) ready.push_back(*tr);
+      if (!may_stick(pr.p, ready)) return true;
       if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(budget_ms)) {
         unknown_why = fmt::format("liveness budget exhausted ({} ms)", budget_ms);
         return false;

@@ -1,4 +1,4 @@
-// "One model, two evaluators" (DESIGN.md): on every litmus test of examples/litmus and of the shared corpus,
+// "One model, two evaluators" (DESIGN.md): on every litmus test of examples/litmus, tests/cli/liveness and of the shared corpus,
 // the symbolic engine (Z3) and the explicit engine (every candidate graph through the explicit evaluator) must
 // allow exactly the same final states and give the same verdict, under ptx.cat and both reference models.
 // Every symbolic witness is also re-checked by the explicit evaluator. Tests where the explicit engine runs
@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 std::vector<std::string> litmus_files() {
   std::vector<std::string> files;
-  for (auto dir : {fs::path(PTXCHECK_SOURCE_DIR) / "examples" / "litmus",
+  for (auto dir : {fs::path(PTXCHECK_SOURCE_DIR) / "examples" / "litmus", fs::path(PTXCHECK_SOURCE_DIR) / "tests" / "cli" / "liveness",
                    fs::path(PTXCHECK_CORPUS_DIR) / "litmus-ptx" / "tests"})
     if (fs::exists(dir))
       for (auto& e : fs::recursive_directory_iterator(dir))
