@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <vector>
 
 using ptx::runtime::Graph;
@@ -20,12 +21,6 @@ namespace {
 struct GraphExec {
   std::vector<GraphNode> nodes;
 };
-int run_nodes(const std::vector<GraphNode>& nodes) {
-  ptx::runtime::ReplayScope replay;  // the nodes' own calls are not calls made during a capture
-  for (const GraphNode& n : nodes)
-    if (int err = n.run()) return err;
-  return 0;
-}
 cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 }  // namespace
 
@@ -97,14 +92,12 @@ cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t graph) {
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
   if (!exec || !graph) return cudaErrorInvalidValue;
-  std::vector<const GraphNode*> order;
-  if (!ptx::runtime::topological_order(*reinterpret_cast<Graph*>(graph), order)) {
+  auto e = std::make_unique<GraphExec>();
+  if (!ptx::runtime::run_order_copy(*reinterpret_cast<Graph*>(graph), e->nodes)) {
     Runtime::instance().report("cudaGraphInstantiate: the graph's dependencies form a cycle");
     return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
   }
-  auto* e = new GraphExec();
-  for (const GraphNode* n : order) e->nodes.push_back({n->what, n->run, n->type, {}});
-  *exec = reinterpret_cast<cudaGraphExec_t>(e);
+  *exec = reinterpret_cast<cudaGraphExec_t>(e.release());
   return cudaSuccess;
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
@@ -121,9 +114,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec) return cudaErrorInvalidValue;
   const auto* e = reinterpret_cast<GraphExec*>(exec);
   // (the node keeps its own copy: the executable may be destroyed first)
-  if (ptx::runtime::capture_into(stream, {"cudaGraphLaunch", [nodes = e->nodes] { return run_nodes(nodes); }, ptx::runtime::child_graph_node, {}}))
-    return cudaSuccess;
-  return as_error(run_nodes(e->nodes));
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaGraphLaunch", ptx::runtime::child_graph_node,
+                                                [nodes = e->nodes] { return ptx::runtime::run_nodes(nodes); }));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) { return cudaGraphLaunch(exec, stream); }
 
@@ -134,9 +126,10 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_
     fn(user_data);
     return 0;
   };
-  if (ptx::runtime::capture_into(stream, {"cudaLaunchHostFunc", run, ptx::runtime::host_node, {}})) return cudaSuccess;
-  if (cudaError_t e = static_cast<cudaError_t>(Runtime::instance().sticky())) return e;
-  return as_error(run());
+  // (run now, it reports the stream's sticky error instead; recorded, it runs when the graph does)
+  if (!ptx::runtime::is_capturing(stream))
+    if (cudaError_t e = static_cast<cudaError_t>(Runtime::instance().sticky())) return e;
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaLaunchHostFunc", ptx::runtime::host_node, run));
 }
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* user_data) { return cudaLaunchHostFunc(stream, fn, user_data); }
 

@@ -96,14 +96,9 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                        cudaGraph_t child) {
   if (!child) return invalid();
-  std::shared_ptr<Graph> copy = ptx::runtime::clone_graph(*graph_of(child));
-  std::vector<const GraphNode*> order;
-  if (!ptx::runtime::topological_order(*copy, order)) return invalid();
-  auto run = [copy, order] {
-    for (const GraphNode* n : order)
-      if (int err = n->run()) return err;
-    return 0;
-  };
+  std::vector<GraphNode> nodes;
+  if (!ptx::runtime::run_order_copy(*graph_of(child), nodes)) return invalid();
+  auto run = [nodes = std::move(nodes)] { return ptx::runtime::run_nodes(nodes); };
   return add_node(node, graph, deps, count, {"child graph node", run, ptx::runtime::child_graph_node, {}});
 }
 

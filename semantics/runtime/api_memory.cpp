@@ -99,18 +99,16 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   return copy_now(dst, src, count, kind);
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyAsync", [=] { return static_cast<int>(copy_now(dst, src, count, kind)); }, ptx::runtime::memcpy_node, {}}))
-    return cudaSuccess;
-  return copy_now(dst, src, count, kind);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyAsync", ptx::runtime::memcpy_node,
+                                                [=] { return static_cast<int>(copy_now(dst, src, count, kind)); }));
 }
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   if (int e = ptx::runtime::capture_forbids("cudaMemset")) return as_error(e);
   return set_now(devPtr, value, count);
 }
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemsetAsync", [=] { return static_cast<int>(set_now(devPtr, value, count)); }, ptx::runtime::memset_node, {}}))
-    return cudaSuccess;
-  return set_now(devPtr, value, count);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemsetAsync", ptx::runtime::memset_node,
+                                                [=] { return static_cast<int>(set_now(devPtr, value, count)); }));
 }
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
@@ -123,13 +121,11 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
   auto run = [=] { return static_cast<int>(to_symbol_now(symbol, src, count, offset, kind)); };
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToSymbolAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
-  return to_symbol_now(symbol, src, count, offset, kind);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyToSymbolAsync", ptx::runtime::memcpy_node, run));
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
   auto run = [=] { return static_cast<int>(from_symbol_now(dst, symbol, count, offset, kind)); };
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromSymbolAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
-  return from_symbol_now(dst, symbol, count, offset, kind);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyFromSymbolAsync", ptx::runtime::memcpy_node, run));
 }
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) { return symbol_at(symbol, 0, 0, *devPtr); }
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {

@@ -41,6 +41,21 @@ bool topological_order(const Graph& g, std::vector<const GraphNode*>& order) {
   return true;
 }
 
+bool run_order_copy(const Graph& g, std::vector<GraphNode>& out) {
+  std::vector<const GraphNode*> order;
+  if (!topological_order(g, order)) return false;
+  out.clear();
+  for (const GraphNode* n : order) out.push_back({n->what, n->run, n->type, {}});
+  return true;
+}
+
+int run_nodes(const std::vector<GraphNode>& nodes) {
+  ReplayScope replay;  // the nodes' own calls are not calls made during a capture
+  for (const GraphNode& n : nodes)
+    if (int err = n.run()) return err;
+  return 0;
+}
+
 std::unique_ptr<Graph> clone_graph(const Graph& g) {
   auto copy = std::make_unique<Graph>();
   std::map<const GraphNode*, GraphNode*> to_copy;
@@ -164,6 +179,11 @@ bool capture_into(const void* stream, GraphNode node) {
   node.deps = c->frontier[stream];
   c->frontier[stream] = {c->graph->add(std::move(node))};
   return true;
+}
+
+int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run) {
+  if (capture_into(stream, {what, run, type, {}})) return success;
+  return run();
 }
 
 void note_event_record(const void* stream, const void* event) {

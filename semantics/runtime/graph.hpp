@@ -36,6 +36,11 @@ struct Graph {
 // The nodes in an order that runs each after its dependencies (insertion order where the edges allow); false
 // when the edges form a cycle.
 bool topological_order(const Graph& g, std::vector<const GraphNode*>& order);
+// The nodes of `g` copied, without their edges, in the order they run (topological_order); false on a cycle.
+bool run_order_copy(const Graph& g, std::vector<GraphNode>& out);
+// Runs `nodes` one after the other as calls outside any capture (a graph launch, a child graph node), stopping at
+// the first error (which each node has recorded, as the call it stands for would).
+int run_nodes(const std::vector<GraphNode>& nodes);
 // A copy of `g` whose nodes depend on each other as g's do (cudaGraphClone, child graphs).
 std::unique_ptr<Graph> clone_graph(const Graph& g);
 
@@ -53,6 +58,9 @@ const std::vector<GraphNode*>* capture_dependencies(const void* stream);
 // If `stream` is capturing, records `node` in its graph after the stream's earlier work and returns true;
 // otherwise returns false and the caller runs the operation now.
 bool capture_into(const void* stream, GraphNode node);
+// The rule of every asynchronous call: when `stream` captures, records `run` as a node (`type`, named `what`) and
+// returns 0; otherwise runs it now and returns its error (a cudaError_t as int).
+int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run);
 // cudaEventRecord on `stream`: inside a capture the event marks the stream's point in it.
 void note_event_record(const void* stream, const void* event);
 // cudaStreamWaitEvent(stream, event): where the event marks a point of a capture, the stream's later work depends
