@@ -3,11 +3,12 @@
 // (their argument bytes copied at capture, as CUDA does), async copies and memsets, event records, host functions,
 // graph launches. A launch of the instantiated graph runs every node after the nodes it depends on, in one order
 // the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp.
-#include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -20,7 +21,15 @@ namespace {
 // stays).
 struct GraphExec {
   std::vector<GraphNode> nodes;
+  bool auto_free = false;           // cudaGraphInstantiateFlagAutoFreeOnLaunch
+  const Graph* with_memory = nullptr;  // the graph it was made from, when that has memory nodes
 };
+// Graphs with memory nodes that have an instantiation now: "If graph contains any allocation or free nodes, there
+// can be at most one executable graph in existence for that graph at a time" (cudaGraphInstantiate).
+std::map<const Graph*, int>& instantiated() {
+  static std::map<const Graph*, int> m;
+  return m;
+}
 cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 }  // namespace
 
@@ -81,21 +90,35 @@ cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int) {
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   ptx::runtime::forget_graph(reinterpret_cast<Graph*>(graph));
+  instantiated().erase(reinterpret_cast<Graph*>(graph));
   delete reinterpret_cast<Graph*>(graph);
   return cudaSuccess;
 }
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t graph) {
   if (!clone || !graph) return cudaErrorInvalidValue;
+  if (ptx::runtime::has_memory_nodes(*reinterpret_cast<Graph*>(graph))) {  // cudaGraphAddMemAllocNode: "The graph cannot be cloned."
+    Runtime::instance().report("cudaGraphClone: a graph with memory nodes cannot be cloned");
+    return as_error(Runtime::instance().record(ptx::runtime::not_supported));
+  }
   *clone = reinterpret_cast<cudaGraph_t>(ptx::runtime::clone_graph(*reinterpret_cast<Graph*>(graph)).release());
   return cudaSuccess;
 }
 
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
   if (!exec || !graph) return cudaErrorInvalidValue;
   auto e = std::make_unique<GraphExec>();
   if (!ptx::runtime::run_order_copy(*reinterpret_cast<Graph*>(graph), e->nodes)) {
     Runtime::instance().report("cudaGraphInstantiate: the graph's dependencies form a cycle");
     return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  }
+  e->auto_free = flags & cudaGraphInstantiateFlagAutoFreeOnLaunch;
+  if (const Graph* g = reinterpret_cast<Graph*>(graph); ptx::runtime::has_memory_nodes(*g)) {
+    if (instantiated()[g]++) {
+      --instantiated()[g];
+      Runtime::instance().report("cudaGraphInstantiate: a graph with memory nodes has an instantiation already");
+      return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+    }
+    e->with_memory = g;
   }
   *exec = reinterpret_cast<cudaGraphExec_t>(e.release());
   return cudaSuccess;
@@ -104,7 +127,9 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
   return cudaGraphInstantiate(exec, graph, flags);
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-  delete reinterpret_cast<GraphExec*>(exec);
+  const auto* e = reinterpret_cast<GraphExec*>(exec);
+  if (e && e->with_memory) --instantiated()[e->with_memory];
+  delete e;
   return cudaSuccess;
 }
 
@@ -113,6 +138,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec) return cudaErrorInvalidValue;
   const auto* e = reinterpret_cast<GraphExec*>(exec);
+  if (int err = ptx::runtime::free_before_launch(e->nodes, e->auto_free)) return as_error(err);
   // (the node keeps its own copy: the executable may be destroyed first)
   return as_error(ptx::runtime::now_or_captured(stream, "cudaGraphLaunch", ptx::runtime::child_graph_node,
                                                 [nodes = e->nodes] { return ptx::runtime::run_nodes(nodes); }));

@@ -1,9 +1,10 @@
 // CUDA runtime API: graphs built node by node (cudaGraphAdd*Node with their dependencies, cudaGraphAddDependencies
 // and RemoveDependencies) and the graph queries (nodes, root nodes, edges, a node's type and dependencies). What a
 // node does is fixed when it is added, as in CUDA: a kernel node copies its argument bytes, a memcpy or memset node
-// its parameters. Nodes of kinds not implemented here (memory allocation, conditional, external semaphores, event
-// waits) stay unimplemented, by name (api_missing.cpp).
-#include "semantics/runtime/graph.hpp"
+// its parameters. Memory nodes: api_graph_memory.cpp. Nodes of kinds not implemented here (conditional, external
+// semaphores, event waits) stay unimplemented, by name (api_missing.cpp).
+#include "semantics/runtime/graph_memory.hpp"
+#include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -23,8 +24,10 @@ cudaError_t invalid() { return as_error(Runtime::instance().record(ptx::runtime:
 Graph* graph_of(cudaGraph_t g) { return reinterpret_cast<Graph*>(g); }
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 
+}  // namespace
+
 // Adds `node` to `graph` after `deps` (nodes of the same graph, as CUDA requires).
-cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, GraphNode node) {
+cudaError_t ptx::runtime::add_graph_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, GraphNode node) {
   if (!out || !graph || (count && !deps)) return invalid();
   Graph* g = graph_of(graph);
   for (size_t i = 0; i < count; ++i) {
@@ -34,13 +37,14 @@ cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNod
   *out = reinterpret_cast<cudaGraphNode_t>(g->add(std::move(node)));
   return cudaSuccess;
 }
-
+namespace {
+using ptx::runtime::add_graph_node;
 }  // namespace
 
 extern "C" {
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count) {
-  return add_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
+  return add_graph_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
 }
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
@@ -57,20 +61,20 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   int error = 0;
   auto run = Runtime::instance().deferred_launch(host_function, config, p->kernelParams, {}, error);
   if (!run) return as_error(error);
-  return add_node(node, graph, deps, count, {"kernel node " + k->name, std::move(run), ptx::runtime::kernel_node, {}});
+  return add_graph_node(node, graph, deps, count, {"kernel node " + k->name, std::move(run), ptx::runtime::kernel_node, {}});
 }
 
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, void* dst,
                                      const void* src, size_t bytes, cudaMemcpyKind kind) {
   auto run = [=] { return Runtime::instance().copy(dst, src, bytes, kind); };
-  return add_node(node, graph, deps, count, {"memcpy node", run, ptx::runtime::memcpy_node, {}});
+  return add_graph_node(node, graph, deps, count, {"memcpy node", run, ptx::runtime::memcpy_node, {}});
 }
 
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemcpy3DParms* p) {
   if (!p) return invalid();
   const cudaMemcpy3DParms copy = *p;
-  return add_node(node, graph, deps, count, {"memcpy node", [copy] { return ptx::runtime::copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
+  return add_graph_node(node, graph, deps, count, {"memcpy node", [copy] { return ptx::runtime::copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
 }
 
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
@@ -79,7 +83,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   if (p->height > 1 && p->pitch < p->width * p->elementSize) return invalid();
   const cudaMemsetParams set = *p;
   auto run = [set] { return ptx::runtime::set_rows(set.dst, set.pitch, set.value, set.elementSize, set.width, set.height); };
-  return add_node(node, graph, deps, count, {"memset node", run, ptx::runtime::memset_node, {}});
+  return add_graph_node(node, graph, deps, count, {"memset node", run, ptx::runtime::memset_node, {}});
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
@@ -89,24 +93,28 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const
     fn(data);
     return 0;
   };
-  return add_node(node, graph, deps, count, {"host node", run, ptx::runtime::host_node, {}});
+  return add_graph_node(node, graph, deps, count, {"host node", run, ptx::runtime::host_node, {}});
 }
 
 // The child graph is copied into the node (CUDA clones it); the node runs the copy's nodes in dependency order.
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                        cudaGraph_t child) {
   if (!child) return invalid();
+  if (ptx::runtime::has_memory_nodes(*graph_of(child))) {  // cudaGraphAddMemAllocNode: only "if the ownership is moved to the parent"
+    Runtime::instance().report("cudaGraphAddChildGraphNode: a graph with memory nodes cannot be a child graph");
+    return invalid();
+  }
   std::vector<GraphNode> nodes;
   if (!ptx::runtime::run_order_copy(*graph_of(child), nodes)) return invalid();
   auto run = [nodes = std::move(nodes)] { return ptx::runtime::run_nodes(nodes); };
-  return add_node(node, graph, deps, count, {"child graph node", run, ptx::runtime::child_graph_node, {}});
+  return add_graph_node(node, graph, deps, count, {"child graph node", run, ptx::runtime::child_graph_node, {}});
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                         cudaEvent_t event) {
   if (!event) return invalid();
   auto run = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
-  return add_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
+  return add_graph_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
 }
 
 // Edges from[i] -> to[i]: to[i] runs after from[i]. Edge data other than the default is not modelled.

@@ -1,6 +1,6 @@
 // CUDA runtime API: device memory, host memory, copies and symbols (cuda_runtime_api.h, "Memory Management").
 // Asynchronous forms complete before they return: one of the orders a stream allows (docs/exec.md).
-#include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -48,15 +48,29 @@ cudaError_t cudaFree(void* devPtr) {
   if (int e = ptx::runtime::capture_forbids("cudaFree")) return as_error(e);
   return as_error(Runtime::instance().release(devPtr));
 }
-// Stream-ordered allocation happens at once. In a capture CUDA records memory allocation and free nodes, which
-// are not modelled: refused by name.
+// Stream-ordered allocation happens at once. In a capture it records a memory allocation node (its address fixed
+// now, its memory allocated when the graph runs) and a free node (of an address such a node returned), as the
+// Programming Guide's "Graph Memory Nodes" says stream capture does (api_graph_memory.cpp).
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
-  if (ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().unimplemented("cudaMallocAsync in a stream capture (a memory allocation node)"));
-  return as_error(Runtime::instance().allocate(devPtr, size));
+  if (!ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().allocate(devPtr, size));
+  if (!devPtr) return cudaErrorInvalidValue;
+  cudaMemAllocNodeParams p{};
+  p.poolProps.allocType = cudaMemAllocationTypePinned;
+  p.poolProps.location = {cudaMemLocationTypeDevice, 0};
+  p.bytesize = size;
+  ptx::runtime::GraphNode node;
+  if (int e = ptx::runtime::make_mem_alloc_node(p, node)) return as_error(e);
+  ptx::runtime::capture_into(stream, std::move(node));
+  *devPtr = p.dptr;
+  return cudaSuccess;
 }
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
-  if (ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().unimplemented("cudaFreeAsync in a stream capture (a memory free node)"));
-  return as_error(Runtime::instance().release(devPtr));
+  ptx::runtime::Graph* g = ptx::runtime::capture_graph(stream);
+  if (!g) return as_error(Runtime::instance().release(devPtr));
+  ptx::runtime::GraphNode node;
+  if (int e = ptx::runtime::make_mem_free_node(*g, devPtr, node)) return as_error(e);
+  ptx::runtime::capture_into(stream, std::move(node));
+  return cudaSuccess;
 }
 
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return as_error(Runtime::instance().allocate_managed(devPtr, size)); }

@@ -45,7 +45,7 @@ bool run_order_copy(const Graph& g, std::vector<GraphNode>& out) {
   std::vector<const GraphNode*> order;
   if (!topological_order(g, order)) return false;
   out.clear();
-  for (const GraphNode* n : order) out.push_back({n->what, n->run, n->type, {}});
+  for (const GraphNode* n : order) out.push_back({n->what, n->run, n->type, {}, n->params});
   return true;
 }
 
@@ -59,7 +59,7 @@ int run_nodes(const std::vector<GraphNode>& nodes) {
 std::unique_ptr<Graph> clone_graph(const Graph& g) {
   auto copy = std::make_unique<Graph>();
   std::map<const GraphNode*, GraphNode*> to_copy;
-  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add({n->what, n->run, n->type, {}});
+  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add({n->what, n->run, n->type, {}, n->params});
   for (const auto& n : g.nodes)
     for (GraphNode* d : n->deps) to_copy[n.get()]->deps.push_back(to_copy.at(d));
   copy->invalidated = g.invalidated;
@@ -181,8 +181,8 @@ bool capture_into(const void* stream, GraphNode node) {
   return true;
 }
 
-int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run) {
-  if (capture_into(stream, {what, run, type, {}})) return success;
+int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run, std::any params) {
+  if (capture_into(stream, {what, run, type, {}, std::move(params)})) return success;
   return run();
 }
 

@@ -5,6 +5,7 @@
 // the nodes it depends on.
 #pragma once
 
+#include <any>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,15 +17,16 @@ struct Graph;
 
 // Node types, numbered as cudaGraphNodeType numbers them (driver_types.h).
 enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, host_node = 3, child_graph_node = 4, empty_node = 5,
-                           event_record_node = 7 };
+                           event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11 };
 
-// One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), and the nodes
-// of its graph it depends on.
+// One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), the nodes
+// of its graph it depends on, and the parameters it was made from where the API hands them back (graph_memory.hpp).
 struct GraphNode {
   std::string what;
   std::function<int()> run;
   int type = 0;
   std::vector<GraphNode*> deps;
+  std::any params{};
 };
 struct Graph {
   std::vector<std::unique_ptr<GraphNode>> nodes;
@@ -60,7 +62,7 @@ const std::vector<GraphNode*>* capture_dependencies(const void* stream);
 bool capture_into(const void* stream, GraphNode node);
 // The rule of every asynchronous call: when `stream` captures, records `run` as a node (`type`, named `what`) and
 // returns 0; otherwise runs it now and returns its error (a cudaError_t as int).
-int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run);
+int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run, std::any params = {});
 // cudaEventRecord on `stream`: inside a capture the event marks the stream's point in it.
 void note_event_record(const void* stream, const void* event);
 // cudaStreamWaitEvent(stream, event): where the event marks a point of a capture, the stream's later work depends

@@ -270,6 +270,7 @@ int Runtime::release(const void* pointer) {
   std::lock_guard lock(mutex_);
   if (!pointer) return success;  // cudaFree(nullptr) does nothing
   const auto base = reinterpret_cast<std::uint64_t>(pointer);
+  if (graph_memory_.count(base)) return graph_free(pointer);
   if (auto m = managed_.find(base); m != managed_.end()) {
     munmap(reinterpret_cast<void*>(base), m->second);
     managed_.erase(m);
@@ -283,6 +284,42 @@ int Runtime::release(const void* pointer) {
     return success;
   }
   return device_.memory.release(base) ? success : record(invalid_value);
+}
+
+int Runtime::reserve_graph_memory(void** pointer, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  const std::uint64_t a = device_.memory.allocate("graph allocation #" + std::to_string(graph_memory_.size() + 1), size, 256);
+  if (!a) return record(memory_allocation);
+  graph_memory_[a] = size;
+  freed_.insert(a);  // not allocated until its node runs
+  if (monitor_) {
+    monitor_->allocated(a, size);
+    monitor_->freed(a);
+  }
+  *pointer = reinterpret_cast<void*>(a);
+  return success;
+}
+bool Runtime::is_graph_memory(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  return graph_memory_.count(reinterpret_cast<std::uint64_t>(pointer)) != 0;
+}
+bool Runtime::graph_memory_live(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  return is_graph_memory(pointer) && !freed_.count(reinterpret_cast<std::uint64_t>(pointer));
+}
+int Runtime::graph_allocate(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  const auto a = reinterpret_cast<std::uint64_t>(pointer);
+  if (!graph_memory_.count(a) || !freed_.erase(a)) return record(invalid_value);
+  if (monitor_) monitor_->allocated(a, graph_memory_[a]);  // recreated: its bytes hold no values yet
+  return success;
+}
+int Runtime::graph_free(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  const auto a = reinterpret_cast<std::uint64_t>(pointer);
+  if (!graph_memory_.count(a) || !freed_.insert(a).second) return record(invalid_value);
+  if (monitor_) monitor_->freed(a);
+  return success;
 }
 
 std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {

@@ -102,7 +102,16 @@ class Runtime {
 
   // --- memory: device addresses are the interpreter's global addresses.
   int allocate(void** pointer, std::uint64_t size);
-  int release(const void* pointer);
+  int release(const void* pointer);  // cudaFree: also of a live graph allocation (graph_free)
+  // Graph memory (api_graph_memory.cpp): an address reserved when an allocation node is made, kept for the
+  // program's life; its bytes are allocated (live, uninitialized) when the node runs and freed by a free node,
+  // cudaFreeAsync or cudaFree. Outside its life it is as freed memory. graph_allocate / graph_free fail with
+  // cudaErrorInvalidValue when the allocation is live / not live already.
+  int reserve_graph_memory(void** pointer, std::uint64_t size);
+  bool is_graph_memory(const void* pointer);
+  bool graph_memory_live(const void* pointer);
+  int graph_allocate(const void* pointer);
+  int graph_free(const void* pointer);
   // Managed memory (cudaMallocManaged): one address for host and device. The device region is mapped in the
   // process at its own address; the host's bytes are the program's view between launches and are copied into
   // the interpreter's region before each launch and back after it (kernels run while the host waits).
@@ -171,6 +180,7 @@ class Runtime {
   std::vector<LaunchConfig> configs_;
   std::unique_ptr<LaunchMonitor> monitor_;
   std::set<std::uint64_t> freed_;
+  std::map<std::uint64_t, std::uint64_t> graph_memory_;  // graph allocations: base -> bytes
   std::map<std::uint64_t, std::uint64_t> managed_;  // base -> mapped bytes
   std::map<std::string, long long> device_overrides_;
   void sync_managed(bool to_device);  // allocations freed but kept (LaunchMonitor::keep_freed)
