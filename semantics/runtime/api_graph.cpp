@@ -13,17 +13,11 @@
 #include <vector>
 
 using ptx::runtime::Graph;
+using ptx::runtime::GraphExec;
 using ptx::runtime::GraphNode;
 using ptx::runtime::Runtime;
 
 namespace {
-// An instantiated graph: its nodes in the order they run, copied (the graph may change or go; the executable
-// stays).
-struct GraphExec {
-  std::vector<GraphNode> nodes;
-  bool auto_free = false;           // cudaGraphInstantiateFlagAutoFreeOnLaunch
-  const Graph* with_memory = nullptr;  // the graph it was made from, when that has memory nodes
-};
 // Graphs with memory nodes that have an instantiation now: "If graph contains any allocation or free nodes, there
 // can be at most one executable graph in existence for that graph at a time" (cudaGraphInstantiate).
 std::map<const Graph*, int>& instantiated() {
@@ -106,8 +100,8 @@ cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t graph) {
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
   if (!exec || !graph) return cudaErrorInvalidValue;
-  auto e = std::make_unique<GraphExec>();
-  if (!ptx::runtime::run_order_copy(*reinterpret_cast<Graph*>(graph), e->nodes)) {
+  auto e = ptx::runtime::instantiate(*reinterpret_cast<Graph*>(graph));
+  if (!e) {
     Runtime::instance().report("cudaGraphInstantiate: the graph's dependencies form a cycle");
     return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
   }
@@ -138,10 +132,11 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec) return cudaErrorInvalidValue;
   const auto* e = reinterpret_cast<GraphExec*>(exec);
-  if (int err = ptx::runtime::free_before_launch(e->nodes, e->auto_free)) return as_error(err);
+  const std::vector<GraphNode> nodes = ptx::runtime::exec_nodes(*e);
+  if (int err = ptx::runtime::free_before_launch(nodes, e->auto_free)) return as_error(err);
   // (the node keeps its own copy: the executable may be destroyed first)
   return as_error(ptx::runtime::now_or_captured(stream, "cudaGraphLaunch", ptx::runtime::child_graph_node,
-                                                [nodes = e->nodes] { return ptx::runtime::run_nodes(nodes); }));
+                                                [nodes] { return ptx::runtime::run_nodes(nodes); }));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) { return cudaGraphLaunch(exec, stream); }
 

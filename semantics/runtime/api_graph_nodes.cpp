@@ -1,14 +1,13 @@
 // CUDA runtime API: graphs built node by node (cudaGraphAdd*Node with their dependencies, cudaGraphAddDependencies
 // and RemoveDependencies) and the graph queries (nodes, root nodes, edges, a node's type and dependencies). What a
 // node does is fixed when it is added, as in CUDA: a kernel node copies its argument bytes, a memcpy or memset node
-// its parameters. Memory nodes: api_graph_memory.cpp. Nodes of kinds not implemented here (conditional, external
-// semaphores, event waits) stay unimplemented, by name (api_missing.cpp).
+// its parameters; each node keeps its parameters (graph_nodes.hpp) for the Get/SetParams calls
+// (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp. Nodes of kinds not implemented here (conditional,
+// external semaphores, event waits) stay unimplemented, by name (api_missing.cpp).
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
-
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <memory>
@@ -23,11 +22,11 @@ cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 cudaError_t invalid() { return as_error(Runtime::instance().record(ptx::runtime::invalid_value)); }
 Graph* graph_of(cudaGraph_t g) { return reinterpret_cast<Graph*>(g); }
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
-
 }  // namespace
 
-// Adds `node` to `graph` after `deps` (nodes of the same graph, as CUDA requires).
-cudaError_t ptx::runtime::add_graph_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, GraphNode node) {
+namespace ptx::runtime {
+
+cudaError_t add_graph_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, GraphNode node) {
   if (!out || !graph || (count && !deps)) return invalid();
   Graph* g = graph_of(graph);
   for (size_t i = 0; i < count; ++i) {
@@ -37,84 +36,148 @@ cudaError_t ptx::runtime::add_graph_node(cudaGraphNode_t* out, cudaGraph_t graph
   *out = reinterpret_cast<cudaGraphNode_t>(g->add(std::move(node)));
   return cudaSuccess;
 }
+
+int make_kernel_node(const cudaKernelNodeParams& p, GraphNode& node) {
+  if (p.extra) return Runtime::instance().unimplemented("a kernel node with arguments in `extra`");
+  const Kernel* k = Runtime::instance().kernel(p.func);
+  if (!k) return Runtime::instance().record(invalid_device_function);
+  LaunchConfig config;
+  config.grid = {p.gridDim.x, p.gridDim.y, p.gridDim.z};
+  config.block = {p.blockDim.x, p.blockDim.y, p.blockDim.z};
+  config.shared_bytes = p.sharedMemBytes;
+  KeptLaunch kept;
+  if (int e = Runtime::instance().keep_launch(p.func, config, p.kernelParams, {}, kept)) return e;
+  node.what = "kernel node " + k->name;
+  node.run = [kept] { return Runtime::instance().run_kept(kept); };
+  node.type = kernel_node;
+  node.params = std::move(kept);
+  return success;
+}
+
+int make_memcpy_node(const cudaMemcpy3DParms& p, GraphNode& node) {
+  node.what = "memcpy node";
+  node.run = [p] { return copy_pitched(p); };
+  node.type = memcpy_node;
+  node.params = p;
+  return success;
+}
+int make_memcpy_node_1d(const Memcpy1D& p, GraphNode& node) {
+  node.what = "memcpy node";
+  node.run = [p] { return Runtime::instance().copy(p.dst, p.src, p.count, p.kind); };
+  node.type = memcpy_node;
+  node.params = p;
+  return success;
+}
+bool memcpy_params(const GraphNode& node, cudaMemcpy3DParms& out) {
+  if (const auto* p = std::any_cast<cudaMemcpy3DParms>(&node.params)) {
+    out = *p;
+    return true;
+  }
+  const auto* p = std::any_cast<Memcpy1D>(&node.params);
+  if (!p) return false;
+  out = cudaMemcpy3DParms{};
+  out.srcPtr = cudaPitchedPtr{const_cast<void*>(p->src), p->count, p->count, 1};
+  out.dstPtr = cudaPitchedPtr{p->dst, p->count, p->count, 1};
+  out.extent = cudaExtent{p->count, 1, 1};
+  out.kind = p->kind;
+  return true;
+}
+bool memcpy_is_1d(const GraphNode& node) {
+  if (std::any_cast<Memcpy1D>(&node.params)) return true;
+  const auto* p = std::any_cast<cudaMemcpy3DParms>(&node.params);
+  return p && !p->srcArray && !p->dstArray && p->extent.height <= 1 && p->extent.depth <= 1;
+}
+
+int make_memset_node(const cudaMemsetParams& p, GraphNode& node) {
+  if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4) return Runtime::instance().record(invalid_value);
+  if (p.height > 1 && p.pitch < p.width * p.elementSize) return Runtime::instance().record(invalid_value);
+  node.what = "memset node";
+  node.run = [p] { return set_rows(p.dst, p.pitch, p.value, p.elementSize, p.width, p.height); };
+  node.type = memset_node;
+  node.params = p;
+  return success;
+}
+
+int make_host_node(const cudaHostNodeParams& p, GraphNode& node) {
+  if (!p.fn) return Runtime::instance().record(invalid_value);
+  node.what = "host node";
+  node.run = [p] {
+    p.fn(p.userData);
+    return 0;
+  };
+  node.type = host_node;
+  node.params = p;
+  return success;
+}
+
+// The child graph is copied into the node (CUDA clones it); the node runs the copy's nodes in dependency order.
+// A graph with memory nodes cannot be a child (cudaGraphAddMemAllocNode: only "if the ownership is moved to the
+// parent", which cudaGraphAddChildGraphNode does not do).
+int make_child_node(const Graph& child, GraphNode& node) {
+  if (has_memory_nodes(child)) {
+    Runtime::instance().report("cudaGraphAddChildGraphNode: a graph with memory nodes cannot be a child graph");
+    return Runtime::instance().record(invalid_value);
+  }
+  std::shared_ptr<const Graph> copy = clone_graph(child);
+  std::vector<GraphNode> nodes;
+  if (!run_order_copy(*copy, nodes)) return Runtime::instance().record(invalid_value);
+  node.what = "child graph node";
+  node.run = [nodes = std::move(nodes)] { return run_nodes(nodes); };
+  node.type = child_graph_node;
+  node.params = copy;
+  return success;
+}
+
+}  // namespace ptx::runtime
+
 namespace {
-using ptx::runtime::add_graph_node;
+// Each cudaGraphAdd*Node: the node its maker makes, added after `deps`.
+template <class Make>
+cudaError_t add_made(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, bool given, Make make) {
+  if (!given) return invalid();
+  GraphNode made;
+  if (int e = make(made)) return as_error(e);
+  return ptx::runtime::add_graph_node(node, graph, deps, count, std::move(made));
+}
+
 }  // namespace
 
 extern "C" {
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count) {
-  return add_graph_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
+  return ptx::runtime::add_graph_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
 }
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaKernelNodeParams* p) {
-  if (!p) return invalid();
-  if (p->extra) return as_error(Runtime::instance().unimplemented("cudaGraphAddKernelNode with arguments in `extra`"));
-  const auto* host_function = p->func;
-  const ptx::runtime::Kernel* k = Runtime::instance().kernel(host_function);
-  if (!k) return as_error(Runtime::instance().record(ptx::runtime::invalid_device_function));
-  ptx::runtime::LaunchConfig config;
-  config.grid = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
-  config.block = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
-  config.shared_bytes = p->sharedMemBytes;
-  int error = 0;
-  auto run = Runtime::instance().deferred_launch(host_function, config, p->kernelParams, {}, error);
-  if (!run) return as_error(error);
-  return add_graph_node(node, graph, deps, count, {"kernel node " + k->name, std::move(run), ptx::runtime::kernel_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_kernel_node(*p, m); });
 }
-
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, void* dst,
                                      const void* src, size_t bytes, cudaMemcpyKind kind) {
-  auto run = [=] { return Runtime::instance().copy(dst, src, bytes, kind); };
-  return add_graph_node(node, graph, deps, count, {"memcpy node", run, ptx::runtime::memcpy_node, {}});
+  return add_made(node, graph, deps, count, true, [&](GraphNode& m) { return ptx::runtime::make_memcpy_node_1d({dst, src, bytes, kind}, m); });
 }
-
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemcpy3DParms* p) {
-  if (!p) return invalid();
-  const cudaMemcpy3DParms copy = *p;
-  return add_graph_node(node, graph, deps, count, {"memcpy node", [copy] { return ptx::runtime::copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_memcpy_node(*p, m); });
 }
-
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemsetParams* p) {
-  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)) return invalid();
-  if (p->height > 1 && p->pitch < p->width * p->elementSize) return invalid();
-  const cudaMemsetParams set = *p;
-  auto run = [set] { return ptx::runtime::set_rows(set.dst, set.pitch, set.value, set.elementSize, set.width, set.height); };
-  return add_graph_node(node, graph, deps, count, {"memset node", run, ptx::runtime::memset_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_memset_node(*p, m); });
 }
-
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                  const cudaHostNodeParams* p) {
-  if (!p || !p->fn) return invalid();
-  auto run = [fn = p->fn, data = p->userData] {
-    fn(data);
-    return 0;
-  };
-  return add_graph_node(node, graph, deps, count, {"host node", run, ptx::runtime::host_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_host_node(*p, m); });
 }
-
-// The child graph is copied into the node (CUDA clones it); the node runs the copy's nodes in dependency order.
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                        cudaGraph_t child) {
-  if (!child) return invalid();
-  if (ptx::runtime::has_memory_nodes(*graph_of(child))) {  // cudaGraphAddMemAllocNode: only "if the ownership is moved to the parent"
-    Runtime::instance().report("cudaGraphAddChildGraphNode: a graph with memory nodes cannot be a child graph");
-    return invalid();
-  }
-  std::vector<GraphNode> nodes;
-  if (!ptx::runtime::run_order_copy(*graph_of(child), nodes)) return invalid();
-  auto run = [nodes = std::move(nodes)] { return ptx::runtime::run_nodes(nodes); };
-  return add_graph_node(node, graph, deps, count, {"child graph node", run, ptx::runtime::child_graph_node, {}});
+  return add_made(node, graph, deps, count, child, [child](GraphNode& m) { return ptx::runtime::make_child_node(*graph_of(child), m); });
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                         cudaEvent_t event) {
   if (!event) return invalid();
   auto run = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
-  return add_graph_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
+  return ptx::runtime::add_graph_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
 }
 
 // Edges from[i] -> to[i]: to[i] runs after from[i]. Edge data other than the default is not modelled.

@@ -1,6 +1,7 @@
 // CUDA runtime API: device memory, host memory, copies and symbols (cuda_runtime_api.h, "Memory Management").
 // Asynchronous forms complete before they return: one of the orders a stream allows (docs/exec.md).
 #include "semantics/runtime/graph_memory.hpp"
+#include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -114,15 +115,18 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyAsync", ptx::runtime::memcpy_node,
-                                                [=] { return static_cast<int>(copy_now(dst, src, count, kind)); }));
+                                                [=] { return static_cast<int>(copy_now(dst, src, count, kind)); },
+                                                ptx::runtime::Memcpy1D{dst, src, count, kind}));
 }
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   if (int e = ptx::runtime::capture_forbids("cudaMemset")) return as_error(e);
   return set_now(devPtr, value, count);
 }
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  // (a captured memset keeps its parameters as a node of one row of `count` bytes would)
   return as_error(ptx::runtime::now_or_captured(stream, "cudaMemsetAsync", ptx::runtime::memset_node,
-                                                [=] { return static_cast<int>(set_now(devPtr, value, count)); }));
+                                                [=] { return static_cast<int>(set_now(devPtr, value, count)); },
+                                                cudaMemsetParams{devPtr, 0, static_cast<unsigned>(value) & 0xff, 1, count, 1}));
 }
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {

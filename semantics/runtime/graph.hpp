@@ -7,6 +7,7 @@
 
 #include <any>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct GraphNode {
   int type = 0;
   std::vector<GraphNode*> deps;
   std::any params{};
+  bool enabled = true;  // in an instantiated graph (cudaGraphNodeSetEnabled): a disabled node runs as an empty node
 };
 struct Graph {
   std::vector<std::unique_ptr<GraphNode>> nodes;
@@ -45,6 +47,21 @@ bool run_order_copy(const Graph& g, std::vector<GraphNode>& out);
 int run_nodes(const std::vector<GraphNode>& nodes);
 // A copy of `g` whose nodes depend on each other as g's do (cudaGraphClone, child graphs).
 std::unique_ptr<Graph> clone_graph(const Graph& g);
+
+// An instantiated graph: its own copy of the graph's nodes and edges, which the exec's SetParams calls and
+// cudaGraphExecUpdate change (the graph may change or go; the executable stays as instantiated), the order they run
+// in, and its node for each node of the graph it was made from (the handles those calls name).
+struct GraphExec {
+  std::unique_ptr<Graph> graph;
+  std::vector<GraphNode*> order;
+  std::map<const GraphNode*, GraphNode*> from_source;
+  bool auto_free = false;              // cudaGraphInstantiateFlagAutoFreeOnLaunch
+  const Graph* with_memory = nullptr;  // the graph it was made from, when that has memory nodes
+};
+// Instantiates `g`; null when its edges form a cycle.
+std::unique_ptr<GraphExec> instantiate(const Graph& g);
+// The nodes of `e` in the order they run, copied (for a launch, or a launch recorded in a capture).
+std::vector<GraphNode> exec_nodes(const GraphExec& e);
 
 // --- stream capture. `mode` is a cudaStreamCaptureMode (0 global, 1 thread-local, 2 relaxed).
 // Starts a capture on `stream` into a new graph; false if it captures already.

@@ -480,37 +480,32 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
 
 // A launch into a capturing stream (api_graph.cpp): recorded as a node of the capture.
 int Runtime::capture_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
-  int error = success;
-  auto run = deferred_launch(host_function, config, args, extras, error);
-  if (!run) return error;
-  capture_into(config.stream, {"launch of " + kernel(host_function)->name, std::move(run), kernel_node, {}});
+  KeptLaunch kept;
+  if (int e = keep_launch(host_function, config, args, extras, kept)) return e;
+  auto run = [kept] { return Runtime::instance().run_kept(kept); };
+  capture_into(config.stream, {"launch of " + kernel(host_function)->name, std::move(run), kernel_node, {}, std::move(kept)});
   return success;
 }
 
 // The node launches with the copied argument bytes on the legacy stream when the graph runs.
-std::function<int()> Runtime::deferred_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras,
-                                              int& error) {
+int Runtime::keep_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras, KeptLaunch& out) {
   const ir::Function* fn = kernel_function(host_function);
-  if (!fn) {
-    error = record(invalid_device_function);
-    return {};
-  }
+  if (!fn) return record(invalid_device_function);
   auto bytes = std::make_shared<std::vector<std::vector<std::uint8_t>>>();
   for (std::size_t p = 0; p < fn->params.size(); ++p) {
     const auto* b = static_cast<const std::uint8_t*>(args ? args[p] : nullptr);
-    if (!b) {
-      error = record(invalid_value);
-      return {};
-    }
+    if (!b) return record(invalid_value);
     bytes->emplace_back(b, b + fn->params[p].size_bytes());
   }
-  LaunchConfig replay = config;
-  replay.stream = nullptr;
-  return [this, host_function, replay, bytes, extras] {
-    std::vector<void*> pointers;
-    for (auto& b : *bytes) pointers.push_back(b.data());
-    return launch(host_function, replay, pointers.data(), extras);
-  };
+  out = KeptLaunch{host_function, config, extras, bytes, {}};
+  out.config.stream = nullptr;
+  for (auto& b : *bytes) out.pointers.push_back(b.data());
+  return success;
+}
+
+int Runtime::run_kept(const KeptLaunch& k) {
+  std::vector<void*> pointers = k.pointers;
+  return launch(k.host_function, k.config, pointers.data(), k.extras);
 }
 
 }  // namespace ptx::runtime

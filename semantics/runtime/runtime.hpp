@@ -31,7 +31,8 @@ enum Error : int {
   no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, illegal_state = 401, not_ready = 600,
   illegal_address = 700, launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716,
   launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
-  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, unknown = 999,
+  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, graph_exec_update_failure = 910,
+  unknown = 999,
 };
 
 struct Module {
@@ -79,6 +80,17 @@ class LaunchMonitor {
   virtual void freed(std::uint64_t) {}
   // Whether freed allocations stay in device memory, marked, so that a later access is seen (--memcheck).
   virtual bool keep_freed() const { return false; }
+};
+
+// A launch kept to run later (a graph's kernel node): the kernel, its configuration and its argument bytes, copied
+// when the node is made or captured, as CUDA copies them; `pointers` point at each argument's bytes (the node's own
+// copy, which cudaGraphKernelNodeGetParams returns).
+struct KeptLaunch {
+  const void* host_function = nullptr;
+  LaunchConfig config;
+  LaunchExtras extras;
+  std::shared_ptr<const std::vector<std::vector<std::uint8_t>>> bytes;
+  std::vector<void*> pointers;
 };
 
 class Runtime {
@@ -135,9 +147,10 @@ class Runtime {
   bool pop_config(LaunchConfig& c);
   int launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras = {});
   // A launch to run later (a graph's kernel node): the argument bytes are copied now, as CUDA copies them when
-  // the node is created or captured. Empty, with the error recorded in `error`, when the launch cannot be made.
-  std::function<int()> deferred_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras,
-                                       int& error);
+  // the node is created or captured. 0, or the error (recorded) when the launch cannot be made.
+  int keep_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras, KeptLaunch& out);
+  // Runs a kept launch (on the legacy stream: a graph's nodes run when the graph does).
+  int run_kept(const KeptLaunch& k);
   const Kernel* kernel(const void* host_function);
   // The registered kernel's PTX function (for cudaFuncGetAttributes), or null.
   const ir::Function* kernel_function(const void* host_function);
