@@ -288,12 +288,13 @@ int Runtime::release(const void* pointer) {
 
 int Runtime::reserve_graph_memory(void** pointer, std::uint64_t size) {
   std::lock_guard lock(mutex_);
-  const std::uint64_t a = device_.memory.allocate("graph allocation #" + std::to_string(graph_memory_.size() + 1), size, 256);
+  const std::string name = "graph allocation #" + std::to_string(graph_memory_.size() + 1);
+  const std::uint64_t a = device_.memory.allocate(name, size, 256);
   if (!a) return record(memory_allocation);
   graph_memory_[a] = size;
   freed_.insert(a);  // not allocated until its node runs
   if (monitor_) {
-    monitor_->allocated(a, size);
+    monitor_->allocated(a, size, name);
     monitor_->freed(a);
   }
   *pointer = reinterpret_cast<void*>(a);
@@ -311,7 +312,7 @@ int Runtime::graph_allocate(const void* pointer) {
   std::lock_guard lock(mutex_);
   const auto a = reinterpret_cast<std::uint64_t>(pointer);
   if (!graph_memory_.count(a) || !freed_.erase(a)) return record(invalid_value);
-  if (monitor_) monitor_->allocated(a, graph_memory_[a]);  // recreated: its bytes hold no values yet
+  if (monitor_) monitor_->allocated(a, graph_memory_[a], device_.memory.find(a, 1)->name);  // recreated: no values yet
   return success;
 }
 int Runtime::graph_free(const void* pointer) {

@@ -75,7 +75,8 @@ class LaunchMonitor {
   // Said once the program ends (a summary), empty for nothing.
   virtual std::string summary() { return {}; }
   // What the program does to device memory outside kernels (--memcheck tracks which bytes hold values).
-  virtual void allocated(std::uint64_t, std::uint64_t) {}
+  // (`name` names an allocation that is not a cudaMalloc one in messages: a graph allocation)
+  virtual void allocated(std::uint64_t, std::uint64_t, const std::string& = {}) {}
   virtual void device_written(std::uint64_t, std::uint64_t) {}
   virtual void freed(std::uint64_t) {}
   // Whether freed allocations stay in device memory, marked, so that a later access is seen (--memcheck).

@@ -1,9 +1,9 @@
 // exec-flags: --memcheck
 // expect-exit: 0
 // expect-stdout: graph memory memcheck done
-// expect-stderr: memcheck: read of uninitialized memory: 4 bytes at
+// expect-stderr: memcheck: read of uninitialized memory: 4 bytes at graph allocation #1+0
 // expect-stderr: graph_memory_memcheck.cu:15
-// expect-stderr: memcheck: access to freed memory
+// expect-stderr: memcheck: access to freed memory: 4 bytes at graph allocation #1+0
 // expect-stderr: graph_memory_memcheck.cu:18
 // --memcheck on graph memory (CUDA Programming Guide, "Graph Memory Nodes"): "Graph allocations are considered
 // recreated every time a graph runs", so a kernel node reading one before anything wrote it reads uninitialized
