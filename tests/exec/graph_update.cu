@@ -12,7 +12,9 @@
 // expect-stdout: update with a node type changed: cudaErrorGraphExecUpdateFailure result 3, error node is it 1
 // expect-stdout: update with an edge moved: cudaErrorGraphExecUpdateFailure result 2, error node 1, from node 1
 // expect-stdout: after the failed updates: 512 of 512 = 28
+// expect-stdout: captured nodes: 2 kernels, scale by 3 1, copy of 2048 bytes 1
 // expect-stdout: captured then updated: 512 of 512 = 9, then 512 of 512 = 18
+// expect-stdout: child graph node: 512 of 512 = 6, updated 512 of 512 = 8, other topology cudaErrorInvalidValue, still 512 of 512 = 8
 // Changing graphs and instantiated graphs (CUDA Runtime API, "Graph Management"). A graph memset(value) ->
 // kernel scale(k) -> memcpy to the host -> host node gives value * k in every element. Expectations, from those
 // pages:
@@ -27,7 +29,8 @@
 //   cudaGraphExecUpdateErrorTopologyChanged with errorNode NULL, a changed node type
 //   cudaGraphExecUpdateErrorNodeTypeChanged with the node of the new graph, a dependency that does not match its
 //   pair TopologyChanged with errorNode and errorFromNode set; a failed update returns
-//   cudaErrorGraphExecUpdateFailure and leaves the exec as it was.
+//   cudaErrorGraphExecUpdateFailure and leaves the exec as it was; cudaGraphExecChildGraphNodeSetParams needs the
+//   child's topology "as well as the node insertion order" to match.
 #include "check_call.cuh"
 
 __global__ void scale(int* a, int k, int n) {
@@ -203,6 +206,18 @@ int captured() {
   cudaGraphExec_t exec;
   cudaGraphExecUpdateResultInfo info;
   if (capture(s, 3, 3, first)) return 1;
+  cudaGraphNode_t nodes[3];
+  size_t count = 3;
+  CHECK(cudaGraphGetNodes(first, nodes, &count));
+  int kernels = 0, ks = 0, copies = 0;
+  for (size_t i = 0; i < count; ++i) {
+    cudaKernelNodeParams kp;
+    cudaMemcpy3DParms cp;
+    if (cudaGraphKernelNodeGetParams(nodes[i], &kp) == cudaSuccess) ++kernels, ks += kp.func == (void*)scale && *static_cast<int*>(kp.kernelParams[1]) == 3;
+    if (cudaGraphMemcpyNodeGetParams(nodes[i], &cp) == cudaSuccess) copies += cp.extent.width == sizeof h && cp.dstPtr.ptr == h;
+  }
+  cudaGetLastError();
+  printf("captured nodes: %d kernels, scale by 3 %d, copy of %zu bytes %d\n", kernels, ks, sizeof h, copies);
   CHECK(cudaGraphInstantiate(&exec, first, 0));
   if (launch(exec)) return 1;
   printf("captured then updated: %d of %d = 9, ", matching(h, 9), n);
@@ -210,6 +225,38 @@ int captured() {
   CHECK(cudaGraphExecUpdate(exec, second, &info));
   if (launch(exec)) return 1;
   printf("then %d of %d = 18\n", matching(h, 18), n);
+  return 0;
+}
+
+// cudaGraphExecChildGraphNodeSetParams: the child's nodes take the parameters of a child graph of the same
+// topology; another topology is refused (cudaErrorInvalidValue, its only error besides cudaSuccess).
+int child_with(cudaGraph_t child, int value, bool copy) {
+  cudaMemsetParams mp = {d, 0, static_cast<unsigned>(value), 4, n, 1};
+  cudaGraphNode_t set, out;
+  CHECK(cudaGraphAddMemsetNode(&set, child, nullptr, 0, &mp));
+  if (copy) CHECK(cudaGraphAddMemcpyNode1D(&out, child, &set, 1, h, d, sizeof h, cudaMemcpyDeviceToHost));
+  return 0;
+}
+int child_update() {
+  cudaGraph_t parent, child, same, other;
+  cudaGraphNode_t node;
+  cudaGraphExec_t exec;
+  CHECK(cudaGraphCreate(&parent, 0));
+  CHECK(cudaGraphCreate(&child, 0));
+  CHECK(cudaGraphCreate(&same, 0));
+  CHECK(cudaGraphCreate(&other, 0));
+  if (child_with(child, 6, true) || child_with(same, 8, true) || child_with(other, 9, false)) return 1;
+  CHECK(cudaGraphAddChildGraphNode(&node, parent, nullptr, 0, child));
+  CHECK(cudaGraphInstantiate(&exec, parent, 0));
+  if (launch(exec)) return 1;
+  printf("child graph node: %d of %d = 6, ", matching(h, 6), n);
+  CHECK(cudaGraphExecChildGraphNodeSetParams(exec, node, same));
+  if (launch(exec)) return 1;
+  printf("updated %d of %d = 8, ", matching(h, 8), n);
+  cudaError_t e = cudaGraphExecChildGraphNodeSetParams(exec, node, other);
+  cudaGetLastError();
+  if (launch(exec)) return 1;
+  printf("other topology %s, still %d of %d = 8\n", cudaGetErrorName(e), matching(h, 8), n);
   return 0;
 }
 
@@ -224,6 +271,6 @@ int main() {
   if (get_and_set(x, exec) || enable_and_refuse(x, exec)) return 1;
   // the later tests write to h again: the exec's copy goes to h2, so give it back its first destination
   CHECK(cudaGraphExecMemcpyNodeSetParams1D(exec, x.copy, h, d, sizeof h, cudaMemcpyDeviceToHost));
-  if (exec_update(exec) || captured()) return 1;
+  if (exec_update(exec) || captured() || child_update()) return 1;
   return 0;
 }
