@@ -2,7 +2,8 @@
 // through events), and running graphs (cudaGraphInstantiate, cudaGraphLaunch). Captured work: kernel launches
 // (their argument bytes copied at capture, as CUDA does), async copies and memsets, event records, host functions,
 // graph launches. A launch of the instantiated graph runs every node after the nodes it depends on, in one order
-// the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp.
+// the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp; memory
+// nodes: api_graph_memory.cpp; changing nodes and instantiated graphs: api_graph_update.cpp, api_graph_exec_update.cpp.
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -122,7 +123,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   const auto* e = reinterpret_cast<GraphExec*>(exec);
-  if (e && e->with_memory) --instantiated()[e->with_memory];
+  if (auto it = e ? instantiated().find(e->with_memory) : instantiated().end(); it != instantiated().end()) --it->second;
   delete e;
   return cudaSuccess;
 }

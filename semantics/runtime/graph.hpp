@@ -21,7 +21,8 @@ enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, ho
                            event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11 };
 
 // One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), the nodes
-// of its graph it depends on, and the parameters it was made from where the API hands them back (graph_memory.hpp).
+// of its graph it depends on, and the parameters it was made from where the API hands them back or changes them
+// (graph_nodes.hpp, graph_memory.hpp).
 struct GraphNode {
   std::string what;
   std::function<int()> run;
