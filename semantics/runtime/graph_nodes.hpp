@@ -1,4 +1,4 @@
-// The nodes of a graph built node by node (api_graph_nodes.cpp) as values: what each kind keeps of its parameters
+// The nodes of a graph built node by node (graph_nodes.cpp) as values: what each kind keeps of its parameters
 // (GraphNode::params), and the makers that check parameters as cudaGraphAdd*Node does and fill a node from them.
 // cudaGraphAdd*Node, the nodes' SetParams calls and the instantiated graph's (api_graph_update.cpp) share them.
 #pragma once
