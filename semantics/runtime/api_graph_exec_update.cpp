@@ -43,10 +43,19 @@ bool parameters_may_change(const GraphNode& was, const GraphNode& now) {
   return true;
 }
 
+// Kernel nodes: "A cooperative node cannot be updated to a non-cooperative node, and vice-versa" (cooperative is a
+// kernel node attribute, cudaKernelNodeAttributeCooperative).
+bool attributes_may_change(const GraphNode& was, const GraphNode& now) {
+  const auto* a = std::any_cast<rt::KeptLaunch>(&was.params);
+  const auto* b = std::any_cast<rt::KeptLaunch>(&now.params);
+  return !a || !b || a->extras.cooperative == b->extras.cooperative;
+}
+
 Mismatch compare(const Graph& was, const Graph& now);
 
 // The node-by-node checks, once the topologies agree: same type, no memory node (an allocation's address is its
-// node's), parameters changed only as allowed, child graphs compared recursively ("The update is recursive").
+// node's), parameters and attributes changed only as allowed, child graphs compared recursively ("The update is
+// recursive").
 Mismatch compare_nodes(const Graph& was, const Graph& now) {
   for (std::size_t i = 0; i < now.nodes.size(); ++i) {
     const GraphNode& a = *was.nodes[i];
@@ -54,6 +63,7 @@ Mismatch compare_nodes(const Graph& was, const Graph& now) {
     if (a.type != b.type) return {cudaGraphExecUpdateErrorNodeTypeChanged, &b, nullptr};
     if (a.type == rt::mem_alloc_node || a.type == rt::mem_free_node) return {cudaGraphExecUpdateErrorNotSupported, &b, nullptr};
     if (!parameters_may_change(a, b)) return {cudaGraphExecUpdateErrorParametersChanged, &b, nullptr};
+    if (!attributes_may_change(a, b)) return {cudaGraphExecUpdateErrorAttributesChanged, &b, nullptr};
     const auto* ca = std::any_cast<std::shared_ptr<const Graph>>(&a.params);
     const auto* cb = std::any_cast<std::shared_ptr<const Graph>>(&b.params);
     if (ca && cb)

@@ -14,6 +14,7 @@
 // expect-stdout: after the failed updates: 512 of 512 = 28
 // expect-stdout: captured nodes: 2 kernels, scale by 3 1, copy of 2048 bytes 1
 // expect-stdout: captured then updated: 512 of 512 = 9, then 512 of 512 = 18
+// expect-stdout: update to a cooperative launch: cudaErrorGraphExecUpdateFailure result 8
 // expect-stdout: child graph node: 512 of 512 = 6, updated 512 of 512 = 8, other topology cudaErrorInvalidValue, still 512 of 512 = 8
 // Changing graphs and instantiated graphs (CUDA Runtime API, "Graph Management"). A graph memset(value) ->
 // kernel scale(k) -> memcpy to the host -> host node gives value * k in every element. Expectations, from those
@@ -28,7 +29,8 @@
 // - cudaGraphExecUpdate with "a topologically identical graph" takes its parameters; a different node count is
 //   cudaGraphExecUpdateErrorTopologyChanged with errorNode NULL, a changed node type
 //   cudaGraphExecUpdateErrorNodeTypeChanged with the node of the new graph, a dependency that does not match its
-//   pair TopologyChanged with errorNode and errorFromNode set; a failed update returns
+//   pair TopologyChanged with errorNode and errorFromNode set, a kernel node made cooperative (a node attribute:
+//   "A cooperative node cannot be updated to a non-cooperative node") AttributesChanged; a failed update returns
 //   cudaErrorGraphExecUpdateFailure and leaves the exec as it was; cudaGraphExecChildGraphNodeSetParams needs the
 //   child's topology "as well as the node insertion order" to match.
 #include "check_call.cuh"
@@ -225,6 +227,18 @@ int captured() {
   CHECK(cudaGraphExecUpdate(exec, second, &info));
   if (launch(exec)) return 1;
   printf("then %d of %d = 18\n", matching(h, 18), n);
+  // "A cooperative node cannot be updated to a non-cooperative node": a kernel node attribute
+  cudaGraph_t cooperative;
+  int k = 2;
+  void* args[] = {&d, &k, &size};
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  fill<<<n / 128, 128, 0, s>>>(d, 3, n);
+  CHECK(cudaLaunchCooperativeKernel((void*)scale, dim3(n / 128), dim3(128), args, 0, s));
+  CHECK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s));
+  CHECK(cudaStreamEndCapture(s, &cooperative));
+  cudaError_t e = cudaGraphExecUpdate(exec, cooperative, &info);
+  cudaGetLastError();
+  printf("update to a cooperative launch: %s result %d\n", cudaGetErrorName(e), info.result);
   return 0;
 }
 
