@@ -43,6 +43,13 @@ template <class T>
 const T* params_of(cudaGraphNode_t node, int type) {
   return node && node_of(node)->type == type ? std::any_cast<T>(&node_of(node)->params) : nullptr;
 }
+// New kernel parameters for `target`: its launch attributes (cluster shape, cooperative), which are not among
+// cudaKernelNodeParams, stay.
+int remake_kernel(const GraphNode* target, const cudaKernelNodeParams* p, GraphNode& made) {
+  if (!p) return rt::invalid_value;
+  const auto* was = target ? std::any_cast<rt::KeptLaunch>(&target->params) : nullptr;
+  return rt::make_kernel_node(*p, made, was ? was->extras : rt::LaunchExtras{});
+}
 bool is_1d(const cudaMemcpy3DParms& p) {
   return !p.srcArray && !p.dstArray && p.extent.height <= 1 && p.extent.depth <= 1;
 }
@@ -63,7 +70,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodePar
   return cudaSuccess;
 }
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* p) {
-  return set_params(node_of(node), rt::kernel_node, [p](GraphNode& m) { return p ? rt::make_kernel_node(*p, m) : rt::invalid_value; });
+  return set_params(node_of(node), rt::kernel_node, [&](GraphNode& m) { return remake_kernel(node_of(node), p, m); });
 }
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms* out) {
   if (!node || !out || node_of(node)->type != rt::memcpy_node || !rt::memcpy_params(*node_of(node), *out)) return cudaErrorInvalidValue;
@@ -97,7 +104,8 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeP
 // --- an instantiated graph's nodes, named by the nodes of the graph it was made from.
 // cudaGraphExecKernelNodeSetParams: "All nodeParams fields may change" (the function too: one device here).
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const cudaKernelNodeParams* p) {
-  return set_params(exec_node(exec, node), rt::kernel_node, [p](GraphNode& m) { return p ? rt::make_kernel_node(*p, m) : rt::invalid_value; });
+  GraphNode* target = exec_node(exec, node);
+  return set_params(target, rt::kernel_node, [&](GraphNode& m) { return remake_kernel(target, p, m); });
 }
 // cudaGraphExecMemcpyNodeSetParams: "Both the instantiation-time memory operands and the memory operands in
 // pNodeParams must be 1-dimensional. Zero-length operations are not supported."

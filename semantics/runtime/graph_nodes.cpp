@@ -28,7 +28,7 @@ cudaError_t add_graph_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGr
   return cudaSuccess;
 }
 
-int make_kernel_node(const cudaKernelNodeParams& p, GraphNode& node) {
+int make_kernel_node(const cudaKernelNodeParams& p, GraphNode& node, const LaunchExtras& extras) {
   if (p.extra) return Runtime::instance().unimplemented("a kernel node with arguments in `extra`");
   const Kernel* k = Runtime::instance().kernel(p.func);
   if (!k) return Runtime::instance().record(invalid_device_function);
@@ -37,7 +37,7 @@ int make_kernel_node(const cudaKernelNodeParams& p, GraphNode& node) {
   config.block = {p.blockDim.x, p.blockDim.y, p.blockDim.z};
   config.shared_bytes = p.sharedMemBytes;
   KeptLaunch kept;
-  if (int e = Runtime::instance().keep_launch(p.func, config, p.kernelParams, {}, kept)) return e;
+  if (int e = Runtime::instance().keep_launch(p.func, config, p.kernelParams, extras, kept)) return e;
   node.what = "kernel node " + k->name;
   node.run = [kept] { return Runtime::instance().run_kept(kept); };
   node.type = kernel_node;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -23,7 +24,8 @@ struct Memcpy1D {
 };
 
 // Each maker sets node.what, run, type and params, or returns the error (recorded) for parameters CUDA refuses.
-int make_kernel_node(const cudaKernelNodeParams& p, GraphNode& node);
+// (`extras`: the launch attributes a kernel node keeps when its parameters change, cluster shape and cooperative)
+int make_kernel_node(const cudaKernelNodeParams& p, GraphNode& node, const LaunchExtras& extras = {});
 int make_memcpy_node(const cudaMemcpy3DParms& p, GraphNode& node);
 int make_memcpy_node_1d(const Memcpy1D& p, GraphNode& node);
 int make_memset_node(const cudaMemsetParams& p, GraphNode& node);

@@ -15,6 +15,7 @@
 // expect-stdout: captured nodes: 2 kernels, scale by 3 1, copy of 2048 bytes 1
 // expect-stdout: captured then updated: 512 of 512 = 9, then 512 of 512 = 18
 // expect-stdout: update to a cooperative launch: cudaErrorGraphExecUpdateFailure result 8
+// expect-stdout: cooperative node with k=4: 512 of 512 = 12, updated from its graph: cudaSuccess, 512 of 512 = 6
 // expect-stdout: child graph node: 512 of 512 = 6, updated 512 of 512 = 8, other topology cudaErrorInvalidValue, still 512 of 512 = 8
 // Changing graphs and instantiated graphs (CUDA Runtime API, "Graph Management"). A graph memset(value) ->
 // kernel scale(k) -> memcpy to the host -> host node gives value * k in every element. Expectations, from those
@@ -239,6 +240,27 @@ int captured() {
   cudaError_t e = cudaGraphExecUpdate(exec, cooperative, &info);
   cudaGetLastError();
   printf("update to a cooperative launch: %s result %d\n", cudaGetErrorName(e), info.result);
+  // new kernel parameters leave the node's attributes: still cooperative, so the update from its graph succeeds
+  cudaGraphExec_t coop_exec;
+  cudaGraphNode_t coop_nodes[3];
+  size_t coop_count = 3;
+  CHECK(cudaGraphInstantiate(&coop_exec, cooperative, 0));
+  CHECK(cudaGraphGetNodes(cooperative, coop_nodes, &coop_count));
+  cudaKernelNodeParams kp = {};
+  cudaGraphNode_t scale_node = nullptr;
+  for (size_t i = 0; i < coop_count; ++i)
+    if (cudaGraphKernelNodeGetParams(coop_nodes[i], &kp) == cudaSuccess && kp.func == (void*)scale) scale_node = coop_nodes[i];
+  cudaGetLastError();
+  CHECK(cudaGraphKernelNodeGetParams(scale_node, &kp));
+  int k4 = 4;
+  void* args4[] = {&d, &k4, &size};
+  kp.kernelParams = args4;
+  CHECK(cudaGraphExecKernelNodeSetParams(coop_exec, scale_node, &kp));
+  if (launch(coop_exec)) return 1;
+  printf("cooperative node with k=4: %d of %d = 12, ", matching(h, 12), n);
+  e = cudaGraphExecUpdate(coop_exec, cooperative, &info);
+  if (launch(coop_exec)) return 1;
+  printf("updated from its graph: %s, %d of %d = 6\n", cudaGetErrorName(e), matching(h, 6), n);
   return 0;
 }
 
