@@ -4,6 +4,7 @@
 // its parameters (the node makers: graph_nodes.cpp); each node keeps its parameters for the Get/SetParams calls
 // (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp. Nodes of kinds not implemented here (conditional,
 // external semaphores, event waits) stay unimplemented, by name (api_missing.cpp).
+#include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -85,6 +86,10 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
 cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to, const cudaGraphEdgeData*,
                                         size_t count) {
   if (!graph || (count && (!from || !to))) return invalid();
+  if (ptx::runtime::has_memory_nodes(*graph_of(graph))) {  // cudaGraphAddMemAllocNode: "Nodes and edges of the graph cannot be deleted."
+    Runtime::instance().report("cudaGraphRemoveDependencies: the edges of a graph with memory nodes cannot be deleted");
+    return invalid();
+  }
   for (size_t i = 0; i < count; ++i) {
     auto& deps = node_of(to[i])->deps;
     auto it = std::find(deps.begin(), deps.end(), node_of(from[i]));

@@ -4,7 +4,7 @@
 // expect-stdout: launch 1: 512 of 512
 // expect-stdout: launch 2: 512 of 512
 // expect-stdout: free twice: cudaErrorInvalidValue, free of cudaMalloc memory: cudaErrorInvalidValue
-// expect-stdout: clone refused 1, child refused 1
+// expect-stdout: clone refused 1, child refused 1, edge removal refused 1
 // expect-stdout: captured: 4 nodes, 1 alloc, 1 free, result 512 of 512
 // expect-stdout: unfreed: second instantiation refused 1, readable after the launch 512 of 512, relaunch cudaErrorInvalidValue, after cudaFree cudaSuccess
 // expect-stdout: auto free: cudaSuccess cudaSuccess
@@ -13,7 +13,8 @@
 // - the node returns the allocation's address in dptr when it is created, fixed across launches; the graph's nodes
 //   ordered between the allocation and the free node may use it (a memset of 5, a kernel adding i: 5 + i);
 // - cudaGraphAddMemFreeNode is cudaErrorInvalidValue for an allocation freed twice in a graph and for an address
-//   no allocation node returned; a graph with memory nodes "cannot be cloned" and is no plain child graph;
+//   no allocation node returned; a graph with memory nodes "cannot be cloned", is no plain child graph, and its
+//   "Nodes and edges ... cannot be deleted";
 // - cudaMallocAsync / cudaFreeAsync in a capturing stream record an allocation and a free node;
 // - an allocation the graph does not free stays usable by stream work after the launch; relaunching before it is
 //   freed "will fail with cudaErrorInvalidValue"; cudaFree frees it; cudaGraphInstantiateFlagAutoFreeOnLaunch frees
@@ -97,7 +98,9 @@ int by_nodes() {
   CHECK(cudaGraphCreate(&parent, 0));
   cudaError_t cloned = cudaGraphClone(&copy, g);
   cudaError_t child = cudaGraphAddChildGraphNode(&extra, parent, nullptr, 0, g);
-  printf("clone refused %d, child refused %d\n", cloned != cudaSuccess, child != cudaSuccess);
+  cudaError_t removed = cudaGraphRemoveDependencies(g, &out, &freed, nullptr, 1);
+  printf("clone refused %d, child refused %d, edge removal refused %d\n", cloned != cudaSuccess, child != cudaSuccess,
+         removed != cudaSuccess);
   cudaGetLastError();
   return 0;
 }
