@@ -5,8 +5,10 @@
 #include "semantics/runtime/runtime.hpp"
 
 #include <any>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <string>
 
 using ptx::runtime::Graph;
 using ptx::runtime::GraphExec;
@@ -97,6 +99,12 @@ void take_work(Graph& target, const Graph& source) {
     t.params = source.nodes[i]->params;
   }
 }
+std::string result_name(cudaGraphExecUpdateResult r) {
+  static const char* const names[] = {"Success",         "Error",         "ErrorTopologyChanged", "ErrorNodeTypeChanged", "ErrorFunctionChanged",
+                                      "ErrorParametersChanged", "ErrorNotSupported", "ErrorUnsupportedFunctionChange", "ErrorAttributesChanged"};
+  const auto i = static_cast<std::size_t>(r);
+  return i < std::size(names) ? std::string("cudaGraphExecUpdate") + names[i] : "cudaGraphExecUpdateResult " + std::to_string(i);
+}
 cudaGraphNode_t handle(const GraphNode* n) { return reinterpret_cast<cudaGraphNode_t>(const_cast<GraphNode*>(n)); }
 }  // namespace
 
@@ -111,9 +119,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
   const Mismatch m = compare(*e->graph, *reinterpret_cast<Graph*>(graph));
   *info = cudaGraphExecUpdateResultInfo{m.result, handle(m.node), handle(m.from)};
   if (m.result != cudaGraphExecUpdateSuccess) {
-    Runtime::instance().report(std::string("cudaGraphExecUpdate: the update is not performed: ") +
-                               (m.node ? m.node->what : std::string("the graphs differ")) + " (cudaGraphExecUpdateResult " +
-                               std::to_string(m.result) + ")");
+    Runtime::instance().report("cudaGraphExecUpdate: the update is not performed: " + result_name(m.result) +
+                               (m.node ? " at the new graph's " + m.node->what : std::string()));
     return static_cast<cudaError_t>(Runtime::instance().record(cudaErrorGraphExecUpdateFailure));
   }
   take_work(*e->graph, *reinterpret_cast<Graph*>(graph));
