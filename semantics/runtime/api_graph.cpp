@@ -2,29 +2,28 @@
 // through events), and running graphs (cudaGraphInstantiate, cudaGraphLaunch). Captured work: kernel launches
 // (their argument bytes copied at capture, as CUDA does), async copies and memsets, event records, host functions,
 // graph launches. A launch of the instantiated graph runs every node after the nodes it depends on, in one order
-// the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp.
-#include "semantics/runtime/graph.hpp"
+// the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp; memory
+// nodes: api_graph_memory.cpp; changing nodes and instantiated graphs: api_graph_update.cpp, api_graph_exec_update.cpp.
+#include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <memory>
 #include <vector>
 
 using ptx::runtime::Graph;
+using ptx::runtime::GraphExec;
 using ptx::runtime::GraphNode;
 using ptx::runtime::Runtime;
 
 namespace {
-// An instantiated graph: its nodes in the order they run, copied (the graph may change or go; the executable
-// stays).
-struct GraphExec {
-  std::vector<GraphNode> nodes;
-};
-int run_nodes(const std::vector<GraphNode>& nodes) {
-  ptx::runtime::ReplayScope replay;  // the nodes' own calls are not calls made during a capture
-  for (const GraphNode& n : nodes)
-    if (int err = n.run()) return err;
-  return 0;
+// Graphs with memory nodes that have an instantiation now: "If graph contains any allocation or free nodes, there
+// can be at most one executable graph in existence for that graph at a time" (cudaGraphInstantiate).
+std::map<const Graph*, int>& instantiated() {
+  static std::map<const Graph*, int> m;
+  return m;
 }
 cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 }  // namespace
@@ -86,32 +85,46 @@ cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int) {
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   ptx::runtime::forget_graph(reinterpret_cast<Graph*>(graph));
+  instantiated().erase(reinterpret_cast<Graph*>(graph));
   delete reinterpret_cast<Graph*>(graph);
   return cudaSuccess;
 }
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t graph) {
   if (!clone || !graph) return cudaErrorInvalidValue;
+  if (ptx::runtime::has_memory_nodes(*reinterpret_cast<Graph*>(graph))) {  // cudaGraphAddMemAllocNode: "The graph cannot be cloned."
+    Runtime::instance().report("cudaGraphClone: a graph with memory nodes cannot be cloned");
+    return as_error(Runtime::instance().record(ptx::runtime::not_supported));
+  }
   *clone = reinterpret_cast<cudaGraph_t>(ptx::runtime::clone_graph(*reinterpret_cast<Graph*>(graph)).release());
   return cudaSuccess;
 }
 
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
   if (!exec || !graph) return cudaErrorInvalidValue;
-  std::vector<const GraphNode*> order;
-  if (!ptx::runtime::topological_order(*reinterpret_cast<Graph*>(graph), order)) {
+  auto e = ptx::runtime::instantiate(*reinterpret_cast<Graph*>(graph));
+  if (!e) {
     Runtime::instance().report("cudaGraphInstantiate: the graph's dependencies form a cycle");
     return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
   }
-  auto* e = new GraphExec();
-  for (const GraphNode* n : order) e->nodes.push_back({n->what, n->run, n->type, {}});
-  *exec = reinterpret_cast<cudaGraphExec_t>(e);
+  e->auto_free = flags & cudaGraphInstantiateFlagAutoFreeOnLaunch;
+  if (const Graph* g = reinterpret_cast<Graph*>(graph); ptx::runtime::has_memory_nodes(*g)) {
+    if (instantiated()[g]++) {
+      --instantiated()[g];
+      Runtime::instance().report("cudaGraphInstantiate: a graph with memory nodes has an instantiation already");
+      return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+    }
+    e->with_memory = g;
+  }
+  *exec = reinterpret_cast<cudaGraphExec_t>(e.release());
   return cudaSuccess;
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
   return cudaGraphInstantiate(exec, graph, flags);
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-  delete reinterpret_cast<GraphExec*>(exec);
+  const auto* e = reinterpret_cast<GraphExec*>(exec);
+  if (auto it = e ? instantiated().find(e->with_memory) : instantiated().end(); it != instantiated().end()) --it->second;
+  delete e;
   return cudaSuccess;
 }
 
@@ -120,10 +133,11 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   if (!exec) return cudaErrorInvalidValue;
   const auto* e = reinterpret_cast<GraphExec*>(exec);
+  const std::vector<GraphNode> nodes = ptx::runtime::exec_nodes(*e);
+  if (int err = ptx::runtime::free_before_launch(nodes, e->auto_free)) return as_error(err);
   // (the node keeps its own copy: the executable may be destroyed first)
-  if (ptx::runtime::capture_into(stream, {"cudaGraphLaunch", [nodes = e->nodes] { return run_nodes(nodes); }, ptx::runtime::child_graph_node, {}}))
-    return cudaSuccess;
-  return as_error(run_nodes(e->nodes));
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaGraphLaunch", ptx::runtime::child_graph_node,
+                                                [nodes] { return ptx::runtime::run_nodes(nodes); }));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) { return cudaGraphLaunch(exec, stream); }
 
@@ -134,9 +148,10 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_
     fn(user_data);
     return 0;
   };
-  if (ptx::runtime::capture_into(stream, {"cudaLaunchHostFunc", run, ptx::runtime::host_node, {}})) return cudaSuccess;
-  if (cudaError_t e = static_cast<cudaError_t>(Runtime::instance().sticky())) return e;
-  return as_error(run());
+  // (run now, it reports the stream's sticky error instead; recorded, it runs when the graph does)
+  if (!ptx::runtime::is_capturing(stream))
+    if (cudaError_t e = static_cast<cudaError_t>(Runtime::instance().sticky())) return e;
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaLaunchHostFunc", ptx::runtime::host_node, run));
 }
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* user_data) { return cudaLaunchHostFunc(stream, fn, user_data); }
 

@@ -1,13 +1,12 @@
 // CUDA runtime API: graphs built node by node (cudaGraphAdd*Node with their dependencies, cudaGraphAddDependencies
 // and RemoveDependencies) and the graph queries (nodes, root nodes, edges, a node's type and dependencies). What a
 // node does is fixed when it is added, as in CUDA: a kernel node copies its argument bytes, a memcpy or memset node
-// its parameters. Nodes of kinds not implemented here (memory allocation, conditional, external semaphores, event
-// waits) stay unimplemented, by name (api_missing.cpp).
-#include "semantics/runtime/graph.hpp"
-#include "semantics/runtime/pitched.hpp"
+// its parameters (the node makers: graph_nodes.cpp); each node keeps its parameters for the Get/SetParams calls
+// (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp. Nodes of kinds not implemented here (conditional,
+// external semaphores, event waits) stay unimplemented, by name (api_missing.cpp).
+#include "semantics/runtime/graph_memory.hpp"
+#include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
-
-#include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <memory>
@@ -23,95 +22,52 @@ cudaError_t invalid() { return as_error(Runtime::instance().record(ptx::runtime:
 Graph* graph_of(cudaGraph_t g) { return reinterpret_cast<Graph*>(g); }
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 
-// Adds `node` to `graph` after `deps` (nodes of the same graph, as CUDA requires).
-cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, GraphNode node) {
-  if (!out || !graph || (count && !deps)) return invalid();
-  Graph* g = graph_of(graph);
-  for (size_t i = 0; i < count; ++i) {
-    if (!g->owns(node_of(deps[i]))) return invalid();
-    node.deps.push_back(node_of(deps[i]));
-  }
-  *out = reinterpret_cast<cudaGraphNode_t>(g->add(std::move(node)));
-  return cudaSuccess;
+// Each cudaGraphAdd*Node: the node its maker makes, added after `deps`.
+template <class Make>
+cudaError_t add_made(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, bool given, Make make) {
+  if (!given) return invalid();
+  GraphNode made;
+  if (int e = make(made)) return as_error(e);
+  return ptx::runtime::add_graph_node(node, graph, deps, count, std::move(made));
 }
-
 }  // namespace
 
 extern "C" {
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count) {
-  return add_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
+  return ptx::runtime::add_graph_node(node, graph, deps, count, {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}});
 }
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaKernelNodeParams* p) {
-  if (!p) return invalid();
-  if (p->extra) return as_error(Runtime::instance().unimplemented("cudaGraphAddKernelNode with arguments in `extra`"));
-  const auto* host_function = p->func;
-  const ptx::runtime::Kernel* k = Runtime::instance().kernel(host_function);
-  if (!k) return as_error(Runtime::instance().record(ptx::runtime::invalid_device_function));
-  ptx::runtime::LaunchConfig config;
-  config.grid = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
-  config.block = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
-  config.shared_bytes = p->sharedMemBytes;
-  int error = 0;
-  auto run = Runtime::instance().deferred_launch(host_function, config, p->kernelParams, {}, error);
-  if (!run) return as_error(error);
-  return add_node(node, graph, deps, count, {"kernel node " + k->name, std::move(run), ptx::runtime::kernel_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_kernel_node(*p, m); });
 }
-
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count, void* dst,
                                      const void* src, size_t bytes, cudaMemcpyKind kind) {
-  auto run = [=] { return Runtime::instance().copy(dst, src, bytes, kind); };
-  return add_node(node, graph, deps, count, {"memcpy node", run, ptx::runtime::memcpy_node, {}});
+  return add_made(node, graph, deps, count, true, [&](GraphNode& m) { return ptx::runtime::make_memcpy_node_1d({dst, src, bytes, kind}, m); });
 }
-
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemcpy3DParms* p) {
-  if (!p) return invalid();
-  const cudaMemcpy3DParms copy = *p;
-  return add_node(node, graph, deps, count, {"memcpy node", [copy] { return ptx::runtime::copy_pitched(copy); }, ptx::runtime::memcpy_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_memcpy_node(*p, m); });
 }
-
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemsetParams* p) {
-  if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)) return invalid();
-  if (p->height > 1 && p->pitch < p->width * p->elementSize) return invalid();
-  const cudaMemsetParams set = *p;
-  auto run = [set] { return ptx::runtime::set_rows(set.dst, set.pitch, set.value, set.elementSize, set.width, set.height); };
-  return add_node(node, graph, deps, count, {"memset node", run, ptx::runtime::memset_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_memset_node(*p, m); });
 }
-
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                  const cudaHostNodeParams* p) {
-  if (!p || !p->fn) return invalid();
-  auto run = [fn = p->fn, data = p->userData] {
-    fn(data);
-    return 0;
-  };
-  return add_node(node, graph, deps, count, {"host node", run, ptx::runtime::host_node, {}});
+  return add_made(node, graph, deps, count, p, [p](GraphNode& m) { return ptx::runtime::make_host_node(*p, m); });
 }
-
-// The child graph is copied into the node (CUDA clones it); the node runs the copy's nodes in dependency order.
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                        cudaGraph_t child) {
-  if (!child) return invalid();
-  std::shared_ptr<Graph> copy = ptx::runtime::clone_graph(*graph_of(child));
-  std::vector<const GraphNode*> order;
-  if (!ptx::runtime::topological_order(*copy, order)) return invalid();
-  auto run = [copy, order] {
-    for (const GraphNode* n : order)
-      if (int err = n->run()) return err;
-    return 0;
-  };
-  return add_node(node, graph, deps, count, {"child graph node", run, ptx::runtime::child_graph_node, {}});
+  return add_made(node, graph, deps, count, child, [child](GraphNode& m) { return ptx::runtime::make_child_node(*graph_of(child), m); });
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                         cudaEvent_t event) {
   if (!event) return invalid();
   auto run = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
-  return add_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
+  return ptx::runtime::add_graph_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
 }
 
 // Edges from[i] -> to[i]: to[i] runs after from[i]. Edge data other than the default is not modelled.
@@ -130,6 +86,10 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
 cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to, const cudaGraphEdgeData*,
                                         size_t count) {
   if (!graph || (count && (!from || !to))) return invalid();
+  if (ptx::runtime::has_memory_nodes(*graph_of(graph))) {  // cudaGraphAddMemAllocNode: "Nodes and edges of the graph cannot be deleted."
+    Runtime::instance().report("cudaGraphRemoveDependencies: the edges of a graph with memory nodes cannot be deleted");
+    return invalid();
+  }
   for (size_t i = 0; i < count; ++i) {
     auto& deps = node_of(to[i])->deps;
     auto it = std::find(deps.begin(), deps.end(), node_of(from[i]));

@@ -1,6 +1,7 @@
 // CUDA runtime API: device memory, host memory, copies and symbols (cuda_runtime_api.h, "Memory Management").
 // Asynchronous forms complete before they return: one of the orders a stream allows (docs/exec.md).
-#include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/graph_memory.hpp"
+#include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -48,15 +49,29 @@ cudaError_t cudaFree(void* devPtr) {
   if (int e = ptx::runtime::capture_forbids("cudaFree")) return as_error(e);
   return as_error(Runtime::instance().release(devPtr));
 }
-// Stream-ordered allocation happens at once. In a capture CUDA records memory allocation and free nodes, which
-// are not modelled: refused by name.
+// Stream-ordered allocation happens at once. In a capture it records a memory allocation node (its address fixed
+// now, its memory allocated when the graph runs) and a free node (of an address such a node returned), as the
+// Programming Guide's "Graph Memory Nodes" says stream capture does (api_graph_memory.cpp).
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
-  if (ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().unimplemented("cudaMallocAsync in a stream capture (a memory allocation node)"));
-  return as_error(Runtime::instance().allocate(devPtr, size));
+  if (!ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().allocate(devPtr, size));
+  if (!devPtr) return cudaErrorInvalidValue;
+  cudaMemAllocNodeParams p{};
+  p.poolProps.allocType = cudaMemAllocationTypePinned;
+  p.poolProps.location = {cudaMemLocationTypeDevice, 0};
+  p.bytesize = size;
+  ptx::runtime::GraphNode node;
+  if (int e = ptx::runtime::make_mem_alloc_node(p, node)) return as_error(e);
+  ptx::runtime::capture_into(stream, std::move(node));
+  *devPtr = p.dptr;
+  return cudaSuccess;
 }
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
-  if (ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().unimplemented("cudaFreeAsync in a stream capture (a memory free node)"));
-  return as_error(Runtime::instance().release(devPtr));
+  ptx::runtime::Graph* g = ptx::runtime::capture_graph(stream);
+  if (!g) return as_error(Runtime::instance().release(devPtr));
+  ptx::runtime::GraphNode node;
+  if (int e = ptx::runtime::make_mem_free_node(*g, devPtr, node)) return as_error(e);
+  ptx::runtime::capture_into(stream, std::move(node));
+  return cudaSuccess;
 }
 
 cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return as_error(Runtime::instance().allocate_managed(devPtr, size)); }
@@ -99,18 +114,19 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   return copy_now(dst, src, count, kind);
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyAsync", [=] { return static_cast<int>(copy_now(dst, src, count, kind)); }, ptx::runtime::memcpy_node, {}}))
-    return cudaSuccess;
-  return copy_now(dst, src, count, kind);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyAsync", ptx::runtime::memcpy_node,
+                                                [=] { return static_cast<int>(copy_now(dst, src, count, kind)); },
+                                                ptx::runtime::Memcpy1D{dst, src, count, kind}));
 }
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   if (int e = ptx::runtime::capture_forbids("cudaMemset")) return as_error(e);
   return set_now(devPtr, value, count);
 }
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemsetAsync", [=] { return static_cast<int>(set_now(devPtr, value, count)); }, ptx::runtime::memset_node, {}}))
-    return cudaSuccess;
-  return set_now(devPtr, value, count);
+  // (a captured memset keeps its parameters as a node of one row of `count` bytes would)
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemsetAsync", ptx::runtime::memset_node,
+                                                [=] { return static_cast<int>(set_now(devPtr, value, count)); },
+                                                cudaMemsetParams{devPtr, 0, static_cast<unsigned>(value) & 0xff, 1, count, 1}));
 }
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
@@ -123,13 +139,11 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
   auto run = [=] { return static_cast<int>(to_symbol_now(symbol, src, count, offset, kind)); };
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToSymbolAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
-  return to_symbol_now(symbol, src, count, offset, kind);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyToSymbolAsync", ptx::runtime::memcpy_node, run));
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
   auto run = [=] { return static_cast<int>(from_symbol_now(dst, symbol, count, offset, kind)); };
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromSymbolAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
-  return from_symbol_now(dst, symbol, count, offset, kind);
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpyFromSymbolAsync", ptx::runtime::memcpy_node, run));
 }
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) { return symbol_at(symbol, 0, 0, *devPtr); }
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {

@@ -45,11 +45,6 @@ int set_rows(void* dst, size_t pitch, unsigned value, size_t element, size_t wid
 
 namespace {
 cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
-// Runs `run` now, or records it as a node (`type`) when `stream` captures.
-cudaError_t now_or_captured(cudaStream_t stream, const char* what, int type, std::function<int()> run) {
-  if (ptx::runtime::capture_into(stream, {what, run, type, {}})) return cudaSuccess;
-  return as_error(run());
-}
 }  // namespace
 
 extern "C" {
@@ -74,8 +69,8 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 }
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
                               cudaStream_t stream) {
-  return now_or_captured(stream, "cudaMemcpy2DAsync", ptx::runtime::memcpy_node,
-                         [=] { return ptx::runtime::copy_rows(dst, dpitch, src, spitch, width, height, kind); });
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpy2DAsync", ptx::runtime::memcpy_node,
+                                                [=] { return ptx::runtime::copy_rows(dst, dpitch, src, spitch, width, height, kind); }));
 }
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   if (!p) return cudaErrorInvalidValue;
@@ -85,7 +80,7 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
   if (!p) return cudaErrorInvalidValue;
   const cudaMemcpy3DParms copy = *p;
-  return now_or_captured(stream, "cudaMemcpy3DAsync", ptx::runtime::memcpy_node, [copy] { return ptx::runtime::copy_pitched(copy); });
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemcpy3DAsync", ptx::runtime::memcpy_node, [copy] { return ptx::runtime::copy_pitched(copy); }));
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
@@ -93,8 +88,8 @@ cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, si
   return as_error(ptx::runtime::set_rows(devPtr, pitch, static_cast<unsigned>(value), 1, width, height));
 }
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) {
-  return now_or_captured(stream, "cudaMemset2DAsync", ptx::runtime::memset_node,
-                         [=] { return ptx::runtime::set_rows(devPtr, pitch, static_cast<unsigned>(value), 1, width, height); });
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemset2DAsync", ptx::runtime::memset_node,
+                                                [=] { return ptx::runtime::set_rows(devPtr, pitch, static_cast<unsigned>(value), 1, width, height); }));
 }
 // Every slice of extent.height rows of extent.width bytes; slices are pitch * ysize bytes apart.
 cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent extent) {
@@ -105,12 +100,12 @@ cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent extent) {
   return cudaSuccess;
 }
 cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int value, cudaExtent extent, cudaStream_t stream) {
-  return now_or_captured(stream, "cudaMemset3DAsync", ptx::runtime::memset_node, [=] {
+  return as_error(ptx::runtime::now_or_captured(stream, "cudaMemset3DAsync", ptx::runtime::memset_node, [=] {
     for (size_t z = 0; z < extent.depth; ++z)
       if (int e = ptx::runtime::set_rows(static_cast<char*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, static_cast<unsigned>(value), 1, extent.width, extent.height))
         return e;
     return 0;
-  });
+  }));
 }
 
 }  // extern "C"

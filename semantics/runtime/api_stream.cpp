@@ -60,8 +60,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     callback(stream, sticky(stream), user_data);
     return 0;
   };
-  if (ptx::runtime::capture_into(stream, {"cudaStreamAddCallback", run, ptx::runtime::host_node, {}})) return cudaSuccess;
-  return static_cast<cudaError_t>(run());
+  return static_cast<cudaError_t>(ptx::runtime::now_or_captured(stream, "cudaStreamAddCallback", ptx::runtime::host_node, run));
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   Runtime::instance().forget_handle(stream);

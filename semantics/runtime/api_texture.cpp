@@ -212,14 +212,12 @@ cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t sr
 }
 // Asynchronous forms complete before they return (docs/exec.md); in a capturing stream they are recorded.
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpy2DToArrayAsync", [=] { return static_cast<int>(cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind)); }, ptx::runtime::memcpy_node, {}}))
-    return cudaSuccess;
-  return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+  auto run = [=] { return static_cast<int>(cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind)); };
+  return static_cast<cudaError_t>(ptx::runtime::now_or_captured(stream, "cudaMemcpy2DToArrayAsync", ptx::runtime::memcpy_node, run));
 }
 cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpy2DFromArrayAsync", [=] { return static_cast<int>(cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind)); }, ptx::runtime::memcpy_node, {}}))
-    return cudaSuccess;
-  return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+  auto run = [=] { return static_cast<int>(cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind)); };
+  return static_cast<cudaError_t>(ptx::runtime::now_or_captured(stream, "cudaMemcpy2DFromArrayAsync", ptx::runtime::memcpy_node, run));
 }
 
 // The deprecated 1D forms: `count` bytes from (wOffset bytes, hOffset), continuing row after row.
@@ -232,13 +230,11 @@ cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset
 // (In a capturing stream they are recorded, as the 2D forms: the copy reads its source when the graph runs.)
 cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   auto run = [=] { return static_cast<int>(to_array_1d(dst, wOffset, hOffset, src, count, kind)); };
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyToArrayAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
-  return to_array_1d(dst, wOffset, hOffset, src, count, kind);
+  return static_cast<cudaError_t>(ptx::runtime::now_or_captured(stream, "cudaMemcpyToArrayAsync", ptx::runtime::memcpy_node, run));
 }
 cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   auto run = [=] { return static_cast<int>(from_array_1d(dst, src, wOffset, hOffset, count, kind)); };
-  if (ptx::runtime::capture_into(stream, {"cudaMemcpyFromArrayAsync", run, ptx::runtime::memcpy_node, {}})) return cudaSuccess;
-  return from_array_1d(dst, src, wOffset, hOffset, count, kind);
+  return static_cast<cudaError_t>(ptx::runtime::now_or_captured(stream, "cudaMemcpyFromArrayAsync", ptx::runtime::memcpy_node, run));
 }
 
 }  // extern "C"

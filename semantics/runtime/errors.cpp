@@ -38,6 +38,8 @@ constexpr ErrorText kErrors[] = {
     {stream_capture_merge, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"},
     {stream_capture_unmatched, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"},
     {stream_capture_unjoined, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
+    {graph_exec_update_failure, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
     {unknown, "cudaErrorUnknown", "unknown error"},
 };
 const ErrorText* find(int code) {

@@ -41,10 +41,42 @@ bool topological_order(const Graph& g, std::vector<const GraphNode*>& order) {
   return true;
 }
 
+bool run_order_copy(const Graph& g, std::vector<GraphNode>& out) {
+  std::vector<const GraphNode*> order;
+  if (!topological_order(g, order)) return false;
+  out.clear();
+  for (const GraphNode* n : order) out.push_back({n->what, n->run, n->type, {}, n->params, n->enabled});
+  return true;
+}
+
+int run_nodes(const std::vector<GraphNode>& nodes) {
+  ReplayScope replay;  // the nodes' own calls are not calls made during a capture
+  for (const GraphNode& n : nodes)
+    if (n.enabled)
+      if (int err = n.run()) return err;
+  return 0;
+}
+
+std::unique_ptr<GraphExec> instantiate(const Graph& g) {
+  auto e = std::make_unique<GraphExec>();
+  e->graph = clone_graph(g);
+  std::vector<const GraphNode*> order;
+  if (!topological_order(*e->graph, order)) return nullptr;
+  for (const GraphNode* n : order) e->order.push_back(const_cast<GraphNode*>(n));
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) e->from_source[g.nodes[i].get()] = e->graph->nodes[i].get();
+  return e;
+}
+
+std::vector<GraphNode> exec_nodes(const GraphExec& e) {
+  std::vector<GraphNode> out;
+  for (const GraphNode* n : e.order) out.push_back({n->what, n->run, n->type, {}, n->params, n->enabled});
+  return out;
+}
+
 std::unique_ptr<Graph> clone_graph(const Graph& g) {
   auto copy = std::make_unique<Graph>();
   std::map<const GraphNode*, GraphNode*> to_copy;
-  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add({n->what, n->run, n->type, {}});
+  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add({n->what, n->run, n->type, {}, n->params, n->enabled});
   for (const auto& n : g.nodes)
     for (GraphNode* d : n->deps) to_copy[n.get()]->deps.push_back(to_copy.at(d));
   copy->invalidated = g.invalidated;
@@ -164,6 +196,11 @@ bool capture_into(const void* stream, GraphNode node) {
   node.deps = c->frontier[stream];
   c->frontier[stream] = {c->graph->add(std::move(node))};
   return true;
+}
+
+int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run, std::any params) {
+  if (capture_into(stream, {what, run, type, {}, std::move(params)})) return success;
+  return run();
 }
 
 void note_event_record(const void* stream, const void* event) {

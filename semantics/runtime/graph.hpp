@@ -5,7 +5,9 @@
 // the nodes it depends on.
 #pragma once
 
+#include <any>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,15 +18,18 @@ struct Graph;
 
 // Node types, numbered as cudaGraphNodeType numbers them (driver_types.h).
 enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, host_node = 3, child_graph_node = 4, empty_node = 5,
-                           event_record_node = 7 };
+                           event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11 };
 
-// One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), and the nodes
-// of its graph it depends on.
+// One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), the nodes
+// of its graph it depends on, and the parameters it was made from where the API hands them back or changes them
+// (graph_nodes.hpp, graph_memory.hpp).
 struct GraphNode {
   std::string what;
   std::function<int()> run;
   int type = 0;
   std::vector<GraphNode*> deps;
+  std::any params{};
+  bool enabled = true;  // in an instantiated graph (cudaGraphNodeSetEnabled): a disabled node runs as an empty node
 };
 struct Graph {
   std::vector<std::unique_ptr<GraphNode>> nodes;
@@ -36,8 +41,28 @@ struct Graph {
 // The nodes in an order that runs each after its dependencies (insertion order where the edges allow); false
 // when the edges form a cycle.
 bool topological_order(const Graph& g, std::vector<const GraphNode*>& order);
+// The nodes of `g` copied, without their edges, in the order they run (topological_order); false on a cycle.
+bool run_order_copy(const Graph& g, std::vector<GraphNode>& out);
+// Runs `nodes` one after the other as calls outside any capture (a graph launch, a child graph node), stopping at
+// the first error (which each node has recorded, as the call it stands for would).
+int run_nodes(const std::vector<GraphNode>& nodes);
 // A copy of `g` whose nodes depend on each other as g's do (cudaGraphClone, child graphs).
 std::unique_ptr<Graph> clone_graph(const Graph& g);
+
+// An instantiated graph: its own copy of the graph's nodes and edges, which the exec's SetParams calls and
+// cudaGraphExecUpdate change (the graph may change or go; the executable stays as instantiated), the order they run
+// in, and its node for each node of the graph it was made from (the handles those calls name).
+struct GraphExec {
+  std::unique_ptr<Graph> graph;
+  std::vector<GraphNode*> order;
+  std::map<const GraphNode*, GraphNode*> from_source;
+  bool auto_free = false;              // cudaGraphInstantiateFlagAutoFreeOnLaunch
+  const Graph* with_memory = nullptr;  // the graph it was made from, when that has memory nodes
+};
+// Instantiates `g`; null when its edges form a cycle.
+std::unique_ptr<GraphExec> instantiate(const Graph& g);
+// The nodes of `e` in the order they run, copied (for a launch, or a launch recorded in a capture).
+std::vector<GraphNode> exec_nodes(const GraphExec& e);
 
 // --- stream capture. `mode` is a cudaStreamCaptureMode (0 global, 1 thread-local, 2 relaxed).
 // Starts a capture on `stream` into a new graph; false if it captures already.
@@ -53,6 +78,9 @@ const std::vector<GraphNode*>* capture_dependencies(const void* stream);
 // If `stream` is capturing, records `node` in its graph after the stream's earlier work and returns true;
 // otherwise returns false and the caller runs the operation now.
 bool capture_into(const void* stream, GraphNode node);
+// The rule of every asynchronous call: when `stream` captures, records `run` as a node (`type`, named `what`) and
+// returns 0; otherwise runs it now and returns its error (a cudaError_t as int).
+int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run, std::any params = {});
 // cudaEventRecord on `stream`: inside a capture the event marks the stream's point in it.
 void note_event_record(const void* stream, const void* event);
 // cudaStreamWaitEvent(stream, event): where the event marks a point of a capture, the stream's later work depends

@@ -26,8 +26,9 @@ std::string MemcheckMonitor::summary() {
   return s;
 }
 
-void MemcheckMonitor::allocated(std::uint64_t base, std::uint64_t size) {
-  allocations_[base] = {next_number_++, size, std::vector<bool>(size, false), false};
+void MemcheckMonitor::allocated(std::uint64_t base, std::uint64_t size, const std::string& name) {
+  const std::uint64_t number = name.empty() ? next_number_++ : 0;
+  allocations_[base] = {number, size, std::vector<bool>(size, false), false, name.empty() ? "cudaMalloc #" + std::to_string(number) : name};
 }
 
 void MemcheckMonitor::device_written(std::uint64_t address, std::uint64_t size) {
@@ -97,10 +98,10 @@ void MemcheckMonitor::report(const char* what, const char* rule, std::uint64_t& 
   if (a.ins && a.ins->loc.pos.line)
     if (auto it = module_->source_files.find(a.ins->loc.pos.file); it != module_->source_files.end()) file = it->second;
   add_finding({rule, "error",
-               std::string(what) + ": " + std::to_string(a.bytes) + " bytes at cudaMalloc #" + std::to_string(alloc.number) + "+" + std::to_string(a.addr - base),
+               std::string(what) + ": " + std::to_string(a.bytes) + " bytes at " + alloc.name + "+" + std::to_string(a.addr - base),
                ir::kernel_title(launch_->kernel), file, a.ins ? a.ins->loc.pos.line : 0});
   auto dims = [](const std::array<std::uint32_t, 3>& d) { return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")"; };
-  std::cerr << "ptxcheck exec: memcheck: " << what << ": " << a.bytes << " bytes at cudaMalloc #" << alloc.number << "+" << (a.addr - base)
+  std::cerr << "ptxcheck exec: memcheck: " << what << ": " << a.bytes << " bytes at " << alloc.name << "+" << (a.addr - base)
             << " by " << (a.ins ? ir::opcode_text(*a.ins) : std::string("?")) << " at " << where << ", kernel "
             << ir::kernel_title(launch_->kernel) << ", block " << dims(t.ctaid) << " thread " << dims(t.tid) << "\n";
 }

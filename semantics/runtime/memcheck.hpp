@@ -23,7 +23,7 @@ class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
   // LaunchMonitor
   interp::RunResult run(const ir::Module& module, const interp::Launch& launch, const interp::Options& options) override;
   std::string summary() override;
-  void allocated(std::uint64_t base, std::uint64_t size) override;
+  void allocated(std::uint64_t base, std::uint64_t size, const std::string& name = {}) override;
   void device_written(std::uint64_t address, std::uint64_t size) override;
   void freed(std::uint64_t base) override;
   bool keep_freed() const override { return true; }
@@ -45,6 +45,7 @@ class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
     std::uint64_t number = 0, size = 0;
     std::vector<bool> initialized;
     bool freed = false;
+    std::string name;  // what messages call it: "cudaMalloc #number" unless named
   };
   // The allocation holding `address`, with its base; null when none (module variables, launch-local memory).
   std::pair<std::uint64_t, Allocation*> find(std::uint64_t address);

@@ -296,6 +296,7 @@ int Runtime::release(const void* pointer) {
   std::lock_guard lock(mutex_);
   if (!pointer) return success;  // cudaFree(nullptr) does nothing
   const auto base = reinterpret_cast<std::uint64_t>(pointer);
+  if (graph_memory_.count(base)) return graph_free(pointer);
   if (auto m = managed_.find(base); m != managed_.end()) {
     munmap(reinterpret_cast<void*>(base), m->second);
     managed_.erase(m);
@@ -312,6 +313,43 @@ int Runtime::release(const void* pointer) {
   }
   if (!device_.memory.release(base)) return record(invalid_value);
   forget_allocation(base);
+  return success;
+}
+
+int Runtime::reserve_graph_memory(void** pointer, std::uint64_t size) {
+  std::lock_guard lock(mutex_);
+  const std::string name = "graph allocation #" + std::to_string(graph_memory_.size() + 1);
+  const std::uint64_t a = device_.memory.allocate(name, size, 256);
+  if (!a) return record(memory_allocation);
+  graph_memory_[a] = size;
+  freed_.insert(a);  // not allocated until its node runs
+  if (monitor_) {
+    monitor_->allocated(a, size, name);
+    monitor_->freed(a);
+  }
+  *pointer = reinterpret_cast<void*>(a);
+  return success;
+}
+bool Runtime::is_graph_memory(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  return graph_memory_.count(reinterpret_cast<std::uint64_t>(pointer)) != 0;
+}
+bool Runtime::graph_memory_live(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  return is_graph_memory(pointer) && !freed_.count(reinterpret_cast<std::uint64_t>(pointer));
+}
+int Runtime::graph_allocate(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  const auto a = reinterpret_cast<std::uint64_t>(pointer);
+  if (!graph_memory_.count(a) || !freed_.erase(a)) return record(invalid_value);
+  if (monitor_) monitor_->allocated(a, graph_memory_[a], device_.memory.find(a, 1)->name);  // recreated: no values yet
+  return success;
+}
+int Runtime::graph_free(const void* pointer) {
+  std::lock_guard lock(mutex_);
+  const auto a = reinterpret_cast<std::uint64_t>(pointer);
+  if (!graph_memory_.count(a) || !freed_.insert(a).second) return record(invalid_value);
+  if (monitor_) monitor_->freed(a);
   return success;
 }
 
@@ -480,42 +518,36 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
 
 // A launch into a capturing stream (api_graph.cpp): recorded as a node of the capture.
 int Runtime::capture_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras) {
-  int error = success;
-  auto run = deferred_launch(host_function, config, args, extras, error);
-  if (!run) return error;
-  capture_into(config.stream, {"launch of " + kernel(host_function)->name, std::move(run), kernel_node, {}});
+  KeptLaunch kept;
+  if (int e = keep_launch(host_function, config, args, extras, kept)) return e;
+  auto run = [kept] { return Runtime::instance().run_kept(kept); };
+  capture_into(config.stream, {"launch of " + kernel(host_function)->name, std::move(run), kernel_node, {}, std::move(kept)});
   return success;
 }
 
 // The node launches with the copied argument bytes on the legacy stream when the graph runs.
-std::function<int()> Runtime::deferred_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras,
-                                              int& error) {
+int Runtime::keep_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras, KeptLaunch& out) {
   const ir::Function* fn = kernel_function(host_function);
-  if (!fn) {
-    error = record(invalid_device_function);
-    return {};
-  }
+  if (!fn) return record(invalid_device_function);
   auto bytes = std::make_shared<std::vector<std::vector<std::uint8_t>>>();
   for (std::size_t p = 0; p < fn->params.size(); ++p) {
     const auto* b = static_cast<const std::uint8_t*>(args ? args[p] : nullptr);
-    if (!b) {
-      error = record(invalid_value);
-      return {};
-    }
+    if (!b) return record(invalid_value);
     bytes->emplace_back(b, b + fn->params[p].size_bytes());
   }
-  LaunchConfig replay = config;
-  replay.stream = nullptr;
-  const int device = current_device();  // the node runs on the device it was made on
-  return [this, host_function, replay, bytes, extras, device] {
-    std::vector<void*> pointers;
-    for (auto& b : *bytes) pointers.push_back(b.data());
-    const int caller = current_device();
-    set_device(device);
-    const int e = launch(host_function, replay, pointers.data(), extras);
-    set_device(caller);
-    return e;
-  };
+  out = KeptLaunch{host_function, config, extras, bytes, {}, current_device()};  // runs on the device it was made on
+  out.config.stream = nullptr;
+  for (auto& b : *bytes) out.pointers.push_back(b.data());
+  return success;
+}
+
+int Runtime::run_kept(const KeptLaunch& k) {
+  std::vector<void*> pointers = k.pointers;
+  const int caller = current_device();
+  set_device(k.device);
+  const int e = launch(k.host_function, k.config, pointers.data(), k.extras);
+  set_device(caller);
+  return e;
 }
 
 }  // namespace ptx::runtime

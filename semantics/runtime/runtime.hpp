@@ -32,7 +32,8 @@ enum Error : int {
   no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, illegal_state = 401, not_ready = 600,
   illegal_address = 700, launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716,
   launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
-  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, unknown = 999,
+  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, graph_exec_update_failure = 910,
+  unknown = 999,
 };
 
 struct Module {
@@ -75,11 +76,24 @@ class LaunchMonitor {
   // Said once the program ends (a summary), empty for nothing.
   virtual std::string summary() { return {}; }
   // What the program does to device memory outside kernels (--memcheck tracks which bytes hold values).
-  virtual void allocated(std::uint64_t, std::uint64_t) {}
+  // (`name` names an allocation that is not a cudaMalloc one in messages: a graph allocation)
+  virtual void allocated(std::uint64_t, std::uint64_t, const std::string& = {}) {}
   virtual void device_written(std::uint64_t, std::uint64_t) {}
   virtual void freed(std::uint64_t) {}
   // Whether freed allocations stay in device memory, marked, so that a later access is seen (--memcheck).
   virtual bool keep_freed() const { return false; }
+};
+
+// A launch kept to run later (a graph's kernel node): the kernel, its configuration and its argument bytes, copied
+// when the node is made or captured, as CUDA copies them; `pointers` point at each argument's bytes (the node's own
+// copy, which cudaGraphKernelNodeGetParams returns).
+struct KeptLaunch {
+  const void* host_function = nullptr;
+  LaunchConfig config;
+  LaunchExtras extras;
+  std::shared_ptr<const std::vector<std::vector<std::uint8_t>>> bytes;
+  std::vector<void*> pointers;
+  int device = 0;  // the device current when the node was made: it runs there
 };
 
 class Runtime {
@@ -124,7 +138,16 @@ class Runtime {
 
   // --- memory: device addresses are the interpreter's global addresses.
   int allocate(void** pointer, std::uint64_t size);
-  int release(const void* pointer);
+  int release(const void* pointer);  // cudaFree: also of a live graph allocation (graph_free)
+  // Graph memory (api_graph_memory.cpp): an address reserved when an allocation node is made, kept for the
+  // program's life; its bytes are allocated (live, uninitialized) when the node runs and freed by a free node,
+  // cudaFreeAsync or cudaFree. Outside its life it is as freed memory. graph_allocate / graph_free fail with
+  // cudaErrorInvalidValue when the allocation is live / not live already.
+  int reserve_graph_memory(void** pointer, std::uint64_t size);
+  bool is_graph_memory(const void* pointer);
+  bool graph_memory_live(const void* pointer);
+  int graph_allocate(const void* pointer);
+  int graph_free(const void* pointer);
   // Managed memory (cudaMallocManaged): one address for host and device. The device region is mapped in the
   // process at its own address; the host's bytes are the program's view between launches and are copied into
   // the interpreter's region before each launch and back after it (kernels run while the host waits).
@@ -148,9 +171,10 @@ class Runtime {
   bool pop_config(LaunchConfig& c);
   int launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras = {});
   // A launch to run later (a graph's kernel node): the argument bytes are copied now, as CUDA copies them when
-  // the node is created or captured. Empty, with the error recorded in `error`, when the launch cannot be made.
-  std::function<int()> deferred_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras,
-                                       int& error);
+  // the node is created or captured. 0, or the error (recorded) when the launch cannot be made.
+  int keep_launch(const void* host_function, const LaunchConfig& config, void** args, const LaunchExtras& extras, KeptLaunch& out);
+  // Runs a kept launch (on the legacy stream: a graph's nodes run when the graph does).
+  int run_kept(const KeptLaunch& k);
   const Kernel* kernel(const void* host_function);
   // The registered kernel's PTX function (for cudaFuncGetAttributes), or null.
   const ir::Function* kernel_function(const void* host_function);
@@ -198,6 +222,7 @@ class Runtime {
   std::vector<LaunchConfig> configs_;
   std::unique_ptr<LaunchMonitor> monitor_;
   std::set<std::uint64_t> freed_;
+  std::map<std::uint64_t, std::uint64_t> graph_memory_;  // graph allocations: base -> bytes
   std::map<std::uint64_t, std::uint64_t> managed_;  // base -> mapped bytes
   std::map<std::string, long long> device_overrides_;
   void sync_managed(bool to_device);  // allocations freed but kept (LaunchMonitor::keep_freed)

@@ -1,6 +1,6 @@
 // expect-exit: 0
 // expect-stdout: node: cudaErrorNotSupported
-// expect-stderr: cudaGraphAddMemFreeNode is not implemented
+// expect-stderr: cudaGraphAddExternalSemaphoresSignalNode is not implemented
 // A runtime call ptxcheck does not implement fails loudly, with its name, and returns an error.
 #include <cstdio>
 
@@ -8,7 +8,8 @@ int main() {
   cudaGraph_t graph;
   cudaGraphCreate(&graph, 0);
   cudaGraphNode_t node;
-  cudaError_t e = cudaGraphAddMemFreeNode(&node, graph, nullptr, 0, nullptr);  // a memory node: not modelled
+  cudaExternalSemaphoreSignalNodeParams params = {};
+  cudaError_t e = cudaGraphAddExternalSemaphoresSignalNode(&node, graph, nullptr, 0, &params);  // external semaphores: not modelled
   std::printf("node: %s\n", cudaGetErrorName(e));
   return 0;
 }
