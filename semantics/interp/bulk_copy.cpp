@@ -170,6 +170,49 @@ std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std:
   return b;
 }
 
+// tensormap.replace (ISA 9.7.9.26) on the layout above. Table 33 numbers .elemtype in its own order (not
+// CUtensorMapDataType's); the per-dimension fields take `ord`; global_stride ord k is dimension k + 1's byte stride
+// (dimension 0's is the element size, as in cuTensorMapEncodeTiled's globalStrides).
+std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, unsigned ord, std::uint64_t value) {
+  static constexpr const char* kElemTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16",
+                                               "f32", "f32_ftz", "f64", "bf16", "tf32", "tf32_ftz"};
+  if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return "the 128 bytes are no tensor map (none made by cuTensorMapEncodeTiled)";
+  auto set = [&](std::size_t at, auto v) { std::memcpy(b + at, &v, sizeof v); };
+  const bool per_dim = field == "box_dim" || field == "global_dim" || field == "element_stride" || field == "global_stride";
+  if (per_dim && ord >= (field == "global_stride" ? 4u : 5u)) return "ordinal " + std::to_string(ord) + " is past the fields of a rank-5 tensor";
+  if (field == "global_address") set(8, value);
+  else if (field == "rank") {
+    if (value > 4) return "rank takes the rank minus one, 0 to 4";
+    set(5, static_cast<std::uint8_t>(value + 1));
+  } else if (field == "box_dim") {
+    if (value < 1 || value > 256) return "box_dim must be 1 to 256";
+    set(88 + 2 * ord, static_cast<std::uint16_t>(value));
+  } else if (field == "global_dim") {
+    if (value < 1) return "global_dim must be at least 1";
+    set(16 + 8 * ord, value);
+  } else if (field == "global_stride") {
+    if (value % 16) return "global_stride must be a multiple of 16 bytes";
+    set(56 + 8 * ord, value);
+  } else if (field == "element_stride") {
+    if (value < 1 || value > 8) return "element_stride must be 1 to 8";
+    set(98 + ord, static_cast<std::uint8_t>(value));
+  } else if (field == "elemtype") {
+    if (value >= std::size(kElemTypes)) return "elemtype " + std::to_string(value) + " (the packed 4- and 6-bit types) is not modelled";
+    set(4, static_cast<std::uint8_t>(data_type(kElemTypes[value]) - kDataTypes));
+  } else if (field == "swizzle_mode") {
+    if (value > 3) return "swizzle_mode " + std::to_string(value) + " (96B) is not modelled";
+    set(6, static_cast<std::uint8_t>(value));
+  } else if (field == "fill_mode") {
+    if (value > 1) return "fill_mode must be 0 (zero fill) or 1 (OOB-NaN fill)";
+    set(7, static_cast<std::uint8_t>(value));
+  } else if (field == "interleave_layout" || field == "swizzle_atomicity" || field == "swizzle_atomicsity") {
+    if (value != 0) return std::string(field) + " " + std::to_string(value) + " is not modelled (only 0, the default)";
+  } else {
+    return "unknown field ." + std::string(field);
+  }
+  return "";
+}
+
 std::string tensor_map_error(const Launch::TensorMap& m) {
   const DataType* t = data_type(m.data_type);
   if (!t) return "data_type '" + m.data_type + "' is none of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz (the packed 16U4/16U6 types are not modelled)";

@@ -329,6 +329,7 @@ bool instruction_supported(const Instruction& ins) {
     return texture_supported(ins);  // 9.7.10 (texture.cpp)
   if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_)
     return surface_supported(ins);  // 9.7.11 (surface.cpp)
+  if (ins.op == Opcode::tensormap_) return tensormap_supported(ins);  // 9.7.9.26, 9.7.13.16 (tensormap.cpp)
   if (ins.q.types.size() == 1 && ins.q.types[0].scalar == ir::ScalarType::b128) return b128_supported(ins);
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
@@ -578,6 +579,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
     case Opcode::tex_: case Opcode::tld4_: case Opcode::txq_: case Opcode::istypep_: exec_texture(t, ins); return true;
     case Opcode::suld_: case Opcode::sust_: case Opcode::sured_: case Opcode::suq_: exec_surface(t, ins); return true;
+    case Opcode::tensormap_: exec_tensormap(t, ins); return true;
     case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;
     case Opcode::tcgen05_: exec_tcgen05_lane(t, ins); return true;
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;

@@ -188,6 +188,10 @@ std::string tensor_map_error(const Launch::TensorMap& m);
 // (bulk_copy.cpp, docs/async-copies.md): what the launch JSON's "tensor_maps" and ptxcheck exec's
 // cuTensorMapEncodeTiled write. `m` must pass tensor_map_error.
 std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std::uint64_t address);
+// tensormap.replace (ISA 9.7.9.26): sets field `field` (the qualifier's name; `ord`: the ordinal of a per-dimension
+// field) of the 128 bytes at `map` to `value`; an error text, with the bytes unchanged, when they are no tensor
+// map of this layout or the value is out of the field's range or not modelled.
+std::string replace_tensor_map_field(std::uint8_t* map, std::string_view field, unsigned ord, std::uint64_t value);
 
 // Whether the interpreter executes this instruction form (every engine's answer for `ptxcheck coverage`).
 bool instruction_supported(const ir::Instruction& ins);

@@ -239,6 +239,7 @@ bool async_store_supported(const Instruction& ins);
 // `why` says why (for `ptxcheck coverage --why`).
 bool texture_supported(const Instruction& ins, std::string* why = nullptr);
 bool surface_supported(const Instruction& ins, std::string* why = nullptr);
+bool tensormap_supported(const Instruction& ins);  // tensormap.cpp
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
 // Whether mma_sparse.cpp executes this mma.sp / mma.sp::ordered_metadata form (ISA 9.7.14.6.3).
@@ -353,6 +354,7 @@ class Machine {
   // Textures (texture.cpp: tex, tld4, txq, istypep; ISA 9.7.10) and surfaces (surface.cpp: suld, sust, sured, suq;
   // 9.7.11) through a texture / surface object handle or a bound .texref / .surfref variable.
   void exec_texture(Thread& t, const Instruction& ins);
+  void exec_tensormap(Thread& t, const Instruction& ins);  // tensormap.replace, tensormap.cp_fenceproxy (tensormap.cpp)
   void exec_surface(Thread& t, const Instruction& ins);
   // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
   void exec_mbarrier(Thread& t, const Instruction& ins);

@@ -374,6 +374,41 @@ TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9
   for (std::uint32_t i = 0; i < 32; ++i) CHECK(word(r, 1, i) == 0x43804380u);  // 2.25 + 1.5 = 3.75 = 0x4380
 }
 
+namespace {
+// replaced_tile of data/tensormap.ptx over a map of A (10 x 6 words, rows of 12) whose copy points at B instead.
+RunResult replaced_tile(std::uint32_t width, std::uint32_t rows, std::int32_t x, std::int32_t y, std::uint32_t field) {
+  std::vector<std::uint32_t> a(6 * 12, 0), b(6 * 12, 0);
+  for (std::uint32_t r = 0; r < 6; ++r)
+    for (std::uint32_t c = 0; c < 12; ++c) {
+      a[r * 12 + c] = 100 * r + c;
+      b[r * 12 + c] = 1000 + 100 * r + c;
+    }
+  Launch l = tile_launch("replaced_tile", 4, "none");
+  l.buffers = {{"out", std::vector<std::uint8_t>(256)}, {"tmap", std::vector<std::uint8_t>(128)}, {"A", words(a)},
+               {"gmap", std::vector<std::uint8_t>(128)}, {"B", words(b)}};
+  l.block = {32, 1, 1};
+  l.params = {buf("out"), buf("tmap"), buf("gmap"), buf("B"), u32(width), u32(rows), u32(static_cast<std::uint32_t>(x)),
+              u32(static_cast<std::uint32_t>(y)), u32(8 * rows * 4), u32(field)};
+  return run(interp_test::data_module("tensormap.ptx"), l);
+}
+}  // namespace
+
+TEST_CASE("tensormap.replace edits a copy of a tensor map; cp_fenceproxy publishes it for a tensor copy (ISA 9.7.9.26, 9.7.13.16)") {
+  // The copy now names B with global_dim 0 = 4 and box_dim 1 = 2 (box 8 x 2); the box at (2, 1) holds B's
+  // elements where x < 4, zeros elsewhere (5.5.3: out-of-bound elements of the box are filled with zeros).
+  const RunResult r = replaced_tile(4, 2, 2, 1, 0);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  for (std::uint32_t j = 0; j < 2; ++j)
+    for (std::uint32_t i = 0; i < 8; ++i) {
+      const std::uint32_t x = 2 + i, yy = 1 + j;
+      CHECK(word(r, 0, j * 8 + i) == (x < 4 ? 1000 + 100 * yy + x : 0u));
+    }
+  // A box dimension of 0 is no tensor map cuTensorMapEncodeTiled could make: the replace stops the run.
+  const RunResult bad = replaced_tile(4, 2, 2, 1, 1);
+  CHECK(bad.problem.kind == Problem::Kind::illegal);
+  CHECK(bad.problem.message.find("box_dim must be 1 to 256") != std::string::npos);
+}
+
 TEST_CASE("tensor maps: bad descriptions are refused; bytes that are no tensor map are illegal") {
   nlohmann::json j = nlohmann::json::parse(R"({"buffers": {"A": {"zero_bytes": 256},
       "tmap": {"zero_bytes": 128, "tensor_maps": [{"at": 0, "data_type": "f32", "global": {"buffer": "A"},
