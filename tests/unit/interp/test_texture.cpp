@@ -443,6 +443,46 @@ TEST_CASE("surfaces: sust then suld round trip, .trap / .clamp / .zero, sured") 
   CHECK(o.w[0] == 11);
 }
 
+// sust.p (9.7.11.2): x is a sample offset; float formats take .f32 elements, unsigned .u32, signed .s32, converted
+// to the channel size (f16: round to nearest even; integers saturate: the interpreter's choice).
+TEST_CASE("sust.p converts the elements to the surface's format") {
+  TextureRegistry reg;
+  auto surface = [&](ChannelFormat f, std::uint64_t w, std::size_t bytes) {
+    TexResource sr;
+    sr.array = array_of<std::uint8_t>(reg, f, w, 0, std::vector<std::uint8_t>(bytes, 0xAB), 2);
+    return std::pair{sr.array, reg.add_surface(sr)};
+  };
+  // uchar4, sample 1 (bytes 4-7), sample 0 untouched: 300 saturates to 255.
+  auto [ua, us] = surface(fmt(8, 1, 4), 2, 8);
+  Out o = run_body(reg, us, "mov.u32 %r8, 1; mov.u32 %r9, 300; mov.u32 %r10, 7; mov.u32 %r11, 0; mov.u32 %r12, 255;\n"
+                            "sust.p.1d.v4.b32.trap [%rd1, {%r8}], {%r9, %r10, %r11, %r12};");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  const auto& ub = reg.arrays.at(ua).data;
+  CHECK(std::vector<std::uint8_t>(ub.begin(), ub.end()) == std::vector<std::uint8_t>{0xAB, 0xAB, 0xAB, 0xAB, 255, 7, 0, 255});
+  // short2, signed: -40000 saturates to -32768; a .v2 store of a 2-channel sample.
+  auto [sa, ss] = surface(fmt(16, 0, 2), 1, 4);
+  o = run_body(reg, ss, "mov.u32 %r8, 0; mov.u32 %r9, -40000; mov.u32 %r10, -5;\nsust.p.1d.v2.b32.trap [%rd1, {%r8}], {%r9, %r10};");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  std::int16_t sv[2];
+  std::memcpy(sv, reg.arrays.at(sa).data.data(), 4);
+  CHECK(sv[0] == -32768);
+  CHECK(sv[1] == -5);
+  // half2 from f32: 1.5 -> 0x3E00; 2D sample (1, 1) of a 2 x 2 array, the second channel left as it was.
+  ChannelFormat h2 = fmt(16, 2, 2);
+  TexResource hr;
+  hr.array = array_of<std::uint8_t>(reg, h2, 2, 2, std::vector<std::uint8_t>(16, 0), 2);
+  const std::uint64_t hs = reg.add_surface(hr);
+  o = run_body(reg, hs, "mov.u32 %r8, 1; mov.u32 %r9, 1; mov.f32 %f1, 0f3FC00000;\nsust.p.2d.b32.trap [%rd1, {%r8, %r9}], {%f1};");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  std::uint16_t hv[2];
+  std::memcpy(hv, reg.arrays.at(hr.array).data.data() + 12, 4);
+  CHECK(hv[0] == 0x3E00);
+  CHECK(hv[1] == 0);
+  // Out of range with .trap traps; .zero drops the store.
+  CHECK(run_body(reg, us, "mov.u32 %r8, 2; sust.p.1d.b32.trap [%rd1, {%r8}], {%r8};").r.problem.kind == Problem::Kind::trap);
+  CHECK(run_body(reg, us, "mov.u32 %r8, 2; sust.p.1d.b32.zero [%rd1, {%r8}], {%r8};").r.ok());
+}
+
 TEST_CASE("forms the interpreter does not run say why") {
   auto why_of = [](const std::string& line) {
     const std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.global .texref tex0;\n.global .surfref surf0;\n"
@@ -454,6 +494,6 @@ TEST_CASE("forms the interpreter does not run say why") {
     return instruction_unsupported_reason(ins);
   };
   CHECK(why_of("tld4.r.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6, %f7, %f7}];").find("cubemap") != std::string::npos);
-  CHECK(why_of("sust.p.1d.v4.b32.trap [surf0, {%r1}], {%r2, %r3, %r4, %r5};").find(".p") != std::string::npos);
+  CHECK(why_of("suld.p.1d.v4.b32.trap {%r2, %r3, %r4, %r5}, [surf0, {%r1}];").find(".p") != std::string::npos);
   CHECK(why_of("txq.channel_order.b32 %r1, [tex0];").find("enumeration") != std::string::npos);
 }
