@@ -203,6 +203,9 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
 cudaError_t cudaFreeArray(cudaArray_t array) {
   std::lock_guard lock(Runtime::instance().mutex());
   if (!array) return cudaSuccess;
+  for (const auto& [h, levels] : Runtime::instance().textures().mipmaps)  // a level goes with its mipmapped array
+    for (std::uint64_t l : levels)
+      if (l == handle_of(array)) return fail(cudaErrorInvalidValue, "cudaFreeArray: a level of a mipmapped array (cudaFreeMipmappedArray frees it)");
   if (!Runtime::instance().textures().arrays.erase(handle_of(array))) return fail(cudaErrorInvalidValue, "cudaFreeArray: not a CUDA array");
   return cudaSuccess;
 }

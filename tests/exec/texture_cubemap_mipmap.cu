@@ -1,5 +1,6 @@
 // expect-exit: 0
 // expect-stdout: texture_cubemap_mipmap: PASS
+// expect-stderr: cudaFreeArray: a level of a mipmapped array
 // Cubemap textures: a cudaArrayCubemap array and a cudaArrayCubemap | cudaArrayLayered one (6 faces as layers,
 // filled with cudaMemcpy3D), fetched with texCubemap / texCubemapLayered (PTX tex.cube / tex.acube); each result
 // is checked against a host reference written from the CUDA Programming Guide's "Cubemap Textures" text and its
@@ -183,6 +184,13 @@ int run_mipmaps(int& bad, int& checked) {
   while ((int)q.size() < N) q.push_back(make_float4(rnd(), rnd(), rnd() * 6 - 1, rnd() * 0.8f));
   cudaMipmappedArray_t m;
   if (make_mipmap(&m)) return 1;
+  cudaArray_t level1;
+  CHECK(cudaGetMipmappedArrayLevel(&level1, m, 1));
+  if (cudaFreeArray(level1) == cudaSuccess) {  // a level belongs to its mipmapped array
+    std::printf("cudaFreeArray freed a level of a mipmapped array\n");
+    return 1;
+  }
+  cudaGetLastError();
   const struct { bool linear; float bias; } modes[3] = {{false, 0}, {true, 0}, {true, 0.5f}};
   float4* dq;
   float* dout;
