@@ -1,6 +1,7 @@
 // Surface instructions (ISA 9.7.11): suld.b, sust.b, sured.b and suq on a surface object handle held in a .u64
 // register or a bound .surfref variable, over CUDA arrays (texture.hpp). The x coordinate is a byte offset.
 #include "semantics/interp/machine.hpp"
+#include "semantics/interp/surface_format.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -38,10 +39,12 @@ bool surface_supported(const Instruction& ins, std::string* why) {
     return ins.operands.size() == 2 && ins.operands[1].kind == OK::Address;
   }
   if (ins.op != Opcode::suld_ && ins.op != Opcode::sust_ && ins.op != Opcode::sured_) return false;
-  if (!ins.q.has_word("b"))
-    return fail_why(why, "sample-addressed (.p) forms need the surface format's UNORM/UINT/SINT kind, which a CUDA channel descriptor does not give");
+  if (!ins.q.has_word("b") && ins.op != Opcode::sust_)
+    return fail_why(why, ins.op == Opcode::suld_ ? "suld.p is not in PTX ISA 9.0 (removed in 2.3)"
+                                                 : "sured.p (sample addressing): the ISA does not say how the reduction applies to a sample's channels");
   bool layered = false;
   if (geometry_dims(ins, layered) == 0) return fail_why(why, "unknown geometry");
+  if (!ins.q.has_word("b") && layered) return fail_why(why, "sust.p has no layered geometry (9.7.11.2)");
   const auto& o = ins.operands;
   const std::size_t ai = ins.op == Opcode::suld_ ? 1 : 0;
   if (o.size() != 2 || o[ai].kind != OK::Address || o[ai].elements.size() != 1) return fail_why(why, "operand shape");
@@ -172,6 +175,25 @@ void exec_access(Machine& m, Thread& t, const Instruction& ins) {
   }
 }
 
+// sust.p (9.7.11.2): a formatted store of .b32 elements, R, G, B, A left to right, to the sample at x (a sample
+// offset, not bytes). FLOAT formats take .f32, UINT .u32, SINT .s32 (a CUDA channel kind float / unsigned /
+// signed: the runtime has no UNORM / SNORM arrays), converted by surface_format.cpp; elements the format lacks are
+// ignored, and components the vector lacks are left as they were (the ISA: "unpredictable").
+void exec_store_p(Machine& m, Thread& t, const Instruction& ins) {
+  std::string error;
+  TexArray* a = find_surface(m, t, ins.operands[0], error);
+  if (!a) return m.fail(Problem::Kind::illegal, ir::opcode_text(ins) + ": " + error, {&t});
+  const std::uint64_t eb = a->format.bytes();
+  std::vector<CV> c = coordinates(m, t, ins.operands[0]);
+  if (!c.empty()) c[0] = Concrete::lit(32, static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(c[0].u64())) * static_cast<std::int64_t>(eb)));
+  const std::optional<std::uint64_t> off = surface_offset(m, t, ins, *a, c, eb);
+  if (m.stop_ || !off) return;
+  const std::vector<const Operand*> vals = value_operands(ins.operands[1]);
+  std::vector<std::uint32_t> src;
+  for (const Operand* v : vals) src.push_back(static_cast<std::uint32_t>(m.read(t, *v, 32).u64()));
+  encode_sample(a->format, src, a->data.data() + *off);
+}
+
 // suq (9.7.11.4): width in elements, height, depth (CUDA's extent; a layered array's depth counts its layers and
 // reads 0 here), array_size (layers, else 0), memory_layout (0: a CUDA array is not linear memory).
 void exec_suq(Machine& m, Thread& t, const Instruction& ins) {
@@ -189,6 +211,7 @@ void exec_suq(Machine& m, Thread& t, const Instruction& ins) {
 
 void Machine::exec_surface(Thread& t, const Instruction& ins) {
   if (ins.op == Opcode::suq_) exec_suq(*this, t, ins);
+  else if (ins.op == Opcode::sust_ && !ins.q.has_word("b")) exec_store_p(*this, t, ins);
   else exec_access(*this, t, ins);
 }
 

@@ -31,6 +31,7 @@ struct TexArray {
   ChannelFormat format;
   std::uint64_t width = 0, height = 0, depth = 0;  // height/depth 0 for fewer dimensions
   bool layered = false;
+  bool cubemap = false;  // cudaArrayCubemap: width == height, depth 6 faces (layered: 6 per cubemap)
   unsigned flags = 0;  // cudaArray* flags as given
   std::vector<std::uint8_t> data;
   std::uint64_t row_bytes() const { return width * format.bytes(); }
@@ -40,9 +41,9 @@ struct TexArray {
 // What a texture or surface reads (cudaResourceDesc): a CUDA array, linear device memory (tex1Dfetch) or pitched
 // 2D device memory.
 struct TexResource {
-  enum class Kind : std::uint8_t { array, linear, pitch2d };
+  enum class Kind : std::uint8_t { array, linear, pitch2d, mipmap };
   Kind kind = Kind::array;
-  std::uint64_t array = 0;   // Kind::array: its handle
+  std::uint64_t array = 0;   // Kind::array: its handle; Kind::mipmap: the mipmapped array's
   std::uint64_t address = 0; // linear / pitch2d: device address
   ChannelFormat format;      // linear / pitch2d: the element format
   std::uint64_t width = 0, height = 0, pitch = 0;  // linear: width in elements (sizeInBytes / element size)
@@ -58,6 +59,9 @@ struct Sampler {
   bool normalized_float = false; // cudaReadModeNormalizedFloat (else element type)
   bool normalized_coords = false;
   std::array<float, 4> border{};  // borderColor
+  // Mipmapped arrays: mipmapFilterMode (linear: between two levels), mipmapLevelBias, min/maxMipmapLevelClamp.
+  bool mip_linear = false;
+  float mip_bias = 0, mip_min = 0, mip_max = 0;
 };
 
 struct TextureObject {
@@ -73,6 +77,8 @@ struct TextureRegistry {
   std::map<std::uint64_t, TexArray> arrays;
   std::map<std::uint64_t, TextureObject> textures;
   std::map<std::uint64_t, TexResource> surfaces;  // a surface's resource is a CUDA array
+  // Mipmapped arrays (cudaMallocMipmappedArray): the handles of their levels' arrays, level 0 first.
+  std::map<std::uint64_t, std::vector<std::uint64_t>> mipmaps;
   // `.texref` / `.surfref` module variables bound by name (no CUDA 13 API binds them; `ptxcheck run` and tests do).
   std::map<std::string, TextureObject> texrefs;
   std::map<std::string, TexResource> surfrefs;
@@ -80,6 +86,7 @@ struct TextureRegistry {
   std::uint64_t add_array(TexArray a) { arrays.emplace(next, std::move(a)); return next++; }
   std::uint64_t add_texture(TextureObject t) { textures.emplace(next, t); return next++; }
   std::uint64_t add_surface(TexResource r) { surfaces.emplace(next, r); return next++; }
+  std::uint64_t add_mipmap(std::vector<std::uint64_t> levels) { mipmaps.emplace(next, std::move(levels)); return next++; }
 };
 
 // The geometry of a resource: elements per dimension and bytes of one element (linear memory: height 1).
@@ -87,6 +94,7 @@ struct TexShape {
   std::uint64_t width = 0, height = 0, depth = 0;
   bool layered = false;
   ChannelFormat format;
+  bool cubemap = false;
 };
 
 }  // namespace ptx::interp

@@ -3,6 +3,7 @@
 // (interp/texture.hpp), not in device memory: kernels reach it only through tex / suld / sust / sured, and
 // --memcheck does not track its bytes. cudaArray_t, cudaTextureObject_t and cudaSurfaceObject_t are small
 // non-zero integers from one counter (an array's handle is cast to the opaque pointer).
+#include "semantics/interp/texture_mip.hpp"
 #include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -57,12 +58,17 @@ cudaError_t new_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cud
   pi::TexArray a;
   if (!array || !desc) return fail(cudaErrorInvalidValue, "cudaMallocArray: null argument");
   if (!to_format(*desc, a.format)) return fail(cudaErrorInvalidChannelDescriptor, "cudaMallocArray: a channel format CUDA does not have");
-  if (flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather))
+  if (flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayCubemap))
     return static_cast<cudaError_t>(Runtime::instance().unimplemented("cudaMallocArray flags " + std::to_string(flags)));
   if (e.width == 0 || (e.height == 0 && e.depth != 0 && !(flags & cudaArrayLayered)))
     return fail(cudaErrorInvalidValue, "cudaMallocArray: an extent CUDA does not accept");
+  // cudaMalloc3DArray: a cubemap's width equals its height and its depth is 6 (layered: a multiple of 6).
+  const bool cube = flags & cudaArrayCubemap, cube_layered = flags & cudaArrayLayered;
+  if (cube && (e.width != e.height || (cube_layered ? e.depth == 0 || e.depth % 6 : e.depth != 6)))
+    return fail(cudaErrorInvalidValue, "cudaMalloc3DArray: a cubemap's extent is width x width x 6 (layered: 6 x cubemaps)");
   a.width = e.width, a.height = e.height, a.depth = e.depth;
   a.layered = flags & cudaArrayLayered;
+  a.cubemap = cube;
   a.flags = flags;
   a.data.assign(a.row_bytes() * a.rows(), 0);
   *array = reinterpret_cast<cudaArray_t>(Runtime::instance().textures().add_array(std::move(a)));
@@ -125,8 +131,15 @@ cudaError_t to_resource(const char* api, const cudaResourceDesc* d, pi::TexResou
       r.address = reinterpret_cast<std::uint64_t>(d->res.pitch2D.devPtr);
       r.width = d->res.pitch2D.width, r.height = d->res.pitch2D.height, r.pitch = d->res.pitch2D.pitchInBytes;
       return cudaSuccess;
+    case cudaResourceTypeMipmappedArray: {
+      const auto h = reinterpret_cast<std::uint64_t>(d->res.mipmap.mipmap);
+      if (!Runtime::instance().textures().mipmaps.count(h)) return fail(cudaErrorInvalidResourceHandle, std::string(api) + ": not a mipmapped array");
+      r.kind = pi::TexResource::Kind::mipmap;
+      r.array = h;
+      return cudaSuccess;
+    }
     default:
-      return static_cast<cudaError_t>(Runtime::instance().unimplemented(std::string(api) + " of a mipmapped array"));
+      return fail(cudaErrorInvalidValue, std::string(api) + ": an unknown resource type");
   }
 }
 
@@ -145,14 +158,20 @@ cudaResourceDesc from_resource(const pi::TexResource& r) {
       d.resType = cudaResourceTypePitch2D;
       d.res.pitch2D = {reinterpret_cast<void*>(r.address), from_format(r.format), r.width, r.height, r.pitch};
       break;
+    case pi::TexResource::Kind::mipmap:
+      d.resType = cudaResourceTypeMipmappedArray;
+      d.res.mipmap.mipmap = reinterpret_cast<cudaMipmappedArray_t>(r.array);
+      break;
   }
   return d;
 }
 
 // The element format a resource reads.
 pi::ChannelFormat format_of(const pi::TexResource& r) {
+  auto& reg = Runtime::instance().textures();
+  if (r.kind == pi::TexResource::Kind::mipmap) return reg.arrays.at(reg.mipmaps.at(r.array).at(0)).format;
   if (r.kind != pi::TexResource::Kind::array) return r.format;
-  return Runtime::instance().textures().arrays.at(r.array).format;
+  return reg.arrays.at(r.array).format;
 }
 // The deprecated 1D copies: `count` bytes from (wOffset bytes, hOffset), continuing row after row.
 cudaError_t to_array_1d(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count, cudaMemcpyKind kind) {
@@ -184,7 +203,51 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
 cudaError_t cudaFreeArray(cudaArray_t array) {
   std::lock_guard lock(Runtime::instance().mutex());
   if (!array) return cudaSuccess;
+  for (const auto& [h, levels] : Runtime::instance().textures().mipmaps)  // a level goes with its mipmapped array
+    for (std::uint64_t l : levels)
+      if (l == handle_of(array)) return fail(cudaErrorInvalidValue, "cudaFreeArray: a level of a mipmapped array (cudaFreeMipmappedArray frees it)");
   if (!Runtime::instance().textures().arrays.erase(handle_of(array))) return fail(cudaErrorInvalidValue, "cudaFreeArray: not a CUDA array");
+  return cudaSuccess;
+}
+// Mipmapped arrays (cudaMallocMipmappedArray): numLevels arrays, level l of extent max(1, floor(n / 2^l)) per
+// dimension (layers are not halved); each level is a CUDA array of its own (cudaGetMipmappedArrayLevel).
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedArray, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                                     unsigned int numLevels, unsigned int flags) {
+  if (!mipmappedArray || numLevels == 0) return fail(cudaErrorInvalidValue, "cudaMallocMipmappedArray: null argument or no levels");
+  if (flags & cudaArrayCubemap) return static_cast<cudaError_t>(Runtime::instance().unimplemented("cudaMallocMipmappedArray of a cubemap"));
+  std::vector<std::uint64_t> levels;
+  for (unsigned l = 0; l < numLevels; ++l) {
+    const bool layered = flags & cudaArrayLayered;
+    const cudaExtent e{ptx::interp::texfilter::level_extent(extent.width, l), ptx::interp::texfilter::level_extent(extent.height, l),
+                       layered ? extent.depth : ptx::interp::texfilter::level_extent(extent.depth, l)};
+    cudaArray_t a = nullptr;
+    if (cudaError_t err = new_array(&a, desc, e, flags)) {
+      for (std::uint64_t h : levels) cudaFreeArray(reinterpret_cast<cudaArray_t>(h));
+      return err;
+    }
+    levels.push_back(handle_of(a));
+  }
+  std::lock_guard lock(Runtime::instance().mutex());
+  *mipmappedArray = reinterpret_cast<cudaMipmappedArray_t>(Runtime::instance().textures().add_mipmap(std::move(levels)));
+  return cudaSuccess;
+}
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t* levelArray, cudaMipmappedArray_const_t mipmappedArray, unsigned int level) {
+  std::lock_guard lock(Runtime::instance().mutex());
+  auto& mips = Runtime::instance().textures().mipmaps;
+  auto it = mips.find(reinterpret_cast<std::uint64_t>(mipmappedArray));
+  if (it == mips.end() || !levelArray) return fail(cudaErrorInvalidResourceHandle, "cudaGetMipmappedArrayLevel: not a mipmapped array");
+  if (level >= it->second.size()) return fail(cudaErrorInvalidValue, "cudaGetMipmappedArrayLevel: no such level");
+  *levelArray = reinterpret_cast<cudaArray_t>(it->second[level]);
+  return cudaSuccess;
+}
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
+  std::lock_guard lock(Runtime::instance().mutex());
+  if (!mipmappedArray) return cudaSuccess;
+  auto& reg = Runtime::instance().textures();
+  auto it = reg.mipmaps.find(reinterpret_cast<std::uint64_t>(mipmappedArray));
+  if (it == reg.mipmaps.end()) return fail(cudaErrorInvalidValue, "cudaFreeMipmappedArray: not a mipmapped array");
+  for (std::uint64_t h : it->second) reg.arrays.erase(h);
+  reg.mipmaps.erase(it);
   return cudaSuccess;
 }
 cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned int* flags, cudaArray_t array) {
@@ -273,6 +336,10 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaR
   t.sampler.normalized_float = pTexDesc->readMode == cudaReadModeNormalizedFloat;
   t.sampler.normalized_coords = pTexDesc->normalizedCoords != 0;
   for (unsigned k = 0; k < 4; ++k) t.sampler.border[k] = pTexDesc->borderColor[k];
+  t.sampler.mip_linear = pTexDesc->mipmapFilterMode == cudaFilterModeLinear;
+  t.sampler.mip_bias = pTexDesc->mipmapLevelBias;
+  t.sampler.mip_min = pTexDesc->minMipmapLevelClamp;
+  t.sampler.mip_max = pTexDesc->maxMipmapLevelClamp;
   const pi::ChannelFormat f = format_of(t.resource);
   // Programming Guide: normalized float reads are for 8- and 16-bit integers; linear filtering only for textures
   // that return floats.
@@ -308,6 +375,10 @@ cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* pTexDesc, cudaTextu
   d.readMode = s.normalized_float ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
   for (unsigned k = 0; k < 4; ++k) d.borderColor[k] = s.border[k];
   d.normalizedCoords = s.normalized_coords;
+  d.mipmapFilterMode = s.mip_linear ? cudaFilterModeLinear : cudaFilterModePoint;
+  d.mipmapLevelBias = s.mip_bias;
+  d.minMipmapLevelClamp = s.mip_min;
+  d.maxMipmapLevelClamp = s.mip_max;
   *pTexDesc = d;
   return cudaSuccess;
 }

@@ -242,6 +242,115 @@ TEST_CASE("tex on linear memory (tex1Dfetch), layered arrays, .texref, unknown h
   CHECK(o.r.problem.message.find("no texture object has handle 999") != std::string::npos);
 }
 
+namespace {
+// A cubemap of `cubes` x 6 faces of 2x2 f32 texels: layer L texel (i, j) = 100 L + 10 j + i.
+std::uint64_t cubemap(TextureRegistry& reg, unsigned cubes) {
+  std::vector<float> v;
+  for (unsigned l = 0; l < 6 * cubes; ++l)
+    for (unsigned j = 0; j < 2; ++j)
+      for (unsigned i = 0; i < 2; ++i) v.push_back(static_cast<float>(100 * l + 10 * j + i));
+  const std::uint64_t a = array_of<float>(reg, fmt(32, 2), 2, 2, v, 0, 6 * cubes, cubes > 1);
+  reg.arrays.at(a).cubemap = true;
+  return a;
+}
+std::string coord3(float x, float y, float z) {
+  return "mov.f32 %f8, " + f32(x) + "; mov.f32 %f9, " + f32(y) + "; mov.f32 %f10, " + f32(z) + ";\n";
+}
+float cube_at(TextureRegistry& reg, std::uint64_t h, float x, float y, float z) {
+  Out o = run_body(reg, h, coord3(x, y, z) + tex_f32("cube", "{%f8, %f9, %f10, %f10}"));
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  return o.f(0);
+}
+}  // namespace
+
+// Programming Guide, Cubemap Textures: the face of the largest-magnitude coordinate m; (s, t) per its table;
+// face coordinates ((s/m)+1)/2, ((t/m)+1)/2, scaled by the face's width 2.
+TEST_CASE("tex.cube and tex.acube: face selection and face coordinates") {
+  TextureRegistry reg;
+  const std::uint64_t c = texture(reg, cubemap(reg, 1), Sampler{});
+  CHECK(cube_at(reg, c, 1, 0, 0) == 11);           // +x: s = -z = 0, t = -y = 0: (0.5, 0.5) * 2 -> texel (1, 1)
+  CHECK(cube_at(reg, c, 1, -0.9f, 0.9f) == 10);    // +x: s = -0.9 -> u 0.05 -> 0; t = 0.9 -> v 0.95 -> 1
+  CHECK(cube_at(reg, c, -2, 1, -1) == 100);        // -x: m 2, s = z = -1 -> 0.25 -> 0; t = -y = -1 -> 0
+  CHECK(cube_at(reg, c, -0.5f, 2, 0.25f) == 210);  // +y: s = x -> 0.375 -> 0; t = z -> 0.5625 -> 1
+  CHECK(cube_at(reg, c, 0.6f, -1, 0.6f) == 301);   // -y: s = x -> 0.8 -> 1; t = -z -> 0.2 -> 0
+  CHECK(cube_at(reg, c, 0.9f, 0.1f, 1) == 401);    // +z: s = x -> 0.95 -> 1; t = -y -> 0.45 -> 0
+  CHECK(cube_at(reg, c, 0.3f, -0.2f, -4) == 510);  // -z: s = -x -> 0.4625 -> 0; t = -y -> 0.525 -> 1
+  Sampler lin;
+  lin.linear = true;
+  const std::uint64_t l = texture(reg, cubemap(reg, 1), lin);
+  CHECK(cube_at(reg, l, 1, 0, 0) == 5.5f);  // the face's centre: xB = 0.5, the four texels' mean (0+1+10+11)/4
+  // acube: cube 1 of 2 is layers 6-11; +x is layer 6.
+  const std::uint64_t ac = texture(reg, cubemap(reg, 2), Sampler{});
+  Out o = run_body(reg, ac, "mov.u32 %r8, 1;\n" + coord3(1, 0, 0) + tex_f32("acube", "{%r8, %f8, %f9, %f10}"));
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  CHECK(o.f(0) == 611);
+  // A cubemap fetch of a 2D texture is refused.
+  const std::uint64_t flat = texture(reg, array_of<float>(reg, fmt(32, 2), 2, 2, {1, 2, 3, 4}), Sampler{});
+  CHECK_FALSE(run_body(reg, flat, coord3(1, 0, 0) + tex_f32("cube", "{%f8, %f9, %f10, %f10}")).r.ok());
+}
+
+namespace {
+// A mipmapped 4x4 f32 texture of 3 levels (4x4, 2x2, 1x1), level l all 10 (l + 1); normalized coordinates.
+std::uint64_t mipmapped(TextureRegistry& reg, Sampler s) {
+  std::vector<std::uint64_t> levels;
+  for (unsigned l = 0, n = 4; l < 3; ++l, n /= 2)
+    levels.push_back(array_of<float>(reg, fmt(32, 2), n, n, std::vector<float>(n * n, 10.0f * (l + 1))));
+  TextureObject t;
+  t.resource.kind = TexResource::Kind::mipmap;
+  t.resource.array = reg.add_mipmap(levels);
+  s.normalized_coords = true;
+  t.sampler = s;
+  return reg.add_texture(t);
+}
+float tex_lod(TextureRegistry& reg, std::uint64_t h, float lod) {
+  Out o = run_body(reg, h, coord2(0.3f, 0.6f) + "mov.f32 %f10, " + f32(lod) + ";\n" +
+                             "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f8, %f9}], %f10;\nmov.b32 %r1, %f1;");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  return o.f(0);
+}
+float tex_grad(TextureRegistry& reg, std::uint64_t h, float dx0, float dx1, float dy0, float dy1) {
+  Out o = run_body(reg, h, coord2(0.3f, 0.6f) + "mov.f32 %f10, " + f32(dx0) + "; mov.f32 %f11, " + f32(dx1) + "; mov.f32 %f12, " + f32(dy0) +
+                             "; mov.f32 %f13, " + f32(dy1) + ";\n" +
+                             "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f8, %f9}], {%f10, %f11}, {%f12, %f13};\nmov.b32 %r1, %f1;");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  return o.f(0);
+}
+}  // namespace
+
+TEST_CASE("mipmapped textures: tex.level and tex.grad choose the level(s)") {
+  TextureRegistry reg;
+  Sampler s;
+  s.mip_max = 10;
+  const std::uint64_t point = mipmapped(reg, s);
+  CHECK(tex_lod(reg, point, 0) == 10);
+  CHECK(tex_lod(reg, point, 1) == 20);
+  CHECK(tex_lod(reg, point, 0.4f) == 10);  // point mipmap filtering: the nearest level
+  CHECK(tex_lod(reg, point, 0.6f) == 20);
+  CHECK(tex_lod(reg, point, 7) == 30);     // beyond the last level: the last
+  CHECK(tex_lod(reg, point, -3) == 10);
+  // Gradients in normalized coordinates scale by level 0's width 4: |(0.25, 0)| * 4 = 1 -> lambda 0;
+  // (0.5, 0) -> 2 texels -> 1; (1, 0) -> 4 -> 2; the larger of ddx and ddy counts.
+  CHECK(tex_grad(reg, point, 0.25f, 0, 0, 0.25f) == 10);
+  CHECK(tex_grad(reg, point, 0.5f, 0, 0, 0.1f) == 20);
+  CHECK(tex_grad(reg, point, 0, 0.1f, 0, 1) == 30);
+  CHECK(tex_grad(reg, point, 0, 0, 0, 0) == 10);  // no gradient: the finest level
+  Sampler lin = s;
+  lin.mip_linear = true;
+  const std::uint64_t l = mipmapped(reg, lin);
+  CHECK(tex_lod(reg, l, 0.25f) == 12.5f);  // 0.75 * 10 + 0.25 * 20
+  CHECK(tex_lod(reg, l, 1.5f) == 25);
+  Sampler biased = s;
+  biased.mip_bias = 1;
+  CHECK(tex_lod(reg, mipmapped(reg, biased), 0) == 20);
+  Sampler clamped = s;
+  clamped.mip_min = 1, clamped.mip_max = 1;
+  CHECK(tex_lod(reg, mipmapped(reg, clamped), 0) == 20);
+  CHECK(tex_lod(reg, mipmapped(reg, clamped), 2) == 20);
+  Out o = run_body(reg, point, "txq.num_mipmap_levels.b32 %r1, [%rd1];");
+  REQUIRE(o.r.ok());
+  CHECK(o.w[0] == 3);
+}
+
 TEST_CASE("tld4 gathers the bilinear footprint counter-clockwise from the lower left") {
   TextureRegistry reg;
   // 3x2, two channels (r, g): r = 10 * y + x, g = -r.
@@ -334,6 +443,46 @@ TEST_CASE("surfaces: sust then suld round trip, .trap / .clamp / .zero, sured") 
   CHECK(o.w[0] == 11);
 }
 
+// sust.p (9.7.11.2): x is a sample offset; float formats take .f32 elements, unsigned .u32, signed .s32, converted
+// to the channel size (f16: round to nearest even; integers saturate: the interpreter's choice).
+TEST_CASE("sust.p converts the elements to the surface's format") {
+  TextureRegistry reg;
+  auto surface = [&](ChannelFormat f, std::uint64_t w, std::size_t bytes) {
+    TexResource sr;
+    sr.array = array_of<std::uint8_t>(reg, f, w, 0, std::vector<std::uint8_t>(bytes, 0xAB), 2);
+    return std::pair{sr.array, reg.add_surface(sr)};
+  };
+  // uchar4, sample 1 (bytes 4-7), sample 0 untouched: 300 saturates to 255.
+  auto [ua, us] = surface(fmt(8, 1, 4), 2, 8);
+  Out o = run_body(reg, us, "mov.u32 %r8, 1; mov.u32 %r9, 300; mov.u32 %r10, 7; mov.u32 %r11, 0; mov.u32 %r12, 255;\n"
+                            "sust.p.1d.v4.b32.trap [%rd1, {%r8}], {%r9, %r10, %r11, %r12};");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  const auto& ub = reg.arrays.at(ua).data;
+  CHECK(std::vector<std::uint8_t>(ub.begin(), ub.end()) == std::vector<std::uint8_t>{0xAB, 0xAB, 0xAB, 0xAB, 255, 7, 0, 255});
+  // short2, signed: -40000 saturates to -32768; a .v2 store of a 2-channel sample.
+  auto [sa, ss] = surface(fmt(16, 0, 2), 1, 4);
+  o = run_body(reg, ss, "mov.u32 %r8, 0; mov.u32 %r9, -40000; mov.u32 %r10, -5;\nsust.p.1d.v2.b32.trap [%rd1, {%r8}], {%r9, %r10};");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  std::int16_t sv[2];
+  std::memcpy(sv, reg.arrays.at(sa).data.data(), 4);
+  CHECK(sv[0] == -32768);
+  CHECK(sv[1] == -5);
+  // half2 from f32: 1.5 -> 0x3E00; 2D sample (1, 1) of a 2 x 2 array, the second channel left as it was.
+  ChannelFormat h2 = fmt(16, 2, 2);
+  TexResource hr;
+  hr.array = array_of<std::uint8_t>(reg, h2, 2, 2, std::vector<std::uint8_t>(16, 0), 2);
+  const std::uint64_t hs = reg.add_surface(hr);
+  o = run_body(reg, hs, "mov.u32 %r8, 1; mov.u32 %r9, 1; mov.f32 %f1, 0f3FC00000;\nsust.p.2d.b32.trap [%rd1, {%r8, %r9}], {%f1};");
+  REQUIRE_MESSAGE(o.r.ok(), o.r.problem.message);
+  std::uint16_t hv[2];
+  std::memcpy(hv, reg.arrays.at(hr.array).data.data() + 12, 4);
+  CHECK(hv[0] == 0x3E00);
+  CHECK(hv[1] == 0);
+  // Out of range with .trap traps; .zero drops the store.
+  CHECK(run_body(reg, us, "mov.u32 %r8, 2; sust.p.1d.b32.trap [%rd1, {%r8}], {%r8};").r.problem.kind == Problem::Kind::trap);
+  CHECK(run_body(reg, us, "mov.u32 %r8, 2; sust.p.1d.b32.zero [%rd1, {%r8}], {%r8};").r.ok());
+}
+
 TEST_CASE("forms the interpreter does not run say why") {
   auto why_of = [](const std::string& line) {
     const std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.global .texref tex0;\n.global .surfref surf0;\n"
@@ -344,7 +493,7 @@ TEST_CASE("forms the interpreter does not run say why") {
     CHECK_FALSE(instruction_supported(ins));
     return instruction_unsupported_reason(ins);
   };
-  CHECK(why_of("tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6, %f7, %f7}];").find("cubemap") != std::string::npos);
-  CHECK(why_of("sust.p.1d.v4.b32.trap [surf0, {%r1}], {%r2, %r3, %r4, %r5};").find(".p") != std::string::npos);
+  CHECK(why_of("tld4.r.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6, %f7, %f7}];").find("cubemap") != std::string::npos);
+  CHECK(why_of("suld.p.1d.v4.b32.trap {%r2, %r3, %r4, %r5}, [surf0, {%r1}];").find(".p") != std::string::npos);
   CHECK(why_of("txq.channel_order.b32 %r1, [tex0];").find("enumeration") != std::string::npos);
 }
