@@ -98,24 +98,30 @@ Choices make_choices(const CandidateSpace& sp, SymbolicEncoder& enc, const Value
       }
   }
   // Fence-SC order: a total order of the fence.sc events; sync_fence relates the pairs of it with each other's
-  // scope (sr), as the explicit engine builds it.
+  // scope (sr), as the explicit engine builds it. The order is lexicographic on (rank, event) with one bit-vector
+  // rank per fence: every rank assignment is a strict total order and every total order has one (its positions),
+  // so no transitivity constraints are needed (pairwise Booleans took O(fences^3) of them: issue 36).
   const mm::Rel& sr = sp.g.exec.rels.at("sr");
   auto& f = sp.sc_fences;
-  std::map<std::pair<int, int>, z3::expr> before;  // (a, b), a < b: a precedes b
-  auto ord = [&](int a, int b) -> z3::expr {
-    if (a < b) return before.at({a, b});
-    return !before.at({b, a});
+  unsigned width = 1;
+  while ((std::size_t{1} << width) < f.size()) ++width;
+  std::map<int, z3::expr> rank;
+  if (f.size() > 1)
+    for (int a : f) rank.emplace(a, ctx.bv_const(name_of("scrank", a).c_str(), width));
+  auto ord = [&](int a, int b) -> z3::expr {  // a precedes b
+    if (a < b) return z3::ule(rank.at(a), rank.at(b));
+    return z3::ult(rank.at(a), rank.at(b));
   };
-  for (std::size_t i = 0; i < f.size(); ++i)
-    for (std::size_t j = i + 1; j < f.size(); ++j)
-      before.emplace(std::make_pair(f[i], f[j]), ctx.bool_const(name_of("sc", f[i], f[j]).c_str()));
+  bool all_pairs = true;
   for (int a : f)
     for (int b : f)
-      for (int d : f)
-        if (a != b && b != d && a != d) c.constraints.push_back(z3::implies(ord(a, b) && ord(b, d), ord(a, d)));
-  for (int a : f)
-    for (int b : f)
-      if (a != b && sr.has(a, b)) c.sync_fence.bits[a * n + b] = enc.bit(ord(a, b));
+      if (a != b) {
+        if (sr.has(a, b)) c.sync_fence.bits[a * n + b] = enc.bit(ord(a, b));
+        else all_pairs = false;
+      }
+  // With every pair in each other's scope sync_fence is the whole total order, hence transitive (the closure
+  // encoding uses that: cat::SymbolicEncoder, `plus`).
+  c.sync_fence.transitive = all_pairs;
   // Barrier groupings: one choice per (CTA, barrier, instance).
   for (std::size_t k = 0; k < sp.bar_choices.size(); ++k) {
     auto& opts = sp.bar_choices[k];

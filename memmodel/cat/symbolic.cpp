@@ -225,6 +225,34 @@ struct SymEval {
           if (must[a * N + k] && must[k * N + b]) must[a * N + b] = 1;
         }
   }
+  // Two bits with the same value in every model (the same pool entry or the same Z3 term).
+  bool same_bit(int x, int y) const {
+    if (x == y) return true;
+    if (!uncertain(x) || !uncertain(y) || x < 0 || y < 0) return false;
+    return z3::eq(E.pool_[x], E.pool_[y]);
+  }
+  // Base relations known transitive (SymValue::transitive) and contained in r in every model: each of their
+  // pairs is statically true in r, or r's bit there is theirs or a disjunction with theirs among its terms.
+  std::vector<const SymValue*> transitive_parts(const SymValue& r) const {
+    std::vector<const SymValue*> qs;
+    for (auto& [name, q] : E.base_) {
+      if (!q.transitive || q.is_set || q.bits.size() != r.bits.size()) continue;
+      bool inside = true, any = false;
+      for (std::size_t i = 0; i < q.bits.size() && inside; ++i) {
+        int x = q.bits[i], y = r.bits[i];
+        if (x == SymbolicEncoder::kFalse || y == SymbolicEncoder::kTrue) continue;
+        if (same_bit(x, y)) { any |= uncertain(x); continue; }
+        inside = false;
+        if (uncertain(x) && uncertain(y) && x >= 0 && y >= 0) {
+          const z3::expr& e = E.pool_[y];
+          if (e.is_app() && e.decl().decl_kind() == Z3_OP_OR)
+            for (unsigned i2 = 0; i2 < e.num_args() && !inside; ++i2) inside = z3::eq(e.arg(i2), E.pool_[x]);
+        }
+      }
+      if (inside && any) qs.push_back(&q);
+    }
+    return qs;
+  }
   SymValue plus(const SymValue& r, int polarity) {
     if (r.transitive) return r;
     const int N = n();
@@ -242,6 +270,24 @@ struct SymEval {
       // Negative use: fresh t(a,b) >= r(a,b) and t(a,k) & r(k,b) (a least-fixpoint upper bound).
       for (std::size_t i = 0; i < t.bits.size(); ++i)
         if (t.bits[i] == kUnknown) t.bits[i] = E.bit(E.ctx_.bool_const(fmt::format("t!{}", E.fresh_++).c_str()));
+      // Paths through a known-transitive part Q of r (e.g. a total Fence-SC order): skip(a, k, b) when (k, b)
+      // is an edge of r only as an edge of Q and every edge of r into k from a or from a node a may reach is
+      // too: a path a ..j -Q-> k -Q-> b then has the shortcut a ..j -Q-> b, shorter, so t(a, b) is still
+      // forced by induction on path length (exact: the true closure still satisfies every constraint).
+      std::vector<std::vector<char>> in_q;  // per Q: [a * N + k]
+      std::vector<const SymValue*> qs = transitive_parts(r);
+      for (const SymValue* q : qs) {
+        std::vector<char> v(static_cast<std::size_t>(N) * N, 0);
+        for (int a = 0; a < N; ++a)
+          for (int k = 0; k < N; ++k) {
+            bool ok = true;
+            for (int j = 0; j < N && ok; ++j)
+              if ((j == a || may[a * N + j]) && r.bits[j * N + k] != SymbolicEncoder::kFalse)
+                ok = same_bit(r.bits[j * N + k], q->bits[j * N + k]);
+            v[a * N + k] = ok;
+          }
+        in_q.push_back(std::move(v));
+      }
       for (int a = 0; a < N; ++a)
         for (int b = 0; b < N; ++b) {
           int tab = t.bits[a * N + b];
@@ -249,7 +295,11 @@ struct SymEval {
           std::vector<int> below{r.bits[a * N + b]};
           for (int k = 0; k < N; ++k) {
             int x = t.bits[a * N + k], y = r.bits[k * N + b];
-            if (x != SymbolicEncoder::kFalse && y != SymbolicEncoder::kFalse) below.push_back(and2(x, y));
+            if (x == SymbolicEncoder::kFalse || y == SymbolicEncoder::kFalse) continue;
+            bool skip = false;
+            for (std::size_t qi = 0; qi < qs.size() && !skip; ++qi)
+              skip = in_q[qi][a * N + k] && same_bit(y, qs[qi]->bits[k * N + b]);
+            if (!skip) below.push_back(and2(x, y));
           }
           for (int c : below)
             if (c != SymbolicEncoder::kFalse) E.defs_.push_back(z3::implies(E.pool_[c], E.pool_[tab]));

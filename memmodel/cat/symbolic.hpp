@@ -7,7 +7,9 @@
 //  - `R+` / `let rec` used only where a larger relation can only falsify an axiom (negative polarity:
 //    inside `acyclic`, `irreflexive`, `empty`, the left of `\`) get one fresh Boolean per uncertain pair
 //    constrained from below (t >= r, t >= t;r): any model has t >= the true closure, and the axiom is
-//    antitone, so the allowed base choices are exactly those of the true closure;
+//    antitone, so the allowed base choices are exactly those of the true closure; the t(a,k) & r(k,b) bound is
+//    left out where (k,b) and every edge into k from a or a node a may reach are edges of a transitive base
+//    relation Q inside r (SymValue::transitive, e.g. a total Fence-SC order): such a path has a shorter one;
 //  - a closure anywhere else (under `\`'s right side, `~`, or used both ways) is computed exactly by
 //    iterated squaring (S := S | S;S until paths of length n are covered); a `let rec` by Kleene iteration;
 //  - `acyclic r` by integer clocks (r(a,b) => clock a < clock b), `irreflexive` / `empty` pointwise.
