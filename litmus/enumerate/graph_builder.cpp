@@ -96,6 +96,44 @@ void note_barrier_users(Program& p, const std::vector<std::vector<Trace>>& trace
         if (e.kind == EvKind::barrier) p.barrier_users[barrier_key(p, static_cast<int>(ti), e)].insert(static_cast<int>(ti));
 }
 
+namespace {
+// Barrier phases (barrier_phases.hpp): one choice over all barriers together, since an order of arrival at one
+// barrier constrains the orders at the others (a thread waiting at one arrives at the next only after it).
+// Adds the syncbar relation of each phasing to space.bar_choices; false when there is none.
+bool add_barrier_choices(const Program& p, const std::vector<const Trace*>& traces, const std::vector<int>& first,
+                         CandidateSpace& space) {
+  const CandidateGraph& g = space.g;
+  const int n = g.exec.n;
+  std::vector<std::vector<BarrierArrival>> arrivals(traces.size());
+  bool any_barrier = false;
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i) {
+      const TEvent& e = g.events[i].ev;
+      if (e.kind != EvKind::barrier) continue;
+      arrivals[ti].push_back(BarrierArrival{i, barrier_key(p, static_cast<int>(ti), e), e.bar_count, !e.bar_arrive});
+      any_barrier = true;
+    }
+  // Liveness: a trace ending at a barrier waits there forever (its arrival synchronises nothing).
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    if (traces[ti]->end == Trace::End::barrier && !arrivals[ti].empty()) arrivals[ti].back().never_completes = true;
+  if (!any_barrier) return true;
+  std::set<BarrierPhasing> phasings = barrier_phasings(arrivals, p.barrier_users);
+  if (phasings.empty()) return false;
+  std::vector<Rel> rels;
+  for (auto& phases : phasings) {
+    Rel r(n);
+    // 8.9.4 item 2: each arrival synchronizes with the waiting ones (bar.sync) of its phase, not with an arrive.
+    for (auto& phase : phases)
+      for (int a : phase)
+        for (int b : phase)
+          if (a != b && !g.events[b].ev.bar_arrive) r.add(a, b);
+    rels.push_back(r);
+  }
+  space.bar_choices.push_back(std::move(rels));
+  return true;
+}
+}  // namespace
+
 CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& traces, bool match_values) {
   CandidateSpace space;
   CandidateGraph& g = space.g;
@@ -229,34 +267,8 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
     if (g.events[w].ev.kind == EvKind::write && g.events[w].thread >= 0) loc_writes[g.events[w].ev.loc].push_back(w);
   for (int i = 0; i < n; ++i)
     if (g.events[i].ev.kind == EvKind::fence && g.events[i].ev.sem == Sem::sc) space.sc_fences.push_back(i);
-  // Barrier phases (barrier_phases.hpp): one choice over all barriers together, since an order of arrival at one
-  // barrier constrains the orders at the others (a thread waiting at one arrives at the next only after it).
-  std::vector<std::vector<BarrierArrival>> arrivals(traces.size());
-  bool any_barrier = false;
-  for (std::size_t ti = 0; ti < traces.size(); ++ti)
-    for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i) {
-      const TEvent& e = g.events[i].ev;
-      if (e.kind != EvKind::barrier) continue;
-      arrivals[ti].push_back(BarrierArrival{i, barrier_key(p, static_cast<int>(ti), e), e.bar_count, !e.bar_arrive});
-      any_barrier = true;
-    }
-  // Liveness: a trace ending at a barrier waits there forever (its arrival synchronises nothing).
-  for (std::size_t ti = 0; ti < traces.size(); ++ti)
-    if (traces[ti]->end == Trace::End::barrier && !arrivals[ti].empty()) arrivals[ti].back().never_completes = true;
-  if (!any_barrier) return space;
-  std::set<BarrierPhasing> phasings = barrier_phasings(arrivals, p.barrier_users);
-  if (phasings.empty()) { space.feasible = false; return space; }  // every order of arrival leaves a thread waiting
-  std::vector<Rel> rels;
-  for (auto& phases : phasings) {
-    Rel r(n);
-    // 8.9.4 item 2: each arrival synchronizes with the waiting ones (bar.sync) of its phase, not with an arrive.
-    for (auto& phase : phases)
-      for (int a : phase)
-        for (int b : phase)
-          if (a != b && !g.events[b].ev.bar_arrive) r.add(a, b);
-    rels.push_back(r);
-  }
-  space.bar_choices.push_back(std::move(rels));
+  // Barrier phases: false when every order of arrival leaves a thread waiting (no execution).
+  space.feasible = add_barrier_choices(p, traces, first, space);
   return space;
 }
 
