@@ -26,6 +26,7 @@ struct LitmusArgs {
   int jobs = 1;
   int unroll = 2;
   long long timeout_ms = 60000;
+  long long memory_mb = 4096;
   bool json = false, explain = false, compile = false, states = false;
   std::string dot_dir;
   CudaOptions cuda;
@@ -86,8 +87,8 @@ int run_litmus(const LitmusArgs& a) {
     if (errors.empty()) std::cerr << a.model << ": error: cannot load model\n";
     return 2;
   }
-  if (a.jobs < 1 || a.unroll < 0 || a.timeout_ms < 0) {
-    std::cerr << "error: --jobs must be at least 1, --unroll and --timeout-ms at least 0\n";
+  if (a.jobs < 1 || a.unroll < 0 || a.timeout_ms < 0 || a.memory_mb < 0) {
+    std::cerr << "error: --jobs must be at least 1, --unroll, --timeout-ms and --memory-mb at least 0\n";
     return 2;
   }
   if (!a.dot_dir.empty()) {
@@ -110,6 +111,10 @@ int run_litmus(const LitmusArgs& a) {
   litmus::RunConfig cfg;
   cfg.jobs = a.jobs;
   cfg.budget_ms = a.timeout_ms;
+  cfg.memory_mb = a.memory_mb;
+  // Z3 stops at its own cap first (90%), so a big solver problem ends as "z3: out of memory" and the rest of
+  // the worker (its traces) stays within the budget.
+  if (a.memory_mb > 0) opt.solver_memory_mb = static_cast<unsigned>(std::max<long long>(1, a.memory_mb * 9 / 10));
   cfg.loader = [](const std::string& f, std::vector<Diagnostic>& d) -> std::optional<litmus::Test> {
     if (f.ends_with(".cu.litmus")) {
       d.push_back(file_error(f, "a CUDA litmus test: run it with --compile"));
@@ -154,6 +159,9 @@ void register_litmus(CLI::App& app) {
   cmd->add_option("--jobs,-j", args->jobs, "tests run in parallel")->capture_default_str();
   cmd->add_option("--unroll", args->unroll, "loop unrolling bound (backward jumps per target)")->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "wall-clock budget per test, then unknown; 0 = none")->capture_default_str();
+  cmd->add_option("--memory-mb", args->memory_mb,
+                  "resident-memory budget per test (its worker process, Z3 included), then unknown; 0 = none")
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "one JSON object per test and line");
   cmd->add_option("--dot", args->dot_dir, "write a Graphviz picture of one witness per final state (and SVG when dot is installed)");
   cmd->add_flag("--states", args->states,

@@ -123,10 +123,20 @@ bool write_all(int fd, const void* data, std::size_t size) {
   }
 }
 
+constexpr long long kMemoryPollMs = 50;
+
+// The resident memory of process `pid` in MB (0 when it cannot be read).
+long long resident_mb(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  long long size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
 // At most `jobs` worker processes, each running test after test (so that the process start-up is paid once
 // per worker, not per test). The parent stays single-threaded: it hands out indices and polls the result
-// pipes until each test answers or its deadline passes; a worker over budget is killed (the test is
-// unknown) and replaced when there is more work.
+// pipes until each test answers or its deadline passes; a worker over budget (time, or resident memory read
+// from /proc every 50 ms) is killed (the test is unknown) and replaced when there is more work.
 std::vector<Result> run_processes(const std::vector<std::string>& files, const cat::Model& model, const Options& opt,
                                   const RunConfig& cfg) {
   using clock = std::chrono::steady_clock;
@@ -201,12 +211,13 @@ std::vector<Result> run_processes(const std::vector<std::string>& files, const c
     }
     std::vector<pollfd> pf;
     std::vector<Worker*> polled;
-    long long wait_ms = cfg.budget_ms;
+    long long wait_ms = cfg.memory_mb > 0 ? kMemoryPollMs : cfg.budget_ms > 0 ? cfg.budget_ms : 60000;
     auto now = clock::now();
     for (auto& w : workers) {
       if (!w.index) continue;
       pf.push_back(pollfd{w.results, POLLIN, 0});
       polled.push_back(&w);
+      if (cfg.budget_ms <= 0) continue;
       auto left = cfg.budget_ms - std::chrono::duration_cast<std::chrono::milliseconds>(now - w.start).count();
       wait_ms = std::min(wait_ms, std::max<long long>(0, left));
     }
@@ -240,9 +251,14 @@ std::vector<Result> run_processes(const std::vector<std::string>& files, const c
                                WIFSIGNALED(status) ? "crashed with signal " + std::to_string(WTERMSIG(status)) : "worker exited"));
         continue;
       }
-      if (clock::now() - w.start > std::chrono::milliseconds(cfg.budget_ms)) {
+      std::string over;
+      if (cfg.budget_ms > 0 && clock::now() - w.start > std::chrono::milliseconds(cfg.budget_ms))
+        over = "time budget exhausted (" + std::to_string(cfg.budget_ms) + " ms)";
+      else if (long long mb = cfg.memory_mb > 0 ? resident_mb(w.pid) : 0; mb > cfg.memory_mb)
+        over = "memory budget of " + std::to_string(cfg.memory_mb) + " MB reached (resident " + std::to_string(mb) + " MB)";
+      if (!over.empty()) {
         stop(w, true);
-        Result r = error_result(files[index], header_name(files[index]), "time budget exhausted (" + std::to_string(cfg.budget_ms) + " ms)");
+        Result r = error_result(files[index], header_name(files[index]), over);
         r.result = "unknown";
         finish(w, std::move(r));
       }
@@ -276,7 +292,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& files) {
 std::vector<Result> run_files(const std::vector<std::string>& inputs, const cat::Model& model, const Options& opt,
                               const RunConfig& cfg) {
   const std::vector<std::string> files = expand_inputs(inputs);
-  return cfg.budget_ms > 0 ? run_processes(files, model, opt, cfg) : run_threads(files, model, opt, cfg);
+  return cfg.budget_ms > 0 || cfg.memory_mb > 0 ? run_processes(files, model, opt, cfg) : run_threads(files, model, opt, cfg);
 }
 
 std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt, int jobs) {

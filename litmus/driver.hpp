@@ -26,7 +26,9 @@ using PostHook = std::function<void(const Test& test, Result& result)>;
 
 struct RunConfig {
   int jobs = 1;
-  long long budget_ms = 0;  // per test wall-clock budget; 0 = none (tests run in threads, not processes)
+  long long budget_ms = 0;  // per test wall-clock budget; 0 = none
+  long long memory_mb = 0;  // per test resident-memory budget of its worker process; 0 = none
+                            // (with neither budget, tests run in threads, not processes)
   Loader loader;            // empty: load_any
   PostHook post;            // may be empty
 };
@@ -37,7 +39,8 @@ std::optional<Test> load_any(const std::string& file, std::vector<Diagnostic>& d
 std::vector<std::string> expand_inputs(const std::vector<std::string>& files);
 
 // Parses and runs each file (after expand_inputs: a template yields one result per instance, in row order); bad input yields result "error" with the located message as reason, a test
-// over the budget yields "unknown" with reason "time budget exhausted (N ms)".
+// over the budget yields "unknown" with reason "time budget exhausted (N ms)" or "memory budget of N MB reached
+// (resident M MB)".
 std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt,
                               const RunConfig& cfg);
 std::vector<Result> run_files(const std::vector<std::string>& files, const cat::Model& model, const Options& opt, int jobs);

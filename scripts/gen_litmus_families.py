@@ -8,9 +8,12 @@ ones would not be. Two variants per family:
   rlx   relaxed (or weak) accesses: the outcome is allowed (`exists`, expected holds);
   sync  the synchronising form (release/acquire for LB and MP, fence.sc for SB and IRIW): the outcome is
         forbidden (`~exists`, expected holds).
-Usage: gen_litmus_families.py OUT_DIR FAMILY VARIANT N [N...]   (FAMILY: LB MP SB IRIW, VARIANT: rlx sync)
+  dat3m the shapes the ASPLOS'24 Dat3M evaluation generates (its artifact's generate-plots.py: every access
+        release/acquire at .gpu, no fences, condition `exists`; IRIW-n is n/2 writers and n/2 readers that each
+        read every location): LB and MP forbidden (expected fails), SB and IRIW allowed (expected holds).
+Usage: gen_litmus_families.py OUT_DIR FAMILY VARIANT N [N...]   (FAMILY: LB MP SB IRIW, VARIANT: rlx sync dat3m)
        gen_litmus_families.py OUT_DIR all SIZES                  (every family and variant, SIZES like 8,24)
-Prints one line per file: PATH <tab> expected (holds).
+Prints one line per file: PATH <tab> expected verdict (holds or fails).
 """
 import os
 import sys
@@ -77,20 +80,67 @@ def iriw(k, sync):
 FAMILIES = {"LB": lb, "MP": mp, "SB": sb, "IRIW": iriw}
 
 
+# Dat3M's shapes: the n threads of LB, MP and SB as the families above, with release stores and acquire loads;
+# the condition asks for the outcome with `exists` (docs/litmus-families.md derives each verdict).
+ACQ, REL = "ld.acquire.gpu", "st.release.gpu"
+
+
+def dat3m_lb(n):
+    # Thread i reads x_{i+1} and then writes x_i: the ring of LB-sync in the other direction.
+    rows = [[f"{ACQ} r0, x{(i + 1) % n}", f"{REL} x{i}, 1"] for i in range(n)]
+    return [f"x{i}" for i in range(n)], rows, " /\\ ".join(f"P{i}:r0 == 1" for i in range(n)), "fails"
+
+
+def dat3m_mp(n):
+    rows = [["st.weak x0, 1", f"{REL} x1, 1"]]
+    rows += [[f"{ACQ} r0, x{i}", f"{REL} x{i + 1}, 1"] for i in range(1, n - 1)]
+    rows += [[f"{ACQ} r0, x{n - 1}", "ld.weak r1, x0"]]
+    cond = " /\\ ".join([f"P{i}:r0 == 1" for i in range(1, n)] + [f"P{n - 1}:r1 == 0"])
+    return [f"x{i}" for i in range(n)], rows, cond, "fails"
+
+
+def dat3m_sb(n):
+    rows = [[f"{REL} x{i}, 1", f"{ACQ} r0, x{(i + 1) % n}"] for i in range(n)]
+    return [f"x{i}" for i in range(n)], rows, " /\\ ".join(f"P{i}:r0 == 0" for i in range(n)), "holds"
+
+
+def dat3m_iriw(n):
+    # n/2 writers, writer c writes x_c; n/2 readers, reader c reads x_c first and then x_1 .. x_{h-1} in order,
+    # with x_0 in the place of x_c (Dat3M's order); its register r_j holds x_j. The outcome: each reader sees its
+    # own writer's write and no other.
+    if n % 2:
+        raise SystemExit(f"IRIW-dat3m-{n}: an even number of threads (n/2 writers, n/2 readers)")
+    h = n // 2
+    rows = [[f"{REL} x{c}, 1"] for c in range(h)]
+    cond = []
+    for c in range(h):
+        later = [0 if i == c else i for i in range(1, h)]
+        rows.append([f"{ACQ} r{c}, x{c}"] + [f"{ACQ} r{j}, x{j}" for j in later])
+        cond += [f"P{h + c}:r{j} == {1 if j == c else 0}" for j in range(h)]
+    return [f"x{c}" for c in range(h)], rows, " /\\ ".join(cond), "holds"
+
+
+DAT3M = {"LB": dat3m_lb, "MP": dat3m_mp, "SB": dat3m_sb, "IRIW": dat3m_iriw}
+VARIANTS = ("rlx", "sync", "dat3m")
+
+
 def write(out, family, variant, n):
     if n < 2:
         raise SystemExit(f"{family}-{n}: at least 2 threads (IRIW: 2 readers)")
-    sync = variant == "sync"
-    locs, rows, cond = FAMILIES[family](n, sync)
+    if variant == "dat3m":
+        locs, rows, cond, expected = DAT3M[family](n)
+        quant = "exists"
+    else:
+        locs, rows, cond = FAMILIES[family](n, variant == "sync")
+        quant, expected = ("~exists" if variant == "sync" else "exists"), "holds"
     name = f"{family}-{variant}-{n}"
     head, cols = header(name, locs, len(rows))
-    quant = "~exists" if sync else "exists"
     text = head + table(cols, rows) + f"{quant} ({cond})\n"
     path = os.path.join(out, name + ".litmus")
     with open(path, "w") as f:
         f.write(text)
-    # Both variants are written so that the condition holds (see docs/litmus-families.md).
-    print(f"{path}\tholds")
+    # rlx and sync are written so that the condition holds; dat3m keeps Dat3M's `exists` (docs/litmus-families.md).
+    print(f"{path}\t{expected}")
 
 
 def main(argv):
@@ -102,12 +152,12 @@ def main(argv):
     if argv[2] == "all":
         sizes = [int(s) for s in argv[3].split(",")]
         for fam in FAMILIES:
-            for var in ("rlx", "sync"):
+            for var in VARIANTS:
                 for n in sizes:
                     write(out, fam, var, n)
         return 0
     fam, var = argv[2], argv[3]
-    if fam not in FAMILIES or var not in ("rlx", "sync"):
+    if fam not in FAMILIES or var not in VARIANTS:
         print(__doc__, file=sys.stderr)
         return 2
     for n in argv[4:]:

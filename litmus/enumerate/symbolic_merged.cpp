@@ -8,6 +8,7 @@
 #include "litmus/enumerate/engine.hpp"
 #include "litmus/enumerate/graph_builder.hpp"
 #include "litmus/enumerate/symbolic_choices.hpp"
+#include "litmus/enumerate/trace_selection.hpp"
 #include "memmodel/cat/explicit.hpp"
 #include "memmodel/cat/symbolic.hpp"
 
@@ -48,50 +49,6 @@ std::vector<Shapes> shapes_of(const Prepared& pr) {
   return out;
 }
 
-// One thread's traces of one shape; Z3 selects the one it runs.
-struct Selection {
-  std::vector<const Trace*> traces;
-  std::vector<z3::expr> sel;  // sel[j]: the thread runs traces[j]
-};
-using Of = std::function<std::int64_t(const Trace&)>;
-
-Selection make_selection(z3::context& ctx, std::vector<const Trace*> traces, std::size_t ti,
-                         std::vector<z3::expr>& constraints) {
-  Selection s;
-  s.traces = std::move(traces);
-  const std::size_t k = s.traces.size();
-  if (k == 1) {
-    s.sel.push_back(ctx.bool_val(true));
-    return s;
-  }
-  unsigned width = 1;
-  while ((std::uint64_t{1} << width) < k) ++width;
-  z3::expr v = ctx.bv_const(fmt::format("trace!{}", ti).c_str(), width);
-  for (std::size_t j = 0; j < k; ++j) s.sel.push_back(v == ctx.bv_val(static_cast<std::uint64_t>(j), width));
-  constraints.push_back(z3::ule(v, ctx.bv_val(static_cast<std::uint64_t>(k - 1), width)));
-  return s;
-}
-
-// f(selected trace) == v: nullopt when no trace of the selection has it.
-std::optional<z3::expr> is_value(z3::context& ctx, const Selection& s, const Of& f, std::int64_t v) {
-  z3::expr_vector any(ctx);
-  for (std::size_t j = 0; j < s.traces.size(); ++j)
-    if (f(*s.traces[j]) == v) any.push_back(s.sel[j]);
-  if (any.empty()) return std::nullopt;
-  if (any.size() == s.traces.size()) return ctx.bool_val(true);
-  return z3::mk_or(any);
-}
-
-// f(selected trace) as a 64-bit term (a constant when every trace agrees).
-z3::expr pick(z3::context& ctx, const Selection& s, const Of& f) {
-  std::set<std::int64_t> vals;
-  for (auto* t : s.traces) vals.insert(f(*t));
-  z3::expr out = ctx.bv_val(static_cast<int64_t>(*vals.rbegin()), 64);
-  for (auto it = std::next(vals.rbegin()); it != vals.rend(); ++it)
-    out = z3::ite(*is_value(ctx, s, f, *it), ctx.bv_val(static_cast<int64_t>(*it), 64), out);
-  return out;
-}
-
 // One combination of shapes: the candidate space of its first traces (value-blind rf candidates), the
 // selections, and where each thread's events start.
 struct Merged {
@@ -116,21 +73,16 @@ std::pair<const Selection*, Of> value_of(const Merged& mg, const Program& p, int
 
 z3::expr event_value(z3::context& ctx, const Merged& mg, const Program& p, int e) {
   auto [s, f] = value_of(mg, p, e);
-  return s ? pick(ctx, *s, f) : ctx.bv_val(static_cast<int64_t>(f(Trace{})), 64);
+  return s ? s->pick(f) : ctx.bv_val(static_cast<int64_t>(f(Trace{})), 64);
 }
 
 // rf(w, r) needs equal values: the disjunction over the values both can carry.
 std::optional<z3::expr> values_match(z3::context& ctx, const Merged& mg, const Program& p, int w, int r) {
   auto [sw, fw] = value_of(mg, p, w);
   auto [sr, fr] = value_of(mg, p, r);
-  auto values = [](const Selection* s, const Of& f) {
-    std::set<std::int64_t> v;
-    if (!s) v.insert(f(Trace{}));
-    else for (auto* t : s->traces) v.insert(f(*t));
-    return v;
-  };
+  auto values = [](const Selection* s, const Of& f) { return s ? s->values(f) : std::set<std::int64_t>{f(Trace{})}; };
   auto guard = [&](const Selection* s, const Of& f, std::int64_t v) -> std::optional<z3::expr> {
-    return s ? is_value(ctx, *s, f, v) : std::optional<z3::expr>(ctx.bool_val(true));
+    return s ? s->is_value(f, v) : std::optional<z3::expr>(ctx.bool_val(true));
   };
   z3::expr_vector any(ctx);
   auto vr = values(sr, fr);
@@ -151,7 +103,7 @@ Merged merge(z3::context& ctx, const Prepared& pr, const std::vector<Shapes>& sh
     reps.push_back(group.front());
     mg.first.push_back(at);
     at += static_cast<int>(group.front()->events.size());
-    mg.sel.push_back(make_selection(ctx, group, ti, mg.constraints));
+    mg.sel.emplace_back(ctx, group, ti, mg.constraints);
   }
   mg.sp = build_space(pr.p, reps, /*match_values=*/false);
   return mg;
@@ -202,8 +154,8 @@ bool Search::record(const z3::model& m, const Merged& mg, const Choices& ch,
     // The traces the model selects, as a concrete graph (same event numbering: same shapes).
     std::vector<const Trace*> chosen;
     for (auto& s : mg.sel)
-      for (std::size_t j = 0; j < s.traces.size(); ++j)
-        if (m.eval(s.sel[j], true).is_true()) { chosen.push_back(s.traces[j]); break; }
+      for (std::size_t j = 0; j < s.traces().size(); ++j)
+        if (m.eval(s.selected(j), true).is_true()) { chosen.push_back(s.traces()[j]); break; }
     w = build_space(pr_.p, chosen).g.exec;
     const int n = w->n;
     w->rels["rf"] = concrete(ch.rf, enc, m, n);
@@ -273,7 +225,7 @@ bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std:
       std::size_t ti = 0;
       while (ti < pr_.p.threads.size() && pr_.p.threads[ti].id != term.thread) ++ti;
       if (ti == pr_.p.threads.size()) { s.add(v == ctx.bv_val(static_cast<int64_t>(reg_in(Trace{}, term, pr_.t)), 64)); continue; }
-      s.add(v == pick(ctx, mg.sel[ti], [&](const Trace& tr) { return reg_in(tr, term, pr_.t); }));
+      s.add(v == mg.sel[ti].pick([&](const Trace& tr) { return reg_in(tr, term, pr_.t); }));
       continue;
     }
     int l = pr_.p.phys_of[pr_.p.vloc_of.at(term.name)];

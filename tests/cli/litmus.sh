@@ -230,4 +230,21 @@ check "over budget: exit 3" test $rc -eq 3
 check "over budget: reason given" grep -q 'time budget exhausted (300 ms)' "$tmp/out"
 check "over budget: the test is named" grep -q '"name":"big"' "$tmp/out"
 
+# --- the memory budget: Dat3M's IRIW with 32 threads builds 2^15 traces for each of its 16 readers (GBs within
+# a minute); under --memory-mb 300 the test is unknown with the reason, and the worker was stopped within 10%
+# of the budget (its peak, which the kernel counts into ours as a waited-for child, read with getrusage).
+python3 "$src/scripts/gen_litmus_families.py" "$tmp" IRIW dat3m 32 >/dev/null
+python3 - "$ptxcheck" "$tmp/IRIW-dat3m-32.litmus" >"$tmp/out" 2>&1 <<'PY'
+import resource, subprocess, sys
+r = subprocess.run([sys.argv[1], "litmus", "--json", "--memory-mb", "300", "--timeout-ms", "120000", sys.argv[2]],
+                   capture_output=True, text=True)
+peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(r.stdout, f"exit={r.returncode} peak_mb={peak_mb:.0f}")
+PY
+cat "$tmp/out"
+check "memory budget: exit 3" grep -q 'exit=3 ' "$tmp/out"
+check "memory budget: reason given" grep -q 'memory budget of 300 MB reached (resident [0-9]* MB)' "$tmp/out"
+check "memory budget: kept within 10%" test "$(sed -n 's/.*peak_mb=\([0-9]*\).*/\1/p' "$tmp/out")" -le 330
+check "memory budget: --memory-mb below 0 is bad input" sh -c "'$ptxcheck' litmus --memory-mb -1 '$tmp/big.litmus' 2>&1; test \$? -eq 2"
+
 summary "cli litmus"
