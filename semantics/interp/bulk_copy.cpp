@@ -1,15 +1,18 @@
 // Bulk asynchronous copies in the interpreter (PTX ISA 9.0 9.7.9.25.4-6): cp.async.bulk, cp.reduce.async.bulk,
-// cp.async.bulk.tensor (.tile), cp.reduce.async.bulk.tensor (.tile), the prefetches (hints: no effect), and the
-// bulk async-group controls; tensor maps (5.5.8) in the interpreter's own 128-byte layout (docs/async-copies.md).
+// cp.async.bulk.tensor (.tile, .im2col loads, .im2col_no_offs stores), cp.reduce.async.bulk.tensor (.tile,
+// .im2col_no_offs), the prefetches (hints: no effect), and the bulk async-group controls; tensor maps (5.5.8) in
+// the interpreter's own 128-byte layout (tensor_map_layout.cpp, docs/async-copies.md).
 // A copy completes at issue; with --seed it may complete at a random later scheduling point, and at the latest
 // when the program could observe it: an mbarrier wait on its object, a wait_group that covers it, the end of its
 // cluster. Completion performs complete-tx on the mbarrier (mbarrier.cpp) with the bytes copied (9.7.9.25.4.1).
 // st.async / red.async (async_store.cpp) complete the same way: a "copy" of a value held since issue.
 #include "semantics/interp/machine.hpp"
+#include "semantics/interp/tensor_map_layout.hpp"
 #include "semantics/ops/atomic.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <variant>
 
 namespace ptx::interp {
 
@@ -19,85 +22,6 @@ using OK = Operand::Kind;
 namespace {
 
 constexpr std::uint64_t kUncommitted = ~std::uint64_t(0);
-constexpr std::uint32_t kTensorMapMagic = 0x314d5450;  // "PTM1": a tensor map the interpreter encoded
-
-// cuTensorMapEncodeTiled's data types (CUtensorMapDataType, cuda.h), their element bytes, and the bits an
-// out-of-bound element gets with oob_fill nan (5.5.3.3 "a special NaN called OOB-NaN"; the ISA does not give its
-// bits: the interpreter uses the canonical NaN of the format, docs/async-copies.md).
-struct DataType {
-  const char* name;
-  unsigned bytes;
-  bool is_float;
-  std::uint64_t nan;
-};
-constexpr DataType kDataTypes[] = {
-    {"u8", 1, false, 0},           {"u16", 2, false, 0},          {"u32", 4, false, 0},
-    {"s32", 4, false, 0},          {"u64", 8, false, 0},          {"s64", 8, false, 0},
-    {"f16", 2, true, 0x7fff},      {"f32", 4, true, 0x7fffffff},  {"f64", 8, true, 0x7fffffffffffffff},
-    {"bf16", 2, true, 0x7fff},     {"f32_ftz", 4, true, 0x7fffffff}, {"tf32", 4, true, 0x7fffffff},
-    {"tf32_ftz", 4, true, 0x7fffffff}};
-const DataType* data_type(std::string_view name) {
-  for (const auto& d : kDataTypes)
-    if (name == d.name) return &d;
-  return nullptr;
-}
-
-// A decoded tensor map (the fields of cuTensorMapEncodeTiled that a .tile copy uses).
-struct TensorMap {
-  const DataType* type = nullptr;
-  unsigned rank = 0, swizzle = 0;  // swizzle: 0 none, 1 32B, 2 64B, 3 128B (CUtensorMapSwizzle's values)
-  bool oob_nan = false;
-  std::uint64_t address = 0;
-  std::array<std::uint64_t, 5> dim{}, stride{};  // stride[i]: bytes between elements of dimension i
-  std::array<std::uint32_t, 5> box{}, estride{};
-  // Elements the box holds along dimension i: ceil(box / elementStrides) (cuda.h, cuTensorMapEncodeTiled).
-  std::uint64_t count(unsigned i) const { return (box[i] + estride[i] - 1) / estride[i]; }
-  std::uint64_t elements() const {
-    std::uint64_t n = 1;
-    for (unsigned i = 0; i < rank; ++i) n *= count(i);
-    return n;
-  }
-};
-
-template <class T> void put(std::array<std::uint8_t, 128>& b, std::size_t at, T v) { std::memcpy(b.data() + at, &v, sizeof v); }
-template <class T> T get(const std::uint8_t* b, std::size_t at) {
-  T v;
-  std::memcpy(&v, b + at, sizeof v);
-  return v;
-}
-
-// Decodes 128 bytes as a tensor map; nullopt when they are not one the interpreter encoded.
-std::optional<TensorMap> decode(const std::uint8_t* b) {
-  if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return std::nullopt;
-  TensorMap m;
-  const auto type = get<std::uint8_t>(b, 4);
-  if (type >= std::size(kDataTypes)) return std::nullopt;
-  m.type = &kDataTypes[type];
-  m.rank = get<std::uint8_t>(b, 5);
-  m.swizzle = get<std::uint8_t>(b, 6);
-  m.oob_nan = get<std::uint8_t>(b, 7) != 0;
-  m.address = get<std::uint64_t>(b, 8);
-  if (m.rank < 1 || m.rank > 5 || m.swizzle > 3) return std::nullopt;
-  for (unsigned i = 0; i < m.rank; ++i) {
-    m.dim[i] = get<std::uint64_t>(b, 16 + 8 * i);
-    m.stride[i] = i == 0 ? m.type->bytes : get<std::uint64_t>(b, 56 + 8 * (i - 1));
-    m.box[i] = get<std::uint16_t>(b, 88 + 2 * i);
-    m.estride[i] = get<std::uint8_t>(b, 98 + i);
-    if (m.box[i] == 0 || m.estride[i] == 0) return std::nullopt;
-  }
-  return m;
-}
-
-// ISA 5.5.7: the 32B, 64B and 128B (16-byte atomicity) swizzle modes permute the 16-byte chunks of each 128-byte
-// row of shared memory: chunk c of row r goes to chunk c ^ (r mod 2, 4, 8), the pattern repeating every 256, 512
-// or 1024 bytes from an address so aligned. `offset` is the shared-memory offset of a byte.
-std::uint64_t swizzled(std::uint64_t offset, unsigned swizzle) {
-  if (swizzle == 0) return offset;
-  const std::uint64_t mask = (1u << swizzle) - 1;  // 1, 3, 7
-  return offset ^ (((offset >> 7) & mask) << 4);
-}
-std::uint64_t swizzle_repeat(unsigned swizzle) { return swizzle == 0 ? 16 : 128u << swizzle; }
-
 // The reduction of a cp.reduce.async.bulk (9.7.9.25.4.2) and whether its table allows it for the destination.
 std::optional<ir::AtomOp> reduce_op(const Instruction& ins) {
   using ir::AtomOp;
@@ -139,8 +63,9 @@ struct BulkCopy {
   std::uint64_t size = 0;                 // bytes copied (tensor loads: the box's, complete-tx counts them all)
   std::optional<std::uint16_t> byte_mask;  // .cp_mask
   std::optional<ops::AtomicForm> reduce;  // cp.reduce: the operation, element by element
-  TensorMap map;
+  TensorMapFields map;
   std::array<std::int64_t, 5> coords{};
+  std::array<std::uint16_t, 3> im2col_offsets{};  // .im2col: i2cOffW, i2cOffH, i2cOffD
   bool bulk_group = false;
   std::uint64_t group = kUncommitted;
   // For an observer: the operation's number, and the instruction (in function `fn`) that issued it.
@@ -148,98 +73,6 @@ struct BulkCopy {
   std::uint32_t fn = 0;
   const Instruction* ins = nullptr;
 };
-
-// The interpreter's tensor-map layout (docs/async-copies.md): magic u32 @0, type u8 @4, rank u8 @5, swizzle u8 @6,
-// oob-nan u8 @7, global address u64 @8, globalDim u64[5] @16, byte strides of dimensions 1..4 u64[4] @56,
-// boxDim u16[5] @88, elementStrides u8[5] @98, zero to byte 127.
-std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std::uint64_t address) {
-  std::array<std::uint8_t, 128> b{};
-  const DataType* t = data_type(m.data_type);
-  put<std::uint32_t>(b, 0, kTensorMapMagic);
-  put<std::uint8_t>(b, 4, static_cast<std::uint8_t>(t - kDataTypes));
-  put<std::uint8_t>(b, 5, static_cast<std::uint8_t>(m.global_dim.size()));
-  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? 1 : m.swizzle == "64B" ? 2 : m.swizzle == "128B" ? 3 : 0);
-  put<std::uint8_t>(b, 7, m.oob_fill == "nan");
-  put<std::uint64_t>(b, 8, address);
-  for (std::size_t i = 0; i < m.global_dim.size(); ++i) {
-    put<std::uint64_t>(b, 16 + 8 * i, m.global_dim[i]);
-    if (i > 0) put<std::uint64_t>(b, 56 + 8 * (i - 1), m.global_strides[i - 1]);
-    put<std::uint16_t>(b, 88 + 2 * i, static_cast<std::uint16_t>(m.box_dim[i]));
-    put<std::uint8_t>(b, 98 + i, static_cast<std::uint8_t>(m.element_strides[i]));
-  }
-  return b;
-}
-
-// tensormap.replace (ISA 9.7.9.26) on the layout above. Table 33 numbers .elemtype in its own order (not
-// CUtensorMapDataType's); the per-dimension fields take `ord`; global_stride ord k is dimension k + 1's byte stride
-// (dimension 0's is the element size, as in cuTensorMapEncodeTiled's globalStrides).
-std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, unsigned ord, std::uint64_t value) {
-  static constexpr const char* kElemTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16",
-                                               "f32", "f32_ftz", "f64", "bf16", "tf32", "tf32_ftz"};
-  if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return "the 128 bytes are no tensor map (none made by cuTensorMapEncodeTiled)";
-  auto set = [&](std::size_t at, auto v) { std::memcpy(b + at, &v, sizeof v); };
-  const bool per_dim = field == "box_dim" || field == "global_dim" || field == "element_stride" || field == "global_stride";
-  if (per_dim && ord >= (field == "global_stride" ? 4u : 5u)) return "ordinal " + std::to_string(ord) + " is past the fields of a rank-5 tensor";
-  if (field == "global_address") set(8, value);
-  else if (field == "rank") {
-    if (value > 4) return "rank takes the rank minus one, 0 to 4";
-    set(5, static_cast<std::uint8_t>(value + 1));
-  } else if (field == "box_dim") {
-    if (value < 1 || value > 256) return "box_dim must be 1 to 256";
-    set(88 + 2 * ord, static_cast<std::uint16_t>(value));
-  } else if (field == "global_dim") {
-    if (value < 1) return "global_dim must be at least 1";
-    set(16 + 8 * ord, value);
-  } else if (field == "global_stride") {
-    if (value % 16) return "global_stride must be a multiple of 16 bytes";
-    set(56 + 8 * ord, value);
-  } else if (field == "element_stride") {
-    if (value < 1 || value > 8) return "element_stride must be 1 to 8";
-    set(98 + ord, static_cast<std::uint8_t>(value));
-  } else if (field == "elemtype") {
-    if (value >= std::size(kElemTypes)) return "elemtype " + std::to_string(value) + " (the packed 4- and 6-bit types) is not modelled";
-    set(4, static_cast<std::uint8_t>(data_type(kElemTypes[value]) - kDataTypes));
-  } else if (field == "swizzle_mode") {
-    if (value > 3) return "swizzle_mode " + std::to_string(value) + " (96B) is not modelled";
-    set(6, static_cast<std::uint8_t>(value));
-  } else if (field == "fill_mode") {
-    if (value > 1) return "fill_mode must be 0 (zero fill) or 1 (OOB-NaN fill)";
-    set(7, static_cast<std::uint8_t>(value));
-  } else if (field == "interleave_layout" || field == "swizzle_atomicity" || field == "swizzle_atomicsity") {
-    if (value != 0) return std::string(field) + " " + std::to_string(value) + " is not modelled (only 0, the default)";
-  } else {
-    return "unknown field ." + std::string(field);
-  }
-  return "";
-}
-
-std::string tensor_map_error(const Launch::TensorMap& m) {
-  const DataType* t = data_type(m.data_type);
-  if (!t) return "data_type '" + m.data_type + "' is none of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz (the packed 16U4/16U6 types are not modelled)";
-  const std::size_t rank = m.global_dim.size();
-  if (rank < 1 || rank > 5) return "the rank (the length of global_dim) must be 1 to 5";
-  if (m.global_strides.size() != rank - 1 || m.box_dim.size() != rank || m.element_strides.size() != rank)
-    return "global_strides needs rank - 1 entries, box_dim and element_strides rank entries";
-  if (m.interleave != "none") return "interleave '" + m.interleave + "' is not modelled (only none)";
-  if (m.swizzle != "none" && m.swizzle != "32B" && m.swizzle != "64B" && m.swizzle != "128B")
-    return "swizzle '" + m.swizzle + "' is not modelled (none, 32B, 64B, 128B: the patterns ISA 5.5.7 states)";
-  if (m.oob_fill != "none" && m.oob_fill != "nan") return "oob_fill must be none or nan";
-  if (m.oob_fill == "nan" && !t->is_float) return "oob_fill nan needs a floating-point data_type (cuTensorMapEncodeTiled)";
-  if (m.global_offset % 16) return "the global address must be 16-byte aligned (cuTensorMapEncodeTiled)";
-  for (std::size_t i = 0; i < rank; ++i) {
-    if (m.global_dim[i] == 0 || m.global_dim[i] > (std::uint64_t(1) << 32)) return "global_dim entries must be in [1, 2^32]";
-    if (m.box_dim[i] == 0 || m.box_dim[i] > 256) return "box_dim entries must be in [1, 256]";
-    if (m.element_strides[i] == 0 || m.element_strides[i] > 8) return "element_strides entries must be in [1, 8]";
-  }
-  for (auto s : m.global_strides)
-    if (s % 16 || s >= (std::uint64_t(1) << 40)) return "global_strides must be multiples of 16 below 2^40";
-  const std::uint64_t inner = std::uint64_t(m.box_dim[0]) * t->bytes;
-  if (inner % 16) return "box_dim[0] * element size must be a multiple of 16 bytes";
-  if (m.element_strides[0] != 1) return "element_strides[0] must be 1 without interleave (ISA 5.5.3.2)";
-  const unsigned span = m.swizzle == "32B" ? 32 : m.swizzle == "64B" ? 64 : m.swizzle == "128B" ? 128 : 0;
-  if (span && inner > span) return "the box's inner dimension (" + std::to_string(inner) + " bytes) exceeds the swizzle span of " + m.swizzle;
-  return "";
-}
 
 bool Machine::write_tensor_maps(std::size_t first_buffer_region) {
   for (const auto& m : launch_.tensor_maps) {
@@ -278,19 +111,64 @@ void reduce_element(const ops::AtomicForm& f, const std::uint8_t* from, std::uin
   std::memcpy(to, &r, eb);
 }
 
-// A .tile box (5.5.3): element j (j_i < count(i)) of the box is the tensor's element at coordinates
-// c_i + j_i * elementStrides[i]; in shared memory the box is dense, dimension 0 fastest, each byte at its
-// swizzled offset (5.5.7). Loads fill out-of-bound elements with zeros or OOB-NaN (5.5.3.3); stores skip them.
+// The tensor coordinates of a box's elements in shared-memory order, the first fastest.
+// .tile (5.5.3): element j (j_i < count(i)) is the tensor's element c_i + j_i * elementStrides[i].
+// .im2col (5.5.4, docs/async-copies.md): row p of shared memory is pixel p of the column, channelsPerPixel
+// elements from channel c_0. The filter base starts at the instruction's coordinates (W, H, D, then N) and steps
+// through the bounding box [lower_s, globalDim_s - 1 + upper_s] of each spatial dimension s, W fastest, by
+// elementStrides[s] (5.5.4.2), back to lower_s past the upper end; past the last spatial dimension to the next
+// image (N + 1). The pixel read is the base plus the im2col offsets (5.5.4.1); out of the tensor it is filled or
+// skipped as in .tile mode, which covers pixels past the batch (5.5.4.3).
+class BoxWalk {
+ public:
+  BoxWalk(const TensorMapFields& m, const std::array<std::int64_t, 5>& coords, const std::array<std::uint16_t, 3>& offsets)
+      : m_(m), start_(coords), base_(coords), offsets_(offsets) { place(); }
+  const std::array<std::int64_t, 5>& at() const { return pos_; }
+  void next() {
+    if (!m_.im2col) {
+      for (unsigned i = 0; i < m_.rank && ++j_[i] == m_.count(i); ++i) j_[i] = 0;
+    } else if (++j_[0] == m_.channels) {
+      j_[0] = 0;
+      next_pixel();
+    }
+    place();
+  }
+
+ private:
+  void next_pixel() {
+    const unsigned last = m_.rank - 1;  // N
+    for (unsigned s = 1; s < last; ++s) {
+      base_[s] += m_.estride[s];
+      if (base_[s] <= static_cast<std::int64_t>(m_.dim[s]) - 1 + m_.upper[s - 1]) return;
+      base_[s] = m_.lower[s - 1];
+    }
+    ++base_[last];
+  }
+  void place() {
+    for (unsigned i = 0; i < m_.rank; ++i) pos_[i] = start_[i] + static_cast<std::int64_t>(j_[i] * m_.estride[i]);
+    if (!m_.im2col) return;
+    pos_[0] = start_[0] + static_cast<std::int64_t>(j_[0]);
+    for (unsigned s = 1; s + 1 < m_.rank; ++s) pos_[s] = base_[s] + offsets_[s - 1];
+    pos_[m_.rank - 1] = base_[m_.rank - 1];
+  }
+  const TensorMapFields& m_;
+  std::array<std::int64_t, 5> start_, base_, pos_{};
+  std::array<std::uint16_t, 3> offsets_;
+  std::array<std::uint64_t, 5> j_{};
+};
+
+// A tensor copy (5.5.3, 5.5.4): the box is dense in shared memory, each byte at its swizzled offset (5.5.7).
+// Loads fill out-of-bound elements with zeros or OOB-NaN (5.5.3.3, 5.5.4.3); stores skip them.
 void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
-  const TensorMap& map = c.map;
+  const TensorMapFields& map = c.map;
   const unsigned eb = map.type->bytes;
   const bool load = c.kind == BulkCopy::Kind::tensor_load;
-  std::array<std::uint64_t, 5> j{};
-  for (std::uint64_t e = 0, n = map.elements(); e < n && !m.stop_; ++e) {
+  BoxWalk walk(map, c.coords, c.im2col_offsets);
+  for (std::uint64_t e = 0, n = map.elements(); e < n && !m.stop_; ++e, walk.next()) {
     bool in = true;
     std::uint64_t global = map.address;
     for (unsigned i = 0; i < map.rank; ++i) {
-      const std::int64_t g = c.coords[i] + static_cast<std::int64_t>(j[i] * map.estride[i]);
+      const std::int64_t g = walk.at()[i];
       in = in && g >= 0 && static_cast<std::uint64_t>(g) < map.dim[i];
       global += static_cast<std::uint64_t>(g) * map.stride[i];
     }
@@ -314,7 +192,6 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
       if (to && c.reduce) reduce_element(*c.reduce, from, to, eb);
       else if (to) std::memcpy(to, from, eb);
     }
-    for (unsigned i = 0; i < map.rank && ++j[i] == map.count(i); ++i) j[i] = 0;  // next element, dimension 0 fastest
   }
 }
 }  // namespace
@@ -492,7 +369,7 @@ static bool issue_copy(Machine& m, Thread& t, const Instruction& ins, BulkCopy& 
 // The element type a cp.reduce.async.bulk.tensor reduces in: the tensor map's, by the table of 9.7.9.25.5.3
 // (.and/.or/.xor on the 32- and 64-bit integer types as .b32/.b64). add.f32 flushes subnormals only for the
 // f32_ftz data type (the ISA states the flush for cp.reduce.async.bulk, not for the tensor form).
-static bool tensor_reduce_form(const TensorMap& map, ir::AtomOp op, BulkCopy& c) {
+static bool tensor_reduce_form(const TensorMapFields& map, ir::AtomOp op, BulkCopy& c) {
   using ST = ir::ScalarType;
   const std::string_view n = map.type->name;
   const bool bitwise = op == ir::AtomOp::and_ || op == ir::AtomOp::or_ || op == ir::AtomOp::xor_;
@@ -515,15 +392,56 @@ static bool tensor_reduce_form(const TensorMap& map, ir::AtomOp op, BulkCopy& c)
   return true;
 }
 
-// cp{.reduce}.async.bulk.tensor.dim (9.7.9.25.5.2-3), .tile load mode only: loads [dstMem], [tensorMap, coords],
-// [mbar]{, ctaMask}{, cache-policy}; stores and reductions [tensorMap, coords], [srcMem]{, cache-policy}.
-static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy& c) {
-  const auto& o = ins.operands;
-  for (const char* w : {"tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128", "im2col_no_offs"})
-    if (ins.q.has_word(w)) {
-      m.fail(Problem::Kind::unsupported, c.name + ": ." + w + " is not modelled (only the .tile load mode, ISA 5.5.3)", {&t});
+// The .load_mode of a bulk tensor copy, or the text of one not modelled. .im2col::w and .im2col::w::128
+// (5.5.5) define the wHalo / wOffset loads by figures; .tile::gather4 / .tile::scatter4 (5.5.3.4) are refused too.
+namespace {
+enum class LoadMode { tile, im2col, im2col_no_offs };
+std::variant<LoadMode, const char*> load_mode(const Instruction& ins) {
+  for (const char* w : {"tile::gather4", "tile::scatter4", "im2col::w", "im2col::w::128"})
+    if (ins.q.has_word(w)) return w;
+  if (ins.q.has_word("im2col")) return LoadMode::im2col;
+  return ins.q.has_word("im2col_no_offs") ? LoadMode::im2col_no_offs : LoadMode::tile;
+}
+}  // namespace
+
+// .im2col: the filter base (the spatial coordinates) must lie in the bounding box (5.5.4.1), and the offsets
+// (im2colInfo, W first, rank - 2 of them, .u16) in [0, 2^16-1], [0, 2^8-1], [0, 2^5-1] for 3D, 4D, 5D.
+static bool im2col_operands(Machine& m, Thread& t, const Operand* info, BulkCopy& c) {
+  const TensorMapFields& map = c.map;
+  const unsigned spatial = map.rank - 2;
+  if (info && (info->kind != OK::Vector || info->elements.size() != spatial)) {
+    m.fail(Problem::Kind::illegal, c.name + ": im2colInfo must be a vector of " + std::to_string(spatial) + " im2col offsets (ISA 9.7.9.25.5.2)", {&t});
+    return false;
+  }
+  const std::uint32_t limit = map.rank == 3 ? 1u << 16 : map.rank == 4 ? 1u << 8 : 1u << 5;
+  for (unsigned s = 0; s < spatial; ++s) {
+    const std::uint64_t off = info ? m.read(t, info->elements[s], 16).u64() : 0;
+    if (off >= limit) {
+      m.fail(Problem::Kind::illegal, c.name + ": im2col offset " + std::to_string(off) + " is outside [0, " + std::to_string(limit - 1) + "] for a " +
+                                         std::to_string(map.rank) + "D tensor (ISA 5.5.4.1)", {&t});
       return false;
     }
+    c.im2col_offsets[s] = static_cast<std::uint16_t>(off);
+    const std::int64_t base = c.coords[s + 1], lo = map.lower[s], hi = static_cast<std::int64_t>(map.dim[s + 1]) - 1 + map.upper[s];
+    if (base < lo || base > hi) {
+      m.fail(Problem::Kind::illegal, c.name + ": the filter base " + std::to_string(base) + " of spatial dimension " + std::to_string(s + 1) +
+                                         " is outside the bounding box [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (ISA 5.5.4.1)", {&t});
+      return false;
+    }
+  }
+  return true;
+}
+
+// cp{.reduce}.async.bulk.tensor.dim (9.7.9.25.5.2-3), .tile and .im2col load modes: loads [dstMem],
+// [tensorMap, coords], [mbar]{, im2colInfo}{, ctaMask}{, cache-policy}; stores and reductions (.tile,
+// .im2col_no_offs: the im2col traversal without offsets) [tensorMap, coords], [srcMem]{, cache-policy}.
+static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy& c) {
+  const auto& o = ins.operands;
+  const auto mode = load_mode(ins);
+  if (const auto* w = std::get_if<const char*>(&mode)) {
+    m.fail(Problem::Kind::unsupported, c.name + ": ." + *w + " is not modelled (only the .tile, .im2col and .im2col_no_offs load modes, ISA 5.5.3-4)", {&t});
+    return false;
+  }
   const StateSpace dst = ins.q.space.value_or(StateSpace::generic);
   const bool load = dst == StateSpace::shared || dst == StateSpace::shared_cluster;
   if ((load && (c.reduce || !ins.q.has(ir::Flag::mbarrier_complete_tx_bytes) || o.size() < 3)) ||
@@ -540,12 +458,20 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   const auto [space, at] = Machine::resolve(StateSpace::generic, m.access_address(t, tm, StateSpace::generic));
   const std::uint8_t* bytes = m.locate(t, space, at, 128, false);
   if (!bytes) return false;
-  const auto map = decode(bytes);
+  const auto map = decode_tensor_map(bytes);
   if (!map) {
     m.fail(Problem::Kind::illegal, c.name + ": the 128 bytes at the tensorMap address are not a tensor map (the launch's \"tensor_maps\" write them; docs/async-copies.md)", {&t});
     return false;
   }
   c.map = *map;
+  // Loads take .im2col, stores and reductions .im2col_no_offs (9.7.9.25.5.2-3's syntax; 5.3's example
+  // "cp.reduce...xor.im2col" contradicts it, and ptxas 13 refuses it as an illegal modifier).
+  const bool im2col = std::get<LoadMode>(mode) != LoadMode::tile;
+  if (im2col != map->im2col || (im2col && (load ? std::get<LoadMode>(mode) != LoadMode::im2col : std::get<LoadMode>(mode) != LoadMode::im2col_no_offs))) {
+    m.fail(Problem::Kind::illegal, c.name + ": the load mode is not the tensor map's (" + (map->im2col ? "im2col" : "tiled") +
+                                       "; loads take .im2col, stores and reductions .im2col_no_offs, ISA 9.7.9.25.5.2-3)", {&t});
+    return false;
+  }
   const auto& coords = tm.elements[0].elements;
   const std::string dim = std::to_string(coords.size()) + "d";
   if (!ins.q.has_word(dim) || coords.size() != map->rank) {
@@ -553,7 +479,17 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
     return false;
   }
   for (std::size_t i = 0; i < coords.size(); ++i) c.coords[i] = static_cast<std::int32_t>(m.read(t, coords[i], 32).u64());
+  if (im2col && load && o.size() < 4) {
+    m.fail(Problem::Kind::illegal, c.name + ": .im2col without its im2colInfo operand (ISA 9.7.9.25.5.2)", {&t});
+    return false;
+  }
+  if (im2col && !im2col_operands(m, t, load ? &o[3] : nullptr, c)) return false;
   c.size = map->elements() * map->type->bytes;
+  // 9.7.9.25.5.1: with the 96B swizzle "Box-Size[0] must be less than or equal to 96B".
+  if (map->swizzle == kSwizzle96B && (map->im2col ? map->channels : map->box[0]) * map->type->bytes > 96) {
+    m.fail(Problem::Kind::illegal, c.name + ": the 96B swizzle takes a box of at most 96 bytes in dimension 0 (ISA 9.7.9.25.5.1)", {&t});
+    return false;
+  }
   const Operand& smem = load ? o[0] : o[1];
   const std::uint64_t a = m.address(t, smem);
   const std::uint64_t align = swizzle_repeat(map->swizzle);
@@ -566,6 +502,13 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
     for (unsigned i = 0; i < map->rank; ++i)
       if (c.coords[i] < 0) {
         m.fail(Problem::Kind::illegal, c.name + ": a store's starting coordinates must be non-negative (ISA 9.7.9.25.5.1)", {&t});
+        return false;
+      }
+    // 9.7.9.25.5.1: in the .global.shared::cta direction "the bounding box along the D, W and H dimensions must
+    // stay within the tensor boundaries".
+    for (unsigned s = 0; map->im2col && s + 2 < map->rank; ++s)
+      if (map->lower[s] < 0 || map->upper[s] > 0) {
+        m.fail(Problem::Kind::illegal, c.name + ": a store's Bounding-Box Lower-Corner must be non-negative and its Upper-Corner non-positive (ISA 9.7.9.25.5.1)", {&t});
         return false;
       }
     if (c.reduce && !tensor_reduce_form(*map, *reduce_op(ins), c)) {
@@ -593,11 +536,12 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   c.dsts = {to};
   c.mbars = {bar};
   if (!ins.q.has_word("multicast::cluster")) return true;
-  if (o.size() < 4 || o[3].kind == OK::Vector) {
+  const std::size_t mask_at = im2col ? 4 : 3;  // ctaMask follows im2colInfo
+  if (o.size() <= mask_at || o[mask_at].kind == OK::Vector) {
     m.fail(Problem::Kind::unsupported, c.name + ": .multicast::cluster without its ctaMask operand (ISA 9.7.9.25.5.2)", {&t});
     return false;
   }
-  return multicast(m, t, c, m.read(t, o[3], 16).u64(), c.name, pair);
+  return multicast(m, t, c, m.read(t, o[mask_at], 16).u64(), c.name, pair);
 }
 
 // An issued copy: an observer hears of it, and it completes now or later.
@@ -769,8 +713,9 @@ bool bulk_copy_supported(const Instruction& ins) {
   const bool from_global = (dst == StateSpace::shared || dst == StateSpace::shared_cluster) && src == StateSpace::global && mbar;
   const bool dsmem = dst == StateSpace::shared_cluster && src == StateSpace::shared && mbar;
   if (ins.q.has_word("tensor")) {
-    for (const char* w : {"tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128", "im2col_no_offs"})
-      if (ins.q.has_word(w)) return false;
+    const auto mode = load_mode(ins);
+    if (std::holds_alternative<const char*>(mode)) return false;
+    if (std::get<LoadMode>(mode) != LoadMode::tile && (std::get<LoadMode>(mode) == LoadMode::im2col) != from_global) return false;
     return reduce ? to_global && reduce_op(ins).has_value() : to_global || from_global;
   }
   if (!reduce) return to_global || from_global || dsmem;

@@ -54,7 +54,7 @@ struct Launch {
   };
   std::vector<Pointer> pointers;
   // A tensor map (CUtensorMap, ISA 5.5.8) written into a buffer before the kernel starts, described by the
-  // arguments of cuTensorMapEncodeTiled; its 128 bytes are the interpreter's own layout (docs/async-copies.md),
+  // arguments of cuTensorMapEncodeTiled (or cuTensorMapEncodeIm2col); its 128 bytes are the interpreter's own layout (docs/async-copies.md),
   // read by cp{.reduce}.async.bulk.tensor (9.7.9.25.5).
   struct TensorMap {
     std::string buffer;      // the 128 bytes go to byte `at` of this buffer
@@ -65,6 +65,11 @@ struct Launch {
     std::vector<std::uint64_t> global_dim, global_strides;  // rank, and rank - 1 byte strides
     std::vector<std::uint32_t> box_dim, element_strides;    // rank each
     std::string interleave = "none", swizzle = "none", oob_fill = "none";  // swizzle: none 32B 64B 128B; oob_fill: none nan
+    // cuTensorMapEncodeIm2col's arguments instead of box_dim (ISA 5.5.4): the corners in W, H, D order (rank - 2
+    // each), channels per pixel and pixels per column. A map with pixel_box_lower_corner is an im2col map.
+    bool im2col = false;
+    std::vector<std::int32_t> pixel_box_lower_corner, pixel_box_upper_corner;
+    std::uint32_t channels_per_pixel = 0, pixels_per_column = 0;
   };
   std::vector<TensorMap> tensor_maps;
   std::vector<ParamValue> params;

@@ -118,7 +118,9 @@ bool read_launch_file(const std::string& path, Launch& out, std::string& error) 
 namespace {
 // A buffer's "tensor_maps": [{"at": BYTE, "data_type": T, "global": {"buffer": B, "offset": BYTES},
 // "global_dim": [...], "global_strides": [...], "box_dim": [...], "element_strides": [...], "interleave": "none",
-// "swizzle": "none|32B|64B|128B", "oob_fill": "none|nan"}]: cuTensorMapEncodeTiled's arguments (docs/async-copies.md).
+// "swizzle": "none|32B|64B|128B", "oob_fill": "none|nan"}]: cuTensorMapEncodeTiled's arguments; for an im2col map
+// cuTensorMapEncodeIm2col's: "pixel_box_lower_corner", "pixel_box_upper_corner", "channels_per_pixel",
+// "pixels_per_column" in place of "box_dim" (docs/async-copies.md).
 bool tensor_maps_from_json(const nlohmann::json& list, const std::string& buffer, std::size_t size, Launch& out, std::string& error) {
   const std::string where = "buffer '" + buffer + "': ";
   if (!list.is_array()) { error = where + "tensor_maps must be a list"; return false; }
@@ -133,15 +135,24 @@ bool tensor_maps_from_json(const nlohmann::json& list, const std::string& buffer
       m.global_offset = q["global"].value("offset", std::uint64_t{0});
       m.global_dim = q.at("global_dim").get<std::vector<std::uint64_t>>();
       m.global_strides = q.value("global_strides", std::vector<std::uint64_t>{});
-      m.box_dim = q.at("box_dim").get<std::vector<std::uint32_t>>();
-      m.element_strides = q.value("element_strides", std::vector<std::uint32_t>(m.box_dim.size(), 1));
+      m.im2col = q.contains("pixel_box_lower_corner");
+      if (m.im2col) {  // cuTensorMapEncodeIm2col's arguments (ISA 5.5.4)
+        m.pixel_box_lower_corner = q.at("pixel_box_lower_corner").get<std::vector<std::int32_t>>();
+        m.pixel_box_upper_corner = q.at("pixel_box_upper_corner").get<std::vector<std::int32_t>>();
+        m.channels_per_pixel = q.at("channels_per_pixel").get<std::uint32_t>();
+        m.pixels_per_column = q.at("pixels_per_column").get<std::uint32_t>();
+      } else {
+        m.box_dim = q.at("box_dim").get<std::vector<std::uint32_t>>();
+      }
+      m.element_strides = q.value("element_strides", std::vector<std::uint32_t>(m.global_dim.size(), 1));
       m.interleave = q.value("interleave", std::string("none"));
       m.swizzle = q.value("swizzle", std::string("none"));
       m.oob_fill = q.value("oob_fill", std::string("none"));
       if (q.contains("rank") && q["rank"].get<std::size_t>() != m.global_dim.size()) { error = where + "tensor map rank differs from the length of global_dim"; return false; }
     } catch (const std::exception&) {
       error = where + "a tensor map is {\"at\": BYTE, \"data_type\": T, \"global\": {\"buffer\": B, \"offset\": BYTES}, "
-              "\"global_dim\": [..], \"global_strides\": [..], \"box_dim\": [..], \"element_strides\": [..], \"interleave\", \"swizzle\", \"oob_fill\"}";
+              "\"global_dim\": [..], \"global_strides\": [..], \"box_dim\": [..], \"element_strides\": [..], \"interleave\", \"swizzle\", \"oob_fill\"} "
+              "(an im2col map: \"pixel_box_lower_corner\", \"pixel_box_upper_corner\", \"channels_per_pixel\", \"pixels_per_column\" for \"box_dim\")";
       return false;
     }
     if (m.at > size || size - m.at < 128) { error = where + "a tensor map at byte " + std::to_string(m.at) + " does not fit in its " + std::to_string(size) + " bytes"; return false; }

@@ -1,7 +1,7 @@
 // The driver entry points a runtime program can ask for (cudaGetDriverEntryPoint[ByVersion], as CUTLASS does for
-// TMA): cuTensorMapEncodeTiled, which writes a tensor map in the interpreter's layout (semantics/interp's
-// encode_tensor_map, docs/async-copies.md) after the checks cuda.h states for it. Any other driver function
-// is said by name and not given.
+// TMA): cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col, which write a tensor map in the interpreter's layout
+// (semantics/interp's encode_tensor_map, docs/async-copies.md) after the checks cuda.h states for them. Any other
+// driver function is said by name and not given.
 #include "semantics/interp/launch.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -46,10 +46,49 @@ CUresult encode_tiled(CUtensorMap* tensorMap, CUtensorMapDataType type, cuuint32
   return CUDA_SUCCESS;
 }
 
+// cuTensorMapEncodeIm2col (ISA 5.5.4): the same checks and layout as the tiled map, with the im2col fields in
+// place of boxDim (the corners W first, as globalDim orders the dimensions).
+CUresult encode_im2col(CUtensorMap* tensorMap, CUtensorMapDataType type, cuuint32_t rank, void* globalAddress, const cuuint64_t* globalDim,
+                       const cuuint64_t* globalStrides, const int* lowerCorner, const int* upperCorner, cuuint32_t channelsPerPixel,
+                       cuuint32_t pixelsPerColumn, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                       CUtensorMapL2promotion, CUtensorMapFloatOOBfill oobFill) {
+  ptx::interp::Launch::TensorMap m;
+  if (!tensorMap || rank < 3 || rank > 5 || static_cast<unsigned>(type) >= std::size(kDataTypes)) {
+    Runtime::instance().unimplemented("cuTensorMapEncodeIm2col with data type " + std::to_string(static_cast<int>(type)) + " or rank " + std::to_string(rank));
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  m.im2col = true;
+  m.data_type = kDataTypes[type];
+  m.interleave = interleave == CU_TENSOR_MAP_INTERLEAVE_NONE ? "none" : "interleaved";
+  m.swizzle = static_cast<unsigned>(swizzle) < std::size(kSwizzles) ? kSwizzles[swizzle] : "swizzle " + std::to_string(static_cast<int>(swizzle));
+  m.oob_fill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? "none" : "nan";
+  m.global_dim.assign(globalDim, globalDim + rank);
+  m.global_strides.assign(globalStrides, globalStrides + rank - 1);
+  m.pixel_box_lower_corner.assign(lowerCorner, lowerCorner + rank - 2);
+  m.pixel_box_upper_corner.assign(upperCorner, upperCorner + rank - 2);
+  m.channels_per_pixel = channelsPerPixel;
+  m.pixels_per_column = pixelsPerColumn;
+  m.element_strides.assign(elementStrides, elementStrides + rank);
+  const auto address = reinterpret_cast<std::uint64_t>(globalAddress);
+  m.global_offset = address % 16;
+  if (auto why = ptx::interp::tensor_map_error(m); !why.empty()) {
+    Runtime::instance().unimplemented("cuTensorMapEncodeIm2col: " + why);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  const auto bytes = ptx::interp::encode_tensor_map(m, address);
+  std::memcpy(tensorMap, bytes.data(), bytes.size());
+  return CUDA_SUCCESS;
+}
+
 cudaError_t entry_point(const char* symbol, void** funcPtr, cudaDriverEntryPointQueryResult* status) {
   if (!symbol || !funcPtr) return cudaErrorInvalidValue;
   if (std::string(symbol) == "cuTensorMapEncodeTiled") {
     *funcPtr = reinterpret_cast<void*>(&encode_tiled);
+    if (status) *status = cudaDriverEntryPointSuccess;
+    return cudaSuccess;
+  }
+  if (std::string(symbol) == "cuTensorMapEncodeIm2col") {
+    *funcPtr = reinterpret_cast<void*>(&encode_im2col);
     if (status) *status = cudaDriverEntryPointSuccess;
     return cudaSuccess;
   }

@@ -3,6 +3,7 @@
 // (copy, reduce table, .tile box with out-of-bound fill, 5.5.7 swizzle tables), not taken from a run.
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/interp/tensor_map_layout.hpp"
 #include "semantics/ir/build.hpp"
 #include "tests/unit/interp/kernel_run.hpp"
 
@@ -442,6 +443,186 @@ TEST_CASE("tensor maps: bad descriptions are refused; bytes that are no tensor m
   CHECK(r.problem.message.find("not a tensor map") != std::string::npos);
 }
 
+namespace {
+// A 4D NHWC tensor of u32 (ISA 5.5.4: dimension 0 C, 1 W, 2 H, 3 N): C = 4, W = 3, H = 3, N = 2, dense
+// (strides 16, 48, 144 bytes), element (c, w, h, n) = 1000 n + 100 h + 10 w + c; an im2col map of it with the
+// bounding box of a 3 x 3 filter with padding 1 (corners -1, -1: filter bases W, H in [-1, 3 - 1 - 1] = [-1, 1]),
+// 4 channels per pixel and 8 pixels per column (a column of 8 x 16 bytes).
+std::uint32_t nhwc(std::int32_t c, std::int32_t w, std::int32_t h, std::int32_t n) { return static_cast<std::uint32_t>(1000 * n + 100 * h + 10 * w + c); }
+struct Im2col {
+  RunResult r;
+  std::uint32_t a(std::int32_t c, std::int32_t w, std::int32_t h, std::int32_t n) const { return word(r, 2, static_cast<std::size_t>(36 * n + 12 * h + 4 * w + c)); }
+};
+Launch im2col_launch(std::vector<std::uint32_t> element_strides = {1, 1, 1, 1}, std::int32_t lower = -1) {
+  std::vector<std::uint32_t> a(4 * 3 * 3 * 2);
+  for (std::int32_t n = 0; n < 2; ++n)
+    for (std::int32_t h = 0; h < 3; ++h)
+      for (std::int32_t w = 0; w < 3; ++w)
+        for (std::int32_t c = 0; c < 4; ++c) a[static_cast<std::size_t>(36 * n + 12 * h + 4 * w + c)] = nhwc(c, w, h, n);
+  Launch l;
+  l.kernel = "im2col4d";
+  l.block = {32, 1, 1};
+  l.buffers = {{"out", std::vector<std::uint8_t>(128)}, {"tmap", std::vector<std::uint8_t>(128)}, {"A", words(a)}};
+  Launch::TensorMap m;
+  m.buffer = "tmap";
+  m.data_type = "u32";
+  m.global = "A";
+  m.global_dim = {4, 3, 3, 2};
+  m.global_strides = {16, 48, 144};
+  m.element_strides = std::move(element_strides);
+  m.im2col = true;
+  m.pixel_box_lower_corner = {lower, lower};
+  m.pixel_box_upper_corner = {-1, -1};
+  m.channels_per_pixel = 4;
+  m.pixels_per_column = 8;
+  l.tensor_maps.push_back(m);
+  return l;
+}
+Im2col im2col4d(Launch l, std::int32_t c, std::int32_t w, std::int32_t h, std::int32_t n, std::uint32_t offw, std::uint32_t offh,
+                bool store = false) {
+  auto s = [](std::int32_t v) { return u32(static_cast<std::uint32_t>(v)); };
+  l.params = {buf("out"), buf("tmap"), s(c), s(w), s(h), s(n), u32(offw), u32(offh), u32(128), u32(store)};
+  return {run(bulk_module(), l)};
+}
+// Pixel p of a column, (w, h, n) of the tensor, worked out by hand from 5.5.4; w = -9: out of bounds.
+struct Pixel {
+  std::int32_t w, h, n;
+};
+constexpr std::int32_t kOut = -9;
+}  // namespace
+
+TEST_CASE("cp.async.bulk.tensor.4d .im2col: pixels of the bounding box in W, H, N order, plus the im2col offsets (ISA 5.5.4)") {
+  SUBCASE("filter bases from (-1, -1) of image 0, offsets (1, 2): the last two pixels fall below H = 3 and are zeros") {
+    // Bases (w, h): (-1,-1) (0,-1) (1,-1), W wraps to -1 and H steps: (-1,0) (0,0) (1,0) (-1,1) (0,1). Pixel = base
+    // + (1, 2): (0,1) (1,1) (2,1) (0,2) (1,2) (2,2) (0,3) (1,3); h = 3 is outside the tensor.
+    const Pixel column[8] = {{0, 1, 0}, {1, 1, 0}, {2, 1, 0}, {0, 2, 0}, {1, 2, 0}, {2, 2, 0}, {kOut, 3, 0}, {kOut, 3, 0}};
+    const Im2col t = im2col4d(im2col_launch(), 0, -1, -1, 0, 1, 2);
+    REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
+    for (std::uint32_t p = 0; p < 8; ++p)
+      for (std::int32_t c = 0; c < 4; ++c) {
+        CAPTURE(p);
+        CHECK(word(t.r, 0, p * 4 + static_cast<std::uint32_t>(c)) == (column[p].w == kOut ? 0u : nhwc(c, column[p].w, column[p].h, column[p].n)));
+      }
+  }
+  SUBCASE("from channel 2 of the last base of the last image: channels 4, 5 and the pixels past the batch are zeros") {
+    // Base (1, 1) of image 1 is the box's last; the next wraps W and H and steps N to 2, past N = 2 (5.5.4.3).
+    const Im2col t = im2col4d(im2col_launch(), 2, 1, 1, 1, 0, 0);
+    REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
+    CHECK(word(t.r, 0, 0) == nhwc(2, 1, 1, 1));
+    CHECK(word(t.r, 0, 1) == nhwc(3, 1, 1, 1));
+    for (std::uint32_t k = 2; k < 32; ++k) CHECK(word(t.r, 0, k) == 0);
+  }
+  SUBCASE("traversal strides 2 in W and H step the bases by 2 inside the box, then to the next image (ISA 5.5.4.2)") {
+    // Bases (w, h, n): (-1,-1,0) (1,-1,0) (-1,1,0) (1,1,0) (-1,-1,1) (1,-1,1) (-1,1,1) (1,1,1); offsets (1, 1).
+    const Pixel column[8] = {{0, 0, 0}, {2, 0, 0}, {0, 2, 0}, {2, 2, 0}, {0, 0, 1}, {2, 0, 1}, {0, 2, 1}, {2, 2, 1}};
+    const Im2col t = im2col4d(im2col_launch({1, 2, 2, 1}), 0, -1, -1, 0, 1, 1);
+    REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
+    for (std::uint32_t p = 0; p < 8; ++p)
+      for (std::int32_t c = 0; c < 4; ++c) CHECK(word(t.r, 0, p * 4 + static_cast<std::uint32_t>(c)) == nhwc(c, column[p].w, column[p].h, column[p].n));
+  }
+  SUBCASE(".im2col_no_offs store: lower corners 0 (9.7.9.25.5.1: a store's box stays in the tensor), bases from (0, 1)") {
+    // Box W, H in [0, 1]. Bases (w, h, n): (0,1,0) (1,1,0), H wraps and N steps: (0,0,1) (1,0,1) (0,1,1) (1,1,1),
+    // then (0,0,2) (1,0,2) past the batch: the load reads zeros there and the store skips them.
+    const Pixel column[8] = {{0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}, {kOut, 0, 2}, {kOut, 0, 2}};
+    const Im2col t = im2col4d(im2col_launch({1, 1, 1, 1}, 0), 0, 0, 1, 0, 0, 0, true);
+    REQUIRE_MESSAGE(t.r.ok(), t.r.problem.message);
+    for (std::uint32_t p = 0; p < 8; ++p)
+      for (std::int32_t c = 0; c < 4; ++c) {
+        CAPTURE(p);
+        const std::uint32_t k = p * 4 + static_cast<std::uint32_t>(c);
+        CHECK(word(t.r, 0, k) == (column[p].w == kOut ? 0u : nhwc(c, column[p].w, column[p].h, column[p].n)));
+        if (column[p].w != kOut) CHECK(t.a(c, column[p].w, column[p].h, column[p].n) == 5000 + k);
+      }
+    for (std::int32_t n = 0; n < 2; ++n)  // untouched: W = 2 everywhere, and (0, 0), (1, 0) of image 0
+      for (std::int32_t h = 0; h < 3; ++h)
+        for (std::int32_t c = 0; c < 4; ++c) CHECK(t.a(c, 2, h, n) == nhwc(c, 2, h, n));
+    CHECK(t.a(0, 0, 0, 0) == nhwc(0, 0, 0, 0));
+    CHECK(t.a(3, 1, 0, 0) == nhwc(3, 1, 0, 0));
+  }
+}
+
+TEST_CASE("cp.async.bulk.tensor .im2col: a filter base outside the bounding box, an offset out of range, a map of the other mode") {
+  const Im2col outside = im2col4d(im2col_launch(), 0, 2, 0, 0, 0, 0);  // W box [-1, 1]
+  CHECK(outside.r.problem.kind == Problem::Kind::illegal);
+  CHECK(outside.r.problem.message.find("outside the bounding box [-1, 1]") != std::string::npos);
+  const Im2col offset = im2col4d(im2col_launch(), 0, 0, 0, 0, 256, 0);  // 4D: offsets in [0, 2^8 - 1]
+  CHECK(offset.r.problem.kind == Problem::Kind::illegal);
+  CHECK(offset.r.problem.message.find("outside [0, 255]") != std::string::npos);
+  // A store through a map whose lower corners are -1 (9.7.9.25.5.1: they must be non-negative for .global.shared::cta).
+  const Im2col store = im2col4d(im2col_launch(), 0, 0, 0, 0, 0, 0, true);
+  CHECK(store.r.problem.kind == Problem::Kind::illegal);
+  CHECK(store.r.problem.message.find("Lower-Corner must be non-negative") != std::string::npos);
+  // The tile2d kernel's .tile load through an im2col map.
+  Launch l = im2col_launch();
+  l.kernel = "tile2d";
+  l.params = {buf("out"), buf("tmap"), u32(0), u32(0), u32(0), u32(0), u32(128)};
+  const RunResult r = run(bulk_module(), l);
+  CHECK(r.problem.kind == Problem::Kind::illegal);
+  CHECK(r.problem.message.find("not the tensor map's (im2col") != std::string::npos);
+}
+
+TEST_CASE("im2col tensor maps from a launch file: cuTensorMapEncodeIm2col's fields and their checks") {
+  nlohmann::json j = nlohmann::json::parse(R"({"buffers": {"A": {"zero_bytes": 288},
+      "tmap": {"zero_bytes": 128, "tensor_maps": [{"at": 0, "data_type": "u32", "global": {"buffer": "A"},
+        "global_dim": [4, 3, 3, 2], "global_strides": [16, 48, 144], "pixel_box_lower_corner": [-1, -1],
+        "pixel_box_upper_corner": [-1, -1], "channels_per_pixel": 4, "pixels_per_column": 8}]}}})");
+  Launch l;
+  std::string error;
+  REQUIRE_MESSAGE(launch_from_json(j, l, error), error);
+  REQUIRE(l.tensor_maps.size() == 1);
+  CHECK(l.tensor_maps[0].im2col);
+  CHECK(l.tensor_maps[0].pixel_box_upper_corner == std::vector<std::int32_t>{-1, -1});
+  CHECK(l.tensor_maps[0].element_strides == std::vector<std::uint32_t>{1, 1, 1, 1});
+  auto refused = [&](const char* key, const nlohmann::json& value, const char* why) {
+    nlohmann::json k = j;
+    k["buffers"]["tmap"]["tensor_maps"][0][key] = value;
+    Launch x;
+    CHECK_FALSE(launch_from_json(k, x, error));
+    CHECK_MESSAGE(error.find(why) != std::string::npos, error);
+  };
+  refused("pixel_box_lower_corner", {-129, 0}, "must be in [-128, 127]");  // 4D corners: [-2^7, 2^7 - 1] (5.5.4.1)
+  refused("pixel_box_lower_corner", {-1}, "need rank - 2 entries");
+  refused("pixel_box_upper_corner", {-4, 0}, "holds no filter position");  // W bases in [-1, 3 - 1 - 4]: none
+  refused("channels_per_pixel", 2, "multiple of 16 bytes");
+  refused("pixels_per_column", 1025, "pixels_per_column must be in [1, 1024]");
+  refused("global_dim", {4, 3}, "rank 3, 4 or 5");
+}
+
+TEST_CASE("tensormap.replace: 96B swizzle (Table 33 value 4) is the 32B table on packed 96-byte rows (ISA 5.5.7)") {
+  Launch::TensorMap m;
+  m.data_type = "u32";
+  m.global_dim = {24, 8};
+  m.global_strides = {128};
+  m.box_dim = {24, 8};
+  m.element_strides = {1, 1};
+  auto bytes = encode_tensor_map(m, 0x1000);
+  REQUIRE(replace_tensor_map_field(bytes.data(), "swizzle_mode", 0, 4).empty());
+  const auto map = decode_tensor_map(bytes.data());
+  REQUIRE(map.has_value());
+  CHECK(map->swizzle == 4u);
+  CHECK(swizzle_repeat(map->swizzle) == 256u);
+  // 5.5.7's 96B example: global rows of 8 chunks of 16 bytes, the first 6 of each packed densely; shared chunk q
+  // (8 a row) holds global chunk kShared[q].
+  const std::uint32_t kShared[48] = {0,  1,  2,  3,  4,  5,  8,  9,  11, 10, 13, 12, 17, 16, 19, 18, 20, 21, 24, 25, 26, 27, 28, 29,
+                                     33, 32, 35, 34, 37, 36, 41, 40, 42, 43, 44, 45, 48, 49, 50, 51, 53, 52, 57, 56, 59, 58, 61, 60};
+  for (std::uint32_t q = 0; q < 48; ++q) {
+    const std::uint32_t g = kShared[q], dense = 6 * (g / 8) + g % 8;  // the chunk's place before swizzling
+    CHECK(swizzled(16 * dense, map->swizzle) == 16 * q);
+  }
+  // Values Table 33 gives and the interpreter does not model: each named.
+  CHECK(replace_tensor_map_field(bytes.data(), "elemtype", 0, 13).find(".b4x16, a packed sub-byte type") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "elemtype", 0, 14).find(".b4x16_p64") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "elemtype", 0, 15).find(".b6x16_p32 / .b6p2x16") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "interleave_layout", 0, 1).find("16B interleave) is not modelled") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "interleave_layout", 0, 2).find("32B interleave) is not modelled") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "swizzle_atomicity", 0, 3).find("64B atomicity) is not modelled") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "swizzle_mode", 0, 5).find("0 to 4") != std::string::npos);
+  // tensormap.replace's only .mode is .tile: an im2col map is refused.
+  Launch::TensorMap i = im2col_launch().tensor_maps[0];
+  auto im = encode_tensor_map(i, 0x1000);
+  CHECK(replace_tensor_map_field(im.data(), "box_dim", 0, 4).find("im2col") != std::string::npos);
+}
+
 // The supported forms below are accepted by ptxas -arch=sm_100a (.version 8.6).
 TEST_CASE("instruction_supported: the bulk forms the interpreter runs, and those it refuses") {
   auto supported = [](const std::string& body) {
@@ -462,6 +643,9 @@ TEST_CASE("instruction_supported: the bulk forms the interpreter runs, and those
   // Outside 9.7.9.25.4.2's type table (ptxas -arch=sm_100a rejects both), and load modes not modelled.
   CHECK_FALSE(supported("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.f32 [%rd1], [smem], 256, [mbar];"));
   CHECK_FALSE(supported("cp.reduce.async.bulk.global.shared::cta.bulk_group.inc.s32 [%rd1], [smem], 256;"));
-  CHECK_FALSE(supported("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3}], [mbar], {%h1};"));
+  CHECK(supported("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3}], [mbar], {%h1};"));
+  CHECK(supported("cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [smem];"));
+  CHECK(supported("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [smem];"));
+  CHECK_FALSE(supported("cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3}], [mbar], {%h0, %h1};"));
   CHECK_FALSE(supported("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [mbar];"));
 }

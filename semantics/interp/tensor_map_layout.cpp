@@ -1,0 +1,213 @@
+// The interpreter's 128-byte tensor-map layout (docs/async-copies.md): the checks of cuTensorMapEncodeTiled and
+// cuTensorMapEncodeIm2col on a launch's description, encoding, decoding, and tensormap.replace's field rules
+// (ISA 9.7.9.26). The copies that read the maps are in bulk_copy.cpp.
+#include "semantics/interp/launch.hpp"
+#include "semantics/interp/tensor_map_layout.hpp"
+
+#include <cstring>
+#include <iterator>
+
+namespace ptx::interp {
+
+namespace {
+
+constexpr std::uint32_t kTensorMapMagic = 0x314d5450;  // "PTM1": a tensor map the interpreter encoded
+
+constexpr TensorDataType kDataTypes[] = {
+    {"u8", 1, false, 0},           {"u16", 2, false, 0},          {"u32", 4, false, 0},
+    {"s32", 4, false, 0},          {"u64", 8, false, 0},          {"s64", 8, false, 0},
+    {"f16", 2, true, 0x7fff},      {"f32", 4, true, 0x7fffffff},  {"f64", 8, true, 0x7fffffffffffffff},
+    {"bf16", 2, true, 0x7fff},     {"f32_ftz", 4, true, 0x7fffffff}, {"tf32", 4, true, 0x7fffffff},
+    {"tf32_ftz", 4, true, 0x7fffffff}};
+const TensorDataType* data_type(std::string_view name) {
+  for (const auto& d : kDataTypes)
+    if (name == d.name) return &d;
+  return nullptr;
+}
+
+// Layout offsets (docs/async-copies.md). Bytes 103-119 hold the im2col fields (5.5.4.1).
+enum : std::size_t { kMode = 103, kChannels = 104, kPixels = 106, kLower = 108, kUpper = 114 };
+
+template <class T> void put(std::array<std::uint8_t, 128>& b, std::size_t at, T v) { std::memcpy(b.data() + at, &v, sizeof v); }
+template <class T> T get(const std::uint8_t* b, std::size_t at) {
+  T v;
+  std::memcpy(&v, b + at, sizeof v);
+  return v;
+}
+
+// ISA 5.5.4.1: the corners' range for a 3D, 4D, 5D tensor ([-2^15, 2^15-1], [-2^7, 2^7-1], [-2^4, 2^4-1]).
+std::int32_t corner_limit(std::size_t rank) { return rank == 3 ? 1 << 15 : rank == 4 ? 1 << 7 : 1 << 4; }
+
+// cuTensorMapEncodeIm2col's requirements on the im2col fields (cuda.h) and ISA 5.5.4's: rank - 2
+// corners in their range, a bounding box with at least one filter position per dimension, channelsPerPixel in
+// [1, 256], pixelsPerColumn in [1, 1024]. Returns the inner dimension's bytes through `inner`.
+std::string im2col_error(const Launch::TensorMap& m, unsigned element_bytes, std::uint64_t& inner) {
+  const std::size_t rank = m.global_dim.size();
+  if (m.pixel_box_lower_corner.size() != rank - 2 || m.pixel_box_upper_corner.size() != rank - 2)
+    return "pixel_box_lower_corner and pixel_box_upper_corner need rank - 2 entries (W, H, D order; ISA 5.5.4.1)";
+  const std::int32_t lim = corner_limit(rank);
+  for (std::size_t s = 0; s + 2 < rank; ++s) {
+    const std::int32_t lo = m.pixel_box_lower_corner[s], hi = m.pixel_box_upper_corner[s];
+    if (lo < -lim || lo >= lim || hi < -lim || hi >= lim)
+      return "the corners of a " + std::to_string(rank) + "D tensor must be in [" + std::to_string(-lim) + ", " + std::to_string(lim - 1) + "] (ISA 5.5.4.1)";
+    if (static_cast<std::int64_t>(m.global_dim[s + 1]) + hi - lo < 1) return "the bounding box holds no filter position in spatial dimension " + std::to_string(s + 1);
+  }
+  if (m.channels_per_pixel < 1 || m.channels_per_pixel > 256) return "channels_per_pixel must be in [1, 256]";
+  if (m.pixels_per_column < 1 || m.pixels_per_column > 1024) return "pixels_per_column must be in [1, 1024]";
+  if (!m.box_dim.empty()) return "an im2col map takes no box_dim (channels_per_pixel and pixels_per_column size the copy)";
+  inner = std::uint64_t(m.channels_per_pixel) * element_bytes;
+  if (inner % 16) return "channels_per_pixel * element size must be a multiple of 16 bytes";
+  return "";
+}
+
+}  // namespace
+
+std::optional<TensorMapFields> decode_tensor_map(const std::uint8_t* b) {
+  if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return std::nullopt;
+  TensorMapFields m;
+  const auto type = get<std::uint8_t>(b, 4);
+  if (type >= std::size(kDataTypes)) return std::nullopt;
+  m.type = &kDataTypes[type];
+  m.rank = get<std::uint8_t>(b, 5);
+  m.swizzle = get<std::uint8_t>(b, 6);
+  m.oob_nan = get<std::uint8_t>(b, 7) != 0;
+  m.address = get<std::uint64_t>(b, 8);
+  m.im2col = get<std::uint8_t>(b, kMode) == 1;
+  if (m.rank < 1 || m.rank > 5 || m.swizzle > kSwizzle96B || (m.im2col && m.rank < 3)) return std::nullopt;
+  for (unsigned i = 0; i < m.rank; ++i) {
+    m.dim[i] = get<std::uint64_t>(b, 16 + 8 * i);
+    m.stride[i] = i == 0 ? m.type->bytes : get<std::uint64_t>(b, 56 + 8 * (i - 1));
+    m.box[i] = get<std::uint16_t>(b, 88 + 2 * i);
+    m.estride[i] = get<std::uint8_t>(b, 98 + i);
+    if ((m.box[i] == 0 && !m.im2col) || m.estride[i] == 0) return std::nullopt;
+  }
+  if (!m.im2col) return m;
+  m.channels = get<std::uint16_t>(b, kChannels);
+  m.pixels = get<std::uint16_t>(b, kPixels);
+  for (unsigned s = 0; s + 2 < m.rank; ++s) {
+    m.lower[s] = get<std::int16_t>(b, kLower + 2 * s);
+    m.upper[s] = get<std::int16_t>(b, kUpper + 2 * s);
+  }
+  if (m.channels == 0 || m.pixels == 0) return std::nullopt;
+  return m;
+}
+
+// The layout (docs/async-copies.md): magic u32 @0, type u8 @4, rank u8 @5, swizzle u8 @6, oob-nan u8 @7, global
+// address u64 @8, globalDim u64[5] @16, byte strides of dimensions 1..4 u64[4] @56, boxDim u16[5] @88,
+// elementStrides u8[5] @98, mode u8 @103 (0 tiled, 1 im2col), channelsPerPixel u16 @104, pixelsPerColumn u16
+// @106, pixelBoxLowerCorner s16[3] @108, pixelBoxUpperCorner s16[3] @114, zero to byte 127.
+std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std::uint64_t address) {
+  std::array<std::uint8_t, 128> b{};
+  const TensorDataType* t = data_type(m.data_type);
+  put<std::uint32_t>(b, 0, kTensorMapMagic);
+  put<std::uint8_t>(b, 4, static_cast<std::uint8_t>(t - kDataTypes));
+  put<std::uint8_t>(b, 5, static_cast<std::uint8_t>(m.global_dim.size()));
+  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? kSwizzle32B : m.swizzle == "64B" ? kSwizzle64B : m.swizzle == "128B" ? kSwizzle128B : kSwizzleNone);
+  put<std::uint8_t>(b, 7, m.oob_fill == "nan");
+  put<std::uint64_t>(b, 8, address);
+  for (std::size_t i = 0; i < m.global_dim.size(); ++i) {
+    put<std::uint64_t>(b, 16 + 8 * i, m.global_dim[i]);
+    if (i > 0) put<std::uint64_t>(b, 56 + 8 * (i - 1), m.global_strides[i - 1]);
+    if (!m.im2col) put<std::uint16_t>(b, 88 + 2 * i, static_cast<std::uint16_t>(m.box_dim[i]));
+    put<std::uint8_t>(b, 98 + i, static_cast<std::uint8_t>(m.element_strides[i]));
+  }
+  if (!m.im2col) return b;
+  put<std::uint8_t>(b, kMode, 1);
+  put<std::uint16_t>(b, kChannels, static_cast<std::uint16_t>(m.channels_per_pixel));
+  put<std::uint16_t>(b, kPixels, static_cast<std::uint16_t>(m.pixels_per_column));
+  for (std::size_t s = 0; s < m.pixel_box_lower_corner.size(); ++s) {
+    put<std::int16_t>(b, kLower + 2 * s, static_cast<std::int16_t>(m.pixel_box_lower_corner[s]));
+    put<std::int16_t>(b, kUpper + 2 * s, static_cast<std::int16_t>(m.pixel_box_upper_corner[s]));
+  }
+  return b;
+}
+
+// tensormap.replace (ISA 9.7.9.26) on the layout above. Table 33 numbers .elemtype in its own order (not
+// CUtensorMapDataType's); the per-dimension fields take `ord`; global_stride ord k is dimension k + 1's byte stride
+// (dimension 0's is the element size, as in cuTensorMapEncodeTiled's globalStrides). The instruction's only
+// .mode is .tile, which "specifies the mode of the tensor-map object": an im2col map is refused.
+std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, unsigned ord, std::uint64_t value) {
+  static constexpr const char* kElemTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16",
+                                               "f32", "f32_ftz", "f64", "bf16", "tf32", "tf32_ftz"};
+  if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return "the 128 bytes are no tensor map (none made by cuTensorMapEncodeTiled)";
+  if (get<std::uint8_t>(b, kMode) == 1) return "the tensor map is an im2col one, and .tile names the map's mode (ISA 9.7.9.26)";
+  auto set = [&](std::size_t at, auto v) { std::memcpy(b + at, &v, sizeof v); };
+  const bool per_dim = field == "box_dim" || field == "global_dim" || field == "element_stride" || field == "global_stride";
+  if (per_dim && ord >= (field == "global_stride" ? 4u : 5u)) return "ordinal " + std::to_string(ord) + " is past the fields of a rank-5 tensor";
+  if (field == "global_address") set(8, value);
+  else if (field == "rank") {
+    if (value > 4) return "rank takes the rank minus one, 0 to 4";
+    set(5, static_cast<std::uint8_t>(value + 1));
+  } else if (field == "box_dim") {
+    if (value < 1 || value > 256) return "box_dim must be 1 to 256";
+    set(88 + 2 * ord, static_cast<std::uint16_t>(value));
+  } else if (field == "global_dim") {
+    if (value < 1) return "global_dim must be at least 1";
+    set(16 + 8 * ord, value);
+  } else if (field == "global_stride") {
+    if (value % 16) return "global_stride must be a multiple of 16 bytes";
+    set(56 + 8 * ord, value);
+  } else if (field == "element_stride") {
+    if (value < 1 || value > 8) return "element_stride must be 1 to 8";
+    set(98 + ord, static_cast<std::uint8_t>(value));
+  } else if (field == "elemtype") {
+    // 13-15 (.b4x16, .b4x16_p64, .b6x16_p32 / .b6p2x16): 5.5.1.1 gives their shared-memory padding by figures
+    // only, and neither how globalDim and boxDim count packed elements nor how out-of-bound ones are filled.
+    static constexpr const char* kPacked[] = {".b4x16", ".b4x16_p64", ".b6x16_p32 / .b6p2x16"};
+    if (value >= 13 && value <= 15) return "elemtype " + std::to_string(value) + " (" + kPacked[value - 13] + ", a packed sub-byte type of ISA 5.5.1.1) is not modelled";
+    if (value > 15) return "elemtype must be 0 to 15 (Table 33)";
+    set(4, static_cast<std::uint8_t>(data_type(kElemTypes[value]) - kDataTypes));
+  } else if (field == "swizzle_mode") {
+    if (value > kSwizzle96B) return "swizzle_mode must be 0 to 4 (Table 33)";
+    set(6, static_cast<std::uint8_t>(value));
+  } else if (field == "fill_mode") {
+    if (value > 1) return "fill_mode must be 0 (zero fill) or 1 (OOB-NaN fill)";
+    set(7, static_cast<std::uint8_t>(value));
+  } else if (field == "interleave_layout") {
+    // 5.5.6 names the layouts (NC/8DHWC8, NC/16HWC16) but gives the addressing of a box only by figures.
+    if (value == 1 || value == 2) return std::string("interleave_layout ") + (value == 1 ? "1 (16B interleave)" : "2 (32B interleave)") + " is not modelled (ISA 5.5.6 shows the layout by figures only)";
+    if (value != 0) return "interleave_layout must be 0 to 2 (Table 33)";
+  } else if (field == "swizzle_atomicity" || field == "swizzle_atomicsity") {
+    static constexpr const char* kAtomicity[] = {"", "1 (32B atomicity)", "2 (32B atomicity with 8B flip)", "3 (64B atomicity)"};
+    if (value >= 1 && value <= 3) return std::string(field) + " " + kAtomicity[value] + " is not modelled (ISA 5.5.7 states the 128B sub-modes by example tables only)";
+    if (value != 0) return std::string(field) + " must be 0 to 3 (Table 33)";
+  } else {
+    return "unknown field ." + std::string(field);
+  }
+  return "";
+}
+
+std::string tensor_map_error(const Launch::TensorMap& m) {
+  const TensorDataType* t = data_type(m.data_type);
+  if (!t) return "data_type '" + m.data_type + "' is none of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz (the packed 16U4/16U6 types are not modelled)";
+  const std::size_t rank = m.global_dim.size();
+  if (rank < 1 || rank > 5) return "the rank (the length of global_dim) must be 1 to 5";
+  if (m.im2col && rank < 3) return "an im2col map needs rank 3, 4 or 5 (NWC, NHWC, NDHWC; ISA 5.5.4)";
+  if (m.global_strides.size() != rank - 1 || (!m.im2col && m.box_dim.size() != rank) || m.element_strides.size() != rank)
+    return m.im2col ? "global_strides needs rank - 1 entries, element_strides rank entries" : "global_strides needs rank - 1 entries, box_dim and element_strides rank entries";
+  if (m.interleave != "none") return "interleave '" + m.interleave + "' is not modelled (only none; ISA 5.5.6 shows the interleaved layouts by figures only)";
+  if (m.swizzle != "none" && m.swizzle != "32B" && m.swizzle != "64B" && m.swizzle != "128B")
+    return "swizzle '" + m.swizzle + "' is not modelled (none, 32B, 64B, 128B: the patterns ISA 5.5.7 states)";
+  if (m.oob_fill != "none" && m.oob_fill != "nan") return "oob_fill must be none or nan";
+  if (m.oob_fill == "nan" && !t->is_float) return "oob_fill nan needs a floating-point data_type (cuTensorMapEncodeTiled)";
+  if (m.global_offset % 16) return "the global address must be 16-byte aligned (cuTensorMapEncodeTiled)";
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (m.global_dim[i] == 0 || m.global_dim[i] > (std::uint64_t(1) << 32)) return "global_dim entries must be in [1, 2^32]";
+    if (!m.im2col && (m.box_dim[i] == 0 || m.box_dim[i] > 256)) return "box_dim entries must be in [1, 256]";
+    if (m.element_strides[i] == 0 || m.element_strides[i] > 8) return "element_strides entries must be in [1, 8]";
+  }
+  for (auto s : m.global_strides)
+    if (s % 16 || s >= (std::uint64_t(1) << 40)) return "global_strides must be multiples of 16 below 2^40";
+  std::uint64_t inner = std::uint64_t(m.im2col ? 0 : m.box_dim[0]) * t->bytes;
+  if (m.im2col) {
+    if (auto why = im2col_error(m, t->bytes, inner); !why.empty()) return why;
+  } else if (inner % 16) {
+    return "box_dim[0] * element size must be a multiple of 16 bytes";
+  }
+  if (m.element_strides[0] != 1) return "element_strides[0] must be 1 without interleave (ISA 5.5.3.2)";
+  const unsigned span = m.swizzle == "32B" ? 32 : m.swizzle == "64B" ? 64 : m.swizzle == "128B" ? 128 : 0;
+  if (span && inner > span) return "the box's inner dimension (" + std::to_string(inner) + " bytes) exceeds the swizzle span of " + m.swizzle;
+  return "";
+}
+
+}  // namespace ptx::interp
