@@ -1058,6 +1058,7 @@ DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launc
   io.device = o.device;
   io.textures = o.textures;
   io.printf_sink = o.printf_sink;
+  io.set_conditional = o.set_conditional;
   io.first_ctas = o.first_ctas;
   std::optional<ptx::interp::TeeObserver> tee;
   if (o.also) tee.emplace(d, *o.also);

@@ -27,6 +27,7 @@ struct DynamicOptions {
   ptx::interp::DeviceMemory* device = nullptr;
   ptx::interp::TextureRegistry* textures = nullptr;  // the program's textures and surfaces (interp::Options::textures)
   std::function<void(const std::string&)> printf_sink;
+  std::function<bool(std::uint64_t, std::uint32_t)> set_conditional;  // interp::Options::set_conditional
   bool gpu_launch_limits = false;
   ptx::interp::Observer* also = nullptr;  // another observer of the same run (ptxcheck exec --memcheck)
 };

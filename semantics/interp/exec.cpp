@@ -385,7 +385,7 @@ std::vector<Unsupported> find_unsupported(const ir::Module& module, const ir::Fu
         for (const auto& o : ins.operands) {
           if (o.kind != OK::Function) continue;
           const ir::Function& callee = module.functions[static_cast<std::size_t>(o.target)];
-          if (!callee.has_body && callee.name != "vprintf" && callee.name != "__assertfail") out.push_back({"call " + callee.name + " (no body in this module)", ins.loc.ptx_line});
+          if (!callee.has_body && callee.name != "vprintf" && callee.name != "__assertfail" && callee.name != "cudaGraphSetConditional") out.push_back({"call " + callee.name + " (no body in this module)", ins.loc.ptx_line});
           todo.push_back(&callee);
         }
       }

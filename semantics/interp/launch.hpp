@@ -141,6 +141,10 @@ struct Options {
   // Where a kernel's printf output goes (CUDA's vprintf, formatted as the ptx-interoperability guide's calling
   // convention passes it); empty: printf is counted (Stats::vprintf_calls) but prints nothing.
   std::function<void(const std::string&)> printf_sink;
+  // CUDA's device-side cudaGraphSetConditional(handle, value) (cuda_device_runtime_api.h: an extern function, which
+  // nvcc's PTX calls as `.extern .func cudaGraphSetConditional`): false when the handle is not one the program has.
+  // Empty: the call is unsupported (a launch outside ptxcheck exec has no graphs).
+  std::function<bool(std::uint64_t handle, std::uint32_t value)> set_conditional;
 };
 
 // Where a thread was when something happened.

@@ -1011,17 +1011,18 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
 
 // ---------------------------------------------------------------------------------------------- calls
 // vprintf(format, args): both arguments are 64-bit generic addresses in the call's argument list.
+std::uint64_t Machine::call_argument(Thread& t, const Operand* arguments, std::size_t k, unsigned bytes) {
+  if (!arguments || arguments->kind != Operand::Kind::List || k >= arguments->elements.size()) return 0;
+  const Operand& o = arguments->elements[k];
+  if (o.kind != Operand::Kind::Variable) return read(t, o, bytes * 8).u64();
+  auto [space, addr] = variable_address(t, o.var);
+  std::uint64_t v = 0;
+  if (auto* p = locate(t, space, addr, bytes, false)) std::memcpy(&v, p, bytes);  // little-endian: the low bytes
+  return v;
+}
+
 void Machine::device_printf(Thread& t, const Operand* arguments) {
-  auto argument = [&](std::size_t k) -> std::uint64_t {
-    if (!arguments || arguments->kind != Operand::Kind::List || k >= arguments->elements.size()) return 0;
-    const Operand& o = arguments->elements[k];
-    if (o.kind != Operand::Kind::Variable) return read(t, o, 64).u64();
-    auto [space, addr] = variable_address(t, o.var);
-    std::uint64_t v = 0;
-    if (auto* p = locate(t, space, addr, 8, false)) std::memcpy(&v, p, 8);
-    return v;
-  };
-  const std::uint64_t format_address = argument(0), buffer = argument(1);
+  const std::uint64_t format_address = call_argument(t, arguments, 0, 8), buffer = call_argument(t, arguments, 1, 8);
   auto read_string = [&](std::uint64_t a, std::string& text) {
     for (std::uint64_t k = 0; k < 4096; ++k) {
       const std::uint8_t* p = locate(t, StateSpace::generic, a + k, 1, false);
@@ -1043,6 +1044,18 @@ void Machine::device_printf(Thread& t, const Operand* arguments) {
   };
   args.read_string = read_string;
   opt_.printf_sink(format_device_printf(format, args));
+}
+
+// cudaGraphSetConditional(handle, value): a 64-bit handle and a 32-bit value (cuda_device_runtime_api.h), no result.
+void Machine::set_graph_conditional(Thread& t, const Operand* arguments) {
+  const std::uint64_t handle = call_argument(t, arguments, 0, 8);
+  const auto value = static_cast<std::uint32_t>(call_argument(t, arguments, 1, 4));
+  if (!opt_.set_conditional) {
+    fail(Problem::Kind::unsupported, "call to 'cudaGraphSetConditional' outside ptxcheck exec (no CUDA graphs here)", {&t});
+    return;
+  }
+  if (!opt_.set_conditional(handle, value))
+    fail(Problem::Kind::illegal, "cudaGraphSetConditional with handle " + std::to_string(handle) + ", which no cudaGraphConditionalHandleCreate gave", {&t});
 }
 
 // call (ret), f, (args): the arguments are copied into the callee's .param variables and the return
@@ -1081,6 +1094,11 @@ void Machine::do_call(Thread& t, const Instruction& ins) {
         write(t, r, domain::Concrete::lit(32, 0));
       }
     }
+    return;
+  }
+  if (!cf.has_body && cf.name == "cudaGraphSetConditional") {
+    set_graph_conditional(t, fi + 1 < ops.size() ? &ops[fi + 1] : nullptr);
+    t.frames.back().pc++;
     return;
   }
   if (!cf.has_body && cf.name == "__assertfail") {

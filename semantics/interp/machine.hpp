@@ -431,6 +431,9 @@ class Machine {
   const Decoded& decode_first(std::uint32_t fn, std::uint32_t pc);
   bool setup();
   void device_printf(Thread& t, const Operand* arguments);  // vprintf to Options::printf_sink
+  void set_graph_conditional(Thread& t, const Operand* arguments);  // cudaGraphSetConditional to Options::set_conditional
+  // Argument k of a call's argument list (a .param variable or a register/immediate), `bytes` wide; 0 if absent.
+  std::uint64_t call_argument(Thread& t, const Operand* arguments, std::size_t k, unsigned bytes);
   void setup_cta(Cta& cta, std::array<std::uint32_t, 3> ctaid);
   void push_frame(Thread& t, std::uint32_t fn, const Instruction* call, Thread* caller_values);
   void run_grid(std::size_t cta_bytes);  // every cluster of the grid, a few resident at a time

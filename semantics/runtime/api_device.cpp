@@ -2,6 +2,7 @@
 // architecture every sm_90 PTX runs on; docs/exec.md lists its properties), device management, function
 // attributes and occupancy.
 #include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/mempool.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -103,6 +104,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
 }
 cudaError_t cudaDeviceSynchronize() {
   if (int e = ptx::runtime::capture_forbids("cudaDeviceSynchronize")) return static_cast<cudaError_t>(e);
+  ptx::runtime::pools_synchronized();
   return static_cast<cudaError_t>(Runtime::instance().sticky());
 }
 cudaError_t cudaDeviceReset() {

@@ -4,12 +4,14 @@
 // graph launches. A launch of the instantiated graph runs every node after the nodes it depends on, in one order
 // the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp; memory
 // nodes: api_graph_memory.cpp; changing nodes and instantiated graphs: api_graph_update.cpp, api_graph_exec_update.cpp.
+#include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -19,8 +21,10 @@ using ptx::runtime::GraphNode;
 using ptx::runtime::Runtime;
 
 namespace {
-// Graphs with memory nodes that have an instantiation now: "If graph contains any allocation or free nodes, there
-// can be at most one executable graph in existence for that graph at a time" (cudaGraphInstantiate).
+// Graphs with memory or conditional nodes that have an instantiation now: "If graph contains any allocation or free
+// nodes, there can be at most one executable graph in existence for that graph at a time" (cudaGraphInstantiate);
+// of a graph with conditional nodes "Only one instantiation of the graph may exist at any point in time"
+// (cudaGraphNodeTypeConditional).
 std::map<const Graph*, int>& instantiated() {
   static std::map<const Graph*, int> m;
   return m;
@@ -37,11 +41,34 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
 }
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode) { return cudaStreamBeginCapture(stream, mode); }
 
+// Capture into an existing graph (a conditional node's body, as the Programming Guide's examples do): its first
+// node depends on `deps`; edge data other than the default is refused by name.
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps, const cudaGraphEdgeData* edges,
+                                          size_t count, cudaStreamCaptureMode mode) {
+  if (!stream) return cudaErrorStreamCaptureUnsupported;
+  if (!graph || (count && !deps)) return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  Graph* g = reinterpret_cast<Graph*>(graph);
+  std::vector<GraphNode*> after;
+  for (size_t i = 0; i < count; ++i) {
+    if (edges && (edges[i].from_port || edges[i].to_port || edges[i].type))
+      return as_error(Runtime::instance().unimplemented("cudaStreamBeginCaptureToGraph with edge data other than the default"));
+    auto* n = reinterpret_cast<GraphNode*>(deps[i]);
+    if (!g->owns(n)) return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+    after.push_back(n);
+  }
+  return ptx::runtime::begin_capture(stream, mode, g, std::move(after)) ? cudaSuccess : cudaErrorIllegalState;
+}
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps, const cudaGraphEdgeData* edges,
+                                               size_t count, cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCaptureToGraph(stream, graph, deps, edges, count, mode);
+}
+
+// (a capture into an existing graph may pass no `graph`: the program has it)
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
-  if (!graph) return cudaErrorInvalidValue;
+  if (!graph && !ptx::runtime::captures_into_existing(stream)) return cudaErrorInvalidValue;
   Graph* g = nullptr;
   const int e = ptx::runtime::end_capture(stream, g);
-  *graph = reinterpret_cast<cudaGraph_t>(g);
+  if (graph) *graph = reinterpret_cast<cudaGraph_t>(g);
   return as_error(Runtime::instance().record(e));
 }
 cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t* graph) { return cudaStreamEndCapture(stream, graph); }
@@ -91,8 +118,10 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 }
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t graph) {
   if (!clone || !graph) return cudaErrorInvalidValue;
-  if (ptx::runtime::has_memory_nodes(*reinterpret_cast<Graph*>(graph))) {  // cudaGraphAddMemAllocNode: "The graph cannot be cloned."
-    Runtime::instance().report("cudaGraphClone: a graph with memory nodes cannot be cloned");
+  // cudaGraphAddMemAllocNode: "The graph cannot be cloned."; the same of conditional nodes (cudaGraphNodeTypeConditional)
+  if (const Graph& g = *reinterpret_cast<Graph*>(graph); ptx::runtime::has_memory_nodes(g) || ptx::runtime::has_conditional_nodes(g)) {
+    Runtime::instance().report(std::string("cudaGraphClone: a graph with ") + (ptx::runtime::has_memory_nodes(g) ? "memory" : "conditional") +
+                               " nodes cannot be cloned");
     return as_error(Runtime::instance().record(ptx::runtime::not_supported));
   }
   *clone = reinterpret_cast<cudaGraph_t>(ptx::runtime::clone_graph(*reinterpret_cast<Graph*>(graph)).release());
@@ -106,14 +135,20 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
     Runtime::instance().report("cudaGraphInstantiate: the graph's dependencies form a cycle");
     return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
   }
+  if (std::string why = ptx::runtime::conditional_body_problem(*e->graph); !why.empty()) {
+    Runtime::instance().report("cudaGraphInstantiate: " + why);
+    return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  }
   e->auto_free = flags & cudaGraphInstantiateFlagAutoFreeOnLaunch;
-  if (const Graph* g = reinterpret_cast<Graph*>(graph); ptx::runtime::has_memory_nodes(*g)) {
+  const Graph* g = reinterpret_cast<Graph*>(graph);
+  if (const bool memory = ptx::runtime::has_memory_nodes(*g); memory || ptx::runtime::has_conditional_nodes(*g)) {
     if (instantiated()[g]++) {
       --instantiated()[g];
-      Runtime::instance().report("cudaGraphInstantiate: a graph with memory nodes has an instantiation already");
+      Runtime::instance().report(std::string("cudaGraphInstantiate: a graph with ") + (memory ? "memory" : "conditional") +
+                                 " nodes has an instantiation already");
       return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
     }
-    e->with_memory = g;
+    e->one_instance = g;
   }
   *exec = reinterpret_cast<cudaGraphExec_t>(e.release());
   return cudaSuccess;
@@ -123,7 +158,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t gra
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   const auto* e = reinterpret_cast<GraphExec*>(exec);
-  if (auto it = e ? instantiated().find(e->with_memory) : instantiated().end(); it != instantiated().end()) --it->second;
+  if (auto it = e ? instantiated().find(e->one_instance) : instantiated().end(); it != instantiated().end()) --it->second;
   delete e;
   return cudaSuccess;
 }
@@ -136,8 +171,12 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   const std::vector<GraphNode> nodes = ptx::runtime::exec_nodes(*e);
   if (int err = ptx::runtime::free_before_launch(nodes, e->auto_free)) return as_error(err);
   // (the node keeps its own copy: the executable may be destroyed first)
+  // (conditional handles with cudaGraphCondAssignDefault take their default value as each launch starts)
   return as_error(ptx::runtime::now_or_captured(stream, "cudaGraphLaunch", ptx::runtime::child_graph_node,
-                                                [nodes] { return ptx::runtime::run_nodes(nodes); }));
+                                                [nodes, handles = e->conditional_handles] {
+                                                  ptx::runtime::assign_conditional_defaults(handles);
+                                                  return ptx::runtime::run_nodes(nodes);
+                                                }));
 }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream) { return cudaGraphLaunch(exec, stream); }
 

@@ -55,7 +55,7 @@ bool attributes_may_change(const GraphNode& was, const GraphNode& now) {
 
 Mismatch compare(const Graph& was, const Graph& now);
 
-// The node-by-node checks, once the topologies agree: same type, no memory node (an allocation's address is its
+// The node-by-node checks, once the topologies agree: same type, no memory or conditional node (an allocation's address is its
 // node's), parameters and attributes changed only as allowed, child graphs compared recursively ("The update is
 // recursive").
 Mismatch compare_nodes(const Graph& was, const Graph& now) {
@@ -63,7 +63,9 @@ Mismatch compare_nodes(const Graph& was, const Graph& now) {
     const GraphNode& a = *was.nodes[i];
     const GraphNode& b = *now.nodes[i];
     if (a.type != b.type) return {cudaGraphExecUpdateErrorNodeTypeChanged, &b, nullptr};
-    if (a.type == rt::mem_alloc_node || a.type == rt::mem_free_node) return {cudaGraphExecUpdateErrorNotSupported, &b, nullptr};
+    // (conditional nodes: not modelled here, so refused rather than updated wrongly)
+    if (a.type == rt::mem_alloc_node || a.type == rt::mem_free_node || a.type == rt::conditional_node)
+      return {cudaGraphExecUpdateErrorNotSupported, &b, nullptr};
     if (!parameters_may_change(a, b)) return {cudaGraphExecUpdateErrorParametersChanged, &b, nullptr};
     if (!attributes_may_change(a, b)) return {cudaGraphExecUpdateErrorAttributesChanged, &b, nullptr};
     const auto* ca = std::any_cast<std::shared_ptr<const Graph>>(&a.params);

@@ -2,8 +2,9 @@
 // and RemoveDependencies) and the graph queries (nodes, root nodes, edges, a node's type and dependencies). What a
 // node does is fixed when it is added, as in CUDA: a kernel node copies its argument bytes, a memcpy or memset node
 // its parameters (the node makers: graph_nodes.cpp); each node keeps its parameters for the Get/SetParams calls
-// (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp. Nodes of kinds not implemented here (conditional,
-// external semaphores, event waits) stay unimplemented, by name (api_missing.cpp).
+// (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp; conditional nodes and the generic cudaGraphAddNode:
+// api_graph_conditional.cpp, api_graph_add_node.cpp. Nodes of kinds not implemented (external semaphores, event
+// waits) stay unimplemented, by name (api_missing.cpp).
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"

@@ -2,6 +2,7 @@
 // Asynchronous forms complete before they return: one of the orders a stream allows (docs/exec.md).
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
+#include "semantics/runtime/mempool.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -26,6 +27,12 @@ cudaError_t symbol_at(const void* symbol, size_t count, size_t offset, void*& ad
 cudaError_t copy_now(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   return as_error(Runtime::instance().copy(dst, src, count, kind));
 }
+// cudaFree, cudaFreeAsync: the memory's pool, if any, stops counting it.
+cudaError_t release(void* devPtr) {
+  const int e = Runtime::instance().release(devPtr);
+  if (!e) ptx::runtime::pool_release(devPtr);
+  return as_error(e);
+}
 cudaError_t set_now(void* devPtr, int value, size_t count) { return as_error(Runtime::instance().set(devPtr, value, count)); }
 cudaError_t to_symbol_now(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
   void* address = nullptr;
@@ -47,17 +54,19 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 }
 cudaError_t cudaFree(void* devPtr) {
   if (int e = ptx::runtime::capture_forbids("cudaFree")) return as_error(e);
-  return as_error(Runtime::instance().release(devPtr));
+  return as_error(release(devPtr));
 }
 // Stream-ordered allocation happens at once. In a capture it records a memory allocation node (its address fixed
 // now, its memory allocated when the graph runs) and a free node (of an address such a node returned), as the
 // Programming Guide's "Graph Memory Nodes" says stream capture does (api_graph_memory.cpp).
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
-  if (!ptx::runtime::is_capturing(stream)) return as_error(Runtime::instance().allocate(devPtr, size));
-  if (!devPtr) return cudaErrorInvalidValue;
+// Outside a capture the memory comes from the current device's current pool, or the pool named (mempool.hpp).
+cudaError_t cudaMallocFromPoolAsync(void** devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
   cudaMemAllocNodeParams p{};
   p.poolProps.allocType = cudaMemAllocationTypePinned;
   p.poolProps.location = {cudaMemLocationTypeDevice, 0};
+  if (pool && !ptx::runtime::pool_props(pool, p.poolProps)) return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  if (!ptx::runtime::is_capturing(stream)) return as_error(ptx::runtime::pool_allocate(devPtr, size, pool));
+  if (!devPtr) return cudaErrorInvalidValue;
   p.bytesize = size;
   ptx::runtime::GraphNode node;
   if (int e = ptx::runtime::make_mem_alloc_node(p, node)) return as_error(e);
@@ -65,9 +74,10 @@ cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
   *devPtr = p.dptr;
   return cudaSuccess;
 }
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) { return cudaMallocFromPoolAsync(devPtr, size, nullptr, stream); }
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   ptx::runtime::Graph* g = ptx::runtime::capture_graph(stream);
-  if (!g) return as_error(Runtime::instance().release(devPtr));
+  if (!g) return as_error(release(devPtr));
   ptx::runtime::GraphNode node;
   if (int e = ptx::runtime::make_mem_free_node(*g, devPtr, node)) return as_error(e);
   ptx::runtime::capture_into(stream, std::move(node));

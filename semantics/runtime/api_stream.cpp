@@ -1,6 +1,7 @@
 // CUDA runtime API: streams, events and errors. Every operation has completed when its call returns, so a
 // stream or event is always complete; event times come from the interpreter's instruction count (docs/exec.md).
 #include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/mempool.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -70,6 +71,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 // Waiting for a capturing stream conflicts with its capture (graph.hpp: capture_conflicts).
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (int e = ptx::runtime::capture_conflicts(stream, "cudaStreamSynchronize")) return static_cast<cudaError_t>(e);
+  ptx::runtime::pools_synchronized();
   return sticky(stream);
 }
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
@@ -117,7 +119,10 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) { return cudaEventRecordWithFlags(event, stream, 0); }
-cudaError_t cudaEventSynchronize(cudaEvent_t event) { return sticky(event); }
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  ptx::runtime::pools_synchronized();
+  return sticky(event);
+}
 cudaError_t cudaEventQuery(cudaEvent_t event) { return sticky(event); }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   auto* a = reinterpret_cast<Event*>(start);

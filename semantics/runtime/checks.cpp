@@ -26,6 +26,7 @@ class RacecheckMonitor : public LaunchMonitor {
     d.device = options.device;
     d.textures = options.textures;
     d.printf_sink = options.printf_sink;
+    d.set_conditional = options.set_conditional;
     d.gpu_launch_limits = true;
     d.also = options.observer;  // --memcheck's, when both are asked for
     ptxcheck::race::DynamicResult result = ptxcheck::race::check_execution(module, launch, d);

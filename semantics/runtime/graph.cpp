@@ -4,6 +4,7 @@
 // "CUDA Graphs" chapter (cross-stream dependencies and events).
 #include "semantics/runtime/graph.hpp"
 
+#include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -64,6 +65,7 @@ std::unique_ptr<GraphExec> instantiate(const Graph& g) {
   if (!topological_order(*e->graph, order)) return nullptr;
   for (const GraphNode* n : order) e->order.push_back(const_cast<GraphNode*>(n));
   for (std::size_t i = 0; i < g.nodes.size(); ++i) e->from_source[g.nodes[i].get()] = e->graph->nodes[i].get();
+  e->conditional_handles = conditional_handles(*e->graph);
   return e;
 }
 
@@ -76,7 +78,7 @@ std::vector<GraphNode> exec_nodes(const GraphExec& e) {
 std::unique_ptr<Graph> clone_graph(const Graph& g) {
   auto copy = std::make_unique<Graph>();
   std::map<const GraphNode*, GraphNode*> to_copy;
-  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add({n->what, n->run, n->type, {}, n->params, n->enabled});
+  for (const auto& n : g.nodes) to_copy[n.get()] = copy->add(copy_node(*n));
   for (const auto& n : g.nodes)
     for (GraphNode* d : n->deps) to_copy[n.get()]->deps.push_back(to_copy.at(d));
   copy->invalidated = g.invalidated;
@@ -91,6 +93,7 @@ struct Capture {
   const void* origin = nullptr;
   int mode = 0;
   std::map<const void*, std::vector<GraphNode*>> frontier;
+  bool existing_graph = false;  // cudaStreamBeginCaptureToGraph: the program's graph, never deleted here
 };
 struct EventPoint {
   Capture* capture = nullptr;
@@ -148,13 +151,18 @@ void close(Capture* c) {
 }
 }  // namespace
 
-bool begin_capture(const void* stream, int mode) {
+bool begin_capture(const void* stream, int mode, Graph* into, std::vector<GraphNode*> deps) {
   std::lock_guard lock(captures().mutex);
   if (capturing(stream)) return false;
-  auto* c = new Capture{new Graph(), stream, mode, {}};
-  c->frontier[stream] = {};
+  auto* c = new Capture{into ? into : new Graph(), stream, mode, {}, into != nullptr};
+  c->frontier[stream] = std::move(deps);
   captures().by_stream[stream] = c;
   return true;
+}
+bool captures_into_existing(const void* stream) {
+  std::lock_guard lock(captures().mutex);
+  Capture* c = capturing(stream);
+  return c && c->existing_graph;
 }
 
 int end_capture(const void* stream, Graph*& graph) {
@@ -167,10 +175,10 @@ int end_capture(const void* stream, Graph*& graph) {
     return stream_capture_unmatched;
   }
   Graph* g = c->graph;
-  const bool unjoined = !joined(*c);
+  const bool unjoined = !joined(*c), existing = c->existing_graph;
   close(c);
   if (g->invalidated || unjoined) {
-    delete g;
+    if (!existing) delete g;
     return unjoined ? stream_capture_unjoined : stream_capture_invalidated;
   }
   graph = g;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <any>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,7 +19,7 @@ struct Graph;
 
 // Node types, numbered as cudaGraphNodeType numbers them (driver_types.h).
 enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, host_node = 3, child_graph_node = 4, empty_node = 5,
-                           event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11 };
+                           event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11, conditional_node = 13 };
 
 // One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), the nodes
 // of its graph it depends on, and the parameters it was made from where the API hands them back or changes them
@@ -46,7 +47,8 @@ bool run_order_copy(const Graph& g, std::vector<GraphNode>& out);
 // Runs `nodes` one after the other as calls outside any capture (a graph launch, a child graph node), stopping at
 // the first error (which each node has recorded, as the call it stands for would).
 int run_nodes(const std::vector<GraphNode>& nodes);
-// A copy of `g` whose nodes depend on each other as g's do (cudaGraphClone, child graphs).
+// A copy of `g` whose nodes depend on each other as g's do (cudaGraphClone, child graphs); what nodes own (a
+// conditional node's bodies) is copied too (copy_node, graph_conditional.hpp).
 std::unique_ptr<Graph> clone_graph(const Graph& g);
 
 // An instantiated graph: its own copy of the graph's nodes and edges, which the exec's SetParams calls and
@@ -57,7 +59,8 @@ struct GraphExec {
   std::vector<GraphNode*> order;
   std::map<const GraphNode*, GraphNode*> from_source;
   bool auto_free = false;              // cudaGraphInstantiateFlagAutoFreeOnLaunch
-  const Graph* with_memory = nullptr;  // the graph it was made from, when that has memory nodes
+  const Graph* one_instance = nullptr;  // the graph it was made from, when that may have one instantiation at a time
+  std::vector<std::uint64_t> conditional_handles;  // of its conditional nodes, at any depth (defaults set at launch)
 };
 // Instantiates `g`; null when its edges form a cycle.
 std::unique_ptr<GraphExec> instantiate(const Graph& g);
@@ -65,9 +68,12 @@ std::unique_ptr<GraphExec> instantiate(const Graph& g);
 std::vector<GraphNode> exec_nodes(const GraphExec& e);
 
 // --- stream capture. `mode` is a cudaStreamCaptureMode (0 global, 1 thread-local, 2 relaxed).
-// Starts a capture on `stream` into a new graph; false if it captures already.
-bool begin_capture(const void* stream, int mode);
-// Ends the capture `stream` began: 0 and the graph, or a CUDA error: illegal state when it does not capture,
+// Starts a capture on `stream` into a new graph, or into `into` (cudaStreamBeginCaptureToGraph, its first node
+// after `deps`, which the caller has checked are nodes of it); false if the stream captures already.
+bool begin_capture(const void* stream, int mode, Graph* into = nullptr, std::vector<GraphNode*> deps = {});
+// Whether `stream` captures into a graph of the program's (cudaStreamBeginCaptureToGraph), not a new one.
+bool captures_into_existing(const void* stream);
+// Ends the capture `stream` began: 0 and the graph, or a CUDA error (a new graph is then deleted): illegal state when it does not capture,
 // cudaErrorStreamCaptureUnmatched when another stream began it, cudaErrorStreamCaptureUnjoined when a stream the
 // capture forked into has work its origin did not join, cudaErrorStreamCaptureInvalidated after a capture error.
 int end_capture(const void* stream, Graph*& graph);

@@ -2,6 +2,7 @@
 // (api_graph_update.cpp), and adding a made node to a graph. Each checks its parameters as cudaGraphAdd*Node does.
 #include "semantics/runtime/graph_nodes.hpp"
 
+#include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -102,11 +103,12 @@ int make_host_node(const cudaHostNodeParams& p, GraphNode& node) {
 }
 
 // The child graph is copied into the node (CUDA clones it); the node runs the copy's nodes in dependency order.
-// A graph with memory nodes cannot be a child (cudaGraphAddMemAllocNode: only "if the ownership is moved to the
+// A graph with memory or conditional nodes cannot be a child (cudaGraphAddMemAllocNode: only "if the ownership is moved to the
 // parent", which cudaGraphAddChildGraphNode does not do).
 int make_child_node(const Graph& child, GraphNode& node) {
-  if (has_memory_nodes(child)) {
-    Runtime::instance().report("cudaGraphAddChildGraphNode: a graph with memory nodes cannot be a child graph");
+  if (has_memory_nodes(child) || has_conditional_nodes(child)) {  // conditional: "The graph cannot be used in a child node."
+    Runtime::instance().report(std::string("cudaGraphAddChildGraphNode: a graph with ") + (has_memory_nodes(child) ? "memory" : "conditional") +
+                               " nodes cannot be a child graph");
     return Runtime::instance().record(invalid_value);
   }
   std::shared_ptr<const Graph> copy = clone_graph(child);

@@ -3,6 +3,7 @@
 
 #include "semantics/ir/build.hpp"
 #include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/fatbin.hpp"
 #include "semantics/runtime/findings.hpp"
 
@@ -502,6 +503,7 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   options.textures = &textures_;
   options.seed = seed_ ? seed_ + launches_ : 0;
   options.printf_sink = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  options.set_conditional = set_conditional;  // graph_conditional.hpp
   ++launches_;
   sync_managed(true);
   const interp::RunResult result = monitor_ ? monitor_->run(*k->module->module, launch, options) : interp::run(*k->module->module, launch, options);

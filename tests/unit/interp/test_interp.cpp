@@ -20,6 +20,7 @@
 #include <filesystem>
 
 #include <cstring>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -332,6 +333,43 @@ BASE:
     f *= t + 1;
     CHECK(r.out[t] == f);
   }
+}
+
+// CUDA's device-side cudaGraphSetConditional (cuda_device_runtime_api.h: an extern function; nvcc's PTX declares it
+// `.extern .func` with a .b64 handle and a .b32 value, as here) is handed to Options::set_conditional.
+TEST_CASE("calls: cudaGraphSetConditional(handle, value) reaches Options::set_conditional; none or a refusal stops") {
+  const auto k = std::string(R"(
+.extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);
+.visible .entry k(.param .u64 out) {)") + kDecls + R"(
+  mov.u32 %r1, %tid.x;
+  cvt.u64.u32 %rd3, %r1;
+  add.u64 %rd3, %rd3, 0x100000000;
+  mul.lo.u32 %r2, %r1, 3;
+  {
+    .param .b64 param0;
+    st.param.b64 [param0], %rd3;
+    .param .b32 param1;
+    st.param.b32 [param1], %r2;
+    call.uni cudaGraphSetConditional, (param0, param1);
+  }
+  mov.u32 %r9, 1;
+)" + kStoreTid;
+  std::map<std::uint64_t, std::uint32_t> set;
+  Options opt;
+  opt.set_conditional = [&](std::uint64_t handle, std::uint32_t value) {
+    set[handle] = value;
+    return true;
+  };
+  auto r = run_kernel(k, 4, 4, opt);
+  REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
+  REQUIRE(set.size() == 4);
+  for (std::uint32_t t = 0; t < 4; ++t) CHECK(set[0x100000000ull + t] == 3 * t);
+  auto none = run_kernel(k, 1, 1);  // outside ptxcheck exec there are no graphs
+  CHECK(none.r.problem.kind == Problem::Kind::unsupported);
+  CHECK(none.r.problem.message.find("cudaGraphSetConditional") != std::string::npos);
+  opt.set_conditional = [](std::uint64_t, std::uint32_t) { return false; };  // a handle the program does not have
+  auto refused = run_kernel(k, 1, 1, opt);
+  CHECK(refused.r.problem.kind == Problem::Kind::illegal);
 }
 
 TEST_CASE("static and dynamic (extern) shared memory per CTA; initialised globals with addresses") {

@@ -1,0 +1,50 @@
+// Conditional graph nodes (CUDA 12.3+; driver_types.h cudaConditionalNodeParams, the Programming Guide's
+// "Conditional Graph Nodes"): a node that runs one of its body graphs, or one repeatedly, as the value of a
+// conditional handle says. Handles belong to a graph (cudaGraphConditionalHandleCreate); kernels set their value
+// with the device-side cudaGraphSetConditional (interp::Options::set_conditional). The C API:
+// api_graph_conditional.cpp.
+#pragma once
+
+#include "semantics/runtime/graph.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ptx::runtime {
+
+// cudaGraphConditionalNodeType.
+enum ConditionalKind : int { conditional_if = 0, conditional_while = 1, conditional_switch = 2 };
+
+// What a conditional node keeps: its handle, kind and body graphs (owned by the node; `body_handles` is the array
+// cudaConditionalNodeParams::phGraph_out points to, valid for the node's life).
+struct ConditionalParams {
+  std::uint64_t handle = 0;
+  int kind = conditional_if;
+  std::vector<std::shared_ptr<Graph>> bodies;
+  std::shared_ptr<std::vector<Graph*>> body_handles;
+};
+
+// A new handle of graph `g` (nonzero). Its value starts at `default_value`; with `assign_default`
+// (cudaGraphCondAssignDefault) it is set to it again at the start of every launch of a graph that uses it.
+std::uint64_t create_conditional_handle(const Graph& g, std::uint32_t default_value, bool assign_default);
+// cudaGraphSetConditional from a kernel: false when no such handle exists.
+bool set_conditional(std::uint64_t handle, std::uint32_t value);
+// Makes a conditional node of `parent` with `size` new empty bodies. 0, or cudaErrorInvalidValue (recorded, the
+// reason said) for a kind or size the Runtime API does not allow, or a handle not of `parent` or a graph whose
+// body `parent` is ("Creates a conditional handle associated with hGraph ... a conditional node in this graph or
+// one of its children").
+int make_conditional_node(const Graph& parent, std::uint64_t handle, int kind, unsigned size, GraphNode& node);
+// A copy of `n` that owns copies of what `n` owns (a conditional node's bodies); other nodes are copied as they are.
+GraphNode copy_node(const GraphNode& n);
+// Whether `g` has a conditional node (such a graph cannot be cloned, be a child graph, or have two instantiations).
+bool has_conditional_nodes(const Graph& g);
+// The handles of `g`'s conditional nodes and of those inside their bodies.
+std::vector<std::uint64_t> conditional_handles(const Graph& g);
+// At the start of a launch: the handles with cudaGraphCondAssignDefault take their default value.
+void assign_conditional_defaults(const std::vector<std::uint64_t>& handles);
+// Why `g`'s conditional bodies cannot be instantiated (a cycle, or a node of a kind a body may not hold), or "".
+std::string conditional_body_problem(const Graph& g);
+
+}  // namespace ptx::runtime
