@@ -94,7 +94,9 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
         // is past it is not told by the instruction).
         // (Only for loops whose entries a pair check reads: see LoopsObserved.)
         for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
-          if (holds(L, s.instr) && !holds(L, next) && !barrier && observed.after_leaving[static_cast<std::size_t>(L)]) n.left_from[L] = s.instr;
+          const bool leaves = holds(L, s.instr) && !holds(L, next);
+          if (leaves && !observed.after_leaving[static_cast<std::size_t>(L)]) n.entered.erase(L);
+          else if (leaves && !barrier) n.left_from[L] = s.instr;
           if (holds(L, next)) n.left_from.erase(L);
         }
         for (std::size_t k = 0; k < around.size(); ++k) {

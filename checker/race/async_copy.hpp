@@ -43,7 +43,8 @@ struct AsyncPosition {
 // `later` and `entered` of a loop L only at a position inside L at a memory access. So, exactly (no consumer sees
 // a difference, and no position's instruction is dropped):
 //  - `entered` of a loop with neither a CTA barrier nor a memory access is not followed (any iteration);
-//  - `left_from`, and `later` once the span has left the loop, are not followed for a loop without a CTA barrier.
+//  - `left_from`, and `later` and `entered` once the span has left the loop, are not followed for a loop without a
+//    CTA barrier (re-entering it starts `entered` at 0 again, `later` at any iteration).
 struct LoopsObserved {
   std::vector<bool> after_leaving;  // loop -> holds a CTA barrier
   std::vector<bool> entered;        // loop -> holds a CTA barrier or a memory access
