@@ -1,4 +1,5 @@
 #include "checker/race/async_copy.hpp"
+#include "checker/race/encode.hpp"
 #include "semantics/support/resource_guard.hpp"
 
 #include <algorithm>
@@ -9,6 +10,31 @@ namespace ptxcheck::race {
 
 using ptx::ir::AsyncCopyRole;
 
+namespace {
+
+// Whether the encoding may record a memory access at `in` (encode.cpp): anything but register-only opcodes, mbarrier
+// operations (their 8 bytes are not data) and the cp.async group controls. Over-approximated: a form unknown here
+// counts as an access.
+bool may_access_memory(const ptx::ir::Instruction& in) {
+  if (register_only(in.op) || in.op == ptx::ir::Opcode::mbarrier_) return false;
+  return !(in.op == ptx::ir::Opcode::cp_ && ptx::ir::async_copy_role(in) != AsyncCopyRole::copy);
+}
+
+}  // namespace
+
+LoopsObserved observed_loops(const ptx::ir::Function& f, const Cfg& g) {
+  LoopsObserved o;
+  o.after_leaving.assign(g.loops.size(), false);
+  o.entered.assign(g.loops.size(), false);
+  for (std::size_t L = 0; L < g.loops.size(); ++L)
+    for (int b : g.loops[L].body)
+      for (std::uint32_t i = g.blocks[static_cast<std::size_t>(b)].begin; i < g.blocks[static_cast<std::size_t>(b)].end; ++i) {
+        if (separating_cta_barrier(f.body[i])) o.after_leaving[L] = o.entered[L] = true;
+        if (may_access_memory(f.body[i])) o.entered[L] = true;
+      }
+  return o;
+}
+
 std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::Function& f, const Cfg& g) {
   std::map<std::uint32_t, std::vector<AsyncPosition>> out;
   // Commits past the largest N of any wait complete every wait: counting further tells nothing new.
@@ -16,6 +42,7 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
   for (const auto& in : f.body)
     if (ptx::ir::async_copy_role(in) == AsyncCopyRole::wait) enough_commits = std::max(enough_commits, ptx::ir::async_wait_pending(in) + 1);
   std::size_t states = 0;
+  const LoopsObserved observed = observed_loops(f, g);
   for (std::uint32_t issue = 0; issue < f.body.size(); ++issue) {
     if (ptx::ir::async_copy_role(f.body[issue]) != AsyncCopyRole::copy) continue;
     const std::set<int> around_set = loops_around(g, issue);
@@ -65,18 +92,24 @@ std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::F
                 barrier ? static_cast<int>(s.instr) : s.last_barrier};
         // Leaving a loop keeps the iteration it was left in, and where from (not from a barrier: whether the thread
         // is past it is not told by the instruction).
+        // (Only for loops whose entries a pair check reads: see LoopsObserved.)
         for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
-          if (holds(L, s.instr) && !holds(L, next) && !barrier) n.left_from[L] = s.instr;
+          const bool leaves = holds(L, s.instr) && !holds(L, next);
+          if (leaves && !observed.after_leaving[static_cast<std::size_t>(L)]) n.entered.erase(L);
+          else if (leaves && !barrier) n.left_from[L] = s.instr;
           if (holds(L, next)) n.left_from.erase(L);
         }
         for (std::size_t k = 0; k < around.size(); ++k) {
           const int L = around[k];
-          if (!holds(L, next)) continue;
+          if (!holds(L, next)) {
+            if (!observed.after_leaving[static_cast<std::size_t>(L)]) n.later[k] = AsyncPosition::any_iteration;
+            continue;
+          }
           if (!holds(L, s.instr)) n.later[k] = AsyncPosition::any_iteration;  // back in it (an outer loop's next iteration)
           else if (next == header_of(L)) next_iteration(n.later[k]);
         }
         for (int L = 0; L < static_cast<int>(g.loops.size()); ++L) {
-          if (around_set.count(L) || !holds(L, next)) continue;
+          if (around_set.count(L) || !holds(L, next) || !observed.entered[static_cast<std::size_t>(L)]) continue;
           if (!holds(L, s.instr)) n.entered[L] = 0;  // entered from outside: its first iteration
           else if (next == header_of(L)) next_iteration(n.entered[L]);
         }

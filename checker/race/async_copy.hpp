@@ -35,6 +35,22 @@ struct AsyncPosition {
   int last_barrier = -1;
 };
 
+// Which entries of an AsyncPosition a pair check reads (kernel_check.hpp), per loop; the others are not followed,
+// which keeps the states few in kernels whose copies sit in nested loops with spin loops after them (a
+// cuda::pipeline's mbarrier try_wait loops, issue 37). The readers: the barrier-loop checks (check_positions.cpp,
+// check_search.cpp) read `later`, `entered` and `left_from` only of a loop every iteration of which passes a CTA
+// barrier (Analysis::aligned, a subset of the loops that hold one); the own-copy check (check_own_copies.cpp) reads
+// `later` and `entered` of a loop L only at a position inside L at a memory access. So, exactly (no consumer sees
+// a difference, and no position's instruction is dropped):
+//  - `entered` of a loop with neither a CTA barrier nor a memory access is not followed (any iteration);
+//  - `left_from`, and `later` and `entered` once the span has left the loop, are not followed for a loop without a
+//    CTA barrier (re-entering it starts `entered` at 0 again, `later` at any iteration).
+struct LoopsObserved {
+  std::vector<bool> after_leaving;  // loop -> holds a CTA barrier
+  std::vector<bool> entered;        // loop -> holds a CTA barrier or a memory access
+};
+LoopsObserved observed_loops(const ptx::ir::Function& f, const Cfg& g);
+
 // Every `cp.async` copy of f (ptx::ir::AsyncCopyRole::copy) -> the positions it may be in flight at, the
 // instruction itself first. The group count is followed along each path; branch conditions are not.
 std::map<std::uint32_t, std::vector<AsyncPosition>> async_spans(const ptx::ir::Function& f, const Cfg& g);

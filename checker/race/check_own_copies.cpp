@@ -4,6 +4,28 @@
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
 
+// ISA 9.7.13.15.15: cp.async.mbarrier.arrive makes an arrive-on the mbarrier once the thread's earlier cp.async
+// copies complete, and a wait that then finds that phase complete sees their writes (9.7.13.15.16): a copy completed
+// so (cuda::memcpy_async with a cuda::pipeline or barrier) needs no wait_group. Which phase a wait observes the engine
+// does not follow: the thread's access to the copy's bytes is then a possible race only, when the copy reaches a
+// cp.async.mbarrier.arrive and the access is reachable from an mbarrier wait such an arrive reaches.
+bool KernelCheck::mbarrier_may_complete(std::uint32_t copy, std::uint32_t access) {
+  if (reaches_copy_arrive.empty()) {
+    std::vector<std::uint32_t> copy_arrives, waits;
+    for (std::uint32_t i = 0; i < f.body.size(); ++i)
+      if (ptx::ir::mbarrier_op(f.body[i]) == ptx::ir::MbarrierOp::copy_arrive) copy_arrives.push_back(i);
+    reaches_copy_arrive.assign(f.body.size(), false);
+    after_copy_arrive_wait.assign(f.body.size(), false);
+    std::vector<bool> after_arrive(f.body.size(), false);
+    mark_reachable(prep.cfg, copy_arrives, reaches_copy_arrive, false);
+    mark_reachable(prep.cfg, copy_arrives, after_arrive, true);
+    for (std::uint32_t i = 0; i < f.body.size(); ++i)
+      if (after_arrive[i] && ptx::ir::mbarrier_op(f.body[i]) == ptx::ir::MbarrierOp::wait) waits.push_back(i);
+    mark_reachable(prep.cfg, waits, after_copy_arrive_wait, true);
+  }
+  return reaches_copy_arrive[copy] && after_copy_arrive_wait[access];
+}
+
 void KernelCheck::check_own_copies() {
   // ---- a thread's own accesses while its cp.async is in flight. ISA 9.7.9.25.3.3: the copy's writes become visible
   // to the thread only when its group completes, and the copy is ordered with none of the thread's later
@@ -82,6 +104,11 @@ void KernelCheck::check_own_copies() {
                   "its group (ISA 9.7.9.25.3.3)";
         if (!unmodelled_values(a, b).empty()) rr.possible = true;
         if (rr.possible) rr.note += "; the accesses' addresses or conditions depend on values the symbolic engine does not model";
+        if (mbarrier_may_complete(a.instr, b.instr)) {
+          rr.possible = true;
+          rr.note += "; a cp.async.mbarrier.arrive after the copy and an mbarrier wait before the access may complete it "
+                     "(ISA 9.7.13.15.15), which the engine does not follow";
+        }
         res.races.push_back(rr);
         break;
       }

@@ -323,6 +323,10 @@ struct KernelCheck {
 
   // ---- a thread's own copies (check_own_copies.cpp)
   std::optional<z3::solver> one_thread;
+  // Per instruction: a cp.async.mbarrier.arrive is reachable from it; it is reachable from an mbarrier wait that one
+  // is reachable from (empty until the own-copy check computes them).
+  std::vector<bool> reaches_copy_arrive, after_copy_arrive_wait;
+  bool mbarrier_may_complete(std::uint32_t copy, std::uint32_t access);
 
   // ---- witnesses and reports (check_report.cpp)
   AccessReport describe(const Access& a, const z3::model& mdl);

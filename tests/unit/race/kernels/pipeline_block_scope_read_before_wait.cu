@@ -1,10 +1,11 @@
-// A block-scope cuda::pipeline with several stages: each stage's tile is copied asynchronously and consumed
-// after consumer_wait; a deliberately expensive kernel for the race engine's budgets.
+// expect: race  launch: --blockDim=128 --gridDim=2
+// pipeline_block_scope.cu reading its element of the stage before consumer_wait: the stage's copies, by other
+// threads, may still be in flight (ISA 9.7.9.25.3), as the interpreter confirms.
 #include <cuda/pipeline>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
-template <int Stages, int Tile>
+constexpr int Stages = 2, Tile = 256;
 __global__ void stage_sum(const float* in, float* out, int tiles) {
   __shared__ float buf[Stages][Tile];
   __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, Stages> state;
@@ -18,10 +19,9 @@ __global__ void stage_sum(const float* in, float* out, int tiles) {
       cuda::memcpy_async(block, buf[fetch % Stages], in + (size_t)fetch * Tile, sizeof(float) * Tile, pipe);
       pipe.producer_commit();
     }
-    pipe.consumer_wait();
     acc += buf[t % Stages][(threadIdx.x * 7) % Tile];
+    pipe.consumer_wait();
     pipe.consumer_release();
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
-template __global__ void stage_sum<4, 256>(const float*, float*, int);
