@@ -19,6 +19,32 @@ namespace {
 const char* const kDataTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz"};
 const char* const kSwizzles[] = {"none", "32B", "64B", "128B"};
 
+// The fields both encoders take alike.
+void set_common_fields(ptx::interp::Launch::TensorMap& m, CUtensorMapDataType type, cuuint32_t rank, const cuuint64_t* globalDim,
+                       const cuuint64_t* globalStrides, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave,
+                       CUtensorMapSwizzle swizzle, CUtensorMapFloatOOBfill oobFill) {
+  m.data_type = kDataTypes[type];
+  m.interleave = interleave == CU_TENSOR_MAP_INTERLEAVE_NONE ? "none" : "interleaved";
+  m.swizzle = static_cast<unsigned>(swizzle) < std::size(kSwizzles) ? kSwizzles[swizzle] : "swizzle " + std::to_string(static_cast<int>(swizzle));
+  m.oob_fill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? "none" : "nan";
+  m.global_dim.assign(globalDim, globalDim + rank);
+  m.global_strides.assign(globalStrides, globalStrides + rank - 1);
+  m.element_strides.assign(elementStrides, elementStrides + rank);
+}
+
+// Checks the map and writes its bytes; `what` names the encoder in the refusal.
+CUresult check_and_write(const char* what, ptx::interp::Launch::TensorMap& m, void* globalAddress, CUtensorMap* tensorMap) {
+  const auto address = reinterpret_cast<std::uint64_t>(globalAddress);
+  m.global_offset = address % 16;  // tensor_map_error checks the address's alignment through the offset
+  if (auto why = ptx::interp::tensor_map_error(m); !why.empty()) {
+    Runtime::instance().unimplemented(std::string(what) + ": " + why);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  const auto bytes = ptx::interp::encode_tensor_map(m, address);
+  std::memcpy(tensorMap, bytes.data(), bytes.size());
+  return CUDA_SUCCESS;
+}
+
 CUresult encode_tiled(CUtensorMap* tensorMap, CUtensorMapDataType type, cuuint32_t rank, void* globalAddress, const cuuint64_t* globalDim,
                       const cuuint64_t* globalStrides, const cuuint32_t* boxDim, const cuuint32_t* elementStrides, CUtensorMapInterleave interleave,
                       CUtensorMapSwizzle swizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill oobFill) {
@@ -27,23 +53,9 @@ CUresult encode_tiled(CUtensorMap* tensorMap, CUtensorMapDataType type, cuuint32
     Runtime::instance().unimplemented("cuTensorMapEncodeTiled with data type " + std::to_string(static_cast<int>(type)) + " or rank " + std::to_string(rank));
     return CUDA_ERROR_INVALID_VALUE;
   }
-  m.data_type = kDataTypes[type];
-  m.interleave = interleave == CU_TENSOR_MAP_INTERLEAVE_NONE ? "none" : "interleaved";
-  m.swizzle = static_cast<unsigned>(swizzle) < std::size(kSwizzles) ? kSwizzles[swizzle] : "swizzle " + std::to_string(static_cast<int>(swizzle));
-  m.oob_fill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? "none" : "nan";
-  m.global_dim.assign(globalDim, globalDim + rank);
-  m.global_strides.assign(globalStrides, globalStrides + rank - 1);
+  set_common_fields(m, type, rank, globalDim, globalStrides, elementStrides, interleave, swizzle, oobFill);
   m.box_dim.assign(boxDim, boxDim + rank);
-  m.element_strides.assign(elementStrides, elementStrides + rank);
-  const auto address = reinterpret_cast<std::uint64_t>(globalAddress);
-  m.global_offset = address % 16;  // tensor_map_error checks the address's alignment through the offset
-  if (auto why = ptx::interp::tensor_map_error(m); !why.empty()) {
-    Runtime::instance().unimplemented("cuTensorMapEncodeTiled: " + why);
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  const auto bytes = ptx::interp::encode_tensor_map(m, address);
-  std::memcpy(tensorMap, bytes.data(), bytes.size());
-  return CUDA_SUCCESS;
+  return check_and_write("cuTensorMapEncodeTiled", m, globalAddress, tensorMap);
 }
 
 // cuTensorMapEncodeIm2col (ISA 5.5.4): the same checks and layout as the tiled map, with the im2col fields in
@@ -58,26 +70,12 @@ CUresult encode_im2col(CUtensorMap* tensorMap, CUtensorMapDataType type, cuuint3
     return CUDA_ERROR_INVALID_VALUE;
   }
   m.im2col = true;
-  m.data_type = kDataTypes[type];
-  m.interleave = interleave == CU_TENSOR_MAP_INTERLEAVE_NONE ? "none" : "interleaved";
-  m.swizzle = static_cast<unsigned>(swizzle) < std::size(kSwizzles) ? kSwizzles[swizzle] : "swizzle " + std::to_string(static_cast<int>(swizzle));
-  m.oob_fill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? "none" : "nan";
-  m.global_dim.assign(globalDim, globalDim + rank);
-  m.global_strides.assign(globalStrides, globalStrides + rank - 1);
+  set_common_fields(m, type, rank, globalDim, globalStrides, elementStrides, interleave, swizzle, oobFill);
   m.pixel_box_lower_corner.assign(lowerCorner, lowerCorner + rank - 2);
   m.pixel_box_upper_corner.assign(upperCorner, upperCorner + rank - 2);
   m.channels_per_pixel = channelsPerPixel;
   m.pixels_per_column = pixelsPerColumn;
-  m.element_strides.assign(elementStrides, elementStrides + rank);
-  const auto address = reinterpret_cast<std::uint64_t>(globalAddress);
-  m.global_offset = address % 16;
-  if (auto why = ptx::interp::tensor_map_error(m); !why.empty()) {
-    Runtime::instance().unimplemented("cuTensorMapEncodeIm2col: " + why);
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  const auto bytes = ptx::interp::encode_tensor_map(m, address);
-  std::memcpy(tensorMap, bytes.data(), bytes.size());
-  return CUDA_SUCCESS;
+  return check_and_write("cuTensorMapEncodeIm2col", m, globalAddress, tensorMap);
 }
 
 cudaError_t entry_point(const char* symbol, void** funcPtr, cudaDriverEntryPointQueryResult* status) {
