@@ -8,6 +8,7 @@
 #include "memmodel/cat/parse.hpp"
 #include "semantics/support/files.hpp"
 #include "semantics/support/install_layout.hpp"
+#include "semantics/support/resource_guard.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -125,13 +126,7 @@ bool write_all(int fd, const void* data, std::size_t size) {
 
 constexpr long long kMemoryPollMs = 50;
 
-// The resident memory of process `pid` in MB (0 when it cannot be read).
-long long resident_mb(pid_t pid) {
-  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
-  long long size = 0, resident = 0;
-  if (!(statm >> size >> resident)) return 0;
-  return resident * sysconf(_SC_PAGESIZE) / (1024 * 1024);
-}
+long long resident_mb(pid_t pid) { return static_cast<long long>(resident_memory_bytes_of(pid) / (1024 * 1024)); }
 
 // At most `jobs` worker processes, each running test after test (so that the process start-up is paid once
 // per worker, not per test). The parent stays single-threaded: it hands out indices and polls the result

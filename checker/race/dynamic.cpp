@@ -2,7 +2,7 @@
 // of global and shared memory, the last write and the reads since, FastTrack style.
 #include "checker/race/dynamic.hpp"
 
-#include "checker/race/cpu_clock.hpp"
+#include "semantics/support/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/observer.hpp"

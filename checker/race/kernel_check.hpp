@@ -23,7 +23,7 @@
 #include "checker/race/barrier_intervals.hpp"
 #include "checker/race/difference.hpp"
 #include "checker/race/overlap.hpp"
-#include "checker/race/cpu_clock.hpp"
+#include "semantics/support/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
 #include "checker/race/flags.hpp"

@@ -13,11 +13,10 @@
 #include "litmus/enumerate/graph_builder.hpp"
 #include "litmus/enumerate/symbolic_choices.hpp"
 #include "memmodel/cat/symbolic.hpp"
+#include "semantics/support/cpu_clock.hpp"
 
 #include <fmt/format.h>
 #include <z3++.h>
-
-#include <time.h>
 
 #include <algorithm>
 #include <map>
@@ -138,16 +137,10 @@ z3::check_result query(const Prepared& pr, const cat::Model& model, const Option
   if (r == z3::unknown) why = "z3 check: " + s.reason_unknown();
   return r;
 }
-// CPU time of the calling thread in ms (Z3 runs in it): a budget in CPU time gives the same answer under load.
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
 }  // namespace
 
 void check_liveness(const Prepared& pr, const cat::Model& model, const Options& opt, bool bounded, Result& res) {
-  const double t0 = thread_cpu_ms();
+  const double t0 = thread_cpu_seconds();  // Z3 runs in this thread: its work counts
   // Past the loop bound only a hang can be concluded (never ok): the search gets a smaller budget (Options).
   const unsigned max_queries = bounded ? opt.liveness_queries_bounded : opt.liveness_queries;
   const unsigned budget_ms = bounded ? opt.liveness_budget_ms / 4 : opt.liveness_budget_ms;
@@ -170,7 +163,7 @@ void check_liveness(const Prepared& pr, const cat::Model& model, const Options& 
         unknown_why = fmt::format("liveness budget exhausted ({} queries)", max_queries);
         return false;
       }
-      if (thread_cpu_ms() - t0 > budget_ms) {
+      if ((thread_cpu_seconds() - t0) * 1e3 > budget_ms) {
         unknown_why = fmt::format("liveness budget exhausted ({} ms of CPU time)", budget_ms);
         return false;
       }

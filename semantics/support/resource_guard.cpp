@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <string>
 
 namespace ptxcheck {
 namespace {
@@ -38,9 +39,9 @@ std::string fixed(double v, int digits) {
 
 }  // namespace
 
-std::size_t resident_memory_bytes() {
-  // One descriptor kept open: the watchdog reads it every sample.
-  static const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+namespace {
+// The resident bytes a statm file read through `fd` gives (its second field, in pages); 0 when unreadable.
+std::size_t resident_in_statm(int fd) {
   if (fd < 0) return 0;
   char buf[128];
   const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
@@ -49,6 +50,20 @@ std::size_t resident_memory_bytes() {
   unsigned long size = 0, resident = 0;
   if (std::sscanf(buf, "%lu %lu", &size, &resident) != 2) return 0;
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+}  // namespace
+
+std::size_t resident_memory_bytes() {
+  // One descriptor kept open: the watchdog reads it every sample.
+  static const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  return resident_in_statm(fd);
+}
+
+std::size_t resident_memory_bytes_of(int pid) {
+  const int fd = open(("/proc/" + std::to_string(pid) + "/statm").c_str(), O_RDONLY | O_CLOEXEC);
+  const std::size_t bytes = resident_in_statm(fd);
+  if (fd >= 0) close(fd);
+  return bytes;
 }
 
 std::size_t peak_resident_memory_bytes() {

@@ -85,6 +85,8 @@ class ResourceGuard {
 
 // The resident memory of this process now (Linux /proc/self/statm), and its peak so far (getrusage), in bytes.
 std::size_t resident_memory_bytes();
+// The resident memory of process `pid` now (/proc/PID/statm), in bytes; 0 when it cannot be read.
+std::size_t resident_memory_bytes_of(int pid);
 std::size_t peak_resident_memory_bytes();
 
 }  // namespace ptxcheck
