@@ -137,6 +137,7 @@ struct Runner {
   const std::vector<std::set<std::int64_t>>& values;
   int unroll;
   bool stuck;  // also emit the stuck prefixes (Trace::End::spin / barrier) for the liveness check
+  bool compact;  // leave reads whose value no instruction uses free (Trace::free) instead of branching
   std::vector<Trace>& out;
   std::vector<Diagnostic>& diags;
   z3::context& ctx;
@@ -151,6 +152,8 @@ struct Runner {
     std::map<int, int> visits;                    // backward-jump counts per target
     struct Head { std::size_t events = 0; std::map<std::string, std::pair<std::int64_t, std::set<int>>> live; };
     std::map<int, Head> heads;                    // the state at the last arrival at each loop head
+    std::vector<FreeRead> free;                   // compact traces: the reads left free so far
+    std::map<std::string, std::size_t> free_reg;  // register -> the free read whose value it still holds
   };
 
   // ---- Spin-loop reduction. A loop iteration that only reads memory (no write, fence or barrier) and leaves
@@ -161,6 +164,7 @@ struct Runner {
   // relies on the model's axioms being monotone under removing read events, which holds for models whose set
   // differences subtract base relations or event properties only (ptx.cat and both reference models).
   std::vector<std::set<std::string>> live_in{};  // per pc; live_in[code.size()] = registers the condition reads
+  std::vector<std::set<std::string>> used_later{};  // per pc: registers some instruction from pc on may read
   std::vector<char> is_head{};
   void uses(const Instr& in, std::set<std::string>& gen, std::string& def, std::vector<int>& succ, int pc) {
     auto parts = split_dots(in.opcode);
@@ -203,15 +207,20 @@ struct Runner {
       cond_regs(c->b);
     };
     cond_regs(t.cond);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (int i = n - 1; i >= 0; --i) {
-        std::set<std::string> in = gen[i];
-        for (int j : succ[i])
-          for (auto& r : live_in[std::min(j, n)]) if (r != def[i]) in.insert(r);
-        if (in != live_in[i]) live_in[i] = std::move(in), changed = true;
+    auto solve = [&](std::vector<std::set<std::string>>& live) {
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = n - 1; i >= 0; --i) {
+          std::set<std::string> in = gen[i];
+          for (int j : succ[i])
+            for (auto& r : live[std::min(j, n)]) if (r != def[i]) in.insert(r);
+          if (in != live[i]) live[i] = std::move(in), changed = true;
+        }
       }
-    }
+    };
+    solve(live_in);
+    used_later.assign(n + 1, {});
+    solve(used_later);
     is_head.assign(n + 1, 0);
     for (auto& [l, pc] : th.labels) if (pc <= n) is_head[pc] = 1;
   }
@@ -291,6 +300,7 @@ struct Runner {
     return it->second;
   }
   void set_reg(State& s, const std::string& r, z3::expr v, std::set<int> deps) {
+    s.free_reg.erase(r);
     s.regs.insert_or_assign(r, v);
     s.taint[r] = std::move(deps);
   }
@@ -475,7 +485,17 @@ struct Runner {
     if (q.sem == Sem::release || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported load semantics in '" + in.opcode + "'");
     TEvent e = mem_event(s, EvKind::read, q, px, vl, in);
     int idx = static_cast<int>(s.events.size());
-    for (auto v : values[e.loc]) {
+    const auto& vals = values[e.loc];
+    if (compact && vals.size() > 1 && !used_later[pc + 1].count(ops[0])) {
+      // No instruction reads the value: every choice gives the same path, so one trace with the read free.
+      e.value = *vals.begin();
+      s.events.push_back(e);
+      set_reg(s, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(e.value)), {idx});
+      s.free_reg[ops[0]] = s.free.size();
+      s.free.push_back(FreeRead{idx, std::vector<std::int64_t>(vals.begin(), vals.end()), {}});
+      return run(std::move(s), pc + 1);
+    }
+    for (auto v : vals) {
       State s2 = s;
       TEvent e2 = e;
       e2.value = v;
@@ -701,36 +721,91 @@ struct Runner {
     }
     Trace tr;
     tr.events = std::move(s.events);
-    for (auto& [r, v] : s.regs) tr.regs[r] = concrete(v);
+    for (auto& [r, v] : s.regs)
+      if (auto f = s.free_reg.find(r); f != s.free_reg.end()) s.free[f->second].regs.push_back(r);
+      else tr.regs[r] = concrete(v);
+    tr.free = std::move(s.free);
     out.push_back(std::move(tr));
   }
 };
+
+// A jump to an earlier instruction (a loop): its reads feed the spin-loop reduction, so none is left free.
+bool has_backward_jump(const Program::Thread& th) {
+  for (std::size_t pc = 0; pc < th.code.size(); ++pc) {
+    const Instr& in = th.code[pc];
+    const std::string op = split_dots(in.opcode)[0];
+    if (op != "beq" && op != "bne" && op != "goto" && op != "b" && op != "bra") continue;
+    const std::string& target = (op == "beq" || op == "bne") ? (in.operands.size() >= 3 ? in.operands[2] : "")
+                                                              : (in.operands.empty() ? "" : in.operands[0]);
+    auto it = th.labels.find(target);
+    if (it != th.labels.end() && it->second <= static_cast<int>(pc)) return true;
+  }
+  return false;
+}
 }  // namespace
 
 bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<std::set<std::int64_t>>& values,
-                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags, bool stuck) {
+                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags, bool stuck, bool compact) {
   z3::context ctx;
-  Runner r{t, p, p.threads[ti], values, unroll, stuck, out, diags, ctx, ptx::domain::Symbolic(ctx)};
+  const auto& th = p.threads[ti];
+  Runner r{t, p, th, values, unroll, stuck, compact && !stuck && !has_backward_jump(th), out, diags, ctx,
+           ptx::domain::Symbolic(ctx)};
   r.compute_liveness();
   r.run(Runner::State{}, 0);
   return !r.error;
 }
 
 bool has_blocking_code(const Program& p) {
-  for (auto& th : p.threads)
-    for (std::size_t pc = 0; pc < th.code.size(); ++pc) {
-      const Instr& in = th.code[pc];
+  for (auto& th : p.threads) {
+    if (has_backward_jump(th)) return true;
+    for (const Instr& in : th.code) {
       auto parts = split_dots(in.opcode);
-      const std::string& op = parts[0];
-      if ((op == "bar" || op == "barrier") && std::find(parts.begin(), parts.end(), "arrive") == parts.end()) return true;
-      if (op == "beq" || op == "bne" || op == "goto" || op == "b" || op == "bra") {
-        const std::string& target = (op == "beq" || op == "bne") ? (in.operands.size() >= 3 ? in.operands[2] : "")
-                                                                  : (in.operands.empty() ? "" : in.operands[0]);
-        auto it = th.labels.find(target);
-        if (it != th.labels.end() && it->second <= static_cast<int>(pc)) return true;
-      }
+      if ((parts[0] == "bar" || parts[0] == "barrier") && std::find(parts.begin(), parts.end(), "arrive") == parts.end()) return true;
     }
+  }
   return false;
+}
+
+std::size_t expanded_count(const Trace& tr, std::size_t max) {
+  std::size_t n = 1;
+  for (auto& f : tr.free) {
+    if (n > max / f.values.size()) return max;
+    n *= f.values.size();
+  }
+  return std::min(n, max);
+}
+
+void expand_free_reads(const Trace& tr, std::vector<Trace>& out) {
+  Trace base = tr;
+  base.free.clear();
+  std::vector<std::size_t> at(tr.free.size(), 0);  // per free read, the index of its value: an odometer
+  for (;;) {
+    Trace one = base;
+    for (std::size_t k = 0; k < tr.free.size(); ++k) {
+      const std::int64_t v = tr.free[k].values[at[k]];
+      one.events[static_cast<std::size_t>(tr.free[k].event)].value = v;
+      for (auto& r : tr.free[k].regs) one.regs[r] = v;
+    }
+    out.push_back(std::move(one));
+    std::size_t k = 0;
+    for (; k < at.size(); ++k) {
+      if (++at[k] < tr.free[k].values.size()) break;
+      at[k] = 0;
+    }
+    if (k == at.size()) return;
+  }
+}
+
+int free_read_of_event(const Trace& tr, int event) {
+  for (std::size_t k = 0; k < tr.free.size(); ++k)
+    if (tr.free[k].event == event) return static_cast<int>(k);
+  return -1;
+}
+
+int free_read_of_register(const Trace& tr, const std::string& reg) {
+  for (std::size_t k = 0; k < tr.free.size(); ++k)
+    if (std::find(tr.free[k].regs.begin(), tr.free[k].regs.end(), reg) != tr.free[k].regs.end()) return static_cast<int>(k);
+  return -1;
 }
 
 }  // namespace ptxcheck::litmus

@@ -1,6 +1,7 @@
 // Thread code -> traces: each thread of a litmus test is run with the instruction semantics of semantics/ops
 // over the symbolic domain, once per choice of values returned by its reads (from a candidate value set),
-// giving per-thread traces of memory events with dependencies. Loops are unrolled to a bound.
+// giving per-thread traces of memory events with dependencies. Loops are unrolled to a bound. A read whose
+// value no later instruction uses is not branched on: it stays free in one compact trace (Trace::free).
 #pragma once
 
 #include "litmus/parse/ast.hpp"
@@ -38,8 +39,19 @@ struct TEvent {
   std::string text;         // the instruction, for labels
 };
 
+// A read of a compact trace that returns any value of its set independently of the trace's other reads: no
+// later instruction reads its register, so only the event's value and the final registers that still hold it
+// differ between the traces it stands for. The event's own `value` is then the set's first value.
+struct FreeRead {
+  int event = -1;                      // index into Trace::events
+  std::vector<std::int64_t> values;    // ascending, at least two
+  std::vector<std::string> regs;       // final registers holding the value read
+};
+
 struct Trace {
   std::vector<TEvent> events;
+  // Non-empty: a compact trace, standing for one trace per combination of these reads' values (expand_free_reads).
+  std::vector<FreeRead> free;
   std::map<std::string, std::int64_t> regs;  // final register values
   bool cut = false;                           // the unroll bound was reached: trace incomplete, dropped
   // How the thread ends: done (it terminates), or, for the liveness check only (thread_traces' stuck = true),
@@ -77,9 +89,19 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags);
 
 // All traces of thread `ti` when each read of physical loc L returns a value from values[L].
 // Returns false (with a diagnostic) on an unsupported instruction. stuck = true also yields the stuck prefixes
-// (Trace::End::spin / barrier) that the liveness check needs.
+// (Trace::End::spin / barrier) that the liveness check needs. compact = true (ignored with stuck, and in threads
+// with loops) leaves reads free whose value no later instruction uses (FreeRead).
 bool thread_traces(const Test& t, const Program& p, int ti, const std::vector<std::set<std::int64_t>>& values,
-                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags, bool stuck = false);
+                   int unroll, std::vector<Trace>& out, std::vector<Diagnostic>& diags, bool stuck = false,
+                   bool compact = false);
+
+// The traces a compact trace stands for, appended to `out` (the trace itself when it has no free reads).
+void expand_free_reads(const Trace& tr, std::vector<Trace>& out);
+// The number of traces expand_free_reads gives (saturating at max).
+std::size_t expanded_count(const Trace& tr, std::size_t max);
+// The free read whose value is event `event`'s, or whose value final register `reg` holds; -1 when none.
+int free_read_of_event(const Trace& tr, int event);
+int free_read_of_register(const Trace& tr, const std::string& reg);
 
 // Whether liveness is a question for this test: some thread has a backward branch (a loop) or a bar.sync /
 // barrier.sync that waits (ISA 9.7.13.1; bar.arrive does not wait).

@@ -74,6 +74,24 @@ void StateCollector::add(const std::map<std::string, std::int64_t>& vals, bool s
   (sat ? res_.positive : res_.negative)++;
 }
 
+// Replaces each compact trace by the traces it stands for; the reason when they would be too many to hold.
+static std::optional<std::string> expand_compact_traces(std::vector<std::vector<Trace>>& traces) {
+  constexpr std::size_t kMaxTraces = std::size_t{1} << 18;
+  std::size_t total = 0;
+  for (auto& ts : traces)
+    for (auto& tr : ts) total += expanded_count(tr, kMaxTraces + 1);
+  if (total > kMaxTraces)
+    return fmt::format("more than {} thread traces (every combination of read values): only the default engine "
+                       "(--engine symbolic) takes them without listing them", kMaxTraces);
+  for (auto& ts : traces) {
+    if (std::none_of(ts.begin(), ts.end(), [](const Trace& tr) { return !tr.free.empty(); })) continue;
+    std::vector<Trace> out;
+    for (auto& tr : ts) expand_free_reads(tr, out);
+    ts = std::move(out);
+  }
+  return std::nullopt;
+}
+
 bool for_each_combination(const Prepared& pr, const std::function<bool(const std::vector<const Trace*>&)>& f) {
   for (auto& ts : pr.traces)
     if (ts.empty()) return true;
@@ -176,7 +194,7 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
       for (auto& [v, ps] : prov[l]) values[l].insert(v);
     traces.assign(p.threads.size(), {});
     for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
-      if (!thread_traces(t, p, static_cast<int>(ti), values, opt.unroll, traces[ti], diags, live)) {
+      if (!thread_traces(t, p, static_cast<int>(ti), values, opt.unroll, traces[ti], diags, live, /*compact=*/true)) {
         res.result = "unknown";
         res.reason = "unsupported construct";
         for (auto& d : diags) res.unsupported.push_back(d.render());
@@ -234,6 +252,14 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     std::stable_sort(ts.begin(), ts.end(), [](const Trace& a, const Trace& b) { return a.events.size() < b.events.size(); });
   }
 
+  // Only the merged symbolic engine reads compact traces (trace_selection.hpp); the others get them expanded.
+  if (opt.engine != Engine::symbolic || opt.explain) {
+    if (auto why = expand_compact_traces(traces)) {
+      res.result = "unknown";
+      res.reason = *why;
+      return finish();
+    }
+  }
   Prepared pr{t, std::move(p), std::move(terms), std::move(traces)};
   std::optional<std::string> why;
   try {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <z3++.h>
 
+#include <deque>
 #include <mutex>
 #include <set>
 
@@ -36,16 +37,27 @@ bool same_shape(const Trace& a, const Trace& b) {
   return true;
 }
 
-// Per thread, its traces grouped by shape, in order of first appearance (run_test's short-first order).
+// Per thread, its traces grouped by shape, in order of first appearance (run_test's short-first order). A
+// compact trace is a group of its own (Selection's product form); a group of several that holds compact ones is
+// expanded into `storage` (they differ in more than their free reads).
 using Shapes = std::vector<std::vector<const Trace*>>;
-std::vector<Shapes> shapes_of(const Prepared& pr) {
+std::vector<Shapes> shapes_of(const Prepared& pr, std::deque<Trace>& storage) {
   std::vector<Shapes> out(pr.traces.size());
-  for (std::size_t ti = 0; ti < pr.traces.size(); ++ti)
+  for (std::size_t ti = 0; ti < pr.traces.size(); ++ti) {
     for (auto& tr : pr.traces[ti]) {
       auto it = std::find_if(out[ti].begin(), out[ti].end(), [&](auto& g) { return same_shape(*g.front(), tr); });
       if (it == out[ti].end()) out[ti].push_back({&tr});
       else it->push_back(&tr);
     }
+    for (auto& group : out[ti]) {
+      if (group.size() == 1 || std::none_of(group.begin(), group.end(), [](const Trace* t) { return !t->free.empty(); }))
+        continue;
+      std::vector<Trace> expanded;
+      for (auto* t : group) expand_free_reads(*t, expanded);
+      group.clear();
+      for (auto& t : expanded) group.push_back(&storage.emplace_back(std::move(t)));
+    }
+  }
   return out;
 }
 
@@ -59,30 +71,31 @@ struct Merged {
 };
 
 // The value of graph event e as a function of the selected trace (the initial writes have one value).
-std::pair<const Selection*, Of> value_of(const Merged& mg, const Program& p, int e) {
+std::pair<const Selection*, Quantity> value_of(const Merged& mg, const Program& p, int e) {
   int np = static_cast<int>(p.pnames.size());
   if (e < np) {
     std::int64_t v = p.init[e];
-    return {nullptr, [v](const Trace&) { return v; }};
+    return {nullptr, Quantity{[v](const Trace&) { return v; }, [](const Trace&) { return -1; }}};
   }
   std::size_t ti = 0;
   while (ti + 1 < mg.first.size() && mg.first[ti + 1] <= e) ++ti;
-  std::size_t i = static_cast<std::size_t>(e - mg.first[ti]);
-  return {&mg.sel[ti], [i](const Trace& t) { return t.events[i].value; }};
+  const int i = e - mg.first[ti];
+  return {&mg.sel[ti], Quantity{[i](const Trace& t) { return t.events[static_cast<std::size_t>(i)].value; },
+                                [i](const Trace& t) { return free_read_of_event(t, i); }}};
 }
 
 z3::expr event_value(z3::context& ctx, const Merged& mg, const Program& p, int e) {
-  auto [s, f] = value_of(mg, p, e);
-  return s ? s->pick(f) : ctx.bv_val(static_cast<int64_t>(f(Trace{})), 64);
+  auto [s, q] = value_of(mg, p, e);
+  return s ? s->pick(q) : ctx.bv_val(static_cast<int64_t>(q.of(Trace{})), 64);
 }
 
 // rf(w, r) needs equal values: the disjunction over the values both can carry.
 std::optional<z3::expr> values_match(z3::context& ctx, const Merged& mg, const Program& p, int w, int r) {
   auto [sw, fw] = value_of(mg, p, w);
   auto [sr, fr] = value_of(mg, p, r);
-  auto values = [](const Selection* s, const Of& f) { return s ? s->values(f) : std::set<std::int64_t>{f(Trace{})}; };
-  auto guard = [&](const Selection* s, const Of& f, std::int64_t v) -> std::optional<z3::expr> {
-    return s ? s->is_value(f, v) : std::optional<z3::expr>(ctx.bool_val(true));
+  auto values = [](const Selection* s, const Quantity& q) { return s ? s->values(q) : std::set<std::int64_t>{q.of(Trace{})}; };
+  auto guard = [&](const Selection* s, const Quantity& q, std::int64_t v) -> std::optional<z3::expr> {
+    return s ? s->is_value(q, v) : std::optional<z3::expr>(ctx.bool_val(true));
   };
   z3::expr_vector any(ctx);
   auto vr = values(sr, fr);
@@ -115,6 +128,10 @@ std::int64_t reg_in(const Trace& tr, const Term& term, const Test& t) {
   if (it != tr.regs.end()) return it->second;
   auto ri = t.reg_init.find({term.thread, term.name});
   return ri != t.reg_init.end() ? ri->second : 0;
+}
+Quantity register_quantity(const Term& term, const Test& t) {
+  return Quantity{[&term, &t](const Trace& tr) { return reg_in(tr, term, t); },
+                  [&term](const Trace& tr) { return free_read_of_register(tr, term.name); }};
 }
 
 // The whole search: per combination of shapes one solver; in all-states mode every final state not found yet,
@@ -152,11 +169,11 @@ bool Search::record(const z3::model& m, const Merged& mg, const Choices& ch,
   std::optional<mm::Execution> w;
   if (opt_.keep_witnesses || opt_.verify_witnesses) {
     // The traces the model selects, as a concrete graph (same event numbering: same shapes).
-    std::vector<const Trace*> chosen;
-    for (auto& s : mg.sel)
-      for (std::size_t j = 0; j < s.traces().size(); ++j)
-        if (m.eval(s.selected(j), true).is_true()) { chosen.push_back(s.traces()[j]); break; }
-    w = build_space(pr_.p, chosen).g.exec;
+    std::vector<Trace> chosen;
+    for (auto& s : mg.sel) chosen.push_back(s.chosen(m));
+    std::vector<const Trace*> ptrs;
+    for (auto& tr : chosen) ptrs.push_back(&tr);
+    w = build_space(pr_.p, ptrs).g.exec;
     const int n = w->n;
     w->rels["rf"] = concrete(ch.rf, enc, m, n);
     w->rels["co"] = concrete(ch.co, enc, m, n);
@@ -189,7 +206,10 @@ std::optional<Valuation> fixed_state(const Prepared& pr, const std::vector<Shape
     while (ti < pr.p.threads.size() && pr.p.threads[ti].id != term.thread) ++ti;
     std::set<std::int64_t> vals;
     if (ti == pr.p.threads.size()) vals.insert(reg_in(Trace{}, term, pr.t));
-    else for (auto* tr : shapes[ti][idx[ti]]) vals.insert(reg_in(*tr, term, pr.t));
+    else for (auto* tr : shapes[ti][idx[ti]]) {
+      auto vs = values_in(*tr, register_quantity(term, pr.t));
+      vals.insert(vs.begin(), vs.end());
+    }
     if (vals.size() != 1) return std::nullopt;
     v[render_term(term)] = *vals.begin();
   }
@@ -225,7 +245,7 @@ bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std:
       std::size_t ti = 0;
       while (ti < pr_.p.threads.size() && pr_.p.threads[ti].id != term.thread) ++ti;
       if (ti == pr_.p.threads.size()) { s.add(v == ctx.bv_val(static_cast<int64_t>(reg_in(Trace{}, term, pr_.t)), 64)); continue; }
-      s.add(v == mg.sel[ti].pick([&](const Trace& tr) { return reg_in(tr, term, pr_.t); }));
+      s.add(v == mg.sel[ti].pick(register_quantity(term, pr_.t)));
       continue;
     }
     int l = pr_.p.phys_of[pr_.p.vloc_of.at(term.name)];
@@ -288,7 +308,8 @@ std::optional<std::string> enumerate_symbolic(const Prepared& pr, const cat::Mod
   Search search(pr, model, opt, res);
   try {
     z3::context ctx;
-    auto shapes = shapes_of(pr);
+    std::deque<Trace> expanded;  // (groups of compact traces that shapes_of expands)
+    auto shapes = shapes_of(pr, expanded);
     for (auto& sh : shapes)
       if (sh.empty()) return std::nullopt;  // a thread with no complete trace: no execution
     std::vector<std::size_t> idx(shapes.size(), 0);

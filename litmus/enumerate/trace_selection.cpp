@@ -14,12 +14,24 @@ unsigned width_for(std::size_t k) {
 }
 }  // namespace
 
+std::set<std::int64_t> values_in(const Trace& tr, const Quantity& q) {
+  const int k = tr.free.empty() ? -1 : q.free_read(tr);
+  if (k < 0) return {q.of(tr)};
+  const auto& vals = tr.free[static_cast<std::size_t>(k)].values;
+  return {vals.begin(), vals.end()};
+}
+
 Selection::Selection(z3::context& ctx, std::vector<const Trace*> traces, std::size_t thread,
                      std::vector<z3::expr>& constraints)
     : ctx_(&ctx), traces_(std::move(traces)) {
   const std::size_t k = traces_.size();
-  if (k == 1) return;
-  if (factor()) {
+  if (product()) {
+    for (auto& f : traces_.front()->free) {
+      reads_.push_back(f.event);
+      domain_.push_back(f.values);
+    }
+  }
+  if (product() || (k > 1 && factor())) {
     for (std::size_t r = 0; r < reads_.size(); ++r) {
       const unsigned w = width_for(domain_[r].size());
       read_var_.push_back(ctx.bv_const(fmt::format("read!{}!{}", thread, reads_[r]).c_str(), w));
@@ -27,6 +39,7 @@ Selection::Selection(z3::context& ctx, std::vector<const Trace*> traces, std::si
     }
     return;
   }
+  if (k == 1) return;
   const unsigned w = width_for(k);
   trace_var_ = ctx.bv_const(fmt::format("trace!{}", thread).c_str(), w);
   constraints.push_back(z3::ule(*trace_var_, ctx.bv_val(static_cast<std::uint64_t>(k - 1), w)));
@@ -68,13 +81,34 @@ bool Selection::factor() {
   return true;
 }
 
+z3::expr Selection::read_is(std::size_t read, std::size_t index) const {
+  return read_var_[read] == ctx_->bv_val(static_cast<std::uint64_t>(index), read_var_[read].get_sort().bv_size());
+}
+
 z3::expr Selection::selected(std::size_t j) const {
   if (traces_.size() == 1) return ctx_->bool_val(true);
   if (trace_var_) return *trace_var_ == ctx_->bv_val(static_cast<std::uint64_t>(j), trace_var_->get_sort().bv_size());
   z3::expr_vector all(*ctx_);
-  for (std::size_t r = 0; r < reads_.size(); ++r)
-    all.push_back(read_var_[r] == ctx_->bv_val(static_cast<std::uint64_t>(at_[j][r]), read_var_[r].get_sort().bv_size()));
+  for (std::size_t r = 0; r < reads_.size(); ++r) all.push_back(read_is(r, at_[j][r]));
   return z3::mk_and(all);
+}
+
+Trace Selection::chosen(const z3::model& m) const {
+  if (!product()) {
+    for (std::size_t j = 0; j < traces_.size(); ++j)
+      if (m.eval(selected(j), true).is_true()) return *traces_[j];
+    return *traces_.front();  // (unreachable: the range constraints select one)
+  }
+  Trace out = *traces_.front();
+  out.free.clear();
+  for (std::size_t r = 0; r < reads_.size(); ++r) {
+    std::uint64_t index = 0;
+    m.eval(read_var_[r], true).is_numeral_u64(index);
+    const std::int64_t v = domain_[r][static_cast<std::size_t>(index)];
+    out.events[static_cast<std::size_t>(reads_[r])].value = v;
+    for (auto& reg : traces_.front()->free[r].regs) out.regs[reg] = v;
+  }
+  return out;
 }
 
 std::optional<Selection::Dependence> Selection::depends_on_one_read(const Of& f) const {
@@ -94,33 +128,40 @@ std::optional<Selection::Dependence> Selection::depends_on_one_read(const Of& f)
   return std::nullopt;
 }
 
-std::set<std::int64_t> Selection::values(const Of& f) const {
+std::set<std::int64_t> Selection::values(const Quantity& q) const {
   std::set<std::int64_t> out;
-  for (auto* t : traces_) out.insert(f(*t));
+  for (auto* t : traces_) {
+    auto vs = values_in(*t, q);
+    out.insert(vs.begin(), vs.end());
+  }
   return out;
 }
 
-std::optional<z3::expr> Selection::is_value(const Of& f, std::int64_t v) const {
-  const std::set<std::int64_t> vals = values(f);
+std::optional<z3::expr> Selection::is_value(const Quantity& q, std::int64_t v) const {
+  const std::set<std::int64_t> vals = values(q);
   if (!vals.count(v)) return std::nullopt;
   if (vals.size() == 1) return ctx_->bool_val(true);
+  if (product()) {  // more than one value: a free read gives it
+    const auto r = static_cast<std::size_t>(q.free_read(*traces_.front()));
+    const auto& d = domain_[r];
+    return read_is(r, static_cast<std::size_t>(std::lower_bound(d.begin(), d.end(), v) - d.begin()));
+  }
   z3::expr_vector any(*ctx_);
-  if (auto d = depends_on_one_read(f)) {
-    const unsigned w = read_var_[d->read].get_sort().bv_size();
+  if (auto d = depends_on_one_read(q.of)) {
     for (std::size_t i = 0; i < d->f_of.size(); ++i)
-      if (d->f_of[i] == v) any.push_back(read_var_[d->read] == ctx_->bv_val(static_cast<std::uint64_t>(i), w));
+      if (d->f_of[i] == v) any.push_back(read_is(d->read, i));
     return z3::mk_or(any);
   }
   for (std::size_t j = 0; j < traces_.size(); ++j)
-    if (f(*traces_[j]) == v) any.push_back(selected(j));
+    if (q.of(*traces_[j]) == v) any.push_back(selected(j));
   return z3::mk_or(any);
 }
 
-z3::expr Selection::pick(const Of& f) const {
-  const std::set<std::int64_t> vals = values(f);
+z3::expr Selection::pick(const Quantity& q) const {
+  const std::set<std::int64_t> vals = values(q);
   z3::expr out = ctx_->bv_val(static_cast<int64_t>(*vals.rbegin()), 64);
   for (auto it = std::next(vals.rbegin()); it != vals.rend(); ++it)
-    out = z3::ite(*is_value(f, *it), ctx_->bv_val(static_cast<int64_t>(*it), 64), out);
+    out = z3::ite(*is_value(q, *it), ctx_->bv_val(static_cast<int64_t>(*it), 64), out);
   return out;
 }
 

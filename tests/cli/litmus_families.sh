@@ -4,8 +4,9 @@
 # docs/litmus-families.md (every generated condition holds; relaxed outcomes are observed, Sometimes; the
 # synchronising variants' outcomes never are, Never), at sizes the per-combination engine could not decide
 # (n = 24: 2^24 trace combinations; IRIW with 8 and 16 readers), and Dat3M's own shapes of the four families
-# (variant dat3m, verdicts derived in the same page; IRIW-24: 12 readers of 12 locations, 2^12 traces each).
-# At n = 3 (IRIW-dat3m: 4) the merged engine's full state lists (--states) equal those of
+# (variant dat3m, verdicts derived in the same page; IRIW-32: 16 readers of 16 locations, one compact trace each
+# where listing them would take 2^16). At n = 3 (IRIW-dat3m: 6, whose readers' traces are compact) the merged
+# engine's full state lists (--states) equal those of
 # the per-combination engine (--engine per-trace). Usage: litmus_families.sh PTXCHECK SOURCE_DIR
 set -u
 ptxcheck=$1; src=$2
@@ -15,7 +16,7 @@ gen=$src/scripts/gen_litmus_families.py
 for fam in LB MP SB IRIW; do
   for var in rlx sync dat3m; do
     sizes="8 24"; [ "$fam" = IRIW ] && sizes="8 16"  # IRIW: readers (dat3m: threads, half of them readers)
-    [ "$fam-$var" = IRIW-dat3m ] && sizes="8 16 24"
+    [ "$fam-$var" = IRIW-dat3m ] && sizes="8 16 24 32"
     python3 "$gen" "$tmp/big" "$fam" "$var" $sizes >"$tmp/list" || { check "$fam-$var: generator" false; continue; }
     while IFS=$'\t' read -r file expected; do
       # rlx: the outcome is allowed; sync: forbidden; dat3m: `exists`, so allowed exactly when it holds.
@@ -29,7 +30,7 @@ for fam in LB MP SB IRIW; do
       echo "$name $(grep -o '"time_ms":[0-9.]*' "$tmp/out.json")"
     done <"$tmp/list"
     # The two symbolic engines list the same final states and give the same verdict (small n).
-    small=3; [ "$fam-$var" = IRIW-dat3m ] && small=4  # n/2 writers and n/2 readers
+    small=3; [ "$fam-$var" = IRIW-dat3m ] && small=6  # n/2 writers and n/2 readers
     python3 "$gen" "$tmp/small" "$fam" "$var" $small >/dev/null
     f=$tmp/small/$fam-$var-$small.litmus
     "$ptxcheck" litmus --json --states "$f" | grep -o '"result":"[a-z]*"\|"states":\[[^]]*\]' >"$tmp/merged"

@@ -4,11 +4,21 @@ ptxcheck_unit_test(NAME memmodel
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_cat_parse.cpp
           ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_symbolic_eval.cpp
   LIBS ptxcheck_memmodel)
-# Both litmus engines on every litmus test under ptx.cat and the two reference models (a few minutes).
-ptxcheck_unit_test(NAME memmodel_engines
-  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_engines_agree.cpp
-  LIBS ptxcheck_litmus)
-set_tests_properties(unit_memmodel_engines PROPERTIES TIMEOUT 1800)
+# Both litmus engines on every litmus test under ptx.cat and the two reference models (a few minutes each):
+# one CTest test per model, so that they run side by side.
+add_executable(tests_memmodel_engines ${CMAKE_CURRENT_SOURCE_DIR}/unit/doctest_main.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_engines_agree.cpp)
+target_link_libraries(tests_memmodel_engines PRIVATE doctest::doctest ptxcheck_litmus)
+target_compile_definitions(tests_memmodel_engines PRIVATE
+  PTXCHECK_CORPUS_DIR="${PTXCHECK_CORPUS_DIR}" PTXCHECK_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+foreach(model ptx.cat ptx-v7.5.cat ptx-v6.0.cat)
+  string(REPLACE ".cat" "" short ${model})
+  string(REPLACE "." "_" short ${short})
+  add_test(NAME unit_memmodel_engines_${short} COMMAND tests_memmodel_engines "--test-case=*${model}")
+  # Exactly one test case runs and passes (a filter matching nothing would pass silently).
+  set_tests_properties(unit_memmodel_engines_${short} PROPERTIES TIMEOUT 1200
+    PASS_REGULAR_EXPRESSION "test cases: +1 \\| +1 passed \\| +0 failed")
+endforeach()
 # Barrier phases of the litmus engines (ISA 9.7.13.1), worked out by hand.
 ptxcheck_unit_test(NAME litmus_barriers
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_barrier_phases.cpp
@@ -16,3 +26,7 @@ ptxcheck_unit_test(NAME litmus_barriers
 # A measuring tool (not a test): engine_times MODEL.cat JOBS symbolic|explicit FILE...
 add_executable(engine_times ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/engine_times.cpp)
 target_link_libraries(engine_times PRIVATE ptxcheck_litmus)
+# The litmus trace builder's compact traces (reads left free), against the traces listed one by one.
+ptxcheck_unit_test(NAME litmus_traces
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_compact_traces.cpp
+  LIBS ptxcheck_litmus)
