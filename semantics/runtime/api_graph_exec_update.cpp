@@ -133,9 +133,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
 // match that of the graph contained in node", updated recursively as cudaGraphExecUpdate does.
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraph_t child) {
   if (!exec || !node || !child) return cudaErrorInvalidValue;
-  const auto& from = reinterpret_cast<GraphExec*>(exec)->from_source;
-  auto it = from.find(reinterpret_cast<GraphNode*>(node));
-  const auto* was = it == from.end() ? nullptr : std::any_cast<std::shared_ptr<const Graph>>(&it->second->params);
+  GraphNode* target = reinterpret_cast<GraphExec*>(exec)->node_for(reinterpret_cast<GraphNode*>(node));
+  const auto* was = target ? std::any_cast<std::shared_ptr<const Graph>>(&target->params) : nullptr;
   if (!was) return static_cast<cudaError_t>(Runtime::instance().record(rt::invalid_value));
   if (compare(**was, *reinterpret_cast<Graph*>(child)).result != cudaGraphExecUpdateSuccess) {
     Runtime::instance().report("cudaGraphExecChildGraphNodeSetParams: the child graph's topology or node types differ from the node's");
@@ -143,9 +142,7 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraph
   }
   GraphNode made;
   if (int err = rt::make_child_node(*reinterpret_cast<Graph*>(child), made)) return static_cast<cudaError_t>(err);
-  it->second->what = made.what;
-  it->second->run = made.run;
-  it->second->params = made.params;
+  rt::replace_work(*target, std::move(made));
   return cudaSuccess;
 }
 
