@@ -1,5 +1,5 @@
 // CUDA runtime API: cudaGraphAddNode, the generic form of cudaGraphAdd*Node (a cudaGraphNodeParams of any node
-// type). Kernel, memcpy, memset, host, child graph, empty, event record and conditional nodes are made by the same
+// type). Kernel, memcpy, memset, host, child graph, empty, event record, event wait and conditional nodes are made by the same
 // makers as their own Add calls (graph_nodes.cpp, graph_conditional.cpp); other types, edge data other than the
 // default and child graphs moved into the parent are refused by name.
 #include "semantics/runtime/graph_conditional.hpp"
@@ -21,15 +21,9 @@ cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 // The node `p` describes, made by its kind's maker (0), or the error (recorded).
 int make_node(const Graph& graph, cudaGraphNodeParams& p, GraphNode& node) {
   switch (p.type) {
-    case cudaGraphNodeTypeKernel: {
-      const cudaKernelNodeParamsV2& k = p.kernel;
-      return ptx::runtime::make_kernel_node({k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra}, node);
-    }
+    case cudaGraphNodeTypeKernel: return ptx::runtime::make_kernel_node(ptx::runtime::kernel_params(p.kernel), node);
     case cudaGraphNodeTypeMemcpy: return ptx::runtime::make_memcpy_node(p.memcpy.copyParams, node);
-    case cudaGraphNodeTypeMemset: {
-      const cudaMemsetParamsV2& m = p.memset;
-      return ptx::runtime::make_memset_node({m.dst, m.pitch, m.value, m.elementSize, m.width, m.height}, node);
-    }
+    case cudaGraphNodeTypeMemset: return ptx::runtime::make_memset_node(ptx::runtime::memset_params(p.memset), node);
     case cudaGraphNodeTypeHost: return ptx::runtime::make_host_node({p.host.fn, p.host.userData}, node);
     case cudaGraphNodeTypeGraph:
       if (!p.graph.graph) return Runtime::instance().record(ptx::runtime::invalid_value);
@@ -38,12 +32,8 @@ int make_node(const Graph& graph, cudaGraphNodeParams& p, GraphNode& node) {
     case cudaGraphNodeTypeEmpty:
       node = {"empty node", [] { return 0; }, ptx::runtime::empty_node, {}};
       return 0;
-    case cudaGraphNodeTypeEventRecord: {
-      cudaEvent_t event = p.eventRecord.event;
-      if (!event) return Runtime::instance().record(ptx::runtime::invalid_value);
-      node = {"event record node", [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); }, ptx::runtime::event_record_node, {}};
-      return 0;
-    }
+    case cudaGraphNodeTypeEventRecord: return ptx::runtime::make_event_record_node(p.eventRecord.event, node);
+    case cudaGraphNodeTypeWaitEvent: return ptx::runtime::make_event_wait_node(p.eventWait.event, node);
     case cudaGraphNodeTypeConditional: {
       const cudaConditionalNodeParams& c = p.conditional;
       return ptx::runtime::make_conditional_node(graph, c.handle, c.type, c.size, node);

@@ -1,6 +1,7 @@
 // CUDA runtime API: cudaGraphExecUpdate and cudaGraphExecChildGraphNodeSetParams, which give an instantiated graph
 // the node parameters of a topologically identical graph. Nodes are paired in the order they were created, their
 // dependencies in edge order (Runtime API, cudaGraphExecUpdate: "The dependencies are paired based on edge order").
+#include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -55,17 +56,29 @@ bool attributes_may_change(const GraphNode& was, const GraphNode& now) {
 
 Mismatch compare(const Graph& was, const Graph& now);
 
-// The node-by-node checks, once the topologies agree: same type, no memory or conditional node (an allocation's address is its
-// node's), parameters and attributes changed only as allowed, child graphs compared recursively ("The update is
-// recursive").
+// Conditional nodes (cudaGraphExecUpdate: "Changing node parameters is not supported. Changing parameters of nodes
+// within the conditional body graph is subject to the rules above"): the same kind and number of bodies, each body
+// updatable from its pair. The handle may differ: a handle belongs to the graph it was created for.
+Mismatch compare_conditional(const GraphNode& was, const GraphNode& now) {
+  const auto* a = std::any_cast<rt::ConditionalParams>(&was.params);
+  const auto* b = std::any_cast<rt::ConditionalParams>(&now.params);
+  if (!a || !b || a->kind != b->kind || a->bodies.size() != b->bodies.size()) return {cudaGraphExecUpdateErrorParametersChanged, &now, nullptr};
+  for (std::size_t i = 0; i < a->bodies.size(); ++i)
+    if (Mismatch m = compare(*a->bodies[i], *b->bodies[i]); m.result != cudaGraphExecUpdateSuccess) return {m.result, &now, m.from};
+  return {};
+}
+
+// The node-by-node checks, once the topologies agree: same type, no memory node (an allocation's address is its
+// node's), parameters and attributes changed only as allowed, child graphs and conditional bodies compared
+// recursively ("The update is recursive").
 Mismatch compare_nodes(const Graph& was, const Graph& now) {
   for (std::size_t i = 0; i < now.nodes.size(); ++i) {
     const GraphNode& a = *was.nodes[i];
     const GraphNode& b = *now.nodes[i];
     if (a.type != b.type) return {cudaGraphExecUpdateErrorNodeTypeChanged, &b, nullptr};
-    // (conditional nodes: not modelled here, so refused rather than updated wrongly)
-    if (a.type == rt::mem_alloc_node || a.type == rt::mem_free_node || a.type == rt::conditional_node)
-      return {cudaGraphExecUpdateErrorNotSupported, &b, nullptr};
+    if (a.type == rt::mem_alloc_node || a.type == rt::mem_free_node) return {cudaGraphExecUpdateErrorNotSupported, &b, nullptr};
+    if (a.type == rt::conditional_node)
+      if (Mismatch m = compare_conditional(a, b); m.result != cudaGraphExecUpdateSuccess) return m;
     if (!parameters_may_change(a, b)) return {cudaGraphExecUpdateErrorParametersChanged, &b, nullptr};
     if (!attributes_may_change(a, b)) return {cudaGraphExecUpdateErrorAttributesChanged, &b, nullptr};
     const auto* ca = std::any_cast<std::shared_ptr<const Graph>>(&a.params);
@@ -92,14 +105,11 @@ Mismatch compare(const Graph& was, const Graph& now) {
   return compare_nodes(was, now);
 }
 
-// Gives `target`'s nodes the work of `source`'s, paired by creation order (their edges and enabled states kept).
+// Gives `target`'s nodes the work of `source`'s, paired by creation order (their edges and enabled states kept). A
+// conditional node takes a copy of the new bodies and the new graph's handle, whose flags and default value come
+// with it ("Conditional handle flags and default values are updated as part of the graph update").
 void take_work(Graph& target, const Graph& source) {
-  for (std::size_t i = 0; i < target.nodes.size(); ++i) {
-    GraphNode& t = *target.nodes[i];
-    t.what = source.nodes[i]->what;
-    t.run = source.nodes[i]->run;
-    t.params = source.nodes[i]->params;
-  }
+  for (std::size_t i = 0; i < target.nodes.size(); ++i) rt::replace_work(*target.nodes[i], rt::copy_node(*source.nodes[i]));
 }
 std::string result_name(cudaGraphExecUpdateResult r) {
   static const char* const names[] = {"Success",         "Error",         "ErrorTopologyChanged", "ErrorNodeTypeChanged", "ErrorFunctionChanged",
@@ -126,6 +136,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
     return static_cast<cudaError_t>(Runtime::instance().record(cudaErrorGraphExecUpdateFailure));
   }
   take_work(*e->graph, *reinterpret_cast<Graph*>(graph));
+  e->conditional_handles = rt::conditional_handles(*e->graph);
   return cudaSuccess;
 }
 
@@ -133,9 +144,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
 // match that of the graph contained in node", updated recursively as cudaGraphExecUpdate does.
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraph_t child) {
   if (!exec || !node || !child) return cudaErrorInvalidValue;
-  const auto& from = reinterpret_cast<GraphExec*>(exec)->from_source;
-  auto it = from.find(reinterpret_cast<GraphNode*>(node));
-  const auto* was = it == from.end() ? nullptr : std::any_cast<std::shared_ptr<const Graph>>(&it->second->params);
+  GraphNode* target = reinterpret_cast<GraphExec*>(exec)->node_for(reinterpret_cast<GraphNode*>(node));
+  const auto* was = target ? std::any_cast<std::shared_ptr<const Graph>>(&target->params) : nullptr;
   if (!was) return static_cast<cudaError_t>(Runtime::instance().record(rt::invalid_value));
   if (compare(**was, *reinterpret_cast<Graph*>(child)).result != cudaGraphExecUpdateSuccess) {
     Runtime::instance().report("cudaGraphExecChildGraphNodeSetParams: the child graph's topology or node types differ from the node's");
@@ -143,9 +153,7 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraph
   }
   GraphNode made;
   if (int err = rt::make_child_node(*reinterpret_cast<Graph*>(child), made)) return static_cast<cudaError_t>(err);
-  it->second->what = made.what;
-  it->second->run = made.run;
-  it->second->params = made.params;
+  rt::replace_work(*target, std::move(made));
   return cudaSuccess;
 }
 

@@ -3,8 +3,8 @@
 // node does is fixed when it is added, as in CUDA: a kernel node copies its argument bytes, a memcpy or memset node
 // its parameters (the node makers: graph_nodes.cpp); each node keeps its parameters for the Get/SetParams calls
 // (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp; conditional nodes and the generic cudaGraphAddNode:
-// api_graph_conditional.cpp, api_graph_add_node.cpp. Nodes of kinds not implemented (external semaphores, event
-// waits) stay unimplemented, by name (api_missing.cpp).
+// api_graph_conditional.cpp, api_graph_add_node.cpp; event nodes' events: api_graph_events.cpp. Nodes of kinds not
+// implemented (external semaphores) stay unimplemented, by name (api_missing.cpp).
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -66,9 +66,11 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
                                         cudaEvent_t event) {
-  if (!event) return invalid();
-  auto run = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
-  return ptx::runtime::add_graph_node(node, graph, deps, count, {"event record node", run, ptx::runtime::event_record_node, {}});
+  return add_made(node, graph, deps, count, true, [event](GraphNode& m) { return ptx::runtime::make_event_record_node(event, m); });
+}
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps, size_t count,
+                                      cudaEvent_t event) {
+  return add_made(node, graph, deps, count, true, [event](GraphNode& m) { return ptx::runtime::make_event_wait_node(event, m); });
 }
 
 // Edges from[i] -> to[i]: to[i] runs after from[i]. Edge data other than the default is not modelled.

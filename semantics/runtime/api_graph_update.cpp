@@ -23,10 +23,7 @@ cudaError_t invalid(const std::string& why = {}) {
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 // The instantiated graph's own node for `node` of the graph it was made from, or null.
 GraphNode* exec_node(cudaGraphExec_t exec, cudaGraphNode_t node) {
-  if (!exec || !node) return nullptr;
-  const auto& from = reinterpret_cast<GraphExec*>(exec)->from_source;
-  auto it = from.find(node_of(node));
-  return it == from.end() ? nullptr : it->second;
+  return exec && node ? reinterpret_cast<GraphExec*>(exec)->node_for(node_of(node)) : nullptr;
 }
 // `target`'s work replaced by what `make` makes (its edges and enabled state kept), when it is a node of `type`.
 template <class Make>
@@ -34,9 +31,7 @@ cudaError_t set_params(GraphNode* target, int type, Make make) {
   if (!target || target->type != type) return invalid();
   GraphNode made;
   if (int e = make(made)) return as_error(e);
-  target->what = std::move(made.what);
-  target->run = std::move(made.run);
-  target->params = std::move(made.params);
+  rt::replace_work(*target, std::move(made));
   return cudaSuccess;
 }
 template <class T>

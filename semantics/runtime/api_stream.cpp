@@ -1,6 +1,7 @@
 // CUDA runtime API: streams, events and errors. Every operation has completed when its call returns, so a
 // stream or event is always complete; event times come from the interpreter's instruction count (docs/exec.md).
 #include "semantics/runtime/graph.hpp"
+#include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/mempool.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -80,7 +81,18 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 }
 // Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside a capture makes
 // the stream's later work depend on that point of the capture (and a stream not capturing joins it: a fork).
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+// With cudaEventWaitExternal the capture gets an event wait node instead ("captured in the graph as an external
+// event node"); the driver API's CU_EVENT_WAIT_EXTERNAL: "This flag is invalid when used outside of capture."
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  if (!event) return cudaErrorInvalidResourceHandle;
+  if (flags & ~unsigned{cudaEventWaitExternal}) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
+  if (flags & cudaEventWaitExternal) {
+    ptx::runtime::GraphNode node;
+    if (!ptx::runtime::is_capturing(stream) || ptx::runtime::make_event_wait_node(event, node))
+      return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
+    ptx::runtime::capture_into(stream, std::move(node));
+    return cudaSuccess;
+  }
   return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::wait_event(stream, event)));
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
@@ -100,16 +112,19 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 // Inside a capture an event marks the stream's point in it (for cudaStreamWaitEvent: fork and join) and adds no
-// node, unless recorded with cudaEventRecordExternal: then it is an event record node, recorded when it runs.
+// node, unless recorded with cudaEventRecordExternal: then it is an event record node, recorded when it runs. The
+// driver API's CU_EVENT_RECORD_EXTERNAL: "This flag is invalid when used outside of capture."
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (!event) return cudaErrorInvalidResourceHandle;
   if (ptx::runtime::different_devices(event, stream)) return cudaErrorInvalidResourceHandle;
-  if (ptx::runtime::is_capturing(stream)) {
+  const bool capturing = ptx::runtime::is_capturing(stream);
+  if ((flags & ~unsigned{cudaEventRecordExternal}) || ((flags & cudaEventRecordExternal) && !capturing))
+    return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
+  if (capturing) {
     ptx::runtime::note_event_record(stream, event);
-    if (flags & cudaEventRecordExternal) {
-      auto record_now = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
-      ptx::runtime::capture_into(stream, {"cudaEventRecord", record_now, ptx::runtime::event_record_node, {}});
-    }
+    ptx::runtime::GraphNode node;
+    if ((flags & cudaEventRecordExternal) && ptx::runtime::make_event_record_node(event, node) == 0)
+      ptx::runtime::capture_into(stream, std::move(node));
     return cudaSuccess;
   }
   ptx::runtime::note_event_record(stream, event);

@@ -69,6 +69,11 @@ std::unique_ptr<GraphExec> instantiate(const Graph& g) {
   return e;
 }
 
+GraphNode* GraphExec::node_for(const GraphNode* source) const {
+  auto it = from_source.find(source);
+  return it == from_source.end() ? nullptr : it->second;
+}
+
 std::vector<GraphNode> exec_nodes(const GraphExec& e) {
   std::vector<GraphNode> out;
   for (const GraphNode* n : e.order) out.push_back({n->what, n->run, n->type, {}, n->params, n->enabled});

@@ -19,7 +19,7 @@ struct Graph;
 
 // Node types, numbered as cudaGraphNodeType numbers them (driver_types.h).
 enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, host_node = 3, child_graph_node = 4, empty_node = 5,
-                           event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11, conditional_node = 13 };
+                           event_wait_node = 6, event_record_node = 7, mem_alloc_node = 10, mem_free_node = 11, conditional_node = 13 };
 
 // One node: what it is (for messages), its cudaGraphNodeType, how to run it (a cudaError_t as int), the nodes
 // of its graph it depends on, and the parameters it was made from where the API hands them back or changes them
@@ -61,6 +61,9 @@ struct GraphExec {
   bool auto_free = false;              // cudaGraphInstantiateFlagAutoFreeOnLaunch
   const Graph* one_instance = nullptr;  // the graph it was made from, when that may have one instantiation at a time
   std::vector<std::uint64_t> conditional_handles;  // of its conditional nodes, at any depth (defaults set at launch)
+  // Its own node for `source`, a node of the graph it was made from (the handle the exec SetParams calls take);
+  // null when `source` is not one.
+  GraphNode* node_for(const GraphNode* source) const;
 };
 // Instantiates `g`; null when its edges form a cycle.
 std::unique_ptr<GraphExec> instantiate(const Graph& g);

@@ -121,4 +121,37 @@ int make_child_node(const Graph& child, GraphNode& node) {
   return success;
 }
 
+// cudaGraphAddEventRecordNode: "Each launch of the graph will record event to capture execution of the node's
+// dependencies": the node records it when it runs, after them (as cudaEventRecord on the legacy stream would: the
+// interpreter's instruction count so far, for cudaEventElapsedTime).
+int make_event_record_node(cudaEvent_t event, GraphNode& node) {
+  if (!event) return Runtime::instance().record(invalid_value);
+  node.what = "event record node";
+  node.run = [event] { return static_cast<int>(cudaEventRecord(event, nullptr)); };
+  node.type = event_record_node;
+  node.params = EventNode{event};
+  return success;
+}
+// cudaGraphAddEventWaitNode: "The graph node will wait for all work captured in event". Work here has completed
+// when the call that issued it returns (api_stream.cpp), so the event's last record has completed before the node
+// runs and its dependents run after it, as they would on a GPU once the wait is satisfied.
+int make_event_wait_node(cudaEvent_t event, GraphNode& node) {
+  if (!event) return Runtime::instance().record(invalid_value);
+  node.what = "event wait node";
+  node.run = [] { return 0; };
+  node.type = event_wait_node;
+  node.params = EventNode{event};
+  return success;
+}
+
+void replace_work(GraphNode& target, GraphNode made) {
+  target.what = std::move(made.what);
+  target.run = std::move(made.run);
+  target.params = std::move(made.params);
+}
+cudaKernelNodeParams kernel_params(const cudaKernelNodeParamsV2& k) {
+  return {k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra};
+}
+cudaMemsetParams memset_params(const cudaMemsetParamsV2& m) { return {m.dst, m.pitch, m.value, m.elementSize, m.width, m.height}; }
+
 }  // namespace ptx::runtime

@@ -32,6 +32,18 @@ int make_memset_node(const cudaMemsetParams& p, GraphNode& node);
 int make_host_node(const cudaHostNodeParams& p, GraphNode& node);
 // A child graph node runs a copy of `child` (kept as its params, a std::shared_ptr<const Graph>).
 int make_child_node(const Graph& child, GraphNode& node);
+// Event record and event wait nodes keep their event (an EventNode); a null event is cudaErrorInvalidValue.
+struct EventNode {
+  cudaEvent_t event = nullptr;
+};
+int make_event_record_node(cudaEvent_t event, GraphNode& node);
+int make_event_wait_node(cudaEvent_t event, GraphNode& node);
+
+// `target` does what `made` does (its work and parameters); its edges and enabled state stay (the SetParams calls).
+void replace_work(GraphNode& target, GraphNode made);
+// The generic cudaGraphNodeParams forms of kernel and memset parameters as their own Add calls take them.
+cudaKernelNodeParams kernel_params(const cudaKernelNodeParamsV2& k);
+cudaMemsetParams memset_params(const cudaMemsetParamsV2& m);
 
 // A memcpy node's copy as 3D parameters (a 1D copy as one row of `count` bytes), false when it keeps none.
 bool memcpy_params(const GraphNode& node, cudaMemcpy3DParms& out);
