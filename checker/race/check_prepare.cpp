@@ -30,7 +30,7 @@ RewrittenKernel::RewrittenKernel(const ptx::ir::Module& m, const ptx::ir::Functi
     note_places(".cluster scope taken with clusters of one CTA, the default launch's (the kernel has no .reqnctapercluster; "
                 "larger clusters have at most these races, ISA 8.5)", places);
   }
-  mbarriers = rewrite_mbarrier_barriers(inl.function, o.block, o.x_only, where_in_inlined);
+  mbarriers = rewrite_mbarrier_barriers(m, inl.function, o.block, o.x_only, where_in_inlined);
   for (const auto& at : mbarriers.barriers)
     res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it "
                         "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1; assumed: a thread of each CTA runs the init), arrive at " + at);

@@ -3,6 +3,7 @@
 
 #include "checker/race/cfg.hpp"
 #include "checker/race/barrier_forms.hpp"
+#include "checker/race/mbarrier_address.hpp"
 #include "checker/race/uniform.hpp"
 
 #include <algorithm>
@@ -36,7 +37,8 @@ bool is_wait(const Instruction& in) { return ptx::ir::mbarrier_op(in) == Mbarrie
 
 class Recognizer {
  public:
-  Recognizer(Function& f, const Shape& block, bool x_only) : f_(f), g_(build_cfg(f)), values_(f, block, x_only) {
+  Recognizer(const ptx::ir::Module& m, Function& f, const Shape& block, bool x_only)
+      : f_(f), g_(build_cfg(f)), values_(f, block, x_only), addresses_(m, f, g_) {
     defs_.resize(f.registers.size());
     for (std::uint32_t i = 0; i < f.body.size(); ++i)
       for (int r : written_registers(f.body[i])) defs_[static_cast<std::size_t>(r)].push_back(i);
@@ -45,19 +47,29 @@ class Recognizer {
   MbarrierRewrite run(const std::function<std::string(std::uint32_t)>& where) {
     MbarrierRewrite out;
     std::map<Object, std::vector<std::uint32_t>> ops;  // object -> its mbarrier operations
+    std::map<std::pair<int, std::uint32_t>, std::string> arrays;  // variable -> why its objects are not followed
     for (std::uint32_t i = 0; i < f_.body.size(); ++i) {
       const Instruction& in = f_.body[i];
       const MbarrierOp op = ptx::ir::mbarrier_op(in);
       if (op == MbarrierOp::pending_count || (op == MbarrierOp::none && in.op != Opcode::mbarrier_)) continue;  // (no object)
       const int a = ptx::ir::mbarrier_object_operand(op);  // -1 for a form the IR does not know: any object
-      auto obj = a >= 0 && static_cast<std::size_t>(a) < in.operands.size() ? object_of(in.operands[static_cast<std::size_t>(a)], 0) : std::nullopt;
+      std::string why = "is not a variable the engine follows";
+      auto obj = a >= 0 && static_cast<std::size_t>(a) < in.operands.size() ? addresses_.of(in.operands[static_cast<std::size_t>(a)], i, why)
+                                                                            : std::nullopt;
       if (!obj) {
         // It may name any object: none is taken as a barrier.
-        out.rejected.push_back("the mbarrier object of the operation at " + where(i) + " is not a variable the engine follows");
+        out.rejected.push_back("the mbarrier object of the operation at " + where(i) + " " + why);
         return out;
       }
-      ops[*obj].push_back(i);
+      if (obj->stride != 0) arrays.try_emplace(variable_key(obj->var), array_reason(*obj, i, where));
+      ops[Object{obj->var, obj->offset}].push_back(i);
     }
+    // A slot of an array may be any of its objects: no object of that variable is taken as a barrier.
+    for (auto it = ops.begin(); it != ops.end();) {
+      if (arrays.count(variable_key(it->first.var)) == 0) { ++it; continue; }
+      it = ops.erase(it);
+    }
+    for (const auto& [var, why] : arrays) out.rejected.push_back(why);
     if (ops.empty()) return out;
     uni_ = analyse_uniformity(f_, g_);
     for (const auto& [obj, list] : ops) {
@@ -86,24 +98,15 @@ class Recognizer {
     return r >= 0 && defs_[static_cast<std::size_t>(r)].size() == 1 ? static_cast<int>(defs_[static_cast<std::size_t>(r)][0]) : -1;
   }
 
-  // The variable an address operand (or a register holding an address) names: `[var+off]`, or a register written once,
-  // by a mov / cvta / cvt of such a value (a shared address, or its generic form, ISA 6.4.1).
-  std::optional<Object> object_of(const Operand& o, int depth) const {
-    if (depth > 8) return std::nullopt;
-    if (o.kind == OK::Variable) return Object{o.var, 0};
-    int r = -1;
-    std::int64_t offset = 0;
-    if (o.kind == OK::Address && o.base_kind == Operand::BaseKind::Variable) return Object{o.var, o.offset};
-    if (o.kind == OK::Address && o.base_kind == Operand::BaseKind::Register) { r = o.reg; offset = o.offset; }
-    if (o.kind == OK::Register && o.component < 0) r = o.reg;
-    const int def = single_def(r);
-    if (def < 0) return std::nullopt;
-    const Instruction& in = f_.body[static_cast<std::size_t>(def)];
-    if ((in.op != Opcode::mov_ && in.op != Opcode::cvta_ && in.op != Opcode::cvt_) || in.operands.size() != 2 || in.guard >= 0)
-      return std::nullopt;
-    auto obj = object_of(in.operands[1], depth + 1);
-    if (obj) obj->offset += offset;
-    return obj;
+  static std::pair<int, std::uint32_t> variable_key(const ptx::ir::VarRef& v) { return {static_cast<int>(v.where), v.index}; }
+
+  // Why the objects of an mbarrier array (a slot chosen by an index in a register, as a block-scope cuda::pipeline
+  // picks its stage's "full" and "empty" mbarriers) are not taken as barriers: which slot an operation uses, so which
+  // phase of which object a parity wait waits for (ISA 9.7.13.15.16), is not followed per loop iteration yet.
+  std::string array_reason(const MbarrierAddress& a, std::uint32_t i, const std::function<std::string(std::uint32_t)>& where) const {
+    return "the mbarrier objects in " + addresses_.name(a.var) + " are used as an array (offset " + std::to_string(a.offset) + " + " +
+           std::to_string(a.stride) + " * index, index in [0, " + std::to_string(a.last_index) + "], first at " + where(i) +
+           "): the engine does not follow which slot, and which phase of it, each arrive and parity wait uses per stage";
   }
 
   // Which wait's result register r holds just before instruction `at`, from the last write to it in at's block: the
@@ -301,15 +304,16 @@ class Recognizer {
   Function& f_;
   const Cfg g_;
   const LaunchValues values_;  // counts over the launch shape
+  const MbarrierAddresses addresses_;
   std::vector<std::vector<std::uint32_t>> defs_;  // register -> the instructions writing it
   Uniformity uni_;
 };
 
 }  // namespace
 
-MbarrierRewrite rewrite_mbarrier_barriers(ptx::ir::Function& f, const Shape& block, bool x_only,
+MbarrierRewrite rewrite_mbarrier_barriers(const ptx::ir::Module& m, ptx::ir::Function& f, const Shape& block, bool x_only,
                                           const std::function<std::string(std::uint32_t)>& where) {
-  return Recognizer(f, block, x_only).run(where);
+  return Recognizer(m, f, block, x_only).run(where);
 }
 
 }  // namespace ptxcheck::race

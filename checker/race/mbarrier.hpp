@@ -33,7 +33,9 @@ struct MbarrierRewrite {
 
 // Rewrites f in place as described above (instruction indices and control flow unchanged). `block`: the launch's
 // CTA shape when fixed; `x_only`: a symbolic shape has y = z = 1. `where(i)` names instruction i for the notes.
-MbarrierRewrite rewrite_mbarrier_barriers(ptx::ir::Function& f, const Shape& block, bool x_only,
+// Objects are named by address as mbarrier_address.hpp follows them; the objects of a variable some operation
+// uses as an array (a slot by index) are not taken, with the reason (docs/race/mbarrier.md says what remains).
+MbarrierRewrite rewrite_mbarrier_barriers(const ptx::ir::Module& m, ptx::ir::Function& f, const Shape& block, bool x_only,
                                           const std::function<std::string(std::uint32_t)>& where);
 
 }  // namespace ptxcheck::race

@@ -412,3 +412,21 @@ TEST_CASE("reports name objects as the CUDA source does: kernel::variable[elemen
   CHECK(race::cuda_object_name(m, c, "p", 8, st_u32) == "argument 1 (p)[2]");
   CHECK(race::cuda_object_name(m, c, "ck_param_1", 8, st_u32) == "argument 2[2]");
 }
+
+TEST_CASE("mbarrier arrays: a slot by a bounded index leaves the other variables' objects as barriers") {
+  // The stage counter `s + 1 == 2 ? 0 : s + 1` stays in [0, 1]: slots + 8 * s lies inside `slots` (16 bytes), so
+  // `bar` is still taken as a CTA barrier, and only the array's objects are not (mbarrier_address.hpp).
+  auto [ok, ok_notes] = notes_of("mbarrier_array_beside_barrier.ptx");
+  CHECK(ok == 0);
+  CHECK(ok_notes.find("mbarrier taken as a CTA barrier") != std::string::npos);
+  CHECK(ok_notes.find("the mbarrier objects in slots are used as an array (offset 0 + 8 * index, index in [0, 1]") != std::string::npos);
+  // The counter not wrapped: the slot may lie past `slots`, so no object is taken (the write and read stay possible).
+  auto [wild, wild_notes] = notes_of("mbarrier_array_unbounded_index.ptx");
+  CHECK(wild == 3);
+  CHECK(wild_notes.find("mbarrier taken as a CTA barrier") == std::string::npos);
+  CHECK(wild_notes.find("whose index the engine does not bound to the 2 slot(s) inside the variable") != std::string::npos);
+  // The pipeline's "full" (offset 0) and "empty" (offset 8) arrays in its 40-byte state: stages in [0, 1].
+  auto [pipe, pipe_notes] = notes_of("pipeline_block_scope.cu");
+  CHECK(pipe == 3);
+  CHECK(pipe_notes.find("are used as an array (offset 8 + 16 * index, index in [0, 1]") != std::string::npos);
+}
