@@ -330,6 +330,7 @@ bool instruction_supported(const Instruction& ins) {
   if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_)
     return surface_supported(ins);  // 9.7.11 (surface.cpp)
   if (ins.op == Opcode::tensormap_) return tensormap_supported(ins);  // 9.7.9.26, 9.7.13.16 (tensormap.cpp)
+  if (ins.op == Opcode::clusterlaunchcontrol_) return cluster_launch_control_supported(ins);  // 9.7.13.17-18
   if (ins.q.types.size() == 1 && ins.q.types[0].scalar == ir::ScalarType::b128) return b128_supported(ins);
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
@@ -368,6 +369,9 @@ std::string instruction_unsupported_reason(const Instruction& ins) {
   std::string why;
   if (ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ || ins.op == Opcode::txq_ || ins.op == Opcode::istypep_) texture_supported(ins, &why);
   if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_) surface_supported(ins, &why);
+  if (ins.op == Opcode::clusterlaunchcontrol_)
+    why = "not a clusterlaunchcontrol form of ISA 9.7.13.17-18 (try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes"
+          "{.multicast::cluster::all}.b128, query_cancel.is_canceled.pred.b128, .get_first_ctaid.v4.b32.b128, .get_first_ctaid::{x,y,z}.b32.b128)";
   return why.empty() ? "not executed by the interpreter" : ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ ? ir::opcode_text(ins) + ": " + why : why;
 }
 
@@ -580,6 +584,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::tex_: case Opcode::tld4_: case Opcode::txq_: case Opcode::istypep_: exec_texture(t, ins); return true;
     case Opcode::suld_: case Opcode::sust_: case Opcode::sured_: case Opcode::suq_: exec_surface(t, ins); return true;
     case Opcode::tensormap_: exec_tensormap(t, ins); return true;
+    case Opcode::clusterlaunchcontrol_: exec_cluster_launch_control(t, ins); return true;
     case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;
     case Opcode::tcgen05_: exec_tcgen05_lane(t, ins); return true;
     case Opcode::mapa_: exec_mapa(t, ins, d); return true;

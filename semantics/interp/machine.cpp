@@ -348,8 +348,10 @@ RunResult Machine::run() {
 // resident one makes progress, as on a GPU with that many CTAs in flight); the unit of residency is a cluster,
 // all of whose CTAs run together (ISA 2.2.2), and a finished cluster makes room for the next in grid order.
 void Machine::run_grid(std::size_t cta_bytes) {
-  const auto pending = cluster_order();
-  std::size_t next = 0, resident_ctas = 0;
+  cluster_queue_ = cluster_order();
+  const auto& pending = cluster_queue_;  // clusterlaunchcontrol.try_cancel may remove those not yet started
+  std::size_t& next = cluster_next_;
+  std::size_t resident_ctas = 0;
   std::vector<std::unique_ptr<Cluster>> resident;
   std::vector<std::unique_ptr<Cta>> spare;
   std::vector<std::unique_ptr<Cta>> owned;  // the resident CTAs' storage

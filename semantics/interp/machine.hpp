@@ -196,6 +196,9 @@ struct Cta {
   std::vector<std::uint32_t> tmem;
   std::map<std::uint32_t, std::uint32_t> tmem_allocations;
   bool tmem_relinquished = false;
+  // clusterlaunchcontrol (cluster_launch_control.cpp): a thread of the CTA has seen a try_cancel response report
+  // failure (query_cancel.is_canceled false), after which another try_cancel is undefined (ISA 9.7.13.17).
+  bool cancel_failure_seen = false;
   // tcgen05.mma.ws's collector buffers b0-b3 for matrix B (9.7.16.10.9.3): B's values when filled, empty when not valid.
   std::array<std::vector<double>, 4> tmem_collector;
   // Whether columns [first, first + n) lie in one allocation.
@@ -240,6 +243,8 @@ bool async_store_supported(const Instruction& ins);
 bool texture_supported(const Instruction& ins, std::string* why = nullptr);
 bool surface_supported(const Instruction& ins, std::string* why = nullptr);
 bool tensormap_supported(const Instruction& ins);  // tensormap.cpp
+// Whether cluster_launch_control.cpp executes this clusterlaunchcontrol form (ISA 9.7.13.17-18).
+bool cluster_launch_control_supported(const Instruction& ins);
 // Whether mma_sync.cpp executes this mma form (the dense forms of ISA 9.7.14.5.14).
 bool mma_sync_supported(const Instruction& ins);
 // Whether mma_sparse.cpp executes this mma.sp / mma.sp::ordered_metadata form (ISA 9.7.14.6.3).
@@ -355,6 +360,12 @@ class Machine {
   // 9.7.11) through a texture / surface object handle or a bound .texref / .surfref variable.
   void exec_texture(Thread& t, const Instruction& ins);
   void exec_tensormap(Thread& t, const Instruction& ins);  // tensormap.replace, tensormap.cp_fenceproxy (tensormap.cpp)
+  // clusterlaunchcontrol.try_cancel / query_cancel (cluster_launch_control.cpp): try_cancel takes the next cluster
+  // of cluster_queue_ that has not started, if any, and answers through start_async_store.
+  void exec_cluster_launch_control(Thread& t, const Instruction& ins);
+  // The grid's clusters in launch order (cluster_order) and the first that has not started (run_grid).
+  std::vector<std::vector<std::array<std::uint32_t, 3>>> cluster_queue_;
+  std::size_t cluster_next_ = 0;
   void exec_surface(Thread& t, const Instruction& ins);
   // mbarrier.* and cp.async.mbarrier.arrive (mbarrier.cpp).
   void exec_mbarrier(Thread& t, const Instruction& ins);

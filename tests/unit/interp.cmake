@@ -11,6 +11,10 @@ ptxcheck_unit_test(NAME bulk_copy
 ptxcheck_unit_test(NAME async_store
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_async_store.cpp
   LIBS ptxcheck_interp)
+# clusterlaunchcontrol.try_cancel / query_cancel (ISA 9.7.13.17-18) on data/cluster_launch_control.ptx.
+ptxcheck_unit_test(NAME cluster_launch_control
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_cluster_launch_control.cpp
+  LIBS ptxcheck_interp)
 # wgmma (ISA 9.7.15): one warpgroup's products on hand-built descriptors against a host GEMM.
 ptxcheck_unit_test(NAME wgmma
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_wgmma.cpp
