@@ -259,6 +259,8 @@ bool wgmma_supported(const Instruction& ins);
 // Whether tcgen05.cpp executes this tcgen05 form; whether the form is a warp collective (.sync.aligned with data).
 bool tcgen05_supported(const Instruction& ins);
 bool tcgen05_collective(const Instruction& ins);
+// Why a tcgen05 or mma form the interpreter refuses cannot be run exactly from the text (empty: no particular reason).
+std::string matrix_unsupported_reason(const Instruction& ins);
 
 class Machine {
  public:

@@ -148,6 +148,22 @@ bool tcgen05_supported(const Instruction& ins) {
   }
 }
 
+// 9.7.16.9.2 gives tcgen05.cp's shapes only as "lane x size" (9.7.16.2.3): not the matrix the shared-memory
+// descriptor describes (its major-ness and element size pick the canonical layout of 9.7.16.3.3, and a copy has no
+// instruction descriptor to say), not which lanes .4x256b fills, not which half of the data each warp of a .warpx2
+// pair receives; the decompressions are Figures 194-198, images. Block scaling's scale-factor layouts in Tensor
+// Memory (9.7.16.10.7.3-13, Figures 231-242) and in mma.sync's registers (9.7.14.3, Figures 43-45: which row or
+// column each thread's byte scales) are images too. Guessing would give wrong answers, so these are refused.
+std::string matrix_unsupported_reason(const Instruction& ins) {
+  if (ins.op == ir::Opcode::tcgen05_ && kind_of(ins) == Kind::cp)
+    return "tcgen05.cp: ISA 9.7.16.9.2 does not say which shared-memory layout the descriptor describes for a shape, "
+           "which lanes .4x256b fills, or which half each .warpx2 warp receives; its decompression is in figures only";
+  if (ins.q.has_word("block_scale"))
+    return ir::opcode_text(ins) + ": the scale-factor layouts of block scaling (ISA " +
+           (ins.op == ir::Opcode::tcgen05_ ? "9.7.16.10.7, Figures 231-242" : "9.7.14.3, Figures 43-45") + ") are given in figures only";
+  return {};
+}
+
 // Allocation management, ld and st are warp collectives (.sync.aligned with an effect on the warp's data).
 bool tcgen05_collective(const Instruction& ins) {
   const Kind k = kind_of(ins);

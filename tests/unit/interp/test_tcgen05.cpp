@@ -719,6 +719,28 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
   CHECK_FALSE(supported("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;"));
 }
 
+// tcgen05.cp (9.7.16.9.2) in every shape and block-scaled MMAs are refused with the reason the text gives (it does not
+// define the copy's shared-memory layout per shape, nor the scale-factor layouts, in words): `coverage --why` prints it.
+TEST_CASE("tcgen05.cp and .block_scale: refused, with the reason") {
+  auto refusal = [](const std::string& line) {
+    const std::string text = ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n"
+                             ".reg .b32 %r<12>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;\n" + line + "\nret;\n}\n";
+    const auto loaded = ptx::ir::load_ptx(text, "forms.ptx");
+    for (const auto& e : loaded.errors) FAIL(e.render());
+    REQUIRE(loaded);
+    const auto& ins = loaded.module->functions[0].body[0];
+    return instruction_supported(ins) ? std::string("runs") : instruction_unsupported_reason(ins);
+  };
+  for (const char* form : {"tcgen05.cp.cta_group::1.128x256b [%r1], %rd1;", "tcgen05.cp.cta_group::2.4x256b [%r1], %rd1;",
+                           "tcgen05.cp.cta_group::1.128x128b [%r1], %rd1;", "tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [%r1], %rd1;",
+                           "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [%r1], %rd1;", "tcgen05.cp.cta_group::1.32x128b.warpx4 [%r1], %rd1;",
+                           "tcgen05.cp.cta_group::2.128x128b.b8x16.b6x16_p32 [%r1], %rd1;", "tcgen05.cp.cta_group::1.128x256b.b8x16.b4x16_p64 [%r1], %rd1;"}) {
+    CAPTURE(form);
+    CHECK(refusal(form).find("tcgen05.cp: ISA 9.7.16.9.2 does not say") == 0);
+  }
+  CHECK(refusal("tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;").find("Figures 231-242") != std::string::npos);
+}
+
 // The dynamic race checker on the same kernel (docs/race/async-proxy.md): the MMA reads shared memory in the async
 // proxy (9.7.16.6.5), so the threads' st.shared of the matrices need fence.proxy.async before it. Tensor Memory
 // accesses are ordered by the standard mechanisms (9.7.16.6.3: they "also apply to the tcgen05 family": bar.sync,
