@@ -54,7 +54,12 @@ class RacecheckMonitor : public LaunchMonitor {
       f.kernels.push_back(std::move(k));
       std::cerr << ptxcheck::race::to_text(f) << std::flush;
     }
-    if (result.truncated) ++unchecked_;
+    if (result.truncated) {
+      ++unchecked_;
+      std::cerr << "ptxcheck exec: racecheck: kernel " << ir::kernel_title(launch.kernel)
+                << ": unknown: access history limit reached (" << (d.max_tracked_bytes >> 20)
+                << " MiB of distinct bytes): later accesses to new bytes were not checked\n";
+    }
     if (!result.unsettled.empty() && result.races.empty() && result.divergences.empty()) {
       ++unchecked_;
       std::cerr << "ptxcheck exec: racecheck: kernel " << ir::kernel_title(launch.kernel) << ": unknown: " << result.unsettled << "\n";
