@@ -141,6 +141,23 @@ std::optional<std::string> enumerate_explicit(const Prepared& pr, const cat::Mod
   return std::nullopt;
 }
 
+// The verdict from the outcomes found: definite when a witness decides it or no trace was cut at the loop bound.
+static void set_verdict(Quantifier quantifier, int unroll, Result& res) {
+  bool some_sat = res.positive > 0, some_unsat = res.negative > 0;
+  bool holds = false, definite = true;
+  switch (quantifier) {
+    case Quantifier::exists: holds = some_sat; definite = some_sat || !res.bounded; break;
+    case Quantifier::not_exists: holds = !some_sat; definite = some_sat || !res.bounded; break;
+    case Quantifier::forall: holds = !some_unsat; definite = some_unsat || !res.bounded; break;
+  }
+  if (!definite) {
+    res.result = "unknown";
+    res.reason = "loop bound reached (--unroll " + std::to_string(unroll) + "); no witness within the bound";
+  } else {
+    res.result = holds ? "holds" : "fails";
+  }
+}
+
 Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
   auto t0 = std::chrono::steady_clock::now();
   Result res;
@@ -279,19 +296,7 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     res.reason = *why;
     return finish();
   }
-  bool some_sat = res.positive > 0, some_unsat = res.negative > 0;
-  bool holds = false, definite = true;
-  switch (t.quantifier) {
-    case Quantifier::exists: holds = some_sat; definite = some_sat || !res.bounded; break;
-    case Quantifier::not_exists: holds = !some_sat; definite = some_sat || !res.bounded; break;
-    case Quantifier::forall: holds = !some_unsat; definite = some_unsat || !res.bounded; break;
-  }
-  if (!definite) {
-    res.result = "unknown";
-    res.reason = "loop bound reached (--unroll " + std::to_string(opt.unroll) + "); no witness within the bound";
-  } else {
-    res.result = holds ? "holds" : "fails";
-  }
+  set_verdict(t.quantifier, opt.unroll, res);
   return finish();
 }
 
