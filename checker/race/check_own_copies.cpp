@@ -90,6 +90,19 @@ void KernelCheck::check_own_copies() {
             if (in_body(L, a.instr)) another = another || T2.k.at(static_cast<int>(L)) != T1.k.at(static_cast<int>(L));
           q = q && another;
         }
+        // The copy completes within a phase the access waits for; and b runs after the copy's issue, so the thread
+        // has made at least as many arrives on each array by then.
+        if (mbarriers.pipeline && a.pipeline_arrives.size() == 2 && b.pipeline_arrives.size() == 2)
+        {
+          // (No arrive on "empty" comes between a copy and the next arrive on "full", pipeline.cpp: so an access
+          // with the copy's count on "full" has its count on "empty" too.)
+          const z3::expr &af = a.pipeline_arrives[0], &ae = a.pipeline_arrives[1], &bf = b.pipeline_arrives[0], &be = b.pipeline_arrives[1];
+          q = q && !pipeline_orders(a, b) && z3::uge(be, ae) && (z3::ugt(bf, af) || (bf == af && be == ae));
+          // (Fewer than 2^32 iterations of a loop, the note's assumption: a later iteration is not one 2^32 on, in
+          // which every 32-bit count has wrapped back to the same value.)
+          for (const ThreadEncoding* t : {&T1, &T2})
+            for (const auto& [L, k] : t->k) q = q && z3::ult(k, c.bv_val(std::uint64_t{1} << 32, 64));
+        }
         auto [r, model, why] = check_on(*one_thread, q);
         if (r == z3::unknown) res.unknown_reasons.push_back("solver: " + why + " (accesses at " + wa.text() + " and " + wb.text() + ")");
         if (r != z3::sat) continue;

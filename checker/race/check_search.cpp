@@ -120,6 +120,8 @@ bool KernelCheck::build_pair_query(PairQuery& p) {
   } else {
     q = q && z3::implies(same_cta, concurrent.simplify());
   }
+  // A block-scope pipeline's phases order them within a CTA (check_pipeline.cpp).
+  if (mbarriers.pipeline) q = q && !(same_cta && (pipeline_orders(a, b) || pipeline_orders(b, a)));
   // A full-mask bar.warp.sync between them orders two threads of one warp; a partial one, two in its mask.
   if (!any_same_interval(an_warp, pa, pb)) q = q && !same_warp;
   else if (!any_same_interval(an_subwarp, pa, pb)) q = q && !(same_warp && mutual_warp_sync);

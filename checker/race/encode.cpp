@@ -4,6 +4,7 @@
 #include "checker/race/encode.hpp"
 #include "checker/race/budget.hpp"
 #include "checker/race/describe.hpp"
+#include "checker/race/pipeline.hpp"
 #include "checker/race/recurrence.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/launch.hpp"
@@ -353,7 +354,13 @@ class Encoder {
     }
     for (std::size_t L = 0; L < p_.cfg.loops.size(); ++L)
       out_.k.emplace(static_cast<int>(L), c_.bv_const((pre_ + "k" + std::to_string(L)).c_str(), 64));
-    walk(0, State{c_.bool_val(true), std::vector<std::optional<z3::expr>>(f_.registers.size())}, nullptr, nullptr);
+    State start{c_.bool_val(true), std::vector<std::optional<z3::expr>>(f_.registers.size())};
+    for (std::size_t r = 0; r < f_.registers.size(); ++r)
+      if (is_pipeline_counter(f_.registers[r])) {
+        start.reg[r] = c_.bv_val(0, 32);  // (no arrive yet)
+        pipeline_counters_[f_.registers[r].name == pipeline_counter_name(true) ? 0 : 1] = static_cast<int>(r);
+      }
+    walk(0, std::move(start), nullptr, nullptr);
     out_.fresh_symbols = n_;
     return std::move(out_);
   }
@@ -470,7 +477,17 @@ class Encoder {
   void havoc(State& s, int L) {
     const auto& loop = p_.cfg.loops[L];
     if (probing_) {
-      for (int r : loop.modified) s.reg[r] = fresh("loop." + f_.registers[r].name, reg_bits(r));
+      // With a pipeline's arrive counters, an inner loop's induction variables keep their steps (over an iteration
+      // count of their own), so that an outer loop sees a counter advance with the register that numbers the stages.
+      std::optional<Induction> inner;
+      if (pipeline_counters_[0] >= 0 && probing_ < 4) inner = induction_steps(s, L);
+      const z3::expr k = fresh("probe.k", 64);
+      for (int r : loop.modified) {
+        const unsigned w = reg_bits(r);
+        auto step = inner ? inner->steps.find(r) : std::map<int, z3::expr>::iterator{};
+        if (inner && step != inner->steps.end() && s.reg[r] && w <= 64) s.reg[r] = *s.reg[r] + k.extract(w - 1, 0) * step->second;
+        else s.reg[r] = fresh("loop." + f_.registers[r].name, w);
+      }
       return;
     }
     if (auto it = out_.entered.find(L); it != out_.entered.end()) it->second = it->second || s.pc;
@@ -485,6 +502,7 @@ class Encoder {
       if (p_.cfg.loops[M].body.count(loop.header)) args.push_back(out_.k.at(static_cast<int>(M)));
     std::map<int, z3::expr> closed;  // registers whose value is a closed form of k (induction or recurrence)
     const std::map<int, Recurrence> rotations = rotation_recurrences(ind, L, s);
+    const std::vector<std::optional<z3::expr>> entry_values = s.reg;
     for (int r : loop.modified) {
       unsigned w = reg_bits(r);
       std::optional<z3::expr> init = s.reg[r];
@@ -527,7 +545,10 @@ class Encoder {
       // Invariant: a register the loop only shifts right (unsigned) or masks never grows: v <= its entry value.
       if (shrinks) s.pc = s.pc && z3::ule(*s.reg[r], *init);
     }
-    s.pc = s.pc && from_latch && recurrence_latch_facts(L, ind, closed, recurrent);
+    s.pc = s.pc && from_latch && recurrence_latch_facts(L, ind, closed, recurrent) && counters_in_step(L, ind, entry_values, s);
+    // A pipeline's arrive count starts at 0 and grows by 1 per arrive: below 2^31 (the note's assumption).
+    for (int g : pipeline_counters_)
+      if (g >= 0 && loop.modified.count(g) && s.reg[g]) s.pc = s.pc && z3::ult(*s.reg[g], c_.bv_val(std::uint64_t{1} << 31, 32));
     if (ind.latch) {
       // The back edge's condition over the probe symbols, at iteration k's header values.
       z3::expr_vector from(c_), to(c_);
@@ -623,6 +644,36 @@ class Encoder {
       if (step) steps.emplace(r, *step);
     }
     return ind;
+  }
+
+  // A pipeline's arrive counter (pipeline.hpp) that loop L changes by what it changes another register by, on every
+  // back edge (the same term over the probe, up to the two probe symbols), keeps its difference to that register
+  // from the loop's entry: at
+  // iteration k's header counter - r = its value at entry - r's. (The register numbering the stages a thread
+  // fills is such a one; without it, both would be unrelated after a loop with an inner loop.)
+  z3::expr counters_in_step(int L, const Induction& ind, const std::vector<std::optional<z3::expr>>& entry, const State& s) {
+    z3::expr facts = c_.bool_val(true);
+    if (pipeline_counters_[0] < 0) return facts;
+    const auto& loop = p_.cfg.loops[L];
+    for (int g : pipeline_counters_) {
+      auto g_next = ind.next.find(g);
+      auto g_start = ind.start.find(g);
+      if (!loop.modified.count(g) || g_next == ind.next.end() || g_start == ind.start.end() || !entry[g] || !s.reg[g]) continue;
+      z3::expr g_delta = g_next->second - g_start->second;
+      for (int r : loop.modified) {
+        auto r_next = ind.next.find(r);
+        auto r_start = ind.start.find(r);
+        if (r == g || reg_bits(r) != 32 || r_next == ind.next.end() || r_start == ind.start.end() || !entry[r] || !s.reg[r]) continue;
+        const z3::expr r_delta = r_next->second - r_start->second;
+        // (The same term with the counter's probe symbol for r's: the loop treats both alike.)
+        z3::expr_vector from(c_), to(c_);
+        from.push_back(g_start->second);
+        to.push_back(r_start->second);
+        if (z3::eq(g_delta.substitute(from, to).simplify(), r_delta.simplify()))
+          facts = facts && (*s.reg[g] - *s.reg[r] == *entry[g] - *entry[r]);
+      }
+    }
+    return facts;
   }
 
   // A register whose value on every back edge of loop L is a function g of its own value at the header alone (no
@@ -1080,7 +1131,10 @@ class Encoder {
   void access(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr, bool atomic,
               std::optional<StateSpace> space = std::nullopt) {
     const Access a = access_at(s, i, in, addr, size, rd, wr, atomic, space);
-    if (!probing_) out_.accesses.push_back(a);
+    if (probing_) return;
+    out_.accesses.push_back(a);
+    if (pipeline_counters_[0] >= 0)
+      for (int r : pipeline_counters_) out_.accesses.back().pipeline_arrives.push_back(read(s, reg_operand(r), 32, false));
   }
   // The access instruction i makes in state s (not recorded).
   Access access_at(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr,
@@ -1696,6 +1750,7 @@ class Encoder {
   bool in_loop_ = false;  // the block being encoded is in a loop body (walk)
   std::vector<int> current_loops_;  // the loops whose bodies hold the block being encoded (walk)
   std::unordered_map<unsigned, std::vector<int>> made_in_loops_;  // a symbol made in a loop body -> those loops
+  std::array<int, 2> pipeline_counters_{-1, -1};  // the registers counting arrives on "full" and "empty" (pipeline.hpp)
   int probing_ = 0;                        // inside induction_steps: record no accesses or barriers
   struct Stored {
     z3::expr value, pc;  // what a broadcast store writes, and when this thread runs it

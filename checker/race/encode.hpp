@@ -57,6 +57,9 @@ struct Access {
   // A wmma.load/store's: the warp's lanes together access every element of the matrix, which lane which the spec
   // leaves open (ISA 9.7.14.4.1), so each thread's access is an arbitrary element (`addr`).
   bool collective = false;
+  // With a block-scope pipeline (pipeline.hpp): the thread's arrives on its "full" and "empty" arrays before this
+  // access (32-bit counts), else empty.
+  std::vector<z3::expr> pipeline_arrives;
 };
 
 // The value an integer `atom.add` returned (ISA 9.7.13.5): with every write to its location such an add of a

@@ -13,6 +13,7 @@
 //   check_tickets.cpp     last-block tickets
 //   check_search.cpp      the pair search and the queries of one pair
 //   check_own_copies.cpp  a thread's own accesses while its cp.async is in flight
+//   check_pipeline.cpp    the order a block-scope pipeline's phases give two accesses
 //   check_report.cpp      a race's witness and report, and the kernel's result
 #pragma once
 
@@ -188,6 +189,7 @@ struct KernelCheck {
   std::optional<z3::expr> claimed_once(int object);
   z3::expr disjoint_ranges(const CounterRead& x, const CounterRead& y, CounterReach reach);
   z3::expr counter_facts(const Access& a, const Access& b);
+  z3::expr pipeline_orders(const Access& x, const Access& y);  // check_pipeline.cpp
   z3::expr claim_facts(const Access& a, const Access& b);
   std::map<std::uint32_t, bool> amount_ok;    // add instruction -> non_negative_amount, asked once
   std::map<int, CounterReach> counter_reach;  // counter allocation -> only_incremented

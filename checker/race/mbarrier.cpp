@@ -4,6 +4,7 @@
 #include "checker/race/cfg.hpp"
 #include "checker/race/barrier_forms.hpp"
 #include "checker/race/mbarrier_address.hpp"
+#include "checker/race/pipeline.hpp"
 #include "checker/race/uniform.hpp"
 
 #include <algorithm>
@@ -48,6 +49,7 @@ class Recognizer {
     MbarrierRewrite out;
     std::map<Object, std::vector<std::uint32_t>> ops;  // object -> its mbarrier operations
     std::map<std::pair<int, std::uint32_t>, std::string> arrays;  // variable -> why its objects are not followed
+    std::map<std::pair<int, std::uint32_t>, std::vector<std::pair<std::uint32_t, MbarrierAddress>>> slots;  // variable -> its slot operations
     for (std::uint32_t i = 0; i < f_.body.size(); ++i) {
       const Instruction& in = f_.body[i];
       const MbarrierOp op = ptx::ir::mbarrier_op(in);
@@ -61,8 +63,21 @@ class Recognizer {
         out.rejected.push_back("the mbarrier object of the operation at " + where(i) + " " + why);
         return out;
       }
-      if (obj->stride != 0) arrays.try_emplace(variable_key(obj->var), array_reason(*obj, i, where));
+      if (obj->stride != 0) {
+        arrays.try_emplace(variable_key(obj->var), array_reason(*obj, i, where));
+        slots[variable_key(obj->var)].emplace_back(i, *obj);
+      }
       ops[Object{obj->var, obj->offset}].push_back(i);
+    }
+    // Two arrays of a block-scope pipeline whose protocol holds are followed as such (pipeline.hpp).
+    for (auto it = arrays.begin(); it != arrays.end();) {
+      std::string why;
+      if (!out.pipeline && follow_pipeline(slots.at(it->first), ops, out, where, why)) {
+        it = arrays.erase(it);
+        continue;
+      }
+      it->second += "; not followed as a pipeline's arrays: " + why;
+      ++it;
     }
     // A slot of an array may be any of its objects: no object of that variable is taken as a barrier.
     for (auto it = ops.begin(); it != ops.end();) {
@@ -199,6 +214,134 @@ class Recognizer {
     return waits;
   }
 
+  // Why the mbarrier.init at `init_at` does not make the object one every thread of the CTA counts in: it runs in a
+  // loop, its count is not the CTA's thread count, or a thread may reach one of `object_ops` after it without a
+  // CTA barrier between (8.9.4 item 2 orders the init before them). Empty when it does.
+  std::string init_problem(std::uint32_t init_at, const std::set<std::uint32_t>& object_ops, const std::string& object,
+                           const std::function<std::string(std::uint32_t)>& where) const {
+    if (!loops_around(g_, init_at).empty()) return object + " is initialised in a loop";
+    if (f_.body[init_at].operands.size() < 2 || !values_.is_cta_thread_count(f_.body[init_at].operands[1]))
+      return object + ": the count of its mbarrier.init at " + where(init_at) + " is not the number of threads of the CTA for every launch shape";
+    std::vector<bool> seen(f_.body.size(), false);
+    std::vector<std::uint32_t> todo = next_instructions(g_, init_at);
+    while (!todo.empty()) {
+      const std::uint32_t i = todo.back();
+      todo.pop_back();
+      if (seen[i] || separating_cta_barrier(f_.body[i])) continue;
+      seen[i] = true;
+      if (object_ops.count(i)) return object + ": a thread may reach " + where(i) + " after the init without a CTA barrier between";
+      for (auto k : next_instructions(g_, i)) todo.push_back(k);
+    }
+    return "";
+  }
+
+  // The two arrays of a block-scope pipeline (pipeline.hpp) in the variable whose slot operations are `list`: each
+  // slot initialised once as init_problem asks, the protocol checked on every run of a thread; then its arrives
+  // count in two added registers and its waits are .relaxed (the pair check orders by the counts). false, with
+  // `why`, when they are not such arrays.
+  bool follow_pipeline(const std::vector<std::pair<std::uint32_t, MbarrierAddress>>& list, std::map<Object, std::vector<std::uint32_t>>& ops,
+                       MbarrierRewrite& out, const std::function<std::string(std::uint32_t)>& where, std::string& why) {
+    PipelineArrays arrays;
+    arrays.var = list.front().second.var;
+    arrays.stride = list.front().second.stride;
+    std::vector<std::int64_t> offsets;
+    std::uint64_t last = 0;
+    for (const auto& [i, a] : list) {
+      if (a.stride != arrays.stride || a.offset < 0 || a.offset >= a.stride) { why = "its slots are not addressed alike (" + where(i) + ")"; return false; }
+      last = std::max(last, a.last_index);
+      if (std::find(offsets.begin(), offsets.end(), a.offset) == offsets.end()) offsets.push_back(a.offset);
+    }
+    std::sort(offsets.begin(), offsets.end());
+    if (offsets.size() != 2 || offsets[0] + 8 > offsets[1] || offsets[1] + 8 > offsets[0] + arrays.stride) {
+      why = "it is not two arrays of mbarriers (a pipeline's \"full\" and \"empty\")";
+      return false;
+    }
+    arrays.offset = {offsets[0], offsets[1]};
+    arrays.slots = last + 1;
+    std::set<std::uint32_t> array_ops;
+    for (const auto& [i, a] : list) {
+      const Instruction& in = f_.body[i];
+      const MbarrierOp op = ptx::ir::mbarrier_op(in);
+      const bool arrive = op == MbarrierOp::arrive && !in.q.has(Flag::expect_tx) && !in.q.has_word("noComplete") && !in.q.has_word("arrive_drop");
+      if ((!arrive && op != MbarrierOp::wait && op != MbarrierOp::copy_arrive) || in.q.semantics == ptx::ir::MemorySemantics::relaxed) {
+        why = "the operation at " + where(i) + " is not a releasing arrive, an acquiring parity wait or cp.async.mbarrier.arrive";
+        return false;
+      }
+      arrays.ops.push_back({i, a.offset == offsets[0] ? 0 : 1, op});
+      array_ops.insert(i);
+    }
+    // Each slot: one mbarrier.init (at a constant address) and no other operation but those on the array.
+    std::vector<std::uint32_t> inits;
+    for (std::size_t a = 0; a < 2; ++a)
+      for (std::uint64_t slot = 0; slot < arrays.slots; ++slot) {
+        const std::int64_t offset = arrays.offset[a] + arrays.stride * static_cast<std::int64_t>(slot);
+        const std::string object = "the mbarrier at offset " + std::to_string(offset) + " of " + addresses_.name(arrays.var);
+        auto it = ops.find(Object{arrays.var, offset});
+        std::vector<std::uint32_t> own;
+        if (it != ops.end())
+          for (auto i : it->second) if (!array_ops.count(i)) own.push_back(i);
+        // Besides: mbarrier.inval (the pipeline's destructor, by the last thread to leave), after which the
+        // thread uses no slot.
+        std::vector<std::uint32_t> init, invals;
+        for (auto i : own) (ptx::ir::mbarrier_op(f_.body[i]) == MbarrierOp::init ? init : invals).push_back(i);
+        if (init.size() != 1 || init.size() + invals.size() != own.size() ||
+            std::any_of(invals.begin(), invals.end(), [&](std::uint32_t i) { return ptx::ir::mbarrier_op(f_.body[i]) != MbarrierOp::inval; })) {
+          why = object + " is not initialised exactly once (and used only as a slot, or invalidated)";
+          return false;
+        }
+        std::vector<bool> after_inval(f_.body.size(), false);
+        std::vector<std::uint32_t> from;
+        for (auto i : invals) for (auto k : next_instructions(g_, i)) from.push_back(k);
+        mark_reachable(g_, from, after_inval, true);
+        for (auto i : array_ops)
+          if (after_inval[i]) { why = object + " may be used at " + where(i) + " after its mbarrier.inval"; return false; }
+        if (why = init_problem(init[0], array_ops, object, where); !why.empty()) return false;
+        inits.push_back(init[0]);
+      }
+    auto protocol = check_pipeline_protocol(f_, g_, arrays, where, why);
+    if (!protocol) return false;
+    // Rewrite: arrives count, waits order nothing by themselves.
+    std::array<int, 2> counter{};
+    for (int a = 0; a < 2; ++a) {
+      counter[static_cast<std::size_t>(a)] = static_cast<int>(f_.registers.size());
+      f_.registers.push_back({pipeline_counter_name(a == protocol->full), ptx::ir::Type{ptx::ir::ScalarType::u32, 1}});
+    }
+    std::string arrives;
+    for (const PipelineOp& op : arrays.ops) {
+      Instruction& in = f_.body[op.instr];
+      if (op.op == MbarrierOp::arrive) {
+        in = count_arrive(in, counter[static_cast<std::size_t>(op.array)]);
+        arrives += (arrives.empty() ? "" : ", ") + where(op.instr);
+      } else if (op.op == MbarrierOp::wait) {
+        in.q.semantics = ptx::ir::MemorySemantics::relaxed;
+      }
+    }
+    for (auto it = ops.begin(); it != ops.end();) {
+      if (variable_key(it->first.var) == variable_key(arrays.var)) it = ops.erase(it);
+      else ++it;
+    }
+    out.inits.insert(out.inits.end(), inits.begin(), inits.end());
+    out.pipeline = MbarrierRewrite::Pipeline{static_cast<std::int64_t>(arrays.slots), std::move(protocol->wait_bounds),
+                                             addresses_.name(arrays.var) + " (" + std::to_string(arrays.slots) + " stages; arrives at " + arrives + ")"};
+    return true;
+  }
+
+  // `add.u32 counter, counter, 1` at an arrive's place: the thread's arrives on the array, counted.
+  static Instruction count_arrive(const Instruction& arrive, int counter) {
+    Instruction add;
+    add.op = Opcode::add_;
+    ptx::ir::decode_qualifiers(Opcode::add_, {"u32"}, add.q);
+    Operand r;
+    r.kind = OK::Register;
+    r.reg = counter;
+    Operand one;
+    one.kind = OK::Immediate;
+    one.imm = 1;
+    add.operands = {r, r, one};
+    add.loc = arrive.loc;
+    return add;
+  }
+
   // An object's operations in the barrier pattern of mbarrier.hpp.
   struct Pattern {
     std::uint32_t init = 0;
@@ -235,23 +378,7 @@ class Recognizer {
     if (arrives.empty()) return object + " has no arrive";
     const auto init_at = static_cast<std::uint32_t>(init);
     p.init = init_at;
-    if (!loops_around(g_, init_at).empty()) return object + " is initialised in a loop";
-    if (!values_.is_cta_thread_count(f_.body[init_at].operands[1]))
-      return object + ": the count of its mbarrier.init at " + where(init_at) + " is not the number of threads of the CTA for every launch shape";
-    // Every thread's arrives come after the init: no path from the init reaches an operation on the object
-    // without passing a CTA barrier (8.9.4 item 2 orders the init before them).
-    {
-      std::vector<bool> seen(f_.body.size(), false);
-      std::vector<std::uint32_t> todo = next_instructions(g_, init_at);
-      while (!todo.empty()) {
-        const std::uint32_t i = todo.back();
-        todo.pop_back();
-        if (seen[i] || separating_cta_barrier(f_.body[i])) continue;
-        seen[i] = true;
-        if (object_ops.count(i)) return object + ": a thread may reach " + where(i) + " after the init without a CTA barrier between";
-        for (auto k : next_instructions(g_, i)) todo.push_back(k);
-      }
-    }
+    if (auto why = init_problem(init_at, object_ops, object, where); !why.empty()) return why;
     for (auto a : arrives) {
       const Instruction& in = f_.body[a];
       const auto& x = in.operands;

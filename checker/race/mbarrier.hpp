@@ -8,6 +8,9 @@
 // nothing: the barrier has that job), so every analysis of the engine sees a CTA barrier there. A
 // cp.async.mbarrier.arrive (cuda::memcpy_async with the barrier) that the thread follows with its arrive, no memory
 // access between, becomes `cp.async.wait_all`: its copies complete before that phase does (9.7.13.15.15).
+// Two arrays of mbarriers in one variable that a block-scope cuda::pipeline uses (pipeline.hpp) are followed when
+// their protocol holds on every run of a thread: then their arrives count in two added registers and their waits
+// are .relaxed, and the pair check orders accesses by those counts (check_search.cpp).
 // Split arrive/wait (`auto t = bar.arrive(); ...; bar.wait(std::move(t));`), outside loops: the accesses a thread
 // makes between its arrive and its wait are ordered with nothing of that phase or the next (item 5 of
 // 9.7.13.15.16), so they are also placed in the barrier interval that ends at the arrive (`split`).
@@ -15,7 +18,10 @@
 
 #include "checker/race/encode.hpp"
 
+#include <array>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +35,14 @@ struct MbarrierRewrite {
   std::vector<std::uint32_t> inits;
   // Per arrive with memory accesses before its wait: the arrive and those accesses.
   std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> split;
+  // A block-scope pipeline's arrays taken as ordering (pipeline.hpp): its stage count and what the exploration
+  // bounds; its arrives are rewritten to count in the registers pipeline_counter_name names.
+  struct Pipeline {
+    std::int64_t stages = 0;
+    std::map<std::uint32_t, std::array<std::int64_t, 4>> wait_bounds;
+    std::string where;  // for the notes
+  };
+  std::optional<Pipeline> pipeline;
 };
 
 // Rewrites f in place as described above (instruction indices and control flow unchanged). `block`: the launch's

@@ -1,12 +1,12 @@
-// expect: unknown  launch: --blockDim=128 --gridDim=2  reason='are used as an array (offset 8 + 16 * index, index in [0, 1]'
+// expect: race-free  launch: --blockDim=128 --gridDim=2
 // A block-scope cuda::pipeline (issue 37): per stage, every thread copies part of a tile with cuda::memcpy_async
 // (cp.async, then cp.async.mbarrier.arrive on the stage's "full" mbarrier, ISA 9.7.13.15.15), the CTA waits for
 // the stage with consumer_wait (a parity wait on that mbarrier) before reading any element of it, and frees it with
 // consumer_release (an arrive on its "empty" mbarrier, which producer_acquire waits on before refilling it).
-// Race-free, but the engine answers unknown: it follows the pipeline's mbarriers as arrays in `state` ("full" at
-// offset 0 + 16 * stage, "empty" at 8 + 16 * stage, the stage a counter kept modulo 2, so in [0, 1]), but not which
-// slot and which phase of it each arrive and parity wait uses per stage, so their arrives and parity waits are
-// possible orderings, and so is the completion of the copies through them (check_own_copies.cpp).
+// Race-free: the engine follows the pipeline's two mbarrier arrays in `state` ("full" at 0 + 16 * stage, "empty"
+// at 8 + 16 * stage) through every run of a thread (checker/race/pipeline.cpp) and orders the copies of stage f
+// before the reads after the f-th wait on "full", and the reads of stage f before the refill after the (f+2)-th
+// wait on "empty" (docs/race/pipeline.md).
 #include <cuda/pipeline>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
