@@ -66,6 +66,9 @@ struct BulkCopy {
   TensorMapFields map;
   std::array<std::int64_t, 5> coords{};
   std::array<std::uint16_t, 3> im2col_offsets{};  // .im2col: i2cOffW, i2cOffH, i2cOffD
+  std::optional<std::array<std::int64_t, 4>> rows;  // .tile::gather4 / .tile::scatter4: row_idx0..3 (coords[0] is col_idx)
+  // Elements the box moves: the map's, or four rows of count(0) (5.5.3.4).
+  std::uint64_t elements() const { return rows ? 4 * map.count(0) : map.elements(); }
   bool bulk_group = false;
   std::uint64_t group = kUncommitted;
   // For an observer: the operation's number, and the instruction (in function `fn`) that issued it.
@@ -113,6 +116,8 @@ void reduce_element(const ops::AtomicForm& f, const std::uint8_t* from, std::uin
 
 // The tensor coordinates of a box's elements in shared-memory order, the first fastest.
 // .tile (5.5.3): element j (j_i < count(i)) is the tensor's element c_i + j_i * elementStrides[i].
+// .tile::gather4 / .tile::scatter4 (5.5.3.4): four boxes of one row (box size 1 in dimension 1), row r of shared
+// memory the box at (c_0, row_idx_r), so dimension 1 counts the four rows.
 // .im2col (5.5.4, docs/async-copies.md): row p of shared memory is pixel p of the column, channelsPerPixel
 // elements from channel c_0. The filter base starts at the instruction's coordinates (W, H, D, then N) and steps
 // through the bounding box [lower_s, globalDim_s - 1 + upper_s] of each spatial dimension s, W fastest, by
@@ -121,12 +126,13 @@ void reduce_element(const ops::AtomicForm& f, const std::uint8_t* from, std::uin
 // skipped as in .tile mode, which covers pixels past the batch (5.5.4.3).
 class BoxWalk {
  public:
-  BoxWalk(const TensorMapFields& m, const std::array<std::int64_t, 5>& coords, const std::array<std::uint16_t, 3>& offsets)
-      : m_(m), start_(coords), base_(coords), offsets_(offsets) { place(); }
+  BoxWalk(const TensorMapFields& m, const std::array<std::int64_t, 5>& coords, const std::array<std::uint16_t, 3>& offsets,
+          const std::optional<std::array<std::int64_t, 4>>& rows)
+      : m_(m), start_(coords), base_(coords), offsets_(offsets), rows_(rows) { place(); }
   const std::array<std::int64_t, 5>& at() const { return pos_; }
   void next() {
     if (!m_.im2col) {
-      for (unsigned i = 0; i < m_.rank && ++j_[i] == m_.count(i); ++i) j_[i] = 0;
+      for (unsigned i = 0; i < m_.rank && ++j_[i] == (rows_ && i == 1 ? 4 : m_.count(i)); ++i) j_[i] = 0;
     } else if (++j_[0] == m_.channels) {
       j_[0] = 0;
       next_pixel();
@@ -146,6 +152,7 @@ class BoxWalk {
   }
   void place() {
     for (unsigned i = 0; i < m_.rank; ++i) pos_[i] = start_[i] + static_cast<std::int64_t>(j_[i] * m_.estride[i]);
+    if (rows_) pos_[1] = (*rows_)[j_[1]];
     if (!m_.im2col) return;
     pos_[0] = start_[0] + static_cast<std::int64_t>(j_[0]);
     for (unsigned s = 1; s + 1 < m_.rank; ++s) pos_[s] = base_[s] + offsets_[s - 1];
@@ -154,6 +161,7 @@ class BoxWalk {
   const TensorMapFields& m_;
   std::array<std::int64_t, 5> start_, base_, pos_{};
   std::array<std::uint16_t, 3> offsets_;
+  const std::optional<std::array<std::int64_t, 4>>& rows_;
   std::array<std::uint64_t, 5> j_{};
 };
 
@@ -163,8 +171,8 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
   const TensorMapFields& map = c.map;
   const unsigned eb = map.type->bytes;
   const bool load = c.kind == BulkCopy::Kind::tensor_load;
-  BoxWalk walk(map, c.coords, c.im2col_offsets);
-  for (std::uint64_t e = 0, n = map.elements(); e < n && !m.stop_; ++e, walk.next()) {
+  BoxWalk walk(map, c.coords, c.im2col_offsets, c.rows);
+  for (std::uint64_t e = 0, n = c.elements(); e < n && !m.stop_; ++e, walk.next()) {
     bool in = true;
     std::uint64_t global = map.address;
     for (unsigned i = 0; i < map.rank; ++i) {
@@ -392,13 +400,15 @@ static bool tensor_reduce_form(const TensorMapFields& map, ir::AtomOp op, BulkCo
   return true;
 }
 
-// The .load_mode of a bulk tensor copy, or the text of one not modelled. .im2col::w and .im2col::w::128
-// (5.5.5) define the wHalo / wOffset loads by figures; .tile::gather4 / .tile::scatter4 (5.5.3.4) are refused too.
+// The .load_mode of a bulk tensor copy, or the text of one not modelled: .im2col::w and .im2col::w::128 (5.5.5
+// places the wHalo elements in shared memory only by Figures 18-19, and wOffset's examples are Figures 20-22).
 namespace {
-enum class LoadMode { tile, im2col, im2col_no_offs };
+enum class LoadMode { tile, im2col, im2col_no_offs, gather4, scatter4 };
 std::variant<LoadMode, const char*> load_mode(const Instruction& ins) {
-  for (const char* w : {"tile::gather4", "tile::scatter4", "im2col::w", "im2col::w::128"})
+  for (const char* w : {"im2col::w", "im2col::w::128"})
     if (ins.q.has_word(w)) return w;
+  if (ins.q.has_word("tile::gather4")) return LoadMode::gather4;
+  if (ins.q.has_word("tile::scatter4")) return LoadMode::scatter4;
   if (ins.q.has_word("im2col")) return LoadMode::im2col;
   return ins.q.has_word("im2col_no_offs") ? LoadMode::im2col_no_offs : LoadMode::tile;
 }
@@ -432,14 +442,38 @@ static bool im2col_operands(Machine& m, Thread& t, const Operand* info, BulkCopy
   return true;
 }
 
-// cp{.reduce}.async.bulk.tensor.dim (9.7.9.25.5.2-3), .tile and .im2col load modes: loads [dstMem],
+// .tile::gather4 (loads) / .tile::scatter4 (stores), 5.5.3.4: a 2D tiled map whose box is one row high, and
+// tensorCoords {col_idx, row_idx0, .., row_idx3} (9.7.9.25.5.2's table), kept in c.coords[0] and c.rows.
+static bool four_row_operands(Machine& m, Thread& t, const std::vector<Operand>& coords, bool load, LoadMode mode, BulkCopy& c) {
+  const char* name = mode == LoadMode::gather4 ? ".tile::gather4" : ".tile::scatter4";
+  if (load != (mode == LoadMode::gather4) || c.reduce) {
+    m.fail(Problem::Kind::illegal, c.name + ": " + name + " is a mode of " + (load ? "stores" : "loads") + " only (ISA 9.7.9.25.5.2-3)", {&t});
+    return false;
+  }
+  if (c.map.im2col || c.map.rank != 2 || coords.size() != 5) {
+    m.fail(Problem::Kind::illegal, c.name + ": " + name + " takes a 2D tiled tensor map and five coordinates {col, row0..row3} (ISA 5.5.3.4, 9.7.9.25.5.2)", {&t});
+    return false;
+  }
+  if (c.map.box[1] != 1) {
+    m.fail(Problem::Kind::illegal, c.name + ": " + name + " needs a bounding box of size 1 in dimension 1 (ISA 5.5.3.4.1)", {&t});
+    return false;
+  }
+  std::array<std::int64_t, 4> rows{};
+  for (unsigned r = 0; r < 4; ++r) rows[r] = static_cast<std::int32_t>(m.read(t, coords[r + 1], 32).u64());
+  c.coords[0] = static_cast<std::int32_t>(m.read(t, coords[0], 32).u64());
+  c.coords[1] = rows[0];  // a store's non-negative check below sees every row
+  c.rows = rows;
+  return true;
+}
+
+// cp{.reduce}.async.bulk.tensor.dim (9.7.9.25.5.2-3), .tile (and .tile::gather4 / ::scatter4) and .im2col load modes: loads [dstMem],
 // [tensorMap, coords], [mbar]{, im2colInfo}{, ctaMask}{, cache-policy}; stores and reductions (.tile,
 // .im2col_no_offs: the im2col traversal without offsets) [tensorMap, coords], [srcMem]{, cache-policy}.
 static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy& c) {
   const auto& o = ins.operands;
   const auto mode = load_mode(ins);
   if (const auto* w = std::get_if<const char*>(&mode)) {
-    m.fail(Problem::Kind::unsupported, c.name + ": ." + *w + " is not modelled (only the .tile, .im2col and .im2col_no_offs load modes, ISA 5.5.3-4)", {&t});
+    m.fail(Problem::Kind::unsupported, c.name + ": ." + *w + " is not modelled (only the .tile, .tile::gather4/::scatter4, .im2col and .im2col_no_offs load modes, ISA 5.5.3-4)", {&t});
     return false;
   }
   const StateSpace dst = ins.q.space.value_or(StateSpace::generic);
@@ -466,25 +500,32 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   c.map = *map;
   // Loads take .im2col, stores and reductions .im2col_no_offs (9.7.9.25.5.2-3's syntax; 5.3's example
   // "cp.reduce...xor.im2col" contradicts it, and ptxas 13 refuses it as an illegal modifier).
-  const bool im2col = std::get<LoadMode>(mode) != LoadMode::tile;
+  const LoadMode lm = std::get<LoadMode>(mode);
+  const bool four_rows = lm == LoadMode::gather4 || lm == LoadMode::scatter4;
+  const bool im2col = lm != LoadMode::tile && !four_rows;
   if (im2col != map->im2col || (im2col && (load ? std::get<LoadMode>(mode) != LoadMode::im2col : std::get<LoadMode>(mode) != LoadMode::im2col_no_offs))) {
     m.fail(Problem::Kind::illegal, c.name + ": the load mode is not the tensor map's (" + (map->im2col ? "im2col" : "tiled") +
                                        "; loads take .im2col, stores and reductions .im2col_no_offs, ISA 9.7.9.25.5.2-3)", {&t});
     return false;
   }
   const auto& coords = tm.elements[0].elements;
-  const std::string dim = std::to_string(coords.size()) + "d";
-  if (!ins.q.has_word(dim) || coords.size() != map->rank) {
+  const std::string dim = std::to_string(four_rows ? 2 : coords.size()) + "d";
+  if (four_rows && !ins.q.has_word(dim)) {
+    m.fail(Problem::Kind::illegal, c.name + ": .tile::gather4 and .tile::scatter4 are .2d only (ISA 5.5.3.4)", {&t});
+    return false;
+  }
+  if (four_rows && !four_row_operands(m, t, coords, load, lm, c)) return false;
+  if (!four_rows && (!ins.q.has_word(dim) || coords.size() != map->rank)) {
     m.fail(Problem::Kind::illegal, c.name + ": ." + dim + " coordinates for a tensor map of rank " + std::to_string(map->rank), {&t});
     return false;
   }
-  for (std::size_t i = 0; i < coords.size(); ++i) c.coords[i] = static_cast<std::int32_t>(m.read(t, coords[i], 32).u64());
+  for (std::size_t i = 0; i < coords.size() && !four_rows; ++i) c.coords[i] = static_cast<std::int32_t>(m.read(t, coords[i], 32).u64());
   if (im2col && load && o.size() < 4) {
     m.fail(Problem::Kind::illegal, c.name + ": .im2col without its im2colInfo operand (ISA 9.7.9.25.5.2)", {&t});
     return false;
   }
   if (im2col && !im2col_operands(m, t, load ? &o[3] : nullptr, c)) return false;
-  c.size = map->elements() * map->type->bytes;
+  c.size = c.elements() * map->type->bytes;
   // 9.7.9.25.5.1: with the 96B swizzle "Box-Size[0] must be less than or equal to 96B".
   if (map->swizzle == kSwizzle96B && (map->im2col ? map->channels : map->box[0]) * map->type->bytes > 96) {
     m.fail(Problem::Kind::illegal, c.name + ": the 96B swizzle takes a box of at most 96 bytes in dimension 0 (ISA 9.7.9.25.5.1)", {&t});
@@ -499,8 +540,8 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
     return false;
   }
   if (!load) {
-    for (unsigned i = 0; i < map->rank; ++i)
-      if (c.coords[i] < 0) {
+    for (unsigned i = 0; i < map->rank + (c.rows ? 3 : 0); ++i)
+      if ((i < map->rank ? c.coords[i] : (*c.rows)[i - 1]) < 0) {
         m.fail(Problem::Kind::illegal, c.name + ": a store's starting coordinates must be non-negative (ISA 9.7.9.25.5.1)", {&t});
         return false;
       }
@@ -703,7 +744,8 @@ void Machine::report_spin_deadlock(Cta& cta) {
 
 // ---------------------------------------------------------------------------------------------- coverage
 // Whether exec_bulk runs this form (instruction_supported): every prefetch and group control; the copy and reduce
-// directions of 9.7.9.25.4.1-2 with a reduction in their type table; .tile tensor copies (9.7.9.25.5.2-3).
+// directions of 9.7.9.25.4.1-2 with a reduction in their type table; .tile, .tile::gather4 / ::scatter4 and .im2col
+// tensor copies (9.7.9.25.5.2-3).
 bool bulk_copy_supported(const Instruction& ins) {
   if (ins.q.has_word("prefetch") || ins.q.has_word("commit_group") || ins.q.has_word("wait_group")) return true;
   const StateSpace dst = ins.q.space.value_or(StateSpace::generic), src = ins.q.space2.value_or(StateSpace::generic);
@@ -715,7 +757,9 @@ bool bulk_copy_supported(const Instruction& ins) {
   if (ins.q.has_word("tensor")) {
     const auto mode = load_mode(ins);
     if (std::holds_alternative<const char*>(mode)) return false;
-    if (std::get<LoadMode>(mode) != LoadMode::tile && (std::get<LoadMode>(mode) == LoadMode::im2col) != from_global) return false;
+    const LoadMode lm = std::get<LoadMode>(mode);
+    if (lm == LoadMode::gather4 || lm == LoadMode::scatter4) return !reduce && (lm == LoadMode::gather4 ? from_global : to_global);
+    if (lm != LoadMode::tile && (lm == LoadMode::im2col) != from_global) return false;
     return reduce ? to_global && reduce_op(ins).has_value() : to_global || from_global;
   }
   if (!reduce) return to_global || from_global || dsmem;

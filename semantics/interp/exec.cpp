@@ -370,6 +370,7 @@ std::string instruction_unsupported_reason(const Instruction& ins) {
   if (ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ || ins.op == Opcode::txq_ || ins.op == Opcode::istypep_) texture_supported(ins, &why);
   if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_) surface_supported(ins, &why);
   if (ins.op == Opcode::tcgen05_ || ins.op == Opcode::mma_) why = matrix_unsupported_reason(ins);
+  if (ins.op == Opcode::wgmma_) why = wgmma_unsupported_reason(ins);
   if (ins.op == Opcode::clusterlaunchcontrol_)
     why = "not a clusterlaunchcontrol form of ISA 9.7.13.17-18 (try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes"
           "{.multicast::cluster::all}.b128, query_cancel.is_canceled.pred.b128, .get_first_ctaid.v4.b32.b128, .get_first_ctaid::{x,y,z}.b32.b128)";

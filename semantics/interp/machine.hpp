@@ -12,6 +12,7 @@
 
 #include <array>
 #include <bit>
+#include <functional>
 #include <map>
 #include <memory>
 #include <memory_resource>
@@ -256,6 +257,8 @@ bool wmma_supported(const Instruction& ins);
 bool warp_matrix_supported(const Instruction& ins);
 // Whether wgmma.cpp executes this wgmma form.
 bool wgmma_supported(const Instruction& ins);
+// Why wgmma.cpp does not run a wgmma form the text leaves undefined (empty: no particular reason).
+std::string wgmma_unsupported_reason(const Instruction& ins);
 // Whether tcgen05.cpp executes this tcgen05 form; whether the form is a warp collective (.sync.aligned with data).
 bool tcgen05_supported(const Instruction& ins);
 bool tcgen05_collective(const Instruction& ins);
@@ -478,7 +481,8 @@ class Machine {
   void warp_mma(Warp& w, std::uint32_t group, const Instruction& ins);     // mma_sync.cpp
   void warp_mma_sparse(Warp& w, std::uint32_t group, const Instruction& ins);  // mma_sparse.cpp
   void warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins);  // wgmma.cpp
-  bool wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate, std::vector<double>& A);  // wgmma.cpp
+  bool wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate,
+                      const std::function<std::uint32_t(unsigned, unsigned)>* stored, std::vector<double>& A);  // wgmma.cpp
   void warp_tcgen05(Warp& w, std::uint32_t group, const Instruction& ins);  // tcgen05.cpp: alloc, dealloc, ld, st
   void exec_tcgen05_lane(Thread& t, const Instruction& ins);               // tcgen05.cpp: mma, commit, fence, wait
   void tcgen05_mma(Thread& t, const Instruction& ins);

@@ -57,5 +57,11 @@ BadNibble decompress(const SparseA& s, bool strict, const std::vector<std::uint3
 inline void pack_register(const SparseA& s, std::vector<std::uint32_t>& packed, unsigned lane, unsigned r, std::uint32_t word) {
   packed[((lane >> 2) + 8 * (r % 2)) * (s.row_bits() / 64) + lane % 4 + 4 * (r / 2)] = word;
 }
+// Stored element j of row `row` (A from a shared-memory descriptor, wgmma.mma_async.sp): at bit j * elem_bits of
+// the row's stored bits.
+inline void pack_stored(const SparseA& s, std::vector<std::uint32_t>& packed, unsigned row, unsigned j, std::uint32_t bits) {
+  const unsigned at = j * s.elem_bits, mask = s.elem_bits >= 32 ? ~0u : (1u << s.elem_bits) - 1;
+  packed[row * (s.row_bits() / 64) + at / 32] |= (bits & mask) << (at % 32);
+}
 
 }  // namespace ptx::interp

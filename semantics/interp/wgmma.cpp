@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cmath>
+#include <functional>
 
 namespace ptx::interp {
 namespace {
@@ -46,26 +47,45 @@ CV accumulator(const Thread& t, std::uint32_t s, std::size_t position) {
 }
 }  // namespace
 
-// wgmma.mma_async.sp (9.7.15.6.3) of the forms whose fragments the text gives in full: .m64nNk64 with .e4m3/.e5m2
-// (d, a, b-desc, sp-meta, sp-sel, scale-d, imm-scale-a, imm-scale-b) or .s8/.u8 (d, a, b-desc, sp-meta, sp-sel,
-// scale-d), A from registers (Figure 179; metadata Figures 180-181). Not: A from a descriptor (its shared-memory
-// layout refers back to itself, 9.7.15.6.2.3), .f16/.bf16 and .tf32 (Figures 175 and 177, A's register fragments,
-// are images; Figure 178 is garbled).
+// wgmma.mma_async.sp (9.7.15.6.3) of the forms whose A and metadata the text defines. A from a descriptor: the
+// compressed M x K/2 matrix (9.7.15.6) in shared memory, laid out as 9.7.15.5.1.6 says for wgmma.mma_async{.sp},
+// for .f16/.bf16 (.m64nNk32: d, a-desc, b-desc, sp-meta, sp-sel, scale-d, imm-scale-a, imm-scale-b, imm-trans-a,
+// imm-trans-b; metadata Figure 176), .e4m3/.e5m2 (.m64nNk64: ..., scale-d, imm-scale-a, imm-scale-b) and .s8/.u8
+// (.m64nNk64: ..., scale-d); metadata Figures 180-181. A from registers for the 8-bit types (Figure 179). Not:
+// .f16/.bf16 A in registers (Figure 175 is an image in the text) and .tf32 (A's Figure 177 is an image, its
+// metadata Figure 178 is garbled: it gives 64 bits of metadata a row of 16 tf32 elements, which have 8 chunks).
 bool wgmma_sparse_supported(const Instruction& ins) {
   const auto [n, k] = shape_nk(ins);
   const ST d = ins.q.types[0].scalar, a = ins.q.types[1].scalar, b = ins.q.types[2].scalar;
   const auto& o = ins.operands;
   auto fp8 = [](ST t) { return t == ST::e4m3 || t == ST::e5m2; };
   auto int8 = [](ST t) { return t == ST::s8 || t == ST::u8; };
+  const bool reg_a = o.size() > 1 && o[1].kind == Operand::Kind::Vector;
   std::size_t operands = 0;
-  if (fp8(a) && fp8(b) && (d == ST::f16 || d == ST::f32)) operands = 8;
+  unsigned shape_k = 64;
+  if ((a == ST::f16 && b == ST::f16 && (d == ST::f16 || d == ST::f32)) || (a == ST::bf16 && b == ST::bf16 && d == ST::f32))
+    operands = reg_a ? 0 : 10, shape_k = 32;
+  else if (fp8(a) && fp8(b) && (d == ST::f16 || d == ST::f32)) operands = 8;
   else if (int8(a) && int8(b) && d == ST::s32 && (n <= 32 || n % 16 == 0)) operands = 6;
-  if (!operands || k != 64 || n == 0 || n > 256 || n % 8 || o.size() != operands) return false;
+  if (!operands || k != shape_k || n == 0 || n > 256 || n % 8 || o.size() != operands) return false;
   if (o[0].kind != Operand::Kind::Vector || o[0].elements.size() != (d == ST::f16 ? n / 4 : n / 2)) return false;
-  if (o[1].kind != Operand::Kind::Vector || o[1].elements.size() != 4 || o[3].kind != Operand::Kind::Register) return false;
-  for (std::size_t i : {std::size_t{4}, std::size_t{6}, std::size_t{7}})
-    if (i < o.size() && o[i].kind != Operand::Kind::Immediate) return false;
+  if ((reg_a && o[1].elements.size() != 4) || o[3].kind != Operand::Kind::Register) return false;
+  for (std::size_t i = 4; i < o.size(); ++i)  // sp-sel and the imm-* operands; scale-d (5) is a predicate
+    if (i != 5 && o[i].kind != Operand::Kind::Immediate) return false;
   return ins.q.has_word("sync") && ins.q.has_word("aligned");
+}
+
+std::string wgmma_unsupported_reason(const Instruction& ins) {
+  if (!ins.q.has_word("mma_async") || !ins.q.has_word("sp") || ins.q.types.size() != 3) return "";
+  const ST a = ins.q.types[1].scalar;
+  const bool reg_a = ins.operands.size() > 1 && ins.operands[1].kind == Operand::Kind::Vector;
+  if (a == ST::tf32)
+    return "wgmma.mma_async.sp .tf32 is not modelled: A's register fragment (Figure 177) is an image in the text and its metadata layout "
+           "(Figure 178) is garbled (ISA 9.7.15.6.2.2)";
+  if ((a == ST::f16 || a == ST::bf16) && reg_a)
+    return "wgmma.mma_async.sp .f16/.bf16 with A in registers is not modelled: A's fragment layout (Figure 175) is an image in the text "
+           "(ISA 9.7.15.6.2.1); A from a shared-memory descriptor runs";
+  return "";
 }
 
 // The forms warp_wgmma runs (9.7.15.5.2's syntax): dense .f16/.bf16 (k16, with imm-trans for descriptor A),
@@ -138,10 +158,11 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   const bool reg_a = o[1].kind == Operand::Kind::Vector, is_int = dt == ST::s32, f16_d = dt == ST::f16;
   const std::size_t sp = ins.q.has_word("sp") ? 2 : 0;  // .sp: sp-meta and sp-sel follow b-desc (9.7.15.6.3)
   const unsigned eb = matrix_elem_bytes(at), rank = (first.linear / 32) % 4;
-  // imm-scale-a/b (-1 negates) and imm-trans-a/b (1: MN-major) where the form has them.
+  // imm-scale-a/b (-1 negates) and, for the 16-bit types, imm-trans-a (with a descriptor A) and imm-trans-b (1:
+  // MN-major), the last operands of the form (9.7.15.5.2, 9.7.15.6.3).
   auto imm = [&](std::size_t i) { return static_cast<std::int64_t>(o[i].imm); };
   const bool neg_a = !is_int && imm(4 + sp) < 0, neg_b = !is_int && imm(5 + sp) < 0;
-  const bool trans_a = !sp && o.size() == 8 && imm(6) == 1, trans_b = !sp && o.size() >= 7 && imm(o.size() - 1) == 1;
+  const bool trans_a = eb == 2 && !reg_a && imm(o.size() - 2) == 1, trans_b = eb == 2 && imm(o.size() - 1) == 1;
   const std::uint64_t bdesc = read(first, o[2], 64).u64(), adesc = reg_a ? 0 : read(first, o[1], 64).u64();
   for (std::uint32_t m = group; m; m &= m - 1) {
     Thread& t = lane_thread(static_cast<unsigned>(std::countr_zero(m)));
@@ -150,7 +171,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   }
   // The warp's 16 x K rows of A and the K x N of B, as exact values.
   std::vector<double> A(16 * K), B(static_cast<std::size_t>(K) * N);
-  auto load = [&](const MatrixDescriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) -> double {
+  auto load_bits = [&](const MatrixDescriptor& desc, unsigned mn, unsigned k, bool mn_major) -> std::uint32_t {
     if (desc.base && desc.width) {
       fail(Problem::Kind::unsupported, "wgmma.mma_async: a matrix descriptor's base offset (ISA 9.7.15.5.1.11) is not modelled", {&first});
       return 0;
@@ -160,15 +181,20 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
     if (p && opt_.observer) observe_async(op, first.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb, cta_);
     std::uint32_t bits = 0;
     for (unsigned i = 0; p && i < eb; ++i) bits |= static_cast<std::uint32_t>(p[i]) << (8 * i);
-    return matrix_element_value(type, bits);
+    return bits;
+  };
+  auto load = [&](const MatrixDescriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) {
+    return matrix_element_value(type, load_bits(desc, mn, k, mn_major));
   };
   const MatrixDescriptor db = MatrixDescriptor::wgmma(bdesc);
   for (unsigned k = 0; k < K; ++k)
     for (unsigned n = 0; n < N; ++n) B[k * N + n] = (neg_b ? -1 : 1) * load(db, n, k, trans_b, bt);
+  const MatrixDescriptor da = MatrixDescriptor::wgmma(adesc);
   if (sp) {
-    if (!wgmma_sparse_a(w, group, ins, neg_a, A)) return;
+    // A from a descriptor: stored element j of the warp's row r is element (16 rank + r, j) of the compressed matrix.
+    const std::function<std::uint32_t(unsigned, unsigned)> stored = [&](unsigned r, unsigned j) { return load_bits(da, 16 * rank + r, j, trans_a); };
+    if (!wgmma_sparse_a(w, group, ins, neg_a, reg_a ? nullptr : &stored, A)) return;
   } else if (!reg_a) {
-    const MatrixDescriptor da = MatrixDescriptor::wgmma(adesc);
     for (unsigned r = 0; r < 16; ++r)
       for (unsigned k = 0; k < K; ++k) A[r * K + k] = (neg_a ? -1 : 1) * load(da, 16 * rank + r, k, trans_a, at);
   } else {
@@ -222,13 +248,17 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   }
 }
 
-// The warp's 16 rows of a sparse A (9.7.15.6.2.3): lane l holds in register r the stored elements of row
-// l / 4 + 8 (r % 2), columns 8 (l % 4) + 32 (r / 2) onward (Figure 179); all four lanes of a group give metadata,
-// the selector must be 0 (Figures 180-181, 9.7.15.6.1). False, with the problem reported, when A is undefined.
-bool Machine::wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate, std::vector<double>& A) {
+// The warp's 16 rows of a sparse A (9.7.15.6.2): the stored elements from `stored` (A from a descriptor: row, stored
+// element -> its bits) or from the registers, where lane l holds in register r those of row l / 4 + 8 (r % 2),
+// columns 8 (l % 4) + 32 (r / 2) onward (Figure 179, 8-bit types). The metadata: .f16/.bf16, the pair of lanes
+// 2 sp-sel, 2 sp-sel + 1 of each group of four, sp-sel 0 or 1 (Figure 176); 8-bit, all four lanes, sp-sel 0
+// (Figures 180-181, 9.7.15.6.1). False, with the problem reported, when A is undefined.
+bool Machine::wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& ins, bool negate,
+                             const std::function<std::uint32_t(unsigned, unsigned)>* stored, std::vector<double>& A) {
   const auto& o = ins.operands;
   const auto [n, k] = shape_nk(ins);
-  const SparseA sa{ins.q.types[1].scalar, 8, k, static_cast<unsigned>(o[4].imm)};
+  const ir::ScalarType at = ins.q.types[1].scalar;
+  const SparseA sa{at, 8 * matrix_elem_bytes(at), k, static_cast<unsigned>(o[4].imm)};
   Thread& first = cta_->threads[w.lanes[static_cast<unsigned>(std::countr_zero(group))]];
   if (sa.selector > sa.max_selector()) {
     fail(Problem::Kind::illegal, "wgmma.mma_async.sp: sp-sel " + std::to_string(sa.selector) + " is undefined for this shape (ISA 9.7.15.6.1)", {&first});
@@ -236,10 +266,12 @@ bool Machine::wgmma_sparse_a(Warp& w, std::uint32_t group, const Instruction& in
   }
   std::vector<std::uint32_t> packed(16 * sa.row_bits() / 64, 0), meta(32, 0);
   std::vector<bool> has_meta(32, false);
+  for (unsigned r = 0; stored && r < 16; ++r)
+    for (unsigned j = 0; j < k / 2; ++j) pack_stored(sa, packed, r, j, (*stored)(r, j));
   for (std::uint32_t m = group; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     Thread& t = cta_->threads[w.lanes[lane]];
-    for (unsigned r = 0; r < 4; ++r) pack_register(sa, packed, lane, r, static_cast<std::uint32_t>(read(t, o[1].elements[r], 32).u64()));
+    for (unsigned r = 0; !stored && r < 4; ++r) pack_register(sa, packed, lane, r, static_cast<std::uint32_t>(read(t, o[1].elements[r], 32).u64()));
     meta[lane] = static_cast<std::uint32_t>(read(t, o[3], 32).u64()), has_meta[lane] = true;
   }
   if (stop_) return false;

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <bit>
 #include <cstring>
 #include <fstream>
@@ -376,6 +377,55 @@ TEST_CASE("cp.async.bulk .cp_mask and cp.reduce.async.bulk .add.noftz.f16 (ISA 9
 }
 
 namespace {
+// four_rows of data/bulk_copy_sm100.ptx on the 10 x 6 tensor of tile_launch (rows of 12 words, columns 10 and 11
+// 0xdeadbeef, outside the tensor), a box of 8 x `box_rows`: gather4 from column x0 of rows y, scatter4 of
+// 5000 + k (word k of src) to column x1 of rows z.
+RunResult four_rows(std::int32_t x0, std::array<std::int32_t, 4> y, std::int32_t x1, std::array<std::int32_t, 4> z, std::uint32_t box_rows = 1) {
+  Launch l = tile_launch("four_rows", box_rows, "none");
+  l.block = {32, 1, 1};
+  auto i32 = [](std::int32_t v) { return u32(static_cast<std::uint32_t>(v)); };
+  l.params = {buf("out"), buf("tmap"), i32(x0), i32(y[0]), i32(y[1]), i32(y[2]), i32(y[3]), i32(x1), i32(z[0]), i32(z[1]), i32(z[2]), i32(z[3]),
+              u32(4 * 8 * 4)};
+  return run(sm100_module(), l);
+}
+}  // namespace
+
+TEST_CASE("cp.async.bulk.tensor.2d .tile::gather4 / .tile::scatter4: four rows of one column range (ISA 5.5.3.4)") {
+  // 5.5.3.4: "four rows in the source 2D tensor are combined to form single 2D destination tensor"; tensorCoords
+  // {col_idx, row_idx0..3} (9.7.9.25.5.2); the rows of the tile mode's rules: elements outside the tensor load
+  // zeros and are not stored (5.5.3.3). Rows 2, 5, 0, 9 from column 4 (5.5.3.4.1's Figure 10 takes rows 2, 5, 0, 9
+  // too): row 9 and columns 10, 11 are outside. Complete-tx counts the four rows (128 bytes, the kernel's expect-tx).
+  const RunResult r = four_rows(4, {2, 5, 0, 9}, 2, {4, 1, 7, 0});
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  const std::int32_t rows[4] = {2, 5, 0, 9};
+  for (std::int32_t j = 0; j < 4; ++j)
+    for (std::int32_t i = 0; i < 8; ++i) {
+      const std::int32_t x = 4 + i, y = rows[j];
+      CHECK(word(r, 0, static_cast<std::size_t>(8 * j + i)) == (x < 10 && y < 6 ? static_cast<std::uint32_t>(100 * y + x) : 0u));
+    }
+  // The scatter: src row j (words 8j..8j+7) to tensor row z_j, columns 2..9; row 7 is outside and skipped.
+  const std::int32_t to[4] = {4, 1, 7, 0};
+  for (std::uint32_t y = 0; y < 6; ++y)
+    for (std::uint32_t x = 0; x < 12; ++x) {
+      std::uint32_t expect = x < 10 ? 100 * y + x : 0xdeadbeef;
+      for (std::uint32_t j = 0; j < 4; ++j)
+        if (static_cast<std::int32_t>(y) == to[j] && x >= 2 && x < 10) expect = 5000 + 8 * j + (x - 2);
+      CHECK(word(r, 2, y * 12 + x) == expect);
+    }
+}
+
+TEST_CASE("cp.async.bulk.tensor .tile::gather4: a box more than one row high is illegal, as is a negative store row") {
+  // 5.5.3.4.1: "The size of the bounding box in the dimension 1 must be one."
+  const RunResult tall = four_rows(0, {0, 1, 2, 3}, 0, {0, 1, 2, 3}, 2);
+  CHECK(tall.problem.kind == Problem::Kind::illegal);
+  CHECK(tall.problem.message.find("size 1 in dimension 1") != std::string::npos);
+  // 9.7.9.25.5.1: in the .global.shared::cta direction the starting coordinates must be non-negative.
+  const RunResult negative = four_rows(0, {0, 1, 2, 3}, 0, {0, 1, -1, 3});
+  CHECK(negative.problem.kind == Problem::Kind::illegal);
+  CHECK(negative.problem.message.find("non-negative") != std::string::npos);
+}
+
+namespace {
 // replaced_tile of data/tensormap.ptx over a map of A (10 x 6 words, rows of 12) whose copy points at B instead.
 RunResult replaced_tile(std::uint32_t width, std::uint32_t rows, std::int32_t x, std::int32_t y, std::uint32_t field) {
   std::vector<std::uint32_t> a(6 * 12, 0), b(6 * 12, 0);
@@ -647,5 +697,8 @@ TEST_CASE("instruction_supported: the bulk forms the interpreter runs, and those
   CHECK(supported("cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [smem];"));
   CHECK(supported("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [smem];"));
   CHECK_FALSE(supported("cp.async.bulk.tensor.3d.shared::cluster.global.im2col::w.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3}], [mbar], {%h0, %h1};"));
-  CHECK_FALSE(supported("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [mbar];"));
+  CHECK(supported("cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [smem], [%rd1, {%r1, %r2, %r3, %r4, %r5}], [mbar];"));
+  CHECK(supported("cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [smem];"));
+  // .tile::scatter4 is no load mode of cp.reduce.async.bulk.tensor (9.7.9.25.5.3's syntax: .tile, .im2col_no_offs)
+  CHECK_FALSE(supported("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile::scatter4.bulk_group [%rd1, {%r1, %r2, %r3, %r4, %r5}], [smem];"));
 }

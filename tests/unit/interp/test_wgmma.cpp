@@ -68,7 +68,9 @@ struct Case {
   const char* dtype = "f32";
   int n = 16;
   bool reg_a = false, trans_a = false, trans_b = false, scale_d = true, neg_a = false, neg_b = false, chain = false, satfinite = false;
-  bool sparse = false;  // wgmma.mma_async.sp m64nNk64 (8-bit types), A in registers with sp-meta, sp-sel 0
+  bool sparse = false;  // wgmma.mma_async.sp: m64nNk64 (8-bit types) or m64nNk32 (16-bit), with sp-meta and sp-sel
+  int sel = 0;          // sp-sel
+  bool bad_meta = false;  // one metadata nibble names one position twice (9.7.15.6.1: undefined)
   int k() const { return (sparse ? 64 : 32) / a.bytes; }
   Smem sa, sb;
 };
@@ -107,9 +109,9 @@ std::string kernel(const Case& c) {
   const bool fp = c.a.enc[2] != 0, trans = c.a.bytes == 2;
   std::string mma = std::string("  wgmma.mma_async") + (c.sparse ? ".sp" : "") + ".sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(k) + "." +
                     c.dtype + "." + c.a.name + "." + c.b.name + (c.satfinite ? ".satfinite " : " ") + d + ", " +
-                    (c.reg_a ? "{%a0, %a1, %a2, %a3}" : "%rd9") + ", %rd10" + (c.sparse ? ", %a4, 0" : "") + ", %p2";
+                    (c.reg_a ? "{%a0, %a1, %a2, %a3}" : "%rd9") + ", %rd10" + (c.sparse ? ", %a4, " + std::to_string(c.sel) : "") + ", %p2";
   if (fp) mma += std::string(", ") + (c.neg_a ? "-1" : "1") + ", " + (c.neg_b ? "-1" : "1");
-  if (trans && !c.reg_a && !c.sparse) mma += c.trans_a ? ", 1" : ", 0";
+  if (trans && !c.reg_a) mma += c.trans_a ? ", 1" : ", 0";
   if (trans) mma += c.trans_b ? ", 1" : ", 0";
   mma += ";\n";
   s += "  wgmma.fence.sync.aligned;\n" + mma + "  wgmma.commit_group.sync.aligned;\n";
@@ -130,26 +132,40 @@ struct Inputs {
   std::vector<double> A, B;  // 64 x K, K x N, as values (negation applied on use)
 };
 
-// A sparse 64 x 64 A of 8-bit elements (9.7.15.6.1: 2:4, two 2-bit indices a chunk, any two distinct positions, in
-// either order: the first stored element goes to the index in bits 1..0) placed by the text's Figure 179 (thread
-// 32w + 4g + t: {a0..a3} the non-zeros of row 16w + g, columns 8t..8t+7, {a4..a7} of row 16w + g + 8, {a8..a11} and
-// {a12..a15} the same rows at columns 32 + 8t..) and Figures 180-181 (sp-meta, sp-sel 0: thread 4g holds row g's
-// chunks 0-7 (columns 0-31) in bits 4c..4c+3, 4g + 1 row g + 8's, 4g + 2 and 4g + 3 the same rows' chunks 8-15).
+// A sparse 64 x K A (9.7.15.6.1: 2:4, two 2-bit indices a chunk, any two distinct positions, in either order: the
+// first stored element goes to the index in bits 1..0). Stored element j of chunk ch of row m is element (m, 2 ch + j)
+// of the compressed 64 x K/2 matrix: in shared memory at c.sa (a descriptor A), or, 8-bit in registers, placed by the
+// text's Figure 179 (thread 32w + 4g + t: {a0..a3} the non-zeros of row 16w + g, columns 8t..8t+7, {a4..a7} of row
+// 16w + g + 8, {a8..a11} and {a12..a15} the same rows at columns 32 + 8t..). sp-meta: 8-bit by Figures 180-181
+// (sp-sel 0: thread 4g holds row g's chunks 0-7 (columns 0-31) in bits 4c..4c+3, 4g + 1 row g + 8's, 4g + 2 and
+// 4g + 3 the same rows' chunks 8-15); 16-bit by Figure 176 (sp-sel i: thread 4g + 2i holds row g's chunks 0-3 in
+// bits 4c..4c+3 and row g + 8's in bits 16 + 4c.., thread 4g + 2i + 1 their chunks 4-7); the other threads' sp-meta
+// is random and must not matter.
 template <class Value>
 void sparse_a(const Case& c, std::mt19937& rng, Inputs& in, Value&& value) {
+  const int K = c.k(), eb = c.a.bytes;
   in.ain.assign(128 * 5, 0);
+  for (int t = 0; t < 128 && eb == 2; ++t)
+    if ((t % 4) / 2 != c.sel) in.ain[t * 5 + 4] = static_cast<std::uint32_t>(rng());
   for (int m = 0; m < 64; ++m) {
     const int w = m / 16, r16 = m % 16, g = r16 % 8, hi = r16 / 8;
-    for (int ch = 0; ch < 16; ++ch) {
+    for (int ch = 0; ch < K / 4; ++ch) {
       int i0 = static_cast<int>(rng() % 4), i1 = static_cast<int>(rng() % 3);
       if (i1 >= i0) ++i1;  // distinct, in either order
-      const int meta_thread = 32 * w + 4 * g + hi + 2 * (ch / 8);
-      in.ain[meta_thread * 5 + 4] |= static_cast<std::uint32_t>(i0 | i1 << 2) << (4 * (ch % 8));
-      for (int j = 0; j < 2; ++j) {  // stored element j of the chunk: in thread 32w + 4g + (column / 8) % 4
+      if (c.bad_meta && m == 37 && ch == 5) i1 = i0;
+      const int meta_thread = eb == 1 ? 32 * w + 4 * g + hi + 2 * (ch / 8) : 32 * w + 4 * g + 2 * c.sel + ch / 4;
+      const int meta_bit = eb == 1 ? 4 * (ch % 8) : 16 * hi + 4 * (ch % 4);
+      in.ain[meta_thread * 5 + 4] |= static_cast<std::uint32_t>(i0 | i1 << 2) << meta_bit;
+      for (int j = 0; j < 2; ++j) {
         std::uint32_t bits;
         const int col = 4 * ch + (j ? i1 : i0);
-        in.A[m * 64 + col] = value(c.a, bits);
-        const int t = (col / 8) % 4, reg = hi + 2 * (col / 32), byte = 2 * ((col / 4) % 2) + j;
+        const double v = value(c.a, bits);
+        if (!(c.bad_meta && m == 37 && ch == 5 && j == 1)) in.A[m * K + col] = v;
+        if (!c.reg_a) {
+          std::memcpy(in.img.data() + c.sa.place(eb, 0, m, 2 * ch + j), &bits, eb);
+          continue;
+        }
+        const int t = (col / 8) % 4, reg = hi + 2 * (col / 32), byte = 2 * ((col / 4) % 2) + j;  // Figure 179
         in.ain[(32 * w + 4 * g + t) * 5 + reg] |= (bits & 0xff) << (8 * byte);
       }
     }
@@ -318,6 +334,48 @@ TEST_CASE("wgmma.mma_async.sp m64nNk64 (9.7.15.6.2.3): 8-bit A in registers, spa
   SUBCASE("u8 x u8, .satfinite") { Case c{kU8, kU8}; c.sparse = c.reg_a = true; c.dtype = "s32"; c.satfinite = true; c.sb = kmajor(64, false); check(c, 4); }
 }
 
+TEST_CASE("wgmma.mma_async.sp with A from a descriptor (9.7.15.6): .f16/.bf16 m64nNk32, 8-bit m64nNk64") {
+  // A is the compressed 64 x K/2 matrix, in the canonical layouts of 9.7.15.5.1.6 ("wgmma.mma_async{.sp}"); B's
+  // K of 64 bytes a row fits a 128B or 64B swizzle row K-major, or any N-major layout here.
+  SUBCASE("f16, f32 D, A K-major 128B, sp-sel 0") { Case c{kF16, kF16}; c.sparse = true; c.sa = kmajor(128, true, 64); c.sb = kmajor(128, false); check(c); }
+  SUBCASE("bf16, sp-sel 1, A M-major 64B, B N-major 32B, negated B") {
+    Case c{kBF16, kBF16};
+    c.sparse = true, c.sel = 1, c.trans_a = c.trans_b = true, c.neg_b = true;
+    c.sa = mnmajor(64, 64, 2);
+    c.sb = mnmajor(32, c.n, 2);
+    check(c, 2);
+  }
+  SUBCASE("f16 D, N = 64, chained, sp-sel 1, A K-major unswizzled, negated A") {
+    Case c{kF16, kF16};
+    c.sparse = true, c.sel = 1, c.dtype = "f16", c.n = 64, c.chain = true, c.neg_a = true;
+    c.sa = kmajor(0, true);
+    c.sb = kmajor(64, false);
+    check(c, 3);
+  }
+  SUBCASE("e4m3 x e5m2, f32 D, A K-major 64B") { Case c{kE4M3, kE5M2}; c.sparse = true; c.sa = kmajor(64, true); c.sb = kmajor(128, false); check(c, 4); }
+  SUBCASE("s8 x u8 .satfinite, A K-major 32B") { Case c{kS8, kU8}; c.sparse = true; c.dtype = "s32"; c.satfinite = true; c.sa = kmajor(32, true); c.sb = kmajor(64, false); check(c, 5); }
+}
+
+TEST_CASE("wgmma.mma_async.sp .f16: an sp-sel other than 0-1 and a metadata nibble naming one position twice are undefined") {
+  // 9.7.15.6.1: "the sparsity selector must be either 0 (threads T0, T1) or 1 (threads T2, T3); any other value
+  // results in an undefined behavior"; "Values 0b0000, 0b0101, 0b1010, 0b1111 are invalid values for metadata".
+  auto problem = [](const Case& c) {
+    std::mt19937 rng(1);
+    const Inputs in = inputs(c, rng);
+    return run(module_of(kernel(c), "wgmma_test.ptx"), launch_of(c, in, c.n / 2), {}).problem;
+  };
+  Case c{kF16, kF16};
+  c.sparse = true, c.sa = kmajor(128, true, 64), c.sb = kmajor(128, false);
+  c.sel = 2;
+  const Problem sel = problem(c);
+  CHECK(sel.kind == Problem::Kind::illegal);
+  CHECK(sel.message.find("sp-sel 2") != std::string::npos);
+  c.sel = 0, c.bad_meta = true;
+  const Problem meta = problem(c);
+  CHECK(meta.kind == Problem::Kind::illegal);
+  CHECK(meta.message.find("names one position twice") != std::string::npos);
+}
+
 TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and those it refuses by name") {
   auto supported = [](const std::string& line, const std::string& regs) {
     const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n";
@@ -332,12 +390,23 @@ TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and thos
   CHECK(supported("wgmma.wait_group.sync.aligned 1;", regs));
   CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
   CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
-  // 9.7.15.6 sparse: the 8-bit m64nNk64 forms with A in registers run; .f16/.bf16/.tf32 (A's register fragments
-  // are images in the text) and A from a descriptor do not; the .b1 forms are not modelled
+  // 9.7.15.6 sparse: the 8-bit m64nNk64 forms with A in registers or a descriptor and .f16/.bf16 with A from a
+  // descriptor run; .f16/.bf16 A in registers and .tf32 (A's register fragments are images in the text, the .tf32
+  // metadata figure is garbled) do not; the .b1 forms are not modelled
   CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.f32.e4m3.e5m2 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1;", regs));
   CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, %r1, 0, %p1;", regs));
-  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r1, 0, %p1;", regs));
-  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;", regs));
+  CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r1, 0, %p1;", regs));
+  CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;", regs));
+  CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 1, %p1, 1, 1, 1, 1;", regs));
+  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1, 0;", regs));
+  CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1;", regs));
+  auto why = [&](const std::string& line) {
+    const auto loaded = ptx::ir::load_ptx(".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n", "forms.ptx");
+    REQUIRE(loaded);
+    return instruction_unsupported_reason(loaded.module->functions[0].body[0]);
+  };
+  CHECK(why("wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1;").find("Figure 178") != std::string::npos);
+  CHECK(why("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1, 0;").find("Figure 175") != std::string::npos);
   CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
   // a D vector of the wrong length for n8 (.f32: N/2 = 4 registers)
   CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
