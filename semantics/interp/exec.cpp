@@ -253,6 +253,10 @@ std::uint8_t* Machine::locate(Thread& t, StateSpace space, std::uint64_t addr, s
   switch (space) {
     case StateSpace::global: case StateSpace::const_: {
       auto* r = global_.find(a, size);
+      if (r && is_write && r->read_only) {  // e.g. host memory registered with cudaHostRegisterReadOnly
+        fail(Problem::Kind::out_of_bounds, describe("illegal") + " to read-only memory '" + ptxcheck::names::variable_title(r->name) + "'", {&t});
+        return nullptr;
+      }
       if (r) p = r->bytes.data() + (a - r->base);
       if (r && !r->covers(a, size) && result_.stats.overrun_accesses++ == 0)  // inside the GPU slack only
         result_.first_overrun = {Problem::Kind::out_of_bounds, describe("out-of-bounds") + " past '" + ptxcheck::names::variable_title(r->name) + "', let through by the GPU slack", {position(t)}};

@@ -6,9 +6,11 @@
 
 namespace ptx::interp {
 
-std::uint64_t GlobalMemory::allocate(std::string name, std::uint64_t size, std::uint64_t align, bool read_only, std::uint64_t backing) {
+std::uint64_t GlobalMemory::allocate(std::string name, std::uint64_t size, std::uint64_t align, bool read_only, std::uint64_t backing,
+                                     std::uint64_t phase) {
   if (align < 16) align = 16;
-  std::uint64_t base = (next_ + align - 1) / align * align;
+  phase %= align;
+  std::uint64_t base = (next_ - phase + align - 1) / align * align + phase;
   const std::uint64_t held = std::max(size + slack_, backing);
   if (base + held >= kSharedWindow || size >= kSharedWindow || backing >= kSharedWindow) return 0;
   Region r;

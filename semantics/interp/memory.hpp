@@ -42,15 +42,18 @@ class GlobalMemory {
     std::uint64_t size = 0;           // bytes asked for
     std::vector<std::uint8_t> bytes;  // size + the memory's slack, or the backing asked for if more; zero-filled
     std::uint64_t reach = 0;          // bytes an access may touch: size + the memory's slack
-    bool read_only = false;  // .const
+    bool read_only = false;  // stores fault (allocate's read_only)
     bool covers(std::uint64_t addr, std::uint64_t n) const { return addr >= base && addr - base <= size && n <= size - (addr - base); }
   };
   // Bytes after every later allocation that accesses may reach without an error (see Options::gpu_slack_bytes).
   void set_slack(std::uint64_t bytes) { slack_ = bytes; }
   // Returns the base address of a new allocation of `size` bytes (zero-filled), aligned to `align`; 0 when it
   // would reach the generic windows (kSharedWindow), i.e. the memory is full. `backing`: bytes the allocation holds
-  // and no other allocation shares, beyond those an access may reach (managed memory's whole pages).
-  std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false, std::uint64_t backing = 0);
+  // and no other allocation shares, beyond those an access may reach (managed memory's whole pages). `phase`
+  // (below `align`): the base is phase modulo align (registered host memory keeps its host address's page offset).
+  // `read_only`: a store to it is an out-of-bounds fault (host memory registered read-only for the device).
+  std::uint64_t allocate(std::string name, std::uint64_t size, std::uint64_t align = 256, bool read_only = false, std::uint64_t backing = 0,
+                         std::uint64_t phase = 0);
   // Frees the allocation starting at `base` (cudaFree); false when no allocation starts there.
   bool release(std::uint64_t base);
   // The region holding [addr, addr+size) within its reach (size plus slack), or null when the access is out of bounds.

@@ -51,6 +51,10 @@ cudaDeviceProp device_properties(int device) {
   p.cooperativeLaunch = 1;
   p.clusterLaunch = 1;
   p.reservedSharedMemPerBlock = 1024;
+  // cudaHostRegister works, read-only too; the registered range's device pointer is not its host address
+  // (semantics/runtime/host_register.cpp).
+  p.hostRegisterSupported = p.hostRegisterReadOnlySupported = 1;
+  p.canUseHostPointerForRegisteredMem = 0;
   // --device-props: the user's values over these (the names are cudaDeviceProp's).
   for (const auto& [name, value] : Runtime::instance().device_overrides()) {
     const int v = static_cast<int>(value);
@@ -161,6 +165,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrPciBusId: *value = p.pciBusID; break;
     case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
     case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; break;
+    case cudaDevAttrHostRegisterReadOnlySupported: *value = p.hostRegisterReadOnlySupported; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = p.canUseHostPointerForRegisteredMem; break;
     case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory: case cudaDevAttrManagedMemory:
     case cudaDevAttrConcurrentManagedAccess: case cudaDevAttrPageableMemoryAccess: case cudaDevAttrEccEnabled:
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrComputeMode:

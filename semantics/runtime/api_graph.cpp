@@ -171,10 +171,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   const std::vector<GraphNode> nodes = ptx::runtime::exec_nodes(*e);
   if (int err = ptx::runtime::free_before_launch(nodes, e->auto_free)) return as_error(err);
   // (the node keeps its own copy: the executable may be destroyed first)
-  // (conditional handles with cudaGraphCondAssignDefault take their default value as each launch starts)
+  // (the executable's conditional values; those of handles with cudaGraphCondAssignDefault take their default as
+  // each launch starts)
   return as_error(ptx::runtime::now_or_captured(stream, "cudaGraphLaunch", ptx::runtime::child_graph_node,
-                                                [nodes, handles = e->conditional_handles] {
-                                                  ptx::runtime::assign_conditional_defaults(handles);
+                                                [nodes, values = e->conditional_values] {
+                                                  ptx::runtime::ConditionalLaunch launch(values);
                                                   return ptx::runtime::run_nodes(nodes);
                                                 }));
 }

@@ -136,7 +136,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
     return static_cast<cudaError_t>(Runtime::instance().record(cudaErrorGraphExecUpdateFailure));
   }
   take_work(*e->graph, *reinterpret_cast<Graph*>(graph));
-  e->conditional_handles = rt::conditional_handles(*e->graph);
+  e->conditional_values = rt::make_conditional_values(rt::conditional_handles(*e->graph));  // the new handles, at their defaults
   return cudaSuccess;
 }
 

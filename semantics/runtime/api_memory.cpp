@@ -91,7 +91,7 @@ cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, cudaMemLocation
 
 // Pinned host memory: a region the host and the kernels share at one address, as unified addressing makes
 // pinned memory (a kernel may read and write it, zero-copy); its contents reach a launch as managed memory's do.
-// Memory the program registers (cudaHostRegister) stays host memory: copies work, a kernel cannot reach it.
+// Memory the program registers (cudaHostRegister) gets a device pointer of its own (host_register.cpp).
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
   if (!ptr) return cudaErrorInvalidValue;
   return as_error(Runtime::instance().allocate_managed(ptr, size, "cudaMallocHost"));
@@ -101,11 +101,17 @@ cudaError_t cudaFreeHost(void* ptr) {
   if (ptr && !Runtime::instance().is_managed(ptr)) return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
   return as_error(Runtime::instance().release(ptr));
 }
+// Pinned memory is at one address for both; registered memory's device pointer is its region's (host_register.cpp).
 cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
-  if (!device || flags != 0) return cudaErrorInvalidValue;
-  if (!Runtime::instance().is_device_pointer(host))
-    return as_error(Runtime::instance().unimplemented("cudaHostGetDevicePointer of memory not allocated by cudaMallocHost/cudaHostAlloc",
-                                                      ptx::runtime::invalid_value));
+  if (!device || flags != 0) return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  if (void* registered = Runtime::instance().registered_device_pointer(host)) {
+    *device = registered;
+    return cudaSuccess;
+  }
+  if (!Runtime::instance().is_device_pointer(host)) {
+    Runtime::instance().report("cudaHostGetDevicePointer: the pointer is not in memory of cudaMallocHost, cudaHostAlloc or cudaHostRegister");
+    return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+  }
   *device = host;
   return cudaSuccess;
 }
@@ -114,8 +120,8 @@ cudaError_t cudaHostGetFlags(unsigned int* flags, void* host) {
   *flags = cudaHostAllocMapped | cudaHostAllocPortable;
   return cudaSuccess;
 }
-cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int) { return ptr && size ? cudaSuccess : cudaErrorInvalidValue; }
-cudaError_t cudaHostUnregister(void* ptr) { return ptr ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) { return as_error(Runtime::instance().register_host(ptr, size, flags)); }
+cudaError_t cudaHostUnregister(void* ptr) { return as_error(Runtime::instance().unregister_host(ptr)); }
 
 // The synchronous calls are potentially unsafe during a capture (graph.hpp: capture_forbids); the asynchronous
 // ones are recorded in a capturing stream (the copy reads its source when the graph runs, api_graph.cpp).
@@ -181,6 +187,8 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   attributes->device = owner >= 0 ? owner : Runtime::instance().current_device();
   attributes->devicePointer = type != cudaMemoryTypeUnregistered ? const_cast<void*>(ptr) : nullptr;
   attributes->hostPointer = type != cudaMemoryTypeDevice ? const_cast<void*>(ptr) : nullptr;
+  if (void* device = Runtime::instance().registered_device_pointer(ptr)) attributes->devicePointer = device;  // registered memory
+  if (void* host = Runtime::instance().registered_host_pointer(ptr)) attributes->hostPointer = host;
   return cudaSuccess;
 }
 

@@ -1,11 +1,12 @@
 // CUDA runtime API: memory pools (mempool.hpp). What a program can observe is modelled: which pool is a device's
 // default and current one, pool attributes (release threshold, the reuse switches, reserved and used bytes and
 // their high watermarks), trimming, and allocation from a pool. Reserved bytes are counted exactly (a GPU's driver
-// reserves in larger granules), and a freed allocation's bytes stay reserved for the pool until released. IPC
-// (export, import, shareable handles), host-located and managed pools, and pool access descriptors are refused by
-// name.
+// reserves in larger granules), and a freed allocation's bytes stay reserved for the pool until released; which
+// devices may reach a pool's allocations (access descriptors, pool_access.hpp, checked by --memcheck). IPC
+// (export, import, shareable handles) and host-located and managed pools are refused by name.
 #include "semantics/runtime/mempool.hpp"
 
+#include "semantics/runtime/pool_access.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <algorithm>
@@ -57,6 +58,13 @@ Pool* current_pool(int device) {
   return it != pools().current_of.end() ? it->second : default_pool(device);
 }
 void release_beyond(Pool& p, unsigned long long keep) { p.reserved = std::min(p.reserved, std::max(p.used, keep)); }
+// A descriptor cudaMemPoolSetAccess accepts for a pool on device `owner` (below).
+bool valid_access(const cudaMemAccessDesc& d, int owner) {
+  const int f = d.flags;
+  if (d.location.type != cudaMemLocationTypeDevice || !Runtime::instance().valid_device(d.location.id)) return false;
+  if (f != cudaMemAccessFlagsProtNone && f != cudaMemAccessFlagsProtRead && f != cudaMemAccessFlagsProtReadWrite) return false;
+  return d.location.id != owner || f == cudaMemAccessFlagsProtReadWrite;
+}
 }  // namespace
 
 namespace ptx::runtime {
@@ -73,6 +81,7 @@ int pool_allocate(void** pointer, size_t size, cudaMemPool_t handle) {
   rt.set_device(caller);
   if (e) return e;
   pools().allocations[*pointer] = {p, size};
+  pool_access_allocated(reinterpret_cast<std::uint64_t>(*pointer), size, p, p->props.location.id);
   p->used += size;
   p->used_high = std::max(p->used_high, p->used);
   p->reserved = std::max(p->reserved, p->used);  // freed bytes kept by the pool are reused first
@@ -195,6 +204,32 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, vo
     default: return invalid();
   }
 }
+// Access descriptors. cudaMemPoolSetAccess "controls visibility of pools between devices": each descriptor names a
+// device (cudaMemLocationTypeDevice, an ordinal) and its access (cudaMemAccessFlagsProtNone, ProtRead,
+// ProtReadWrite), for the pool's allocations made before and after. The pool's own device keeps read-write access
+// ("this access cannot be revoked"): a descriptor giving it less is cudaErrorInvalidValue (ptxcheck's reading: the
+// API lists only that error), as is any other location type, an ordinal out of range, or other flags; a list with
+// an invalid descriptor changes nothing.
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descList, size_t count) {
+  std::lock_guard lock(pools().mutex);
+  Pool* p = pool_of(pool);
+  if (!known(p) || (count && !descList)) return invalid();
+  for (size_t k = 0; k < count; ++k)
+    if (!valid_access(descList[k], p->props.location.id)) return invalid();
+  for (size_t k = 0; k < count; ++k)
+    ptx::runtime::pool_access_set(p, descList[k].location.id, static_cast<ptx::runtime::PoolAccess>(descList[k].flags));
+  return cudaSuccess;
+}
+// "Returns the accessibility of the pool's memory from the specified location."
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool, cudaMemLocation* location) {
+  std::lock_guard lock(pools().mutex);
+  Pool* p = pool_of(pool);
+  if (!known(p) || !flags || !location || location->type != cudaMemLocationTypeDevice || !Runtime::instance().valid_device(location->id))
+    return invalid();
+  *flags = static_cast<cudaMemAccessFlags>(ptx::runtime::pool_access_get(p, location->id, p->props.location.id));
+  return cudaSuccess;
+}
+
 // "Releases memory back to the OS until the pool contains fewer than minBytesToKeep reserved bytes, or there is
 // no more memory that the allocator can safely release" (not the bytes of outstanding allocations).
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep) {

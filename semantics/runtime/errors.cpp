@@ -29,6 +29,8 @@ constexpr ErrorText kErrors[] = {
     {peer_access_already_enabled, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
     {peer_access_not_enabled, "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"},
     {assert_failed, "cudaErrorAssert", "device-side assert triggered"},
+    {host_memory_already_registered, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
+    {host_memory_not_registered, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
     {illegal_instruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
     {misaligned_address, "cudaErrorMisalignedAddress", "misaligned address"},
     {launch_failure, "cudaErrorLaunchFailure", "unspecified launch failure"},

@@ -65,7 +65,7 @@ std::unique_ptr<GraphExec> instantiate(const Graph& g) {
   if (!topological_order(*e->graph, order)) return nullptr;
   for (const GraphNode* n : order) e->order.push_back(const_cast<GraphNode*>(n));
   for (std::size_t i = 0; i < g.nodes.size(); ++i) e->from_source[g.nodes[i].get()] = e->graph->nodes[i].get();
-  e->conditional_handles = conditional_handles(*e->graph);
+  e->conditional_values = make_conditional_values(conditional_handles(*e->graph));
   return e;
 }
 

@@ -16,6 +16,7 @@
 namespace ptx::runtime {
 
 struct Graph;
+struct ConditionalValues;  // graph_conditional.hpp
 
 // Node types, numbered as cudaGraphNodeType numbers them (driver_types.h).
 enum GraphNodeType : int { kernel_node = 0, memcpy_node = 1, memset_node = 2, host_node = 3, child_graph_node = 4, empty_node = 5,
@@ -60,7 +61,8 @@ struct GraphExec {
   std::map<const GraphNode*, GraphNode*> from_source;
   bool auto_free = false;              // cudaGraphInstantiateFlagAutoFreeOnLaunch
   const Graph* one_instance = nullptr;  // the graph it was made from, when that may have one instantiation at a time
-  std::vector<std::uint64_t> conditional_handles;  // of its conditional nodes, at any depth (defaults set at launch)
+  // Its own values of the handles of its conditional nodes, at any depth (graph_conditional.hpp).
+  std::shared_ptr<ConditionalValues> conditional_values;
   // Its own node for `source`, a node of the graph it was made from (the handle the exec SetParams calls take);
   // null when `source` is not one.
   GraphNode* node_for(const GraphNode* source) const;

@@ -30,11 +30,20 @@ Registry& registry() {
   static Registry r;
   return r;
 }
+ConditionalValues* running = nullptr;  // the launch under way's values (ConditionalLaunch), under registry().mutex
+
+// The value the running launch has for `handle`; else the handle's own.
+std::uint32_t* value_slot(std::uint64_t handle) {
+  if (running)
+    if (auto it = running->value.find(handle); it != running->value.end()) return &it->second;
+  auto it = registry().handles.find(handle);
+  return it == registry().handles.end() ? nullptr : &it->second.value;
+}
 
 std::uint32_t value_of(std::uint64_t handle) {
   std::lock_guard lock(registry().mutex);
-  auto it = registry().handles.find(handle);
-  return it == registry().handles.end() ? 0 : it->second.value;
+  const std::uint32_t* v = value_slot(handle);
+  return v ? *v : 0;
 }
 
 int run_body(const Graph& body) {
@@ -98,9 +107,8 @@ std::uint64_t create_conditional_handle(const Graph& g, std::uint32_t default_va
 
 bool set_conditional(std::uint64_t handle, std::uint32_t value) {
   std::lock_guard lock(registry().mutex);
-  auto it = registry().handles.find(handle);
-  if (it == registry().handles.end()) return false;
-  it->second.value = value;
+  if (!registry().handles.count(handle)) return false;
+  *value_slot(handle) = value;
   return true;
 }
 
@@ -170,10 +178,25 @@ std::vector<std::uint64_t> conditional_handles(const Graph& g) {
   return out;
 }
 
-void assign_conditional_defaults(const std::vector<std::uint64_t>& handles) {
+std::shared_ptr<ConditionalValues> make_conditional_values(const std::vector<std::uint64_t>& handles) {
   std::lock_guard lock(registry().mutex);
+  auto values = std::make_shared<ConditionalValues>();
   for (std::uint64_t h : handles)
-    if (auto it = registry().handles.find(h); it != registry().handles.end() && it->second.assign_default) it->second.value = it->second.default_value;
+    if (auto it = registry().handles.find(h); it != registry().handles.end()) values->value[h] = it->second.default_value;
+  return values;
+}
+
+ConditionalLaunch::ConditionalLaunch(std::shared_ptr<ConditionalValues> values) : values_(std::move(values)) {
+  std::lock_guard lock(registry().mutex);
+  for (auto& [h, v] : values_->value)
+    if (auto it = registry().handles.find(h); it != registry().handles.end() && it->second.assign_default) v = it->second.default_value;
+  outer_ = running;  // (a graph launch node inside another launch)
+  running = values_.get();
+}
+
+ConditionalLaunch::~ConditionalLaunch() {
+  std::lock_guard lock(registry().mutex);
+  running = outer_;
 }
 
 // cudaConditionalNodeParams::phGraph_out: "Allowed node types are kernel nodes, empty nodes, child graphs, memsets,

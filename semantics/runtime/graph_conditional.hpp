@@ -8,6 +8,7 @@
 #include "semantics/runtime/graph.hpp"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,8 +43,26 @@ GraphNode copy_node(const GraphNode& n);
 bool has_conditional_nodes(const Graph& g);
 // The handles of `g`'s conditional nodes and of those inside their bodies.
 std::vector<std::uint64_t> conditional_handles(const Graph& g);
-// At the start of a launch: the handles with cudaGraphCondAssignDefault take their default value.
-void assign_conditional_defaults(const std::vector<std::uint64_t>& handles);
+// The values of an executable graph's conditional handles: each executable has its own, which start at the
+// handles' default values (cudaGraphConditionalHandleCreate's "initial value for the conditional variable").
+struct ConditionalValues {
+  std::map<std::uint64_t, std::uint32_t> value;  // handle -> value
+};
+std::shared_ptr<ConditionalValues> make_conditional_values(const std::vector<std::uint64_t>& handles);
+// While alive, a launch of an executable graph: its conditional nodes read, and cudaGraphSetConditional sets,
+// `values` (the default "applied at the beginning of each graph execution if cudaGraphCondAssignDefault is set").
+// Outside every launch a kernel's cudaGraphSetConditional sets the handle's own value, which no executable reads.
+class ConditionalLaunch {
+ public:
+  explicit ConditionalLaunch(std::shared_ptr<ConditionalValues> values);
+  ~ConditionalLaunch();
+  ConditionalLaunch(const ConditionalLaunch&) = delete;
+  ConditionalLaunch& operator=(const ConditionalLaunch&) = delete;
+
+ private:
+  std::shared_ptr<ConditionalValues> values_;
+  ConditionalValues* outer_;
+};
 // Why `g`'s conditional bodies cannot be instantiated (a cycle, or a node of a kind a body may not hold), or "".
 std::string conditional_body_problem(const Graph& g);
 

@@ -2,6 +2,7 @@
 #include "semantics/runtime/memcheck.hpp"
 
 #include "semantics/runtime/findings.hpp"
+#include "semantics/runtime/pool_access.hpp"
 
 #include <iostream>
 
@@ -20,7 +21,8 @@ interp::RunResult MemcheckMonitor::run(const ir::Module& module, const interp::L
 std::string MemcheckMonitor::summary() {
   std::string s = "memcheck: " + std::to_string(launches_) + " launches, " + std::to_string(uninitialized_) + " uninitialized reads, " +
                   std::to_string(after_free_) + " accesses to freed memory" +
-                  (Runtime::instance().device_count() > 1 ? ", " + std::to_string(no_peer_access_) + " accesses to another device's memory without peer access" : "") +
+                  (Runtime::instance().device_count() > 1 ? ", " + std::to_string(no_peer_access_) + " accesses to another device's memory without peer access, " +
+                                                                  std::to_string(no_pool_access_) + " without pool access" : "") +
                   " (each reported once per source line)";
   if (inner_) s += "\nptxcheck exec: " + inner_->summary();
   return s;
@@ -72,10 +74,21 @@ void MemcheckMonitor::access(const interp::ThreadRef& t, const interp::MemoryAcc
 
 // Peer device memory access (Runtime API): once cudaDeviceEnablePeerAccess(peer) has run on a device, "all
 // allocations from peerDevice will immediately be accessible by the current device"; before, they are not.
-// Managed and pinned memory are every device's.
+// Managed and pinned memory are every device's. A memory pool's allocations follow the pool's access descriptors
+// instead (pool_access.hpp): none, read (a write is reported), or read and write.
 void MemcheckMonitor::peer_denied(const interp::ThreadRef& t, const interp::MemoryAccess& a, std::uint64_t base, const Allocation& alloc) {
   Runtime& r = Runtime::instance();
   if (r.device_count() == 1 || r.is_managed(reinterpret_cast<const void*>(base))) return;
+  PoolAccess access = pool_access_none;
+  if (int pool_device = 0; pool_access_at(base, device_, access, pool_device)) {
+    const bool writes = a.kind != interp::MemoryAccess::Kind::read;  // (an atomic needs write access even if it wrote nothing)
+    if (access == pool_access_read_write || (access == pool_access_read && !writes)) return;
+    const std::string what = std::string(writes ? "write to" : "read of") + " a memory pool allocation of device " + std::to_string(pool_device) +
+                             " from a kernel on device " + std::to_string(device_) + " without " + (access == pool_access_read ? "write " : "") +
+                             "access to the pool (cudaMemPoolSetAccess)";
+    report(what.c_str(), "ptxcheck.memcheck.pool-access", no_pool_access_, t, a, base, alloc);
+    return;
+  }
   const int owner = r.device_of(reinterpret_cast<const void*>(base));
   if (owner < 0 || r.peer_enabled(device_, owner)) return;
   const std::string what = "access to device " + std::to_string(owner) + "'s memory from a kernel on device " + std::to_string(device_) +

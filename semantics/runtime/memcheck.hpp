@@ -2,8 +2,9 @@
 // report them: a kernel's read of device memory no one has written (cudaMalloc'd bytes not yet set by a copy, a
 // memset or a kernel's write), and any access to memory the program has freed (freed allocations are kept, and
 // marked, so that the access is seen). With several devices (--devices N), also a kernel's access to another
-// device's cudaMalloc'd memory without peer access from its device (cudaDeviceEnablePeerAccess), which real
-// hardware does not allow. Out-of-bounds and misaligned accesses are faults of the interpreter in
+// device's cudaMalloc'd memory without peer access from its device (cudaDeviceEnablePeerAccess), or to a memory
+// pool's allocation without the access the pool grants that device (cudaMemPoolSetAccess), which real hardware
+// does not allow. Out-of-bounds and misaligned accesses are faults of the interpreter in
 // every mode. Each finding is reported once per CUDA line (or PTX instruction), with the kernel and thread.
 #pragma once
 
@@ -58,7 +59,7 @@ class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
   std::set<std::string> reported_;  // what + where, for one report per source line
   const ir::Module* module_ = nullptr;
   const interp::Launch* launch_ = nullptr;
-  std::uint64_t launches_ = 0, uninitialized_ = 0, after_free_ = 0, no_peer_access_ = 0, next_number_ = 1;
+  std::uint64_t launches_ = 0, uninitialized_ = 0, after_free_ = 0, no_peer_access_ = 0, no_pool_access_ = 0, next_number_ = 1;
   int device_ = 0;  // the device the launch runs on
 };
 

@@ -298,6 +298,7 @@ int Runtime::release(const void* pointer) {
   if (!pointer) return success;  // cudaFree(nullptr) does nothing
   const auto base = reinterpret_cast<std::uint64_t>(pointer);
   if (graph_memory_.count(base)) return graph_free(pointer);
+  if (registered_.count(base)) return record(invalid_value);  // cudaHostUnregister's to end
   if (auto m = managed_.find(base); m != managed_.end()) {
     munmap(reinterpret_cast<void*>(base), m->second);
     managed_.erase(m);
@@ -359,6 +360,8 @@ std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
   const auto a = reinterpret_cast<std::uint64_t>(address);
   if (auto m = managed_.upper_bound(a); m != managed_.begin() && a - std::prev(m)->first < std::prev(m)->second)
     return a - std::prev(m)->first + size <= std::prev(m)->second ? reinterpret_cast<std::uint8_t*>(a) : nullptr;  // the host's view
+  if (auto g = registered_.upper_bound(a); g != registered_.begin() && a - std::prev(g)->first < std::prev(g)->second.size)  // the host's bytes
+    return a - std::prev(g)->first + size <= std::prev(g)->second.size ? std::prev(g)->second.host + (a - std::prev(g)->first) : nullptr;
   auto* r = device_.memory.find(a, size ? size : 1);
   if (!r || a - r->base + size > r->size || freed_.count(r->base)) return nullptr;
   return r->bytes.data() + (a - r->base);
@@ -366,6 +369,7 @@ std::uint8_t* Runtime::device_bytes(const void* address, std::uint64_t size) {
 
 int Runtime::memory_type(const void* address) {
   std::lock_guard lock(mutex_);
+  if (registered_device_pointer(address) || registered_host_pointer(address)) return 1;
   if (!device_bytes(address, 1)) return 0;
   const auto a = reinterpret_cast<std::uint64_t>(address);
   const auto* r = device_.memory.find(a, 1);
@@ -506,8 +510,10 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   options.set_conditional = set_conditional;  // graph_conditional.hpp
   ++launches_;
   sync_managed(true);
+  sync_registered(true);
   const interp::RunResult result = monitor_ ? monitor_->run(*k->module->module, launch, options) : interp::run(*k->module->module, launch, options);
   sync_managed(false);
+  sync_registered(false);
   std::fflush(stdout);
   warp_instructions_ += result.stats.warp_instructions;
   if (result.ok()) return success;

@@ -30,7 +30,8 @@ enum Error : int {
   invalid_device_pointer = 17, invalid_memcpy_direction = 21, invalid_device_function = 98, invalid_device = 101,
   peer_access_already_enabled = 704, peer_access_not_enabled = 705,
   no_kernel_image = 209, invalid_ptx = 218, invalid_resource_handle = 400, illegal_state = 401, not_ready = 600,
-  illegal_address = 700, launch_timeout = 702, assert_failed = 710, illegal_instruction = 715, misaligned_address = 716,
+  illegal_address = 700, launch_timeout = 702, assert_failed = 710, host_memory_already_registered = 712,
+  host_memory_not_registered = 713, illegal_instruction = 715, misaligned_address = 716,
   launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
   stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, graph_exec_update_failure = 910,
   unknown = 999,
@@ -155,8 +156,17 @@ class Runtime {
   // addressing a kernel may dereference it (zero-copy).
   int allocate_managed(void** pointer, std::uint64_t size, const char* what = "cudaMallocManaged");
   bool is_managed(const void* base) const { return managed_.count(reinterpret_cast<std::uint64_t>(base)) != 0; }
-  // What `address` lies in, numbered as cudaMemoryType: 0 none of the runtime's, 1 pinned host memory, 2 device
-  // memory, 3 managed memory.
+  // Registered host memory (host_register.cpp; cudaHostRegister): the host range gets a device region of its own
+  // address (not the host's), whose bytes are the host's, copied in before each launch and back after it (not
+  // back for read-only registrations, whose region faults on a store). register_host answers the Runtime API's
+  // errors (cudaErrorInvalidValue, cudaErrorHostMemoryAlreadyRegistered); unregister_host takes the base address
+  // registered (else cudaErrorHostMemoryNotRegistered). The pointer lookups give null outside every registration.
+  int register_host(void* host, std::uint64_t size, unsigned flags);
+  int unregister_host(void* host);
+  void* registered_device_pointer(const void* host);
+  void* registered_host_pointer(const void* device);
+  // What `address` lies in, numbered as cudaMemoryType: 0 none of the runtime's, 1 pinned host memory (also
+  // registered memory, by either of its pointers), 2 device memory, 3 managed memory.
   int memory_type(const void* address);
   // The bytes [address, address + size) of one allocation, or null.
   std::uint8_t* device_bytes(const void* address, std::uint64_t size);
@@ -225,7 +235,15 @@ class Runtime {
   std::map<std::uint64_t, std::uint64_t> graph_memory_;  // graph allocations: base -> bytes
   std::map<std::uint64_t, std::uint64_t> managed_;  // base -> mapped bytes
   std::map<std::string, long long> device_overrides_;
-  void sync_managed(bool to_device);  // allocations freed but kept (LaunchMonitor::keep_freed)
+  void sync_managed(bool to_device);
+  void sync_registered(bool to_device);
+  struct Registered {
+    std::uint8_t* host = nullptr;
+    std::uint64_t size = 0;
+    bool read_only = false;
+  };
+  std::map<std::uint64_t, Registered> registered_;  // device base -> the host range it stands for
+  std::uint64_t registered_count_ = 0;  // allocations freed but kept (LaunchMonitor::keep_freed)
   int last_ = success;
   // devices.cpp: per device the sticky error, the module variables while another device is active, bytes in use.
   int device_count_ = 1, active_ = 0;

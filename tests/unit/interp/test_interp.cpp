@@ -3,6 +3,7 @@
 // atomics, calls through .param (ISA 7), bounds checks, initialised globals, and the fast path == ops.
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
+#include "semantics/interp/memory.hpp"
 #include "semantics/interp/npy.hpp"
 #include "semantics/interp/typed_buffer.hpp"
 #include "semantics/ir/address.hpp"
@@ -1740,4 +1741,23 @@ TEST_CASE("extern shared memory starts at its declared .align (ISA 5.4.5), after
   REQUIRE_MESSAGE(r.r.ok(), r.r.problem.message);
   CHECK(r.out[0] == 128);
   CHECK(r.out[1] == 0);
+}
+
+TEST_CASE("device memory: an allocation's phase places its base; a read-only one is loaded but a store faults") {
+  DeviceMemory dm;
+  const std::uint64_t base = dm.memory.allocate("registered read-only", 8, 4096, true, 0, 12);
+  REQUIRE(base != 0);
+  CHECK(base % 4096 == 12);
+  const std::uint32_t value = 0x1234;
+  std::memcpy(dm.memory.find(base, 4)->bytes.data(), &value, 4);
+  Options opt;
+  opt.device = &dm;
+  const std::string at = "  mov.u64 %rd3, " + std::to_string(base) + ";\n";
+  Run loaded = run_kernel(std::string(".visible .entry k(.param .u64 out) {\n") + kDecls + at + "  ld.global.u32 %r9, [%rd3];\n" + kStoreTid, 1, 1, opt);
+  REQUIRE_MESSAGE(loaded.r.ok(), loaded.r.problem.message);
+  CHECK(loaded.out[0] == 0x1234u);
+  Run stored = run_kernel(std::string(".visible .entry k(.param .u64 out) {\n") + kDecls + at + "  mov.u32 %r9, 1;\n  st.global.u32 [%rd3], %r9;\n" + kStoreTid, 1, 1, opt);
+  CHECK(stored.r.problem.kind == Problem::Kind::out_of_bounds);
+  CHECK(stored.r.problem.message.find("read-only memory 'registered read-only'") != std::string::npos);
+  CHECK(dm.memory.find(base, 4)->bytes[0] == 0x34);  // unchanged
 }
