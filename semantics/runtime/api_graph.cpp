@@ -4,6 +4,7 @@
 // graph launches. A launch of the instantiated graph runs every node after the nodes it depends on, in one order
 // the edges allow (insertion order where they leave a choice). Graphs built node by node: api_graph_nodes.cpp; memory
 // nodes: api_graph_memory.cpp; changing nodes and instantiated graphs: api_graph_update.cpp, api_graph_exec_update.cpp.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -29,7 +30,6 @@ std::map<const Graph*, int>& instantiated() {
   static std::map<const Graph*, int> m;
   return m;
 }
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 }  // namespace
 
 extern "C" {

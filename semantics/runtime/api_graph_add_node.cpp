@@ -2,6 +2,7 @@
 // type). Kernel, memcpy, memset, host, child graph, empty, event record, event wait and conditional nodes are made by the same
 // makers as their own Add calls (graph_nodes.cpp, graph_conditional.cpp); other types, edge data other than the
 // default and child graphs moved into the parent are refused by name.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -16,7 +17,6 @@ using ptx::runtime::GraphNode;
 using ptx::runtime::Runtime;
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 
 // The node `p` describes, made by its kind's maker (0), or the error (recorded).
 int make_node(const Graph& graph, cudaGraphNodeParams& p, GraphNode& node) {

@@ -3,6 +3,7 @@
 // cudaGraphExecEventRecordNodeSetEvent/cudaGraphExecEventWaitNodeSetEvent). The nodes themselves are made by
 // graph_nodes.cpp (make_event_record_node, make_event_wait_node) for cudaGraphAddEventRecordNode/WaitNode,
 // cudaGraphAddNode and stream capture with cudaEventRecordExternal / cudaEventWaitExternal.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -14,7 +15,6 @@ using ptx::runtime::Runtime;
 namespace rt = ptx::runtime;
 
 namespace {
-cudaError_t invalid() { return static_cast<cudaError_t>(Runtime::instance().record(rt::invalid_value)); }
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 
 // The event of `node` when it is an event node of `type` (else cudaErrorInvalidValue).

@@ -5,6 +5,7 @@
 // undefined: --memcheck sees them uninitialized), a free node, cudaFreeAsync or cudaFree ends their life. Outside
 // it host copies from or to them fail and --memcheck reports a kernel's access as one to freed memory.
 // cudaMallocAsync / cudaFreeAsync in a capturing stream record these nodes (api_memory.cpp).
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -86,7 +87,6 @@ int free_before_launch(const std::vector<GraphNode>& nodes, bool auto_free) {
 }  // namespace ptx::runtime
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 const GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<const GraphNode*>(n); }
 }  // namespace
 

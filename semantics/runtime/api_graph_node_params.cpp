@@ -5,6 +5,7 @@
 // type in the parameters "must match the type of node" (else cudaErrorInvalidValue); memory allocation and free
 // nodes are refused with cudaErrorNotSupported ("Modifying parameters is not supported", "API unsupported");
 // conditional nodes, which neither table lists, by name.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -20,11 +21,6 @@ using ptx::runtime::Runtime;
 namespace rt = ptx::runtime;
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
-cudaError_t invalid(const std::string& why) {
-  Runtime::instance().report(why);
-  return as_error(Runtime::instance().record(rt::invalid_value));
-}
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 
 // What both calls refuse: a type other than the node's, memory nodes, conditional nodes. cudaSuccess otherwise.

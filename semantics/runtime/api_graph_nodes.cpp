@@ -5,6 +5,7 @@
 // (api_graph_update.cpp). Memory nodes: api_graph_memory.cpp; conditional nodes and the generic cudaGraphAddNode:
 // api_graph_conditional.cpp, api_graph_add_node.cpp; event nodes' events: api_graph_events.cpp. Nodes of kinds not
 // implemented (external semaphores) stay unimplemented, by name (api_missing.cpp).
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -18,8 +19,6 @@ using ptx::runtime::GraphNode;
 using ptx::runtime::Runtime;
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
-cudaError_t invalid() { return as_error(Runtime::instance().record(ptx::runtime::invalid_value)); }
 Graph* graph_of(cudaGraph_t g) { return reinterpret_cast<Graph*>(g); }
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 

@@ -3,6 +3,7 @@
 // cudaGraphNodeSetEnabled/GetEnabled, and cudaGraphExecUpdate. An instantiated graph keeps its own copy of every
 // node (graph.hpp, GraphExec): changing the graph afterwards does not change it, and changing it reaches only
 // later launches ("node is also not modified by this call").
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/runtime.hpp"
 
@@ -15,11 +16,6 @@ using ptx::runtime::Runtime;
 namespace rt = ptx::runtime;
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
-cudaError_t invalid(const std::string& why = {}) {
-  if (!why.empty()) Runtime::instance().report(why);
-  return as_error(Runtime::instance().record(rt::invalid_value));
-}
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 // The instantiated graph's own node for `node` of the graph it was made from, or null.
 GraphNode* exec_node(cudaGraphExec_t exec, cudaGraphNode_t node) {

@@ -1,5 +1,6 @@
 // CUDA runtime API: device memory, host memory, copies and symbols (cuda_runtime_api.h, "Memory Management").
 // Asynchronous forms complete before they return: one of the orders a stream allows (docs/exec.md).
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/graph_nodes.hpp"
 #include "semantics/runtime/mempool.hpp"
@@ -13,7 +14,6 @@
 using ptx::runtime::Runtime;
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 
 // The device address `offset` bytes into a registered variable, checking that `count` bytes fit.
 cudaError_t symbol_at(const void* symbol, size_t count, size_t offset, void*& address) {

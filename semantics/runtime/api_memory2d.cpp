@@ -1,5 +1,6 @@
 // CUDA runtime API: pitched linear memory (cudaMallocPitch, cudaMalloc3D), 2D and 3D copies and sets between
 // linear memory (with a CUDA array on one side: api_texture.cpp). Peer copies: api_peer.cpp.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/pitched.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -44,7 +45,6 @@ int set_rows(void* dst, size_t pitch, unsigned value, size_t element, size_t wid
 }  // namespace ptx::runtime
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 }  // namespace
 
 extern "C" {

@@ -4,6 +4,7 @@
 // reserves in larger granules), and a freed allocation's bytes stay reserved for the pool until released; which
 // devices may reach a pool's allocations (access descriptors, pool_access.hpp, checked by --memcheck). IPC
 // (export, import, shareable handles) and host-located and managed pools are refused by name.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/mempool.hpp"
 
 #include "semantics/runtime/pool_access.hpp"
@@ -36,7 +37,6 @@ Pools& pools() {
   static Pools p;
   return p;
 }
-cudaError_t invalid() { return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value)); }
 Pool* pool_of(cudaMemPool_t p) { return reinterpret_cast<Pool*>(p); }
 bool known(const Pool* p) {
   auto& all = pools().all;

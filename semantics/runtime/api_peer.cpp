@@ -1,6 +1,7 @@
 // CUDA runtime API: peer device memory access and peer copies between the devices of `ptxcheck exec --devices N`
 // (devices.cpp). Every device may access every other's memory once the program enables it; copies between
 // devices work without it, as CUDA's do.
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/runtime.hpp"
 
 #include <cuda_runtime_api.h>
@@ -8,7 +9,6 @@
 using ptx::runtime::Runtime;
 
 namespace {
-cudaError_t as_error(int e) { return static_cast<cudaError_t>(e); }
 cudaError_t invalid_device() { return as_error(Runtime::instance().record(cudaErrorInvalidDevice)); }
 }  // namespace
 

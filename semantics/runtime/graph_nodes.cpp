@@ -2,6 +2,7 @@
 // (api_graph_update.cpp), and adding a made node to a graph. Each checks its parameters as cudaGraphAdd*Node does.
 #include "semantics/runtime/graph_nodes.hpp"
 
+#include "semantics/runtime/api_error.hpp"
 #include "semantics/runtime/graph_conditional.hpp"
 #include "semantics/runtime/graph_memory.hpp"
 #include "semantics/runtime/pitched.hpp"
@@ -14,7 +15,6 @@
 namespace ptx::runtime {
 
 namespace {
-cudaError_t invalid() { return static_cast<cudaError_t>(Runtime::instance().record(invalid_value)); }
 GraphNode* node_of(cudaGraphNode_t n) { return reinterpret_cast<GraphNode*>(n); }
 }  // namespace
 
