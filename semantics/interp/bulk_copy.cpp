@@ -525,9 +525,18 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
     return false;
   }
   if (im2col && !im2col_operands(m, t, load ? &o[3] : nullptr, c)) return false;
+  if ((c.reduce || map->oob_nan) && map->type->values > 1) {
+    m.fail(Problem::Kind::illegal, c.name + ": " + (c.reduce ? "cp.reduce.async.bulk" : "OOB-NaN fill") + " does not take the sub-byte type ." + map->type->name + " (ISA 9.7.9.25.5.1)", {&t});
+    return false;
+  }
+  // A packed type's copy moves whole containers (5.5.1.1): dimension 0 in containers from here on.
+  if (const std::string why = packed_to_containers(c.map, c.coords[0]); !why.empty()) {
+    m.fail(Problem::Kind::unsupported, c.name + ": " + why, {&t});
+    return false;
+  }
   c.size = c.elements() * map->type->bytes;
   // 9.7.9.25.5.1: with the 96B swizzle "Box-Size[0] must be less than or equal to 96B".
-  if (map->swizzle == kSwizzle96B && (map->im2col ? map->channels : map->box[0]) * map->type->bytes > 96) {
+  if (map->swizzle == kSwizzle96B && (map->im2col ? map->channels : c.map.box[0]) * map->type->bytes > 96) {
     m.fail(Problem::Kind::illegal, c.name + ": the 96B swizzle takes a box of at most 96 bytes in dimension 0 (ISA 9.7.9.25.5.1)", {&t});
     return false;
   }

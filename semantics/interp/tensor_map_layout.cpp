@@ -18,7 +18,10 @@ constexpr TensorDataType kDataTypes[] = {
     {"s32", 4, false, 0},          {"u64", 8, false, 0},          {"s64", 8, false, 0},
     {"f16", 2, true, 0x7fff},      {"f32", 4, true, 0x7fffffff},  {"f64", 8, true, 0x7fffffffffffffff},
     {"bf16", 2, true, 0x7fff},     {"f32_ftz", 4, true, 0x7fffffff}, {"tf32", 4, true, 0x7fffffff},
-    {"tf32_ftz", 4, true, 0x7fffffff}};
+    {"tf32_ftz", 4, true, 0x7fffffff},
+    // ISA 5.5.1.1: ".b4x16 ... the packed sixteen .b4 elements in a 64-bits container is copied as is between the
+    // shared memory and the global memory" (cuda.h's CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B).
+    {"b4x16", 8, false, 0, 16}};
 const TensorDataType* data_type(std::string_view name) {
   for (const auto& d : kDataTypes)
     if (name == d.name) return &d;
@@ -60,7 +63,32 @@ std::string im2col_error(const Launch::TensorMap& m, unsigned element_bytes, std
   return "";
 }
 
+// Why the interpreter does not model the other packed types of 5.5.1.1 and Table 33 (elemtype 14, 15) and the
+// interleaved layouts of 5.5.6 (interleave_layout 1, 2): what their text leaves open.
+constexpr const char* kPaddedTypesOpen =
+    "5.5.1.1 appends padding in shared memory (.b4x16_p64: 8 bytes after each 8, .b6x16_p32: 4 after each 12), but "
+    "9.7.9.25.5.2's complete-tx counts the \"amount of data copied in bytes\" without saying whether that is the bytes "
+    "read or the padded bytes written, and .b6p2x16 packs 6-bit values \"contiguously\" in an order given only by Figure 7";
+constexpr const char* kInterleaveOpen =
+    "5.5.6 names NC/8DHWC8 and NC/16HWC16 and groups C in 16- or 32-byte slices, but not which map dimension or "
+    "coordinate indexes the slice and the channel in it, nor where a box lands in shared memory (Figures 23-24 only; "
+    "its \"8 byte interleave ... 16 bytes\" also disagrees with Table 33's 16B/32B)";
+
 }  // namespace
+
+std::string packed_to_containers(TensorMapFields& m, std::int64_t& coord0) {
+  const unsigned v = m.type->values;
+  if (v == 1) return "";
+  if (m.im2col) return std::string("an im2col map of the packed type .") + m.type->name + " is not modelled";
+  // 5.5.1.1 defines the copy of whole containers "as is": a box or tensor starting or ending inside one is not.
+  if (coord0 % v || m.box[0] % v || m.dim[0] % v)
+    return std::string("with the packed type .") + m.type->name + " the coordinate, box size and tensor size of dimension 0 must be multiples of " +
+           std::to_string(v) + " (ISA 5.5.1.1 copies whole containers \"as is\")";
+  m.dim[0] /= v;
+  m.box[0] /= v;
+  coord0 /= v;
+  return "";
+}
 
 std::optional<TensorMapFields> decode_tensor_map(const std::uint8_t* b) {
   if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return std::nullopt;
@@ -128,7 +156,7 @@ std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std:
 // .mode is .tile, which "specifies the mode of the tensor-map object": an im2col map is refused.
 std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, unsigned ord, std::uint64_t value) {
   static constexpr const char* kElemTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16",
-                                               "f32", "f32_ftz", "f64", "bf16", "tf32", "tf32_ftz"};
+                                               "f32", "f32_ftz", "f64", "bf16", "tf32", "tf32_ftz", "b4x16"};
   if (get<std::uint32_t>(b, 0) != kTensorMapMagic) return "the 128 bytes are no tensor map (none made by cuTensorMapEncodeTiled)";
   if (get<std::uint8_t>(b, kMode) == 1) return "the tensor map is an im2col one, and .tile names the map's mode (ISA 9.7.9.26)";
   auto set = [&](std::size_t at, auto v) { std::memcpy(b + at, &v, sizeof v); };
@@ -151,10 +179,8 @@ std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, un
     if (value < 1 || value > 8) return "element_stride must be 1 to 8";
     set(98 + ord, static_cast<std::uint8_t>(value));
   } else if (field == "elemtype") {
-    // 13-15 (.b4x16, .b4x16_p64, .b6x16_p32 / .b6p2x16): 5.5.1.1 gives their shared-memory padding by figures
-    // only, and neither how globalDim and boxDim count packed elements nor how out-of-bound ones are filled.
-    static constexpr const char* kPacked[] = {".b4x16", ".b4x16_p64", ".b6x16_p32 / .b6p2x16"};
-    if (value >= 13 && value <= 15) return "elemtype " + std::to_string(value) + " (" + kPacked[value - 13] + ", a packed sub-byte type of ISA 5.5.1.1) is not modelled";
+    if (value == 14 || value == 15)
+      return "elemtype " + std::to_string(value) + (value == 14 ? " (.b4x16_p64" : " (.b6x16_p32 / .b6p2x16") + ") is not modelled: " + kPaddedTypesOpen;
     if (value > 15) return "elemtype must be 0 to 15 (Table 33)";
     set(4, static_cast<std::uint8_t>(data_type(kElemTypes[value]) - kDataTypes));
   } else if (field == "swizzle_mode") {
@@ -164,8 +190,7 @@ std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, un
     if (value > 1) return "fill_mode must be 0 (zero fill) or 1 (OOB-NaN fill)";
     set(7, static_cast<std::uint8_t>(value));
   } else if (field == "interleave_layout") {
-    // 5.5.6 names the layouts (NC/8DHWC8, NC/16HWC16) but gives the addressing of a box only by figures.
-    if (value == 1 || value == 2) return std::string("interleave_layout ") + (value == 1 ? "1 (16B interleave)" : "2 (32B interleave)") + " is not modelled (ISA 5.5.6 shows the layout by figures only)";
+    if (value == 1 || value == 2) return std::string("interleave_layout ") + (value == 1 ? "1 (16B interleave)" : "2 (32B interleave)") + " is not modelled: " + kInterleaveOpen;
     if (value != 0) return "interleave_layout must be 0 to 2 (Table 33)";
   } else if (field == "swizzle_atomicity" || field == "swizzle_atomicsity") {
     static constexpr const char* kAtomicity[] = {"", "1 (32B atomicity)", "2 (32B atomicity with 8B flip)", "3 (64B atomicity)"};
@@ -179,13 +204,19 @@ std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, un
 
 std::string tensor_map_error(const Launch::TensorMap& m) {
   const TensorDataType* t = data_type(m.data_type);
-  if (!t) return "data_type '" + m.data_type + "' is none of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz (the packed 16U4/16U6 types are not modelled)";
+  if (m.data_type == "b4x16_p64" || m.data_type == "b6x16_p32" || m.data_type == "b6p2x16")
+    return "data_type '" + m.data_type + "' is not modelled: " + kPaddedTypesOpen;
+  if (!t) return "data_type '" + m.data_type + "' is none of u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32_ftz tf32 tf32_ftz b4x16";
   const std::size_t rank = m.global_dim.size();
   if (rank < 1 || rank > 5) return "the rank (the length of global_dim) must be 1 to 5";
   if (m.im2col && rank < 3) return "an im2col map needs rank 3, 4 or 5 (NWC, NHWC, NDHWC; ISA 5.5.4)";
   if (m.global_strides.size() != rank - 1 || (!m.im2col && m.box_dim.size() != rank) || m.element_strides.size() != rank)
     return m.im2col ? "global_strides needs rank - 1 entries, element_strides rank entries" : "global_strides needs rank - 1 entries, box_dim and element_strides rank entries";
-  if (m.interleave != "none") return "interleave '" + m.interleave + "' is not modelled (only none; ISA 5.5.6 shows the interleaved layouts by figures only)";
+  if (m.interleave != "none") return "interleave '" + m.interleave + "' is not modelled (only none): " + kInterleaveOpen;
+  if (t->values > 1 && m.im2col) return "an im2col map of the packed type " + m.data_type + " is not modelled";
+  if (t->values > 1 && (m.global_dim[0] % t->values || m.box_dim[0] % t->values))
+    return "global_dim[0] and box_dim[0] of a " + m.data_type + " tensor must be multiples of " + std::to_string(t->values) +
+           " (they count 4-bit values; ISA 5.5.1.1 copies whole 64-bit containers)";
   if (m.swizzle != "none" && m.swizzle != "32B" && m.swizzle != "64B" && m.swizzle != "128B")
     return "swizzle '" + m.swizzle + "' is not modelled (none, 32B, 64B, 128B: the patterns ISA 5.5.7 states)";
   if (m.oob_fill != "none" && m.oob_fill != "nan") return "oob_fill must be none or nan";
@@ -198,7 +229,7 @@ std::string tensor_map_error(const Launch::TensorMap& m) {
   }
   for (auto s : m.global_strides)
     if (s % 16 || s >= (std::uint64_t(1) << 40)) return "global_strides must be multiples of 16 below 2^40";
-  std::uint64_t inner = std::uint64_t(m.im2col ? 0 : m.box_dim[0]) * t->bytes;
+  std::uint64_t inner = std::uint64_t(m.im2col ? 0 : m.box_dim[0]) / t->values * t->bytes;
   if (m.im2col) {
     if (auto why = im2col_error(m, t->bytes, inner); !why.empty()) return why;
   } else if (inner % 16) {

@@ -6,17 +6,22 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace ptx::interp {
 
 // A data type of cuTensorMapEncodeTiled (CUtensorMapDataType, cuda.h): its element bytes, and the bits an
 // out-of-bound element gets with oob_fill nan (5.5.3.3 "a special NaN called OOB-NaN"; the ISA does not give its
 // bits: the interpreter uses the canonical NaN of the format, docs/async-copies.md).
+// A packed sub-byte type (ISA 5.5.1.1) moves `values` values in one container of `bytes` bytes; dimensions, boxes
+// and coordinates count values (cuda.h: CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B is "4 bits"), and a copy moves whole
+// containers (containers_of). Only .b4x16 is modelled, docs/async-copies.md says why.
 struct TensorDataType {
   const char* name;
   unsigned bytes;
   bool is_float;
   std::uint64_t nan;
+  unsigned values = 1;
 };
 
 // Swizzle modes in the layout's byte 6: Table 33's .swizzle_mode numbering (0-3 are also CUtensorMapSwizzle's).
@@ -48,6 +53,10 @@ struct TensorMapFields {
 
 // Decodes 128 bytes as a tensor map; nullopt when they are not one the interpreter encoded.
 std::optional<TensorMapFields> decode_tensor_map(const std::uint8_t* bytes);
+
+// A tiled map of a packed type in containers, for the copy (dimension 0's size and box, and the start coordinate
+// `coord0`, divided by the values a container holds); why not, when one of them is no multiple of it.
+std::string packed_to_containers(TensorMapFields& m, std::int64_t& coord0);
 
 // ISA 5.5.7: the 32B, 64B and 128B (16-byte atomicity) swizzle modes permute the 16-byte chunks of each 128-byte
 // row of shared memory: chunk c of row r goes to chunk c ^ (r mod 2, 4, 8), the pattern repeating every 256, 512

@@ -493,6 +493,68 @@ TEST_CASE("tensor maps: bad descriptions are refused; bytes that are no tensor m
   CHECK(r.problem.message.find("not a tensor map") != std::string::npos);
 }
 
+TEST_CASE("cp.async.bulk.tensor .b4x16: whole 64-bit containers of sixteen 4-bit values, copied as is (ISA 5.5.1.1)") {
+  // The 10 x 6 u32 tensor of tile_launch as .b4x16: a row is 80 values (40 bytes, 5 containers: container k is
+  // words 2k, 2k + 1), rows 48 bytes apart. Dimensions and coordinates count 4-bit values (cuda.h); the box is 32
+  // values (2 containers, 16 bytes) x 4 rows, 64 bytes, the complete-tx the kernel expects.
+  Launch l = tile_launch("tile2d", 4, "none");
+  Launch::TensorMap& m = l.tensor_maps[0];
+  m.data_type = "b4x16";
+  m.global_dim = {80, 6};
+  m.box_dim = {32, 4};
+  {
+    // Load at (16, 3): containers 1-2 (words 2-5) of rows 3-6, row 6 out of bounds (zeros). Store at (32, 4):
+    // src words 4j .. 4j + 3 (5000 + w) to containers 2-3 (words 4-7) of rows 4 and 5; rows 6 and 7 skipped.
+    l.params = tile_params(16, 3, 32, 4, 64);
+    const RunResult r = run(bulk_module(), l);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      const std::uint32_t y = 3 + k / 4, x = 2 + k % 4;
+      CHECK(word(r, 0, k) == (y < 6 ? 100 * y + x : 0u));
+    }
+    for (std::uint32_t y = 0; y < 6; ++y)
+      for (std::uint32_t x = 0; x < 12; ++x) {
+        const bool stored = y >= 4 && x >= 4 && x < 8;
+        CHECK(word(r, 2, y * 12 + x) == (stored ? 5000 + 4 * (y - 4) + (x - 4) : x < 10 ? 100 * y + x : 0xdeadbeef));
+      }
+  }
+  {
+    // Load at (64, 0): container 4 (words 8-9) is in the tensor, container 5 (values 80-95) past its end: zeros.
+    l.params = tile_params(64, 0, 0, 0, 64);
+    const RunResult r = run(bulk_module(), l);
+    REQUIRE_MESSAGE(r.ok(), r.problem.message);
+    for (std::uint32_t k = 0; k < 16; ++k) CHECK(word(r, 0, k) == (k % 4 < 2 ? 100 * (k / 4) + 8 + k % 4 : 0u));
+  }
+  // A box starting inside a container is not what 5.5.1.1 defines: refused, not guessed.
+  l.params = tile_params(8, 0, 0, 0, 64);
+  const RunResult r = run(bulk_module(), l);
+  CHECK(r.problem.kind == Problem::Kind::unsupported);
+  CHECK(r.problem.message.find("multiples of 16") != std::string::npos);
+}
+
+TEST_CASE("tensor maps: the padded sub-byte types and interleaved layouts are refused with what ISA 5.5.1.1 / 5.5.6 leave open") {
+  nlohmann::json j = nlohmann::json::parse(R"({"buffers": {"A": {"zero_bytes": 256},
+      "tmap": {"zero_bytes": 128, "tensor_maps": [{"at": 0, "data_type": "b4x16", "global": {"buffer": "A"},
+        "global_dim": [80, 6], "global_strides": [48], "box_dim": [24, 4]}]}}})");
+  Launch l;
+  std::string error;
+  CHECK_FALSE(launch_from_json(j, l, error));  // 24 values end inside a container
+  CHECK(error.find("multiples of 16") != std::string::npos);
+  j["buffers"]["tmap"]["tensor_maps"][0]["box_dim"] = {32, 4};
+  CHECK(launch_from_json(j, l = {}, error));
+  for (const char* type : {"b4x16_p64", "b6x16_p32", "b6p2x16"}) {
+    CAPTURE(type);
+    j["buffers"]["tmap"]["tensor_maps"][0]["data_type"] = type;
+    CHECK_FALSE(launch_from_json(j, l = {}, error));
+    CHECK(error.find("is not modelled: 5.5.1.1 appends padding") != std::string::npos);
+  }
+  j["buffers"]["tmap"]["tensor_maps"][0]["data_type"] = "u32";
+  j["buffers"]["tmap"]["tensor_maps"][0]["box_dim"] = {8, 4};
+  j["buffers"]["tmap"]["tensor_maps"][0]["interleave"] = "16B";
+  CHECK_FALSE(launch_from_json(j, l = {}, error));
+  CHECK(error.find("is not modelled (only none): 5.5.6 names NC/8DHWC8") != std::string::npos);
+}
+
 namespace {
 // A 4D NHWC tensor of u32 (ISA 5.5.4: dimension 0 C, 1 W, 2 H, 3 N): C = 4, W = 3, H = 3, N = 2, dense
 // (strides 16, 48, 144 bytes), element (c, w, h, n) = 1000 n + 100 h + 10 w + c; an im2col map of it with the
@@ -660,11 +722,21 @@ TEST_CASE("tensormap.replace: 96B swizzle (Table 33 value 4) is the 32B table on
     CHECK(swizzled(16 * dense, map->swizzle) == 16 * q);
   }
   // Values Table 33 gives and the interpreter does not model: each named.
-  CHECK(replace_tensor_map_field(bytes.data(), "elemtype", 0, 13).find(".b4x16, a packed sub-byte type") != std::string::npos);
-  CHECK(replace_tensor_map_field(bytes.data(), "elemtype", 0, 14).find(".b4x16_p64") != std::string::npos);
-  CHECK(replace_tensor_map_field(bytes.data(), "elemtype", 0, 15).find(".b6x16_p32 / .b6p2x16") != std::string::npos);
-  CHECK(replace_tensor_map_field(bytes.data(), "interleave_layout", 0, 1).find("16B interleave) is not modelled") != std::string::npos);
-  CHECK(replace_tensor_map_field(bytes.data(), "interleave_layout", 0, 2).find("32B interleave) is not modelled") != std::string::npos);
+  // 13 (.b4x16) is modelled; the padded types 14-15 and the interleaved layouts say what their text leaves open.
+  auto b4 = bytes;
+  REQUIRE(replace_tensor_map_field(b4.data(), "elemtype", 0, 13).empty());
+  CHECK(std::string(decode_tensor_map(b4.data())->type->name) == "b4x16");
+  for (unsigned v : {14u, 15u}) {
+    const std::string why = replace_tensor_map_field(bytes.data(), "elemtype", 0, v);
+    CHECK(why.find(v == 14 ? ".b4x16_p64) is not modelled" : ".b6x16_p32 / .b6p2x16) is not modelled") != std::string::npos);
+    CHECK(why.find("amount of data copied in bytes") != std::string::npos);
+    CHECK(why.find("Figure 7") != std::string::npos);
+  }
+  for (unsigned v : {1u, 2u}) {
+    const std::string why = replace_tensor_map_field(bytes.data(), "interleave_layout", 0, v);
+    CHECK(why.find(v == 1 ? "16B interleave) is not modelled" : "32B interleave) is not modelled") != std::string::npos);
+    CHECK(why.find("which map dimension or coordinate indexes the slice") != std::string::npos);
+  }
   CHECK(replace_tensor_map_field(bytes.data(), "swizzle_atomicity", 0, 3).find("64B atomicity) is not modelled") != std::string::npos);
   CHECK(replace_tensor_map_field(bytes.data(), "swizzle_mode", 0, 5).find("0 to 4") != std::string::npos);
   // tensormap.replace's only .mode is .tile: an im2col map is refused.
