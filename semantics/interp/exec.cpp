@@ -482,6 +482,9 @@ void Machine::exec_load_store(Thread& t, const Instruction& ins, const Decoded& 
   if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, f.bytes());
   if (n > 1 || val.kind == OK::Vector) {
     for (unsigned k = 0; k < n && k < val.elements.size(); ++k) {
+      // `_` in the vector: "no data is being written at the corresponding destination address" (9.7.9.11), "data
+      // from corresponding memory location is not read" (9.7.9.8).
+      if (val.elements[k].kind == OK::Sink) continue;
       if (is_st) store(t, space, a + k * eb, read(t, val.elements[k], w, d.s0), eb);
       else {
         CV v = load(t, space, a + k * eb, w);

@@ -335,3 +335,31 @@ TEST_CASE("red.cas and red.exch are refused by the interpreter and the race enco
   CHECK_FALSE(interp::instruction_supported(*b->ins));
   CHECK_FALSE(ptxcheck::race::encodable(*b->ins));
 }
+
+TEST_CASE("st.global.v8.b32 with `_` elements leaves those words as they were (ISA 9.7.9.11)") {
+  // "Optionally, sink symbol '_' can be used in vector expression b when .vec is .v8 and .type is .b32 ... which
+  // indicates that no data is being written at the corresponding destination address."
+  const std::string text = R"(.version 9.0
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<4>; .reg .u64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.b32 %r1, 9;
+  mov.b32 %r2, 5;
+  st.global.v8.b32 [%rd1], {%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1};
+  st.global.v8.b32 [%rd1], {%r2, _, %r2, _, _, %r2, _, %r2};
+  ret;
+})";
+  auto loaded = ir::load_ptx(text, "v8.ptx");
+  REQUIRE(loaded);
+  interp::Launch l;
+  l.buffers.push_back({"out", std::vector<std::uint8_t>(32)});
+  l.params.push_back({"out", {}, 0, {}});
+  const auto r = interp::run(*loaded.module, l);
+  REQUIRE_MESSAGE(r.ok(), r.problem.message);
+  std::uint32_t w[8];
+  std::memcpy(w, r.buffers.at(0).second.data(), sizeof w);
+  const std::uint32_t want[8] = {5, 9, 5, 9, 9, 5, 9, 5};
+  for (int k = 0; k < 8; ++k) CHECK(w[k] == want[k]);
+}
