@@ -259,7 +259,8 @@ TEST_CASE("memory_access: every ld/ldu/st/atom/red form of isa_forms.def, in the
     CHECK(acc->strong == f->order.strong);
     if (f->order.strong) CHECK(acc->scope == f->order.scope);
   }
-  CHECK(checked >= 30);  // (isa_forms.def has 38 such rows today)
+  INFO("forms checked: ", checked);
+  CHECK(checked >= 45);  // (the rows of 9.7.9.8-12 and 9.7.13.5-7 but st.bulk, and the call example's ld.param)
 }
 
 TEST_CASE("atom.global.v4.f32.add updates each of its four elements and returns each old value (ISA 9.7.13.5)") {
