@@ -14,6 +14,7 @@
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/execute.hpp"
+#include "semantics/ops/memory_access.hpp"
 #include "semantics/ops/warp.hpp"
 
 #include <bit>
@@ -57,10 +58,13 @@ bool integer_add(const Instruction& in) {
   return !ptx::ir::is_float(in.q.types.back().scalar) && in.q.vector_width <= 1;
 }
 
+// Operand b of an atom/red (ops::memory_access).
+static std::size_t add_amount_operand(const Instruction& in) { return static_cast<std::size_t>(ptx::ops::memory_access(in)->source); }
+
 bool positive_add(const Instruction& in) {
-  if (!integer_add(in)) return false;
+  if (!integer_add(in) || in.operands.size() <= add_amount_operand(in)) return false;
   const ScalarType t = in.q.types.back().scalar;
-  const Operand& v = in.operands.back();
+  const Operand& v = in.operands[add_amount_operand(in)];  // b, not a cache-policy after it (ISA 9.7.13.5-6)
   const unsigned w = ptx::ir::scalar_bits(t);
   const std::uint64_t x = w >= 64 ? static_cast<std::uint64_t>(v.imm) : static_cast<std::uint64_t>(v.imm) & ((std::uint64_t(1) << w) - 1);
   // Positive and below half the range, also for unsigned types: adding 0xffffffff to a .u32 is a decrement.
@@ -149,10 +153,6 @@ Space space_of(StateSpace s) {
   }
 }
 
-bool is_memory_op(Opcode op) {
-  return op == Opcode::ld_ || op == Opcode::ldu_ || op == Opcode::st_ || op == Opcode::atom_ || op == Opcode::red_;
-}
-
 int join_prov(int a, int b) {
   if (a == -3) return b;  // unset
   if (b == -3) return a;
@@ -190,8 +190,10 @@ bool matrix_register_op(const ptx::ir::Instruction& in) { return in.op == Opcode
 bool encodable(const ptx::ir::Instruction& in) {
   // st.async / red.async (ISA 9.7.9.12, 9.7.13.7) complete after the thread goes on: not the ordinary accesses
   // the encoding makes of st and red.
-  if (is_memory_op(in.op) && (in.q.has(ptx::ir::Flag::async) || in.q.has(ptx::ir::Flag::bulk))) return false;  // and st.bulk (9.7.9.13)
-  if (is_memory_op(in.op) || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) return true;
+  // st.bulk (9.7.9.13) has no description: it is refused with them.
+  const auto access = ptx::ops::memory_access(in);
+  if (ptx::ops::memory_access_opcode(in.op) && (!access || access->asynchronous)) return false;
+  if (access || register_only(in.op) || matrix_memory_op(in) || matrix_register_op(in)) return true;
   if (ptx::ir::async_copy_role(in) != ptx::ir::AsyncCopyRole::none) return true;
   return ptx::ir::mbarrier_op(in) != ptx::ir::MbarrierOp::none;  // (Encoder::step, may_synchronize)
 }
@@ -268,7 +270,9 @@ Prepared prepare(const ptx::ir::Module& m, const ptx::ir::Function& f, const std
       int v = -2;
       switch (in.op) {
         case Opcode::ld_: case Opcode::ldu_: case Opcode::ldmatrix_: {
-          const Operand* a = in.operands.size() > 1 ? &in.operands[1] : nullptr;
+          const auto access = ptx::ops::memory_access(in);
+          const std::size_t ai = access ? access->address : 1;  // ldmatrix d, [a] (9.7.14.5.15)
+          const Operand* a = in.operands.size() > ai ? &in.operands[ai] : nullptr;
           bool param = a && a->kind == OK::Address && a->base_kind == Operand::BaseKind::Variable &&
                        a->var.where == ptx::ir::VarRef::Where::Param;
           if (param) {
@@ -1117,7 +1121,7 @@ class Encoder {
       // A load's value is memory content, an input; so, for this purpose, is a shuffle's from a lane that may not
       // take part (membermask lanes that do not execute it make shfl.sync undefined, ISA 9.7.9.6).
       if (unmodelled_load) abstracted(v, shared_load_note);
-      else if (!is_memory_op(in.op) && !matrix_memory_op(in) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
+      else if (!ptx::ops::memory_access_opcode(in.op) && !matrix_memory_op(in) && in.op != Opcode::shfl_) abstracted(v, ptx::ir::opcode_name(in.op));
       write(s, in, reg_operand(r), v, false);
     }
   }
@@ -1216,100 +1220,115 @@ class Encoder {
     if (g.load) havoc_outputs(s, in);  // the fragment: memory content
   }
 
+  // ld, ldu (ISA 9.7.9.8-10): `m` says which operands are the address and the destination and how many bytes it
+  // reads. Kernel arguments are symbols, broadcast loads the value a store made; other values are fresh.
+  void memory_load(State& s, std::uint32_t i, const Instruction& in, const ptx::ops::MemoryAccessForm& m) {
+    const auto& o = in.operands;
+    const unsigned w = m.element_bits;
+    const unsigned size = m.bytes();
+    const Operand& ad = o[m.address];
+    const Operand& d = o[static_cast<std::size_t>(m.destination)];
+    bool param = ad.base_kind == Operand::BaseKind::Variable && ad.var.where == ptx::ir::VarRef::Where::Param;
+    if (param) {
+      // Kernel arguments: the same symbols in every thread.
+      const auto& pv = f_.params[ad.var.index];
+      auto arg = [&](std::int64_t offset) {
+        out_.argument_reads.push_back(c_.bv_const(argument_symbol(pv.name, offset).c_str(), std::max(1u, w)));
+        return out_.argument_reads.back();
+      };
+      if (d.kind == OK::Register) write(s, in, d, arg(ad.offset), false);
+      else if (d.kind == OK::Vector) {
+        // ld.param.v2/.v4: element k is the argument's bytes at offset + k * element size.
+        for (std::size_t k = 0; k < d.elements.size(); ++k)
+          write(s, in, d.elements[k], arg(ad.offset + static_cast<std::int64_t>(k * m.element_bytes())), false);
+      } else havoc_outputs(s, in);
+      return;
+    }
+    if (auto b = p_.broadcasts.find(i); b != p_.broadcasts.end()) {
+      // One value per CTA and iteration (broadcast.hpp): the store's, as the CTA's writing thread made it, or
+      // the content before it.
+      // While probing a loop (the value changes per iteration of the phase loops), a symbol the probe made.
+      const Broadcast& bc = b->second;
+      z3::expr v = c_.bv_val(0, 1);
+      if (probing_ && !bc.phase_loops.empty()) v = fresh("probe.broadcast", 8 * size);
+      else if (bc.reads == Broadcast::Reads::stored_value) v = broadcast_value(bc.store);
+      else if (bc.reads == Broadcast::Reads::initial_content) v = initial_content(bc.store);
+      else v = per_instance("shared.phase." + std::to_string(i), c_.bv_sort(8 * size), bc.phase_loops);
+      if (!probing_) {
+        access(s, i, in, ad, size, m.returns_value(), m.writes(), m.atomic());
+        out_.accesses.back().value = v;
+      }
+      write(s, in, d, v, ptx::ir::is_signed_int(in.q.types.empty() ? ScalarType::b32 : in.q.types[0].scalar));
+      return;
+    }
+    access(s, i, in, ad, size, m.returns_value(), m.writes(), m.atomic());
+    // Shared memory is no input of a launch: what a load of it returns was written by the kernel (or is undefined),
+    // which the encoding does not follow and a replay cannot set, so a race that needs some value of it is at
+    // most possible (a CUB radix sort's ranks from its shared-memory scan).
+    const bool from_shared = !probing_ && out_.accesses.back().space == Space::shared;
+    if (d.kind == OK::Register && d.reg >= 0 && d.component < 0 && f_.registers[d.reg].type.vector <= 1 && !probing_) {
+      z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(d.reg));
+      if (from_shared) abstracted(v, shared_load_note);
+      write(s, in, d, v, false);
+      out_.accesses.back().value = v;
+      return;
+    }
+    havoc_outputs(s, in, from_shared);
+  }
+  // st (ISA 9.7.9.11): a write of m.bytes() at the address operand; a scalar's stored value is kept.
+  void memory_store(State& s, std::uint32_t i, const Instruction& in, const ptx::ops::MemoryAccessForm& m) {
+    const auto& o = in.operands;
+    const std::size_t b = static_cast<std::size_t>(m.source);
+    access(s, i, in, o[m.address], m.bytes(), m.returns_value(), m.writes(), m.atomic());
+    if (!probing_ && m.count == 1 && o[b].kind != OK::Vector) out_.accesses.back().stored = read(s, o[b], m.element_bits, false);
+    if (broadcast_stores_.count(i) && !probing_) stored_.insert_or_assign(i, Stored{read(s, o[b], m.element_bits, false), out_.accesses.back().pc});
+  }
+  // atom / red (ISA 9.7.13.5-6): an atomic access of m.bytes(); an integer scalar's update is recorded as
+  // ops::atomic_written computes it, from operand b (and c of .cas) as `m` places them.
+  void memory_atomic(State& s, std::uint32_t i, const Instruction& in, const ptx::ops::MemoryAccessForm& m) {
+    const auto& o = in.operands;
+    const unsigned ww = m.element_bits;
+    access(s, i, in, o[m.address], m.bytes(), m.returns_value(), m.writes(), m.atomic());
+    std::optional<z3::expr> b;  // operand b, read when needed (a vector operand's read makes a symbol)
+    auto amount = [&] { return b ? *b : *(b = read(s, o[static_cast<std::size_t>(m.source)], ww, false)); };
+    if (integer_add(in) && !probing_) out_.add_amounts.insert_or_assign(i, amount());
+    const Operand* d = m.returns_value() ? &o[static_cast<std::size_t>(m.destination)] : nullptr;
+    const bool returns = d && d->kind == OK::Register && d->component < 0;
+    const bool integer_scalar = !in.q.types.empty() && !ptx::ir::is_float(in.q.types.back().scalar) && m.count == 1;
+    if (integer_scalar && in.q.atom_op && !probing_ && (returns || !d || d->kind != OK::Register)) {
+      // The value it read: memory content, as a load's (a red's, or an atom's into `_`, only for `written`).
+      const z3::expr old = fresh(returns ? "atom.ret" : "atom.old", ww);
+      const Access& a = out_.accesses.back();
+      const bool cas = m.swap >= 0 && o.size() > static_cast<std::size_t>(m.swap);
+      const z3::expr operand = amount();
+      const auto swap = cas ? std::optional(read(s, o[static_cast<std::size_t>(m.swap)], ww, false)) : std::nullopt;
+      out_.updates.push_back({i, a.addr, old, ptx::ops::atomic_written(d_, ptx::ops::atomic_form(in), old, operand, cas ? *swap : old), a.pc, a.object,
+                              cas ? std::optional(operand) : std::nullopt, swap, a.scope, std::nullopt, {}});
+      if (returns) {
+        write(s, in, *d, old, false);
+        if (integer_add(in)) out_.counters.push_back({i, a.object, a.addr, old, out_.add_amounts.at(i), a.pc, a.scope});
+        return;
+      }
+    }
+    if (m.returns_value()) havoc_outputs(s, in);
+  }
+
   void step(State& s, std::uint32_t i) {
     ptxcheck::ResourceGuard::checkpoint();  // the kernel's budget holds while encoding too
     const Instruction& in = f_.body[i];
     const auto& o = in.operands;
     const ScalarType t0 = in.q.types.empty() ? ScalarType::b32 : in.q.types[0].scalar;
     const unsigned w = ptx::ir::scalar_bits(t0);
-    const bool sg = ptx::ir::is_signed_int(t0);
     const bool isf = ptx::ir::is_float(t0);
     auto R = [&](std::size_t k, unsigned width, bool sgn = false) { return read(s, o[k], width, sgn); };
     auto W = [&](z3::expr v, bool sgn = false) { write(s, in, o[0], v, sgn); };
     switch (in.op) {
-      case Opcode::ld_: case Opcode::ldu_: {
-        unsigned size = (w + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
-        const Operand& ad = o[1];
-        bool param = ad.base_kind == Operand::BaseKind::Variable && ad.var.where == ptx::ir::VarRef::Where::Param;
-        if (param) {
-          // Kernel arguments: the same symbols in every thread.
-          const auto& pv = f_.params[ad.var.index];
-          auto arg = [&](std::int64_t offset) {
-            out_.argument_reads.push_back(c_.bv_const(argument_symbol(pv.name, offset).c_str(), std::max(1u, w)));
-            return out_.argument_reads.back();
-          };
-          if (o[0].kind == OK::Register) W(arg(ad.offset));
-          else if (o[0].kind == OK::Vector) {
-            // ld.param.v2/.v4: element k is the argument's bytes at offset + k * element size.
-            for (std::size_t k = 0; k < o[0].elements.size(); ++k)
-              write(s, in, o[0].elements[k], arg(ad.offset + static_cast<std::int64_t>(k * ((w + 7) / 8))), false);
-          } else havoc_outputs(s, in);
-          return;
-        }
-        if (auto b = p_.broadcasts.find(i); b != p_.broadcasts.end()) {
-          // One value per CTA and iteration (broadcast.hpp): the store's, as the CTA's writing thread made it, or
-          // the content before it.
-          // While probing a loop (the value changes per iteration of the phase loops), a symbol the probe made.
-          const Broadcast& bc = b->second;
-          z3::expr v = c_.bv_val(0, 1);
-          if (probing_ && !bc.phase_loops.empty()) v = fresh("probe.broadcast", 8 * size);
-          else if (bc.reads == Broadcast::Reads::stored_value) v = broadcast_value(bc.store);
-          else if (bc.reads == Broadcast::Reads::initial_content) v = initial_content(bc.store);
-          else v = per_instance("shared.phase." + std::to_string(i), c_.bv_sort(8 * size), bc.phase_loops);
-          if (!probing_) {
-            access(s, i, in, ad, size, true, false, false);
-            out_.accesses.back().value = v;
-          }
-          write(s, in, o[0], v, sg);
-          return;
-        }
-        access(s, i, in, ad, size, true, false, false);
-        // Shared memory is no input of a launch: what a load of it returns was written by the kernel (or is undefined),
-        // which the encoding does not follow and a replay cannot set, so a race that needs some value of it is at
-        // most possible (a CUB radix sort's ranks from its shared-memory scan).
-        const bool from_shared = !probing_ && out_.accesses.back().space == Space::shared;
-        if (o[0].kind == OK::Register && o[0].reg >= 0 && o[0].component < 0 && f_.registers[o[0].reg].type.vector <= 1 && !probing_) {
-          z3::expr v = fresh(std::string(ptx::ir::opcode_name(in.op)), reg_bits(o[0].reg));
-          if (from_shared) abstracted(v, shared_load_note);
-          write(s, in, o[0], v, false);
-          out_.accesses.back().value = v;
-          return;
-        }
-        havoc_outputs(s, in, from_shared);
-        return;
-      }
-      case Opcode::st_: {
-        unsigned size = (w + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
-        access(s, i, in, o[0], size, false, true, false);
-        if (!probing_ && in.q.vector_width <= 1 && o[1].kind != OK::Vector) out_.accesses.back().stored = R(1, w);
-        if (broadcast_stores_.count(i) && !probing_) stored_.insert_or_assign(i, Stored{R(1, w), out_.accesses.back().pc});
-        return;
-      }
-      case Opcode::atom_: case Opcode::red_: {
-        const Operand& ad = in.op == Opcode::atom_ ? o[1] : o[0];
-        unsigned ww = 32;
-        for (const auto& t : in.q.types) ww = ptx::ir::scalar_bits(t.scalar);
-        access(s, i, in, ad, (ww + 7) / 8 * std::max<unsigned>(1, in.q.vector_width), in.op == Opcode::atom_, true, true);
-        if (integer_add(in) && !probing_) out_.add_amounts.insert_or_assign(i, R(o.size() - 1, ww));
-        const bool returns = in.op == Opcode::atom_ && o[0].kind == OK::Register && o[0].component < 0;
-        const bool integer_scalar = !in.q.types.empty() && !ptx::ir::is_float(in.q.types.back().scalar) && in.q.vector_width <= 1;
-        if (integer_scalar && in.q.atom_op && !probing_ && (returns || o[0].kind != OK::Register)) {
-          // The value it read: memory content, as a load's (a red's, or an atom's into `_`, only for `written`).
-          const z3::expr old = fresh(returns ? "atom.ret" : "atom.old", ww);
-          const std::size_t b = in.op == Opcode::atom_ ? 2 : 1;  // atom d, [a], b{, c}; red [a], b
-          const Access& a = out_.accesses.back();
-          const bool cas = in.q.atom_op == ptx::ir::AtomOp::cas && o.size() > 3;
-          out_.updates.push_back({i, a.addr, old, ptx::ops::atomic_written(d_, ptx::ops::atomic_form(in), old, R(b, ww), cas ? R(3, ww) : old), a.pc, a.object,
-                                  cas ? std::optional(R(2, ww)) : std::nullopt, cas ? std::optional(R(3, ww)) : std::nullopt, a.scope,
-                                  std::nullopt, {}});
-          if (returns) {
-            write(s, in, o[0], old, false);
-            if (integer_add(in)) out_.counters.push_back({i, a.object, a.addr, old, out_.add_amounts.at(i), a.pc, a.scope});
-            return;
-          }
-        }
-        if (in.op == Opcode::atom_) havoc_outputs(s, in);
-        return;
+      case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::atom_: case Opcode::red_: {
+        const auto m = ptx::ops::memory_access(in);  // (st.bulk: none; encodable refuses it)
+        if (!m) return;
+        if (m->kind == ptx::ops::AccessKind::store) return memory_store(s, i, in, *m);
+        if (m->atomic()) return memory_atomic(s, i, in, *m);
+        return memory_load(s, i, in, *m);
       }
       case Opcode::cp_:
         if (ptx::ir::async_copy_role(in) == ptx::ir::AsyncCopyRole::copy) async_copy(s, i, in);

@@ -7,6 +7,7 @@
 #include "checker/race/private.hpp"
 
 #include "checker/race/cfg.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <climits>
 #include <functional>
@@ -35,11 +36,15 @@ Addr join(Addr a, Addr b) {
   return a == b ? a : Addr{-1, 0};
 }
 
+// A typed ld or st; where its address and value operands are, its element size and count: ops::memory_access.
 bool is_access(const Instruction& in) {
-  return (in.op == Opcode::ld_ || in.op == Opcode::st_) && !in.q.types.empty() && in.q.vector_width >= 1;
+  return (in.op == Opcode::ld_ || in.op == Opcode::st_) && !in.q.types.empty() && ptx::ops::memory_access(in);
 }
-const Operand& address_operand(const Instruction& in) { return in.op == Opcode::ld_ ? in.operands[1] : in.operands[0]; }
-const Operand& value_operand(const Instruction& in) { return in.op == Opcode::ld_ ? in.operands[0] : in.operands[1]; }
+const Operand& address_operand(const Instruction& in) { return in.operands[ptx::ops::memory_access(in)->address]; }
+const Operand& value_operand(const Instruction& in) {
+  const auto m = *ptx::ops::memory_access(in);
+  return in.operands[static_cast<std::size_t>(m.kind == ptx::ops::AccessKind::store ? m.source : m.destination)];
+}
 
 ScalarType bits_type(unsigned bytes) {
   switch (bytes) {
@@ -134,7 +139,7 @@ Promoted promote_private(ptx::ir::Function& f) {
     base.off += a.offset;
     return base;
   };
-  auto element_bytes = [](const Instruction& in) { return ptx::ir::scalar_bits(in.q.types[0].scalar) / 8; };
+  auto element_bytes = [](const Instruction& in) { return ptx::ops::memory_access(in)->element_bits / 8; };
   for (const auto& in : f.body) {
     auto outs = written_registers(in);
     const bool address_def = outs.size() == 1 && addr[outs[0]].var >= 0;
@@ -142,7 +147,7 @@ Promoted promote_private(ptx::ir::Function& f) {
     Addr acc = accessed(in);
     if (acc.var >= 0) {
       const unsigned eb = element_bytes(in);
-      const unsigned count = std::max<unsigned>(1, in.q.vector_width);
+      const unsigned count = ptx::ops::memory_access(in)->count;
       const Operand& v = value_operand(in);
       const bool vec_ok = count == 1 ? v.kind != OK::Vector : (v.kind == OK::Vector && v.elements.size() == count);
       if (eb == 0 || eb > 8 || !vec_ok || in.q.semantics.has_value()) escapes[acc.var] = true;
@@ -186,7 +191,7 @@ Promoted promote_private(ptx::ir::Function& f) {
     Addr acc = accessed(in);
     if (acc.var < 0 || reg_of[acc.var].empty()) { body.push_back(in); continue; }
     const unsigned eb = element_bytes(in);
-    const unsigned count = std::max<unsigned>(1, in.q.vector_width);
+    const unsigned count = ptx::ops::memory_access(in)->count;
     const Operand& v = value_operand(in);
     // Integer loads keep their type (a narrower cell is sign- or zero-extended into the register as ld does,
     // ISA 9.7.9.8); floating-point ones move the bits.

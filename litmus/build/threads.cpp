@@ -11,6 +11,7 @@
 #include "semantics/ops/compare.hpp"
 #include "semantics/ops/integer.hpp"
 #include "semantics/ops/logic.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -45,6 +46,20 @@ bool known_opcode(const std::string& op) {
   if (k.count(op)) return true;
   const auto as_ptx = ptx::ir::opcode_from_name(op);  // ISA 9.7.1-9.7.9 value instructions: semantics/ops/execute.hpp
   return as_ptx && ptx::ops::is_value_opcode(*as_ptx);
+}
+// The PTX opcode a memory cell is (the dialect's suld/tld/cold read like ld, sust writes like st); nullopt for others.
+std::optional<ptx::ir::Opcode> access_opcode(const std::string& op) {
+  if (op == "ld" || op == "suld" || op == "tld" || op == "cold") return ptx::ir::Opcode::ld_;
+  if (op == "st" || op == "sust") return ptx::ir::Opcode::st_;
+  if (op == "atom") return ptx::ir::Opcode::atom_;
+  if (op == "red") return ptx::ir::Opcode::red_;
+  return std::nullopt;
+}
+// Where the cell's operands are, as semantics/ops/memory_access.hpp places them for the PTX instruction (a cell's
+// qualifiers move no operand but .cas's c, which comes after the address and b).
+std::optional<ptx::ops::MemoryAccessForm> cell_access(const std::string& op) {
+  const auto as_ptx = access_opcode(op);
+  return as_ptx ? ptx::ops::memory_access(*as_ptx, ptx::ir::Qualifiers{}) : std::nullopt;
 }
 std::string strip_brackets(const std::string& s) {
   if (s.size() >= 2 && s.front() == '[' && s.back() == ']') return s.substr(1, s.size() - 2);
@@ -118,11 +133,9 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
           diags.push_back(make_diagnostic(t.text, t.file, in.offset, "'" + in.opcode + "': only video instructions take operand selectors or '-' (ISA 9.7.18)"));
           return false;
         }
-      int pos = -1;
-      if (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom") pos = 1;
-      else if (op == "st" || op == "sust" || op == "red") pos = 0;
-      if (pos >= 0 && pos < static_cast<int>(in.operands.size())) {
-        auto n = strip_brackets(in.operands[pos]);
+      const auto access = cell_access(op);
+      if (access && access->address < in.operands.size()) {
+        auto n = strip_brackets(in.operands[access->address]);
         if (!is_int(n) && !(n.size() > 1 && n[0] == 'r' && is_int(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
       }
     }
@@ -173,11 +186,10 @@ struct Runner {
     auto reg_from = [&](std::size_t k) { for (; k < o.size(); ++k) if (is_reg(o[k])) gen.insert(o[k]); };
     bool falls_through = true;
     auto target = [&](const std::string& l) { auto it = th.labels.find(l); if (it != th.labels.end()) succ.push_back(it->second); };
-    if (op == "ld" || op == "suld" || op == "tld" || op == "cold") { if (!o.empty()) def = o[0]; }
-    else if (op == "st" || op == "sust") reg_from(1);
-    else if (op == "atom") { if (!o.empty()) def = o[0]; reg_from(2); }
-    else if (op == "red") reg_from(1);
-    else if (const auto as_ptx = ptx::ir::opcode_from_name(op); as_ptx && ptx::ops::is_value_opcode(*as_ptx)) {
+    if (const auto access = cell_access(op)) {  // d = *a / *a = b / d = *a, *a = op(*a, b{, c})
+      if (access->returns_value() && static_cast<std::size_t>(access->destination) < o.size()) def = o[static_cast<std::size_t>(access->destination)];
+      if (access->source >= 0) reg_from(static_cast<std::size_t>(access->source));
+    } else if (const auto as_ptx = ptx::ir::opcode_from_name(op); as_ptx && ptx::ops::is_value_opcode(*as_ptx)) {
       if (!o.empty()) def = o[0];  // run_value's destination, read operands after it
       reg_from(1);
     }
@@ -312,6 +324,7 @@ struct Runner {
   struct Quals {
     Sem sem = Sem::weak;
     Scope scope = Scope::none;
+    ptx::ops::MemoryAccessForm access;  // its operands and order (semantics/ops/memory_access.hpp)
     ptx::ops::AtomicForm form;
     bool negate = false;  // the dialect's atom.sub
   };
@@ -371,10 +384,16 @@ struct Runner {
     Quals r;
     auto q = decode(in, parts, decode_as, r.negate);
     if (!q) return r;
-    const bool rmw = decode_as == ptx::ir::Opcode::atom_ || decode_as == ptx::ir::Opcode::red_;
+    const auto access = ptx::ops::memory_access(decode_as, *q);  // (decode refused .bulk and .async)
+    if (!access) {
+      fail(in, "unsupported instruction '" + in.opcode + "' (red has no .cas or .exch, ISA 9.7.13.6)");
+      return r;
+    }
+    r.access = *access;
+    const bool rmw = r.access.atomic();
     if (rmw && !q->atom_op) fail(in, "unsupported atomic operation in '" + in.opcode + "'");
     if (rmw && ptx::ir::is_float(q->types.back().scalar)) fail(in, "unsupported float atomic '" + in.opcode + "'");
-    const ptx::ir::MemoryOrder m = ptx::ir::access_order(*q, rmw);
+    const ptx::ir::MemoryOrder m = r.access.order;
     r.sem = litmus_sem(m.sem);
     r.scope = m.strong ? litmus_scope(m.scope) : Scope::none;
     if (rmw) r.form = ptx::ops::atomic_form(q->atom_op.value_or(ptx::ir::AtomOp::exch), q->types.back().scalar);
@@ -479,19 +498,21 @@ struct Runner {
     const std::string& op = parts[0];
     auto& ops = in.operands;
     Quals q = quals(in, parts, ptx::ir::Opcode::ld_);
-    int vl = vloc(in, ops[1]);
+    if (error) return;
+    const std::string& dst = ops[static_cast<std::size_t>(q.access.destination)];
+    int vl = vloc(in, ops[q.access.address]);
     if (error) return;
     Proxy px = op == "suld" ? Proxy::surface : op == "tld" ? Proxy::texture : op == "cold" ? Proxy::constant : Proxy::generic;
     if (q.sem == Sem::release || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported load semantics in '" + in.opcode + "'");
     TEvent e = mem_event(s, EvKind::read, q, px, vl, in);
     int idx = static_cast<int>(s.events.size());
     const auto& vals = values[e.loc];
-    if (compact && vals.size() > 1 && !used_later[pc + 1].count(ops[0])) {
+    if (compact && vals.size() > 1 && !used_later[pc + 1].count(dst)) {
       // No instruction reads the value: every choice gives the same path, so one trace with the read free.
       e.value = *vals.begin();
       s.events.push_back(e);
-      set_reg(s, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(e.value)), {idx});
-      s.free_reg[ops[0]] = s.free.size();
+      set_reg(s, dst, d.lit(kWidth, static_cast<std::uint64_t>(e.value)), {idx});
+      s.free_reg[dst] = s.free.size();
       s.free.push_back(FreeRead{idx, std::vector<std::int64_t>(vals.begin(), vals.end()), {}});
       return run(std::move(s), pc + 1);
     }
@@ -500,9 +521,24 @@ struct Runner {
       TEvent e2 = e;
       e2.value = v;
       s2.events.push_back(e2);
-      set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(v)), {idx});
+      set_reg(s2, dst, d.lit(kWidth, static_cast<std::uint64_t>(v)), {idx});
       run(std::move(s2), pc + 1);
     }
+  }
+  // st / sust: a write of operand b to the location at [a]; false (after failing) when unsupported.
+  bool run_store(State& s, const Instr& in, const std::vector<std::string>& parts) {
+    Quals q = quals(in, parts, ptx::ir::Opcode::st_);
+    if (error) return false;
+    int vl = vloc(in, in.operands[q.access.address]);
+    if (error) return false;
+    if (q.sem == Sem::acquire || q.sem == Sem::acq_rel || q.sem == Sem::sc) {
+      fail(in, "unsupported store semantics in '" + in.opcode + "'");
+      return false;
+    }
+    TEvent e = mem_event(s, EvKind::write, q, parts[0] == "sust" ? Proxy::surface : Proxy::generic, vl, in);
+    e.value = concrete(value(s, in.operands[static_cast<std::size_t>(q.access.source)], e.data));
+    s.events.push_back(e);
+    return true;
   }
   // atom / red: a read of each value the location may hold, and the write ISA 9.7.13.5 computes from it
   // (semantics/ops/atomic.hpp); a failed CAS is a read only.
@@ -513,13 +549,12 @@ struct Runner {
       if (ops.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
       return !error;
     };
-    bool has_dst = op == "atom";
-    Quals q = quals(in, parts, has_dst ? ptx::ir::Opcode::atom_ : ptx::ir::Opcode::red_);
+    Quals q = quals(in, parts, *access_opcode(op));
     if (error) return;
-    std::size_t base = has_dst ? 1 : 0;
-    bool cas = q.form.op == ptx::ir::AtomOp::cas;
-    if (!need(base + (cas ? 3 : 2))) return;
-    int vl = vloc(in, ops[base]);
+    const ptx::ops::MemoryAccessForm& m = q.access;  // atom d, [a], b{, c}; red [a], b (9.7.13.5-6)
+    const bool cas = m.swap >= 0;
+    if (!need(m.operands)) return;
+    int vl = vloc(in, ops[m.address]);
     if (error) return;
     Quals rq = q, wq = q;
     if (q.sem == Sem::acq_rel) rq.sem = Sem::acquire, wq.sem = Sem::release;
@@ -529,10 +564,10 @@ struct Runner {
     TEvent r = mem_event(s, EvKind::read, rq, Proxy::generic, vl, in);
     r.rmw = true;
     std::set<int> deps;
-    z3::expr a = value(s, ops[base + 1], deps);
+    z3::expr a = value(s, ops[static_cast<std::size_t>(m.source)], deps);
     if (q.negate) a = ptx::ops::neg(d, a);
     std::set<int> deps2;
-    z3::expr b = cas ? value(s, ops[base + 2], deps2) : a;
+    z3::expr b = cas ? value(s, ops[static_cast<std::size_t>(m.swap)], deps2) : a;
     int idx = static_cast<int>(s.events.size());
     for (auto v : values[r.loc]) {
       State s2 = s;
@@ -553,7 +588,7 @@ struct Runner {
       } else {
         s2.events.back().rmw = false;
       }
-      if (has_dst) set_reg(s2, ops[0], old, {idx});
+      if (m.returns_value()) set_reg(s2, ops[static_cast<std::size_t>(m.destination)], old, {idx});
       run(std::move(s2), pc + 1);
     }
   }
@@ -618,24 +653,18 @@ struct Runner {
         else guard_ctrl = deps;
         if (!on) { ++pc; continue; }
       }
-      if (op == "ld" || op == "suld" || op == "tld" || op == "cold") {
-        if (!need(2)) return;
-        if (op == "ld" && is_int(ops[1])) {  // `ld r, 1`: the dialect's move of an immediate
-          set_reg(s, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(ops[1]))), {});
+      if (const auto access = cell_access(op); access && access->kind == ptx::ops::AccessKind::load) {
+        if (!need(access->operands)) return;
+        const std::string& a = ops[access->address];
+        if (op == "ld" && is_int(a)) {  // `ld r, 1`: the dialect's move of an immediate
+          set_reg(s, ops[static_cast<std::size_t>(access->destination)], d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(a))), {});
           ++pc;
           continue;
         }
         return run_load(s, in, parts, pc);
       }
-      if (op == "st" || op == "sust") {
-        if (!need(2)) return;
-        Quals q = quals(in, parts, ptx::ir::Opcode::st_);
-        int vl = vloc(in, ops[0]);
-        if (error) return;
-        if (q.sem == Sem::acquire || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported store semantics in '" + in.opcode + "'");
-        TEvent e = mem_event(s, EvKind::write, q, op == "sust" ? Proxy::surface : Proxy::generic, vl, in);
-        e.value = concrete(value(s, ops[1], e.data));
-        s.events.push_back(e);
+      if (const auto access = cell_access(op); access && access->kind == ptx::ops::AccessKind::store) {
+        if (!need(access->operands) || !run_store(s, in, parts)) return;
         ++pc;
         continue;
       }

@@ -365,6 +365,7 @@ bool instruction_supported(const Instruction& ins) {
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
   // st.bulk (9.7.9.13) and the mbarrier-completed st.async / red.async (9.7.9.12, 9.7.13.7): async_store.cpp.
   if (async_store_form(ins)) return async_store_supported(ins);
+  if (ops::memory_access_opcode(ins.op) && !ops::memory_access(ins)) return false;  // red.cas, red.exch (9.7.13.6)
   if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)) return false;
   return true;
 }
@@ -470,21 +471,25 @@ void Machine::exec_isspacep(Thread& t, const Instruction& ins) {
   write(t, o[0], Concrete::boolean(r));
 }
 
-// ld, ldu and st, scalar or vector: one access of the element width per element.
-void Machine::exec_load_store(Thread& t, const Instruction& ins, const Decoded& d) {
+// ld, ldu and st, scalar or vector (ops::memory_access: which operand is the address and which the value, the
+// element width and count): one access of the element width per element.
+void Machine::exec_load_store(Thread& t, const Instruction& ins, const Decoded& d, const ops::MemoryAccessForm& f) {
   const auto& o = ins.operands;
-  const unsigned w = d.w0;
-  const bool is_st = ins.op == Opcode::st_;
-  const Operand& addr_op = is_st ? o[0] : o[1];
-  const Operand& val = is_st ? o[1] : o[0];
+  const unsigned w = f.element_bits;
+  const bool is_st = f.kind == ops::AccessKind::store;
+  const Operand& addr_op = o[f.address];
+  const Operand& val = o[static_cast<std::size_t>(is_st ? f.source : f.destination)];
   StateSpace space = d.space;
   const std::uint64_t a = access_address(t, addr_op, space);
-  const unsigned eb = std::max(1u, w / 8);
-  const unsigned n = ins.q.vector_width;
-  if (!aligned(t, a, std::uint64_t(eb) * std::max(1u, n), is_st)) return;
-  if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, eb * n);
+  const unsigned eb = f.element_bytes();
+  const unsigned n = f.count;
+  if (!aligned(t, a, f.bytes(), is_st)) return;
+  if (opt_.observer) observe(t, ins, is_st ? MemoryAccess::Kind::write : MemoryAccess::Kind::read, space, a, f.bytes());
   if (n > 1 || val.kind == OK::Vector) {
     for (unsigned k = 0; k < n && k < val.elements.size(); ++k) {
+      // `_` in the vector: "no data is being written at the corresponding destination address" (9.7.9.11), "data
+      // from corresponding memory location is not read" (9.7.9.8).
+      if (val.elements[k].kind == OK::Sink) continue;
       if (is_st) store(t, space, a + k * eb, read(t, val.elements[k], w, d.s0), eb);
       else {
         CV v = load(t, space, a + k * eb, w);
@@ -510,28 +515,34 @@ void Machine::exec_load_store(Thread& t, const Instruction& ins, const Decoded& 
 }
 
 // ISA 9.7.13.5 atom / 9.7.13.6 red: the interpreter runs one thread at a time, so read-modify-write is
-// atomic by construction.
-void Machine::exec_atomic(Thread& t, const Instruction& ins, const Decoded& d) {
+// atomic by construction. A vector form (.v2/.v4/.v8) applies the operation to each element, element k of d and b
+// at a + k * element size ("accesses adjacent scalar elements in memory").
+void Machine::exec_atomic(Thread& t, const Instruction& ins, const Decoded& d, const ops::MemoryAccessForm& f) {
   const auto& o = ins.operands;
-  const unsigned w = d.w0;
-  const bool is_red = ins.op == Opcode::red_;
-  const std::size_t ai = is_red ? 0 : 1;
+  const unsigned w = f.element_bits;
   StateSpace space = d.space;
-  const std::uint64_t a = access_address(t, o[ai], space);
-  const unsigned eb = std::max(1u, w / 8);
-  if (!aligned(t, a, ins.q.vector_width > 1 ? std::uint64_t(eb) * ins.q.vector_width : eb, true)) return;
-  CV old = load(t, space, a, w);
-  if (stop_) return;
-  CV b = read(t, o[ai + 1], w, d.s0);
+  const std::uint64_t a = access_address(t, o[f.address], space);
+  const unsigned eb = f.element_bytes();
+  if (!aligned(t, a, f.bytes(), true)) return;
   ops::AtomicForm form = ops::atomic_form(ins);
   form.f32_ftz = resolve(space, a).first != StateSpace::shared;  // a generic address may point to shared memory
-  const bool cas = form.op == ir::AtomOp::cas;
-  CV nv = ops::atomic_written(C, form, old, b, cas ? read(t, o[ai + 2], w) : b);
+  auto element = [&](int operand, unsigned k) -> const Operand& {
+    const Operand& x = o[static_cast<std::size_t>(operand)];
+    return x.kind == OK::Vector && k < x.elements.size() ? x.elements[k] : x;
+  };
+  std::vector<CV> old, written;
+  bool wrote = false;
+  for (unsigned k = 0; k < f.count; ++k) {
+    old.push_back(load(t, space, a + k * eb, w));
+    if (stop_) return;
+    const CV b = read(t, element(f.source, k), w, d.s0);
+    written.push_back(ops::atomic_written(C, form, old[k], b, f.swap >= 0 ? read(t, element(f.swap, k), w) : b));
+    wrote = wrote || ops::atomic_writes(C, form, old[k], b).v != 0;
+  }
   if (opt_.observer)
-    observe(t, ins, is_red ? MemoryAccess::Kind::reduction : MemoryAccess::Kind::atomic, space, a, eb,
-            ops::atomic_writes(C, form, old, b).v != 0);
-  store(t, space, a, nv, eb);
-  if (!is_red && !stop_) write(t, o[0], old, d.s0);
+    observe(t, ins, f.returns_value() ? MemoryAccess::Kind::atomic : MemoryAccess::Kind::reduction, space, a, f.bytes(), wrote);
+  for (unsigned k = 0; k < f.count; ++k) store(t, space, a + k * eb, written[k], eb);
+  for (unsigned k = 0; k < f.count && f.returns_value() && !stop_; ++k) write(t, element(f.destination, k), old[k], d.s0);
 }
 
 // cp.async (below), cp.async.mbarrier.arrive (mbarrier.cpp), its commits and waits, and the bulk copies.
@@ -582,8 +593,9 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case Opcode::isspacep_: exec_isspacep(t, ins); return true;
     case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::atom_: case Opcode::red_:
       if (async_store_form(ins)) exec_async_store(t, ins, d);  // st.async / red.async with [mbar], st.bulk
-      else if (ins.op == Opcode::atom_ || ins.op == Opcode::red_) exec_atomic(t, ins, d);
-      else exec_load_store(t, ins, d);
+      else if (const auto f = ops::memory_access(ins); !f) return false;
+      else if (f->atomic()) exec_atomic(t, ins, d, *f);
+      else exec_load_store(t, ins, d, *f);
       return true;
     case Opcode::cp_: exec_async_copy(t, ins); return true;
     case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;

@@ -120,10 +120,11 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
       }
       break;
     case Opcode::ld_: case Opcode::st_: {
-      if (o.size() != 2 || ins.q.vector_width != 1 || w % 8 || d.t0 == ir::ScalarType::pred) break;
-      const bool is_st = ins.op == Opcode::st_;
-      const Operand& addr = is_st ? o[0] : o[1];
-      const Operand& val = is_st ? o[1] : o[0];
+      const auto m = ops::memory_access(ins);  // one synchronous scalar without a cache-policy operand
+      if (!m || m->asynchronous || o.size() != m->operands || m->count != 1 || w % 8 || d.t0 == ir::ScalarType::pred) break;
+      const bool is_st = m->kind == ops::AccessKind::store;
+      const Operand& addr = o[m->address];
+      const Operand& val = o[static_cast<std::size_t>(is_st ? m->source : m->destination)];
       if (addr.kind != OK::Address || (addr.base_kind != Operand::BaseKind::Register && addr.base_kind != Operand::BaseKind::Variable)) break;
       if (addr.base_kind == Operand::BaseKind::Variable && d.space == StateSpace::generic) break;
       if (is_st ? !arg(val, w, f.a) : !reg_ok(val, w, f.dst)) break;

@@ -9,6 +9,7 @@
 #include "semantics/interp/observer.hpp"
 #include "semantics/interp/texture.hpp"
 #include "semantics/ops/form.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <array>
 #include <bit>
@@ -358,8 +359,8 @@ class Machine {
   void exec_vector_mov(Thread& t, const Instruction& ins, const Decoded& d);
   void exec_cvta(Thread& t, const Instruction& ins, const Decoded& d);
   void exec_isspacep(Thread& t, const Instruction& ins);
-  void exec_load_store(Thread& t, const Instruction& ins, const Decoded& d);
-  void exec_atomic(Thread& t, const Instruction& ins, const Decoded& d);
+  void exec_load_store(Thread& t, const Instruction& ins, const Decoded& d, const ops::MemoryAccessForm& f);
+  void exec_atomic(Thread& t, const Instruction& ins, const Decoded& d, const ops::MemoryAccessForm& f);
   void exec_async_copy(Thread& t, const Instruction& ins);
   // Textures (texture.cpp: tex, tld4, txq, istypep; ISA 9.7.10) and surfaces (surface.cpp: suld, sust, sured, suq;
   // 9.7.11) through a texture / surface object handle or a bound .texref / .surfref variable.

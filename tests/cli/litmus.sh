@@ -165,6 +165,11 @@ printf 'PTX unsup\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n madc.lo.u32 r0, r1, r2, r3 ;\
 "$ptxcheck" litmus "$tmp/unsup.litmus" >"$tmp/out" 2>&1; rc=$?
 check "unsupported instruction exits 3" test $rc -eq 3
 check "unsupported instruction named with its location" grep -q "unsup.litmus:4:2: error: unsupported instruction 'madc.lo.u32' (the carry flag is not modelled)" "$tmp/out"
+# red's .op has neither .cas nor .exch (ISA 9.7.13.6; semantics/ops/memory_access.hpp): refused, not run as an atom.
+printf 'PTX redexch\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n red.relaxed.gpu.exch.b32 x, 1 ;\nexists (x == 1)\n' >"$tmp/redexch.litmus"
+"$ptxcheck" litmus "$tmp/redexch.litmus" >"$tmp/out" 2>&1; rc=$?
+check "red.exch: unsupported, exit 3" test $rc -eq 3
+check "red.exch: named with its location and section" grep -q "redexch.litmus:4:2: error: unsupported instruction 'red.relaxed.gpu.exch.b32' (red has no .cas or .exch, ISA 9.7.13.6)" "$tmp/out"
 # Severity over several files: a failing claim (1) wins over unknown (3) and bad input (2).
 "$ptxcheck" litmus --model "$tmp/sc.cat" "$tmp/unsup.litmus" "$tmp/sb.litmus" "$tmp/bad.litmus" >/dev/null 2>&1; rc=$?
 check "fails wins over unknown and bad input" test $rc -eq 1
