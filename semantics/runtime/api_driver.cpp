@@ -15,8 +15,10 @@ using ptx::runtime::Runtime;
 
 namespace {
 
-// CUtensorMapDataType's values 0..12 in cuda.h's order, as the interpreter names them.
-const char* const kDataTypes[] = {"u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz"};
+// CUtensorMapDataType's values 0..15 in cuda.h's order, as the interpreter names them (13-15: 16U4_ALIGN8B,
+// 16U4_ALIGN16B, 16U6_ALIGN16B; the padded two are refused with their reason, docs/async-copies.md).
+const char* const kDataTypes[] = {"u8",  "u16",     "u32",  "s32",      "u64",   "s64",       "f16",      "f32",
+                                  "f64", "bf16",    "f32_ftz", "tf32", "tf32_ftz", "b4x16", "b4x16_p64", "b6x16_p32"};
 const char* const kSwizzles[] = {"none", "32B", "64B", "128B"};
 
 // The fields both encoders take alike.
