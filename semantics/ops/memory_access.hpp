@@ -51,13 +51,15 @@ inline bool memory_access_opcode(ir::Opcode op) {
          op == ir::Opcode::red_;
 }
 
-// Whether the spec lists the form's vector width with its type (and, for atom/red, operation): ld/st .v8 only of
-// the 32-bit types (9.7.9.8, 9.7.9.11), ldu .v2/.v4 (9.7.9.10); a vector atom/red .add/.min/.max of .f16/.bf16
+// Whether the spec lists the form's vector width with its type (and, for atom/red, operation): ld/st .v8 of
+// the 32-bit types (9.7.9.8, 9.7.9.11; also of 8- and 16-bit types, which the 9.0 text does not list but ptxas
+// 13.0 accepts for sm_90 and sm_120, `ld.global.v8.u8`, and zluda's GPU-measured vector8_extract uses: a documented
+// deviation, docs/one-semantics.md), ldu .v2/.v4 (9.7.9.10); a vector atom/red .add/.min/.max of .f16/.bf16
 // (.v2/.v4/.v8) or .f16x2/.bf16x2 (.v2/.v4), or .add of .f32 (.v2/.v4) (the tables of 9.7.13.5-6).
 inline bool vector_form_listed(ir::Opcode op, const ir::Qualifiers& q, const MemoryAccessForm& f) {
   if (f.count == 1) return true;
   if (op == ir::Opcode::ldu_) return f.count <= 4;
-  if (!f.atomic()) return f.count < 8 || f.element_bits == 32;
+  if (!f.atomic()) return f.count < 8 || f.element_bits <= 32;
   if (q.types.empty()) return false;
   using T = ir::ScalarType;
   const T t = q.types.back().scalar;

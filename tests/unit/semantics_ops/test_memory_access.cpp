@@ -119,6 +119,9 @@ TEST_CASE("memory_access: operand positions and sizes from the syntax of ISA 9.7
   }
   SUBCASE("ld.global.v8.f32 (9.7.9.8: .v8 of 32-bit types): 32 bytes; ldu.v2.f64: 16") {
     CHECK(ops::memory_access(Opcode::ld_, words(Opcode::ld_, {"global", "v8", "f32"}))->bytes() == 32);
+    // .v8 of a narrower type: not in the 9.0 text, accepted by ptxas 13.0 (sm_90, sm_120): 8 x 1 byte.
+    CHECK(ops::memory_access(Opcode::ld_, words(Opcode::ld_, {"global", "v8", "u8"}))->bytes() == 8);
+    CHECK(ops::memory_access(Opcode::st_, words(Opcode::st_, {"global", "v8", "u16"}))->bytes() == 16);
     CHECK(ops::memory_access(Opcode::ldu_, words(Opcode::ldu_, {"global", "v2", "f64"}))->bytes() == 16);
   }
   SUBCASE("st.release.gpu.b128 [a], b: address 0, b at 1, 16 bytes, release at gpu scope") {
