@@ -338,6 +338,8 @@ class Recognizer {
     one.kind = OK::Immediate;
     one.imm = 1;
     add.operands = {r, r, one};
+    add.guard = arrive.guard;  // (a guarded arrive counts when it runs)
+    add.guard_negated = arrive.guard_negated;
     add.loc = arrive.loc;
     return add;
   }
