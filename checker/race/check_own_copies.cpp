@@ -92,8 +92,7 @@ void KernelCheck::check_own_copies() {
         }
         // The copy completes within a phase the access waits for; and b runs after the copy's issue, so the thread
         // has made at least as many arrives on each array by then.
-        if (mbarriers.pipeline && a.pipeline_arrives.size() == 2 && b.pipeline_arrives.size() == 2)
-        {
+        if (mbarriers.pipeline && a.pipeline_arrives.size() == 2 && b.pipeline_arrives.size() == 2) {
           // (No arrive on "empty" comes between a copy and the next arrive on "full", pipeline.cpp: so an access
           // with the copy's count on "full" has its count on "empty" too.)
           const z3::expr &af = a.pipeline_arrives[0], &ae = a.pipeline_arrives[1], &bf = b.pipeline_arrives[0], &be = b.pipeline_arrives[1];

@@ -38,7 +38,7 @@ RewrittenKernel::RewrittenKernel(const ptx::ir::Module& m, const ptx::ir::Functi
     res.notes.push_back("block-scope pipeline followed: the mbarrier arrays in " + mbarriers.pipeline->where +
                         "; an access before a thread's k-th arrive on \"full\" is ordered before accesses after the k-th wait on it, on "
                         "\"empty\" before those after the (k+S)-th (ISA 9.7.13.15.16; docs/race/pipeline.md; assumed: a thread of each "
-                        "CTA runs the inits, fewer than 2^31 stages)");
+                        "CTA runs the inits, fewer than 2^31 stages and 2^32 iterations of a loop)");
   for (const auto& [arrive, accesses] : mbarriers.split)
     res.notes.push_back("split arrive/wait: the " + std::to_string(accesses.size()) + " access(es) between the arrive at " +
                         where_in_inlined(arrive) + " and its wait are ordered with no access of that phase or the next (ISA 9.7.13.15.16 item 5)");

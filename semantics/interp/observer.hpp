@@ -135,6 +135,20 @@ class Observer {
   virtual std::string stop_reason() { return {}; }
 };
 
+// An observer of memory accesses alone (memcheck, tests): every other callback does nothing.
+class AccessObserver : public Observer {
+ public:
+  void allocation(const std::string&, ir::StateSpace, std::uint64_t, std::uint64_t) override {}
+  void fence(const ThreadRef&, const ir::Instruction&) override {}
+  void barrier_arrive(const ThreadRef&, std::uint32_t, const ir::Instruction&, std::uint32_t) override {}
+  void barrier_complete(std::uint64_t, std::uint32_t, const std::vector<ThreadRef>&) override {}
+  void warp_sync(const std::vector<ThreadRef>&) override {}
+  void async_group(const ThreadRef&, const ir::Instruction&) override {}
+  void mbarrier_arrive(const ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_wait(const ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_init(const ThreadRef&, std::uint64_t, std::uint64_t) override {}
+};
+
 // Two observers hearing the same run (ptxcheck exec --racecheck --memcheck): each callback goes to both, first
 // then second; the run stops for the first reason either gives.
 class TeeObserver final : public Observer {

@@ -16,7 +16,7 @@
 
 namespace ptx::runtime {
 
-class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
+class MemcheckMonitor final : public LaunchMonitor, public interp::AccessObserver {
  public:
   // `inner` runs each launch when given (--racecheck too); this monitor's observer is then passed along.
   explicit MemcheckMonitor(std::unique_ptr<LaunchMonitor> inner = nullptr) : inner_(std::move(inner)) {}
@@ -29,17 +29,8 @@ class MemcheckMonitor final : public LaunchMonitor, public interp::Observer {
   void freed(std::uint64_t base) override;
   bool keep_freed() const override { return true; }
 
-  // interp::Observer: only accesses matter here.
+  // interp::AccessObserver: only accesses matter here.
   void access(const interp::ThreadRef& t, const interp::MemoryAccess& a) override;
-  void allocation(const std::string&, ir::StateSpace, std::uint64_t, std::uint64_t) override {}
-  void fence(const interp::ThreadRef&, const ir::Instruction&) override {}
-  void barrier_arrive(const interp::ThreadRef&, std::uint32_t, const ir::Instruction&, std::uint32_t) override {}
-  void barrier_complete(std::uint64_t, std::uint32_t, const std::vector<interp::ThreadRef>&) override {}
-  void warp_sync(const std::vector<interp::ThreadRef>&) override {}
-  void async_group(const interp::ThreadRef&, const ir::Instruction&) override {}
-  void mbarrier_arrive(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_wait(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_init(const interp::ThreadRef&, std::uint64_t, std::uint64_t) override {}
 
  private:
   struct Allocation {

@@ -58,19 +58,10 @@ std::optional<Built> build(const std::string& text, unsigned line) {
 }
 
 // Records the interpreter's memory accesses.
-class Recorder final : public interp::Observer {
+class Recorder final : public interp::AccessObserver {
  public:
   std::vector<interp::MemoryAccess> accesses;
-  void allocation(const std::string&, ir::StateSpace, std::uint64_t, std::uint64_t) override {}
   void access(const interp::ThreadRef&, const interp::MemoryAccess& a) override { accesses.push_back(a); }
-  void fence(const interp::ThreadRef&, const ir::Instruction&) override {}
-  void barrier_arrive(const interp::ThreadRef&, std::uint32_t, const ir::Instruction&, std::uint32_t) override {}
-  void barrier_complete(std::uint64_t, std::uint32_t, const std::vector<interp::ThreadRef>&) override {}
-  void warp_sync(const std::vector<interp::ThreadRef>&) override {}
-  void async_group(const interp::ThreadRef&, const ir::Instruction&) override {}
-  void mbarrier_arrive(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_wait(const interp::ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_init(const interp::ThreadRef&, std::uint64_t, std::uint64_t) override {}
 };
 
 // One thread of the coverage kernel (cli/coverage.hpp), its parameters given.
