@@ -54,6 +54,40 @@ ScalarType bits_type(unsigned bytes) {
     default: return ScalarType::b64;
   }
 }
+// A promotable variable's cell: the bytes one access element covers.
+struct Cell {
+  std::int64_t off;
+  unsigned size;
+};
+
+// One register per cell of each variable that does not escape, when its cells are identical or disjoint:
+// variable -> offset -> register (added to f.registers); res.variables counts the variables promoted.
+std::vector<std::map<std::int64_t, int>> promote_cells(ptx::ir::Function& f, const std::vector<bool>& escapes,
+                                                       const std::vector<std::vector<Cell>>& cells, Promoted& res) {
+  std::vector<std::map<std::int64_t, int>> reg_of(f.locals.size());
+  for (std::size_t v = 0; v < f.locals.size(); ++v) {
+    if (escapes[v] || cells[v].empty()) continue;
+    std::map<std::int64_t, unsigned> size_at;
+    bool ok = true;
+    for (const auto& c : cells[v]) {
+      auto [it, fresh] = size_at.emplace(c.off, c.size);
+      if (!fresh && it->second != c.size) ok = false;
+    }
+    std::int64_t end = INT64_MIN;
+    for (const auto& [off, size] : size_at) {
+      if (off < end) ok = false;
+      end = off + size;
+    }
+    if (!ok) continue;
+    for (const auto& [off, size] : size_at) {
+      f.registers.push_back({f.locals[v].name + "[" + std::to_string(off) + "]", {bits_type(size), 1}});
+      reg_of[v][off] = static_cast<int>(f.registers.size() - 1);
+    }
+    ++res.variables;
+  }
+  return reg_of;
+}
+
 }  // namespace
 
 Promoted promote_private(ptx::ir::Function& f) {
@@ -115,7 +149,6 @@ Promoted promote_private(ptx::ir::Function& f) {
 
   // Uses: a promotable variable escapes when its address reaches any other use.
   std::vector<bool> escapes(f.locals.size(), false);
-  struct Cell { std::int64_t off; unsigned size; };
   std::vector<std::vector<Cell>> cells(f.locals.size());
   std::function<void(const Operand&)> escape = [&](const Operand& o) {
     Addr a = value_of(o);
@@ -158,28 +191,7 @@ Promoted promote_private(ptx::ir::Function& f) {
     for (const auto& o : in.operands) escape(o);
   }
 
-  // Promote: cells must be identical or disjoint.
-  std::vector<std::map<std::int64_t, int>> reg_of(f.locals.size());  // variable -> offset -> register
-  for (std::size_t v = 0; v < f.locals.size(); ++v) {
-    if (escapes[v] || cells[v].empty()) continue;
-    std::map<std::int64_t, unsigned> size_at;
-    bool ok = true;
-    for (const auto& c : cells[v]) {
-      auto [it, fresh] = size_at.emplace(c.off, c.size);
-      if (!fresh && it->second != c.size) ok = false;
-    }
-    std::int64_t end = INT64_MIN;
-    for (const auto& [off, size] : size_at) {
-      if (off < end) ok = false;
-      end = off + size;
-    }
-    if (!ok) continue;
-    for (const auto& [off, size] : size_at) {
-      f.registers.push_back({f.locals[v].name + "[" + std::to_string(off) + "]", {bits_type(size), 1}});
-      reg_of[v][off] = static_cast<int>(f.registers.size() - 1);
-    }
-    ++res.variables;
-  }
+  const auto reg_of = promote_cells(f, escapes, cells, res);  // variable -> offset -> register
   if (!res.variables) return res;
 
   // Rewrite: each access of a promoted variable becomes one move per element.
