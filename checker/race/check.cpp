@@ -3,6 +3,7 @@
 // divergence as "one thread of a CTA reaches a barrier instance that another does not".
 #include "checker/race/check.hpp"
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/model_rules.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -96,6 +97,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   try {
     check_kernel_guarded(m, kernel, o, guard, found);
     found.cpu_seconds = guard.cpu_seconds();
+    if (const std::string why = model_rules_problem(); !why.empty()) found.notes.push_back(model_rules_note(why));
     return found;
   } catch (const BudgetExhausted& e) {
     return unknown(e.what());

@@ -1,6 +1,7 @@
 // Orderings a kernel's pair check (kernel_check.hpp) does not model: fences, release/acquire operations, partial
 // barriers and strong reads between two accesses make a race only possible (strength.hpp may_order).
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/model_rules.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -23,9 +24,8 @@ bool may_synchronize(const ptx::ir::Instruction& in) {
     default: return false;  // init, inval, expect_tx, complete_tx, pending_count: no ordering
   }
   if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !warp_barrier(in);
-  const auto sem = in.q.semantics;
-  return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) && sem &&
-         (acquires(*sem) || releases(*sem));
+  return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) &&
+         (acquire_operation(in) || release_operation(in));
 }
 
 // A strong read (ISA 8.4: a strong ld, or an atom/red, which reads as it writes): one that observes another

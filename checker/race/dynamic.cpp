@@ -4,6 +4,7 @@
 
 #include "semantics/support/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
+#include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/observer.hpp"
 
@@ -287,7 +288,6 @@ class Detector final : public ptx::interp::Observer {
     const bool writes = a.kind == MemoryAccess::Kind::write || a.kind == MemoryAccess::Kind::reduction ||
                         (a.kind == MemoryAccess::Kind::atomic && a.wrote);
     const Strength st = strength_of(*a.ins, atomic);
-    const MemorySemantics sem = a.ins->q.semantics.value_or(MemorySemantics::relaxed);
     const Key first{a.space == StateSpace::shared ? 1 + a.owner_cta : 0, a.addr};
     Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, 0, atomic, writes};
     // The write this read observes (8.9.2): every byte last written by one strong write of the same extent.
@@ -299,19 +299,20 @@ class Detector final : public ptx::interp::Observer {
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
     ReleaseSet published;
     if (writes && st.strong) {
-      if (releases(sem)) published.add(release_of(t, st.scope, ts.clock));  // form 1
+      const bool releases = release_operation(*a.ins);
+      if (releases) published.add(release_of(t, st.scope, ts.clock));  // form 1
       for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
         if (r) published.add(*r);
       if (auto it = ts.release_ops.find(first); it != ts.release_ops.end())  // form 2: an earlier release on it
         published.add(it->second);
-      if (releases(sem)) ts.release_ops[first] = release_of(t, st.scope, ts.clock);  // the latest covers the earlier
+      if (releases) ts.release_ops[first] = release_of(t, st.scope, ts.clock);  // the latest covers the earlier
       // An atomic that reads the write it overwrites continues that write's observation chain (8.9.2 item 2).
       if (atomic && observed) published.add(observed->releases);
     }
     // Acquire side (8.8): an acquire operation takes what it observed now; otherwise a later acquire fence
     // (form 3) or acquire operation on the same location (form 2) may.
     if (reads && st.strong && a.kind != MemoryAccess::Kind::reduction) {  // 8.8: red forms no acquire pattern
-      if (acquires(sem)) {
+      if (acquire_operation(*a.ins)) {
         if (auto it = ts.pending.find(first); it != ts.pending.end()) acquire(ts, it->second, st.scope);  // form 2
         if (observed) acquire(ts, t, st.scope, observed->releases);
       } else if (observed) {
@@ -330,7 +331,7 @@ class Detector final : public ptx::interp::Observer {
       }
     }
     if (writes) ++next_event_;
-    if (writes && st.strong && releases(sem)) tick(ts, t);
+    if (writes && st.strong && release_operation(*a.ins)) tick(ts, t);
   }
 
   // cp.async.commit_group / wait_group N / wait_all (ISA 9.7.9.25.3.2-3): a wait completes every group but the N
@@ -503,7 +504,7 @@ class Detector final : public ptx::interp::Observer {
     if (!fk) return;  // a proxy fence orders proxies, not threads
     const MemorySemantics sem = fk->sem;
     const Scope scope = fk->scope;
-    if (acquires(sem))  // acquire pattern form 3: the releases strong reads observed earlier
+    if (acquire_fence(sem))  // acquire pattern form 3: the releases strong reads observed earlier
       for (auto& [key, pending] : ts.pending) acquire(ts, pending, scope);
     if (sem == MemorySemantics::sc) {
       // 8.9.4 item 1: a fence.sc synchronizes with every later morally strong fence.sc. The run's order of fences
@@ -519,7 +520,7 @@ class Detector final : public ptx::interp::Observer {
       if (cluster_order) cluster_order->join(ts.clock);
       if (wide) sc_wide_.join(ts.clock);
     }
-    if (releases(sem)) ts.fence_release[reach(scope)] = release_of(t, scope, ts.clock);
+    if (release_fence(sem)) ts.fence_release[reach(scope)] = release_of(t, scope, ts.clock);
     tick(ts, t);
   }
 
@@ -1076,6 +1077,7 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   const std::string schedule = seed ? "schedule seed " + std::to_string(seed) : "deterministic schedule";
   k.notes.push_back("dynamic engine: one execution of the launch (" + std::to_string(d.run.stats.threads) + " threads, " +
                     schedule + ", " + std::to_string(d.accesses) + " memory operations checked)");
+  if (const std::string why = model_rules_problem(); !why.empty()) k.notes.push_back(model_rules_note(why));
   if (!d.error.empty()) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back(d.error);

@@ -2,6 +2,7 @@
 #include "checker/race/flags.hpp"
 
 #include "checker/race/strength.hpp"
+#include "checker/race/model_rules.hpp"
 
 #include <deque>
 
@@ -33,7 +34,7 @@ std::optional<Scope> fenced_scope(const ptx::ir::Function& f, const Cfg& g, std:
   for (Scope s : {Scope::sys, Scope::gpu, Scope::cluster, Scope::cta}) {
     auto fence_of_scope = [&](std::uint32_t i) {
       const auto fk = memory_fence(f.body[i]);
-      return fk && (release ? releases(fk->sem) : acquires(fk->sem)) && fk->scope >= s;
+      return fk && (release ? release_fence(fk->sem) : acquire_fence(fk->sem)) && fk->scope >= s;
     };
     if (!reaches_avoiding(g, from, to, fence_of_scope)) return s;
   }
@@ -68,7 +69,7 @@ std::optional<Scope> release_scope(const ptx::ir::Function& f, const Cfg& g, con
   if (b == site.write || reaches_avoiding(g, site.write, b, [](std::uint32_t) { return false; })) return std::nullopt;
   const auto& w = f.body[site.write];
   std::optional<Scope> own;
-  if (w.q.semantics && releases(*w.q.semantics)) own = strength_of(w, false).scope;
+  if (release_operation(w)) own = strength_of(w, false).scope;
   return wider(fenced_scope(f, g, b, site.write, true), own);
 }
 
@@ -79,7 +80,7 @@ std::optional<Scope> acquire_scope(const ptx::ir::Function& f, const Cfg& g, con
   if (!reaches_avoiding(g, site.read, a, [](std::uint32_t) { return false; })) return std::nullopt;
   const auto& r = f.body[site.read];
   std::optional<Scope> own;
-  if (r.q.semantics && acquires(*r.q.semantics)) own = strength_of(r, false).scope;
+  if (acquire_operation(r)) own = strength_of(r, false).scope;
   return wider(fenced_scope(f, g, site.read, a, false), own);
 }
 

@@ -4,6 +4,7 @@
 #include "checker/race/grid_sync.hpp"
 
 #include "checker/race/encode.hpp"
+#include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
 
 #include <set>
@@ -112,10 +113,9 @@ std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g) 
       if (!ok) break;
       const auto& in = f.body[i];
       if (register_only(in.op)) continue;
-      using MS = ptx::ir::MemorySemantics;
-      const bool add = in.op == Opcode::atom_ && in.q.atom_op == ptx::ir::AtomOp::add && wide(in, true) &&
-                       (in.q.semantics == MS::release || in.q.semantics == MS::acq_rel);
-      const bool load = in.op == Opcode::ld_ && in.q.semantics == MS::acquire && wide(in, false) && in_loop(i);
+      // (A release add and acquire loads: model_rules.hpp.)
+      const bool add = in.op == Opcode::atom_ && in.q.atom_op == ptx::ir::AtomOp::add && wide(in, true) && release_operation(in);
+      const bool load = in.op == Opcode::ld_ && acquire_operation(in) && wide(in, false) && in_loop(i);
       const Operand* a = in.operands.size() >= 2 ? &in.operands[1] : nullptr;
       if (!(add || load) || !a || a->kind != Operand::Kind::Address || a->base_kind != Operand::BaseKind::Register ||
           a->reg < 0 || !workspace[static_cast<std::size_t>(a->reg)]) { ok = false; break; }

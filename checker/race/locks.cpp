@@ -1,5 +1,6 @@
 #include "checker/race/locks.hpp"
 
+#include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
 
 #include <algorithm>
@@ -79,7 +80,7 @@ std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std
   c.site.unlocked = *unlocked;
   c.acquired_next = taken_when_equal == yes ? static_cast<std::uint32_t>(br.operands[0].target) : c.branch + 1;
   const auto st = strength_of(in, true);
-  if (in.q.semantics && acquires(*in.q.semantics)) c.acquire_level = scoped(st.scope);
+  if (acquire_operation(in)) c.acquire_level = scoped(st.scope);
   return c;
 }
 
@@ -143,8 +144,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
       const Access& lock = *rmw_access[s];
       if (a.instr == cands[s].site.rmw || a.size != lock.size || masked(*value, cands[s].bits) != cands[s].site.unlocked) continue;
       if (!z3::eq(a.addr, lock.addr)) continue;
-      const auto sem = f.body[a.instr].q.semantics;
-      release[s][a.instr] = sem && releases(*sem) ? scoped(a.scope) : kHeld;
+      release[s][a.instr] = release_operation(f.body[a.instr]) ? scoped(a.scope) : kHeld;
     }
   }
 
@@ -169,7 +169,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   std::vector<bool> fwd_seen(n, false);
   auto fwd_after = [&](std::uint32_t i, std::uint32_t next) {
     State v = fwd[i];
-    if (auto fk = memory_fence(f.body[i]); fk && acquires(fk->sem))
+    if (auto fk = memory_fence(f.body[i]); fk && acquire_fence(fk->sem))
       for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
     for (std::size_t s = 0; s < S; ++s) {
       if (release[s].count(i)) v[s] = kFree;
@@ -212,7 +212,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
     for (std::uint32_t i = n; i-- > 0;) {
       if (g.block_of[i] < 0) continue;
       State v = bwd_out(i);
-      if (auto fk = memory_fence(f.body[i]); fk && releases(fk->sem))
+      if (auto fk = memory_fence(f.body[i]); fk && release_fence(fk->sem))
         for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
       for (std::size_t s = 0; s < S; ++s)
         if (auto it = release[s].find(i); it != release[s].end()) v[s] = it->second;

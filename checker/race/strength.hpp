@@ -41,15 +41,7 @@ inline std::size_t reach(ptx::ir::Scope scope) {
   return scope_includes(scope, Nearness::other) ? 2 : scope_includes(scope, Nearness::same_cluster) ? 1 : 0;
 }
 
-// ISA 8.4: acquire and release operations, and the memory fences that act as both (membar, fence.sc, fence.acq_rel).
-inline bool acquires(ptx::ir::MemorySemantics s) {
-  using MS = ptx::ir::MemorySemantics;
-  return s == MS::acquire || s == MS::acq_rel || s == MS::sc;
-}
-inline bool releases(ptx::ir::MemorySemantics s) {
-  using MS = ptx::ir::MemorySemantics;
-  return s == MS::release || s == MS::acq_rel || s == MS::sc;
-}
+// Which operations and fences release and acquire (ISA 8.8) is the model's: checker/race/model_rules.hpp.
 
 // ISA 8.9.5: what causality order from an access x of one thread to an access y of another needs of the two
 // programs. Either base causality order crosses the threads through synchronization (8.9.4: it leaves x's thread at

@@ -1,0 +1,167 @@
+// See model_rules.hpp.
+#include "checker/race/model_rules.hpp"
+
+#include "litmus/driver.hpp"
+#include "litmus/enumerate/enumerate.hpp"
+#include "litmus/parse/parse.hpp"
+#include "semantics/ir/memory_order.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+
+namespace ptxcheck::race {
+namespace {
+using ptx::ir::MemorySemantics;
+using ptx::ir::Opcode;
+
+// The semantics words of an instruction of the dialect (a weak access has none; `.volatile` and `.mmio` carry
+// their own scope: ISA 9.7.9.8, 9.7.9.10).
+std::string semantics_words(MemorySemantics sem) {
+  switch (sem) {
+    case MemorySemantics::weak: return "";
+    case MemorySemantics::relaxed: return ".relaxed.sys";
+    case MemorySemantics::acquire: return ".acquire.sys";
+    case MemorySemantics::release: return ".release.sys";
+    case MemorySemantics::acq_rel: return ".acq_rel.sys";
+    case MemorySemantics::sc: return ".sc.sys";
+    case MemorySemantics::volatile_: return ".volatile";
+    case MemorySemantics::mmio: return ".mmio.relaxed.sys";
+  }
+  return "";
+}
+
+// The flag's write (release side) or read (acquire side) as the question's instruction.
+std::string flag_instruction(const PatternQuestion& q) {
+  const std::string sem = semantics_words(q.sem);
+  if (q.side == PatternSide::release) {
+    if (q.op == Opcode::atom_) return "atom" + sem + ".global.exch.b32 %r9, [flag], 1";
+    if (q.op == Opcode::red_) return "red" + sem + ".global.add.u32 [flag], 1";
+    return "st" + sem + ".global.u32 [flag], 1";
+  }
+  if (q.op == Opcode::atom_) return "atom" + sem + ".global.add.u32 %r0, [flag], 0";
+  return "ld" + sem + ".global.u32 %r0, [flag]";
+}
+
+}  // namespace
+
+std::string litmus_text(const PatternQuestion& q) {
+  // Producer: data, then the release side; consumer: the acquire side, then data. Two CTAs of one GPU, .sys
+  // scopes: every strong pair is morally strong (8.7), so only the question's instruction can break the pattern.
+  std::vector<std::string> producer = {"st.global.u32 [data], 1"}, consumer;
+  if (q.side == PatternSide::release) {
+    if (q.fence) {
+      producer.push_back("fence" + semantics_words(q.sem));
+      producer.push_back("st.relaxed.sys.global.u32 [flag], 1");
+    } else {
+      producer.push_back(flag_instruction(q));
+    }
+    consumer.push_back("ld.acquire.sys.global.u32 %r0, [flag]");
+  } else {
+    producer.push_back("st.release.sys.global.u32 [flag], 1");
+    if (q.fence) {
+      consumer.push_back("ld.relaxed.sys.global.u32 %r0, [flag]");
+      consumer.push_back("fence" + semantics_words(q.sem));
+    } else {
+      consumer.push_back(flag_instruction(q));
+    }
+  }
+  consumer.push_back("ld.global.u32 %r1, [data]");
+  std::string text = "PTX pattern-question\n{\ndata = 0; flag = 0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n";
+  for (std::size_t row = 0; row < std::max(producer.size(), consumer.size()); ++row)
+    text += fmt::format(" {} | {} ;\n", row < producer.size() ? producer[row] : "", row < consumer.size() ? consumer[row] : "");
+  return text + "~exists (P1:%r0 == 1 /\\ P1:%r1 == 0)\n";
+}
+
+bool model_answer(const PatternQuestion& q, const cat::Model& model) {
+  std::vector<Diagnostic> diags;
+  const std::string text = litmus_text(q);
+  auto test = litmus::parse_litmus(text, "pattern-question.litmus", diags);
+  if (!test) throw std::runtime_error("the model question does not parse: " + (diags.empty() ? text : diags.front().render()));
+  litmus::Options o;
+  o.engine = litmus::Engine::explicit_;  // a few events: no solver (and no process-wide Z3 setting)
+  o.liveness = false;
+  const litmus::Result r = litmus::run_test(*test, model, o);
+  if (r.result != "holds" && r.result != "fails") throw std::runtime_error("the model question was not answered (" + r.result + ": " + r.reason + ")");
+  return r.result == "holds";
+}
+
+namespace {
+
+struct Answers {
+  std::mutex mutex;
+  std::optional<cat::Model> model;
+  std::string problem;
+  bool loaded = false;
+  std::map<std::string, bool> by_text;
+};
+
+Answers& answers() {
+  static Answers a;
+  return a;
+}
+
+bool answer(const PatternQuestion& q) {
+  Answers& a = answers();
+  const std::string key = litmus_text(q);
+  std::lock_guard<std::mutex> lock(a.mutex);
+  if (auto it = a.by_text.find(key); it != a.by_text.end()) return it->second;
+  if (!a.loaded) {
+    a.loaded = true;
+    std::vector<std::string> errors;
+    a.model = litmus::load_named_model("ptx", errors);
+    if (!a.model) a.problem = "memmodel/models/ptx.cat could not be loaded" + (errors.empty() ? std::string() : ": " + errors.front());
+  }
+  bool yes = false;
+  if (a.model) {
+    try {
+      yes = model_answer(q, *a.model);
+    } catch (const std::exception& e) {
+      if (a.problem.empty()) a.problem = e.what();
+    }
+  }
+  return a.by_text.emplace(key, yes).first->second;
+}
+
+PatternQuestion fence_question(PatternSide side, MemorySemantics sem) { return {side, true, Opcode::fence_, sem}; }
+
+// The flag access the question asks with: an atom or red as itself, every other write as a st and every other
+// read as an ld (their semantics are what the model sees of them).
+PatternQuestion operation_question(PatternSide side, const ptx::ir::Instruction& in) {
+  Opcode op = side == PatternSide::release ? Opcode::st_ : Opcode::ld_;
+  if (in.op == Opcode::atom_ || (side == PatternSide::release && in.op == Opcode::red_)) op = in.op;
+  return {side, false, op, ptx::ir::access_order(in).sem};
+}
+
+}  // namespace
+
+bool release_fence(MemorySemantics sem) { return answer(fence_question(PatternSide::release, sem)); }
+bool acquire_fence(MemorySemantics sem) { return answer(fence_question(PatternSide::acquire, sem)); }
+
+bool release_operation(const ptx::ir::Instruction& in) {
+  if (in.op == Opcode::ld_ || in.op == Opcode::ldu_) return false;  // writes nothing
+  return answer(operation_question(PatternSide::release, in));
+}
+
+bool acquire_operation(const ptx::ir::Instruction& in) {
+  // A red returns nothing a thread could wait on, so no message-passing test asks about it; ptx.cat says the same
+  // (acquire-pattern excludes RED, 8.8's last note).
+  if (in.op == Opcode::red_ || in.op == Opcode::st_) return false;
+  return answer(operation_question(PatternSide::acquire, in));
+}
+
+std::string model_rules_problem() {
+  Answers& a = answers();
+  std::lock_guard<std::mutex> lock(a.mutex);
+  return a.problem;
+}
+
+std::string model_rules_note(const std::string& problem) {
+  return "the memory model could not be asked which operations release and acquire (" + problem +
+         "): those it did not answer were taken as neither, which can only report races that are not (docs/race/model-rules.md)";
+}
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,47 @@
+// Which operations and fences release and acquire (ISA 8.8), as the memory model says: both race engines ask
+// here instead of writing the rule again. Each answer comes from running a message-passing litmus test through
+// the litmus engine under memmodel/models/ptx.cat (the same file `ptxcheck litmus` reads), so the instruction's
+// events are the litmus builder's and the rule is the model's `release-pattern` / `acquire-pattern` /
+// `sync-pattern`. The race engines keep only the structure of the patterns (which instruction precedes which on
+// every path), which the dynamic engine's comparison with the model checks (docs/race/model-rules.md).
+#pragma once
+
+#include "memmodel/cat/ast.hpp"
+#include "semantics/ir/ir.hpp"
+
+#include <string>
+
+namespace ptxcheck::race {
+
+enum class PatternSide : std::uint8_t { release, acquire };
+
+// One question: does this instruction, at the release (or acquire) end of message passing between two CTAs, make
+// the pattern synchronize? `fence`: a memory fence with `sem`; otherwise `op` (st / red / atom for the release
+// side, ld / atom for the acquire side) with `sem` on the flag. Everything else in the test is the strongest form
+// (the other end .release/.acquire at .sys), so the answer is about this instruction alone.
+struct PatternQuestion {
+  PatternSide side = PatternSide::release;
+  bool fence = false;
+  ptx::ir::Opcode op = ptx::ir::Opcode::st_;
+  ptx::ir::MemorySemantics sem = ptx::ir::MemorySemantics::relaxed;
+};
+
+// The litmus test that asks it (herd PTX dialect): `~exists` the message not seen after the flag was.
+std::string litmus_text(const PatternQuestion& q);
+// The model's answer: the test holds. Throws std::runtime_error when the litmus engine cannot answer.
+bool model_answer(const PatternQuestion& q, const cat::Model& model);
+
+// ptx.cat's answers, each computed once per process (thread-safe). When ptx.cat cannot be found or the test cannot
+// be run, the answer is "no", which can only add orderings that are missing, so races, never hide one; the reason
+// is kept (model_rules_problem).
+bool release_fence(ptx::ir::MemorySemantics sem);   // 8.8 release pattern form 3's fence
+bool acquire_fence(ptx::ir::MemorySemantics sem);   // acquire pattern form 3's fence
+// 8.8 form 1: the instruction's write (st, atom, red; false for ld) is a release operation; its read (ld, atom;
+// false for st and red) an acquire one.
+bool release_operation(const ptx::ir::Instruction& in);
+bool acquire_operation(const ptx::ir::Instruction& in);
+std::string model_rules_problem();  // empty when every answer came from the model
+// The report's note when it is not: which answers were taken as "no" and why.
+std::string model_rules_note(const std::string& problem);
+
+}  // namespace ptxcheck::race
