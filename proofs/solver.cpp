@@ -1,6 +1,8 @@
-// Budgeted Z3 checks for proofs/: timeout per call, memory cap, and an exception from Z3 (out of memory,
+// Budgeted Z3 checks for proofs/ (semantics/support/solver.hpp): timeout and resource limit per call, memory cap, and an exception from Z3 (out of memory,
 // canceled) turned into `unknown` with its message, never a verdict.
 #include "proofs/solver.hpp"
+
+#include "semantics/support/solver.hpp"
 
 #include <fmt/format.h>
 
@@ -21,12 +23,9 @@ ProofResult refute_if_sat(z3::context& ctx, const z3::expr& condition, const Bud
   try {
     z3::set_param("memory_max_size", static_cast<int>(budget.memory_mb));
     z3::solver s(ctx);
-    z3::params p(ctx);
-    p.set("timeout", budget.timeout_ms);
-    if (budget.rlimit) p.set("rlimit", budget.rlimit);
-    s.set(p);
     s.add(condition);
-    switch (s.check()) {
+    const solver::Answer answer = solver::check(s, solver::Budget{budget.rlimit, budget.timeout_ms});
+    switch (answer.result) {
       case z3::unsat: r.verdict = Verdict::proved; break;
       case z3::sat: {
         r.verdict = Verdict::refuted;
@@ -39,7 +38,7 @@ ProofResult refute_if_sat(z3::context& ctx, const z3::expr& condition, const Bud
       }
       case z3::unknown:
         r.verdict = Verdict::unknown;
-        r.detail = "z3: " + s.reason_unknown() + fmt::format(" (budget {} ms, {} MB)", budget.timeout_ms, budget.memory_mb);
+        r.detail = "z3: " + answer.reason + fmt::format(" (budget {} ms, {} MB)", budget.timeout_ms, budget.memory_mb);
         break;
     }
   } catch (const z3::exception& e) {

@@ -1,5 +1,6 @@
 // See barrier_forms.hpp.
 #include "checker/race/barrier_forms.hpp"
+#include "checker/race/budget.hpp"
 
 #include "checker/race/cfg.hpp"
 #include "checker/race/uniform.hpp"
@@ -51,7 +52,7 @@ bool LaunchValues::is_cta_thread_count(const Operand& o) const {
   z3::solver s(c);
   s.add(launch_shape_constraints(launch, block_, std::nullopt, x_only_, f_));
   s.add(*v != launch.ntid[0] * launch.ntid[1] * launch.ntid[2]);
-  return s.check() == z3::unsat;
+  return solver::check(s, kShortQuery).unsat();
 }
 
 std::optional<std::uint64_t> LaunchValues::constant(const Operand& o) const {

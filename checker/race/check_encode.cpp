@@ -106,7 +106,7 @@ void KernelCheck::constrain_pair() {
       res.unknown_reasons.push_back(error);  // (run_file rejects such an assumption before the check)
     }
   }
-  if (!o.assumptions.empty() && s.check() == z3::unsat)  // (a contradiction would make every verdict race-free)
+  if (!o.assumptions.empty() && solver::check(s, current).unsat())  // (a contradiction would make every verdict race-free)
     res.unknown_reasons.push_back("the assumptions (--assume) admit no launch of this shape: nothing was checked");
   for (int d = 0; d < 3; ++d)
     for (const auto* t : {&T1, &T2}) s.add(z3::ult(t->tid[d], launch.ntid[d]) && z3::ult(t->ctaid[d], launch.nctaid[d]));

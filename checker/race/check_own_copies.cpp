@@ -62,8 +62,7 @@ void KernelCheck::check_own_copies() {
               if (t2_iterations.count(id)) return true;
             return false;
           };
-          one_thread.emplace(c);
-          o.query.apply_to(*one_thread);
+          one_thread.emplace(c);  // (its checks run under the current budget: check_on)
           for (const z3::expr& e : s.assertions())
             if (!z3::eq(e, distinct_threads) && !pins_t2_iteration(e)) one_thread->add(e);
         }

@@ -708,9 +708,7 @@ class Encoder {
     };
     auto always = [&](const z3::expr& claim) {
       z3::solver q(c_);
-      QueryBudget{800'000, 200}.apply_to(q);
-      q.add(!claim);
-      return q.check() == z3::unsat;
+      return solver::always(q, claim, kShortQuery);
     };
     const z3::expr k = out_.k.at(L);
     if (always(apply(apply(x)) == x)) return Recurrence{repeated_involution(init, apply(init), k), 1};
@@ -1143,7 +1141,7 @@ class Encoder {
   // The access instruction i makes in state s (not recorded).
   Access access_at(State& s, std::uint32_t i, const Instruction& in, const Operand& addr, unsigned size, bool rd, bool wr,
                    bool atomic, std::optional<StateSpace> space = std::nullopt) {
-    Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc, std::nullopt};
+    Access a{i, rd, wr, atomic, atomic, ptx::ir::Scope::gpu, Space::unknown, -1, c_.bv_val(0, 64), size, s.pc, std::nullopt, std::nullopt, false, false, {}};
     if (in.guard >= 0) a.pc = s.pc && guard(s, in);
     const Strength st = strength_of(in, atomic);
     a.strong = st.strong;
@@ -1712,12 +1710,11 @@ class Encoder {
     for (int d = 0; d < 3; ++d) {
       if (fixed[d]) continue;
       z3::solver q(c_);
-      QueryBudget{800'000, 200}.apply_to(q);
       q.add(pc);
-      if (q.check() != z3::sat) continue;
+      if (!solver::check(q, kShortQuery).sat()) continue;
       const z3::expr value = q.get_model().eval(out_.tid[d], true);
       q.add(out_.tid[d] != value);
-      if (value.is_numeral() && q.check() == z3::unsat) fixed[d] = value;
+      if (value.is_numeral() && solver::check(q, kShortQuery).unsat()) fixed[d] = value;
     }
     for (int d = 0; d < 3; ++d) {
       w.fixed.push_back(fixed[d].has_value());

@@ -101,7 +101,7 @@ z3::check_result query(const Prepared& pr, const cat::Model& model, const Option
   const int n = x.n;
   cat::SymbolicEncoder enc(ctx, n);
   Choices ch = encode_model(sp, model, enc);
-  z3::solver s = model_solver(ctx, ch, enc, opt.solver_timeout_ms);
+  z3::solver s = model_solver(ctx, ch, enc);
   for (auto& a : enc.axioms()) s.add(a.holds);
   // The graph numbers the initial writes first, then each thread's events in order.
   std::vector<int> first(traces.size(), -1);
@@ -133,9 +133,9 @@ z3::check_result query(const Prepared& pr, const cat::Model& model, const Option
         if (!later.empty()) s.add(z3::implies(enc.expr(ch.rf.bits[static_cast<std::size_t>(w * n + r)]), !z3::mk_or(later)));
       }
     }
-  auto r = s.check();
-  if (r == z3::unknown) why = "z3 check: " + s.reason_unknown();
-  return r;
+  const solver::Answer a = solver::check(s, check_budget(opt.solver_timeout_ms));
+  if (a.unknown()) why = "z3 check: " + a.reason;
+  return a.result;
 }
 }  // namespace
 

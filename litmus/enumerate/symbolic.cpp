@@ -46,7 +46,8 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
       const int n = x.n;
       SymbolicEncoder enc(ctx, n);
       Choices ch = encode_model(sp, model, enc);
-      z3::solver s = model_solver(ctx, ch, enc, opt.solver_timeout_ms);
+      z3::solver s = model_solver(ctx, ch, enc);
+      const solver::Budget budget = check_budget(opt.solver_timeout_ms);
       // One tracked literal per axiom, so that an unsat core names the axioms forbidding an outcome.
       z3::expr_vector guards(ctx);
       std::map<std::string, std::string> guard_axiom;
@@ -78,9 +79,8 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
         s.add(z3::mk_or(opts));
       }
 
-      auto unknown = [&](const char* what) {
-        why = std::string("z3 ") + what + ": " + s.reason_unknown() + " (budget " +
-              std::to_string(opt.solver_timeout_ms) + " ms per check)";
+      auto unknown = [&](const char* what, const solver::Answer& a) {
+        why = std::string("z3 ") + what + ": " + a.reason;
         return false;
       };
       if (opt.explain) {
@@ -96,12 +96,12 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
             },
             ctx);
         s.add(explained_outcome(pr.t.quantifier, true) ? satisfies : !satisfies);  // the outcomes explained_outcome names
-        auto cand = s.check();
-        if (cand == z3::unknown) return unknown("check");
-        if (cand == z3::sat) {
-          auto r = s.check(guards);
-          if (r == z3::unknown) return unknown("check");
-          if (r == z3::unsat)
+        const solver::Answer cand = solver::check(s, budget);
+        if (cand.unknown()) return unknown("check", cand);
+        if (cand.sat()) {
+          const solver::Answer r = solver::check(s, budget, guards);
+          if (r.unknown()) return unknown("check", r);
+          if (r.unsat())
             for (auto g : s.unsat_core()) {
               auto& nm = guard_axiom[g.to_string()];
               if (std::find(res.explanation.begin(), res.explanation.end(), nm) == res.explanation.end())
@@ -121,9 +121,9 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
         if (!differ.empty()) s.add(z3::mk_or(differ));
       }
       for (;;) {
-        auto r = s.check(guards);
-        if (r == z3::unknown) return unknown("check");
-        if (r == z3::unsat) break;
+        const solver::Answer r = solver::check(s, budget, guards);
+        if (r.unknown()) return unknown("check", r);
+        if (r.unsat()) break;
         z3::model m = s.get_model();
         std::map<std::string, std::int64_t> vals = regs;
         z3::expr_vector differ(ctx);

@@ -7,6 +7,7 @@
 #include "litmus/enumerate/graph_builder.hpp"
 #include "litmus/parse/ast.hpp"
 #include "memmodel/cat/symbolic.hpp"
+#include "semantics/support/solver.hpp"
 
 #include <z3++.h>
 
@@ -31,8 +32,11 @@ Choices make_choices(const CandidateSpace& sp, cat::SymbolicEncoder& enc, const 
 Choices encode_model(const CandidateSpace& sp, const cat::Model& model, cat::SymbolicEncoder& enc, const ValueMatch* value_match = nullptr);
 
 // A finite-domain solver (Z3's incremental SAT-based one, everything being Booleans and bit-vectors) holding the
-// choices' constraints and the encoder's definitions, with a timeout per check.
-z3::solver model_solver(z3::context& ctx, const Choices& ch, const cat::SymbolicEncoder& enc, unsigned timeout_ms);
+// choices' constraints and the encoder's definitions. Its checks go through solver::check with check_budget.
+z3::solver model_solver(z3::context& ctx, const Choices& ch, const cat::SymbolicEncoder& enc);
+
+// A test's budget per solver check (Options::solver_timeout_ms; no resource limit).
+inline solver::Budget check_budget(unsigned solver_timeout_ms) { return {0, solver_timeout_ms}; }
 
 // The relation a model gives a symbolic value.
 mm::Rel concrete(const cat::SymValue& v, const cat::SymbolicEncoder& enc, const z3::model& m, int n);

@@ -231,7 +231,7 @@ bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std:
   SymbolicEncoder enc(ctx, n);
   ValueMatch match = [&](int w, int r) { return values_match(ctx, mg, pr_.p, w, r); };
   Choices ch = encode_model(mg.sp, model_, enc, &match);
-  z3::solver s = model_solver(ctx, ch, enc, opt_.solver_timeout_ms);
+  z3::solver s = model_solver(ctx, ch, enc);
   for (auto& e : mg.constraints) s.add(e);
   for (auto& a : enc.axioms()) s.add(a.holds);
 
@@ -264,9 +264,9 @@ bool Search::run(z3::context& ctx, const std::vector<Shapes>& shapes, const std:
   z3::expr cond = cond_expr(pr_.t.cond, [&](const Term& t) { return fin.at(render_term(t)); }, ctx);
 
   auto check = [&]() -> std::optional<z3::check_result> {
-    auto r = s.check();
-    if (r != z3::unknown) return r;
-    why = "z3 check: " + s.reason_unknown() + " (budget " + std::to_string(opt_.solver_timeout_ms) + " ms per check)";
+    const solver::Answer a = solver::check(s, check_budget(opt_.solver_timeout_ms));
+    if (!a.unknown()) return a.result;
+    why = "z3 check: " + a.reason;
     return std::nullopt;
   };
   auto block = [&](const Valuation& st) {

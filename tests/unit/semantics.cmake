@@ -5,4 +5,5 @@ ptxcheck_unit_test(NAME semantics
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_load.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_install_layout.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_names.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_solver.cpp
   LIBS ptxcheck_semantics)
