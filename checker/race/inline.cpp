@@ -329,6 +329,98 @@ class Inliner {
       if (idx <= n) out_.function.labels[label + suffix] = start[idx];
   }
 
+  // An indirect call's candidate targets (ISA 9.7.12.2): functions whose address the program took, with the
+  // call's prototype; `.calltargets` names the list itself. A reason when the call must stay unsupported.
+  std::optional<std::string> indirect_targets(const Frame& fr, const Instruction& in, const CallShape& sh, std::vector<std::size_t>& targets) {
+    if (open_) return "indirect call (the module has .visible, .weak or .extern functions, so its targets are not all known)";
+    const std::string* proto_name = nullptr;
+    std::optional<Signature> proto;
+    const std::vector<std::string>* listed = nullptr;
+    if (sh.extra && in.operands.back().kind == OK::Label) {
+      const auto idx = static_cast<std::uint32_t>(in.operands.back().target);
+      for (const auto& [name, text] : fr.fn->prototypes)
+        if (auto it = fr.fn->labels.find(name); it != fr.fn->labels.end() && it->second == idx) { proto_name = &name; proto = parse_prototype(text); }
+      for (const auto& [name, list] : fr.fn->branch_targets)
+        if (auto it = fr.fn->labels.find(name); it != fr.fn->labels.end() && it->second == idx) listed = &list;
+    }
+    if (listed) {
+      for (const auto& nm : *listed)
+        for (std::size_t k = 0; k < m_.functions.size(); ++k) if (m_.functions[k].name == nm) targets.push_back(k);
+    } else {
+      if (!proto_name || !proto) return "indirect call without a readable .callprototype";
+      for (std::size_t k : taken_) {
+        const auto& g = m_.functions[k];
+        if (!g.is_entry && same_sizes(signature_of(g), *proto)) targets.push_back(k);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Why a call with these candidates cannot be spliced (each must be modelled), or nullopt.
+  std::optional<std::string> why_not_spliced(const std::vector<std::size_t>& targets, const std::vector<Operand>& args,
+                                             const std::vector<Operand>& rets, unsigned depth) const {
+    for (std::size_t k : targets) {
+      const Function& g = m_.functions[k];
+      if (!g.has_body) {
+        if (output_only_system_call(g.name)) continue;
+        if (o_.assume_pure_externs) continue;
+        return "call of " + g.name + " (declared without a body)";
+      }
+      if (std::find(stack_.begin(), stack_.end(), &g) != stack_.end()) return "recursive call of " + g.name;
+      if (depth + 1 > o_.max_depth) return "call of " + g.name + " nested deeper than " + std::to_string(o_.max_depth);
+      if (g.params.size() != args.size() || g.returns.size() > rets.size())
+        return "call of " + g.name + " whose arguments do not match its parameters";
+      // A .param parameter is passed as a .param variable; a legacy .reg one (ISA 7.1) as a register or value.
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        const bool reg = g.params[k].space == StateSpace::reg;
+        if (reg ? args[k].kind != OK::Register && args[k].kind != OK::Immediate : args[k].kind != OK::Variable)
+          return "call of " + g.name + " with argument " + std::to_string(k + 1) + " not in its parameter's state space";
+      }
+      for (std::size_t k = 0; k < g.returns.size(); ++k) {
+        const bool reg = g.returns[k].space == StateSpace::reg;
+        if (rets[k].kind != (reg ? OK::Register : OK::Variable) && rets[k].kind != OK::Sink)
+          return "call of " + g.name + " with result " + std::to_string(k + 1) + " not in its parameter's state space";
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The body of `g` spliced in for the call `in`: its registers and locals renamed, arguments in, results out.
+  void splice_call(const Instruction& in, const Function& g, const std::vector<Operand>& args, const std::vector<Operand>& rets, unsigned depth) {
+    Frame callee;
+    callee.fn = &g;
+    const std::string suffix = "@" + std::to_string(++calls_);
+    for (const auto& r : g.registers) callee.reg.push_back(new_register(r.name + suffix, r.type));
+    for (const auto& l : g.locals) callee.local.push_back(VarRef{VarRef::Where::Local, add_local(l, suffix)});
+    // Legacy .reg parameters are the callee's first registers, parameters then results (ir/build.cpp): an
+    // argument is moved into its register before the body, a result out of its register after it.
+    int next_reg = 0;
+    std::vector<std::pair<Operand, int>> results_out;  // caller's register <- callee's
+    for (std::size_t k = 0; k < g.params.size(); ++k) {
+      if (g.params[k].space != StateSpace::reg) { callee.param.push_back(args[k].var); continue; }
+      callee.param.push_back(VarRef{});
+      emit_move(in, g.params[k].type, register_operand(callee.reg.at(static_cast<std::size_t>(next_reg++))), args[k]);
+    }
+    for (std::size_t k = 0; k < g.returns.size(); ++k) {
+      if (g.returns[k].space == StateSpace::reg) {
+        const int from = callee.reg.at(static_cast<std::size_t>(next_reg++));
+        if (rets[k].kind == OK::Register) results_out.emplace_back(rets[k], from);
+        callee.ret.push_back(VarRef{});
+        continue;
+      }
+      if (rets[k].kind == OK::Variable) { callee.ret.push_back(rets[k].var); continue; }
+      // A result the caller discards (`_`): the callee still stores it, into a variable of its own.
+      ptx::ir::Variable v = g.returns[k];
+      v.space = StateSpace::param;
+      callee.ret.push_back(VarRef{VarRef::Where::Local, add_local(v, suffix)});
+    }
+    stack_.push_back(&g);
+    splice(callee, depth + 1, suffix);
+    stack_.pop_back();
+    for (const auto& [to, from] : results_out)
+      emit_move(in, out_.function.registers.at(static_cast<std::size_t>(from)).type, to, register_operand(from));
+  }
+
   // The call at `in` (of the frame's function): spliced, or kept with a reason (unsupported) or as pure.
   void call(const Frame& fr, const Instruction& in, unsigned depth, std::vector<Fixup>& fix) {
     const auto at = static_cast<std::uint32_t>(out_.function.body.size());
@@ -351,29 +443,7 @@ class Inliner {
     if (sh->target->kind == OK::Function) {
       targets.push_back(static_cast<std::size_t>(sh->target->target));
     } else {
-      // Indirect call (ISA 9.7.12.2): its target is a function whose address the program took, with the
-      // call's prototype; `.calltargets` names the list itself.
-      if (open_) return keep("indirect call (the module has .visible, .weak or .extern functions, so its targets are not all known)");
-      const std::string* proto_name = nullptr;
-      std::optional<Signature> proto;
-      const std::vector<std::string>* listed = nullptr;
-      if (sh->extra && in.operands.back().kind == OK::Label) {
-        const auto idx = static_cast<std::uint32_t>(in.operands.back().target);
-        for (const auto& [name, text] : fr.fn->prototypes)
-          if (auto it = fr.fn->labels.find(name); it != fr.fn->labels.end() && it->second == idx) { proto_name = &name; proto = parse_prototype(text); }
-        for (const auto& [name, list] : fr.fn->branch_targets)
-          if (auto it = fr.fn->labels.find(name); it != fr.fn->labels.end() && it->second == idx) listed = &list;
-      }
-      if (listed) {
-        for (const auto& nm : *listed)
-          for (std::size_t k = 0; k < m_.functions.size(); ++k) if (m_.functions[k].name == nm) targets.push_back(k);
-      } else {
-        if (!proto_name || !proto) return keep("indirect call without a readable .callprototype");
-        for (std::size_t k : taken_) {
-          const auto& g = m_.functions[k];
-          if (!g.is_entry && same_sizes(signature_of(g), *proto)) targets.push_back(k);
-        }
-      }
+      if (auto why = indirect_targets(fr, in, *sh, targets)) return keep(*why);
       if (targets.empty()) {
         // No function of the program can be called here: a call through this pointer has no defined behaviour,
         // and no execution of the program continues past it.
@@ -390,29 +460,7 @@ class Inliner {
     }
 
     // Every candidate must be modelled, else the call stays unsupported.
-    for (std::size_t k : targets) {
-      const Function& g = m_.functions[k];
-      if (!g.has_body) {
-        if (output_only_system_call(g.name)) continue;
-        if (o_.assume_pure_externs) continue;
-        return keep("call of " + g.name + " (declared without a body)");
-      }
-      if (std::find(stack_.begin(), stack_.end(), &g) != stack_.end()) return keep("recursive call of " + g.name);
-      if (depth + 1 > o_.max_depth) return keep("call of " + g.name + " nested deeper than " + std::to_string(o_.max_depth));
-      if (g.params.size() != args.size() || g.returns.size() > rets.size())
-        return keep("call of " + g.name + " whose arguments do not match its parameters");
-      // A .param parameter is passed as a .param variable; a legacy .reg one (ISA 7.1) as a register or value.
-      for (std::size_t k = 0; k < args.size(); ++k) {
-        const bool reg = g.params[k].space == StateSpace::reg;
-        if (reg ? args[k].kind != OK::Register && args[k].kind != OK::Immediate : args[k].kind != OK::Variable)
-          return keep("call of " + g.name + " with argument " + std::to_string(k + 1) + " not in its parameter's state space");
-      }
-      for (std::size_t k = 0; k < g.returns.size(); ++k) {
-        const bool reg = g.returns[k].space == StateSpace::reg;
-        if (rets[k].kind != (reg ? OK::Register : OK::Variable) && rets[k].kind != OK::Sink)
-          return keep("call of " + g.name + " with result " + std::to_string(k + 1) + " not in its parameter's state space");
-      }
-    }
+    if (auto why = why_not_spliced(targets, args, rets, depth)) return keep(*why);
 
     // One arm per candidate: `@p_k bra ARM_k` on the pointer's value, the last candidate taking the rest (the
     // pointer holds one of their addresses, so this covers every possibility).
@@ -459,38 +507,7 @@ class Inliner {
         emit(std::move(c));
         if (!output_only_system_call(g.name)) pure_.insert(g.name);
       } else {
-        Frame callee;
-        callee.fn = &g;
-        const std::string suffix = "@" + std::to_string(++calls_);
-        for (const auto& r : g.registers) callee.reg.push_back(new_register(r.name + suffix, r.type));
-        for (const auto& l : g.locals) callee.local.push_back(VarRef{VarRef::Where::Local, add_local(l, suffix)});
-        // Legacy .reg parameters are the callee's first registers, parameters then results (ir/build.cpp): an
-        // argument is moved into its register before the body, a result out of its register after it.
-        int next_reg = 0;
-        std::vector<std::pair<Operand, int>> results_out;  // caller's register <- callee's
-        for (std::size_t k = 0; k < g.params.size(); ++k) {
-          if (g.params[k].space != StateSpace::reg) { callee.param.push_back(args[k].var); continue; }
-          callee.param.push_back(VarRef{});
-          emit_move(in, g.params[k].type, register_operand(callee.reg.at(static_cast<std::size_t>(next_reg++))), args[k]);
-        }
-        for (std::size_t k = 0; k < g.returns.size(); ++k) {
-          if (g.returns[k].space == StateSpace::reg) {
-            const int from = callee.reg.at(static_cast<std::size_t>(next_reg++));
-            if (rets[k].kind == OK::Register) results_out.emplace_back(rets[k], from);
-            callee.ret.push_back(VarRef{});
-            continue;
-          }
-          if (rets[k].kind == OK::Variable) { callee.ret.push_back(rets[k].var); continue; }
-          // A result the caller discards (`_`): the callee still stores it, into a variable of its own.
-          ptx::ir::Variable v = g.returns[k];
-          v.space = StateSpace::param;
-          callee.ret.push_back(VarRef{VarRef::Where::Local, add_local(v, suffix)});
-        }
-        stack_.push_back(&g);
-        splice(callee, depth + 1, suffix);
-        stack_.pop_back();
-        for (const auto& [to, from] : results_out)
-          emit_move(in, out_.function.registers.at(static_cast<std::size_t>(from)).type, to, register_operand(from));
+        splice_call(in, g, args, rets, depth);
       }
       if (t + 1 < targets.size()) to_end.push_back(emit_branch(in, -1, false));
     }
