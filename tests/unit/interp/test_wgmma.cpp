@@ -153,7 +153,8 @@ void sparse_a(const Case& c, std::mt19937& rng, Inputs& in, Value&& value) {
       int i0 = static_cast<int>(rng() % 4), i1 = static_cast<int>(rng() % 3);
       if (i1 >= i0) ++i1;  // distinct, in either order
       if (c.bad_meta && m == 37 && ch == 5) i1 = i0;
-      const int meta_thread = eb == 1 ? 32 * w + 4 * g + hi + 2 * (ch / 8) : 32 * w + 4 * g + 2 * c.sel + ch / 4;
+      // (An sp-sel outside 0-1, which the run must refuse, places the metadata as its low bit would: in bounds.)
+      const int meta_thread = eb == 1 ? 32 * w + 4 * g + hi + 2 * (ch / 8) : 32 * w + 4 * g + 2 * (c.sel & 1) + ch / 4;
       const int meta_bit = eb == 1 ? 4 * (ch % 8) : 16 * hi + 4 * (ch % 4);
       in.ain[meta_thread * 5 + 4] |= static_cast<std::uint32_t>(i0 | i1 << 2) << meta_bit;
       for (int j = 0; j < 2; ++j) {
