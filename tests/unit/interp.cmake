@@ -8,7 +8,8 @@ ptxcheck_unit_test(NAME interp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_move.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_float.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_memory.cpp
-  LIBS ptxcheck_interp)
+    ${CMAKE_SOURCE_DIR}/cli/coverage.cpp
+  LIBS ptxcheck_interp ptxcheck_race ptxcheck_litmus)
 add_test(NAME cli_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/cli_run.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})
 # Bulk asynchronous copies (ISA 9.7.9.25.4-6) on data/bulk_copy.ptx.
 ptxcheck_unit_test(NAME bulk_copy

@@ -1,8 +1,8 @@
 // ld and st (ISA 9.7.9.8, 9.7.9.11) of every scalar type to .global, .shared, .local, .param and generic
 // addresses, through a register base and a variable base, with qualifiers, wider registers (9.4.1), vectors and
 // a cache-policy operand. The kernel (test_fast_path.cpp) gives every thread %ib/%ob (its input/output bytes),
-// %sb (16 bytes of .shared of its own), %lb (lbuf's .local address); module gvar, kernel sbuf, lbuf, param pv and
-// the function echo (its argument returned) are there too.
+// %sb (16 bytes of .shared of its own), %lb (lbuf's .local address); module gvar and cbuf (.const), kernel sbuf,
+// lbuf, param pv and the function echo (its argument returned) are there too.
 #include "tests/unit/interp/fast_path_text.hpp"
 
 namespace fast_forms {
@@ -89,6 +89,38 @@ Form store(const MemType& t, const Place& p, unsigned src_width, const std::stri
   return f.done();
 }
 
+// A store of type t with qualifiers (`before` the state space, cache operators `after` it) into the thread's
+// input slot (global) or its .shared bytes.
+Form qualified_store(const MemType& t, const std::string& before, const std::string& after, bool shared) {
+  FormText f(FastKind::st);
+  auto v = f.src(t.w, std::string(t.name) == "f32" ? Draw::f32 : Draw::bits);
+  const std::string lo = f.dst(64), hi = f.dst(64), at = std::to_string(offset(t.w));
+  const std::string op = "st" + before + (shared ? ".shared" : ".global") + after + "." + t.name + " ";
+  if (shared) {
+    f.line("st.shared.b64 [%sb], 0; st.shared.b64 [%sb+8], 0;");
+    f.form(op + "[%sb+" + at + "], " + v + ";");
+    f.line("ld.shared.b64 " + lo + ", [%sb]; ld.shared.b64 " + hi + ", [%sb+8];");
+    return f.done();
+  }
+  const unsigned k = f.memory_slot();
+  f.form(op + "[" + FormText::input_at(k, offset(t.w)) + "], " + v + ";");
+  f.line("ld.global.b64 " + lo + ", [" + FormText::input_at(k, 0) + "]; ld.global.b64 " + hi + ", [" + FormText::input_at(k, 8) + "];");
+  return f.done();
+}
+
+// The module's initialised .const bytes cbuf: through the name and through its address in a register.
+Form load_const(const MemType& t, bool register_base) {
+  FormText f(FastKind::ld);
+  const std::string d = f.dst(t.w);
+  std::string base = "cbuf";
+  if (register_base) {
+    base = f.reg(64);
+    f.line("mov.u64 " + base + ", cbuf;");
+  }
+  f.form("ld.const." + std::string(t.name) + " " + d + ", [" + base + "+" + std::to_string(offset(t.w)) + "];");
+  return f.done();
+}
+
 // Kernel parameter pv (a u64 the launch passes): through its name and through its address in a register.
 Form load_kernel_param(const MemType& t, bool register_base) {
   FormText f(FastKind::ld);
@@ -117,22 +149,25 @@ void memory_forms(std::vector<Form>& out) {
     }
     out.push_back(load_kernel_param(t, false));
     out.push_back(load_kernel_param(t, true));
+    out.push_back(load_const(t, false));
+    out.push_back(load_const(t, true));
     const std::string name = t.name;
     const bool f64 = name == "f64";
     out.push_back(store(t, kPlaces[0], t.w, name == "f32" ? "0f7fc00001" : f64 ? "0d7ff8000000000001" : "-3", !f64));
   }
-  const MemType u32{"u32", 32};
-  for (const char* q : {".volatile", ".relaxed.gpu", ".acquire.sys", ".weak"}) out.push_back(load(u32, kPlaces[0], 32, q));
-  // Cache operators (9.7.9.8), an eviction priority, and ld.global.nc (9.7.9.9).
-  for (const char* q : {".ca", ".cg", ".cs", ".lu", ".cv", ".L1::evict_last", ".nc"}) out.push_back(load(u32, kPlaces[0], 32, "", q));
-  {
-    FormText f(FastKind::st);
-    auto v = f.src(32);
-    const unsigned k = f.memory_slot();
-    const std::string lo = f.dst(64);
-    f.form("st.release.gpu.global.u32 [" + FormText::input_at(k, 4) + "], " + v + ";");
-    f.line("ld.global.b64 " + lo + ", [" + FormText::input_at(k, 0) + "];");
-    out.push_back(f.done());
+  // Orders and scopes (ISA 9.7.9.8, 9.7.9.11), .mmio, cache operators, eviction priorities, prefetch sizes, and
+  // ld.global.nc (9.7.9.9), on every type.
+  for (const auto& t : kMemTypes) {
+    for (const char* q : {".volatile", ".relaxed.gpu", ".relaxed.cta", ".acquire.sys", ".acquire.gpu", ".weak", ".mmio.relaxed.sys"})
+      out.push_back(load(t, kPlaces[0], t.w, q));
+    for (const char* q : {".ca", ".cg", ".cs", ".lu", ".cv", ".L1::evict_last", ".L1::no_allocate", ".cg.L2::128B", ".L2::64B",
+                          ".L2::256B", ".nc", ".nc.L1::evict_first"})
+      out.push_back(load(t, kPlaces[0], t.w, "", q));
+    for (const char* q : {".relaxed.cta", ".acquire.cta", ".volatile"}) out.push_back(load(t, kPlaces[3], t.w, q));
+    for (const char* q : {".volatile", ".relaxed.gpu", ".release.gpu", ".release.sys", ".weak", ".mmio.relaxed.sys"})
+      out.push_back(qualified_store(t, q, "", false));
+    for (const char* q : {".wb", ".cg", ".cs", ".wt", ".L1::no_allocate", ".L1::evict_last"}) out.push_back(qualified_store(t, "", q, false));
+    for (const char* q : {".release.cta", ".relaxed.cta", ".volatile"}) out.push_back(qualified_store(t, q, "", true));
   }
   {
     FormText f(FastKind::none);  // with a cache-policy operand

@@ -3,6 +3,7 @@
 // Options::fast_path on and off over random and edge operands, must store bit-identical results after the same
 // instruction counts; and the fast path must take exactly the forms claimed for it (fast_path_plan, the decision
 // the launch makes), so that the comparison cannot pass with the fast path off.
+#include "cli/coverage.hpp"
 #include "semantics/interp/fast_path.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,7 @@ const char* kPrologue = R"(.version 9.0
 .target sm_100a
 .address_size 64
 .global .align 16 .b8 gvar[32];
+.const .align 16 .b8 cbuf[16] = {0x81, 0x12, 0xa3, 0x34, 0xc5, 0x56, 0xe7, 0x78, 0x09, 0x9a, 0x2b, 0xbc, 0x4d, 0xde, 0x6f, 0xf0};
 .func (.param .align 8 .b8 r[16]) echo(.param .align 8 .b8 a[16]) {
   .reg .b64 %x<2>;
   ld.param.b64 %x0, [a]; ld.param.b64 %x1, [a+8];
@@ -184,6 +187,7 @@ namespace {
 struct Tally {
   std::size_t fast = 0, declined = 0, compared = 0, not_runnable = 0, rejected = 0, disagreeing = 0;
   std::map<FastKind, std::size_t> by_kind;
+  std::set<std::pair<std::string, FastKind>> compared_fast;  // the opcodes (ir::opcode_text) compared, by fast kind
 };
 
 const ptx::ir::Function& function(const ptx::ir::Module& m, const std::string& name) {
@@ -195,13 +199,17 @@ const ptx::ir::Function& function(const ptx::ir::Module& m, const std::string& n
 
 // The fast path's decision for each form of k, found by the line of its instruction (the decision a launch
 // with Options::fast_path makes when it first decodes the instruction: Machine::decode_first).
-std::vector<FastKind> planned(const ptx::ir::Module& m, const Kernel& k) {
+struct Planned {
+  FastKind kind;
+  std::string opcode;  // ir::opcode_text
+};
+std::vector<Planned> planned(const ptx::ir::Module& m, const Kernel& k) {
   const auto& kernel = function(m, "k");
   const auto plan = fast_path_plan(kernel);
   REQUIRE(plan.size() == kernel.body.size());
-  std::map<std::uint32_t, FastKind> by_line;
-  for (std::size_t i = 0; i < kernel.body.size(); ++i) by_line[kernel.body[i].loc.ptx_line] = plan[i];
-  std::vector<FastKind> kinds;
+  std::map<std::uint32_t, Planned> by_line;
+  for (std::size_t i = 0; i < kernel.body.size(); ++i) by_line[kernel.body[i].loc.ptx_line] = {plan[i], ptx::ir::opcode_text(kernel.body[i])};
+  std::vector<Planned> kinds;
   for (std::uint32_t line : k.line) {
     REQUIRE(by_line.count(line));
     kinds.push_back(by_line[line]);
@@ -268,15 +276,48 @@ void check_forms(const std::vector<const Form*>& forms, bool runnable, std::uint
     else FAIL_CHECK(loaded.errors.front().render());
     return;
   }
-  const auto kinds = planned(*loaded.module, k);
+  const auto plan = planned(*loaded.module, k);
   for (std::size_t i = 0; i < forms.size(); ++i) {
-    CHECK_MESSAGE(kinds[i] == forms[i]->expected, forms[i]->name << ": planned " << std::string(fast_kind_name(kinds[i]))
-                                                                  << ", claimed " << std::string(fast_kind_name(forms[i]->expected)));
-    if (kinds[i] == FastKind::none) ++tally.declined;
-    else ++tally.fast, ++tally.by_kind[kinds[i]];
+    const FastKind kind = plan[i].kind;
+    CHECK_MESSAGE(kind == forms[i]->expected, forms[i]->name << ": planned " << std::string(fast_kind_name(kind)) << ", claimed "
+                                                             << std::string(fast_kind_name(forms[i]->expected)));
+    if (kind == FastKind::none) ++tally.declined;
+    else ++tally.fast, ++tally.by_kind[kind];
+    if (kind != FastKind::none && runnable) tally.compared_fast.insert({plan[i].opcode, kind});
   }
   if (runnable) run_both(*loaded.module, k, seed, tally);
   else tally.not_runnable += forms.size();
+}
+}  // namespace
+
+namespace {
+// The table's side: every row of semantics/ir/isa_forms.def (in `ptxcheck coverage`'s kernel) that the fast path
+// takes is, by opcode and fast kind, a form compared above, so a form the table lists cannot go to the fast path
+// untested.
+void check_isa_forms(const Tally& tally) {
+  std::size_t rows = 0, fast = 0, unparsed = 0;
+  for (const auto& row : ptxcheck::cli::isa_forms()) {
+    ++rows;
+    const auto k = ptxcheck::cli::form_kernel(row);
+    auto loaded = ptx::ir::load_ptx(k.text, "coverage.ptx");
+    if (!loaded) {
+      ++unparsed;
+      continue;
+    }
+    const auto& kernel = function(*loaded.module, "coverage_kernel");
+    const auto plan = fast_path_plan(kernel);
+    for (std::size_t i = 0; i < kernel.body.size(); ++i) {
+      if (kernel.body[i].loc.ptx_line != k.form_line || plan[i] == FastKind::none) continue;
+      ++fast;
+      const std::string opcode = ptx::ir::opcode_text(kernel.body[i]);
+      CHECK_MESSAGE(tally.compared_fast.count({opcode, plan[i]}), row.section << " " << k.form_text << ": the fast path takes it as "
+                                                                             << std::string(fast_kind_name(plan[i])) << ", no form compared is "
+                                                                             << opcode);
+    }
+  }
+  std::printf("fast path: isa_forms.def: %zu rows, %zu taken by the fast path (each among the forms compared), %zu not parsed\n", rows,
+              fast, unparsed);
+  CHECK(fast > 0);
 }
 }  // namespace
 
@@ -305,4 +346,5 @@ TEST_CASE("the fast path computes what semantics/ops computes, on every form it 
   for (const auto& [kind, n] : tally.by_kind) std::printf(" %s %zu", fast_kind_name(kind), n);
   std::printf("\n");
   CHECK(tally.rejected == 0);
+  check_isa_forms(tally);
 }
