@@ -1,6 +1,8 @@
 // The interpreter's fast path (see machine.hpp): integer add/sub/mul/mad/logic/shift/setp/selp/mov/cvt,
 // f32 add/sub/mul/fma in round-to-nearest without .ftz/.sat, and scalar ld/st, on operands resolved to
 // register slots once. Each case is the concrete-domain meaning of semantics/ops written for 64-bit lanes.
+// plan_fast is the one decision of which instructions take it (decode_first; fast_path_plan asks it from outside),
+// and tests/unit/interp/test_fast_path.cpp runs every form it takes against semantics/ops.
 #include "semantics/interp/machine.hpp"
 #include "semantics/ir/address.hpp"
 
