@@ -1,6 +1,8 @@
 // The interpreter's fast path (see machine.hpp): integer add/sub/mul/mad/logic/shift/setp/selp/mov/cvt,
 // f32 add/sub/mul/fma in round-to-nearest without .ftz/.sat, and scalar ld/st, on operands resolved to
 // register slots once. Each case is the concrete-domain meaning of semantics/ops written for 64-bit lanes.
+// plan_fast is the one decision of which instructions take it (decode_first; fast_path_plan asks it from outside),
+// and tests/unit/interp/test_fast_path.cpp runs every form it takes against semantics/ops.
 #include "semantics/interp/machine.hpp"
 #include "semantics/ir/address.hpp"
 
@@ -24,10 +26,12 @@ inline std::uint64_t fbits(float f) {
 inline float f32(std::uint64_t x) { return std::bit_cast<float>(static_cast<std::uint32_t>(x)); }
 }  // namespace
 
-void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
-  const FnInfo& fi = fns_[fn];
+Fast plan_fast(const FnInfo& fi, const Instruction& ins, const Decoded& d) {
   const auto& o = ins.operands;
   Fast f;
+  // A register-value form semantics/ops does not model (add.u16x2, ISA 9.7.1.1) is no fast form either: the
+  // fast path only ever runs what the general path defines.
+  if (d.value == ops::ValueForm::unmodelled) return f;
   auto reg_ok = [&](const Operand& x, unsigned w, std::uint32_t& slot) {
     if (x.kind != OK::Register || x.negated) return false;
     auto r = static_cast<std::size_t>(x.reg);
@@ -49,7 +53,7 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
     return reg_ok(x, w, out.slot);
   };
   const unsigned w = d.w0;
-  if (w == 0 || w > 64) return;
+  if (w == 0 || w > 64) return f;
   f.width = w;
   f.mask = w >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << w) - 1;
   f.is_signed = d.s0;
@@ -136,7 +140,53 @@ void Machine::plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d) {
     }
     default: break;
   }
-  d.fast = f;
+  if (f.kind == FastKind::none) return Fast{};
+  return f;
+}
+
+std::vector<FastKind> fast_path_plan(const ir::Function& fn) {
+  FnInfo fi;
+  layout_registers(fn, fi);
+  std::vector<FastKind> kinds;
+  for (const auto& ins : fn.body) {
+    Decoded d;
+    decode_instruction(fi, ins, true, d);
+    kinds.push_back(d.fast.kind);
+  }
+  return kinds;
+}
+
+const char* fast_kind_name(FastKind k) {
+  switch (k) {
+    case FastKind::none: return "none";
+    case FastKind::add: return "add";
+    case FastKind::sub: return "sub";
+    case FastKind::mul_lo: return "mul_lo";
+    case FastKind::mad_lo: return "mad_lo";
+    case FastKind::mul_wide_u: return "mul_wide_u";
+    case FastKind::mul_wide_s: return "mul_wide_s";
+    case FastKind::and_: return "and";
+    case FastKind::or_: return "or";
+    case FastKind::xor_: return "xor";
+    case FastKind::not_: return "not";
+    case FastKind::shl: return "shl";
+    case FastKind::shr_u: return "shr_u";
+    case FastKind::shr_s: return "shr_s";
+    case FastKind::mov: return "mov";
+    case FastKind::setp: return "setp";
+    case FastKind::selp: return "selp";
+    case FastKind::cvt_zext: return "cvt_zext";
+    case FastKind::cvt_sext: return "cvt_sext";
+    case FastKind::cvt_trunc: return "cvt_trunc";
+    case FastKind::fadd32: return "fadd32";
+    case FastKind::fsub32: return "fsub32";
+    case FastKind::fmul32: return "fmul32";
+    case FastKind::ffma32: return "ffma32";
+    case FastKind::ld: return "ld";
+    case FastKind::st: return "st";
+    case FastKind::mov_read: return "mov_read";
+  }
+  return "?";
 }
 
 namespace {

@@ -75,15 +75,27 @@ void Machine::fail(Problem::Kind k, std::string message, std::vector<Thread*> th
 }
 
 // ---------------------------------------------------------------------------------------------- setup
-const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
-  Decoded& d = fns_[fn].decoded[pc];
-  const Instruction& ins = mod_.functions[fn].body[pc];
+void layout_registers(const ir::Function& f, FnInfo& fi) {
+  for (const auto& r : f.registers) {
+    fi.slot.push_back(fi.nslots);
+    fi.vec.push_back(r.type.vector);
+    for (unsigned k = 0; k < r.type.vector; ++k) fi.init.push_back(CV{0, ir::scalar_bits(r.type.scalar)});
+    fi.nslots += r.type.vector;
+  }
+}
+
+void decode_instruction(const FnInfo& fi, const Instruction& ins, bool fast, Decoded& d) {
   ops::set_form(d, ins);
   d.space = ins.q.space.value_or(StateSpace::generic);
   d.red = ins.q.has(ir::Flag::red);
   d.arrive = ins.q.has(ir::Flag::arrive);
-  if (ins.guard >= 0) d.guard_slot = static_cast<std::int32_t>(fns_[fn].slot[static_cast<std::size_t>(ins.guard)]);
-  if (opt_.fast_path && !opt_.observer) plan_fast(fn, ins, d);
+  if (ins.guard >= 0) d.guard_slot = static_cast<std::int32_t>(fi.slot[static_cast<std::size_t>(ins.guard)]);
+  if (fast) d.fast = plan_fast(fi, ins, d);
+}
+
+const Decoded& Machine::decode_first(std::uint32_t fn, std::uint32_t pc) {
+  Decoded& d = fns_[fn].decoded[pc];
+  decode_instruction(fns_[fn], mod_.functions[fn].body[pc], opt_.fast_path && !opt_.observer, d);
   d.ready = true;
   return d;
 }
@@ -95,12 +107,7 @@ bool Machine::setup() {
     const ir::Function& f = mod_.functions[i];
     FnInfo& fi = fns_[i];
     fi.fn = &f;
-    for (const auto& r : f.registers) {
-      fi.slot.push_back(fi.nslots);
-      fi.vec.push_back(r.type.vector);
-      for (unsigned k = 0; k < r.type.vector; ++k) fi.init.push_back(CV{0, ir::scalar_bits(r.type.scalar)});
-      fi.nslots += r.type.vector;
-    }
+    layout_registers(f, fi);
     std::uint64_t off = 0;
     auto place = [&](const ir::Variable& v) {
       off = align_up(off, var_align(v));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "semantics/domain/concrete.hpp"
+#include "semantics/interp/fast_path.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/memory.hpp"
 #include "semantics/interp/observer.hpp"
@@ -116,12 +117,8 @@ struct Barrier {
 
 // The fast path: the commonest instructions with plain register/immediate operands whose widths match the
 // instruction type, pre-resolved to register slots and run over all lanes of a group in one tight loop
-// (fast.cpp). It must compute exactly what semantics/ops computes; tests/unit/interp checks both ways agree.
-enum class FastKind : std::uint8_t {
-  none, add, sub, mul_lo, mad_lo, mul_wide_u, mul_wide_s, and_, or_, xor_, not_, shl, shr_u, shr_s, mov, setp, selp,
-  cvt_zext, cvt_sext, cvt_trunc, fadd32, fsub32, fmul32, ffma32, ld, st,
-  mov_read  // mov from a special register or a variable's address: Machine::read per lane
-};
+// (fast.cpp; FastKind in fast_path.hpp). It must compute exactly what semantics/ops computes;
+// tests/unit/interp/test_fast_path.cpp runs every form it takes both ways.
 struct FastArg {
   std::uint32_t slot = 0;
   std::uint64_t imm = 0;
@@ -162,6 +159,13 @@ struct FnInfo {
   std::uint64_t frame_bytes = 0;
   std::vector<Decoded> decoded;
 };
+// The register part of fn's FnInfo: slot, vec, init, nslots (Machine::setup, fast_path_plan).
+void layout_registers(const ir::Function& fn, FnInfo& fi);
+// What decoding `ins` of a function laid out as `fi` gives (Decoded less `ready`), with the fast path's plan when
+// `fast` (Machine::decode_first, fast_path_plan).
+void decode_instruction(const FnInfo& fi, const Instruction& ins, bool fast, Decoded& d);
+// fast.cpp: the fast form of `ins` (kind none: the general path runs it), the one decision.
+Fast plan_fast(const FnInfo& fi, const Instruction& ins, const Decoded& d);
 
 // An mbarrier object (ISA 9.7.13.15.2), kept beside the 8 bytes of shared memory it occupies (its contents are
 // opaque, so the interpreter need not encode it there). Absent from Cta::mbarriers: not initialized.
@@ -440,8 +444,7 @@ class Machine {
   Mbarrier* initialized_mbarrier(Thread& t, Cta& home, std::uint64_t object, const std::string& name);
   bool mbarrier_async_arrive(Thread& t, Cta& home, std::uint64_t object, std::uint32_t count, const std::string& name);
   bool in_shared_window(StateSpace s, std::uint64_t generic) const;
-  // fast.cpp: choose the fast form of an instruction (on first decode) and run it over a group.
-  void plan_fast(std::uint32_t fn, const Instruction& ins, Decoded& d);
+  // fast.cpp: run an instruction's fast form (plan_fast's) over a group.
   void run_fast(Group& g, std::uint32_t active, const Fast& f);
 
  private:

@@ -1,7 +1,15 @@
-# The interpreter (semantics/interp): rendezvous, barriers, atomics, calls, memory checks, fast path == ops.
+# The interpreter (semantics/interp): rendezvous, barriers, atomics, calls, memory checks; the fast path against
+# semantics/ops on every form it takes (test_fast_path.cpp, the forms from fast_path_forms*.cpp).
 ptxcheck_unit_test(NAME interp
-  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_interp.cpp
-  LIBS ptxcheck_interp)
+  SOURCES
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_interp.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_fast_path.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_int.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_move.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_float.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_memory.cpp
+    ${CMAKE_SOURCE_DIR}/cli/coverage.cpp
+  LIBS ptxcheck_interp ptxcheck_race ptxcheck_litmus)
 add_test(NAME cli_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/cli_run.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})
 # Bulk asynchronous copies (ISA 9.7.9.25.4-6) on data/bulk_copy.ptx.
 ptxcheck_unit_test(NAME bulk_copy
