@@ -18,9 +18,10 @@ struct DynamicOptions {
   std::uint64_t seed = 0;                    // interpreter scheduling: 0 deterministic, else randomised
   std::uint64_t max_steps = 200'000'000;     // warp-instruction budget of the run
   std::uint64_t max_threads = 1u << 24;      // larger launches are refused (the time: ~20 s a million threads)
-  // Memory of the bytes' access histories (checker/race/shadow.hpp: pages, cells and their read lists; about 1 GB
-  // held 4 MiB of bytes before they were shared, now 20-40 MiB). Past it, accesses to bytes not tracked yet go
-  // unchecked (DynamicResult::truncated).
+  // Memory of the bytes' access histories (checker/race/shadow.hpp: pages, cells and their read lists). 1 GiB is
+  // about what 4 MiB of bytes took with a hash node per byte; it holds about 34 MiB of bytes touched by 4-byte
+  // accesses, 97 MiB by 16-byte ones (bench/RESULTS.md). Past it, accesses to bytes not tracked yet go unchecked
+  // (DynamicResult::truncated).
   std::uint64_t max_shadow_bytes = std::uint64_t{1} << 30;
   unsigned max_races = 32;
   double max_seconds = 0;                    // CPU time of the run with its checks; 0: no limit
