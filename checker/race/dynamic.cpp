@@ -5,6 +5,7 @@
 #include "semantics/support/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/model_rules.hpp"
+#include "checker/race/shadow.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/observer.hpp"
 
@@ -176,6 +177,9 @@ struct Pending {
   }
 };
 
+
+}  // namespace
+
 // A strong write's place in observation order (8.9.2): the releases a read of it (directly or through a chain of
 // atomics) may acquire.
 struct WriteSync {
@@ -186,55 +190,10 @@ struct WriteSync {
   ReleaseSet releases;
 };
 
-// One access, as remembered in a byte's history.
-struct Epoch {
-  std::uint64_t thread = 0;
-  std::uint32_t clock = 0;  // 0: none
-  std::uint32_t site = 0;   // index into Detector::sites_
-  std::uint32_t bytes = 0;
-  std::uint32_t offset = 0;  // of this byte in the access
-  bool atomic = false, write = false;
-  bool async_proxy = false;  // made by an asynchronous-proxy operation (ISA 8.6)
-  bool texture_proxy = false;  // a texture fetch's read (ISA 8.6): ordered with no generic access of the launch
-};
+namespace {
 
-// The reads of a byte since its last write: each thread's latest (a thread's earlier read is ordered before its
-// later one, so a write racing with the earlier races with the later too). Found by a short scan, or through an
-// index once many threads read the byte (a value every thread reads).
-class ReadSet {
- public:
-  void add(const Epoch& e) {
-    if (!index_.empty()) {
-      auto [it, fresh] = index_.try_emplace(e.thread, static_cast<std::uint32_t>(list_.size()));
-      if (fresh) list_.push_back(e);
-      else list_[it->second] = e;
-      return;
-    }
-    for (auto& r : list_)
-      if (r.thread == e.thread) { r = e; return; }
-    list_.push_back(e);
-    if (list_.size() > kScan)
-      for (std::uint32_t i = 0; i < list_.size(); ++i) index_[list_[i].thread] = i;
-  }
-  void clear() { list_.clear(); index_.clear(); }
-  const std::vector<Epoch>& all() const { return list_; }
-
- private:
-  static constexpr std::size_t kScan = 16;
-  std::vector<Epoch> list_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;  // thread -> position, once list_ is long
-};
-
-struct Cell {
-  Epoch write;
-  std::uint64_t write_event = 0;
-  ReadSet reads;
-  std::shared_ptr<const WriteSync> sync;  // on the first byte of a strong write
-  // The strong reads that observed the last write (a strong one, 8.9.2), each thread's latest. The write precedes
-  // in causality order whatever such a read precedes in base causality order (8.9.5 item 2), its own thread's
-  // later operations included, with no release or acquire between.
-  ReadSet observers;
-};
+using shadow::Cell;
+using shadow::Epoch;
 
 struct Site {
   const ptx::ir::Instruction* ins = nullptr;
@@ -266,6 +225,8 @@ class Detector final : public ptx::interp::Observer {
     cluster_ = ptx::interp::cluster_shape(l.cluster, kernel_).dims;
   }
 
+  const shadow::ShadowMemory& shadow_memory() const { return shadow_; }
+
   std::string stop_reason() override {
     if (o_.max_seconds <= 0 || thread_cpu_seconds() - start_ <= o_.max_seconds) return {};
     return "time budget of " + std::to_string(o_.max_seconds) + " CPU seconds reached";
@@ -289,7 +250,7 @@ class Detector final : public ptx::interp::Observer {
                         (a.kind == MemoryAccess::Kind::atomic && a.wrote);
     const Strength st = strength_of(*a.ins, atomic);
     const Key first{a.space == StateSpace::shared ? 1 + a.owner_cta : 0, a.addr};
-    Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, 0, atomic, writes};
+    Epoch now{t.id, ts.clock.get(t.id), site, a.bytes, atomic, writes};
     // The write this read observes (8.9.2): every byte last written by one strong write of the same extent.
     // (Held here: check_history replaces the cells' history.)
     std::shared_ptr<const WriteSync> observed;
@@ -319,7 +280,7 @@ class Detector final : public ptx::interp::Observer {
         ts.pending[first].add(observed->releases, t.cta, cluster_of(t));
       }
     }
-    if (auto c0 = shadow_.find(first); writes && c0 != shadow_.end()) {
+    if (Cell* c0 = shadow_.find(first.region, first.addr); writes && c0) {
       if (st.strong) {
         auto sync = std::make_shared<WriteSync>();
         sync->event = next_event_;
@@ -327,7 +288,7 @@ class Detector final : public ptx::interp::Observer {
         sync->scope = st.scope;
         sync->bytes = a.bytes;
         sync->releases = std::move(published);
-        c0->second.sync = std::move(sync);
+        c0->set_sync(std::move(sync));
       }
     }
     if (writes) ++next_event_;
@@ -418,10 +379,10 @@ class Detector final : public ptx::interp::Observer {
     const std::uint64_t self = op_thread(op, writes);
     const int sp = a.space == StateSpace::shared;
     if (o.generic) {  // st.async / red.async: ordered after what preceded the issue, as a later access of the thread
-      const Epoch now{self, 1, site_of(a), a.bytes, 0, a.kind == MemoryAccess::Kind::reduction, writes};
+      const Epoch now{self, 1, site_of(a), a.bytes, a.kind == MemoryAccess::Kind::reduction, writes};
       return check_history(Key{sp ? 1 + a.owner_cta : 0, a.addr}, now, [&](const Epoch& e) { return o.clock.get(e.thread) >= e.clock; }, self, false);
     }
-    Epoch now{self, 1, site_of(a), a.bytes, 0, false, writes};
+    Epoch now{self, 1, site_of(a), a.bytes, false, writes};
     now.async_proxy = true;
     if (a.tensor_memory)  // only tcgen05 operations access it: ordered as 9.7.16.6 says (tcgen05_issue)
       return check_history(Key{kTensorMemory + a.owner_cta, a.addr}, now, [&](const Epoch& e) { return o.tc_clock.get(e.thread) >= e.clock; }, self, false);
@@ -709,10 +670,7 @@ class Detector final : public ptx::interp::Observer {
     // Its shared memory and Tensor Memory are gone with it (no thread reaches them any more, ISA 5.1.4, 9.7.16.7):
     // their bytes' histories too, so the bytes tracked are the resident CTAs' and global memory's.
     for (std::uint64_t region : {1 + cta, kTensorMemory + cta}) {
-      auto e = region_end_.find(region);
-      if (e == region_end_.end()) continue;
-      for (std::uint64_t addr = 0; addr < e->second; ++addr) shadow_.erase(Key{region, addr});
-      region_end_.erase(e);
+      shadow_.erase_region(region);
     }
   }
 
@@ -733,7 +691,7 @@ class Detector final : public ptx::interp::Observer {
     ThreadState copy;
     copy.clock = ts.clock;
     const Key first{a.space == StateSpace::shared ? 1 + a.owner_cta : 0, a.addr};
-    check_history(first, Epoch{copier, ts.async_epoch, site_of(a), a.bytes, 0, false, a.kind == MemoryAccess::Kind::write},
+    check_history(first, Epoch{copier, ts.async_epoch, site_of(a), a.bytes, false, a.kind == MemoryAccess::Kind::write},
                   [&](const Epoch& e) { return ordered_before(e, copy); }, copier, false);
   }
 
@@ -746,7 +704,7 @@ class Detector final : public ptx::interp::Observer {
   void texture_read(const ThreadRef& t, const MemoryAccess& a) {
     const std::uint64_t reader = texture_thread(t);
     refs_.try_emplace(reader, t);
-    Epoch now{reader, 1, site_of(a), a.bytes, 0, false, false};
+    Epoch now{reader, 1, site_of(a), a.bytes, false, false};
     now.texture_proxy = true;
     check_history(Key{0, a.addr}, now, [](const Epoch& e) { return e.texture_proxy; }, reader, false);
   }
@@ -755,37 +713,28 @@ class Detector final : public ptx::interp::Observer {
   // byte's history and records it there; `observed`: a strong read that observes the bytes' last write
   // (observed_write).
   template <class Before> void check_history(const Key& first, Epoch now, const Before& before, std::uint64_t self, bool observed) {
-    for (std::uint32_t k = 0; k < now.bytes; ++k) {
-      Key key{first.region, first.addr + k};
-      auto it = shadow_.find(key);
-      if (it == shadow_.end()) {
-        if (shadow_.size() >= o_.max_tracked_bytes) { out_.truncated = true; continue; }
-        it = shadow_.emplace(key, Cell{}).first;
-        if (key.region) {  // a CTA's shared or Tensor Memory: its history goes with the CTA (cta_retired)
-          std::uint64_t& end = region_end_[key.region];
-          end = std::max(end, key.addr + 1);
-        }
-      }
-      Cell& c = it->second;
-      now.offset = k;
-      if (c.write.clock && conflicts(c.write, now, before, self) && !observed_before(c, before)) report(c.write, now, key);
+    now.start = first.addr;
+    // Per byte (shadow.hpp: the bytes sharing a history are checked once, with the same answers).
+    const auto check = [&](const Cell& c) {
+      if (c.write.clock && conflicts(c.write, now, before, self) && !observed_before(c, before)) report(c.write, now, first);
       // (An observed write and its reader are morally strong, observed_write: no conflict to hide above.)
-      if (observed) c.observers.add(now);
       if (now.write)
         for (const auto& r : c.reads.all())
-          if (conflicts(r, now, before, self)) report(r, now, key);
+          if (conflicts(r, now, before, self)) report(r, now, first);
+    };
+    const auto record = [&](Cell& c) {
       if (now.write) {
         // The reads before are ordered before this write or were just reported racing with it; either way
-        // a later access that races with one of them races with this write too (FastTrack's rule).
+        // a later access that races with one of them races with this write too (FastTrack's rule). (A write
+        // gets an empty history: shadow.hpp.)
         c.write = now;
         c.write_event = next_event_;
-        c.reads.clear();
-        c.sync.reset();
-        c.observers.clear();
-      } else {
-        c.reads.add(now);
+        return;
       }
-    }
+      if (observed) c.add_observer(now);
+      c.reads.add(now);
+    };
+    if (!shadow_.update(first.region, first.addr, now.bytes, now.write, check, record)) out_.truncated = true;
   }
 
   std::uint32_t site_of(const MemoryAccess& a) {
@@ -823,7 +772,7 @@ class Detector final : public ptx::interp::Observer {
   // 8.9.5 item 2: the last write of a byte precedes the current operation in causality order when a strong read
   // that observed it precedes the operation in base causality order.
   template <class Before> bool observed_before(const Cell& c, const Before& before) const {
-    const auto& all = c.observers.all();
+    const auto& all = c.observers();
     return std::any_of(all.begin(), all.end(), [&](const Epoch& r) { return before(r); });
   }
 
@@ -834,7 +783,7 @@ class Detector final : public ptx::interp::Observer {
     const Strength &sx = strength(x), &sy = strength(y);
     const Nearness n = nearness(cta_of(x.thread), cta_of(y.thread));
     return sx.strong && sy.strong && scope_includes(sx.scope, n) && scope_includes(sy.scope, n) &&
-           x.offset == y.offset && x.bytes == y.bytes;
+           x.start == y.start && x.bytes == y.bytes;
   }
 
   // ISA 8.7.1: overlapping (the same byte), at least one a write, other threads (or two copies of one thread's
@@ -846,13 +795,14 @@ class Detector final : public ptx::interp::Observer {
   }
 
   std::shared_ptr<const WriteSync> observed_write(const Key& first, std::uint32_t bytes, const ThreadRef& t, const Strength& st) {
-    auto it = shadow_.find(first);
-    if (it == shadow_.end() || !it->second.sync) return nullptr;
-    std::shared_ptr<const WriteSync> w = it->second.sync;
-    if (w->event != it->second.write_event || w->bytes != bytes) return nullptr;
+    // (The bytes of a write share its sync: the write's first byte must be the read's.)
+    const Cell* c0 = shadow_.find(first.region, first.addr);
+    if (!c0 || !c0->sync() || c0->write.start != first.addr) return nullptr;
+    std::shared_ptr<const WriteSync> w = c0->sync();
+    if (w->event != c0->write_event || w->bytes != bytes) return nullptr;
     for (std::uint32_t k = 1; k < bytes; ++k) {
-      auto c = shadow_.find({first.region, first.addr + k});
-      if (c == shadow_.end() || c->second.write_event != w->event) return nullptr;
+      const Cell* c = shadow_.find(first.region, first.addr + k);
+      if (!c || c->write_event != w->event) return nullptr;
     }
     const Nearness n = nearness(w->cta, t.cta);  // (a thread's own write: any scope includes its own CTA)
     if (!(scope_includes(w->scope, n) && scope_includes(st.scope, n))) return nullptr;
@@ -933,7 +883,7 @@ class Detector final : public ptx::interp::Observer {
     r.size = e.bytes;
     r.opcode = ptx::ir::opcode_text(*s.ins);
     r.where = where_of(m_, *s.ins);
-    const std::uint64_t start = key.addr - e.offset;
+    const std::uint64_t start = e.start;
     if (key.region >= kTensorMemory) {  // (lane * 512 + column) * 4: MemoryAccess::tensor_memory
       r.object = "lane " + std::to_string(start / 4 / ptx::interp::kTmemColumns) + " column " + std::to_string(start / 4 % ptx::interp::kTmemColumns);
       r.offset = 0;
@@ -1013,8 +963,7 @@ class Detector final : public ptx::interp::Observer {
   std::unordered_map<std::uint64_t, AsyncOp> ops_;  // asynchronous-proxy operations by number
   std::unordered_map<std::uint64_t, VectorClock> commits_;  // tcgen05.commit by number: the MMAs it tracks
   std::unordered_map<std::uint64_t, ThreadRef> refs_;  // async copier and operation threads: their issuer
-  std::unordered_map<Key, Cell, KeyHash> shadow_;
-  std::unordered_map<std::uint64_t, std::uint64_t> region_end_;  // Key::region of a CTA's memory -> past its last byte tracked
+  shadow::ShadowMemory shadow_{o_.max_shadow_bytes};  // the bytes' histories
   std::map<std::pair<std::uint64_t, std::uint32_t>, Phase> barriers_;  // (CTA, barrier) -> its current phase
   struct MbarrierPhase {
     VectorClock released;  // what the release arrive-ons (and complete-tx) in it make visible
@@ -1065,6 +1014,8 @@ DynamicResult check_execution(const ptx::ir::Module& m, const ptx::interp::Launc
   if (o.also) tee.emplace(d, *o.also);
   io.observer = tee ? static_cast<ptx::interp::Observer*>(&*tee) : &d;
   out.run = ptx::interp::run(m, launch, io);
+  out.tracked_bytes = d.shadow_memory().peak_tracked_bytes();
+  out.shadow_bytes = d.shadow_memory().peak_bytes_used();
   return out;
 }
 

@@ -18,7 +18,11 @@ struct DynamicOptions {
   std::uint64_t seed = 0;                    // interpreter scheduling: 0 deterministic, else randomised
   std::uint64_t max_steps = 200'000'000;     // warp-instruction budget of the run
   std::uint64_t max_threads = 1u << 24;      // larger launches are refused (the time: ~20 s a million threads)
-  std::uint64_t max_tracked_bytes = 1u << 22;  // distinct bytes with access history (~250 B each); past it, unchecked
+  // Memory of the bytes' access histories (checker/race/shadow.hpp: pages, cells and their read lists). 1 GiB is
+  // about what 4 MiB of bytes took with a hash node per byte; it holds about 34 MiB of bytes touched by 4-byte
+  // accesses, 97 MiB by 16-byte ones (bench/RESULTS.md). Past it, accesses to bytes not tracked yet go unchecked
+  // (DynamicResult::truncated).
+  std::uint64_t max_shadow_bytes = std::uint64_t{1} << 30;
   unsigned max_races = 32;
   double max_seconds = 0;                    // CPU time of the run with its checks; 0: no limit
   std::vector<std::array<std::uint32_t, 3>> first_ctas;  // run before the rest (ptx::interp::Options::first_ctas)
@@ -38,7 +42,9 @@ struct DynamicResult {
   ptx::interp::RunResult run;     // how the run ended (a problem stops it early) and its statistics
   std::string error;              // the launch could not be run at all
   std::uint64_t accesses = 0;     // memory operations checked
-  bool truncated = false;         // max_tracked_bytes reached: later accesses to new bytes went unchecked
+  bool truncated = false;         // max_shadow_bytes reached: later accesses to new bytes went unchecked
+  std::uint64_t tracked_bytes = 0;  // the most bytes with an access history at one time
+  std::uint64_t shadow_bytes = 0;   // the most memory those histories took (max_shadow_bytes counts it)
   // Where the spec does not say whether two accesses are ordered and the engine took them as ordered: the first
   // such pair, described (a race-free verdict is then unknown).
   std::string unsettled;

@@ -211,7 +211,7 @@ void replay_races(const ptx::ir::Module& m, const ptx::ir::Function& kernel, std
       d.max_steps = o.max_steps;
       d.max_threads = o.max_threads;
       d.max_seconds = o.max_seconds;
-      d.max_tracked_bytes = o.max_tracked_bytes;
+      d.max_shadow_bytes = o.max_shadow_bytes;
       // Memory as the model has it (a flag already set) lets the reading thread run ahead of the writer: its CTA
       // first (the reader of a read-write pair, else the second thread's).
       const ThreadIds& ahead = races[i].first.kind == "read" && races[i].second.kind != "read" ? races[i].t1 : races[i].t2;

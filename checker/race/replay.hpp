@@ -12,7 +12,7 @@ struct ReplayOptions {
   unsigned max_runs = 4;                  // interpreter runs per kernel (up to three fills per race, certain races first)
   std::uint64_t max_steps = 1'000'000;    // warp instructions per run (a replay is a check, not a workload)
   double max_seconds = 3;                 // CPU time per run
-  std::uint64_t max_tracked_bytes = 1u << 20;
+  std::uint64_t max_shadow_bytes = std::uint64_t{1} << 28;  // history memory per run (DynamicOptions::max_shadow_bytes)
   std::uint64_t max_threads = 1u << 16;   // larger witness launches are not replayed
   std::uint64_t max_buffer_bytes = 1u << 24;
   bool cooperative = false;               // a cooperative launch (the kernel synchronises its grid)

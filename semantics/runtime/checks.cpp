@@ -57,8 +57,8 @@ class RacecheckMonitor : public LaunchMonitor {
     if (result.truncated) {
       ++unchecked_;
       std::cerr << "ptxcheck exec: racecheck: kernel " << ir::kernel_title(launch.kernel)
-                << ": unknown: access history limit reached (" << (d.max_tracked_bytes >> 20)
-                << " MiB of distinct bytes): later accesses to new bytes were not checked\n";
+                << ": unknown: access history limit reached (" << (d.max_shadow_bytes >> 20)
+                << " MiB of history, " << (result.tracked_bytes >> 20) << " MiB of bytes tracked): later accesses to new bytes were not checked\n";
     }
     if (!result.unsettled.empty() && result.races.empty() && result.divergences.empty()) {
       ++unchecked_;

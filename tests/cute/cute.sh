@@ -5,8 +5,8 @@
 # through their own main(), which checks its result. Every run is under --racecheck (the dynamic race engine,
 # ISA 8.7.1), whose verdict must be the one the list expects: `free`, `race` (wgmma_sm90 and 01_mma_sm100 read
 # operands written through the generic proxy without fence.proxy.async, 9.7.15.5.2), or `unknown` with a reason
-# printed (03-05 rely on async-proxy accesses of two CTAs being ordered, which 8.9.5 does not say; 02's GEMM
-# touches more bytes than the engine's access history holds); docs/race/async-proxy.md argues each.
+# printed (03-05 rely on async-proxy accesses of two CTAs being ordered, which 8.9.5 does not say);
+# docs/race/async-proxy.md argues each.
 # Each is passed (ran, matched, expected race verdict), failed, or unsupported: nvcc cannot build it, or ptxcheck
 # says which instruction or runtime call it does not implement.
 # Prints one line per tutorial and "N passed, N failed, N unsupported"; exits 1 when any failed, or when fewer
@@ -29,7 +29,7 @@ tiled_copy_if tiled_copy_if.cu sm_80 own free
 wgmma_sm90 hopper/wgmma_sm90.cu sm_90a gemm:cute::half_t race
 wgmma_tma_sm90 hopper/wgmma_tma_sm90.cu sm_90a gemm:cute::half_t free
 01_mma_sm100 blackwell/01_mma_sm100.cu sm_100a own race
-02_mma_tma_sm100 blackwell/02_mma_tma_sm100.cu sm_100a own unknown
+02_mma_tma_sm100 blackwell/02_mma_tma_sm100.cu sm_100a own free
 03_mma_tma_multicast_sm100 blackwell/03_mma_tma_multicast_sm100.cu sm_100a own unknown
 04_mma_tma_2sm_sm100 blackwell/04_mma_tma_2sm_sm100.cu sm_100a own unknown
 05_mma_tma_epi_sm100 blackwell/05_mma_tma_epi_sm100.cu sm_100a own unknown

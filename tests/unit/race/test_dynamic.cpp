@@ -297,14 +297,23 @@ TEST_CASE("a retired CTA's shared memory leaves the tracked bytes: only resident
   l.kernel = "k";
   l.grid = {64, 1, 1};
   l.block = {64, 1, 1};
-  race::DynamicOptions o;
-  o.max_tracked_bytes = 4096;
-  auto d = race::check_execution(*built.module, l, o);
+  auto d = race::check_execution(*built.module, l, {});
   REQUIRE(d.run.ok());
   CHECK(d.accesses == 2 * 64 * 64);
   CHECK(!d.truncated);
   CHECK(d.races.empty());
-  // The same launch as one cooperative grid keeps every CTA resident: 16 KB, past the 4 KB tracked.
+  CHECK(d.tracked_bytes >= 256);
+  CHECK(d.tracked_bytes <= 8 * 256);
+  // The same launch as one cooperative grid keeps every CTA resident: 16 KB tracked at once.
+  l.cooperative = true;
+  auto all = race::check_execution(*built.module, l, {});
+  CHECK(all.tracked_bytes == 64 * 256);
+  CHECK(all.shadow_bytes > 2 * d.shadow_bytes);
+  // With history memory for twice the resident CTAs' bytes, the launch is wholly checked, the cooperative one not.
+  race::DynamicOptions o;
+  o.max_shadow_bytes = 2 * d.shadow_bytes;
+  l.cooperative = false;
+  CHECK(!race::check_execution(*built.module, l, o).truncated);
   l.cooperative = true;
   CHECK(race::check_execution(*built.module, l, o).truncated);
 }
