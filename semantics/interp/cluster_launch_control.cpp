@@ -3,7 +3,10 @@
 // next cluster that has not started out of that queue, so it never runs, and answers with its first CTA's ctaid.
 // When every cluster has started the request fails. The 16-byte response is the interpreter's own encoding of
 // the spec's "opaque value" (docs/clusters.md); it is written like an st.async (start_async_store: at issue, or
-// with --seed later) and completes with complete-tx of 16 bytes on the mbarrier.
+// with --seed later) and completes with complete-tx of 16 bytes on the mbarrier. An observer hears of each
+// response write as an asynchronous operation (async_op_issue / _access / _complete_tx); its instruction being no
+// st or red, the race checker takes the write as an async-proxy one, as 9.7.13.17 says ("asynchronously written
+// using weak async-proxy writes"; docs/race/async-proxy.md).
 #include "semantics/interp/machine.hpp"
 
 #include <algorithm>
@@ -74,8 +77,6 @@ void Machine::exec_cluster_launch_control(Thread& t, const Instruction& ins) {
       if (ins.q.has_word(std::string("get_first_ctaid::") + "xyz"[d])) return write(t, o[0], Concrete::extract(handle, 32 * d + 31, 32 * d));
     return write(t, o[0], handle);  // .v4: x, y, z and (unspecified by the text) word 3
   }
-  if (opt_.observer)  // (the race checker would have to know the response's writes as async-proxy ones)
-    return fail(Problem::Kind::unsupported, name + ": not modelled under the race checker", {&t});
   // 9.7.13.17: after the CTA "has already observed the completion of a clusterlaunchcontrol.try_cancel instruction
   // as failed", another is undefined.
   if (cta_->cancel_failure_seen) return illegal("the CTA has observed a failed request; a further request is undefined (ISA 9.7.13.17)");

@@ -1,7 +1,8 @@
 // Unit tests for the dynamic race engine (`ptxcheck race --launch`): every kernel in tests/unit/race/dynamic runs
 // with the launch file of the same name, and must get the verdict on its first line (`// expect: race-free` or
 // `// expect: race L1 [L2]`, the CUDA lines of the two accesses of one reported race, or `// expect: barrier-divergence
-// L`, the line of the barrier, worked out by hand from the ISA 9.0 rules the line cites). Plus witness replay: a
+// L`, the line of the barrier, worked out by hand from the ISA 9.0 rules the line cites; a `// nvcc: FLAGS` line
+// gives more nvcc flags, as in tests/exec, e.g. -arch=sm_100a for sm_100 instructions). Plus witness replay: a
 // symbolic race on a racy kernel is confirmed on the
 // interpreter, and a fence-ordered one is not.
 #include "checker/race/dynamic.hpp"
@@ -51,9 +52,11 @@ TEST_CASE("every kernel in tests/unit/race/dynamic gets its expected verdict fro
     if (lines.size() == 1) lines.push_back(lines[0]);
 
     auto o = options();
+    for (std::string rest; std::getline(in, rest);)
+      if (rest.rfind("// nvcc: ", 0) == 0) o.cuda = parse_nvcc_flags(rest.substr(9), o.cuda);
     o.launch_file = fs::path(p).replace_extension(".json").string();
     auto r = race::run_file(p.string(), o);
-    REQUIRE(r.error.empty());
+    REQUIRE_MESSAGE(r.error.empty(), r.error);
     REQUIRE(r.kernels.size() == 1);
     const auto& k = r.kernels[0];
     if (verdict == "race-free") {
