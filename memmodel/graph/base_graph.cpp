@@ -72,9 +72,11 @@ void add_sets(Execution& x, const std::vector<BaseEvent>& ev) {
   x.sets["RED"] = mkset([](E e) { return e.kind == EvKind::read && e.red; });
   x.sets["RLX"] = mkset([](E e) { return e.sem == Sem::relaxed || e.sem == Sem::volatile_; });
   x.sets["VOL"] = mkset([](E e) { return e.sem == Sem::volatile_; });
-  // fence.acquire / fence.release (ISA 9.7.13.4) are F & ACQ / F & REL, as models/NOTES.md says.
-  x.sets["ACQ"] = mkset([](E e) { return e.sem == Sem::acquire; });
-  x.sets["REL"] = mkset([](E e) { return e.sem == Sem::release; });
+  // fence.acquire / fence.release (ISA 9.7.13.4) are F & ACQ / F & REL, as models/NOTES.md says. A barrier is a
+  // synchronizing operation but no memory fence (8.4, Table 20): bar.arrive is in no ACQ / REL, as bar.sync is in
+  // no ACQ_REL, or ptx.cat would read it as a release fence (8.8 form 3).
+  x.sets["ACQ"] = mkset([](E e) { return e.kind != EvKind::barrier && e.sem == Sem::acquire; });
+  x.sets["REL"] = mkset([](E e) { return e.kind != EvKind::barrier && e.sem == Sem::release; });
   x.sets["ACQ_REL"] = mkset([](E e) { return e.kind == EvKind::fence && !e.proxy_fence && e.sem == Sem::acq_rel; });
   x.sets["SC"] = mkset([](E e) { return e.kind == EvKind::fence && e.sem == Sem::sc; });
   x.sets["WEAK"] = mkset([&](E e) { return memory(e) && e.sem == Sem::weak; });
