@@ -74,7 +74,8 @@ void ExecutionRecorder::read_event(int thread, const MemoryAccess& a, Location& 
   e.scope = scope;
   e.thread = thread;
   e.loc = e.va = l.id;
-  e.rmw = a.kind == MemoryAccess::Kind::atomic || a.kind == MemoryAccess::Kind::reduction;
+  // (A cas whose compare failed only reads: no RMW pair, as the litmus builder has it.)
+  e.rmw = a.kind == MemoryAccess::Kind::reduction || (a.kind == MemoryAccess::Kind::atomic && a.wrote);
   e.red = red;
   // The run is sequentially consistent: a read reads the latest write to its location before it.
   rf_.emplace_back(l.last_write, add_event(e, a.ins));
