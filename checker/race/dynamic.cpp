@@ -7,6 +7,7 @@
 #include "checker/race/model_rules.hpp"
 #include "checker/race/shadow.hpp"
 #include "checker/race/strength.hpp"
+#include "semantics/interp/cluster_id.hpp"
 #include "semantics/interp/observer.hpp"
 
 #include <algorithm>
@@ -753,11 +754,8 @@ class Detector final : public ptx::interp::Observer {
   ThreadRef ref_of(std::uint64_t thread) const {
     return thread < threads_in_grid_ ? ptx::interp::thread_ref_of(thread, grid_, block_) : refs_.at(thread);
   }
-  // The linear id of a CTA's cluster (ISA 10.12: %clusterid = %ctaid / the cluster's shape per dimension), x fastest.
   std::uint64_t cluster_of_ctaid(const std::array<std::uint32_t, 3>& ctaid) const {
-    std::array<std::uint64_t, 3> id{}, n{};
-    for (int i = 0; i < 3; ++i) id[i] = ctaid[i] / cluster_[i], n[i] = grid_[i] / cluster_[i];
-    return id[0] + n[0] * (id[1] + n[1] * id[2]);
+    return ptx::interp::cluster_linear_id(ctaid, grid_, cluster_);
   }
   std::uint64_t cluster_of(const ThreadRef& t) const { return cluster_of_ctaid(t.ctaid); }
   std::uint64_t cluster_of_cta(std::uint64_t cta) const { return cluster_of_ctaid(ptx::interp::thread_ref_of(cta * cta_size_, grid_, block_).ctaid); }

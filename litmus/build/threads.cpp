@@ -328,28 +328,6 @@ struct Runner {
     ptx::ops::AtomicForm form;
     bool negate = false;  // the dialect's atom.sub
   };
-  static Sem litmus_sem(ptx::ir::MemorySemantics s) {
-    using MS = ptx::ir::MemorySemantics;
-    switch (s) {
-      case MS::weak: return Sem::weak;
-      case MS::relaxed: return Sem::relaxed;
-      case MS::acquire: return Sem::acquire;
-      case MS::release: return Sem::release;
-      case MS::acq_rel: return Sem::acq_rel;
-      case MS::sc: return Sem::sc;
-      case MS::volatile_: case MS::mmio: return Sem::volatile_;
-    }
-    return Sem::weak;
-  }
-  static Scope litmus_scope(ptx::ir::Scope s) {
-    switch (s) {
-      case ptx::ir::Scope::cta: return Scope::cta;
-      case ptx::ir::Scope::cluster: return Scope::cluster;
-      case ptx::ir::Scope::gpu: return Scope::gpu;
-      case ptx::ir::Scope::sys: return Scope::sys;
-    }
-    return Scope::sys;
-  }
   // `decode_as`: the PTX opcode whose qualifiers the cell's words are (suld/tld/cold read like ld, sust like st).
   std::optional<ptx::ir::Qualifiers> decode(const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode decode_as,
                                             bool& negate) {
@@ -394,8 +372,8 @@ struct Runner {
     if (rmw && !q->atom_op) fail(in, "unsupported atomic operation in '" + in.opcode + "'");
     if (rmw && ptx::ir::is_float(q->types.back().scalar)) fail(in, "unsupported float atomic '" + in.opcode + "'");
     const ptx::ir::MemoryOrder m = r.access.order;
-    r.sem = litmus_sem(m.sem);
-    r.scope = m.strong ? litmus_scope(m.scope) : Scope::none;
+    r.sem = mm::sem_of(m.sem);
+    r.scope = m.strong ? mm::scope_of(m.scope) : Scope::none;
     if (rmw) r.form = ptx::ops::atomic_form(q->atom_op.value_or(ptx::ir::AtomOp::exch), q->types.back().scalar);
     return r;
   }
@@ -556,11 +534,11 @@ struct Runner {
     if (!need(m.operands)) return;
     int vl = vloc(in, ops[m.address]);
     if (error) return;
+    const auto sems = mm::rmw_sems(q.sem);
+    if (!sems) return fail(in, "unsupported RMW semantics in '" + in.opcode + "'");
     Quals rq = q, wq = q;
-    if (q.sem == Sem::acq_rel) rq.sem = Sem::acquire, wq.sem = Sem::release;
-    else if (q.sem == Sem::acquire) wq.sem = Sem::relaxed;
-    else if (q.sem == Sem::release) rq.sem = Sem::relaxed;
-    else if (q.sem != Sem::relaxed) return fail(in, "unsupported RMW semantics in '" + in.opcode + "'");
+    rq.sem = sems->read;
+    wq.sem = sems->write;
     TEvent r = mem_event(s, EvKind::read, rq, Proxy::generic, vl, in);
     r.rmw = true;
     std::set<int> deps;
@@ -618,14 +596,14 @@ struct Runner {
       auto q = decode(in, parts, fop, negate);
       if (!q) return false;
       const auto m = ptx::ir::fence_order(fop, *q);
-      const Sem sem = m ? litmus_sem(m->sem) : Sem::weak;
+      const Sem sem = m ? mm::sem_of(m->sem) : Sem::weak;
       // .sem = { .sc, .acq_rel, .acquire, .release } (9.7.13.4); .acquire/.release are uni-directional.
       if (!m || (sem != Sem::sc && sem != Sem::acq_rel && sem != Sem::acquire && sem != Sem::release)) {
         fail(in, "unsupported fence '" + in.opcode + "'");
         return false;
       }
       e.sem = sem;
-      e.scope = litmus_scope(m->scope);
+      e.scope = mm::scope_of(m->scope);
     }
     s.events.push_back(e);
     return true;
@@ -685,9 +663,7 @@ struct Runner {
         if (ops.empty() || ops.size() > 3) return fail(in, "'" + in.opcode + "' expects 1 to 3 operands");
         TEvent e;
         e.kind = EvKind::barrier;
-        // ISA 9.7.13.1: every form makes the thread's prior accesses performed for the participants when the barrier
-        // completes; bar.sync also holds back its later ones until then, bar.arrive does not wait.
-        e.sem = arrive ? Sem::release : Sem::acq_rel;
+        e.sem = mm::barrier_sem(arrive);  // ISA 9.7.13.1 (base_graph.hpp)
         e.bar_arrive = arrive;
         e.scope = Scope::cta;
         e.ctrl = s.ctrl;

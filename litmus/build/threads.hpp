@@ -5,6 +5,7 @@
 #pragma once
 
 #include "litmus/parse/ast.hpp"
+#include "memmodel/graph/base_graph.hpp"
 #include "semantics/support/diagnostic.hpp"
 
 #include <cstdint>
@@ -16,10 +17,11 @@
 
 namespace ptxcheck::litmus {
 
-enum class EvKind { read, write, fence, barrier };
-enum class Sem { weak, relaxed, acquire, release, acq_rel, sc, volatile_ };
-enum class Scope { none, cta, cluster, gpu, sys };
-enum class Proxy { generic, surface, texture, constant };
+// The graph's own vocabulary (memmodel/graph/base_graph.hpp), shared with the dynamic race engine's recorder.
+using EvKind = mm::EvKind;
+using Sem = mm::Sem;
+using Scope = mm::Scope;
+using Proxy = mm::Proxy;
 
 struct TEvent {
   EvKind kind = EvKind::read;

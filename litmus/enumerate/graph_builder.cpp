@@ -14,7 +14,6 @@
 
 namespace ptxcheck::litmus {
 using mm::Rel;
-using mm::Set;
 
 namespace {
 // All strict partial orders on k elements, as lists of (a, b) pairs.
@@ -49,21 +48,12 @@ const std::vector<std::vector<std::pair<int, int>>>& partial_orders(int k) {
 }
 
 
-// Does the scope of event e (in thread a) include thread b?
-bool includes(const Program& p, Scope s, int a, int b) {
-  if (a < 0 || b < 0) return false;
-  auto& ta = p.threads[a];
-  auto& tb = p.threads[b];
-  switch (s) {
-    case Scope::none: return false;
-    case Scope::sys: return true;
-    case Scope::gpu: return ta.gpu == tb.gpu;
-    case Scope::cluster: return ta.gpu == tb.gpu && (ta.cluster < 0 ? ta.cta == tb.cta : ta.cluster == tb.cluster);
-    case Scope::cta: return ta.gpu == tb.gpu && ta.cta == tb.cta && ta.cluster == tb.cluster;
-  }
-  return false;
+// Where each thread of the test runs, for scopes (ISA 8.5).
+std::vector<mm::ThreadPlace> places(const Program& p) {
+  std::vector<mm::ThreadPlace> out;
+  for (const auto& t : p.threads) out.push_back(mm::ThreadPlace{t.cta, t.cluster, t.gpu});
+  return out;
 }
-bool same_cta(const Program& p, int a, int b) { return includes(p, Scope::cta, a, b); }
 
 std::string label_of(const Program& p, const GraphEvent& g, int idx) {
   auto& e = g.ev;
@@ -83,8 +73,9 @@ std::string label_of(const Program& p, const GraphEvent& g, int idx) {
 
 std::tuple<int, int, int> barrier_key(const Program& p, int ti, const TEvent& e) {
   int cta = ti;  // the CTA is named by its lowest thread index
+  const auto where = places(p);
   for (int tj = 0; tj < static_cast<int>(p.threads.size()); ++tj)
-    if (same_cta(p, ti, tj)) { cta = tj; break; }
+    if (mm::scope_includes(Scope::cta, where, ti, tj)) { cta = tj; break; }
   return {cta, e.bar_id, e.bar_instance};
 }
 
@@ -123,10 +114,7 @@ bool add_barrier_choices(const Program& p, const std::vector<const Trace*>& trac
   for (auto& phases : phasings) {
     Rel r(n);
     // 8.9.4 item 2: each arrival synchronizes with the waiting ones (bar.sync) of its phase, not with an arrive.
-    for (auto& phase : phases)
-      for (int a : phase)
-        for (int b : phase)
-          if (a != b && !g.events[b].ev.bar_arrive) r.add(a, b);
+    for (auto& phase : phases) mm::add_barrier_phase(r, phase, [&](int b) { return !g.events[b].ev.bar_arrive; });
     rels.push_back(r);
   }
   space.bar_choices.push_back(std::move(rels));
@@ -153,99 +141,37 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
     for (auto& e : traces[ti]->events) g.events.push_back(GraphEvent{e, static_cast<int>(ti)});
   }
   const int n = static_cast<int>(g.events.size());
-  auto& x = g.exec;
-  x.n = n;
-  for (int i = 0; i < n; ++i) x.labels.push_back(label_of(p, g.events[i], i));
-  auto mkset = [&](auto pred) {
-    Set s(n);
-    for (int i = 0; i < n; ++i) if (pred(g.events[i])) s.add(i);
-    return s;
-  };
-  using GE = const GraphEvent&;
-  x.sets["R"] = mkset([](GE e) { return e.ev.kind == EvKind::read; });
-  x.sets["W"] = mkset([](GE e) { return e.ev.kind == EvKind::write; });
-  x.sets["M"] = mkset([](GE e) { return e.ev.kind == EvKind::read || e.ev.kind == EvKind::write; });
-  x.sets["F"] = mkset([](GE e) { return e.ev.kind == EvKind::fence || e.ev.kind == EvKind::barrier; });
-  x.sets["BAR"] = mkset([](GE e) { return e.ev.kind == EvKind::barrier; });
-  x.sets["IW"] = mkset([](GE e) { return e.thread < 0; });
-  x.sets["RMW"] = mkset([](GE e) { return e.ev.rmw; });
-  // The read of a reduction (`red`, ISA 9.7.13.7): 8.8 says it never forms an acquire pattern.
-  x.sets["RED"] = mkset([](GE e) { return e.ev.kind == EvKind::read && e.ev.text.rfind("red", 0) == 0 &&
-                                          (e.ev.text.size() == 3 || e.ev.text[3] == '.'); });
-  x.sets["RLX"] = mkset([](GE e) { return e.ev.sem == Sem::relaxed || e.ev.sem == Sem::volatile_; });
-  x.sets["VOL"] = mkset([](GE e) { return e.ev.sem == Sem::volatile_; });
-  // fence.acquire / fence.release (ISA 9.7.13.4) are F & ACQ / F & REL, as models/NOTES.md says (the corpus
-  // dialect has none; chapter 8's MP-atom example uses fence.acquire).
-  x.sets["ACQ"] = mkset([](GE e) { return e.ev.sem == Sem::acquire; });
-  x.sets["REL"] = mkset([](GE e) { return e.ev.sem == Sem::release; });
-  x.sets["ACQ_REL"] = mkset([](GE e) { return e.ev.kind == EvKind::fence && !e.ev.proxy_fence && e.ev.sem == Sem::acq_rel; });
-  x.sets["SC"] = mkset([](GE e) { return e.ev.kind == EvKind::fence && e.ev.sem == Sem::sc; });
-  x.sets["WEAK"] = mkset([](GE e) { return (e.ev.kind == EvKind::read || e.ev.kind == EvKind::write) && e.ev.sem == Sem::weak; });
-  x.sets["GEN"] = mkset([](GE e) { return e.ev.proxy == Proxy::generic; });
-  x.sets["SUR"] = mkset([](GE e) { return e.ev.proxy == Proxy::surface; });
-  x.sets["TEX"] = mkset([](GE e) { return e.ev.proxy == Proxy::texture; });
-  x.sets["CON"] = mkset([](GE e) { return e.ev.proxy == Proxy::constant; });
-  x.sets["ALIAS"] = mkset([](GE e) { return e.ev.alias_fence; });
-  x.sets["PROXYF"] = mkset([](GE e) { return e.ev.proxy_fence; });
-  x.sets["CTA"] = mkset([](GE e) { return e.ev.scope == Scope::cta; });
-  x.sets["CLUSTER"] = mkset([](GE e) { return e.ev.scope == Scope::cluster; });
-  x.sets["GPU"] = mkset([](GE e) { return e.ev.scope == Scope::gpu; });
-  x.sets["SYS"] = mkset([](GE e) { return e.ev.scope == Scope::sys; });
-
-  Rel po(n), loc(n), vloc(n), rmw(n), sr(n), incl(n), scta(n), intr(n), addr(n), data(n), ctrl(n);
-  for (int a = 0; a < n; ++a) {
-    auto& ea = g.events[a];
-    bool ma = ea.ev.kind == EvKind::read || ea.ev.kind == EvKind::write;
-    for (int b = 0; b < n; ++b) {
-      auto& eb = g.events[b];
-      bool mb = eb.ev.kind == EvKind::read || eb.ev.kind == EvKind::write;
-      if (ea.thread >= 0 && ea.thread == eb.thread) {
-        intr.add(a, b);
-        if (a < b) po.add(a, b);
-      }
-      if (ma && mb && ea.ev.loc == eb.ev.loc) loc.add(a, b);
-      if (ma && mb && p.va_of[ea.ev.vloc] == p.va_of[eb.ev.vloc]) vloc.add(a, b);
-      if (includes(p, ea.ev.scope, ea.thread, eb.thread)) incl.add(a, b);
-      if (ea.thread >= 0 && eb.thread >= 0 && same_cta(p, ea.thread, eb.thread)) scta.add(a, b);
-    }
+  std::vector<mm::BaseEvent> base;
+  for (const GraphEvent& ge : g.events) {
+    const TEvent& e = ge.ev;
+    // The read of a reduction (`red`, ISA 9.7.13.7): 8.8 says it never forms an acquire pattern.
+    const bool red = e.text.rfind("red", 0) == 0 && (e.text.size() == 3 || e.text[3] == '.');
+    const int va = e.vloc >= 0 ? p.va_of[e.vloc] : -1;
+    base.push_back(mm::BaseEvent{e.kind, e.sem, e.scope, e.proxy, ge.thread, e.loc, va, e.rmw, red, e.alias_fence, e.proxy_fence});
   }
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b)
-      if (incl.has(a, b) && incl.has(b, a)) sr.add(a, b);
+  std::vector<std::pair<int, int>> rmw_pairs;
+  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
+    auto& ev = traces[ti]->events;
+    for (std::size_t i = 0; i + 1 < ev.size(); ++i)
+      if (ev[i].rmw && ev[i].kind == EvKind::read && ev[i + 1].rmw && ev[i + 1].kind == EvKind::write)
+        rmw_pairs.emplace_back(first[ti] + static_cast<int>(i), first[ti] + static_cast<int>(i) + 1);
+  }
+  g.exec = mm::base_execution(base, places(p), rmw_pairs);
+  auto& x = g.exec;
+  for (int i = 0; i < n; ++i) x.labels.push_back(label_of(p, g.events[i], i));
+  Rel addr(n), data(n), ctrl(n);
   for (std::size_t ti = 0; ti < traces.size(); ++ti) {
     auto& ev = traces[ti]->events;
     for (std::size_t i = 0; i < ev.size(); ++i) {
       int gi = first[ti] + static_cast<int>(i);
-      if (ev[i].rmw && ev[i].kind == EvKind::read && i + 1 < ev.size() && ev[i + 1].rmw && ev[i + 1].kind == EvKind::write)
-        rmw.add(gi, gi + 1);
       for (int r : ev[i].addr) addr.add(first[ti] + r, gi);
       for (int r : ev[i].data) data.add(first[ti] + r, gi);
       for (int r : ev[i].ctrl) ctrl.add(first[ti] + r, gi);
     }
   }
-  x.rels["po"] = po;
-  x.rels["loc"] = loc;
-  x.rels["vloc"] = vloc;
-  Rel poloc = po;
-  poloc &= loc;
-  x.rels["po-loc"] = poloc;
-  x.rels["rmw"] = rmw;
-  x.rels["sr"] = sr;
-  x.rels["incl"] = incl;
-  x.rels["scta"] = scta;
-  x.rels["int"] = intr;
-  Rel ext = Rel::identity(n).complement();
-  ext.minus(intr);
-  x.rels["ext"] = ext;
   x.rels["addr"] = addr;
   x.rels["data"] = data;
   x.rels["ctrl"] = ctrl;
-  x.rels["id"] = Rel::identity(n);
-
-  x.rels["rf"] = Rel(n);
-  x.rels["co"] = Rel(n);
-  x.rels["syncbar"] = Rel(n);
-  x.rels["sync_fence"] = Rel(n);
 
   // ---- choices
   auto& reads = space.reads;
@@ -314,10 +240,7 @@ bool enumerate_graphs(const Program& p, const Test&, const std::vector<const Tra
       for (auto [a, b] : (*co_cands[l])[co_i[l]]) co.add(ws[a], ws[b]);
     }
     for (std::size_t k = 0; k < bar_choices.size(); ++k) syncbar |= bar_choices[k][bar_i[k]];
-    auto& so = sc_orders[sc_i];
-    for (std::size_t a = 0; a < so.size(); ++a)
-      for (std::size_t b = a + 1; b < so.size(); ++b)
-        if (sr.has(so[a], so[b])) sync_fence.add(so[a], so[b]);
+    sync_fence = mm::fence_sc_order(sc_orders[sc_i], sr);
     x.rels["rf"] = rf;
     x.rels["co"] = co;
     x.rels["syncbar"] = syncbar;

@@ -5,6 +5,7 @@ ptxcheck_unit_test(NAME race
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_difference.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_dynamic.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_dynamic_shadow.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_dynamic_model.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_differential.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_model_rules.cpp
   LIBS ptxcheck_race)

@@ -1,0 +1,185 @@
+// The recorder of execution_graph.hpp.
+#include "checker/race/execution_graph.hpp"
+
+#include "semantics/interp/cluster_id.hpp"
+#include "semantics/ir/memory_order.hpp"
+
+#include <iterator>
+
+namespace ptxcheck::race {
+
+using ptx::interp::MemoryAccess;
+using ptx::interp::ThreadRef;
+using ptx::ir::StateSpace;
+
+ExecutionRecorder::ExecutionRecorder(const ptx::ir::Module& m, const ptx::interp::Launch& l, std::size_t max_events)
+    : grid_(l.grid), max_events_(max_events) {
+  const auto named = m.kernels_named(l.kernel);
+  cluster_ = ptx::interp::cluster_shape(l.cluster, named.size() == 1 ? named[0] : nullptr).dims;
+}
+
+void ExecutionRecorder::refuse_mbarrier(const ptx::ir::Instruction& ins, std::uint64_t object) {
+  refuse(object == ptx::interp::kClusterBarrierObject ? "barrier.cluster" : "mbarrier (" + ptx::ir::opcode_text(ins) + ")");
+}
+
+int ExecutionRecorder::thread_index(const ThreadRef& t) {
+  auto [it, fresh] = thread_of_.try_emplace(t.id, static_cast<int>(places_.size()));
+  // Every thread is on the one device; a launch without clusters has implicit 1x1x1 ones, whose .cluster scope
+  // is the CTA (ISA 2.2.2, 8.5).
+  if (fresh)
+    places_.push_back(mm::ThreadPlace{static_cast<int>(t.cta), static_cast<int>(ptx::interp::cluster_linear_id(t.ctaid, grid_, cluster_)), 0});
+  return it->second;
+}
+
+int ExecutionRecorder::add_event(mm::BaseEvent e, const ptx::ir::Instruction* ins) {
+  if (events_.size() >= max_events_) refuse("more than " + std::to_string(max_events_) + " events (the explicit evaluator is cubic)");
+  events_.push_back(e);
+  instruction_.push_back(ins);
+  return static_cast<int>(events_.size()) - 1;
+}
+
+// The location an access is, whole (the model's loc relates whole locations; the graph has no bytes): an access of
+// other bytes than an earlier one it overlaps has no place in the graph.
+ExecutionRecorder::Location* ExecutionRecorder::location(const MemoryAccess& a) {
+  const std::uint64_t region = a.space == StateSpace::shared ? 1 + a.owner_cta : 0;
+  const std::pair<std::uint64_t, std::uint64_t> key{region, a.addr};
+  auto next = locations_.lower_bound(key);
+  if (next != locations_.end() && next->first == key) {
+    if (next->second.bytes == a.bytes) return &next->second;
+  } else {
+    const bool after_prev = next == locations_.begin() || std::prev(next)->first.first != region ||
+                            std::prev(next)->first.second + std::prev(next)->second.bytes <= a.addr;
+    const bool before_next = next == locations_.end() || next->first.first != region || a.addr + a.bytes <= next->first.second;
+    if (after_prev && before_next) {
+      Location l;
+      l.bytes = a.bytes;
+      l.id = static_cast<int>(locations_.size());
+      mm::BaseEvent init;  // the initial write (IW), of no thread
+      init.kind = mm::EvKind::write;
+      init.loc = init.va = l.id;
+      l.last_write = add_event(init, nullptr);
+      l.writes.push_back(l.last_write);
+      return &locations_.emplace(key, std::move(l)).first->second;
+    }
+  }
+  refuse("accesses of different extents overlap (" + std::string(region ? "shared" : "global") + " byte " + std::to_string(a.addr) +
+         ", " + std::to_string(a.bytes) + " bytes): the graph has whole locations only");
+  return nullptr;
+}
+
+void ExecutionRecorder::read_event(int thread, const MemoryAccess& a, Location& l, mm::Sem sem, mm::Scope scope, bool red) {
+  mm::BaseEvent e;
+  e.kind = mm::EvKind::read;
+  e.sem = sem;
+  e.scope = scope;
+  e.thread = thread;
+  e.loc = e.va = l.id;
+  // (A cas whose compare failed only reads: no RMW pair, as the litmus builder has it.)
+  e.rmw = a.kind == MemoryAccess::Kind::reduction || (a.kind == MemoryAccess::Kind::atomic && a.wrote);
+  e.red = red;
+  // The run is sequentially consistent: a read reads the latest write to its location before it.
+  rf_.emplace_back(l.last_write, add_event(e, a.ins));
+}
+
+int ExecutionRecorder::write_event(int thread, const MemoryAccess& a, Location& l, mm::Sem sem, mm::Scope scope) {
+  mm::BaseEvent e;
+  e.kind = mm::EvKind::write;
+  e.sem = sem;
+  e.scope = scope;
+  e.thread = thread;
+  e.loc = e.va = l.id;
+  e.rmw = a.kind == MemoryAccess::Kind::atomic || a.kind == MemoryAccess::Kind::reduction;
+  l.last_write = add_event(e, a.ins);
+  l.writes.push_back(l.last_write);  // co: the order the writes ran in
+  return l.last_write;
+}
+
+void ExecutionRecorder::access(const ThreadRef& t, const MemoryAccess& a) {
+  // Local and param memory are private to a thread, const memory is never written by a kernel (as the engine).
+  if (a.space != StateSpace::global && a.space != StateSpace::shared) return;
+  if (a.async) return refuse("cp.async");
+  if (a.texture) return refuse("texture fetches (the texture proxy)");
+  if (a.tensor_memory) return refuse("tensor memory");
+  if (!unsupported_.empty()) return;
+  Location* l = location(a);
+  if (!l) return;
+  const int thread = thread_index(t);
+  const bool atomic = a.kind == MemoryAccess::Kind::atomic || a.kind == MemoryAccess::Kind::reduction;
+  const ptx::ir::MemoryOrder order = ptx::ir::access_order(a.ins->q, atomic);
+  const mm::Sem sem = mm::sem_of(order.sem);
+  const mm::Scope scope = order.strong ? mm::scope_of(order.scope) : mm::Scope::none;
+  switch (a.kind) {
+    case MemoryAccess::Kind::read: return read_event(thread, a, *l, sem, scope, false);
+    case MemoryAccess::Kind::write: write_event(thread, a, *l, sem, scope); return;
+    case MemoryAccess::Kind::atomic:
+    case MemoryAccess::Kind::reduction: {
+      const auto sems = mm::rmw_sems(sem);
+      if (!sems) return refuse("an atomic with semantics other than relaxed, acquire, release, acq_rel");
+      const bool red = a.kind == MemoryAccess::Kind::reduction;
+      read_event(thread, a, *l, sems->read, scope, red);
+      const int r = static_cast<int>(events_.size()) - 1;
+      if (a.kind == MemoryAccess::Kind::atomic && !a.wrote) return;  // a cas whose compare failed: a read only
+      rmw_.emplace_back(r, write_event(thread, a, *l, sems->write, scope));
+      return;
+    }
+  }
+}
+
+void ExecutionRecorder::fence(const ThreadRef& t, const ptx::ir::Instruction& ins) {
+  const auto m = ptx::ir::fence_order(ins);
+  if (!m) return refuse("a fence that is no memory fence (" + ptx::ir::opcode_text(ins) + ")");
+  mm::BaseEvent e;
+  e.kind = mm::EvKind::fence;
+  e.sem = mm::sem_of(m->sem);
+  e.scope = mm::scope_of(m->scope);
+  e.thread = thread_index(t);
+  const int f = add_event(e, &ins);
+  if (m->sem == ptx::ir::MemorySemantics::sc) fence_sc_.push_back(f);
+}
+
+void ExecutionRecorder::barrier_arrive(const ThreadRef& t, std::uint32_t id, const ptx::ir::Instruction& ins, std::uint32_t) {
+  const bool arrive = ins.q.has(ptx::ir::Flag::arrive);
+  mm::BaseEvent e;
+  e.kind = mm::EvKind::barrier;
+  e.sem = mm::barrier_sem(arrive);
+  e.scope = mm::Scope::cta;
+  e.thread = thread_index(t);
+  const int b = add_event(e, &ins);
+  if (!arrive) waits_.insert(b);
+  open_phases_[{t.cta, id}].push_back(b);
+}
+
+// One phase of the barrier is over: its arrivals synchronize with its waiting ones (finish, 8.9.4 item 2). A phase
+// the run ends in never completes and synchronizes nothing.
+void ExecutionRecorder::barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>&) {
+  auto it = open_phases_.find({cta, id});
+  if (it == open_phases_.end()) return;
+  phases_.push_back(std::move(it->second));
+  open_phases_.erase(it);
+}
+
+RecordedExecution ExecutionRecorder::finish() const {
+  RecordedExecution out;
+  out.unsupported = unsupported_;
+  if (!out.unsupported.empty()) return out;
+  out.graph = mm::base_execution(events_, places_, rmw_);
+  out.instruction = instruction_;
+  mm::Execution& x = out.graph;
+  for (auto [w, r] : rf_) x.rels["rf"].add(w, r);
+  for (const auto& [key, l] : locations_)
+    for (std::size_t i = 0; i < l.writes.size(); ++i)
+      for (std::size_t j = i + 1; j < l.writes.size(); ++j) x.rels["co"].add(l.writes[i], l.writes[j]);
+  for (const auto& phase : phases_) mm::add_barrier_phase(x.rels["syncbar"], phase, [&](int b) { return waits_.count(b) > 0; });
+  x.rels["sync_fence"] = mm::fence_sc_order(fence_sc_, x.rels.at("sr"));
+  for (int i = 0; i < x.n; ++i) {
+    const mm::BaseEvent& e = events_[static_cast<std::size_t>(i)];
+    const char* kind = e.kind == mm::EvKind::read ? "R" : e.kind == mm::EvKind::write ? "W" : e.kind == mm::EvKind::fence ? "F" : "B";
+    const std::string who = e.thread < 0 ? "init" : "T" + std::to_string(e.thread);
+    std::string where = e.loc >= 0 ? " loc" + std::to_string(e.loc) : "";
+    x.labels.push_back("e" + std::to_string(i) + ": " + who + " " + kind + where +
+                       (instruction_[static_cast<std::size_t>(i)] ? " (" + ptx::ir::opcode_text(*instruction_[static_cast<std::size_t>(i)]) + ")" : ""));
+  }
+  return out;
+}
+
+}  // namespace ptxcheck::race

@@ -1,0 +1,93 @@
+// Records one run of a launch on the interpreter as an execution graph of the PTX memory model (the base vocabulary
+// of memmodel/models/NOTES.md, built by memmodel/graph/base_graph.hpp): an event per memory access (an atom's read
+// and write as two events related by rmw, a red's read in RED), per memory fence and per CTA barrier operation, with
+// rf, co, syncbar and sync_fence as the interpreter's sequentially consistent run chose them. The cat model's
+// `data-race` (proofs/models/ptx-race.cat) on that graph is then an independent check of the dynamic engine's
+// vector clocks on the same run (tests/unit/race/test_dynamic_model.cpp, docs/race/dynamic-engine.md). The
+// explicit evaluator is cubic in the events: for small launches only.
+#pragma once
+
+#include "memmodel/graph/base_graph.hpp"
+#include "semantics/interp/launch.hpp"
+#include "semantics/interp/observer.hpp"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptxcheck::race {
+
+struct RecordedExecution {
+  mm::Execution graph;
+  std::vector<const ptx::ir::Instruction*> instruction;  // per event; nullptr for an initial write
+  // Non-empty: why the run has no graph (what the vocabulary cannot express, or too many events); graph is empty.
+  std::string unsupported;
+};
+
+class ExecutionRecorder final : public ptx::interp::Observer {
+ public:
+  ExecutionRecorder(const ptx::ir::Module& m, const ptx::interp::Launch& l, std::size_t max_events);
+
+  // The graph of the run so far (call after the run).
+  RecordedExecution finish() const;
+
+  void allocation(const std::string&, ptx::ir::StateSpace, std::uint64_t, std::uint64_t) override {}
+  void access(const ptx::interp::ThreadRef& t, const ptx::interp::MemoryAccess& a) override;
+  void fence(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins) override;
+  void barrier_arrive(const ptx::interp::ThreadRef& t, std::uint32_t id, const ptx::ir::Instruction& ins, std::uint32_t count) override;
+  void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ptx::interp::ThreadRef>& waiting) override;
+  // What the vocabulary has no words for: the record stops with the reason.
+  void warp_sync(const std::vector<ptx::interp::ThreadRef>&) override { refuse("bar.warp.sync (warp synchronization)"); }
+  void async_group(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&) override { refuse("cp.async groups"); }
+  void mbarrier_arrive(const ptx::interp::ThreadRef&, const ptx::ir::Instruction& ins, std::uint64_t, std::uint64_t object, std::uint64_t) override {
+    refuse_mbarrier(ins, object);
+  }
+  void mbarrier_wait(const ptx::interp::ThreadRef&, const ptx::ir::Instruction& ins, std::uint64_t, std::uint64_t object, std::uint64_t) override {
+    refuse_mbarrier(ins, object);
+  }
+  void mbarrier_init(const ptx::interp::ThreadRef&, std::uint64_t, std::uint64_t) override { refuse("mbarrier"); }
+  void async_op_issue(std::uint64_t, const std::vector<ptx::interp::ThreadRef>&, AsyncGroup, const ptx::ir::Instruction&) override {
+    refuse("asynchronous operations (bulk copies, st.async / red.async, wgmma, tcgen05)");
+  }
+  void proxy_fence(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&, ptx::ir::StateSpace) override { refuse("fence.proxy.async"); }
+  void tcgen05_commit(const ptx::interp::ThreadRef&, std::uint64_t) override { refuse("tcgen05"); }
+  void tcgen05_before_thread_sync(const ptx::interp::ThreadRef&) override { refuse("tcgen05"); }
+  void tcgen05_after_thread_sync(const ptx::interp::ThreadRef&) override { refuse("tcgen05"); }
+
+ private:
+  struct Location {
+    std::uint32_t bytes = 0;
+    int id = 0;
+    int last_write = 0;       // event
+    std::vector<int> writes;  // in the order they ran: the initial write first (co)
+  };
+  void refuse(const std::string& why) {
+    if (unsupported_.empty()) unsupported_ = why;
+  }
+  void refuse_mbarrier(const ptx::ir::Instruction& ins, std::uint64_t object);
+  int thread_index(const ptx::interp::ThreadRef& t);
+  Location* location(const ptx::interp::MemoryAccess& a);
+  int add_event(mm::BaseEvent e, const ptx::ir::Instruction* ins);
+  void read_event(int thread, const ptx::interp::MemoryAccess& a, Location& l, mm::Sem sem, mm::Scope scope, bool red);
+  int write_event(int thread, const ptx::interp::MemoryAccess& a, Location& l, mm::Sem sem, mm::Scope scope);
+
+  const std::array<std::uint32_t, 3> grid_;
+  std::array<std::uint32_t, 3> cluster_{1, 1, 1};
+  const std::size_t max_events_;
+  std::string unsupported_;
+  std::vector<mm::BaseEvent> events_;
+  std::vector<const ptx::ir::Instruction*> instruction_;
+  std::map<std::uint64_t, int> thread_of_;  // ThreadRef::id -> index into places_
+  std::vector<mm::ThreadPlace> places_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Location> locations_;  // (region, first byte): region 0 global, 1 + CTA shared
+  std::vector<std::pair<int, int>> rf_, rmw_;  // (write, read), (read, write)
+  std::vector<int> fence_sc_;                  // fence.sc events in the order they ran (a Fence-SC order, 8.9.3)
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<int>> open_phases_;  // (CTA, barrier) -> arrivals
+  std::vector<std::vector<int>> phases_;       // completed barrier phases
+  std::set<int> waits_;                        // barrier events that wait (not bar.arrive)
+};
+
+}  // namespace ptxcheck::race
