@@ -5,6 +5,7 @@
 
 #include "checker/race/encode.hpp"
 #include "checker/race/strength.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <set>
 
@@ -113,10 +114,11 @@ std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g) 
       const auto& in = f.body[i];
       if (register_only(in.op)) continue;
       using MS = ptx::ir::MemorySemantics;
-      const bool add = in.op == Opcode::atom_ && in.q.atom_op == ptx::ir::AtomOp::add && wide(in, true) &&
-                       (in.q.semantics == MS::release || in.q.semantics == MS::acq_rel);
-      const bool load = in.op == Opcode::ld_ && in.q.semantics == MS::acquire && wide(in, false) && in_loop(i);
-      const Operand* a = in.operands.size() >= 2 ? &in.operands[1] : nullptr;
+      const auto m = ptx::ops::memory_access(in);  // (its address operand)
+      const bool add = m && m->kind == ptx::ops::AccessKind::read_modify_write && in.q.atom_op == ptx::ir::AtomOp::add &&
+                       wide(in, true) && (in.q.semantics == MS::release || in.q.semantics == MS::acq_rel);
+      const bool load = m && m->kind == ptx::ops::AccessKind::load && in.q.semantics == MS::acquire && wide(in, false) && in_loop(i);
+      const Operand* a = m ? m->address_of(in) : nullptr;
       if (!(add || load) || !a || a->kind != Operand::Kind::Address || a->base_kind != Operand::BaseKind::Register ||
           a->reg < 0 || !workspace[static_cast<std::size_t>(a->reg)]) { ok = false; break; }
       if (address && *address != std::make_pair(static_cast<int>(a->reg), a->offset)) { ok = false; break; }
