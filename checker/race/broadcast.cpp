@@ -2,11 +2,12 @@
 // writes, and the loads a barrier separates from that store.
 #include "checker/race/broadcast.hpp"
 
+#include "semantics/ops/memory_access.hpp"
+
 #include <set>
 #include <vector>
 
 namespace ptxcheck::race {
-using ptx::ir::Opcode;
 using ptx::ir::Operand;
 using ptx::ir::VarRef;
 
@@ -20,11 +21,6 @@ struct Use {
   bool load = false;   // a scalar ld into a register (one whose value can be forwarded)
   bool store = false;  // a scalar st of a register or an immediate
 };
-
-std::uint64_t access_bytes(const ptx::ir::Instruction& in) {
-  const unsigned bits = in.q.types.empty() ? 32 : ptx::ir::scalar_bits(in.q.types[0].scalar);
-  return (bits + 7) / 8 * std::max<unsigned>(1, in.q.vector_width);
-}
 
 // Instructions reachable from `from` (exclusive) over every edge of the CFG, or none of the loops' back edges.
 std::vector<bool> reachable_after(const Cfg& g, std::size_t n, std::uint32_t from, bool no_back = false) {
@@ -54,8 +50,9 @@ std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, con
                                                    const std::vector<bool>& aligned_loops) {
   std::map<std::uint32_t, Broadcast> out;
   const auto n = static_cast<std::uint32_t>(f.body.size());
-  // Candidate variables: declared `.shared`, not extern. A use other than an ld/st naming it (the address in a
-  // register, an atomic, cp.async, ...) drops the variable.
+  // Candidate variables: declared `.shared`, not extern. A use other than as the address of an ld or a
+  // synchronous st (the address in a register, an atomic, cp.async, st.async, ...) drops the variable. Which
+  // operand is the address, d and b, and the bytes touched: ops::memory_access.
   auto candidate = [&](const VarRef& v) {
     const ptx::ir::Variable* var = v.where == VarRef::Where::Global ? &m.globals[v.index]
                                  : v.where == VarRef::Where::Local ? &f.locals[v.index] : nullptr;
@@ -66,17 +63,18 @@ std::map<std::uint32_t, Broadcast> find_broadcasts(const ptx::ir::Module& m, con
   auto key = [](const VarRef& v) { return std::pair{static_cast<int>(v.where), v.index}; };
   for (std::uint32_t i = 0; i < n; ++i) {
     const auto& in = f.body[i];
+    const auto m = ptx::ops::memory_access(in);
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       const Operand& o = in.operands[k];
       if (o.kind == Operand::Kind::Variable && candidate(o.var)) dropped.insert(key(o.var));
       if (o.kind != Operand::Kind::Address || o.base_kind != Operand::BaseKind::Variable || !candidate(o.var)) continue;
-      const bool scalar = in.q.vector_width <= 1;
-      const bool reads = in.op == Opcode::ld_ || in.op == Opcode::ldu_;
-      const bool load = reads && k == 1 && scalar && in.operands[0].kind == Operand::Kind::Register && in.operands[0].component < 0;
-      const bool store = in.op == Opcode::st_ && k == 0 && scalar && in.operands.size() == 2 &&
-                         (in.operands[1].kind == Operand::Kind::Register || in.operands[1].kind == Operand::Kind::Immediate);
+      const bool address = m && k == m->address && m->operand_count_matches(in);
+      const bool reads = address && m->kind == ptx::ops::AccessKind::load;
+      const bool load = reads && m->result_register(in) >= 0;
+      const Operand* b = address && m->kind == ptx::ops::AccessKind::store && !m->asynchronous && m->count == 1 ? m->source_of(in) : nullptr;
+      const bool store = b && (b->kind == Operand::Kind::Register || b->kind == Operand::Kind::Immediate);
       if (!reads && !store) dropped.insert(key(o.var));
-      uses[key(o.var)].push_back({i, o.offset, access_bytes(in), reads, load, store});
+      uses[key(o.var)].push_back({i, o.offset, m ? m->bytes() : 0, reads, load, store});
     }
   }
   for (const auto& [var, list] : uses) {

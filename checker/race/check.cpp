@@ -4,6 +4,7 @@
 #include "checker/race/check.hpp"
 #include "checker/race/kernel_check.hpp"
 #include "checker/race/model_rules.hpp"
+#include "checker/race/notes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -85,7 +86,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
       r = std::move(found);
       std::erase_if(r.races, [](const RaceReport& x) { return x.possible; });
       r.verdict = KernelResult::Verdict::race;
-      r.notes.push_back("the check stopped early (" + why + "): the findings above came first; other pairs were not searched");
+      r.notes.push_back(note::stopped_early(why));
     } else {
       r.verdict = KernelResult::Verdict::unknown;
       r.unknown_reasons.push_back(why);

@@ -1,6 +1,7 @@
 // Barriers in a kernel's pair check (kernel_check.hpp): which named barriers order by phases, and barrier divergence
 // (CTA barriers, mbarriers taken as CTA barriers, grid synchronisation).
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -38,10 +39,8 @@ void KernelCheck::settle_named_barriers() {
         if (x == y || !b.operates(x) || !b.operates(y)) continue;
         auto [r, model, why] = check(same_warp && T1.barriers[k].pc && T2.barriers[l].pc);
         if (r == z3::unsat) continue;
-        phases.rejected.push_back("named barrier " + std::to_string(b.name) + ": " +
-                                  (r == z3::sat ? "lanes of one warp may take different operations on it (undefined for aligned ones, ISA 9.7.13.1), at "
-                                                : "the solver could not show that the lanes of a warp take one operation on it, at ") +
-                                  where_of(m, f.body[x]).text() + " and " + where_of(m, f.body[y]).text());
+        phases.rejected.push_back(note::named_barrier_warp_divergence(b.name, r == z3::sat, where_of(m, f.body[x]).text(),
+                                                                      where_of(m, f.body[y]).text()));
         return true;
       }
     return false;
@@ -49,11 +48,9 @@ void KernelCheck::settle_named_barriers() {
   for (const auto& b : phases.barriers) {
     std::string at;
     for (auto op : b.ops) at += (at.empty() ? "" : ", ") + where_of(m, f.body[op]).text();
-    res.notes.push_back("named barrier " + std::to_string(b.name) + " (every thread passes one operation on it, with the CTA's thread count): "
-                        "what a thread does before its operation precedes what a waiting thread does after its own (ISA 8.9.4 item 2), at " + at);
+    res.notes.push_back(note::named_barrier_single_phase(b.name, at));
   }
-  for (const auto& why : phases.rejected)
-    res.notes.push_back(why + "; its operations are taken as possible orderings");
+  for (const auto& why : phases.rejected) res.notes.push_back(note::named_barrier_rejected(why));
 }
 
 // One thread reaches the barrier instance, the other does not and does not trap: a thread that traps aborts

@@ -1,6 +1,7 @@
 // Stage 2 of a kernel's pair check (kernel_check.hpp), encode the thread pair: both threads' encodings and what the
 // solver knows of the two (the launch, the user's assumptions, distinct threads, their warps).
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -72,8 +73,7 @@ KernelCheck::KernelCheck(const ptx::ir::Module& m, const ptx::ir::Function& kern
   for (const auto& gs : grid_syncs) {
     grid_ends.insert(gs.end);
     grid_counter.insert(gs.counter.begin(), gs.counter.end());
-    res.notes.push_back("cooperative-groups grid synchronisation at " + where_of(m, f.body[gs.begin]).text() +
-                        " taken as a barrier of the whole grid (the driver's grid workspace counter, %envreg; a cooperative launch)");
+    res.notes.push_back(note::grid_sync(where_of(m, f.body[gs.begin]).text()));
   }
   if (!grid_syncs.empty()) an_grid.emplace(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
   locks =
@@ -96,12 +96,12 @@ void KernelCheck::constrain_pair() {
   for (const auto& a : o.assumptions) {
     std::string error;
     if (a.for_each_index) {  // instantiated where initial memory is asked about (flag_read)
-      res.notes.push_back("assumed (--assume): " + a.text + " for every index; the verdict is for the launches that satisfy it");
+      res.notes.push_back(note::assumed_for_every_index(a.text));
       continue;
     }
     if (auto term = assumption_term(c, a, f, &m, launch.ntid, launch.nctaid, argument_reads, error)) {
       s.add(*term);
-      res.notes.push_back("assumed (--assume): " + a.text + "; the verdict is for the launches that satisfy it");
+      res.notes.push_back(note::assumed(a.text));
     } else {
       res.unknown_reasons.push_back(error);  // (run_file rejects such an assumption before the check)
     }

@@ -1,6 +1,7 @@
 // Facts a pair of accesses needs in a kernel's pair check (kernel_check.hpp): atomic counters' disjoint ranges,
 // claims, and read consistency within a thread.
 #include "checker/race/kernel_check.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -34,9 +35,8 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> consistent_loads(const ptx::ir
   std::vector<std::uint32_t> loads;
   for (std::uint32_t i = 0; i < n; ++i) {
     const auto& in = f.body[i];
-    if ((in.op == Opcode::ld_ || in.op == Opcode::ldu_) && keeps_loaded_values(in) && in.q.vector_width <= 1 &&
-        !in.operands.empty() && in.operands[0].kind == ptx::ir::Operand::Kind::Register)
-      loads.push_back(i);
+    const auto m = ptx::ops::memory_access(in);  // a load whose d is one scalar register
+    if (m && m->kind == ptx::ops::AccessKind::load && keeps_loaded_values(in) && m->result_register(in) >= 0) loads.push_back(i);
   }
   std::set<std::pair<std::uint32_t, std::uint32_t>> out;
   if (loads.size() < 2 || loads.size() > 512) return out;  // past 512 loads the pairs cost more than they give

@@ -1,6 +1,7 @@
 // Message passing through flags in a kernel's pair check (kernel_check.hpp, flags.hpp): the sites, what a consumer's
 // read of the flag can have read, the orderings they give a pair, and the notes.
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -88,17 +89,11 @@ std::string KernelCheck::assume_example(int object, const std::string& index) {
 
 void KernelCheck::note_flags() {
   for (std::size_t k = 0; k < flag_sites.size(); ++k) {
-    const std::string site = "the flag written at " + where_of(m, f.body[flag_sites[k].write]).text() + " and read at " +
-                             where_of(m, f.body[flag_sites[k].read]).text();
+    const std::string site = note::flag_site(where_of(m, f.body[flag_sites[k].write]).text(), where_of(m, f.body[flag_sites[k].read]).text());
     if (flag_used[k])
-      res.notes.push_back("message passing through " + site + ": accesses before its one writer's release pattern are ordered "
-                          "before those after the acquire pattern of a reader that waited for the value written (ISA 8.8, "
-                          "8.9.4 item 4; neither the initial content nor another write can give the reader that value)");
-    else if (flag_needs_initial[k]) {
-      res.notes.push_back("message passing through " + site + " orders nothing: at launch the flag may already hold the value "
-                          "its reader waits for; state its initial content with --assume (for example '" +
-                          assume_example(flag_sites[k].object, "*") + "')");
-    }
+      res.notes.push_back(note::flag_orders(site));
+    else if (flag_needs_initial[k])
+      res.notes.push_back(note::flag_needs_initial(site, assume_example(flag_sites[k].object, "*")));
   }
 }
 

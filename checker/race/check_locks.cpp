@@ -1,5 +1,6 @@
 // Spin locks in a kernel's pair check (kernel_check.hpp): which lock sites order their critical sections, and the notes.
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -8,7 +9,7 @@ void KernelCheck::settle_locks() {
   // ---- spin locks: a .cta-scoped lock in global memory orders only when no two CTAs take one of its locations
   // (locks.hpp cta_private); where they may, its sites order nothing (no lock address).
   std::vector<std::string> lock_rejections;
-  for (const auto& r : locks.rejected) lock_rejections.push_back(r.why + " (" + where_of(m, f.body[r.instr]).text() + ")");
+  for (const auto& r : locks.rejected) lock_rejections.push_back(note::lock_rejection(r.why, where_of(m, f.body[r.instr]).text()));
   {
     std::set<int> shared_across_ctas;
     for (std::size_t x = 0; x < locks.sites.size(); ++x)
@@ -19,9 +20,7 @@ void KernelCheck::settle_locks() {
         auto [r, model, why] = check(!same_cta && ax->pc && ay->pc && ax->addr == ay->addr);
         if (r == z3::unsat) continue;
         shared_across_ctas.insert(sx.object);
-        lock_rejections.push_back(std::string(r == z3::sat ? "threads of two CTAs may take one location of this .cta-scoped lock in global memory"
-                                                            : "the solver could not show that only threads of one CTA take each location of this .cta-scoped lock") +
-                                  " (" + where_of(m, f.body[sx.rmw]).text() + ")");
+        lock_rejections.push_back(note::lock_shared_across_ctas(r == z3::sat, where_of(m, f.body[sx.rmw]).text()));
       }
     for (std::size_t k = 0; k < locks.sites.size(); ++k)
       if (shared_across_ctas.count(locks.sites[k].object)) lock_address1[k] = lock_address2[k] = std::nullopt;
@@ -31,15 +30,10 @@ void KernelCheck::settle_locks() {
     std::size_t guarded = 0;
     for (const auto& a : T1.accesses)
       if (!a.async) guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
-    const std::string at = "spin lock taken at " + where_of(m, f.body[locks.sites[k].rmw]).text() +
-                           (locks.sites[k].cta_private ? " (.cta scope, each location taken by threads of one CTA)" : "");
-    res.notes.push_back(guarded ? at + ": the " + std::to_string(guarded) + " accesses after its acquire pattern and before its "
-                                  "release pattern are ordered with those of other holders (ISA 8.8, 8.9.4 item 4; every "
-                                  "write that may reach the lock is a lock operation)"
-                                : at + ": orders no access (none lies after an acquire pattern and before a release pattern "
-                                  "of it on every path, ISA 8.8)");
+    const std::string at = note::lock_site(where_of(m, f.body[locks.sites[k].rmw]).text(), locks.sites[k].cta_private);
+    res.notes.push_back(guarded ? note::lock_orders(at, guarded) : note::lock_orders_nothing(at));
   }
-  for (const auto& why : lock_rejections) res.notes.push_back("spin lock not taken as ordering its critical sections: " + why);
+  for (const auto& why : lock_rejections) res.notes.push_back(note::lock_not_taken(why));
 }
 
 }  // namespace ptxcheck::race

@@ -2,6 +2,7 @@
 // barriers and strong reads between two accesses make a race only possible (strength.hpp may_order).
 #include "checker/race/kernel_check.hpp"
 #include "checker/race/model_rules.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 namespace ptxcheck::race {
 using ptx::ir::Opcode;
@@ -32,8 +33,8 @@ bool may_synchronize(const ptx::ir::Instruction& in) {
 // thread's strong write orders that write before what follows the read in program order (8.9.5, causality order
 // item 2; observation order, 8.9.2, also runs through atomics), with no fence or release/acquire on either side.
 bool strong_read(const ptx::ir::Instruction& in) {
-  if (in.op == Opcode::atom_ || in.op == Opcode::red_) return true;
-  return in.op == Opcode::ld_ && strength_of(in, false).strong;
+  const auto m = ptx::ops::memory_access(in);
+  return m && (m->atomic() || (m->kind == ptx::ops::AccessKind::load && m->order.strong));
 }
 
 }  // namespace

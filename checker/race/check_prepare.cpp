@@ -1,6 +1,7 @@
 // Stage 1 of a kernel's pair check (kernel_check.hpp), prepare: the kernel as the engine checks it, the notes on
 // what it rewrote, and the static analyses both threads share.
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
 #include "semantics/interp/launch.hpp"
 
 #include <algorithm>
@@ -13,37 +14,26 @@ RewrittenKernel::RewrittenKernel(const ptx::ir::Module& m, const ptx::ir::Functi
   const Promoted promoted = promote_private(inl.function);
   // Barrier forms that are CTA barriers (barrier_forms.hpp), named in the notes.
   const auto where_in_inlined = [&](std::uint32_t i) { return where_of(m, inl.function.body[i]).text(); };
-  const auto note_places = [&](const std::string& what, const std::vector<std::string>& places) {
+  const auto note_places = [&](std::string (*note)(const std::string&), const std::vector<std::string>& places) {
     std::string at;
     for (const auto& w : places) at += (at.empty() ? "" : ", ") + w;
-    if (!places.empty()) res.notes.push_back(what + ": " + at);
+    if (!places.empty()) res.notes.push_back(note(at));
   };
-  note_places("barriers with the CTA's thread count taken as CTA barriers (every thread of the CTA takes part, ISA 9.7.13.1)",
-              rewrite_full_count_barriers(inl.function, o.block, o.x_only, where_in_inlined));
-  note_places("cluster barriers (barrier.cluster.arrive then .wait) taken as CTA barriers; for threads of different CTAs of a cluster "
-              "they are possible orderings (ISA 9.7.13.2)",
-              rewrite_cluster_barriers(inl.function, where_in_inlined));
+  note_places(note::full_count_barriers, rewrite_full_count_barriers(inl.function, o.block, o.x_only, where_in_inlined));
+  note_places(note::cluster_barriers, rewrite_cluster_barriers(inl.function, where_in_inlined));
   if (!ptx::interp::cluster_shape(std::nullopt, &inl.function).is_explicit) {  // (check_encode.cpp, constrain_pair)
     std::vector<std::string> places;
     for (std::uint32_t i = 0; i < inl.function.body.size(); ++i)
       if (inl.function.body[i].q.scope == ptx::ir::Scope::cluster && places.size() < 3) places.push_back(where_in_inlined(i));
-    note_places(".cluster scope taken with clusters of one CTA, the default launch's (the kernel has no .reqnctapercluster; "
-                "larger clusters have at most these races, ISA 8.5)", places);
+    note_places(note::cluster_scope_of_one_cta, places);
   }
   mbarriers = rewrite_mbarrier_barriers(m, inl.function, o.block, o.x_only, where_in_inlined);
   for (const auto& at : mbarriers.barriers)
-    res.notes.push_back("mbarrier taken as a CTA barrier: every thread arrives once per phase and waits for it "
-                        "(init count = threads of the CTA; ISA 9.7.13.15.16 item 1; assumed: a thread of each CTA runs the init), arrive at " + at);
-  if (mbarriers.pipeline)
-    res.notes.push_back("block-scope pipeline followed: the mbarrier arrays in " + mbarriers.pipeline->where +
-                        "; an access before a thread's k-th arrive on \"full\" is ordered before accesses after the k-th wait on it, on "
-                        "\"empty\" before those after the (k+S)-th (ISA 9.7.13.15.16; docs/race/pipeline.md; assumed: a thread of each "
-                        "CTA runs the inits, fewer than 2^31 stages and 2^32 iterations of a loop)");
+    res.notes.push_back(note::mbarrier_as_cta_barrier(at));
+  if (mbarriers.pipeline) res.notes.push_back(note::pipeline_followed(mbarriers.pipeline->where));
   for (const auto& [arrive, accesses] : mbarriers.split)
-    res.notes.push_back("split arrive/wait: the " + std::to_string(accesses.size()) + " access(es) between the arrive at " +
-                        where_in_inlined(arrive) + " and its wait are ordered with no access of that phase or the next (ISA 9.7.13.15.16 item 5)");
-  for (const auto& why : mbarriers.rejected)
-    res.notes.push_back("mbarrier not taken as a CTA barrier: " + why + "; its arrives and waits are taken as possible orderings");
+    res.notes.push_back(note::split_arrive_wait(accesses.size(), where_in_inlined(arrive)));
+  for (const auto& why : mbarriers.rejected) res.notes.push_back(note::mbarrier_not_cta_barrier(why));
   for (const auto& [i, why] : inl.unsupported) unmodelled_calls.emplace(promoted.index.at(i), why);
 }
 
@@ -66,8 +56,7 @@ PreparedKernel::PreparedKernel(const ptx::ir::Module& m, const ptx::ir::Function
   const bool all_run = std::all_of(prep.unsupported.begin(), prep.unsupported.end(),
                                    [&](const auto& u) { return ptx::interp::instruction_supported(f.body[u.instr]); });
   if (!prep.unsupported.empty() && all_run)
-    res.notes.push_back("the dynamic engine runs the unsupported instructions: `ptxcheck race FILE --launch LAUNCH.json` "
-                        "checks one launch of the kernel (docs/race/dynamic-engine.md)");
+    res.notes.push_back(note::dynamic_engine_runs_unsupported());
   if (prep.cfg.irreducible) res.unknown_reasons.push_back(*prep.cfg.irreducible);
   // Values broadcast through shared memory are one per CTA, which the uniformity analysis then knows too.
   prep.broadcasts = find_broadcasts(m, f, prep.cfg, [&](std::uint32_t i, std::uint32_t j) { return an.same_interval(i, j); }, an.aligned);
@@ -88,14 +77,8 @@ PreparedKernel::PreparedKernel(const ptx::ir::Module& m, const ptx::ir::Function
       return at;
     };
     for (const auto& [store, loads] : readers)
-      res.notes.push_back("shared-memory broadcast: the store at " + where_of(m, f.body[store]).text() +
-                          " is the only write to its word and a barrier separates it from the loads at " + places(loads) +
-                          ", which read one value per CTA (and iteration of the loops around the store): what the CTA's "
-                          "writing thread stored, or the content before (ISA 8.9.4 item 2, 8.10 Causality; a second writer "
-                          "or barrier divergence is reported on its own)");
-    if (!agreed.empty())
-      res.notes.push_back("shared memory read in barrier intervals where no thread writes it: the loads at " + places(agreed) +
-                          " read one value per CTA and barrier interval (ISA 8.9.4 item 2, 8.10 Causality)");
+      res.notes.push_back(note::shared_broadcast(where_of(m, f.body[store]).text(), places(loads)));
+    if (!agreed.empty()) res.notes.push_back(note::shared_read_only_in_interval(places(agreed)));
   }
 }
 

@@ -1,6 +1,7 @@
 // Reports of a kernel's pair check (kernel_check.hpp): a race's witness (launch, arguments, loaded values), its
 // accesses and notes, and the kernel's closing notes, replay and verdict.
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
 
 #include <fmt/format.h>
 
@@ -253,24 +254,20 @@ void KernelCheck::finish() {
   if (budget) res.unknown_reasons.push_back("query budget of " + std::to_string(o.max_queries) + " solver calls reached");
 
   if (!prep.cfg.loops.empty())
-    res.notes.push_back(std::to_string(prep.cfg.loops.size()) + " loop(s) abstracted for every iteration count (induction variables as init + k*step, toggles and shifts by a "
-                        "constant in closed form, other loop-modified registers havocked after iteration 0): no bound");
-  res.notes.push_back("distinct pointer parameters (pointers in struct parameters too) and variables are assumed not to alias; addresses are naturally aligned (ISA 6.4.1)");
+    res.notes.push_back(note::loops_abstracted(prep.cfg.loops.size()));
+  res.notes.push_back(note::no_aliasing());
   for (const auto& n : inl.notes) res.notes.push_back(n);
   if (claims_used)
-    res.notes.push_back("claims: a location every write to which is an atomicCAS from one value E to another value is "
-                        "claimed once, so two threads' CASes on it do not both return E (ISA 8.10 Atomicity)");
+    res.notes.push_back(note::claims());
   if (counters_assumed)
-    res.notes.push_back("atomic counters (locations written only by atom/red.add of a non-negative amount, or, in shared memory, "
-                        "also by writes in barrier intervals none of the adds is in) are assumed not to wrap around, so two "
-                        "threads' adds to one counter take disjoint ranges");
+    res.notes.push_back(note::atomic_counters());
 
   if (o.replay) {
     ReplayOptions ro;
     ro.cooperative = reads_envreg(f);  // the grid workspace: as the grid-sync notes assume
     ro.assumptions = o.assumptions;
     replay_races(m, kernel, res.races, ro);
-    if (auto why = guard.exhausted()) res.notes.push_back("the replay of the witnesses stopped: " + *why);
+    if (auto why = guard.exhausted()) res.notes.push_back(note::replay_stopped(*why));
   }
   bool definite = false;
   for (const auto& r : res.races) if (!r.possible) definite = true;

@@ -1,9 +1,18 @@
 // Last-block tickets in a kernel's pair check (kernel_check.hpp, tickets.hpp): the sites the solver accepts, whether a
 // consumer's run of the ticket read the last count, the orderings they give a pair, and the notes.
 #include "checker/race/kernel_check.hpp"
+#include "checker/race/notes.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 namespace ptxcheck::race {
-using ptx::ir::Opcode;
+
+namespace {
+// The broadcast a ticket's result reaches a thread through is a store (ops::memory_access).
+bool via_store(const ptx::ir::Instruction& in) {
+  const auto m = ptx::ops::memory_access(in);
+  return m && m->kind == ptx::ops::AccessKind::store;
+}
+}  // namespace
 
 void KernelCheck::find_tickets() {
   // ---- the last-block ticket (tickets.hpp): the sites the solver accepts, and per consumer access whether, when it
@@ -43,7 +52,7 @@ void KernelCheck::find_tickets() {
       }
     set_budget(before);
     if (!why.empty()) {
-      ticket_rejected.push_back("the atomic at " + where_of(m, f.body[site.atom]).text() + " is no last-block ticket: " + why);
+      ticket_rejected.push_back(note::ticket_rejected(where_of(m, f.body[site.atom]).text(), why));
     } else if (initial_unknown) {
       ticket_initial_unknown.push_back(site);
     } else {
@@ -91,7 +100,7 @@ std::vector<const AtomicUpdate*> KernelCheck::ticket_updates(const ThreadEncodin
   std::vector<const AtomicUpdate*> out;
   for (const auto* list : {&t.updates, &t.writer_updates})
     for (const AtomicUpdate& u : *list)
-      if (u.instr == atom && (!u.via || f.body[*u.via].op == ptx::ir::Opcode::st_)) out.push_back(&u);
+      if (u.instr == atom && (!u.via || via_store(f.body[*u.via]))) out.push_back(&u);
   return out;
 }
 
@@ -161,30 +170,20 @@ z3::expr KernelCheck::ticket_orders(std::size_t k, const Access& ca, const Threa
 void KernelCheck::note_tickets() {
   for (std::size_t k = 0; k < ticket_sites.size(); ++k) {
     if (ticket_used[k])
-      res.notes.push_back("the last-block ticket at " + where_of(m, f.body[ticket_sites[k].atom]).text() +
-                          ": accesses before a CTA's increment and its release pattern are ordered before those after the "
-                          "acquire pattern of the CTA whose increment read the last count, the grid's CTAs less one more than "
-                          "the counter's initial content (ISA 8.9.2 observation order through the atomics, 8.9.4 item 4)");
+      res.notes.push_back(note::ticket_orders(where_of(m, f.body[ticket_sites[k].atom]).text()));
     else if (ticket_orders_increments[k])
-      res.notes.push_back("the last-block ticket at " + where_of(m, f.body[ticket_sites[k].atom]).text() +
-                          ": the other CTAs' increments are ordered before what the CTA whose increment read the last count "
-                          "runs after it (ISA 8.9.2 observation order, then 8.9.5 base causality order)");
+      res.notes.push_back(note::ticket_orders_increments(where_of(m, f.body[ticket_sites[k].atom]).text()));
     else if (ticket_needs_initial[k])
       ticket_initial_unknown.push_back(ticket_sites[k]);
   }
   for (const TicketSite& site : ticket_initial_unknown)
-    res.notes.push_back("the last-block ticket at " + where_of(m, f.body[site.atom]).text() + " orders nothing: which CTA reads the "
-                        "last count depends on the counter's content at launch; state it with --assume (for example '" +
-                        assume_example(site.object, "0") + "')");
+    res.notes.push_back(note::ticket_needs_initial(where_of(m, f.body[site.atom]).text(), assume_example(site.object, "0")));
   // (Why a candidate orders nothing matters only where a race is possible.)
   if (std::any_of(res.races.begin(), res.races.end(), [](const RaceReport& r) { return r.possible; })) {
     for (const std::string& why : ticket_rejected) res.notes.push_back(why);
     for (std::size_t k = 0; k < ticket_sites.size(); ++k)
       if (ticket_missing_acquire[k])
-        res.notes.push_back("the last-block ticket at " + where_of(m, f.body[ticket_sites[k].atom]).text() + " does not order the last "
-                            "CTA's accesses after the other CTAs' writes: no acquire fence follows the atomic (before its verdict "
-                            "is stored for the CTA, or before the access), and a barrier is no fence (ISA 8.8, 8.9.4); a "
-                            "__threadfence() right after the atomic makes it an acquire pattern");
+        res.notes.push_back(note::ticket_missing_acquire(where_of(m, f.body[ticket_sites[k].atom]).text()));
   }
 }
 

@@ -3,12 +3,12 @@
 
 #include "checker/race/strength.hpp"
 #include "checker/race/model_rules.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <deque>
 
 namespace ptxcheck::race {
 namespace {
-using ptx::ir::Opcode;
 using ptx::ir::Scope;
 
 // Whether some path from `from` (after it runs) reaches `to` without passing an instruction `blocks` holds.
@@ -51,14 +51,16 @@ std::optional<Scope> wider(std::optional<Scope> x, std::optional<Scope> y) {
 
 std::vector<FlagSite> find_flag_sites(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t) {
   std::vector<FlagSite> out;
-  auto scalar_strong = [&](const Access& a) {
+  // A scalar strong ld or st (ops::memory_access: its kind and vector count) of a known global allocation.
+  auto scalar_strong = [&](const Access& a, ptx::ops::AccessKind kind) {
+    const auto m = ptx::ops::memory_access(f.body[a.instr]);
     return a.strong && !a.atomic && !a.async && !a.collective && a.object >= 0 && a.space != Space::shared && a.space != Space::local &&
-           f.body[a.instr].q.vector_width <= 1;
+           m && m->kind == kind && m->count == 1;
   };
   for (const Access& w : t.accesses) {
-    if (!w.write || !w.stored || !scalar_strong(w) || f.body[w.instr].op != Opcode::st_ || !loops_around(p.cfg, w.instr).empty()) continue;
+    if (!w.write || !w.stored || !scalar_strong(w, ptx::ops::AccessKind::store) || !loops_around(p.cfg, w.instr).empty()) continue;
     for (const Access& r : t.accesses)
-      if (r.read && !r.write && r.value && scalar_strong(r) && f.body[r.instr].op == Opcode::ld_ && r.object == w.object && r.size == w.size)
+      if (r.read && !r.write && r.value && scalar_strong(r, ptx::ops::AccessKind::load) && r.object == w.object && r.size == w.size)
         out.push_back({w.instr, r.instr, w.object});
   }
   return out;

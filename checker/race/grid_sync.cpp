@@ -6,6 +6,7 @@
 #include "checker/race/encode.hpp"
 #include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <set>
 
@@ -113,10 +114,12 @@ std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g) 
       if (!ok) break;
       const auto& in = f.body[i];
       if (register_only(in.op)) continue;
-      // (A release add and acquire loads: model_rules.hpp.)
-      const bool add = in.op == Opcode::atom_ && in.q.atom_op == ptx::ir::AtomOp::add && wide(in, true) && release_operation(in);
-      const bool load = in.op == Opcode::ld_ && acquire_operation(in) && wide(in, false) && in_loop(i);
-      const Operand* a = in.operands.size() >= 2 ? &in.operands[1] : nullptr;
+      // (A release add and acquire loads: model_rules.hpp; the address operand: ops::memory_access.)
+      const auto m = ptx::ops::memory_access(in);
+      const bool add = m && m->kind == ptx::ops::AccessKind::read_modify_write && in.q.atom_op == ptx::ir::AtomOp::add &&
+                       wide(in, true) && release_operation(in);
+      const bool load = m && m->kind == ptx::ops::AccessKind::load && acquire_operation(in) && wide(in, false) && in_loop(i);
+      const Operand* a = m ? m->address_of(in) : nullptr;
       if (!(add || load) || !a || a->kind != Operand::Kind::Address || a->base_kind != Operand::BaseKind::Register ||
           a->reg < 0 || !workspace[static_cast<std::size_t>(a->reg)]) { ok = false; break; }
       if (address && *address != std::make_pair(static_cast<int>(a->reg), a->offset)) { ok = false; break; }

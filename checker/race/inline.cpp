@@ -5,6 +5,7 @@
 // to the call site's variables, so the value flow is that of the memory they name (private.hpp makes it register
 // flow); `ret` becomes a branch to the instruction after the call.
 #include "checker/race/inline.hpp"
+#include "checker/race/notes.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -447,7 +448,7 @@ class Inliner {
       if (targets.empty()) {
         // No function of the program can be called here: a call through this pointer has no defined behaviour,
         // and no execution of the program continues past it.
-        notes_.insert("indirect call at " + where_text(m_, in) + ": no function of the module has its address taken with a matching prototype; a call through it is undefined (whole-program compilation assumed), so no execution continues past it");
+        notes_.insert(note::indirect_call_undefined(where_text(m_, in)));
         Instruction t;
         t.op = Opcode::trap_;
         t.guard = guard;
@@ -456,7 +457,7 @@ class Inliner {
         emit(std::move(t));
         return;
       }
-      notes_.insert("indirect calls go to a function whose address the module takes with a matching prototype (whole-program compilation assumed)");
+      notes_.insert(note::indirect_calls_resolved());
     }
 
     // Every candidate must be modelled, else the call stays unsupported.
@@ -517,7 +518,7 @@ class Inliner {
     if (!pure_.empty()) {
       std::string names;
       for (const auto& nm : pure_) names += (names.empty() ? "" : ", ") + nm;
-      pure_note_ = "functions declared without a body (" + names + ") are assumed pure (--assume-pure-externs): each call returns fresh values, writes no memory and contains no barrier";
+      pure_note_ = note::pure_externs(names);
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
+#include "semantics/ops/memory_access.hpp"
 
 #include <algorithm>
 #include <map>
@@ -31,22 +32,24 @@ struct Candidate {
   std::uint8_t acquire_level = kHeld;  // an .acquire RMW is its own acquire pattern (ISA 8.8 form 1)
 };
 
+// Which operand is d, b and c, and whether a cache-policy follows them: ops::memory_access.
 std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std::uint32_t i) {
   const auto& in = f.body[i];
-  if (in.op != Opcode::atom_ || in.guard >= 0 || !in.q.atom_op || in.q.types.empty()) return std::nullopt;
-  const bool cas = *in.q.atom_op == ptx::ir::AtomOp::cas;
-  if (!cas && *in.q.atom_op != ptx::ir::AtomOp::exch) return std::nullopt;
-  if (in.operands.size() != (cas ? 4u : 3u) || in.operands[0].kind != OK::Register) return std::nullopt;
+  const auto m = ptx::ops::memory_access(in);
+  if (!m || m->kind != ptx::ops::AccessKind::read_modify_write || in.guard >= 0 || in.q.types.empty()) return std::nullopt;
+  const bool cas = m->swap >= 0;
+  if ((!cas && !m->exchanges) || !m->operand_count_matches(in)) return std::nullopt;
+  const int result = m->result_register(in);
+  if (result < 0) return std::nullopt;
   Candidate c;
   c.site.rmw = i;
-  c.bits = ptx::ir::scalar_bits(in.q.types[0].scalar);
-  const int result = in.operands[0].reg;
-  auto locked = constant_at(f, g, i, in.operands.back());
+  c.bits = m->element_bits;
+  auto locked = constant_at(f, g, i, *m->written_value_of(in));  // c of atom.cas, b of atom.exch
   if (!locked) return std::nullopt;
   c.site.locked = masked(*locked, c.bits);
   std::optional<std::uint64_t> unlocked;
   if (cas) {
-    auto compared = constant_at(f, g, i, in.operands[2]);
+    auto compared = constant_at(f, g, i, *m->source_of(in));
     if (!compared) return std::nullopt;
     unlocked = masked(*compared, c.bits);
   }
@@ -84,12 +87,14 @@ std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std
   return c;
 }
 
-// The value a plain write stores, or an atom.exch exchanges in: the last operand of st and atom.exch.
+// The value a scalar plain write stores, or an atom.exch exchanges in: b of st and atom.exch (ops::memory_access;
+// not a cache-policy operand after it, ISA 9.7.9.11, 9.7.13.5).
 std::optional<std::uint64_t> stored_constant(const ptx::ir::Function& f, const Cfg& g, std::uint32_t i) {
   const auto& in = f.body[i];
-  const bool exch = in.op == Opcode::atom_ && in.q.atom_op == ptx::ir::AtomOp::exch;
-  if ((in.op != Opcode::st_ && !exch) || in.operands.empty() || in.q.vector_width > 1) return std::nullopt;
-  return constant_at(f, g, i, in.operands.back());
+  const auto m = ptx::ops::memory_access(in);
+  const bool plain = m && !m->asynchronous && (m->kind == ptx::ops::AccessKind::store || m->exchanges);
+  if (!plain || m->count > 1 || !m->operand_count_matches(in)) return std::nullopt;
+  return constant_at(f, g, i, *m->written_value_of(in));
 }
 
 }  // namespace

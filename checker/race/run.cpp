@@ -2,6 +2,7 @@
 #include "checker/race/run.hpp"
 
 #include "checker/race/dynamic.hpp"
+#include "checker/race/notes.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
@@ -52,7 +53,7 @@ namespace {
 void note_unlaunchable_shape(const ptx::ir::Function& kernel, const std::optional<ptx::interp::Dims>& block,
                              const std::optional<ptx::interp::Dims>& grid, KernelResult& result) {
   if (auto why = ptx::interp::launch_shape_error(block, grid, &kernel); !why.empty())
-    result.notes.push_back("no GPU launches this shape (" + why + "): checked as given");
+    result.notes.push_back(note::unlaunchable_shape(why));
 }
 
 // Whether nvcc's optimiser left nothing to check: no kernel has a load, store, atomic or call outside the
@@ -266,7 +267,7 @@ FileResult run_file(const std::string& path, RunOptions& o) {
     if (r0.exit_code == 0 || r0.exit_code == 1) return r0;
     std::string why = r0.kernels.empty() || r0.kernels[0].unknown_reasons.empty() ? r0.error : r0.kernels[0].unknown_reasons.front();
     for (auto& k : r.kernels)
-      k.notes.push_back("race free as compiled (no memory access left); the source-faithful -Xcicc -O0 check was inconclusive: " + why);
+      k.notes.push_back(note::compiled_away_inconclusive(why));
   }
   return r;
 }

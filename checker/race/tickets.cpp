@@ -1,13 +1,16 @@
 // See tickets.hpp.
 #include "checker/race/tickets.hpp"
 
+#include "semantics/ops/memory_access.hpp"
+
 namespace ptxcheck::race {
 
 std::vector<TicketSite> find_ticket_sites(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t) {
   std::vector<TicketSite> out;
   for (const AtomicUpdate& u : t.updates) {
-    const auto& in = f.body[u.instr];
-    const bool returns = in.op == ptx::ir::Opcode::atom_ && in.operands[0].kind == ptx::ir::Operand::Kind::Register && in.operands[0].component < 0;
+    // An atom whose old value a register receives (ops::memory_access: its d, not the sink `_`).
+    const auto m = ptx::ops::memory_access(f.body[u.instr]);
+    const bool returns = m && m->kind == ptx::ops::AccessKind::read_modify_write && m->result_register(f.body[u.instr]) >= 0;
     if (!returns || u.object < 0 || !loops_around(p.cfg, u.instr).empty()) continue;
     const Space space = p.objects[static_cast<std::size_t>(u.object)].space;
     if (space == Space::shared || space == Space::local) continue;

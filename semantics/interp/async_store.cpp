@@ -14,9 +14,11 @@ using ir::Opcode;
 using OK = Operand::Kind;
 using ST = ir::ScalarType;
 
+// Which operand is which: ops::memory_access (st.async / red.async: [a], b, [mbar]) and ops::bulk_store (st.bulk).
 bool async_store_form(const Instruction& ins) {
-  if (ins.op == Opcode::st_ && ins.q.has(ir::Flag::bulk)) return true;
-  return (ins.op == Opcode::st_ || ins.op == Opcode::red_) && ins.q.has(ir::Flag::async) && ins.operands.size() == 3;
+  if (ops::bulk_store(ins)) return true;
+  const auto m = ops::memory_access(ins);
+  return m && m->asynchronous && m->mbarrier >= 0 && m->operand_count_matches(ins);
 }
 
 // The syntax of 9.7.9.12 (first form), 9.7.13.7 (first four forms) and 9.7.9.13: .sem, .scope, .ss and the
@@ -27,17 +29,18 @@ bool async_store_supported(const Instruction& ins) {
   if (ins.op == Opcode::st_ && q.has(ir::Flag::bulk))  // st.bulk{.weak}{.shared::cta}
     return (!q.semantics || *q.semantics == ir::MemorySemantics::weak) && !q.scope && (ss == StateSpace::generic || ss == StateSpace::shared) &&
            q.types.empty();
-  if (q.types.size() != 1 || (ss != StateSpace::generic && ss != StateSpace::shared_cluster)) return false;
+  const auto m = ops::memory_access(ins);
+  if (!m || q.types.size() != 1 || (ss != StateSpace::generic && ss != StateSpace::shared_cluster)) return false;
   const ST t = q.types[0].scalar;
   if (ins.op == Opcode::st_) {  // st.async{.weak}{.cluster}{.shared::cluster}{.mbarrier::complete_tx::bytes}{.vec}.type
     const bool types = t == ST::b32 || t == ST::b64 || t == ST::u32 || t == ST::u64 || t == ST::s32 || t == ST::s64 || t == ST::f32 || t == ST::f64;
     return types && (!q.semantics || *q.semantics == ir::MemorySemantics::weak) && (!q.scope || *q.scope == ir::Scope::cluster) &&
-           (q.vector_width == 1 || q.vector_width == 2 || q.vector_width == 4);
+           (m->count == 1 || m->count == 2 || m->count == 4);
   }
   // red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type: the operation and type table
   // is that of cp.reduce.async.bulk into .shared::cluster (9.7.9.25.4.2), so one rule serves both.
   return q.semantics == ir::MemorySemantics::relaxed && q.scope == ir::Scope::cluster && q.has(ir::Flag::mbarrier_complete_tx_bytes) &&
-         q.vector_width == 1 && q.atom_op && bulk_reduce_allowed(*q.atom_op, t, false);
+         m->count == 1 && q.atom_op && bulk_reduce_allowed(*q.atom_op, t, false);
 }
 
 namespace {
@@ -74,23 +77,22 @@ std::vector<std::uint8_t> value_bytes(Machine& m, Thread& t, const Operand& b, u
 // behavior is undefined", reported), then the operation is issued (start_async_store).
 void Machine::exec_async_store(Thread& t, const Instruction& ins, const Decoded& d) {
   if (ins.q.has(ir::Flag::bulk)) return exec_st_bulk(t, ins, d);
-  const auto& o = ins.operands;
+  const ops::MemoryAccessForm f = *ops::memory_access(ins);  // (async_store_form: it has [a], b and [mbar])
   const std::string name = ir::opcode_text(ins);
-  const bool red = ins.op == Opcode::red_;
-  const unsigned n = ins.q.vector_width, w = d.w0;
+  const bool red = f.kind == ops::AccessKind::reduction;
   const StateSpace given = d.space;  // .shared::cluster or generic (async_store_supported)
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
   // 9.7.9.12: "The number of CTAs within the cluster is strictly greater than one".
   if (!red && cta_->cluster->ctas.size() < 2) return illegal("%cluster_nctarank must be greater than 1 (ISA 9.7.9.12)");
-  const SharedTarget dst = destination(*this, t, o[0], given, std::uint64_t(n) * (w / 8), name);
+  const SharedTarget dst = destination(*this, t, *f.address_of(ins), given, f.bytes(), name);
   if (!dst.cta || stop_) return;
-  const SharedTarget bar = mbarrier_object(t, o[2], given, name, true);
+  const SharedTarget bar = mbarrier_object(t, *f.mbarrier_of(ins), given, name, true);
   if (!bar.cta || stop_) return;
   // 9.7.9.12: a and mbar "belong to the same CTA"; 9.7.13.7: the same CTA, "different from the CTA of the executing
   // thread, but ... within the same cluster".
   if (bar.cta != dst.cta) return illegal("the destination and the mbarrier object are in different CTAs (ISA 9.7.9.12, 9.7.13.7)");
   if (red && dst.cta == cta_) return illegal("the destination is in the executing CTA's own shared memory (ISA 9.7.13.7)");
-  start_async_store(t, ins, dst, bar, value_bytes(*this, t, o[1], n, w, d.s0));
+  start_async_store(t, ins, dst, bar, value_bytes(*this, t, *f.source_of(ins), f.count, f.element_bits, d.s0));
 }
 
 // st.bulk{.weak}{.shared::cta} [a], size, initval (9.7.9.13): size bytes of the executing CTA's shared memory from a
@@ -98,13 +100,14 @@ void Machine::exec_async_store(Thread& t, const Instruction& ins, const Decoded&
 // of st), performed at once.
 void Machine::exec_st_bulk(Thread& t, const Instruction& ins, const Decoded& d) {
   const auto& o = ins.operands;
+  const ops::BulkStoreForm f = *ops::bulk_store(ins);
   const std::string name = ir::opcode_text(ins);
   auto illegal = [&](const std::string& why) { fail(Problem::Kind::illegal, name + ": " + why, {&t}); };
-  const std::uint64_t size = read(t, o[1], 64).u64(), initval = read(t, o[2], 64).u64();
+  const std::uint64_t size = read(t, o.at(f.size), 64).u64(), initval = read(t, o.at(f.initval), 64).u64();
   if (initval != 0) return illegal("initval is " + std::to_string(initval) + "; the only value allowed is 0 (ISA 9.7.9.13)");
   if (size % 8) return illegal("size " + std::to_string(size) + " is not a multiple of 8 (undefined, ISA 9.7.9.13)");
   if (size > 16777216) return illegal("size " + std::to_string(size) + " is above the maximum 16777216 (ISA 9.7.9.13)");
-  const std::uint64_t address = access_address(t, o[0], d.space);
+  const std::uint64_t address = access_address(t, o.at(f.address), d.space);
   const auto [space, offset] = resolve(d.space, address);
   // "If the address specified by a does not fall within the address window of .shared state space then the
   // behavior is undefined": .shared is .shared::cta, the executing CTA's own memory.

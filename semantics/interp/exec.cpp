@@ -365,7 +365,10 @@ bool instruction_supported(const Instruction& ins) {
   if (ins.op == Opcode::fence_ && ins.q.has(ir::Flag::proxy)) return true;
   // st.bulk (9.7.9.13) and the mbarrier-completed st.async / red.async (9.7.9.12, 9.7.13.7): async_store.cpp.
   if (async_store_form(ins)) return async_store_supported(ins);
-  if (ops::memory_access_opcode(ins.op) && !ops::memory_access(ins)) return false;  // red.cas, red.exch (9.7.13.6)
+  const auto access = ops::memory_access(ins);
+  if (ops::memory_access_opcode(ins.op) && !access) return false;  // red.cas, red.exch (9.7.13.6)
+  // An st.async / red.async without the operands of its form: a .weak one without [mbar], a .release one with one.
+  if (access && access->asynchronous && !access->operand_count_matches(ins)) return false;
   if ((ins.op == Opcode::st_ || ins.op == Opcode::red_) && ins.q.has(ir::Flag::mbarrier_complete_tx_bytes)) return false;
   return true;
 }

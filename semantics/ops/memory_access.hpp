@@ -26,10 +26,11 @@ struct MemoryAccessForm {
   int destination = -1;      // d: the value read (ld, ldu, atom; atom's may be the sink `_`); -1 for st and red
   int source = -1;           // b: the value stored (st) or combined with *a (atom, red); -1 for ld
   int swap = -1;             // c of atom.cas: the value written when *a == b; -1 otherwise
+  bool exchanges = false;    // atom.exch: b is written as it is (9.7.13.5)
   std::size_t operands = 0;  // how many the form has, the optional cache-policy aside
   bool cache_policy = false;  // .L2::cache_hint: a 64-bit cache-policy operand may follow, at position `operands`
-  // st.async / red.async (9.7.9.12, 9.7.13.7): the access completes after the thread goes on, and with
-  // .mbarrier::complete_tx::bytes it signals the mbarrier object at operand `mbarrier` ([a], b, [mbar]).
+  // st.async / red.async (9.7.9.12, 9.7.13.7): the access completes after the thread goes on; the .weak / .relaxed
+  // forms signal the mbarrier object at operand `mbarrier` ([a], b, [mbar]) with complete-tx.
   bool asynchronous = false;
   int mbarrier = -1;
   unsigned element_bits = 32;  // the type's width: .f16x2 is one 32-bit element, .b128 one of 128
@@ -43,6 +44,34 @@ struct MemoryAccessForm {
   bool returns_value() const { return destination >= 0; }
   bool writes() const { return kind != AccessKind::load; }
   bool atomic() const { return kind == AccessKind::read_modify_write || kind == AccessKind::reduction; }
+
+  // The operands of an instruction of this form, where it has them (nullptr where the form has none or the
+  // instruction is short of it).
+  static const ir::Operand* operand(const ir::Instruction& in, int k) {
+    return k >= 0 && static_cast<std::size_t>(k) < in.operands.size() ? &in.operands[static_cast<std::size_t>(k)] : nullptr;
+  }
+  const ir::Operand* address_of(const ir::Instruction& in) const { return operand(in, static_cast<int>(address)); }
+  const ir::Operand* destination_of(const ir::Instruction& in) const { return operand(in, destination); }
+  const ir::Operand* source_of(const ir::Instruction& in) const { return operand(in, source); }
+  const ir::Operand* swap_of(const ir::Instruction& in) const { return operand(in, swap); }
+  const ir::Operand* mbarrier_of(const ir::Instruction& in) const { return operand(in, mbarrier); }
+  // What the instruction leaves in memory when it writes a value given as an operand: b of st and atom.exch, c of
+  // atom.cas (written when *a == b); nullptr for a form that combines b with *a (atom.add, red) and for ld.
+  const ir::Operand* written_value_of(const ir::Instruction& in) const {
+    if (kind == AccessKind::store) return source_of(in);
+    if (kind != AccessKind::read_modify_write) return nullptr;
+    return swap >= 0 ? swap_of(in) : exchanges ? source_of(in) : nullptr;
+  }
+  // Whether `in` has the form's operands: exactly `operands`, or one more where a cache-policy may follow.
+  bool operand_count_matches(const ir::Instruction& in) const {
+    return in.operands.size() == operands || (cache_policy && in.operands.size() == operands + 1);
+  }
+  // The register a scalar result goes to: d when it is one whole register (not the sink `_`, which discards the
+  // value, nor a vector or one component of one); -1 otherwise.
+  int result_register(const ir::Instruction& in) const {
+    const ir::Operand* d = destination_of(in);
+    return count == 1 && d && d->kind == ir::Operand::Kind::Register && d->component < 0 ? d->reg : -1;
+  }
 };
 
 // ld, ldu, st, atom, red: the opcodes whose plain forms memory_access describes.
@@ -92,11 +121,16 @@ inline std::optional<MemoryAccessForm> memory_access(ir::Opcode op, const ir::Qu
     case AccessKind::read_modify_write:
       f.destination = 0, f.address = 1, f.source = 2, f.operands = 3;
       if (q.atom_op == ir::AtomOp::cas) f.swap = 3, f.operands = 4;
+      f.exchanges = q.atom_op == ir::AtomOp::exch;
       break;
   }
   f.cache_policy = q.has(ir::Flag::L2_cache_hint);
   f.asynchronous = q.has(ir::Flag::async);
-  if (f.asynchronous && q.has(ir::Flag::mbarrier_complete_tx_bytes)) f.mbarrier = static_cast<int>(f.operands++);
+  // The .weak st.async and .relaxed red.async forms take [mbar] with or without .mbarrier::complete_tx::bytes
+  // ("If .completion_mechanism is not specified, it defaults to .mbarrier::complete_tx::bytes"); the .release
+  // forms to global memory take none (9.7.9.12, 9.7.13.7).
+  if (f.asynchronous && (q.has(ir::Flag::mbarrier_complete_tx_bytes) || q.semantics != ir::MemorySemantics::release))
+    f.mbarrier = static_cast<int>(f.operands++);
   f.element_bits = q.types.empty() ? 32 : ir::scalar_bits(q.types.back().scalar);
   f.count = std::max<unsigned>(1, q.vector_width);
   if (!vector_form_listed(op, q, f)) return std::nullopt;
@@ -105,5 +139,20 @@ inline std::optional<MemoryAccessForm> memory_access(ir::Opcode op, const ir::Qu
   return f;
 }
 inline std::optional<MemoryAccessForm> memory_access(const ir::Instruction& in) { return memory_access(in.op, in.q); }
+
+// st.bulk{.weak}{.shared::cta} [a], size, initval (9.7.9.13): `size` bytes from a become initval. No typed value,
+// so no MemoryAccessForm; where its operands are, for the interpreter (the race encoder refuses it).
+struct BulkStoreForm {
+  std::size_t address = 0, size = 1, initval = 2;
+  std::size_t operands = 3;
+  ir::StateSpace space = ir::StateSpace::generic;  // as written: .shared::cta or generic addressing
+};
+inline std::optional<BulkStoreForm> bulk_store(ir::Opcode op, const ir::Qualifiers& q) {
+  if (op != ir::Opcode::st_ || !q.has(ir::Flag::bulk)) return std::nullopt;
+  BulkStoreForm f;
+  f.space = q.space.value_or(ir::StateSpace::generic);
+  return f;
+}
+inline std::optional<BulkStoreForm> bulk_store(const ir::Instruction& in) { return bulk_store(in.op, in.q); }
 
 }  // namespace ptx::ops

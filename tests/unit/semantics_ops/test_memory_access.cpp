@@ -186,6 +186,111 @@ TEST_CASE("memory_access: operand positions and sizes from the syntax of ISA 9.7
     CHECK(f->mbarrier == 2);
     CHECK(f->operands == 3);
   }
+  SUBCASE("st.async / red.async without .completion_mechanism still take [mbar]; the .release forms take none") {
+    // 9.7.9.12 and 9.7.13.7: "If .completion_mechanism is not specified, it defaults to
+    // .mbarrier::complete_tx::bytes" for the .weak / .relaxed forms; `st.async.release.global.u32 [addr], b;`.
+    const auto weak = ops::memory_access(Opcode::st_, words(Opcode::st_, {"async", "shared::cluster", "v2", "b32"}));
+    REQUIRE(weak);
+    CHECK(weak->mbarrier == 2);
+    CHECK(weak->operands == 3);
+    CHECK(weak->bytes() == 8);
+    const auto relaxed = ops::memory_access(Opcode::red_, words(Opcode::red_, {"async", "relaxed", "cluster", "shared::cluster", "add", "u32"}));
+    REQUIRE(relaxed);
+    CHECK(relaxed->mbarrier == 2);
+    const auto release = ops::memory_access(Opcode::st_, words(Opcode::st_, {"async", "release", "gpu", "global", "u32"}));
+    REQUIRE(release);
+    CHECK(release->asynchronous);
+    CHECK(release->mbarrier == -1);
+    CHECK(release->operands == 2);
+    const auto red_release = ops::memory_access(Opcode::red_, words(Opcode::red_, {"async", "release", "gpu", "global", "add", "u32"}));
+    REQUIRE(red_release);
+    CHECK(red_release->mbarrier == -1);
+    CHECK(red_release->operands == 2);
+  }
+  SUBCASE("st.bulk [a], size, initval: its operands (9.7.9.13), no typed access") {
+    const auto f = ops::bulk_store(Opcode::st_, words(Opcode::st_, {"bulk", "weak", "shared::cta"}));
+    REQUIRE(f);
+    CHECK(f->address == 0);
+    CHECK(f->size == 1);
+    CHECK(f->initval == 2);
+    CHECK(f->operands == 3);
+    CHECK(f->space == ir::StateSpace::shared);
+    CHECK_FALSE(ops::bulk_store(Opcode::st_, words(Opcode::st_, {"global", "u32"})));
+    CHECK_FALSE(ops::bulk_store(Opcode::ld_, words(Opcode::ld_, {"global", "u32"})));
+  }
+}
+
+TEST_CASE("memory_access on an instruction: its operands, what it writes, whether a register gets its value") {
+  const std::string text = R"(.version 9.0
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<8>; .reg .u64 %rd<4>; .reg .v4 .b32 %v;
+  ld.param.u64 %rd1, [out];
+  createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0;
+  atom.global.cas.b32 %r1, [%rd1], %r2, %r3;
+  atom.global.exch.L2::cache_hint.b32 %r1, [%rd1], %r2, %rd2;
+  atom.global.add.u32 _, [%rd1], %r2;
+  st.global.L2::cache_hint.b32 [%rd1], %r4, %rd2;
+  ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];
+  red.global.add.u32 [%rd1], %r2, %rd2;
+  ret;
+})";
+  auto at = [&](unsigned line) {
+    auto b = build(text, line);
+    REQUIRE(b);
+    const auto f = ops::memory_access(*b->ins);
+    REQUIRE(f);
+    return std::pair{std::move(b), *f};
+  };
+  using OK = ir::Operand::Kind;
+  SUBCASE("atom.cas d, [a], b, c writes c when *a == b; d is a register (9.7.13.5)") {
+    const auto [b, f] = at(8);
+    const auto& in = *b->ins;
+    CHECK(f.address_of(in) == &in.operands[1]);
+    CHECK(f.source_of(in) == &in.operands[2]);
+    CHECK(f.swap_of(in) == &in.operands[3]);
+    CHECK(f.written_value_of(in) == &in.operands[3]);
+    CHECK(f.result_register(in) == in.operands[0].reg);
+    CHECK(f.operand_count_matches(in));
+  }
+  SUBCASE("atom.exch with a cache-policy writes b, not the policy after it (9.7.13.5)") {
+    const auto [b, f] = at(9);
+    const auto& in = *b->ins;
+    REQUIRE(in.operands.size() == 4);
+    CHECK(f.exchanges);
+    CHECK(f.written_value_of(in) == &in.operands[2]);
+    CHECK(f.operand_count_matches(in));
+    CHECK(f.mbarrier_of(in) == nullptr);
+  }
+  SUBCASE("atom.add with the sink `_` as d returns no value to a register; it combines b, writes no given value") {
+    const auto [b, f] = at(10);
+    const auto& in = *b->ins;
+    CHECK(in.operands[0].kind == OK::Sink);
+    CHECK(f.returns_value());  // (the form has d)
+    CHECK(f.result_register(in) == -1);
+    CHECK(f.written_value_of(in) == nullptr);
+  }
+  SUBCASE("st with a cache-policy stores b (9.7.9.11)") {
+    const auto [b, f] = at(11);
+    const auto& in = *b->ins;
+    CHECK(f.written_value_of(in) == &in.operands[1]);
+    CHECK(f.destination_of(in) == nullptr);
+    CHECK(f.result_register(in) == -1);
+    CHECK(f.operand_count_matches(in));
+  }
+  SUBCASE("ld.v4 into a brace vector: no one scalar result register (9.7.9.8)") {
+    const auto [b, f] = at(12);
+    const auto& in = *b->ins;
+    CHECK(in.operands[0].kind == OK::Vector);
+    CHECK(f.result_register(in) == -1);
+    CHECK(f.written_value_of(in) == nullptr);
+  }
+  SUBCASE("red [a], b, cache-policy: the count matches only with .L2::cache_hint (9.7.13.6)") {
+    const auto [b, f] = at(13);
+    CHECK_FALSE(f.cache_policy);
+    CHECK_FALSE(f.operand_count_matches(*b->ins));
+  }
 }
 
 TEST_CASE("memory_access: every ld/ldu/st/atom/red form of isa_forms.def, in the interpreter and the race encoder") {
