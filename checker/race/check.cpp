@@ -98,7 +98,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   try {
     check_kernel_guarded(m, kernel, o, guard, found);
     found.cpu_seconds = guard.cpu_seconds();
-    if (const std::string why = model_rules_problem(); !why.empty()) found.notes.push_back(model_rules_note(why));
+    if (const std::string why = model_rules_problem(); !why.empty()) found.notes.push_back(note::model_unanswered(why));
     return found;
   } catch (const BudgetExhausted& e) {
     return unknown(e.what());

@@ -5,6 +5,7 @@
 #include "semantics/support/cpu_clock.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/model_rules.hpp"
+#include "checker/race/notes.hpp"
 #include "checker/race/shadow.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/interp/cluster_id.hpp"
@@ -1026,7 +1027,7 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   const std::string schedule = seed ? "schedule seed " + std::to_string(seed) : "deterministic schedule";
   k.notes.push_back("dynamic engine: one execution of the launch (" + std::to_string(d.run.stats.threads) + " threads, " +
                     schedule + ", " + std::to_string(d.accesses) + " memory operations checked)");
-  if (const std::string why = model_rules_problem(); !why.empty()) k.notes.push_back(model_rules_note(why));
+  if (const std::string why = model_rules_problem(); !why.empty()) k.notes.push_back(note::model_unanswered(why));
   if (!d.error.empty()) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back(d.error);

@@ -159,9 +159,4 @@ std::string model_rules_problem() {
   return a.problem;
 }
 
-std::string model_rules_note(const std::string& problem) {
-  return "the memory model could not be asked which operations release and acquire (" + problem +
-         "): those it did not answer were taken as neither, which can only report races that are not (docs/race/model-rules.md)";
-}
-
 }  // namespace ptxcheck::race

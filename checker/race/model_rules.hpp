@@ -40,8 +40,6 @@ bool acquire_fence(ptx::ir::MemorySemantics sem);   // acquire pattern form 3's 
 // false for st and red) an acquire one.
 bool release_operation(const ptx::ir::Instruction& in);
 bool acquire_operation(const ptx::ir::Instruction& in);
-std::string model_rules_problem();  // empty when every answer came from the model
-// The report's note when it is not: which answers were taken as "no" and why.
-std::string model_rules_note(const std::string& problem);
+std::string model_rules_problem();  // empty when every answer came from the model (else: notes.hpp model_unanswered)
 
 }  // namespace ptxcheck::race

@@ -12,6 +12,13 @@ namespace ptxcheck::race::note {
 
 // ---- what the check assumed or stopped on (check.cpp, check_report.cpp, check_encode.cpp, run.cpp)
 
+// The memory model could not be asked which operations release and acquire (model_rules.hpp); also the dynamic
+// engine's.
+inline std::string model_unanswered(const std::string& problem) {
+  return "the memory model could not be asked which operations release and acquire (" + problem +
+         "): those it did not answer were taken as neither, which can only report races that are not (docs/race/model-rules.md)";
+}
+
 inline std::string stopped_early(const std::string& why) {
   return "the check stopped early (" + why + "): the findings above came first; other pairs were not searched";
 }

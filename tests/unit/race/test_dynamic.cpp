@@ -6,6 +6,7 @@
 // symbolic race on a racy kernel is confirmed on the
 // interpreter, and a fence-ordered one is not.
 #include "checker/race/dynamic.hpp"
+#include "tests/unit/race/nvcc_line.hpp"
 #include "checker/race/run.hpp"
 #include "semantics/interp/launch_json.hpp"
 #include "semantics/ir/build.hpp"
@@ -52,8 +53,7 @@ TEST_CASE("every kernel in tests/unit/race/dynamic gets its expected verdict fro
     if (lines.size() == 1) lines.push_back(lines[0]);
 
     auto o = options();
-    for (std::string rest; std::getline(in, rest);)
-      if (rest.rfind("// nvcc: ", 0) == 0) o.cuda = parse_nvcc_flags(rest.substr(9), o.cuda);
+    o.cuda = test::with_nvcc_line(p, o.cuda);
     o.launch_file = fs::path(p).replace_extension(".json").string();
     auto r = race::run_file(p.string(), o);
     REQUIRE_MESSAGE(r.error.empty(), r.error);
