@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <array>
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -96,8 +98,18 @@ struct Answers {
   std::optional<cat::Model> model;
   std::string problem;
   bool loaded = false;
-  std::map<std::string, bool> by_text;
+  // One slot per question (side x fence x flag opcode x semantics): -1 not asked yet, else the answer. Read without
+  // the lock, since the dynamic engine asks at every memory access.
+  std::array<std::atomic<std::int8_t>, 2 * 2 * 3 * 8> by_question;
+  Answers() {
+    for (auto& x : by_question) x.store(-1, std::memory_order_relaxed);
+  }
 };
+
+std::size_t slot_of(const PatternQuestion& q) {
+  const std::size_t op = q.fence ? 0 : q.op == Opcode::atom_ ? 1 : q.op == Opcode::red_ ? 2 : 0;
+  return ((static_cast<std::size_t>(q.side) * 2 + q.fence) * 3 + op) * 8 + static_cast<std::size_t>(q.sem);
+}
 
 Answers& answers() {
   static Answers a;
@@ -106,9 +118,10 @@ Answers& answers() {
 
 bool answer(const PatternQuestion& q) {
   Answers& a = answers();
-  const std::string key = litmus_text(q);
+  std::atomic<std::int8_t>& known = a.by_question[slot_of(q)];
+  if (const std::int8_t v = known.load(std::memory_order_acquire); v >= 0) return v != 0;
   std::lock_guard<std::mutex> lock(a.mutex);
-  if (auto it = a.by_text.find(key); it != a.by_text.end()) return it->second;
+  if (const std::int8_t v = known.load(std::memory_order_relaxed); v >= 0) return v != 0;
   if (!a.loaded) {
     a.loaded = true;
     std::vector<std::string> errors;
@@ -123,7 +136,8 @@ bool answer(const PatternQuestion& q) {
       if (a.problem.empty()) a.problem = e.what();
     }
   }
-  return a.by_text.emplace(key, yes).first->second;
+  known.store(yes ? 1 : 0, std::memory_order_release);
+  return yes;
 }
 
 PatternQuestion fence_question(PatternSide side, MemorySemantics sem) { return {side, true, Opcode::fence_, sem}; }
