@@ -178,8 +178,8 @@ double coordinate(const CV& bits, bool is_float) {
 }
 
 // tex (9.7.10.3): point sampling (integer coordinates are texel indices) or linear filtering of the 2, 4 or 8
-// texels around the coordinate, weights (1-a)(1-b)... with a, b, c quantized to 1/256, summed in double and rounded
-// once to f32 (the guide gives the formula, not the hardware's precision: this is the interpreter's).
+// texels around the coordinate, weighted as tf::corner_weights says (a, b, c quantized to 1/256; in two dimensions
+// the H200's fixed-point weights), summed in double and rounded once to f32.
 tf::Channels sample(Fetch& f, const std::array<double, 3>& c, unsigned dims, bool int_coords, std::int64_t layer, bool& is_float) {
   is_float = tf::returns_float(f.shape.format, f.normalized_float());
   const std::array<std::uint64_t, 3> n{f.shape.width, f.shape.height, f.shape.depth};
@@ -192,17 +192,13 @@ tf::Channels sample(Fetch& f, const std::array<double, 3>& c, unsigned dims, boo
   }
   std::array<tf::Footprint, 3> fp{};
   for (unsigned k = 0; k < dims; ++k) fp[k] = tf::linear_footprint(x[k]);
+  const std::array<double, 8> w = tf::corner_weights(fp, dims);
   std::array<double, 4> sum{};
   for (unsigned corner = 0; corner < (1u << dims); ++corner) {
     std::array<std::int64_t, 3> idx{};
-    double w = 1;
-    for (unsigned k = 0; k < dims; ++k) {
-      const bool hi = (corner >> k) & 1;
-      idx[k] = fp[k].i + hi;
-      w *= hi ? fp[k].alpha : 1 - fp[k].alpha;
-    }
+    for (unsigned k = 0; k < dims; ++k) idx[k] = fp[k].i + ((corner >> k) & 1);
     const tf::Channels v = texel(f, idx, dims, layer);
-    for (unsigned ch = 0; ch < 4; ++ch) sum[ch] += w * v.f[ch];
+    for (unsigned ch = 0; ch < 4; ++ch) sum[ch] += w[corner] * v.f[ch];
   }
   tf::Channels out;
   for (unsigned ch = 0; ch < 4; ++ch) out.f[ch] = static_cast<float>(sum[ch]);

@@ -67,7 +67,22 @@ std::int64_t address(std::int64_t i, std::uint64_t n, AddressMode m, bool normal
   return i < 0 ? 0 : i >= N ? N - 1 : i;
 }
 
-double quantize_weight(double frac) { return std::nearbyint(frac * 256.0) / 256.0; }
+double quantize_weight(double frac) { return std::floor(frac * 256.0 + 0.5) / 256.0; }
+
+std::array<double, 8> corner_weights(const std::array<Footprint, 3>& fp, unsigned dims) {
+  std::array<double, 8> w{};
+  if (dims == 2) {
+    const double a = fp[0].alpha * 256, b = fp[1].alpha * 256, ab = std::floor(a * b / 256 + 0.5);
+    w = {256 - a - b + ab, a - ab, b - ab, ab};
+    for (double& x : w) x /= 256;
+    return w;
+  }
+  for (unsigned corner = 0; corner < (1u << dims); ++corner) {
+    w[corner] = 1;
+    for (unsigned k = 0; k < dims; ++k) w[corner] *= (corner >> k) & 1 ? fp[k].alpha : 1 - fp[k].alpha;
+  }
+  return w;
+}
 
 Footprint linear_footprint(double x) {
   const double xb = x - 0.5;

@@ -31,12 +31,21 @@ std::int64_t address(std::int64_t i, std::uint64_t n, AddressMode m, bool normal
 
 // Linear filtering in one dimension (Programming Guide, Texture Fetching, Linear Filtering): xB = x - 0.5,
 // i = floor(xB), alpha = frac(xB) "stored in 9-bit fixed point format with 8 bits of fractional value": alpha is
-// rounded to a multiple of 1/256 (to nearest, ties to even: the interpreter's choice of rounding).
+// rounded to a multiple of 1/256, to nearest with ties up (the guide does not say how; measured on an H200:
+// tests/hardware/probes/texture_filter.cu, docs/hardware.md).
 struct Footprint {
   std::int64_t i = 0;
   double alpha = 0;  // a multiple of 1/256 in [0, 1]
 };
 Footprint linear_footprint(double x);
 double quantize_weight(double frac);
+
+// The weight of each of the 2^dims texels of a linear footprint, corner bit k set for i+1 in dimension k. One
+// dimension: 1 - alpha, alpha. Two: the guide's (1-a)(1-b), a(1-b), (1-a)b, ab with the product ab rounded to
+// 1/256 (ties up) and the others completing it, so the four sum to 1: w11 = round(ab), w10 = a - w11,
+// w01 = b - w11, w00 = 1 - a - b + w11 (what an H200 computes, bit for bit, on 1,089 probed positions and on
+// tests/exec/texture_sample.cu; the exact products differed in 512 of them). Three: the exact products (not
+// measured: the interpreter's choice).
+std::array<double, 8> corner_weights(const std::array<Footprint, 3>& fp, unsigned dims);
 
 }  // namespace ptx::interp::texfilter

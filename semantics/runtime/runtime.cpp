@@ -32,7 +32,9 @@ int error_of(interp::Problem::Kind k) {
     case K::trap: return launch_failure;
     case K::illegal: return illegal_instruction;
     case K::deadlock: case K::step_limit: return launch_timeout;
-    case K::bad_launch: return invalid_configuration;
+    // A bad launch shape (block or grid dimensions, shared memory) is cudaErrorInvalidValue on CUDA 13 (measured
+    // on an H200: tests/hardware/h200/probes.txt), not the cudaErrorInvalidConfiguration older documentation names.
+    case K::bad_launch: return invalid_value;
     case K::unsupported: return not_supported;
   }
   return unknown;

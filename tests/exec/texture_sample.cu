@@ -66,16 +66,18 @@ float texel(const std::vector<float>& img, int i, int j, const Mode& m) {
   return out ? kBorder : img[y * W + x];
 }
 
-// Point: T[floor(x)]; linear: xB = x - 0.5, weights frac(xB) in 9-bit fixed point (8 fractional bits).
+// Point: T[floor(x)]; linear: xB = x - 0.5, weights frac(xB) in 9-bit fixed point (8 fractional bits), rounded
+// to nearest with ties up, and the product ab rounded to 1/256 with the other three weights completing it to 1
+// (the guide gives (1-a)(1-b), a(1-b), (1-a)b, ab; the rounding is what an H200 does: docs/hardware.md).
 float host_tex(const std::vector<float>& img, float u, float v, const Mode& m) {
   double x = m.normalized ? double(u) * W : u, y = m.normalized ? double(v) * H : v;
   if (!m.linear) return texel(img, (int)std::floor(x), (int)std::floor(y), m);
   double xb = x - 0.5, yb = y - 0.5;
   int i = (int)std::floor(xb), j = (int)std::floor(yb);
-  double a = std::nearbyint((xb - i) * 256) / 256, b = std::nearbyint((yb - j) * 256) / 256;
-  double r = (1 - a) * (1 - b) * texel(img, i, j, m) + a * (1 - b) * texel(img, i + 1, j, m) + (1 - a) * b * texel(img, i, j + 1, m) +
-             a * b * texel(img, i + 1, j + 1, m);
-  return (float)r;
+  double a = std::floor((xb - i) * 256 + 0.5), b = std::floor((yb - j) * 256 + 0.5), ab = std::floor(a * b / 256 + 0.5);
+  double r = (256 - a - b + ab) * texel(img, i, j, m) + (a - ab) * texel(img, i + 1, j, m) + (b - ab) * texel(img, i, j + 1, m) +
+             ab * texel(img, i + 1, j + 1, m);
+  return (float)(r / 256);
 }
 
 

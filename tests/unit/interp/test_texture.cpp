@@ -169,6 +169,28 @@ TEST_CASE("tex linear filtering: 9-bit weights with 8 fractional bits") {
   CHECK(o.f(0) == 1.5f);  // y = 0.5: row 0 only; x = 1.0: (1 + 2) / 2
 }
 
+// Values an NVIDIA H200 returned (tests/hardware/h200/probes.txt, tests/hardware/probes/texture_filter.cu): the
+// guide leaves the rounding of the weights and the arithmetic open; these pin them down.
+TEST_CASE("tex linear filtering as measured on an H200: weights round ties up, 2D products rounded to 1/256") {
+  TextureRegistry reg;
+  Sampler lin;
+  lin.linear = true;
+  const std::uint64_t unit = texture(reg, array_of<float>(reg, fmt(32, 2), 2, 0, {0, 1}), lin);
+  // x = 0.501953125: frac(xB) * 256 = 0.5 exactly; the H200 takes 1/256 (ties to even would give 0).
+  CHECK(tex1d(reg, unit, 0x1.01p-1f) == 0x1p-8f);
+  CHECK(tex1d(reg, unit, 0x1.03p-1f) == 0x1p-7f);    // 1.5/256 -> 2/256 (ties to even: 2 as well)
+  CHECK(tex1d(reg, unit, 0x1.05p-1f) == 0x1.8p-7f);  // 2.5/256 -> 3/256 (ties to even: 2)
+  // 2D, T = {0.125, 0.375; 0.875, 1.875}: a = b = 8/256 at (0x1.102bbp-1, 0x1.101a36p-1): the exact products give
+  // 0.156982421875; the H200 gives 0.15625 (ab = 64/65536 rounds to 0, w = 240, 8, 8, 0 in 1/256ths).
+  const std::uint64_t t = texture(reg, array_of<float>(reg, fmt(32, 2), 2, 2, {0.125f, 0.375f, 0.875f, 1.875f}), lin);
+  Out o = run_body(reg, t, coord2(0x1.102bbp-1f, 0x1.101a36p-1f) + tex_f32("2d", "{%f8, %f9}"));
+  REQUIRE(o.r.ok());
+  CHECK(o.f(0) == 0x1.4p-3f);
+  // b = 16/256: ab = 0.5/256 rounds up to 1/256, w = 233, 7, 15, 1: 0.1826171875 (exact products: 0.18115234375).
+  o = run_body(reg, t, coord2(0x1.102bbp-1f, 0x1.201a36p-1f) + tex_f32("2d", "{%f8, %f9}"));
+  CHECK(o.f(0) == 0x1.76p-3f);
+}
+
 TEST_CASE("tex read modes: normalized float of 8-bit integers, element type") {
   TextureRegistry reg;
   Sampler nf;
