@@ -146,7 +146,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
       --instantiated()[g];
       Runtime::instance().report(std::string("cudaGraphInstantiate: a graph with ") + (memory ? "memory" : "conditional") +
                                  " nodes has an instantiation already");
-      return as_error(Runtime::instance().record(ptx::runtime::invalid_value));
+      // (conditional: cudaErrorNotSupported, measured on an H200, tests/hardware/h200/exec.txt, graph_conditional)
+      return as_error(Runtime::instance().record(memory ? ptx::runtime::invalid_value : ptx::runtime::not_supported));
     }
     e->one_instance = g;
   }

@@ -58,13 +58,16 @@ Mismatch compare(const Graph& was, const Graph& now);
 
 // Conditional nodes (cudaGraphExecUpdate: "Changing node parameters is not supported. Changing parameters of nodes
 // within the conditional body graph is subject to the rules above"): the same kind and number of bodies, each body
-// updatable from its pair. The handle may differ: a handle belongs to the graph it was created for.
+// updatable from its pair. The handle may differ: a handle belongs to the graph it was created for. As measured on
+// an H200 (tests/hardware/h200/exec.txt, graph_conditional_update): another kind or number of bodies is
+// cudaGraphExecUpdateErrorNotSupported at the conditional node; a body's mismatch is reported as the body's
+// comparison gives it, not at the conditional node.
 Mismatch compare_conditional(const GraphNode& was, const GraphNode& now) {
   const auto* a = std::any_cast<rt::ConditionalParams>(&was.params);
   const auto* b = std::any_cast<rt::ConditionalParams>(&now.params);
-  if (!a || !b || a->kind != b->kind || a->bodies.size() != b->bodies.size()) return {cudaGraphExecUpdateErrorParametersChanged, &now, nullptr};
+  if (!a || !b || a->kind != b->kind || a->bodies.size() != b->bodies.size()) return {cudaGraphExecUpdateErrorNotSupported, &now, nullptr};
   for (std::size_t i = 0; i < a->bodies.size(); ++i)
-    if (Mismatch m = compare(*a->bodies[i], *b->bodies[i]); m.result != cudaGraphExecUpdateSuccess) return {m.result, &now, m.from};
+    if (Mismatch m = compare(*a->bodies[i], *b->bodies[i]); m.result != cudaGraphExecUpdateSuccess) return m;
   return {};
 }
 
@@ -90,7 +93,9 @@ Mismatch compare_nodes(const Graph& was, const Graph& now) {
 }
 
 // cudaGraphExecUpdate's topology rules: the same number of nodes, each with as many dependencies as its pair, paired
-// dependency by dependency.
+// dependency by dependency. A dependency that does not match is reported at its node with errorFromNode null, as
+// an H200 gives it (tests/hardware/h200/exec.txt, graph_update: "errorFromNode" is documented as the error edge's
+// from node, but the real runtime leaves it null).
 Mismatch compare(const Graph& was, const Graph& now) {
   if (was.nodes.size() != now.nodes.size()) return {cudaGraphExecUpdateErrorTopologyChanged, nullptr, nullptr};
   std::map<const GraphNode*, std::size_t> index_was, index_now;
@@ -100,7 +105,7 @@ Mismatch compare(const Graph& was, const Graph& now) {
     const GraphNode& b = *now.nodes[i];
     if (a.deps.size() != b.deps.size()) return {cudaGraphExecUpdateErrorTopologyChanged, &b, nullptr};
     for (std::size_t k = 0; k < b.deps.size(); ++k)
-      if (index_was.at(a.deps[k]) != index_now.at(b.deps[k])) return {cudaGraphExecUpdateErrorTopologyChanged, &b, b.deps[k]};
+      if (index_was.at(a.deps[k]) != index_now.at(b.deps[k])) return {cudaGraphExecUpdateErrorTopologyChanged, &b, nullptr};
   }
   return compare_nodes(was, now);
 }
@@ -141,7 +146,9 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGra
 }
 
 // cudaGraphExecChildGraphNodeSetParams: "The topology of childGraph, as well as the node insertion order, must
-// match that of the graph contained in node", updated recursively as cudaGraphExecUpdate does.
+// match that of the graph contained in node", updated recursively as cudaGraphExecUpdate does; a mismatch is
+// cudaErrorGraphExecUpdateFailure, as an H200 gives it (tests/hardware/h200/exec.txt, graph_update; the API
+// reference lists only cudaErrorInvalidValue).
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraph_t child) {
   if (!exec || !node || !child) return cudaErrorInvalidValue;
   GraphNode* target = reinterpret_cast<GraphExec*>(exec)->node_for(reinterpret_cast<GraphNode*>(node));
@@ -149,7 +156,7 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraph
   if (!was) return static_cast<cudaError_t>(Runtime::instance().record(rt::invalid_value));
   if (compare(**was, *reinterpret_cast<Graph*>(child)).result != cudaGraphExecUpdateSuccess) {
     Runtime::instance().report("cudaGraphExecChildGraphNodeSetParams: the child graph's topology or node types differ from the node's");
-    return static_cast<cudaError_t>(Runtime::instance().record(rt::invalid_value));
+    return static_cast<cudaError_t>(Runtime::instance().record(cudaErrorGraphExecUpdateFailure));
   }
   GraphNode made;
   if (int err = rt::make_child_node(*reinterpret_cast<Graph*>(child), made)) return static_cast<cudaError_t>(err);

@@ -77,7 +77,11 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams* p)
 }
 
 // "The modifications only affect future launches of graphExec ... node is also not modified by this call."
+// Empty parameters for an empty node set nothing, and an H200 answers cudaSuccess for them whichever graph the
+// node is of (tests/hardware/h200/exec.txt, graph_node_params; a kernel node of another graph is
+// cudaErrorInvalidValue there, as here).
 cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeParams* p) {
+  if (exec && node && p && p->type == cudaGraphNodeTypeEmpty && node_of(node)->type == rt::empty_node) return cudaSuccess;
   GraphNode* target = exec && node ? reinterpret_cast<GraphExec*>(exec)->node_for(node_of(node)) : nullptr;
   if (!target || !p) return invalid("cudaGraphExecNodeSetParams: no parameters, or the node is not one the executable graph was made from");
   if (cudaError_t e = check_kind("cudaGraphExecNodeSetParams", target, *p)) return e;

@@ -123,10 +123,10 @@ cudaError_t cudaHostGetFlags(unsigned int* flags, void* host) {
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) { return as_error(Runtime::instance().register_host(ptr, size, flags)); }
 cudaError_t cudaHostUnregister(void* ptr) { return as_error(Runtime::instance().unregister_host(ptr)); }
 
-// The synchronous calls are potentially unsafe during a capture (graph.hpp: capture_forbids); the asynchronous
-// ones are recorded in a capturing stream (the copy reads its source when the graph runs, api_graph.cpp).
+// The synchronous calls are legacy stream work, refused while a blocking stream captures (graph.hpp:
+// legacy_stream_work); the asynchronous ones are recorded in a capturing stream (the copy reads its source when the graph runs, api_graph.cpp).
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemcpy")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemcpy")) return as_error(e);
   return copy_now(dst, src, count, kind);
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
@@ -135,7 +135,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
                                                 ptx::runtime::Memcpy1D{dst, src, count, kind}));
 }
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemset")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemset")) return as_error(e);
   return set_now(devPtr, value, count);
 }
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
@@ -146,11 +146,11 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 }
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemcpyToSymbol")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemcpyToSymbol")) return as_error(e);
   return to_symbol_now(symbol, src, count, offset, kind);
 }
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemcpyFromSymbol")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemcpyFromSymbol")) return as_error(e);
   return from_symbol_now(dst, symbol, count, offset, kind);
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {

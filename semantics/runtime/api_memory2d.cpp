@@ -64,7 +64,7 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent) {
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemcpy2D")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemcpy2D")) return as_error(e);
   return as_error(ptx::runtime::copy_rows(dst, dpitch, src, spitch, width, height, kind));
 }
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
@@ -74,7 +74,7 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
 }
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   if (!p) return cudaErrorInvalidValue;
-  if (int e = ptx::runtime::capture_forbids("cudaMemcpy3D")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemcpy3D")) return as_error(e);
   return as_error(ptx::runtime::copy_pitched(*p));
 }
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
@@ -84,7 +84,7 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemset2D")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemset2D")) return as_error(e);
   return as_error(ptx::runtime::set_rows(devPtr, pitch, static_cast<unsigned>(value), 1, width, height));
 }
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) {
@@ -93,7 +93,7 @@ cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t widt
 }
 // Every slice of extent.height rows of extent.width bytes; slices are pitch * ysize bytes apart.
 cudaError_t cudaMemset3D(cudaPitchedPtr p, int value, cudaExtent extent) {
-  if (int e = ptx::runtime::capture_forbids("cudaMemset3D")) return as_error(e);
+  if (int e = ptx::runtime::legacy_stream_work("cudaMemset3D")) return as_error(e);
   for (size_t z = 0; z < extent.depth; ++z)
     if (int e = ptx::runtime::set_rows(static_cast<char*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, static_cast<unsigned>(value), 1, extent.width, extent.height))
       return as_error(e);

@@ -33,6 +33,7 @@ extern "C" {
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
   if (!stream) return cudaErrorInvalidValue;
   *stream = reinterpret_cast<cudaStream_t>(new Stream{priority, flags, next_stream_id++});
+  ptx::runtime::note_nonblocking_stream(*stream, flags & cudaStreamNonBlocking);  // (legacy_stream_work)
   Runtime::instance().note_handle(*stream, Runtime::instance().current_device());  // the device current at creation
   return cudaSuccess;
 }
@@ -66,6 +67,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   Runtime::instance().forget_handle(stream);
+  ptx::runtime::note_nonblocking_stream(stream, false);
   delete reinterpret_cast<Stream*>(stream);
   return cudaSuccess;
 }
@@ -82,14 +84,15 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 // Work runs when issued, so a wait has nothing to wait for; but a wait on an event recorded inside a capture makes
 // the stream's later work depend on that point of the capture (and a stream not capturing joins it: a fork).
 // With cudaEventWaitExternal the capture gets an event wait node instead ("captured in the graph as an external
-// event node"); the driver API's CU_EVENT_WAIT_EXTERNAL: "This flag is invalid when used outside of capture."
+// event node"); the driver API's CU_EVENT_WAIT_EXTERNAL: "This flag is invalid when used outside of capture":
+// cudaErrorIllegalState, measured on an H200 (tests/hardware/h200/exec.txt, graph_events).
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   if (!event) return cudaErrorInvalidResourceHandle;
   if (flags & ~unsigned{cudaEventWaitExternal}) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
   if (flags & cudaEventWaitExternal) {
     ptx::runtime::GraphNode node;
-    if (!ptx::runtime::is_capturing(stream) || ptx::runtime::make_event_wait_node(event, node))
-      return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
+    if (!ptx::runtime::is_capturing(stream)) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::illegal_state));
+    if (ptx::runtime::make_event_wait_node(event, node)) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
     ptx::runtime::capture_into(stream, std::move(node));
     return cudaSuccess;
   }
@@ -113,13 +116,14 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 // Inside a capture an event marks the stream's point in it (for cudaStreamWaitEvent: fork and join) and adds no
 // node, unless recorded with cudaEventRecordExternal: then it is an event record node, recorded when it runs. The
-// driver API's CU_EVENT_RECORD_EXTERNAL: "This flag is invalid when used outside of capture."
+// driver API's CU_EVENT_RECORD_EXTERNAL: "This flag is invalid when used outside of capture" (cudaErrorIllegalState,
+// measured on an H200 as for cudaEventWaitExternal).
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (!event) return cudaErrorInvalidResourceHandle;
   if (ptx::runtime::different_devices(event, stream)) return cudaErrorInvalidResourceHandle;
   const bool capturing = ptx::runtime::is_capturing(stream);
-  if ((flags & ~unsigned{cudaEventRecordExternal}) || ((flags & cudaEventRecordExternal) && !capturing))
-    return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
+  if (flags & ~unsigned{cudaEventRecordExternal}) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::invalid_value));
+  if ((flags & cudaEventRecordExternal) && !capturing) return static_cast<cudaError_t>(Runtime::instance().record(ptx::runtime::illegal_state));
   if (capturing) {
     ptx::runtime::note_event_record(stream, event);
     ptx::runtime::GraphNode node;

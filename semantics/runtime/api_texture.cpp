@@ -203,9 +203,14 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
 cudaError_t cudaFreeArray(cudaArray_t array) {
   std::lock_guard lock(Runtime::instance().mutex());
   if (!array) return cudaSuccess;
-  for (const auto& [h, levels] : Runtime::instance().textures().mipmaps)  // a level goes with its mipmapped array
+  // A level goes with its mipmapped array: freeing it alone frees nothing. An H200 answers cudaSuccess (CUDA 13.0,
+  // tests/hardware/h200/exec.txt, texture_cubemap_mipmap), so this does too, and says so on stderr.
+  for (const auto& [h, levels] : Runtime::instance().textures().mipmaps)
     for (std::uint64_t l : levels)
-      if (l == handle_of(array)) return fail(cudaErrorInvalidValue, "cudaFreeArray: a level of a mipmapped array (cudaFreeMipmappedArray frees it)");
+      if (l == handle_of(array)) {
+        Runtime::instance().report("cudaFreeArray: a level of a mipmapped array is not freed (cudaFreeMipmappedArray frees it with its array)");
+        return cudaSuccess;
+      }
   if (!Runtime::instance().textures().arrays.erase(handle_of(array))) return fail(cudaErrorInvalidValue, "cudaFreeArray: not a CUDA array");
   return cudaSuccess;
 }

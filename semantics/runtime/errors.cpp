@@ -40,6 +40,7 @@ constexpr ErrorText kErrors[] = {
     {stream_capture_merge, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"},
     {stream_capture_unmatched, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"},
     {stream_capture_unjoined, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
+    {stream_capture_implicit, "cudaErrorStreamCaptureImplicit", "operation would make the legacy stream depend on a capturing blocking stream"},
     {graph_exec_update_failure, "cudaErrorGraphExecUpdateFailure",
      "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
     {unknown, "cudaErrorUnknown", "unknown error"},

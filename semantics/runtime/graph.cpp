@@ -109,6 +109,7 @@ struct Captures {
   std::map<const void*, Capture*> by_stream;  // streams capturing now -> their capture
   std::map<const void*, EventPoint> events;   // events last recorded inside a capture
   int replaying = 0;                          // graph nodes running (ReplayScope)
+  std::set<const void*> nonblocking;          // streams created with cudaStreamNonBlocking (note_nonblocking_stream)
 };
 Captures& captures() {
   static Captures c;
@@ -213,6 +214,8 @@ bool capture_into(const void* stream, GraphNode node) {
 
 int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run, std::any params) {
   if (capture_into(stream, {what, run, type, {}, std::move(params)})) return success;
+  if (!stream)
+    if (int e = legacy_stream_work(what.c_str())) return e;
   return run();
 }
 
@@ -256,6 +259,26 @@ int capture_forbids(const char* call) {
   Runtime::instance().report(std::string(call) + " during a stream capture is not permitted (a potentially unsafe call in the " +
                              "global and thread-local capture modes); the capture is invalidated");
   return Runtime::instance().record(stream_capture_unsupported);
+}
+
+void note_nonblocking_stream(const void* stream, bool nonblocking) {
+  std::lock_guard lock(captures().mutex);
+  if (nonblocking) captures().nonblocking.insert(stream);
+  else captures().nonblocking.erase(stream);
+}
+
+int legacy_stream_work(const char* call) {
+  std::lock_guard lock(captures().mutex);
+  if (captures().replaying) return success;
+  bool implicit = false;
+  for (auto& [stream, c] : captures().by_stream) {
+    if (captures().nonblocking.count(stream)) continue;
+    c->graph->invalidated = true;
+    implicit = true;
+  }
+  if (!implicit) return success;
+  Runtime::instance().report(std::string(call) + " would make the legacy stream depend on a capturing blocking stream; the capture is invalidated");
+  return Runtime::instance().record(stream_capture_implicit);
 }
 
 int capture_conflicts(const void* stream, const char* call) {

@@ -91,6 +91,7 @@ const std::vector<GraphNode*>* capture_dependencies(const void* stream);
 bool capture_into(const void* stream, GraphNode node);
 // The rule of every asynchronous call: when `stream` captures, records `run` as a node (`type`, named `what`) and
 // returns 0; otherwise runs it now and returns its error (a cudaError_t as int).
+// (stream 0 itself never captures: its work is legacy_stream_work.)
 int now_or_captured(const void* stream, const std::string& what, int type, std::function<int()> run, std::any params = {});
 // cudaEventRecord on `stream`: inside a capture the event marks the stream's point in it.
 void note_event_record(const void* stream, const void* event);
@@ -98,11 +99,20 @@ void note_event_record(const void* stream, const void* event);
 // on it; a stream that does not capture joins the capture (a fork). 0, or cudaErrorStreamCaptureMerge when the
 // stream captures another sequence (both are invalidated).
 int wait_event(const void* stream, const void* event);
-// A call CUDA forbids while a capture is under way (a synchronous copy, set, allocation or device sync in the
-// global and thread-local modes: "potentially unsafe API calls"): invalidates the captures and returns
+// A call CUDA forbids while a capture is under way (an allocation, a free or a device sync in the global and
+// thread-local modes: "potentially unsafe API calls"): invalidates the captures and returns
 // cudaErrorStreamCaptureUnsupported (recorded as the last error) with the reason said on stderr; 0 when allowed
 // (no capture, relaxed mode, or while a graph's nodes run).
 int capture_forbids(const char* call);
+// Work the legacy default stream would run (a synchronous copy or memset, an asynchronous call or a launch on
+// stream 0) while a blocking stream (one created without cudaStreamNonBlocking) captures: the legacy stream
+// would wait for that stream, an implicit dependency on captured work. Measured on an H200 (CUDA 13.0;
+// tests/hardware/h200/exec.txt): cudaErrorStreamCaptureImplicit in every capture mode, the capture invalidated;
+// while only non-blocking streams capture, the work runs (cudaSuccess, even in the global mode). Returns that
+// error (recorded as the last error, the reason said on stderr), or 0.
+int legacy_stream_work(const char* call);
+// Whether `stream` was created with cudaStreamNonBlocking (called at its creation, and with false when destroyed).
+void note_nonblocking_stream(const void* stream, bool nonblocking);
 // A call that necessarily conflicts with the capture of `stream` (cudaStreamSynchronize, cudaStreamQuery on it):
 // as above, in every mode.
 int capture_conflicts(const void* stream, const char* call);

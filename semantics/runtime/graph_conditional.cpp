@@ -19,6 +19,7 @@ struct Handle {
   const Graph* graph = nullptr;
   std::uint32_t default_value = 0, value = 0;
   bool assign_default = false;
+  bool in_a_node = false;  // a conditional node made with it (make_conditional_node; copies do not count)
 };
 struct Registry {
   std::mutex mutex;
@@ -101,7 +102,7 @@ std::vector<const Graph*> inner_graphs(const GraphNode& n) {
 std::uint64_t create_conditional_handle(const Graph& g, std::uint32_t default_value, bool assign_default) {
   std::lock_guard lock(registry().mutex);
   const std::uint64_t h = registry().next++;
-  registry().handles[h] = {&g, default_value, default_value, assign_default};
+  registry().handles[h] = {&g, default_value, 0, assign_default};
   return h;
 }
 
@@ -125,6 +126,10 @@ int make_conditional_node(const Graph& parent, std::uint64_t handle, int kind, u
     if (it == registry().handles.end()) return refuse("cudaGraphAddNode: conditional handle " + std::to_string(handle) + " was not created");
     if (!within(&parent, it->second.graph))
       return refuse("cudaGraphAddNode: conditional handle " + std::to_string(handle) + " belongs to another graph");
+    // One node per handle: a second is cudaErrorInvalidValue on an H200 (measured, CUDA 13.0; the API reference
+    // does not say).
+    if (it->second.in_a_node) return refuse("cudaGraphAddNode: conditional handle " + std::to_string(handle) + " has a conditional node already");
+    it->second.in_a_node = true;
     p.handle = handle;
     p.kind = kind;
     p.body_handles = std::make_shared<std::vector<Graph*>>();
@@ -182,7 +187,7 @@ std::shared_ptr<ConditionalValues> make_conditional_values(const std::vector<std
   std::lock_guard lock(registry().mutex);
   auto values = std::make_shared<ConditionalValues>();
   for (std::uint64_t h : handles)
-    if (auto it = registry().handles.find(h); it != registry().handles.end()) values->value[h] = it->second.default_value;
+    if (registry().handles.count(h)) values->value[h] = 0;
   return values;
 }
 

@@ -27,15 +27,16 @@ struct ConditionalParams {
   std::shared_ptr<std::vector<Graph*>> body_handles;
 };
 
-// A new handle of graph `g` (nonzero). Its value starts at `default_value`; with `assign_default`
-// (cudaGraphCondAssignDefault) it is set to it again at the start of every launch of a graph that uses it.
+// A new handle of graph `g` (nonzero). With `assign_default` (cudaGraphCondAssignDefault) its value is set to
+// `default_value` at the start of every launch of a graph that uses it; without, the value starts at 0 and the
+// default is never applied (measured on an H200, tests/hardware/h200/exec.txt: graph_conditional_exec_values).
 std::uint64_t create_conditional_handle(const Graph& g, std::uint32_t default_value, bool assign_default);
 // cudaGraphSetConditional from a kernel: false when no such handle exists.
 bool set_conditional(std::uint64_t handle, std::uint32_t value);
 // Makes a conditional node of `parent` with `size` new empty bodies. 0, or cudaErrorInvalidValue (recorded, the
 // reason said) for a kind or size the Runtime API does not allow, or a handle not of `parent` or a graph whose
 // body `parent` is ("Creates a conditional handle associated with hGraph ... a conditional node in this graph or
-// one of its children").
+// one of its children"), or a handle that has a node already (one node per handle, as on an H200).
 int make_conditional_node(const Graph& parent, std::uint64_t handle, int kind, unsigned size, GraphNode& node);
 // A copy of `n` that owns copies of what `n` owns (a conditional node's bodies); other nodes are copied as they are.
 GraphNode copy_node(const GraphNode& n);
@@ -43,8 +44,9 @@ GraphNode copy_node(const GraphNode& n);
 bool has_conditional_nodes(const Graph& g);
 // The handles of `g`'s conditional nodes and of those inside their bodies.
 std::vector<std::uint64_t> conditional_handles(const Graph& g);
-// The values of an executable graph's conditional handles: each executable has its own, which start at the
-// handles' default values (cudaGraphConditionalHandleCreate's "initial value for the conditional variable").
+// The values of an executable graph's conditional handles: each executable has its own, which start at 0 (an
+// H200 runs no IF body at the first launch of a handle of default 1 without cudaGraphCondAssignDefault: the
+// "initial value for the conditional variable" of cudaGraphConditionalHandleCreate is applied only with that flag).
 struct ConditionalValues {
   std::map<std::uint64_t, std::uint32_t> value;  // handle -> value
 };

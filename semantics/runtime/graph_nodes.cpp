@@ -107,9 +107,11 @@ int make_host_node(const cudaHostNodeParams& p, GraphNode& node) {
 // parent", which cudaGraphAddChildGraphNode does not do).
 int make_child_node(const Graph& child, GraphNode& node) {
   if (has_memory_nodes(child) || has_conditional_nodes(child)) {  // conditional: "The graph cannot be used in a child node."
-    Runtime::instance().report(std::string("cudaGraphAddChildGraphNode: a graph with ") + (has_memory_nodes(child) ? "memory" : "conditional") +
+    const bool memory = has_memory_nodes(child);
+    Runtime::instance().report(std::string("cudaGraphAddChildGraphNode: a graph with ") + (memory ? "memory" : "conditional") +
                                " nodes cannot be a child graph");
-    return Runtime::instance().record(invalid_value);
+    // (conditional: cudaErrorNotSupported, measured on an H200, tests/hardware/h200/exec.txt, graph_conditional)
+    return Runtime::instance().record(memory ? invalid_value : not_supported);
   }
   std::shared_ptr<const Graph> copy = clone_graph(child);
   std::vector<GraphNode> nodes;

@@ -65,6 +65,11 @@ int Runtime::unregister_host(void* host) {
     }
     return success;
   }
+  // A pointer inside a registered range that is not its base: cudaErrorInvalidValue on an H200 (CUDA 13.0,
+  // tests/hardware/h200/exec.txt, host_register); memory never registered: cudaErrorHostMemoryNotRegistered.
+  const auto h = reinterpret_cast<std::uint64_t>(host);
+  for (const auto& [base, r] : registered_)
+    if (h - reinterpret_cast<std::uint64_t>(r.host) < r.size) return record(invalid_value);
   return record(host_memory_not_registered);
 }
 

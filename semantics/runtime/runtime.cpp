@@ -489,6 +489,8 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
     return record(invalid_resource_handle);
   }
   if (is_capturing(config.stream)) return capture_launch(host_function, config, args, extras);
+  if (!config.stream)
+    if (int e = legacy_stream_work(("launch of " + ir::kernel_title(k->name)).c_str())) return e;
   interp::Launch launch;
   launch.kernel = k->name;
   launch.grid = config.grid;

@@ -33,7 +33,8 @@ enum Error : int {
   illegal_address = 700, launch_timeout = 702, assert_failed = 710, host_memory_already_registered = 712,
   host_memory_not_registered = 713, illegal_instruction = 715, misaligned_address = 716,
   launch_failure = 719, not_supported = 801, stream_capture_unsupported = 900, stream_capture_invalidated = 901,
-  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, graph_exec_update_failure = 910,
+  stream_capture_merge = 902, stream_capture_unmatched = 903, stream_capture_unjoined = 904, stream_capture_implicit = 906,
+  graph_exec_update_failure = 910,
   unknown = 999,
 };
 

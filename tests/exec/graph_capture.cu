@@ -4,15 +4,18 @@
 // expect-stdout: nodes: 2
 // expect-stdout: after two launches: 10 10 10
 // expect-stdout: unjoined fork: wait no error, end cudaErrorStreamCaptureUnjoined, graph null 1
-// expect-stdout: sync copy: cudaErrorStreamCaptureUnsupported, end cudaErrorStreamCaptureInvalidated
-// expect-stdout: relaxed: copy no error, end no error
-// expect-stderr: cudaMemcpy during a stream capture is not permitted
+// measured on an H200 (tests/hardware/h200/exec.txt):
+// expect-stdout: sync copy: cudaErrorStreamCaptureImplicit, end cudaErrorStreamCaptureInvalidated
+// expect-stdout: relaxed: copy operation would make the legacy stream depend on a capturing blocking stream, end operation failed due to a previous error during capture
+// expect-stderr: cudaMemcpy would make the legacy stream depend on a capturing blocking stream
 // CUDA graphs by stream capture (CUDA Programming Guide, "CUDA Graphs"): work issued to a capturing stream is
 // recorded, not run; a kernel node keeps the argument values of the capture; each launch of the instantiated
 // graph runs the nodes in order. The legacy stream cannot capture. A capture forked into another stream must be
-// joined back before it ends (cudaErrorStreamCaptureUnjoined); a synchronous copy during a capture in the global
-// mode is a potentially unsafe call: it fails and invalidates the capture (cudaThreadExchangeStreamCaptureMode,
-// cudaStreamBeginCapture in the CUDA Runtime API reference); in the relaxed mode it runs.
+// joined back before it ends (cudaErrorStreamCaptureUnjoined). A synchronous copy runs on the legacy stream, which
+// waits for every blocking stream: while a blocking stream captures, it would depend on captured work, so it fails
+// with cudaErrorStreamCaptureImplicit and invalidates the capture, in the global mode and in the relaxed one alike
+// (the H200's answer; the API reference's "potentially unsafe" calls, cudaThreadExchangeStreamCaptureMode, are
+// another rule, which the relaxed mode lifts: allocations and device synchronization).
 #include <cstdio>
 
 __global__ void add(int* d, int k) { d[threadIdx.x] += k; }

@@ -10,12 +10,14 @@
 // expect-stdout: if of size 3: cudaErrorInvalidValue
 // expect-stdout: switch of size 0: cudaErrorInvalidValue
 // expect-stdout: handle flags 2: cudaErrorInvalidValue
+// measured on an H200 (tests/hardware/h200/exec.txt, and a probe of the same calls for the lines after it stopped):
 // expect-stdout: handle of another graph: cudaErrorInvalidValue
-// expect-stdout: second instantiation: cudaErrorInvalidValue
-// expect-stdout: as a child graph: cudaErrorInvalidValue
+// expect-stdout: second instantiation: cudaErrorNotSupported
+// expect-stdout: as a child graph: cudaErrorNotSupported
 // expect-stdout: clone refused: 1
+// expect-stdout: a second node of one handle: cudaErrorInvalidValue
 // expect-stdout: host node in a body: cudaErrorInvalidValue
-// expect-stdout: unknown handle: cudaErrorIllegalInstruction
+// expect-stdout: unknown handle: cudaErrorIllegalAddress
 // expect-stderr: which no cudaGraphConditionalHandleCreate gave
 // Conditional graph nodes (cudaConditionalNodeParams in driver_types.h; the Programming Guide's "Conditional Graph
 // Nodes"), values set by kernels with the device-side cudaGraphSetConditional. Expected values by hand:
@@ -30,9 +32,12 @@
 // - Errors the Runtime API states: sizes other than 1 for WHILE, 1 or 2 for IF, > 0 for SWITCH; handle flags
 //   other than 0 or cudaGraphCondAssignDefault; a graph with conditional nodes "cannot be used in a child node",
 //   has "only one instantiation ... at any point in time", "cannot be cloned"; a body may hold only kernel,
-//   empty, child graph, memset, memcpy and conditional nodes.
-// - A kernel setting a handle no cudaGraphConditionalHandleCreate gave faults (ptxcheck's check: CUDA leaves it
-//   undefined).
+//   empty, child graph, memset, memcpy and conditional nodes. The codes are an H200's: cudaErrorNotSupported for
+//   the child graph and the second instantiation, cudaErrorInvalidValue for a second node of one handle (which
+//   the API does not state).
+// - A handle of another graph is refused. (On an H200 handles are numbered per graph: the first handle of another
+//   graph passes for this graph's first one, so the foreign handle here is its graph's second.)
+// - A kernel setting a handle no cudaGraphConditionalHandleCreate gave faults: an illegal address on an H200.
 #include "check_call.cuh"
 
 #include <cstdio>
@@ -216,8 +221,9 @@ int refusals() {
   cudaGraph_t g, other, bodies[3];
   cudaGraphCreate(&g, 0);
   cudaGraphCreate(&other, 0);
-  cudaGraphConditionalHandle h, foreign;
+  cudaGraphConditionalHandle h, first_of_other, foreign;
   CHECK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
+  CHECK(cudaGraphConditionalHandleCreate(&first_of_other, other, 0, 0));
   CHECK(cudaGraphConditionalHandleCreate(&foreign, other, 0, 0));
   cudaGraphNode_t node;
   std::printf("while of size 2: %s\n", cudaGetErrorName(add_conditional(g, nullptr, 0, h, cudaGraphCondTypeWhile, 2, bodies, &node)));
@@ -228,6 +234,10 @@ int refusals() {
   std::printf("handle of another graph: %s\n", cudaGetErrorName(add_conditional(g, nullptr, 0, foreign, cudaGraphCondTypeIf, 1, bodies, &node)));
   cudaGetLastError();
   CHECK(add_conditional(g, nullptr, 0, h, cudaGraphCondTypeIf, 1, bodies, &node));
+  cudaGraph_t spare_bodies[1];
+  cudaGraphNode_t second;
+  std::printf("a second node of one handle: %s\n", cudaGetErrorName(add_conditional(g, nullptr, 0, h, cudaGraphCondTypeIf, 1, spare_bodies, &second)));
+  cudaGetLastError();
   cudaHostNodeParams hp = {nothing, nullptr};
   CHECK(cudaGraphAddHostNode(&node, bodies[0], nullptr, 0, &hp));
   cudaGraphExec_t exec;

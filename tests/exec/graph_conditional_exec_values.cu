@@ -1,15 +1,17 @@
 // expect-exit: 0
-// expect-stdout: own values: B 1, A 2, A 2, B 2
+// measured on an H200 (tests/hardware/h200/exec.txt):
+// expect-stdout: own values: B 0, A 0, A 0, B 0
 // expect-stdout: assign default: 4
-// Each executable graph has its own values of its conditional handles. cudaGraphConditionalHandleCreate's
-// defaultLaunchValue is the "initial value for the conditional variable", "applied at the beginning of each graph
-// execution if cudaGraphCondAssignDefault is set in flags"; cudaGraphExecUpdate: "Conditional handle flags and
-// default values are updated as part of the graph update". Each graph here is one IF node whose handle has
-// default 1 and whose body adds 1 to a counter and sets the handle to 0 (cudaGraphSetConditional).
-// - Without cudaGraphCondAssignDefault: exec A is instantiated from graph G1, exec B from G2, then A is updated
-//   from G2, so A and B run G2's handle. B's first launch runs the body (counter 1) and sets B's value to 0; A's
-//   value is its own, still the initial 1: A's first launch runs the body (2), its second does not (2), and B's
-//   second launch does not either (2). (Shared values would give 1, 1, 1, 1.)
+// The default value of a conditional handle, with and without cudaGraphCondAssignDefault. The API reference calls
+// cudaGraphConditionalHandleCreate's defaultLaunchValue the "initial value for the conditional variable",
+// "applied at the beginning of each graph execution if cudaGraphCondAssignDefault is set in flags";
+// cudaGraphExecUpdate: "Conditional handle flags and default values are updated as part of the graph update".
+// Each graph here is one IF node whose handle has default 1 and whose body adds 1 to a counter and sets the
+// handle to 0 (cudaGraphSetConditional). Exec A is instantiated from graph G1, exec B from G2, then A is updated
+// from G2, so A and B run G2's handle; they are launched B, A, A, B.
+// - Without cudaGraphCondAssignDefault the default is never applied: an H200 runs no body at all (0, 0, 0, 0),
+//   so the value starts at 0, not at the "initial value" (reading it as the value before the first launch would
+//   give 1, 2, 2, 2 with a value per executable).
 // - With cudaGraphCondAssignDefault: every launch starts at 1 and runs the body once: two launches of each of two
 //   executables, one of them updated from the other's graph, count 4.
 #include "check_call.cuh"

@@ -2,10 +2,11 @@
 // expect-stdout: instantiated: 10
 // expect-stdout: update to default 0: cudaSuccess, body not run: 10
 // expect-stdout: update to default 1, body adding 20: cudaSuccess, 30
-// expect-stdout: IF to WHILE: cudaErrorGraphExecUpdateFailure result 5, error node 1
-// expect-stdout: one body to two: cudaErrorGraphExecUpdateFailure result 5, error node 1
-// expect-stdout: a body node more: cudaErrorGraphExecUpdateFailure result 2, error node 1
-// expect-stdout: a body node of another type: cudaErrorGraphExecUpdateFailure result 3, error node 1
+// measured on an H200 (tests/hardware/h200/exec.txt):
+// expect-stdout: IF to WHILE: cudaErrorGraphExecUpdateFailure result 6, error node 1
+// expect-stdout: one body to two: cudaErrorGraphExecUpdateFailure result 6, error node 1
+// expect-stdout: a body node more: cudaErrorGraphExecUpdateFailure result 2, error node 0
+// expect-stdout: a body node of another type: cudaErrorGraphExecUpdateFailure result 3, error node 0
 // expect-stdout: after the failed updates: 50
 // cudaGraphExecUpdate of graphs with conditional nodes (CUDA Runtime API, cudaGraphExecUpdate, "Conditional
 // nodes: Changing node parameters is not supported. Changing parameters of nodes within the conditional body graph
@@ -15,11 +16,11 @@
 // - instantiated with D=1, K=10: one launch gives 10;
 // - updated from a graph with D=0, K=20: the IF does not run, still 10 (with the old default it would run: 30);
 // - updated from D=1, K=20: 30 (the old body would give 20);
-// - a WHILE instead of the IF, or two bodies instead of one, changes the node's parameters:
-//   cudaGraphExecUpdateErrorParametersChanged (5) at the new graph's conditional node; a second node in the body
-//   is cudaGraphExecUpdateErrorTopologyChanged (2), a memset in place of the body's kernel
-//   cudaGraphExecUpdateErrorNodeTypeChanged (3), both reported at the conditional node holding the body. A failed
-//   update changes nothing: the next launch adds 20 again, 50.
+// - a WHILE instead of the IF, or two bodies instead of one, changes the node's parameters, which "is not
+//   supported": cudaGraphExecUpdateErrorNotSupported (6) at the new graph's conditional node (the H200's result);
+//   a second node in the body is cudaGraphExecUpdateErrorTopologyChanged (2), a memset in place of the body's
+//   kernel cudaGraphExecUpdateErrorNodeTypeChanged (3), both reported inside the body, not at the conditional
+//   node. A failed update changes nothing: the next launch adds 20 again, 50.
 #include "check_call.cuh"
 
 __global__ void add(int* out, int k) { *out += k; }

@@ -9,7 +9,8 @@
 // expect-stdout: cudaGraphAddNode: wait type 6 record type 7, exec set wait event cudaSuccess
 // expect-stdout: captured: 4 nodes, types 0 7 6 0, chain 1, events 1
 // expect-stdout: captured graph: recorded before launch cudaErrorInvalidResourceHandle, after cudaSuccess, 256 of 256 = 18
-// expect-stdout: outside a capture: record external cudaErrorInvalidValue, wait external cudaErrorInvalidValue, flags 2 cudaErrorInvalidValue cudaErrorInvalidValue
+// measured on an H200 (tests/hardware/h200/exec.txt):
+// expect-stdout: outside a capture: record external cudaErrorIllegalState, wait external cudaErrorIllegalState, flags 2 cudaErrorInvalidValue cudaErrorInvalidValue
 // expect-stdout: update: cudaSuccess, records the new graph's event 1, not the old one's cudaErrorInvalidResourceHandle
 // expect-stdout: in a conditional body: wait node cudaErrorInvalidValue, record node cudaErrorInvalidValue
 // Event record and event wait nodes (CUDA Runtime API, "Graph Management"), expected values from those pages:
@@ -27,7 +28,8 @@
 // - Capture: cudaEventRecordWithFlags(cudaEventRecordExternal) and cudaStreamWaitEvent(cudaEventWaitExternal) are
 //   "captured in the graph as an external event node": kernel, record, wait, kernel (+1, +2 on 15: 18), each
 //   depending on the one before. Outside a capture both flags are invalid (driver API, CU_EVENT_RECORD_EXTERNAL and
-//   CU_EVENT_WAIT_EXTERNAL: "This flag is invalid when used outside of capture"), and so is an unknown flag.
+//   CU_EVENT_WAIT_EXTERNAL: "This flag is invalid when used outside of capture": cudaErrorIllegalState on an
+//   H200), and an unknown flag is cudaErrorInvalidValue.
 // - cudaGraphExecUpdate: "event record: Unrestricted" — the exec records the new graph's event.
 // - Event nodes "may not be used in loops or conditionals": instantiating a graph whose conditional body holds
 //   one is cudaErrorInvalidValue.

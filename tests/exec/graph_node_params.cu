@@ -7,8 +7,9 @@
 // expect-stdout: type mismatch cudaErrorInvalidValue, empty cudaSuccess, no params cudaErrorInvalidValue
 // expect-stdout: cudaGraphExecNodeSetParams kernel k=5: 512 of 512 = 20, graph node still k=3 1
 // expect-stdout: cudaGraphExecNodeSetParams memset 1 and 2D copy refused: cudaErrorInvalidValue cudaErrorInvalidValue
-// expect-stdout: exec type mismatch cudaErrorInvalidValue, node of another graph cudaErrorInvalidValue
-// expect-stdout: child graph: set 512 of 512 = 7, exec set 512 of 512 = 9, other topology cudaErrorInvalidValue
+// measured on an H200 (tests/hardware/h200/exec.txt):
+// expect-stdout: exec type mismatch cudaErrorInvalidValue, node of another graph cudaSuccess
+// expect-stdout: child graph: set 512 of 512 = 7, exec set 512 of 512 = 9, other topology cudaErrorGraphExecUpdateFailure
 // expect-stdout: event record: set cudaSuccess, exec set cudaSuccess, exec records the exec's event 1, not the graph's cudaErrorInvalidResourceHandle nor the first cudaErrorInvalidResourceHandle
 // expect-stdout: memory nodes: alloc cudaErrorNotSupported, free cudaErrorNotSupported, exec alloc cudaErrorNotSupported
 // expect-stdout: conditional: cudaErrorNotSupported
@@ -26,7 +27,9 @@
 //   their Exec calls (a 1D memset's height cannot change; copies must be 1-dimensional), child graph "Topology
 //   must match", event record "Unrestricted", memory allocation "API unsupported".
 // - A child graph node set to a graph of one kernel add(7) on zeros gives 7; the exec's set to add(9) gives 9; a
-//   child of two nodes for the exec is refused (cudaErrorInvalidValue, the topology differs).
+//   child of two nodes for the exec is refused (the topology differs: cudaErrorGraphExecUpdateFailure on an H200).
+// - cudaGraphExecNodeSetParams with empty parameters for an empty node of another graph: nothing to set, and an
+//   H200 answers cudaSuccess.
 // - Conditional nodes are in neither table: ptxcheck refuses them by name (cudaErrorNotSupported).
 #include "check_call.cuh"
 

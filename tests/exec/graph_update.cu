@@ -10,13 +10,14 @@
 // expect-stdout: update: cudaSuccess result 0, then 512 of 512 = 28
 // expect-stdout: update with a node more: cudaErrorGraphExecUpdateFailure result 2, error node null 1
 // expect-stdout: update with a node type changed: cudaErrorGraphExecUpdateFailure result 3, error node is it 1
-// expect-stdout: update with an edge moved: cudaErrorGraphExecUpdateFailure result 2, error node 1, from node 1
+// measured on an H200 (tests/hardware/h200/exec.txt):
+// expect-stdout: update with an edge moved: cudaErrorGraphExecUpdateFailure result 2, error node 1, from node 0
 // expect-stdout: after the failed updates: 512 of 512 = 28
 // expect-stdout: captured nodes: 2 kernels, scale by 3 1, copy of 2048 bytes 1
 // expect-stdout: captured then updated: 512 of 512 = 9, then 512 of 512 = 18
 // expect-stdout: update to a cooperative launch: cudaErrorGraphExecUpdateFailure result 8
 // expect-stdout: cooperative node with k=4: 512 of 512 = 12, updated from its graph: cudaSuccess, 512 of 512 = 6
-// expect-stdout: child graph node: 512 of 512 = 6, updated 512 of 512 = 8, other topology cudaErrorInvalidValue, still 512 of 512 = 8
+// expect-stdout: child graph node: 512 of 512 = 6, updated 512 of 512 = 8, other topology cudaErrorGraphExecUpdateFailure, still 512 of 512 = 8
 // Changing graphs and instantiated graphs (CUDA Runtime API, "Graph Management"). A graph memset(value) ->
 // kernel scale(k) -> memcpy to the host -> host node gives value * k in every element. Expectations, from those
 // pages:
@@ -30,7 +31,8 @@
 // - cudaGraphExecUpdate with "a topologically identical graph" takes its parameters; a different node count is
 //   cudaGraphExecUpdateErrorTopologyChanged with errorNode NULL, a changed node type
 //   cudaGraphExecUpdateErrorNodeTypeChanged with the node of the new graph, a dependency that does not match its
-//   pair TopologyChanged with errorNode and errorFromNode set, a kernel node made cooperative (a node attribute:
+//   pair TopologyChanged with errorNode set (errorFromNode, documented as the error edge's from node, is not the
+//   moved edge's on an H200), a kernel node made cooperative (a node attribute:
 //   "A cooperative node cannot be updated to a non-cooperative node") AttributesChanged; a failed update returns
 //   cudaErrorGraphExecUpdateFailure and leaves the exec as it was; cudaGraphExecChildGraphNodeSetParams needs the
 //   child's topology "as well as the node insertion order" to match.
@@ -265,7 +267,8 @@ int captured() {
 }
 
 // cudaGraphExecChildGraphNodeSetParams: the child's nodes take the parameters of a child graph of the same
-// topology; another topology is refused (cudaErrorInvalidValue, its only error besides cudaSuccess).
+// topology; another topology is refused (cudaErrorGraphExecUpdateFailure on an H200; the API reference lists only
+// cudaErrorInvalidValue).
 int child_with(cudaGraph_t child, int value, bool copy) {
   cudaMemsetParams mp = {d, 0, static_cast<unsigned>(value), 4, n, 1};
   cudaGraphNode_t set, out;

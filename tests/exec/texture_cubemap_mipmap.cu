@@ -1,6 +1,6 @@
 // expect-exit: 0
 // expect-stdout: texture_cubemap_mipmap: PASS
-// expect-stderr: cudaFreeArray: a level of a mipmapped array
+// expect-stderr: cudaFreeArray: a level of a mipmapped array is not freed
 // Cubemap textures: a cudaArrayCubemap array and a cudaArrayCubemap | cudaArrayLayered one (6 faces as layers,
 // filled with cudaMemcpy3D), fetched with texCubemap / texCubemapLayered (PTX tex.cube / tex.acube); each result
 // is checked against a host reference written from the CUDA Programming Guide's "Cubemap Textures" text and its
@@ -184,13 +184,14 @@ int run_mipmaps(int& bad, int& checked) {
   while ((int)q.size() < N) q.push_back(make_float4(rnd(), rnd(), rnd() * 6 - 1, rnd() * 0.8f));
   cudaMipmappedArray_t m;
   if (make_mipmap(&m)) return 1;
+  // A level belongs to its mipmapped array, yet cudaFreeArray of one answers cudaSuccess, and the mipmapped array
+  // is then freed as usual: measured on an H200 (tests/hardware/h200/exec.txt); tried on an array of its own.
+  cudaMipmappedArray_t spare;
+  if (make_mipmap(&spare)) return 1;
   cudaArray_t level1;
-  CHECK(cudaGetMipmappedArrayLevel(&level1, m, 1));
-  if (cudaFreeArray(level1) == cudaSuccess) {  // a level belongs to its mipmapped array
-    std::printf("cudaFreeArray freed a level of a mipmapped array\n");
-    return 1;
-  }
-  cudaGetLastError();
+  CHECK(cudaGetMipmappedArrayLevel(&level1, spare, 1));
+  CHECK(cudaFreeArray(level1));
+  CHECK(cudaFreeMipmappedArray(spare));
   const struct { bool linear; float bias; } modes[3] = {{false, 0}, {true, 0}, {true, 0.5f}};
   float4* dq;
   float* dout;
