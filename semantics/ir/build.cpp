@@ -814,6 +814,7 @@ class Builder {
     std::string why;
     if (out.op == Opcode::setmaxnreg_) why = setmaxnreg_error(out);
     else if (out.op == Opcode::alloca_ || out.op == Opcode::stacksave_ || out.op == Opcode::stackrestore_) why = stack_form_error(out);
+    else why = memory_order_error(out);
     if (!why.empty()) error(ins, why);
   }
 

@@ -1,5 +1,6 @@
 // The form rules of the miscellaneous, stack and control forms the builder checks beyond the generic operand checks:
-// setmaxnreg's immediate (ISA 9.7.19.5), alloca's alignment (9.7.17.3).
+// setmaxnreg's immediate (ISA 9.7.19.5), alloca's alignment (9.7.17.3), the memory-order qualifier each memory and
+// synchronization instruction accepts.
 #pragma once
 
 #include "semantics/ir/ir.hpp"
@@ -16,5 +17,14 @@ std::string setmaxnreg_error(const Instruction& in);
 // not): .type is .u32 or .u64 (9.7.17.1-3); immAlign "is an integer constant, must be a power of 2 and must not
 // exceed 2^23" (9.7.17.3).
 std::string stack_form_error(const Instruction& in);
+
+// Why the instruction's memory-order qualifier (.weak .relaxed .acquire .release .acq_rel .sc .volatile .mmio) is
+// not one its syntax lists (empty when it is, or when it names none): ld {.weak .relaxed .acquire .volatile .mmio}
+// (9.7.9.8), st {.weak .relaxed .release .volatile .mmio} (9.7.9.10), atom {.relaxed .acquire .release .acq_rel}
+// (9.7.13.5), red {.relaxed .release} (9.7.13.6), fence {.sc .acq_rel .acquire .release} (9.7.13.4),
+// mbarrier.arrive {.release .relaxed} and test_wait/try_wait {.acquire .relaxed} (9.7.13.15.13, .16),
+// barrier.cluster.arrive {.release .relaxed} and .wait {.acquire} (9.7.13.2). ptxas refuses the others (e.g.
+// `red.acq_rel`, `ld.release`); the engines would otherwise read a release or acquire the spec does not give.
+std::string memory_order_error(const Instruction& in);
 
 }  // namespace ptx::ir

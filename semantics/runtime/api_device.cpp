@@ -212,12 +212,17 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   }
   attr->numRegs = 32;
   attr->ptxVersion = attr->binaryVersion = Runtime::instance().kernel_target(func);
-  attr->maxDynamicSharedSizeBytes = kSharedPerBlock;
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(Runtime::instance().kernel(func)->max_dynamic_shared);
   attr->sharedSizeBytes = Runtime::instance().kernel_static_shared(func);
   return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute, int) {
-  return Runtime::instance().kernel(func) ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
+  if (!Runtime::instance().kernel(func)) return cudaErrorInvalidDeviceFunction;
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;  // carveout, cluster hints: no effect here
+  // The limit is sharedMemPerBlockOptin less the kernel's static shared memory; kernel_static_shared counts every
+  // kernel of the module, so the whole opt-in is allowed rather than refuse a valid value.
+  const std::uint64_t optin = device_properties(Runtime::instance().current_device()).sharedMemPerBlockOptin;
+  return static_cast<cudaError_t>(Runtime::instance().set_max_dynamic_shared(func, value, optin));
 }
 
 // Blocks per SM limited by threads, blocks and shared memory (registers are not modelled: see numRegs).

@@ -464,6 +464,15 @@ std::uint64_t Runtime::kernel_static_shared(const void* host_function) {
   return bytes;
 }
 
+int Runtime::set_max_dynamic_shared(const void* host_function, int bytes, std::uint64_t limit) {
+  std::lock_guard lock(mutex_);
+  auto it = kernels_.find(host_function);
+  if (it == kernels_.end()) return record(invalid_device_function);
+  if (bytes < 0 || static_cast<std::uint64_t>(bytes) > limit) return record(invalid_value);
+  it->second.max_dynamic_shared = static_cast<std::uint64_t>(bytes);
+  return success;
+}
+
 int Runtime::unimplemented(const std::string& what, int error) {
   add_finding({"ptxcheck.exec.unimplemented", "warning", what + " is not implemented by ptxcheck", "", "", 0});
   report("the CUDA runtime call " + what + " is not implemented by ptxcheck; it returns " + error_name(error));
@@ -481,6 +490,11 @@ int Runtime::launch(const void* host_function, const LaunchConfig& config, void*
   }
   const ir::Function* fn = kernel_function(host_function);
   if (!fn) return record(invalid_device_function);
+  if (config.shared_bytes > k->max_dynamic_shared) {
+    report("kernel " + ir::kernel_title(k->name) + ": " + std::to_string(config.shared_bytes) + " bytes of dynamic shared memory, more than " +
+           std::to_string(k->max_dynamic_shared) + " (raise cudaFuncAttributeMaxDynamicSharedMemorySize with cudaFuncSetAttribute)");
+    return record(invalid_value);
+  }
   // "A kernel launch will fail if it is issued to a stream that is not associated to the current device"
   // (CUDA Programming Guide, multi-device system: stream and event behavior).
   if (const int d = handle_device(config.stream); d >= 0 && d != current_device()) {

@@ -49,6 +49,10 @@ struct Module {
 struct Kernel {
   Module* module = nullptr;
   std::string name;  // the PTX entry name (mangled)
+  // cudaFuncAttributeMaxDynamicSharedMemorySize: a launch asking for more dynamic shared memory is refused with
+  // cudaErrorInvalidValue, 48 KiB until cudaFuncSetAttribute raises it (what CUDA 13 does on an H200:
+  // tests/hardware/h200/probes.txt, launch_errors).
+  std::uint64_t max_dynamic_shared = 48 * 1024;
 };
 
 struct Variable {
@@ -193,6 +197,9 @@ class Runtime {
   // The PTX target of the kernel's module as a number (sm_90 -> 90), and its static shared memory in bytes.
   int kernel_target(const void* host_function);
   std::uint64_t kernel_static_shared(const void* host_function);
+  // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize): 0, or the error when `bytes` is negative or
+  // above `limit` (the device's sharedMemPerBlockOptin).
+  int set_max_dynamic_shared(const void* host_function, int bytes, std::uint64_t limit);
   // A runtime call (or a case of one) ptxcheck does not implement: said on stderr with its name, counted, and
   // answered with `error` (cudaErrorNotSupported unless the case has a code of its own).
   int unimplemented(const std::string& what, int error = not_supported);

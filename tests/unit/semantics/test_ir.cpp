@@ -283,6 +283,33 @@ TEST_CASE("barrier and mbarrier forms take their own operand counts (ISA 9.7.13.
   CHECK(errs("mbarrier.shared.b64 [bar];").at(0) == "'mbarrier.shared.b64' names no mbarrier operation (ISA 9.7.13.15)");
 }
 
+TEST_CASE("memory-order qualifiers: only those each instruction's syntax lists (ISA 9.7.9.8-10, 9.7.13)") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n" +
+                     ".shared .align 8 .b64 bar;\n" + body + "\n ret;\n}\n");
+  };
+  // The forms the syntax blocks give: ld {.weak .relaxed .acquire .volatile .mmio}, st {.weak .relaxed .release ...},
+  // atom {.relaxed .acquire .release .acq_rel}, red {.relaxed .release}, fence {.sc .acq_rel .acquire .release}.
+  CHECK(errs("ld.weak.global.u32 %r1, [%rd1];\n ld.relaxed.gpu.global.u32 %r1, [%rd1];\n ld.acquire.sys.u32 %r1, [%rd1];\n"
+             " ld.volatile.u32 %r1, [%rd1];\n st.release.cta.u32 [%rd1], %r1;\n st.relaxed.gpu.u32 [%rd1], %r1;\n"
+             " atom.acq_rel.gpu.add.u32 %r1, [%rd1], 1;\n atom.acquire.cta.exch.b32 %r1, [%rd1], 1;\n"
+             " red.release.gpu.add.u32 [%rd1], 1;\n red.relaxed.sys.add.u32 [%rd1], 1;\n fence.acquire.gpu;\n fence.sc.sys;\n"
+             " mbarrier.arrive.release.cta.shared.b64 %rd1, [bar];\n mbarrier.try_wait.relaxed.cluster.shared.b64 %p0, [bar], %rd1;\n"
+             " barrier.cluster.arrive.release;\n barrier.cluster.wait.acquire;")
+            .empty());
+  CHECK(errs("red.acq_rel.gpu.add.u32 [%rd1], 1;").at(0) == "'.acq_rel' is no memory-order qualifier of red (ISA 9.7.13.6)");
+  CHECK(errs("red.acquire.gpu.add.u32 [%rd1], 1;").at(0) == "'.acquire' is no memory-order qualifier of red (ISA 9.7.13.6)");
+  CHECK(errs("ld.release.gpu.u32 %r1, [%rd1];").at(0) == "'.release' is no memory-order qualifier of ld (ISA 9.7.9.8)");
+  CHECK(errs("st.acquire.gpu.u32 [%rd1], %r1;").at(0) == "'.acquire' is no memory-order qualifier of st (ISA 9.7.9.10)");
+  CHECK(errs("atom.sc.gpu.add.u32 %r1, [%rd1], 1;").at(0) == "'.sc' is no memory-order qualifier of atom (ISA 9.7.13.5)");
+  CHECK(errs("fence.relaxed.gpu;").at(0) == "'.relaxed' is no memory-order qualifier of fence (ISA 9.7.13.4)");
+  CHECK(errs("mbarrier.arrive.acquire.cta.shared.b64 %rd1, [bar];").at(0) ==
+        "'.acquire' is no memory-order qualifier of mbarrier.arrive (ISA 9.7.13.15.13)");
+  CHECK(errs("mbarrier.test_wait.release.cta.shared.b64 %p0, [bar], %rd1;").at(0) ==
+        "'.release' is no memory-order qualifier of mbarrier.test_wait/try_wait (ISA 9.7.13.15.16)");
+  CHECK(errs("barrier.cluster.wait.relaxed;").at(0) == "'.relaxed' is no memory-order qualifier of barrier.cluster.wait (ISA 9.7.13.2)");
+}
+
 TEST_CASE("the checker rejects what the spec rejects") {
   auto errs = [](const std::string& body) {
     return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .pred %p;\n" + body + "\n ret;\n}\n");
