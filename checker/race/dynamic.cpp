@@ -191,7 +191,7 @@ struct WriteSync {
   std::uint32_t bytes = 0;
   ReleaseSet releases;
   // What the writer's tcgen05.fence::before_thread_sync ordered before it (and, for an atomic, before the write it
-  // overwrote): a morally strong read that observes the write receives it (9.7.16.6.3, tcgen05_observe).
+  // overwrote): a morally strong read that observes the write receives it (9.7.16.6.3, access()).
   TcgenOrder tc;
 };
 
