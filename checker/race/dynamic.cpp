@@ -190,6 +190,9 @@ struct WriteSync {
   Scope scope = Scope::sys;
   std::uint32_t bytes = 0;
   ReleaseSet releases;
+  // What the writer's tcgen05.fence::before_thread_sync ordered before it (and, for an atomic, before the write it
+  // overwrote): a morally strong read that observes the write receives it (9.7.16.6.3, access()).
+  TcgenOrder tc;
 };
 
 namespace {
@@ -261,7 +264,12 @@ class Detector final : public ptx::interp::Observer {
 
     // Release side (8.8): the clock before this instruction's own acquire, published with the write.
     ReleaseSet published;
+    TcgenOrder published_tc;
     if (writes && st.strong) {
+      // 9.7.16.6.3: a morally strong write carries what the thread's tcgen05.fence::before_thread_sync ordered, and
+      // an atomic also what the write it read carried (its observation chain, 8.9.2 item 2, as for releases below).
+      published_tc = ts.tc_before;
+      if (atomic && observed) published_tc.join(observed->tc);
       const bool releases = release_operation(*a.ins);
       if (releases) published.add(release_of(t, st.scope, ts.clock));  // form 1
       for (const auto& r : ts.fence_release)  // form 3: a release fence earlier in program order
@@ -272,6 +280,7 @@ class Detector final : public ptx::interp::Observer {
       // An atomic that reads the write it overwrites continues that write's observation chain (8.9.2 item 2).
       if (atomic && observed) published.add(observed->releases);
     }
+    if (observed) ts.tc_received.join(observed->tc);  // 9.7.16.6.3: a morally strong read, acquire or not
     // Acquire side (8.8): an acquire operation takes what it observed now; otherwise a later acquire fence
     // (form 3) or acquire operation on the same location (form 2) may.
     if (reads && st.strong && a.kind != MemoryAccess::Kind::reduction) {  // 8.8: red forms no acquire pattern
@@ -290,6 +299,7 @@ class Detector final : public ptx::interp::Observer {
         sync->scope = st.scope;
         sync->bytes = a.bytes;
         sync->releases = std::move(published);
+        sync->tc = std::move(published_tc);
         c0->set_sync(std::move(sync));
       }
     }
@@ -398,7 +408,12 @@ class Detector final : public ptx::interp::Observer {
     mbarrier_phase(cta, object, phase).released.join(c != commits_.end() ? c->second : completed(op));
   }
 
-  void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override { commits_[commit] = state(t).tc_mma_done; }
+  // 9.7.16.6.4.2: "No explicit tcgen05.fence::before_thread_sync is needed as this is implicitly performed by
+  // tcgen05.commit": a commit is also that fence.
+  void tcgen05_commit(const ThreadRef& t, std::uint64_t commit) override {
+    commits_[commit] = state(t).tc_mma_done;
+    tcgen05_before_thread_sync(t);
+  }
 
   // 9.7.16.6.3: tcgen05 operations after the fence are ordered after the thread's prior execution ordering
   // operations, relaxed mbarrier waits included (the spec's own patterns wait with try_wait.relaxed).
@@ -413,11 +428,18 @@ class Detector final : public ptx::interp::Observer {
   // all subsequent tcgen05 and the execution ordering operations": the thread's later mbarrier arrive-ons (relaxed
   // ones too) and CTA barriers carry, for tcgen05 operations after another thread's after_thread_sync, what the
   // thread had completed (its clock: tcgen05.ld/st after their wait, 9.7.16.6.4.4) and the MMAs it had issued, which
-  // a later MMA follows in the pipeline (9.7.16.6.4.3). Not carried by flags (release/acquire through memory).
+  // a later MMA follows in the pipeline (9.7.16.6.4.3). So do its later morally strong st / atom / red: the spec names
+  // "morally strong ld/st/atom instructions" among the execution ordering ones, relaxed or not, as it names relaxed
+  // mbarrier arrives; a strong read that observes such a write (observed_write: 8.7's moral strength, 8.9.2's
+  // observation, through atomic chains) receives it, as a wait receives an arrive's (access(): WriteSync::tc).
   void tcgen05_before_thread_sync(const ThreadRef& t) override {
     ThreadState& ts = state(t);
     ts.tc_before.done = ts.clock;
     ts.tc_before.done.join(ts.tc_own);
+    // and what its latest after_thread_sync ordered its tcgen05 operations after, relaxed waits included: the
+    // composed pattern of 9.7.16.6.4.4 (commit, try_wait.relaxed, after_thread_sync "// completion is guaranteed",
+    // before_thread_sync, arrive.relaxed) hands the MMA's completion on.
+    ts.tc_before.done.join(ts.tc_fenced);
     ts.tc_before.mma = ts.tc_mma;
   }
 
@@ -584,6 +606,7 @@ class Detector final : public ptx::interp::Observer {
     o.tc_relaxed.join(ts.tc_relaxed);
     o.tc_relaxed.join(ts.tc_received.done);
     if (!mma) return;
+    o.tc_relaxed.join(ts.tc_received.mma);  // (an MMA another thread's before_thread_sync sent: the note too)
     o.tc_clock.join(ts.tc_mma);
     ts.tc_mma.join(o.tc_clock);
     ts.tc_mma.set(op_thread(op, false), 1);
@@ -616,7 +639,8 @@ class Detector final : public ptx::interp::Observer {
     return !earlier.async_proxy && o && o->clock.get(earlier.thread) >= earlier.clock;
   }
   // The same for two Tensor Memory accesses: a relaxed wait of the later operation's issuers had observed the
-  // earlier one (or a thread's before_thread_sync sent it), but no tcgen05.fence::after_thread_sync followed it.
+  // earlier one (or a thread's before_thread_sync sent it, through a wait, a barrier or a flag), but no
+  // tcgen05.fence::after_thread_sync followed it.
   bool tcgen05_fence_missing(const Epoch& earlier, const Epoch& now) const {
     const AsyncOp* o = op_of(now);
     return o && o->tc_relaxed.get(earlier.thread) >= earlier.clock;
@@ -842,8 +866,9 @@ class Detector final : public ptx::interp::Observer {
     r.confirmed = true;
     r.note = "seen in this execution";
     if (key.region >= kTensorMemory && tcgen05_fence_missing(a, b))
-      r.note += "; a relaxed mbarrier wait observed the earlier tcgen05 operation, but no "
-                "tcgen05.fence::after_thread_sync lies between the wait and the later one (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
+      r.note += "; an execution ordering operation (a relaxed mbarrier wait, a barrier, a morally strong read of a flag) "
+                "ordered the earlier tcgen05 operation before the later one's thread, but no tcgen05.fence::after_thread_sync "
+                "lies between it and the later one (ISA 9.7.16.6.3, 9.7.16.6.4.2)";
     else if (a.texture_proxy || b.texture_proxy)
       r.note += "; a texture fetch and a generic write of the same bytes in one launch: different proxies, which no proxy "
                 "fence orders (ISA 8.6, 8.9.5, 9.7.13.4); CUDA: a texture fetch of memory written in the same kernel call "

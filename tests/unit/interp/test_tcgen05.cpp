@@ -869,3 +869,105 @@ TEST_CASE("race checker: tcgen05.fence::before_thread_sync, a relaxed arrive and
   // Without after_thread_sync, the report names the missing fence (the relaxed wait did observe the reader's load).
   CHECK(handover({kNoAfterThreadSync}).races[0].note.find("tcgen05.fence::after_thread_sync") != std::string::npos);
 }
+
+namespace {
+// 9.7.16.6.4.3 (pipelined instructions, different threads) with a flag in shared memory in place of the mbarrier:
+// thread 0 issues the kernel's tcgen05.mma, then tcgen05.fence::before_thread_sync, sets the flag and commits the
+// MMA; thread 32 spins on the flag, tcgen05.fence::after_thread_sync, issues the same MMA on the same accumulator
+// (pair 1 of 9.7.16.6.2: "tcgen05.mma.cta_group::N -> tcgen05.mma.cta_group::N (same N and accumulator and
+// shape)") and commits it; every thread waits for both commits (an mbarrier of count 2) and reads D. The first MMA
+// is in flight when the flag is set: only the pipeline orders the two MMAs' accesses of D, and 9.7.16.6.3 has the
+// fences compose with "morally strong ld/st/atom instructions" as with mbarriers to order them across threads.
+// Thread 0 commits after the flag, unless `commit_first`: tcgen05.commit implicitly performs a before_thread_sync
+// (9.7.16.6.4.2: "No explicit tcgen05.fence::before_thread_sync is needed as this is implicitly performed by
+// tcgen05.commit"). `set` and `wait`: the flag's store and load; `before`, `after`: whether the fences are there.
+ptxcheck::race::DynamicResult mma_through_flag(const std::string& set, const std::string& wait, bool before, bool after,
+                                               bool commit_first = false) {
+  Case c{kF16, kF16};
+  c.sa = kmajor_a(128);
+  c.sb = kmajor(128, false);
+  std::mt19937 rng(1);
+  const Inputs in = inputs(c, rng);
+  std::string text = kernel(c);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text.replace(at, from.size(), to);
+  };
+  const std::string issue_from = "  @%p3 bra ISSUED;\n", issue_to = "ISSUED:\n";
+  const auto from = text.find(issue_from) + issue_from.size();
+  const std::string issue = text.substr(from, text.find(issue_to) - from);  // the descriptors, the MMA, the commit
+  const std::string commit = issue.substr(issue.find("  tcgen05.commit")), mma = issue.substr(0, issue.size() - commit.size());
+  replace("  .shared .align 4 .b32 slot;\n", "  .shared .align 4 .b32 slot;\n  .shared .align 4 .b32 flag;\n");
+  replace("mbarrier.init.shared.b64 [mbar], 1;\n", "mbarrier.init.shared.b64 [mbar], 2;\n  st.shared.u32 [flag], 0;\n");
+  replace(issue + issue_to, mma + (commit_first ? commit : "") + (before ? "  tcgen05.fence::before_thread_sync;\n" : "") + "  " + set +
+                                " [flag], 1;\n" + (commit_first ? "" : commit) + issue_to +
+                                "  setp.ne.u32 %p3, %r1, 32;\n  @%p3 bra SECOND;\nFLAG:\n  " + wait + " %r22, [flag];\n"
+                                "  setp.ne.u32 %p3, %r22, 1;\n  @%p3 bra FLAG;\n" +
+                                (after ? "  tcgen05.fence::after_thread_sync;\n" : "") + issue + "SECOND:\n");
+  replace(kProxyFence.first, kProxyFence.second);  // the threads' st.shared of A and B before the MMAs (as above)
+  return ptxcheck::race::check_execution(module_of(text, "tcgen05_flag.ptx"), launch_of(c, in, c.rows()), {});
+}
+}  // namespace
+
+TEST_CASE("race checker: tcgen05.mma handed to another thread's MMA through a flag, with the tcgen05 fences (9.7.16.6.3)") {
+  const std::string relaxed_set = "st.relaxed.cta.shared.u32", relaxed_wait = "ld.relaxed.cta.shared.u32";
+  const std::string release_set = "st.release.cta.shared.u32", acquire_wait = "ld.acquire.cta.shared.u32";
+  const auto ordered = mma_through_flag(relaxed_set, relaxed_wait, true, true);
+  CHECK(race_free(ordered));
+  CHECK(ordered.accesses > 128 * 32);
+  CHECK(race_free(mma_through_flag(release_set, acquire_wait, true, true)));
+  CHECK(race_free(mma_through_flag(relaxed_set, relaxed_wait, false, true, true)));  // the commit's implicit fence
+  // Each fence left out: the second MMA's accesses of D race with the first's. Even with st.release / ld.acquire:
+  // the first MMA has not completed when the flag is set, and a release orders only what precedes it (8.8), which
+  // for an asynchronous tcgen05 operation takes tcgen05.fence::before_thread_sync (9.7.16.6.3).
+  struct Variant {
+    std::string set, wait;
+    bool before, after;
+  };
+  for (const Variant& v : {Variant{relaxed_set, relaxed_wait, false, true}, Variant{relaxed_set, relaxed_wait, true, false},
+                           Variant{release_set, acquire_wait, false, true}, Variant{release_set, acquire_wait, true, false},
+                           Variant{"st.shared.u32", relaxed_wait, true, true}}) {  // a weak st: not morally strong (8.7)
+    CAPTURE(v.set);
+    CAPTURE(v.before);
+    CAPTURE(v.after);
+    const auto r = mma_through_flag(v.set, v.wait, v.before, v.after);
+    REQUIRE(r.run.ok());
+    const auto pairs = pairs_of(r);
+    const auto mmas = std::find(pairs.begin(), pairs.end(), "tcgen05.mma/tensor memory <-> tcgen05.mma/tensor memory");
+    REQUIRE(mmas != pairs.end());
+    // Only the after_thread_sync missing: the flag had brought the first MMA, and the report says what is missing.
+    const bool fence_missing = r.races[mmas - pairs.begin()].note.find("tcgen05.fence::after_thread_sync") != std::string::npos;
+    CHECK(fence_missing == (v.before && !v.after));
+  }
+}
+
+// 9.7.16.6.4.4's last example, "The synchronization mechanisms can also be composed with each other": thread 0
+// issues the MMA and commits it to mbar, waits for it with try_wait.relaxed, tcgen05.fence::after_thread_sync ("//
+// completion is guaranteed"), tcgen05.fence::before_thread_sync and mbarrier.arrive.relaxed on mbar2; every thread
+// waits on mbar2 with try_wait.relaxed, tcgen05.fence::after_thread_sync and reads D with tcgen05.ld. The MMA's
+// completion, known to thread 0 only through the relaxed wait and its fence, must reach the other threads.
+TEST_CASE("race checker: the composed pattern of 9.7.16.6.4.4 (commit, relaxed wait, fences, relaxed arrive) orders D") {
+  Case c{kF16, kF16};
+  c.sa = kmajor_a(128);
+  c.sb = kmajor(128, false);
+  const std::string wait =
+      "WAIT:\n  mbarrier.try_wait.parity.shared.b64 %p1, [mbar], 0;\n  @!%p1 bra WAIT;\n  tcgen05.fence::after_thread_sync;\n";
+  auto composed = [&](bool before) {
+    return race_case(c, {kProxyFence, {"  .shared .align 8 .b64 mbar;\n", "  .shared .align 8 .b64 mbar;\n  .shared .align 8 .b64 mbar2;\n"},
+                         {"mbarrier.init.shared.b64 [mbar], 1;\n", "mbarrier.init.shared.b64 [mbar], 1;\n  mbarrier.init.shared.b64 [mbar2], 1;\n"},
+                         {wait, "  setp.ne.u32 %p3, %r1, 0;\n  @%p3 bra WAIT2;\n"
+                                "WAIT:\n  mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 %p1, [mbar], 0;\n  @!%p1 bra WAIT;\n"
+                                "  tcgen05.fence::after_thread_sync;\n" +
+                                    std::string(before ? "  tcgen05.fence::before_thread_sync;\n" : "") +
+                                    "  mbarrier.arrive.relaxed.cta.shared::cta.b64 %rd13, [mbar2];\n"
+                                    "WAIT2:\n  mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 %p1, [mbar2], 0;\n  @!%p1 bra WAIT2;\n"
+                                    "  tcgen05.fence::after_thread_sync;\n"}});
+  };
+  CHECK(race_free(composed(true)));
+  // Without thread 0's before_thread_sync its relaxed arrive carries nothing of the MMA: the loads of D race with it.
+  const auto r = composed(false);
+  REQUIRE(r.run.ok());
+  const auto pairs = pairs_of(r);
+  CHECK(std::find(pairs.begin(), pairs.end(), "tcgen05.ld/tensor memory <-> tcgen05.mma/tensor memory") != pairs.end());
+}
