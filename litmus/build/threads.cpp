@@ -108,6 +108,12 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
         return false;
       }
     }
+    // A thread without a cluster runs in an implicit cluster of its CTA alone (ISA 2.2.2), and `cta` numbers the
+    // CTAs of a named cluster: mixing the two would leave open whether `cta 0` names one CTA or two.
+    if (ti > 0 && (th.cluster < 0) != (p.threads[0].cluster < 0)) {
+      diags.push_back(make_diagnostic(t.text, t.file, d.offset, "a test that places a thread in a cluster must place every thread in one"));
+      return false;
+    }
     for (auto& row : t.rows) {
       if (ti >= row.size()) continue;
       auto& c = row[ti];

@@ -34,7 +34,9 @@ std::optional<RmwSems> rmw_sems(Sem s);
 // does not wait. At CTA scope.
 inline Sem barrier_sem(bool arrive) { return arrive ? Sem::release : Sem::acq_rel; }
 
-// Where a thread runs, for scopes (ISA 8.5): cluster -1 when the test names none (.cluster is then the CTA).
+// Where a thread runs, for scopes (ISA 8.5): cluster -1 when the test names none (.cluster is then the CTA, an
+// implicit cluster of one CTA, ISA 2.2.2). A CTA is (gpu, cluster, cta): with a cluster named, `cta` is the CTA's
+// identifier within its cluster (2.2.2: "Each CTA in a cluster has a unique CTA identifier within its cluster").
 struct ThreadPlace {
   int cta = 0, cluster = -1, gpu = 0;
 };
