@@ -2,6 +2,7 @@
 // comparisons are the ISA's own definitions; reads take each value of a candidate set (one trace per choice).
 #include "litmus/build/threads.hpp"
 
+#include "litmus/build/async_proxy.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 
 #include "semantics/domain/symbolic.hpp"
@@ -44,7 +45,7 @@ std::vector<std::string> split_dots(const std::string& s) {
 // location before any trace runs, so unreachable code cannot hide it.
 bool known_opcode(const std::string& op) {
   static const std::set<std::string> k = {"ld", "st", "suld", "sust", "tld", "cold", "atom", "red", "fence", "membar",
-                                          "bar", "barrier", "beq", "bne", "goto", "b", "bra", "mbarrier"};
+                                          "bar", "barrier", "beq", "bne", "goto", "b", "bra", "mbarrier", "cp"};
   if (k.count(op)) return true;
   const auto as_ptx = ptx::ir::opcode_from_name(op);  // ISA 9.7.1-9.7.9 value instructions: semantics/ops/execute.hpp
   return as_ptx && ptx::ops::is_value_opcode(*as_ptx);
@@ -146,12 +147,15 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
         auto n = strip_brackets(in.operands[access->address]);
         if (!is_int(n) && !(n.size() > 1 && n[0] == 'r' && is_int(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
       }
+      if (op == "cp")  // a bulk copy's [dst], [src] (async_proxy.hpp)
+        for (std::size_t k = 0; k < 2 && k < in.operands.size(); ++k)
+          if (auto n = strip_brackets(in.operands[k]); !is_int(n) && !p.vloc_of.count(n)) add_phys(n);
       if (op == "mbarrier" && in.operands.size() >= 2) {  // the object: [addr] first for init, second otherwise
         const auto n = strip_brackets(in.operands[parts.size() > 1 && parts[1] == "init" ? 0 : 1]);
         if (!p.vloc_of.count(n)) add_phys(n);
       }
     }
-  return note_mbarrier_objects(t, p, diags);
+  return note_mbarrier_objects(t, p, diags) && check_async_proxy(t, p, diags);
 }
 
 namespace {
@@ -654,6 +658,27 @@ struct Runner {
       run(std::move(s2), pc + 1);
     }
   }
+  // cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: a weak read of src and a weak write of its value
+  // to dst, both in the async proxy (9.7.9.25.2; "The copy operation in cp.async.bulk is treated as a weak memory
+  // operation", 9.7.9.25.4.1). commit_group / wait_group: no memory event; check_async_proxy let only these follow a
+  // copy in its thread, so the copy's place at the end of program order orders nothing after it (8.9.1.1).
+  void run_bulk_copy(State& s, const Instr& in, int pc) {
+    std::string why;
+    if (bulk_cell(in, why) != BulkCell::copy) return run(std::move(s), pc + 1);
+    const int dst = vloc(in, in.operands[0]), src = vloc(in, in.operands[1]);
+    if (error) return;
+    Quals weak;
+    const int idx = static_cast<int>(s.events.size());
+    for (auto v : values[p.phys_of[src]]) {
+      State s2 = s;
+      TEvent r = mem_event(s2, EvKind::read, weak, Proxy::async, src, in), w = mem_event(s2, EvKind::write, weak, Proxy::async, dst, in);
+      r.value = w.value = v;
+      w.data = {idx};
+      s2.events.push_back(r);
+      s2.events.push_back(w);
+      run(std::move(s2), pc + 1);
+    }
+  }
   // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported.
   bool fence_event(State& s, const Instr& in, const std::vector<std::string>& parts) {
     const std::string& op = parts[0];
@@ -663,7 +688,13 @@ struct Runner {
     e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
     e.text = in.opcode;
     if (parts.size() >= 2 && parts[1] == "proxy") {
-      if (parts.size() != 3) { fail(in, "unsupported fence '" + in.opcode + "'"); return false; }
+      if (parts.size() != 3) {
+        // fence.proxy.async.global / .shared::{cta,cluster} order one state space only (9.7.13.4), and the litmus
+        // engine's locations have none; the uni-directional forms neither.
+        fail(in, "unsupported fence '" + in.opcode + "' (of the proxy fences, the litmus engine models fence.proxy.alias, "
+                 ".surface, .texture, .constant and .async, over all state spaces)");
+        return false;
+      }
       e.proxy_fence = true;
       e.sem = Sem::acq_rel;
       e.scope = Scope::cta;
@@ -671,6 +702,7 @@ struct Runner {
       else if (parts[2] == "texture") e.proxy = Proxy::texture;
       else if (parts[2] == "constant") e.proxy = Proxy::constant;
       else if (parts[2] == "alias") e.alias_fence = true;
+      else if (parts[2] == "async") e.proxy = Proxy::async;  // 9.7.13.4: between the async and the generic proxy
       else { fail(in, "unsupported proxy fence '" + in.opcode + "'"); return false; }
       e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
     } else {
@@ -732,6 +764,7 @@ struct Runner {
       }
       if (op == "atom" || op == "red") return run_rmw(s, in, parts, pc);
       if (op == "mbarrier") return run_mbarrier(s, in, pc);
+      if (op == "cp") return run_bulk_copy(s, in, pc);
       if (op == "fence" || op == "membar") {
         if (!fence_event(s, in, parts)) return;
         ++pc;

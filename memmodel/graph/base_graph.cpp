@@ -87,6 +87,7 @@ void add_sets(Execution& x, const std::vector<BaseEvent>& ev) {
   x.sets["SUR"] = mkset([](E e) { return e.proxy == Proxy::surface; });
   x.sets["TEX"] = mkset([](E e) { return e.proxy == Proxy::texture; });
   x.sets["CON"] = mkset([](E e) { return e.proxy == Proxy::constant; });
+  x.sets["ASYNC"] = mkset([](E e) { return e.proxy == Proxy::async; });
   x.sets["ALIAS"] = mkset([](E e) { return e.alias_fence; });
   x.sets["PROXYF"] = mkset([](E e) { return e.proxy_fence; });
   x.sets["CTA"] = mkset([](E e) { return e.scope == Scope::cta; });

@@ -15,7 +15,8 @@ namespace ptxcheck::mm {
 enum class EvKind { read, write, fence, barrier };
 enum class Sem { weak, relaxed, acquire, release, acq_rel, sc, volatile_ };
 enum class Scope { none, cta, cluster, gpu, sys };
-enum class Proxy { generic, surface, texture, constant };
+// async: cp{.reduce}.async.bulk and the other operations ISA 9.7.9.25.2 puts in the asynchronous proxy.
+enum class Proxy { generic, surface, texture, constant, async };
 
 // An instruction's ISA 8.4 semantics and 8.5 scope as the graph tags them: .mmio is relaxed at system scope like
 // .volatile (8.4.2, 9.7.9.8).

@@ -201,6 +201,23 @@ printf 'PTX mbtwo\n{ bar = 0; }\n P0@cta 0,gpu 0 ;\n mbarrier.init.shared::cta.b
 "$ptxcheck" litmus "$tmp/mbtwo.litmus" >"$tmp/out" 2>&1; rc=$?
 check "mbarrier wait two phases past its state: exit 3" test $rc -eq 3
 check "mbarrier wait two phases past its state: undefined, says so" grep -q "may test a phase that is neither the current nor the immediately preceding one (undefined, ISA 9.7.13.15.16)" "$tmp/out"
+# The async proxy (memmodel/models/NOTES.md, "Async proxy"): what chapter 8 does not decide is unknown, exit 3.
+printf 'PTX xcta\n{ src = 0; dst = 0; flag = 0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,cluster 0,gpu 0 ;\n st.u32 [src], 1 | ld.acquire.cluster.u32 r0, [flag] ;\n fence.proxy.async | cp.async.bulk.global.shared::cta.bulk_group [dst], [src], 16 ;\n st.release.cluster.u32 [flag], 1 | ;\nexists (P1:r0 == 1 /\\ dst == 0)\n' >"$tmp/xcta.litmus"
+"$ptxcheck" litmus "$tmp/xcta.litmus" >"$tmp/out" 2>&1; rc=$?
+check "async proxy across CTAs of a cluster: exit 3" test $rc -eq 3
+check "async proxy across CTAs of a cluster: not decided by chapter 8, says so" grep -q "xcta.litmus:5:22: error: 'src' is accessed through the async proxy and by another CTA: chapter 8 does not decide how fence.proxy.async orders accesses of different CTAs" "$tmp/out"
+printf 'PTX after\n{ src = 0; dst = 0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.global.shared::cta.bulk_group [dst], [src], 16 ;\n st.u32 [src], 1 ;\nexists (dst == 1)\n' >"$tmp/after.litmus"
+"$ptxcheck" litmus "$tmp/after.litmus" >"$tmp/out" 2>&1; rc=$?
+check "an access after a bulk copy in its thread: exit 3" test $rc -eq 3
+check "an access after a bulk copy: 8.9.1.1 named" grep -q "after.litmus:5:2: error: 'st.u32' after a bulk copy in the same thread: asynchronous operations are not part of program order (ISA 8.9.1.1)" "$tmp/out"
+printf 'PTX fpa\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.u32 [x], 1 ;\n fence.proxy.async.global ;\nexists (x == 1)\n' >"$tmp/fpa.litmus"
+"$ptxcheck" litmus "$tmp/fpa.litmus" >"$tmp/out" 2>&1; rc=$?
+check "fence.proxy.async.global (one state space): exit 3" test $rc -eq 3
+check "fence.proxy.async.global: says what is modelled" grep -q "unsupported fence 'fence.proxy.async.global' (of the proxy fences, the litmus engine models" "$tmp/out"
+printf 'PTX tma\n{ x = 0; y = 0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [x], [y], 16, [b] ;\nexists (x == 0)\n' >"$tmp/tma.litmus"
+"$ptxcheck" litmus "$tmp/tma.litmus" >"$tmp/out" 2>&1; rc=$?
+check "a bulk copy completing on an mbarrier: exit 3" test $rc -eq 3
+check "a bulk copy completing on an mbarrier: named" grep -q "unsupported instruction 'cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes' (of the bulk copies" "$tmp/out"
 # Severity over several files: a failing claim (1) wins over unknown (3) and bad input (2).
 "$ptxcheck" litmus --model "$tmp/sc.cat" "$tmp/unsup.litmus" "$tmp/sb.litmus" "$tmp/bad.litmus" >/dev/null 2>&1; rc=$?
 check "fails wins over unknown and bad input" test $rc -eq 1
