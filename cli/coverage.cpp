@@ -56,6 +56,10 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 EngineAnswer litmus_answer(const std::string& form_text) {
   std::string cell = std::regex_replace(form_text, std::regex(R"(\[[^\]]*\])"), "[x]");
   while (!cell.empty() && (cell.back() == ';' || cell.back() == ' ')) cell.pop_back();
+  // Any other mbarrier operation on an object no mbarrier.init set up is undefined (ISA 9.7.13.15), which the
+  // litmus builder refuses: the form is asked after an init.
+  const bool needs_init = cell.rfind("mbarrier.", 0) == 0 && cell.rfind("mbarrier.init", 0) != 0;
+  if (needs_init) cell = "mbarrier.init.shared::cta.b64 [x], 1 ;\n " + cell;
   const std::string text = "PTX coverage\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n " + cell + " ;\nexists (x == 0)\n";
   std::vector<Diagnostic> diags;
   auto test = litmus::parse_litmus(text, "coverage.litmus", diags);

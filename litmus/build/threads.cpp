@@ -2,6 +2,9 @@
 // comparisons are the ISA's own definitions; reads take each value of a candidate set (one trace per choice).
 #include "litmus/build/threads.hpp"
 
+#include "litmus/build/async_proxy.hpp"
+#include "litmus/build/mbarrier_cells.hpp"
+
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ir/memory_order.hpp"
 #include "semantics/ir/opcode_operands.hpp"
@@ -42,7 +45,7 @@ std::vector<std::string> split_dots(const std::string& s) {
 // location before any trace runs, so unreachable code cannot hide it.
 bool known_opcode(const std::string& op) {
   static const std::set<std::string> k = {"ld", "st", "suld", "sust", "tld", "cold", "atom", "red", "fence", "membar",
-                                          "bar", "barrier", "beq", "bne", "goto", "b", "bra"};
+                                          "bar", "barrier", "beq", "bne", "goto", "b", "bra", "mbarrier", "cp"};
   if (k.count(op)) return true;
   const auto as_ptx = ptx::ir::opcode_from_name(op);  // ISA 9.7.1-9.7.9 value instructions: semantics/ops/execute.hpp
   return as_ptx && ptx::ops::is_value_opcode(*as_ptx);
@@ -108,6 +111,12 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
         return false;
       }
     }
+    // A thread without a cluster runs in an implicit cluster of its CTA alone (ISA 2.2.2), and `cta` numbers the
+    // CTAs of a named cluster: mixing the two would leave open whether `cta 0` names one CTA or two.
+    if (ti > 0 && (th.cluster < 0) != (p.threads[0].cluster < 0)) {
+      diags.push_back(make_diagnostic(t.text, t.file, d.offset, "a test that places a thread in a cluster must place every thread in one"));
+      return false;
+    }
     for (auto& row : t.rows) {
       if (ti >= row.size()) continue;
       auto& c = row[ti];
@@ -138,8 +147,15 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
         auto n = strip_brackets(in.operands[access->address]);
         if (!is_int(n) && !(n.size() > 1 && n[0] == 'r' && is_int(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
       }
+      if (op == "cp")  // a bulk copy's [dst], [src] (async_proxy.hpp)
+        for (std::size_t k = 0; k < 2 && k < in.operands.size(); ++k)
+          if (auto n = strip_brackets(in.operands[k]); !is_int(n) && !p.vloc_of.count(n)) add_phys(n);
+      if (op == "mbarrier" && in.operands.size() >= 2) {  // the object: [addr] first for init, second otherwise
+        const auto n = strip_brackets(in.operands[parts.size() > 1 && parts[1] == "init" ? 0 : 1]);
+        if (!p.vloc_of.count(n)) add_phys(n);
+      }
     }
-  return true;
+  return note_mbarrier_objects(t, p, diags) && check_async_proxy(t, p, diags);
 }
 
 namespace {
@@ -167,6 +183,7 @@ struct Runner {
     std::map<int, Head> heads;                    // the state at the last arrival at each loop head
     std::vector<FreeRead> free;                   // compact traces: the reads left free so far
     std::map<std::string, std::size_t> free_reg;  // register -> the free read whose value it still holds
+    std::map<std::string, int> arrive_state;      // register -> the mbarrier object an arrive returned it for
   };
 
   // ---- Spin-loop reduction. A loop iteration that only reads memory (no write, fence or barrier) and leaves
@@ -200,6 +217,11 @@ struct Runner {
       if (!o.empty()) target(o[0]);
       falls_through = !in.guard.empty();
     } else if (op == "bar" || op == "barrier") reg_from(0);
+    else if (op == "mbarrier") {  // init [a], count; arrive / waits d, [a], operand{, hint} (mbarrier_cells.hpp)
+      const bool init = parts.size() > 1 && parts[1] == "init";
+      if (!init && !o.empty() && o[0] != "_") def = o[0];
+      reg_from(init ? 1 : 2);
+    }
     if (!in.guard.empty()) { gen.insert(in.guard); def.clear(); }  // a guarded write may not happen
     if (falls_through) succ.push_back(pc + 1);
   }
@@ -313,6 +335,7 @@ struct Runner {
   }
   void set_reg(State& s, const std::string& r, z3::expr v, std::set<int> deps) {
     s.free_reg.erase(r);
+    s.arrive_state.erase(r);
     s.regs.insert_or_assign(r, v);
     s.taint[r] = std::move(deps);
   }
@@ -570,6 +593,92 @@ struct Runner {
       run(std::move(s2), pc + 1);
     }
   }
+  // mbarrier.init / arrive / test_wait / try_wait on the object's arrival counter (mbarrier_cells.hpp): init a weak
+  // write of 0; an arrive-on an atomic add of its count, with the instruction's semantics and scope (rmw_sems: a
+  // .release arrive's write releases, ISA 8.8 item 1); a wait a read with its own (an .acquire one is an acquire
+  // operation, 8.8 item 1) whose waitComplete is computed from the value read.
+  void run_mbarrier(State& s, const Instr& in, int pc) {
+    std::string why;
+    const auto cell = decode_mbarrier_cell(in, why);
+    if (!cell) return fail(in, why);
+    const auto& ops = in.operands;
+    const int vl = vloc(in, ops[cell->object]);
+    if (error) return;
+    const int object = p.phys_of[vl];
+    const std::int64_t expected = p.mbarrier_expected.at(object);
+    Quals q;
+    q.sem = cell->op == ptx::ir::MbarrierOp::init ? Sem::weak : mm::sem_of(cell->order.sem);
+    q.scope = cell->op == ptx::ir::MbarrierOp::init ? Scope::none : mm::scope_of(cell->order.scope);
+    if (cell->op == ptx::ir::MbarrierOp::init) {
+      TEvent w = mem_event(s, EvKind::write, q, Proxy::generic, vl, in);
+      w.value = 0;
+      s.events.push_back(w);
+      return run(std::move(s), pc + 1);
+    }
+    std::set<int> deps;  // the count, state or phaseParity operand's
+    const std::int64_t operand = ops.size() > 2 ? concrete(value(s, ops[2], deps)) : 1;
+    const int idx = static_cast<int>(s.events.size());
+    if (cell->op == ptx::ir::MbarrierOp::wait && !cell->parity) {
+      auto st = s.arrive_state.find(ops[2]);
+      if (st == s.arrive_state.end() || st->second != object)
+        return fail(in, "'" + in.opcode + "': the state operand must be the result of this thread's mbarrier.arrive on '" + p.pnames[object] + "' (ISA 9.7.13.15.16)");
+    }
+    const auto sems = mm::rmw_sems(q.sem);
+    for (auto v : values[object]) {
+      State s2 = s;
+      if (cell->op == ptx::ir::MbarrierOp::arrive) {
+        // 9.7.13.15.7: the pending count N - v % N drops by count; below zero it leaves its range (9.7.13.15.2).
+        if (operand < 1 || v % expected + operand > expected)
+          return fail(in, "'" + in.opcode + "': an arrive count of " + std::to_string(operand) + " may exceed the pending count (undefined, ISA 9.7.13.15.2)");
+        Quals rq = q, wq = q;
+        rq.sem = sems->read, wq.sem = sems->write;
+        TEvent r = mem_event(s2, EvKind::read, rq, Proxy::generic, vl, in), w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
+        r.rmw = w.rmw = true;
+        r.value = v;
+        w.value = v + operand;
+        w.data = deps;
+        w.data.insert(idx);
+        s2.events.push_back(r);
+        s2.events.push_back(w);
+        if (ops[0] != "_") {  // the state: the phase it arrived in (its contents are the implementation's, 9.7.13.15.13)
+          set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(mbarrier_phase(v, expected))), {idx});
+          s2.arrive_state[ops[0]] = object;
+        }
+      } else {
+        TEvent r = mem_event(s2, EvKind::read, q, Proxy::generic, vl, in);
+        r.value = v;
+        s2.events.push_back(r);
+        const auto complete = cell->parity ? mbarrier_parity_complete(v, expected, operand) : mbarrier_state_complete(v, expected, operand);
+        if (!complete)
+          return fail(in, "'" + in.opcode + "' may test a phase that is neither the current nor the immediately preceding one (undefined, ISA 9.7.13.15.16)");
+        std::set<int> rdeps = deps;
+        rdeps.insert(idx);
+        set_reg(s2, ops[0], d.lit(kWidth, *complete ? 1 : 0), rdeps);
+      }
+      run(std::move(s2), pc + 1);
+    }
+  }
+  // cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size: a weak read of src and a weak write of its value
+  // to dst, both in the async proxy (9.7.9.25.2; "The copy operation in cp.async.bulk is treated as a weak memory
+  // operation", 9.7.9.25.4.1). commit_group / wait_group: no memory event; check_async_proxy let only these follow a
+  // copy in its thread, so the copy's place at the end of program order orders nothing after it (8.9.1.1).
+  void run_bulk_copy(State& s, const Instr& in, int pc) {
+    std::string why;
+    if (bulk_cell(in, why) != BulkCell::copy) return run(std::move(s), pc + 1);
+    const int dst = vloc(in, in.operands[0]), src = vloc(in, in.operands[1]);
+    if (error) return;
+    Quals weak;
+    const int idx = static_cast<int>(s.events.size());
+    for (auto v : values[p.phys_of[src]]) {
+      State s2 = s;
+      TEvent r = mem_event(s2, EvKind::read, weak, Proxy::async, src, in), w = mem_event(s2, EvKind::write, weak, Proxy::async, dst, in);
+      r.value = w.value = v;
+      w.data = {idx};
+      s2.events.push_back(r);
+      s2.events.push_back(w);
+      run(std::move(s2), pc + 1);
+    }
+  }
   // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported.
   bool fence_event(State& s, const Instr& in, const std::vector<std::string>& parts) {
     const std::string& op = parts[0];
@@ -579,7 +688,13 @@ struct Runner {
     e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
     e.text = in.opcode;
     if (parts.size() >= 2 && parts[1] == "proxy") {
-      if (parts.size() != 3) { fail(in, "unsupported fence '" + in.opcode + "'"); return false; }
+      if (parts.size() != 3) {
+        // fence.proxy.async.global / .shared::{cta,cluster} order one state space only (9.7.13.4), and the litmus
+        // engine's locations have none; the uni-directional forms neither.
+        fail(in, "unsupported fence '" + in.opcode + "' (of the proxy fences, the litmus engine models fence.proxy.alias, "
+                 ".surface, .texture, .constant and .async, over all state spaces)");
+        return false;
+      }
       e.proxy_fence = true;
       e.sem = Sem::acq_rel;
       e.scope = Scope::cta;
@@ -587,6 +702,7 @@ struct Runner {
       else if (parts[2] == "texture") e.proxy = Proxy::texture;
       else if (parts[2] == "constant") e.proxy = Proxy::constant;
       else if (parts[2] == "alias") e.alias_fence = true;
+      else if (parts[2] == "async") e.proxy = Proxy::async;  // 9.7.13.4: between the async and the generic proxy
       else { fail(in, "unsupported proxy fence '" + in.opcode + "'"); return false; }
       e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
     } else {
@@ -647,6 +763,8 @@ struct Runner {
         continue;
       }
       if (op == "atom" || op == "red") return run_rmw(s, in, parts, pc);
+      if (op == "mbarrier") return run_mbarrier(s, in, pc);
+      if (op == "cp") return run_bulk_copy(s, in, pc);
       if (op == "fence" || op == "membar") {
         if (!fence_event(s, in, parts)) return;
         ++pc;

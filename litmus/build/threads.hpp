@@ -84,6 +84,8 @@ struct Program {
   // barrier without a count waits for these (this dialect's reading of ISA 9.7.13.1's "all threads in the
   // CTA"); filled once the traces are known (note_barrier_users, litmus/enumerate/graph_builder.hpp).
   std::map<std::tuple<int, int, int>, std::set<int>> barrier_users;
+  // Per mbarrier object (physical location): the expected arrival count of its mbarrier.init (mbarrier_cells.hpp).
+  std::map<int, std::int64_t> mbarrier_expected;
 };
 
 // Builds the static view; unsupported constructs are reported (by name, with location) in diags.

@@ -6,7 +6,7 @@ namespace ptxcheck::cat {
 
 static const std::set<std::string> kSets = {
     "R", "W", "M", "F", "IW", "RMW", "RED", "RLX", "REL", "ACQ", "ACQ_REL", "SC", "WEAK", "VOL", "GEN", "SUR", "TEX",
-    "CON", "ALIAS", "PROXYF", "BAR", "CTA", "CLUSTER", "GPU", "SYS"};
+    "CON", "ASYNC", "ALIAS", "PROXYF", "BAR", "CTA", "CLUSTER", "GPU", "SYS"};
 static const std::set<std::string> kRels = {"po", "rf", "co", "rmw", "loc", "vloc", "po-loc", "sr", "incl", "scta",
                                             "syncbar", "sync_fence", "addr", "data", "ctrl", "id", "int", "ext"};
 

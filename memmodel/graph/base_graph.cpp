@@ -45,7 +45,10 @@ bool scope_includes(Scope s, const std::vector<ThreadPlace>& threads, int a, int
     case Scope::none: return false;
     case Scope::sys: return true;
     case Scope::gpu: return ta.gpu == tb.gpu;
-    case Scope::cluster: return ta.gpu == tb.gpu && (ta.cluster < 0 ? ta.cta == tb.cta : ta.cluster == tb.cluster);
+    // A CTA launched without a cluster is an implicit cluster of one CTA (ISA 2.2.2: "implicit cluster launch with
+    // default dimension 1x1x1"), so each scope includes the narrower ones: cta within cluster within gpu.
+    case Scope::cluster:
+      return ta.gpu == tb.gpu && ta.cluster == tb.cluster && (ta.cluster >= 0 || ta.cta == tb.cta);
     case Scope::cta: return ta.gpu == tb.gpu && ta.cta == tb.cta && ta.cluster == tb.cluster;
   }
   return false;
@@ -84,6 +87,7 @@ void add_sets(Execution& x, const std::vector<BaseEvent>& ev) {
   x.sets["SUR"] = mkset([](E e) { return e.proxy == Proxy::surface; });
   x.sets["TEX"] = mkset([](E e) { return e.proxy == Proxy::texture; });
   x.sets["CON"] = mkset([](E e) { return e.proxy == Proxy::constant; });
+  x.sets["ASYNC"] = mkset([](E e) { return e.proxy == Proxy::async; });
   x.sets["ALIAS"] = mkset([](E e) { return e.alias_fence; });
   x.sets["PROXYF"] = mkset([](E e) { return e.proxy_fence; });
   x.sets["CTA"] = mkset([](E e) { return e.scope == Scope::cta; });

@@ -15,7 +15,8 @@ namespace ptxcheck::mm {
 enum class EvKind { read, write, fence, barrier };
 enum class Sem { weak, relaxed, acquire, release, acq_rel, sc, volatile_ };
 enum class Scope { none, cta, cluster, gpu, sys };
-enum class Proxy { generic, surface, texture, constant };
+// async: cp{.reduce}.async.bulk and the other operations ISA 9.7.9.25.2 puts in the asynchronous proxy.
+enum class Proxy { generic, surface, texture, constant, async };
 
 // An instruction's ISA 8.4 semantics and 8.5 scope as the graph tags them: .mmio is relaxed at system scope like
 // .volatile (8.4.2, 9.7.9.8).
@@ -34,7 +35,9 @@ std::optional<RmwSems> rmw_sems(Sem s);
 // does not wait. At CTA scope.
 inline Sem barrier_sem(bool arrive) { return arrive ? Sem::release : Sem::acq_rel; }
 
-// Where a thread runs, for scopes (ISA 8.5): cluster -1 when the test names none (.cluster is then the CTA).
+// Where a thread runs, for scopes (ISA 8.5): cluster -1 when the test names none (.cluster is then the CTA, an
+// implicit cluster of one CTA, ISA 2.2.2). A CTA is (gpu, cluster, cta): with a cluster named, `cta` is the CTA's
+// identifier within its cluster (2.2.2: "Each CTA in a cluster has a unique CTA identifier within its cluster").
 struct ThreadPlace {
   int cta = 0, cluster = -1, gpu = 0;
 };

@@ -3,6 +3,7 @@
 ptxcheck_unit_test(NAME memmodel
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_cat_parse.cpp
           ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_symbolic_eval.cpp
+          ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_scope_includes.cpp
   LIBS ptxcheck_memmodel)
 # Both litmus engines on every litmus test under ptx.cat and the two reference models (a few minutes each):
 # one CTest test per model, so that they run side by side.

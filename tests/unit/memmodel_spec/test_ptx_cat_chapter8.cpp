@@ -18,7 +18,7 @@ struct G {
   int add(Ev e) { ev.push_back(e); return (int)ev.size() - 1; }
   mm::Execution build() {
     int n = ev.size(); mm::Execution x; x.n = n;
-    for (auto s : {"R","W","M","F","IW","RMW","RED","RLX","REL","ACQ","ACQ_REL","SC","VOL","GEN","SUR","TEX","CON","ALIAS","PROXYF","BAR","WEAK","CTA","CLUSTER","GPU","SYS"}) x.sets[s] = mm::Set(n);
+    for (auto s : {"R","W","M","F","IW","RMW","RED","RLX","REL","ACQ","ACQ_REL","SC","VOL","GEN","SUR","TEX","CON","ASYNC","ALIAS","PROXYF","BAR","WEAK","CTA","CLUSTER","GPU","SYS"}) x.sets[s] = mm::Set(n);
     for (auto r : {"po","rf","co","rmw","loc","vloc","po-loc","sr","incl","scta","syncbar","sync_fence","addr","data","ctrl","id","int","ext"}) x.rels[r] = mm::Rel(n);
     for (int i = 0; i < n; ++i) {
       auto& e = ev[i]; x.labels.push_back(e.name);

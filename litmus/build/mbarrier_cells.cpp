@@ -1,0 +1,133 @@
+// mbarrier cells as memory events on a counter of arrivals (mbarrier_cells.hpp).
+#include "litmus/build/mbarrier_cells.hpp"
+
+#include <map>
+
+namespace ptxcheck::litmus {
+namespace {
+using ptx::ir::MbarrierOp;
+
+std::vector<std::string> words_of(const std::string& opcode) {
+  std::vector<std::string> v;
+  std::size_t a = 0;
+  for (;;) {
+    auto b = opcode.find('.', a);
+    v.push_back(opcode.substr(a, b - a));
+    if (b == std::string::npos) return v;
+    a = b + 1;
+  }
+}
+bool is_integer(const std::string& s) {
+  std::size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+std::string strip_brackets(const std::string& s) {
+  return s.size() >= 2 && s.front() == '[' && s.back() == ']' ? s.substr(1, s.size() - 2) : s;
+}
+// 9.7.13.15.2: expected arrival counts lie in [1, 2^20 - 1].
+constexpr std::int64_t kMaxCount = (1 << 20) - 1;
+}  // namespace
+
+std::optional<MbarrierCell> decode_mbarrier_cell(const Instr& in, std::string& why) {
+  auto words = words_of(in.opcode);
+  if (words[0] != "mbarrier") return why = "not an mbarrier instruction", std::nullopt;
+  words.erase(words.begin());
+  ptx::ir::Instruction ins;
+  ins.op = ptx::ir::Opcode::mbarrier_;
+  for (const auto& w : ptx::ir::decode_qualifiers(ins.op, words, ins.q))
+    return why = "unsupported qualifier '." + w + "' in '" + in.opcode + "'", std::nullopt;
+  MbarrierCell c;
+  c.op = ptx::ir::mbarrier_op(ins);
+  const std::string name = "'" + in.opcode + "'";
+  // What the counter reading leaves out: tx-count (9.7.13.15.5), a changing expected count (arrive_drop,
+  // 9.7.13.15.14), the undefined .noComplete completion (9.7.13.15.13), invalidation and pending_count.
+  if (ins.q.has(ptx::ir::Flag::expect_tx) || c.op == MbarrierOp::expect_tx || c.op == MbarrierOp::complete_tx)
+    return why = "unsupported instruction " + name + " (mbarrier tx-count, ISA 9.7.13.15.5, is not modelled)", std::nullopt;
+  if (ins.q.has_word("arrive_drop"))
+    return why = "unsupported instruction " + name + " (arrive_drop changes the expected count, ISA 9.7.13.15.14; not modelled)", std::nullopt;
+  if (ins.q.has_word("noComplete"))
+    return why = "unsupported instruction " + name + " (.noComplete, ISA 9.7.13.15.13, is not modelled)", std::nullopt;
+  const std::size_t n = in.operands.size();
+  switch (c.op) {
+    case MbarrierOp::init:  // mbarrier.init [addr], count (9.7.13.15.9)
+      c.object = 0, c.operands = 2;
+      break;
+    case MbarrierOp::arrive:  // mbarrier.arrive state, [addr]{, count} (9.7.13.15.13)
+      c.object = 1, c.operands = n == 3 ? 3 : 2;
+      break;
+    case MbarrierOp::wait:  // test_wait / try_wait waitComplete, [addr], state|phaseParity{, suspendTimeHint} (9.7.13.15.16)
+      c.object = 1, c.operands = n == 4 && ins.q.has(ptx::ir::Flag::try_wait) ? 4 : 3;
+      c.parity = ins.q.has(ptx::ir::Flag::parity);
+      break;
+    default:
+      return why = "unsupported instruction " + name + " (of the mbarrier operations, init, arrive, test_wait and try_wait are modelled)", std::nullopt;
+  }
+  if (n != c.operands) return why = name + " expects " + std::to_string(c.operands) + " operands", std::nullopt;
+  if (auto m = ptx::ir::mbarrier_order(ins)) c.order = *m;
+  // .sem = { .release, .relaxed } for arrive, { .acquire, .relaxed } for the waits; .scope = { .cta, .cluster }.
+  using MS = ptx::ir::MemorySemantics;
+  const MS allowed = c.op == MbarrierOp::arrive ? MS::release : MS::acquire;
+  if (c.op != MbarrierOp::init && ((c.order.sem != allowed && c.order.sem != MS::relaxed) ||
+                                   (c.order.scope != ptx::ir::Scope::cta && c.order.scope != ptx::ir::Scope::cluster)))
+    return why = "unsupported qualifiers in " + name + " (ISA 9.7.13.15.13, .16)", std::nullopt;
+  return c;
+}
+
+bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
+  auto refuse = [&](const Instr& in, const std::string& why) {
+    diags.push_back(make_diagnostic(t.text, t.file, in.offset, why));
+    return false;
+  };
+  std::map<int, const Instr*> other_access;  // physical location -> a non-mbarrier access of it
+  std::map<int, const Instr*> used;          // physical location -> an mbarrier cell on it
+  for (const auto& th : p.threads)
+    for (const Instr& in : th.code) {
+      const bool mbar = words_of(in.opcode)[0] == "mbarrier";
+      if (!mbar) {
+        for (const auto& o : in.operands)  // (the dialect names a location with or without brackets)
+          if (auto it = p.vloc_of.find(strip_brackets(o)); it != p.vloc_of.end()) other_access.emplace(p.phys_of[it->second], &in);
+        continue;
+      }
+      std::string why;
+      const auto c = decode_mbarrier_cell(in, why);
+      if (!c) return refuse(in, why);
+      const std::string object = strip_brackets(in.operands[c->object]);
+      const auto it = p.vloc_of.find(object);
+      if (it == p.vloc_of.end()) return refuse(in, "unknown location '" + object + "'");
+      const int loc = p.phys_of[it->second];
+      used.emplace(loc, &in);
+      if (c->op != MbarrierOp::init) continue;
+      const std::string& count = in.operands[1];
+      if (!is_integer(count)) return refuse(in, "'" + in.opcode + "': the litmus engine needs the count as an immediate");
+      const std::int64_t n = std::stoll(count);
+      if (n < 1 || n > kMaxCount) return refuse(in, "'" + in.opcode + "': count " + count + " is outside [1, 2^20 - 1] (ISA 9.7.13.15.9)");
+      if (!p.mbarrier_expected.emplace(loc, n).second)
+        return refuse(in, "a second mbarrier.init of '" + p.pnames[loc] + "': undefined on an initialized object (ISA 9.7.13.15.9); mbarrier.inval is not modelled");
+    }
+  for (const auto& [loc, in] : used) {
+    if (!p.mbarrier_expected.count(loc))
+      return refuse(*in, "'" + p.pnames[loc] + "' has no mbarrier.init: an mbarrier operation on an uninitialized object is undefined (ISA 9.7.13.15)");
+    if (auto o = other_access.find(loc); o != other_access.end())
+      return refuse(*o->second, "'" + p.pnames[loc] + "' is an mbarrier object: any other instruction on it is undefined (ISA 9.7.13.15)");
+    if (p.init[static_cast<std::size_t>(loc)] != 0)
+      return refuse(*in, "'" + p.pnames[loc] + "' is an mbarrier object: its initial value must be 0, the arrival count an init starts from");
+  }
+  return true;
+}
+
+std::optional<bool> mbarrier_parity_complete(std::int64_t arrivals, std::int64_t expected, std::int64_t parity) {
+  if (parity != 0 && parity != 1) return std::nullopt;
+  return parity != mbarrier_phase(arrivals, expected) % 2;
+}
+
+std::optional<bool> mbarrier_state_complete(std::int64_t arrivals, std::int64_t expected, std::int64_t state) {
+  const std::int64_t phase = mbarrier_phase(arrivals, expected);
+  if (phase > state + 1) return std::nullopt;
+  // phase < state: a value older than this thread's own arrive, which coherence (8.10.5) keeps it from reading.
+  return phase == state + 1;
+}
+
+}  // namespace ptxcheck::litmus
