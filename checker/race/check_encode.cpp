@@ -150,8 +150,11 @@ z3::expr KernelCheck::u32(std::uint64_t v) { return c.bv_val(v, 32); }
 
 z3::expr KernelCheck::warp_of(const ThreadEncoding& t) { return z3::udiv(linear_tid(t.tid, launch), u32(32)); }
 
-// Whether scope `sc` of one thread includes the other (strength.hpp), by the clusters of constrain_pair.
-z3::expr KernelCheck::includes(ptx::ir::Scope sc) { return scope_includes(sc, same_cta, same_cluster, c.bool_val(true)); }
+// Whether scope `sc` of one thread includes the other (semantics/ir/scope.hpp), by the clusters of constrain_pair;
+// both threads run on the launch's one GPU.
+z3::expr KernelCheck::includes(ptx::ir::Scope sc) {
+  return scope_includes(sc, ptx::ir::Placement<z3::expr>{same_cta, same_cluster, c.bool_val(true), c.bool_val(true)});
+}
 
 void KernelCheck::collect_lane_facts() {
   z3::expr bits = c.bool_val(true);

@@ -134,7 +134,7 @@ bool KernelCheck::never_conflict(const Access& a, const Access& b) {
 bool KernelCheck::always_morally_strong(const Access& a, const Access& b) {
   if (!a.strong || !b.strong || a.size != b.size || a.size == 0 || (a.size & (a.size - 1))) return false;
   bool shared = a.space == Space::shared || b.space == Space::shared;
-  auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, false, false, true); };
+  auto wide = [&](ptx::ir::Scope sc) { return shared || scope_includes(sc, Nearness::same_gpu); };
   return wide(a.scope) && wide(b.scope);
 }
 

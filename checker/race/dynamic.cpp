@@ -786,7 +786,7 @@ class Detector final : public ptx::interp::Observer {
   std::uint64_t cluster_of_cta(std::uint64_t cta) const { return cluster_of_ctaid(ptx::interp::thread_ref_of(cta * cta_size_, grid_, block_).ctaid); }
   Nearness nearness(std::uint64_t cta_a, std::uint64_t cta_b) const {
     if (cta_a == cta_b) return Nearness::same_cta;
-    return cluster_of_cta(cta_a) == cluster_of_cta(cta_b) ? Nearness::same_cluster : Nearness::other;
+    return cluster_of_cta(cta_a) == cluster_of_cta(cta_b) ? Nearness::same_cluster : Nearness::same_gpu;  // one GPU
   }
   Release release_of(const ThreadRef& t, Scope scope, const VectorClock& clock) const { return Release{t.cta, cluster_of(t), scope, clock}; }
 

@@ -59,9 +59,9 @@ std::vector<bool> envreg_registers(const ptx::ir::Function& f) {
   return derived;
 }
 
+// The operation's scope includes every thread of the grid (ISA 8.5; one GPU).
 bool wide(const ptx::ir::Instruction& in, bool atomic) {
-  auto sc = strength_of(in, atomic).scope;
-  return sc == ptx::ir::Scope::gpu || sc == ptx::ir::Scope::sys;
+  return scope_includes(strength_of(in, atomic).scope, Nearness::same_gpu);
 }
 
 }  // namespace

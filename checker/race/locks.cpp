@@ -97,23 +97,11 @@ std::optional<std::uint64_t> stored_constant(const ptx::ir::Function& f, const C
   return constant_at(f, g, i, *m->written_value_of(in));
 }
 
-}  // namespace
-
-const Access* lock_access(const ThreadEncoding& t, const LockSite& s) { return access_of(t, s.rmw); }
-
-std::optional<z3::expr> lock_address(const ThreadEncoding& t, const LockSite& s) {
-  if (const Access* a = lock_access(t, s)) return a->addr;
-  return std::nullopt;
-}
-
-CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t,
-                                        const std::function<bool(std::uint32_t, std::uint32_t)>& barrier_between) {
-  const Cfg& g = p.cfg;
-  const auto n = static_cast<std::uint32_t>(f.body.size());
-  CriticalSections out;
-  out.guarded.assign(n, {});
+// Step 1: the lock-taking RMWs whose allocation is known (the others are rejected), each marked per-CTA when its
+// lock is global and some RMW of it takes it with .cta scope (it can only be a per-CTA one, see locks.hpp).
+std::vector<Candidate> lock_candidates(const ptx::ir::Function& f, const Cfg& g, const ThreadEncoding& t, CriticalSections& out) {
   std::vector<Candidate> cands;
-  for (std::uint32_t i = 0; i < n; ++i)
+  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(f.body.size()); ++i)
     if (g.block_of[i] >= 0)
       if (auto c = lock_site(f, g, i)) {
         const Access* a = access_of(t, i);
@@ -122,121 +110,160 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
         c->site.space = a->space;
         cands.push_back(*c);
       }
-  if (cands.empty()) return out;
-  const std::size_t S = cands.size();
-  // A global lock some RMW of which takes it with .cta scope can only be a per-CTA one (see locks.hpp).
   std::set<int> cta_scoped_global;
   for (const auto& c : cands)
     if (c.site.space != Space::shared && access_of(t, c.site.rmw)->scope == ptx::ir::Scope::cta) cta_scoped_global.insert(c.site.object);
   for (auto& c : cands) c.site.cta_private = cta_scoped_global.count(c.site.object) > 0;
-  // The scope every lock operation needs (see locks.hpp): .cta for a lock in shared memory or a per-CTA one, else .gpu.
-  auto required = [&](std::size_t s) {
-    return scoped(cands[s].site.space == Space::shared || cands[s].site.cta_private ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu);
-  };
+  return cands;
+}
 
-  // Release writes of each site: a strong write of `unlocked`, of the lock's size, to the site's address term.
-  std::vector<std::map<std::uint32_t, std::uint8_t>> release(S);  // instruction -> the release level it gives
-  const std::vector<const Access*> rmw_access = [&] {
-    std::vector<const Access*> v;
-    for (const auto& c : cands) v.push_back(access_of(t, c.site.rmw));
-    return v;
-  }();
+// The scope every lock operation of a site needs (see locks.hpp): .cta for a lock in shared memory or a per-CTA
+// one, else .gpu.
+std::uint8_t required_level(const Candidate& c) {
+  return scoped(c.site.space == Space::shared || c.site.cta_private ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu);
+}
+
+// Per site: instruction -> the release level it gives.
+using Releases = std::vector<std::map<std::uint32_t, std::uint8_t>>;
+
+// Step 2: the release writes of each site: a strong write of `unlocked`, of the lock's size, to the site's address
+// term. `rmw_access`: each site's lock RMW in `t`.
+Releases release_writes(const ptx::ir::Function& f, const Cfg& g, const ThreadEncoding& t, const std::vector<Candidate>& cands,
+                        const std::vector<const Access*>& rmw_access) {
+  Releases release(cands.size());
   for (const auto& a : t.accesses) {
     if (!a.write || !a.strong) continue;
     auto value = stored_constant(f, g, a.instr);
     if (!value) continue;
-    for (std::size_t s = 0; s < S; ++s) {
+    for (std::size_t s = 0; s < cands.size(); ++s) {
       const Access& lock = *rmw_access[s];
       if (a.instr == cands[s].site.rmw || a.size != lock.size || masked(*value, cands[s].bits) != cands[s].site.unlocked) continue;
       if (!z3::eq(a.addr, lock.addr)) continue;
       release[s][a.instr] = release_operation(f.body[a.instr]) ? scoped(a.scope) : kHeld;
     }
   }
+  return release;
+}
 
-  // A site's lock address is one term per iteration of the loops around its RMW and releases, so a held lock (or a
-  // release ahead) is not carried across the back edge of such a loop: the next iteration's term names another lock.
-  std::vector<std::set<int>> loop_headers(S);  // site -> headers of the loops around its RMW or a release
-  for (std::size_t s = 0; s < S; ++s) {
-    std::vector<std::uint32_t> ops{cands[s].site.rmw};
-    for (const auto& [w, level] : release[s]) ops.push_back(w);
-    for (const auto& loop : g.loops)
-      for (auto op : ops)
-        if (loop.body.count(g.block_of[op])) loop_headers[s].insert(loop.header);
-  }
-  auto crosses = [&](std::size_t s, std::uint32_t from, std::uint32_t to) {
-    return g.back.count({g.block_of[from], g.block_of[to]}) && loop_headers[s].count(g.block_of[to]);
-  };
-
+// Step 3: the dataflow levels of every site at every instruction, forward (held and acquired on every path to it)
+// and backward (released on every path from it).
+class LockFlow {
+ public:
   using State = std::vector<std::uint8_t>;
-  auto meet = [](State& into, const State& v) { for (std::size_t s = 0; s < into.size(); ++s) into[s] = std::min(into[s], v[s]); };
-  // Forward: held and acquired on every path to an instruction (its state before it executes).
-  std::vector<State> fwd(n, State(S, kTop));
-  std::vector<bool> fwd_seen(n, false);
-  auto fwd_after = [&](std::uint32_t i, std::uint32_t next) {
-    State v = fwd[i];
-    if (auto fk = memory_fence(f.body[i]); fk && acquire_fence(fk->sem))
-      for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
-    for (std::size_t s = 0; s < S; ++s) {
-      if (release[s].count(i)) v[s] = kFree;
-      if (cands[s].branch == i && cands[s].acquired_next == next) v[s] = std::max(kHeld, cands[s].acquire_level);
-      if (crosses(s, i, next)) v[s] = kFree;
+
+  LockFlow(const ptx::ir::Function& f, const Cfg& g, const std::vector<Candidate>& cands, const Releases& release)
+      : f_(f), g_(g), cands_(cands), release_(release), n_(static_cast<std::uint32_t>(f.body.size())), S_(cands.size()),
+        fwd_(n_, State(S_, kTop)), fwd_seen_(n_, false), bwd_in_(n_, State(S_, kTop)), loop_headers_(S_) {
+    // A site's lock address is one term per iteration of the loops around its RMW and releases, so a held lock (or
+    // a release ahead) is not carried across the back edge of such a loop: the next iteration's term names another
+    // lock.
+    for (std::size_t s = 0; s < S_; ++s) {
+      std::vector<std::uint32_t> ops{cands_[s].site.rmw};
+      for (const auto& [w, level] : release_[s]) ops.push_back(w);
+      for (const auto& loop : g_.loops)
+        for (auto op : ops)
+          if (loop.body.count(g_.block_of[op])) loop_headers_[s].insert(loop.header);
     }
-    return v;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (g.block_of[i] < 0) continue;
-      State v(S, i == 0 ? kFree : kTop);
-      bool any = i == 0;
-      for (auto q : previous_instructions(g, i))
-        if (fwd_seen[q]) { meet(v, fwd_after(q, i)); any = true; }
-      if (!any) continue;
-      if (!fwd_seen[i] || v != fwd[i]) { fwd[i] = v; fwd_seen[i] = true; changed = true; }
-    }
+    forward();
+    backward();
   }
-  // Backward: on every path from an instruction (its state after it executes), a release fence and then a release
-  // write of the site's lock; paths that end (ret, exit, trap) without one give kFree.
-  std::vector<State> bwd_in(n, State(S, kTop));
-  auto ends = [&](const ptx::ir::Instruction& in) {
-    return in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::trap_ || in.op == Opcode::brx_;
-  };
-  auto bwd_out = [&](std::uint32_t i) {
-    State v(S, kTop);
-    const auto next = next_instructions(g, i);
-    if (next.empty() || ends(f.body[i])) v.assign(S, kFree);
+
+  // The state before instruction i executes, when some path reaches it.
+  const State* before(std::uint32_t i) const { return fwd_seen_[i] ? &fwd_[i] : nullptr; }
+  // The state after instruction i executes: on every path from it, a release fence and then a release write of the
+  // site's lock; paths that end (ret, exit, trap) without one give kFree.
+  State after(std::uint32_t i) const {
+    State v(S_, kTop);
+    const auto next = next_instructions(g_, i);
+    if (next.empty() || ends(f_.body[i])) v.assign(S_, kFree);
     for (auto q : next) {
-      State w = bwd_in[q];
-      for (std::size_t s = 0; s < S; ++s) if (crosses(s, i, q)) w[s] = kFree;
+      State w = bwd_in_[q];
+      for (std::size_t s = 0; s < S_; ++s) if (crosses(s, i, q)) w[s] = kFree;
       meet(v, w);
     }
     return v;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::uint32_t i = n; i-- > 0;) {
-      if (g.block_of[i] < 0) continue;
-      State v = bwd_out(i);
-      if (auto fk = memory_fence(f.body[i]); fk && release_fence(fk->sem))
-        for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
-      for (std::size_t s = 0; s < S; ++s)
-        if (auto it = release[s].find(i); it != release[s].end()) v[s] = it->second;
-      if (v != bwd_in[i]) { bwd_in[i] = v; changed = true; }
+  }
+
+ private:
+  static void meet(State& into, const State& v) { for (std::size_t s = 0; s < into.size(); ++s) into[s] = std::min(into[s], v[s]); }
+  static bool ends(const ptx::ir::Instruction& in) {
+    return in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::trap_ || in.op == Opcode::brx_;
+  }
+  bool crosses(std::size_t s, std::uint32_t from, std::uint32_t to) const {
+    return g_.back.count({g_.block_of[from], g_.block_of[to]}) && loop_headers_[s].count(g_.block_of[to]);
+  }
+
+  State forward_after(std::uint32_t i, std::uint32_t next) const {
+    State v = fwd_[i];
+    if (auto fk = memory_fence(f_.body[i]); fk && acquire_fence(fk->sem))
+      for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
+    for (std::size_t s = 0; s < S_; ++s) {
+      if (release_[s].count(i)) v[s] = kFree;
+      if (cands_[s].branch == i && cands_[s].acquired_next == next) v[s] = std::max(kHeld, cands_[s].acquire_level);
+      if (crosses(s, i, next)) v[s] = kFree;
+    }
+    return v;
+  }
+  void forward() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::uint32_t i = 0; i < n_; ++i) {
+        if (g_.block_of[i] < 0) continue;
+        State v(S_, i == 0 ? kFree : kTop);
+        bool any = i == 0;
+        for (auto q : previous_instructions(g_, i))
+          if (fwd_seen_[q]) { meet(v, forward_after(q, i)); any = true; }
+        if (!any) continue;
+        if (!fwd_seen_[i] || v != fwd_[i]) { fwd_[i] = v; fwd_seen_[i] = true; changed = true; }
+      }
+    }
+  }
+  void backward() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::uint32_t i = n_; i-- > 0;) {
+        if (g_.block_of[i] < 0) continue;
+        State v = after(i);
+        if (auto fk = memory_fence(f_.body[i]); fk && release_fence(fk->sem))
+          for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
+        for (std::size_t s = 0; s < S_; ++s)
+          if (auto it = release_[s].find(i); it != release_[s].end()) v[s] = it->second;
+        if (v != bwd_in_[i]) { bwd_in_[i] = v; changed = true; }
+      }
     }
   }
 
-  // The lock discipline, per allocation: every write that may reach it is a site's RMW (same values and size) or a
-  // release executed while holding that site's lock; every lock operation has the required scope.
+  const ptx::ir::Function& f_;
+  const Cfg& g_;
+  const std::vector<Candidate>& cands_;
+  const Releases& release_;
+  std::uint32_t n_;
+  std::size_t S_;
+  std::vector<State> fwd_;
+  std::vector<bool> fwd_seen_;
+  std::vector<State> bwd_in_;
+  std::vector<std::set<int>> loop_headers_;  // site -> headers of the loops around its RMW or a release
+};
+
+// Step 4: the lock discipline, per allocation: every write that may reach it is a site's RMW (same values and size)
+// or a release executed while holding that site's lock; every lock operation has the required scope. Returns the
+// allocations that break it (one rejection each in `out`).
+std::set<int> lock_discipline(const ThreadEncoding& t, const std::vector<Candidate>& cands, const std::vector<const Access*>& rmw_access,
+                              const Releases& release, const LockFlow& flow,
+                              const std::function<bool(std::uint32_t, std::uint32_t)>& barrier_between, CriticalSections& out) {
+  const std::size_t S = cands.size();
   std::set<int> bad_objects;
   auto reject = [&](int object, std::uint32_t instr, const std::string& why) {
     if (bad_objects.insert(object).second) out.rejected.push_back({instr, why});
   };
   std::map<std::uint32_t, bool> release_held;  // release write -> some site of its lock is held before it
   for (std::size_t s = 0; s < S; ++s) {
-    if (scoped(rmw_access[s]->scope) < required(s))
+    if (scoped(rmw_access[s]->scope) < required_level(cands[s]))
       reject(cands[s].site.object, cands[s].site.rmw, "the lock RMW's scope does not include every thread that may take the lock");
-    for (const auto& [w, level] : release[s])
-      release_held[w] = release_held[w] || (fwd_seen[w] && fwd[w][s] >= kHeld && fwd[w][s] != kTop);
+    for (const auto& [w, level] : release[s]) {
+      const LockFlow::State* held = flow.before(w);
+      release_held[w] = release_held[w] || (held && (*held)[s] >= kHeld && (*held)[s] != kTop);
+    }
   }
   for (const auto& [w, held] : release_held)
     if (!held)
@@ -255,7 +282,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
         if (a.instr == o.site.rmw)
           protocol = o.site.unlocked == c.site.unlocked && o.site.locked == c.site.locked && a.size == rmw_access[s]->size;
         else if (release[r].count(a.instr))
-          protocol = scoped(a.scope) >= required(r) && o.site.unlocked == c.site.unlocked;
+          protocol = scoped(a.scope) >= required_level(o) && o.site.unlocked == c.site.unlocked;
       }
       if (!protocol && c.site.space == Space::shared) {
         protocol = true;  // an initialisation or reset that barriers keep apart from every lock operation
@@ -268,7 +295,35 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
       if (!protocol) reject(c.site.object, a.instr, "a write that is no lock operation may reach the lock");
     }
   }
+  return bad_objects;
+}
 
+}  // namespace
+
+const Access* lock_access(const ThreadEncoding& t, const LockSite& s) { return access_of(t, s.rmw); }
+
+std::optional<z3::expr> lock_address(const ThreadEncoding& t, const LockSite& s) {
+  if (const Access* a = lock_access(t, s)) return a->addr;
+  return std::nullopt;
+}
+
+CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t,
+                                        const std::function<bool(std::uint32_t, std::uint32_t)>& barrier_between) {
+  const Cfg& g = p.cfg;
+  const auto n = static_cast<std::uint32_t>(f.body.size());
+  CriticalSections out;
+  out.guarded.assign(n, {});
+  const std::vector<Candidate> cands = lock_candidates(f, g, t, out);
+  if (cands.empty()) return out;
+  const std::size_t S = cands.size();
+  std::vector<const Access*> rmw_access;
+  for (const auto& c : cands) rmw_access.push_back(access_of(t, c.site.rmw));
+  const Releases release = release_writes(f, g, t, cands, rmw_access);
+  const LockFlow flow(f, g, cands, release);
+  const std::set<int> bad_objects = lock_discipline(t, cands, rmw_access, release, flow, barrier_between, out);
+
+  // Step 5: the sites that keep their discipline, and the instructions each protects: acquired at the required
+  // scope on every path to it and released so on every path from it.
   std::vector<int> index(S, -1);
   for (std::size_t s = 0; s < S; ++s) {
     if (bad_objects.count(cands[s].site.object)) continue;
@@ -276,12 +331,13 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
     out.sites.push_back(cands[s].site);
   }
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (g.block_of[i] < 0 || !fwd_seen[i]) continue;
-    const State after = bwd_out(i);
+    const LockFlow::State* before = g.block_of[i] >= 0 ? flow.before(i) : nullptr;
+    if (!before) continue;
+    const LockFlow::State after = flow.after(i);
     for (std::size_t s = 0; s < S; ++s) {
       if (index[s] < 0) continue;
-      const std::uint8_t acquired = fwd[i][s], released = after[s];
-      if (acquired == kTop || acquired < required(s) || released < required(s)) continue;
+      const std::uint8_t acquired = (*before)[s], released = after[s];
+      if (acquired == kTop || acquired < required_level(cands[s]) || released < required_level(cands[s])) continue;
       out.guarded[i].push_back(index[s]);
     }
   }

@@ -205,8 +205,12 @@ class Explorer {
     Frame fr{*this, s};
     std::uint64_t v = 0;
     if (o.kind == OK::Address) {
-      if (o.base_kind == Operand::BaseKind::Register) v = fr.read(Operand{.kind = OK::Register, .reg = o.reg}, 64, false).u64();
-      else if (o.base_kind == Operand::BaseKind::Variable) v = base_of(o.var);
+      if (o.base_kind == Operand::BaseKind::Register) {
+        Operand base;
+        base.kind = OK::Register;
+        base.reg = o.reg;
+        v = fr.read(base, 64, false).u64();
+      } else if (o.base_kind == Operand::BaseKind::Variable) v = base_of(o.var);
       v += static_cast<std::uint64_t>(o.offset);
     } else {
       v = fr.read(o, 64, false).u64();

@@ -4,6 +4,7 @@
 
 #include "semantics/ir/ir.hpp"
 #include "semantics/ir/memory_order.hpp"
+#include "semantics/ir/scope.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,23 +23,13 @@ inline Strength strength_of(const ptx::ir::Instruction& in, bool atomic) {
   return Strength{m.strong, m.scope};
 }
 
-// ISA 8.5: whether `scope`, specified by one thread, includes another thread: .cta the threads of its CTA,
-// .cluster those of its cluster (2.2.2; without cluster dimensions at launch every CTA is a cluster of its own, an
-// implicit 1x1x1 cluster, so same_cluster is same_cta there), .gpu and .sys every thread of the launch (one device).
-template <class Bool> Bool scope_includes(ptx::ir::Scope scope, Bool same_cta, Bool same_cluster, Bool always) {
-  if (scope == ptx::ir::Scope::cta) return same_cta;
-  return scope == ptx::ir::Scope::cluster ? same_cluster : always;
-}
-
-// How near two threads are, for scope_includes: the widest scope a thread may specify that still leaves the
-// other out is one level below.
-enum class Nearness : std::uint8_t { same_cta, same_cluster, other };
-inline bool scope_includes(ptx::ir::Scope scope, Nearness n) {
-  return scope_includes(scope, n == Nearness::same_cta, n != Nearness::other, true);
-}
-// How far a scope reaches: 0 its CTA only, 1 its cluster, 2 every thread.
+// ISA 8.5: which threads a scope includes is semantics/ir/scope.hpp's. Both race engines check one launch on one
+// GPU: the other thread is at most Nearness::same_gpu, and .gpu and .sys include every thread of the launch.
+using ptx::ir::Nearness;
+using ptx::ir::scope_includes;
+// How far a scope reaches in the launch: 0 its CTA only, 1 its cluster, 2 every thread.
 inline std::size_t reach(ptx::ir::Scope scope) {
-  return scope_includes(scope, Nearness::other) ? 2 : scope_includes(scope, Nearness::same_cluster) ? 1 : 0;
+  return scope_includes(scope, Nearness::same_gpu) ? 2 : scope_includes(scope, Nearness::same_cluster) ? 1 : 0;
 }
 
 // Which operations and fences release and acquire (ISA 8.8) is the model's: checker/race/model_rules.hpp.

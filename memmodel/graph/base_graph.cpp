@@ -37,21 +37,22 @@ std::optional<RmwSems> rmw_sems(Sem s) {
   }
 }
 
+ptx::ir::Nearness nearness(const ThreadPlace& a, const ThreadPlace& b) {
+  using N = ptx::ir::Nearness;
+  if (a.gpu != b.gpu) return N::other_gpu;
+  // CTA indices count within a cluster when the test names clusters.
+  if (a.cta == b.cta && a.cluster == b.cluster) return N::same_cta;
+  // A thread naming no cluster is alone with its CTA in an implicit 1x1x1 cluster (ISA 2.2.2).
+  return a.cluster >= 0 && a.cluster == b.cluster ? N::same_cluster : N::same_gpu;
+}
+
 bool scope_includes(Scope s, const std::vector<ThreadPlace>& threads, int a, int b) {
-  if (a < 0 || b < 0) return false;
-  const ThreadPlace& ta = threads[static_cast<std::size_t>(a)];
-  const ThreadPlace& tb = threads[static_cast<std::size_t>(b)];
-  switch (s) {
-    case Scope::none: return false;
-    case Scope::sys: return true;
-    case Scope::gpu: return ta.gpu == tb.gpu;
-    // A CTA launched without a cluster is an implicit cluster of one CTA (ISA 2.2.2: "implicit cluster launch with
-    // default dimension 1x1x1"), so each scope includes the narrower ones: cta within cluster within gpu.
-    case Scope::cluster:
-      return ta.gpu == tb.gpu && ta.cluster == tb.cluster && (ta.cluster >= 0 || ta.cta == tb.cta);
-    case Scope::cta: return ta.gpu == tb.gpu && ta.cta == tb.cta && ta.cluster == tb.cluster;
-  }
-  return false;
+  if (a < 0 || b < 0 || s == Scope::none) return false;
+  const ptx::ir::Scope scope = s == Scope::cta       ? ptx::ir::Scope::cta
+                               : s == Scope::cluster ? ptx::ir::Scope::cluster
+                               : s == Scope::gpu     ? ptx::ir::Scope::gpu
+                                                     : ptx::ir::Scope::sys;
+  return ptx::ir::scope_includes(scope, nearness(threads[static_cast<std::size_t>(a)], threads[static_cast<std::size_t>(b)]));
 }
 
 namespace {

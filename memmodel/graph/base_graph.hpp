@@ -5,6 +5,7 @@
 
 #include "memmodel/graph/execution.hpp"
 #include "semantics/ir/ir.hpp"
+#include "semantics/ir/scope.hpp"
 
 #include <optional>
 #include <utility>
@@ -41,7 +42,10 @@ inline Sem barrier_sem(bool arrive) { return arrive ? Sem::release : Sem::acq_re
 struct ThreadPlace {
   int cta = 0, cluster = -1, gpu = 0;
 };
-// Whether scope `s`, specified by thread `a`, includes thread `b` (-1, the initial writes' "thread": never).
+// Where `b` runs seen from `a`, for ir::scope_includes (semantics/ir/scope.hpp).
+ptx::ir::Nearness nearness(const ThreadPlace& a, const ThreadPlace& b);
+// Whether scope `s`, specified by thread `a`, includes thread `b` (ISA 8.5, ir::scope_includes); never for a weak
+// access (Scope::none) nor for -1, the initial writes' "thread".
 bool scope_includes(Scope s, const std::vector<ThreadPlace>& threads, int a, int b);
 
 struct BaseEvent {

@@ -31,3 +31,8 @@ target_link_libraries(engine_times PRIVATE ptxcheck_litmus)
 ptxcheck_unit_test(NAME litmus_traces
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_compact_traces.cpp
   LIBS ptxcheck_litmus)
+# ISA 8.5 scope inclusion against Table 21 by hand, and the litmus engines' reading of it (thread places, incl and
+# sr, message passing at each scope); tests/unit/race/test_scope.cpp checks the race checker against the same table.
+ptxcheck_unit_test(NAME litmus_scope
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_scope.cpp
+  LIBS ptxcheck_litmus)

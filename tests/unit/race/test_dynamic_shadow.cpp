@@ -43,7 +43,7 @@ race::DynamicResult run(const std::string& body, std::uint32_t ctas, std::uint32
   l.grid = {ctas, 1, 1};
   l.block = {threads, 1, 1};
   l.buffers = {{"g", std::vector<std::uint8_t>(4096, 0)}};
-  l.params = {ptx::interp::ParamValue{"g", {}, 0}};
+  l.params = {ptx::interp::ParamValue{"g", {}, 0, {}}};
   auto d = race::check_execution(*built.module, l, o);
   REQUIRE(d.error.empty());
   REQUIRE(d.run.ok());

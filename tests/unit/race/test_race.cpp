@@ -132,7 +132,7 @@ TEST_CASE("every kernel in tests/unit/race/kernels gets its expected verdict") {
 }
 
 TEST_CASE("one report per race: a race between every pair of threads is reported once") {
-  Expectation e{"race", "64", "2"};
+  Expectation e{"race", "64", "2", {}, false, false, {}};
   auto o = options(e);
   auto r = race::run_file((kernels / "ww_same_index.cu").string(), o);
   REQUIRE(r.kernels.size() == 1);
@@ -196,7 +196,7 @@ TEST_CASE("block-scoped atomics across CTAs are not morally strong (ISA 8.6): th
 }
 
 TEST_CASE("JSON and SARIF renderings of a race") {
-  Expectation e{"race", "64", "2"};
+  Expectation e{"race", "64", "2", {}, false, false, {}};
   auto o = options(e);
   auto r = race::run_file((kernels / "ww_same_index.cu").string(), o);
   auto j = race::to_json(r);
