@@ -3,7 +3,7 @@
 # architecture and run under `ptxcheck exec`: the GEMM tutorials through gemm_harness.cu (their kernels and
 # launch code, checked exactly against a host GEMM at 256x128x256), the copy tutorials and the Blackwell ones
 # through their own main(), which checks its result. Every run is under --racecheck (the dynamic race engine,
-# ISA 8.7.1), whose verdict must be the one the list expects: `free`, `race` (wgmma_sm90 and 01_mma_sm100 read
+# ISA 8.7.1), whose verdict must be the one tutorials.txt gives: `free`, `race` (wgmma_sm90 and 01_mma_sm100 read
 # operands written through the generic proxy without fence.proxy.async, 9.7.15.5.2), or `unknown` with a reason
 # printed (03-05 rely on async-proxy accesses of two CTAs being ordered, which 8.9.5 does not say);
 # docs/race/async-proxy.md argues each.
@@ -13,27 +13,11 @@
 # pass than the floor (tests/cute/floor.txt).
 set -uo pipefail
 ptxcheck="$1"; here="$2"; corpus="$3"
-tutorial="$corpus/cutlass/examples/cute/tutorial"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-flags=(-std=c++17 --expt-relaxed-constexpr -I"$corpus/cutlass/include" -I"$corpus/cutlass/tools/util/include")
-
-# name  source  architecture  how (gemm:ELEMENT[:TN] runs the harness, TN: the tutorial implements only the TN
-# layout for this type; own runs the tutorial's main)  racecheck verdict
-cat > "$work/list" <<LIST
-sgemm_1 sgemm_1.cu sm_80 gemm:float free
-sgemm_2 sgemm_2.cu sm_80 gemm:float free
-sgemm_sm70 sgemm_sm70.cu sm_70 gemm:float free
-sgemm_sm80 sgemm_sm80.cu sm_80 gemm:cute::half_t:TN free
-tiled_copy tiled_copy.cu sm_80 own free
-tiled_copy_if tiled_copy_if.cu sm_80 own free
-wgmma_sm90 hopper/wgmma_sm90.cu sm_90a gemm:cute::half_t race
-wgmma_tma_sm90 hopper/wgmma_tma_sm90.cu sm_90a gemm:cute::half_t free
-01_mma_sm100 blackwell/01_mma_sm100.cu sm_100a own race
-02_mma_tma_sm100 blackwell/02_mma_tma_sm100.cu sm_100a own free
-03_mma_tma_multicast_sm100 blackwell/03_mma_tma_multicast_sm100.cu sm_100a own unknown
-04_mma_tma_2sm_sm100 blackwell/04_mma_tma_2sm_sm100.cu sm_100a own unknown
-05_mma_tma_epi_sm100 blackwell/05_mma_tma_epi_sm100.cu sm_100a own unknown
-LIST
+export CORPUS="$corpus" CUTE_DIR="$here"
+# shellcheck source=tests/cute/tutorial_build.sh
+. "$here/tutorial_build.sh"
+grep -v '^#' "$here/tutorials.txt" >"$work/list"
 
 # against_hardware NAME HOW OUT: the GEMM harness's HARNESS_INEXACT run (inputs that round, so accumulation order
 # shows) under the interpreter, against the record of the same run on an H200 (tests/hardware/h200/cute.txt,
@@ -55,15 +39,8 @@ export -f against_hardware
 
 # one NAME SOURCE ARCH HOW RACE: builds and runs one tutorial; writes "passed|failed|unsupported NAME: why" to NAME.result.
 one() {
-  local name=$1 source=$2 arch=$3 how=$4 want_race=$5 out="$work/$1"
-  local build=(nvcc -cudart shared -lineinfo -arch="$arch" "${flags[@]}" -o "$out.bin")
-  if [[ $how == gemm:* ]]; then
-    local element=${how#gemm:}
-    [[ $element == *:TN ]] && build+=(-DHARNESS_TN_ONLY) && element=${element%:TN}
-    build+=(-DTUTORIAL="\"$tutorial/$source\"" -DELEMENT="$element" "$here/gemm_harness.cu")
-  else
-    build+=(-I"$tutorial/$(dirname "$source")" "$tutorial/$source")
-  fi
+  local name=$1 source=$2 arch=$3 how=$4 want_race=$5 out="$work/$1" build
+  tutorial_build_command "$name" "$source" "$arch" "$how" "$out.bin" -cudart shared
   local start=$SECONDS
   if ! "${build[@]}" >"$out.nvcc" 2>&1; then
     local why; why=$(grep -m1 -iE "error|not defined|unsupported" "$out.nvcc" | cut -c1-160)
@@ -99,11 +76,9 @@ one() {
     echo "failed $name: exit $rc; $(tail -c 300 "$out.out" | tr '\n' ' ') ${said}" >"$out.result"
   fi
 }
-export -f one
-export ptxcheck here tutorial work
-export flags_text="${flags[*]}"
-# shellcheck disable=SC2016
-xargs -P "${JOBS:-2}" -L 1 bash -c 'flags=($flags_text); one "$@"' _ <"$work/list"
+export -f one tutorial_build_command
+export ptxcheck here work
+xargs -P "${JOBS:-2}" -L 1 bash -c 'one "$@"' _ <"$work/list"
 
 passed=0; failed=0; unsupported=0
 while read -r name _; do

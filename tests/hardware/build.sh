@@ -9,21 +9,15 @@ set -uo pipefail
 out=$1; corpus=$2; jobs=$3; shift 3
 parts=" ${*:-cute exec probes litmus} "
 here=$(cd "$(dirname "$0")/.." && pwd)
-tutorial="$corpus/cutlass/examples/cute/tutorial"
 mkdir -p "$out/cute" "$out/exec"
-flags=(-std=c++17 --expt-relaxed-constexpr -I"$corpus/cutlass/include" -I"$corpus/cutlass/tools/util/include")
-build_cute() {  # NAME SOURCE ARCH HOW (as in tests/cute/cute.sh's list)
-  local name=$1 source=$2 arch=$3 how=$4
-  [ -x "$out/cute/$name" ] && return  # built by an earlier run into the same OUT_DIR
-  local cmd=(nvcc -lineinfo -arch="$arch" "${flags[@]}" -o "$out/cute/$name")
-  if [[ $how == gemm:* ]]; then
-    local element=${how#gemm:}
-    [[ $element == *:TN ]] && cmd+=(-DHARNESS_TN_ONLY) && element=${element%:TN}
-    cmd+=(-DTUTORIAL="\"$tutorial/$source\"" -DELEMENT="$element" "$here/cute/gemm_harness.cu")
-  else
-    cmd+=(-I"$tutorial/$(dirname "$source")" "$tutorial/$source")
-  fi
-  "${cmd[@]}" >"$out/cute/$name.nvcc" 2>&1 || echo "nvcc failed: $name"
+export CORPUS="$corpus" CUTE_DIR="$here/cute"
+# shellcheck source=tests/cute/tutorial_build.sh
+. "$here/cute/tutorial_build.sh"
+build_cute() {  # NAME SOURCE ARCH HOW (tests/cute/tutorials.txt), with nvcc's static CUDA runtime
+  local build
+  [ -x "$out/cute/$1" ] && return  # built by an earlier run into the same OUT_DIR
+  tutorial_build_command "$1" "$2" "$3" "$4" "$out/cute/$1"
+  "${build[@]}" >"$out/cute/$1.nvcc" 2>&1 || echo "nvcc failed: $1"
 }
 build_exec() {  # FILE.cu: its own `// nvcc:` flags; sm_90a unless it names an architecture
   local cu=$1 name; name=$(basename "$1" .cu)
@@ -35,19 +29,11 @@ build_exec() {  # FILE.cu: its own `// nvcc:` flags; sm_90a unless it names an a
   # shellcheck disable=SC2086
   nvcc $arch $extra -I"$here/exec" -o "$out/exec/$name" "$cu" >"$out/exec/$name.nvcc" 2>&1 || echo "nvcc failed: $name"
 }
-export -f build_cute build_exec
-export out tutorial here flags_text="${flags[*]}"
-# The tutorials tests/cute/cute.sh lists for sm_70-sm_90a (the sm_100a ones cannot run on Hopper).
-[[ $parts == *" cute "* ]] && grep -vE "sm_100a|^#" <<'LIST' | xargs -P "$jobs" -L 1 bash -c 'flags=($flags_text); build_cute "$@"' _
-sgemm_1 sgemm_1.cu sm_80 gemm:float
-sgemm_2 sgemm_2.cu sm_80 gemm:float
-sgemm_sm70 sgemm_sm70.cu sm_70 gemm:float
-sgemm_sm80 sgemm_sm80.cu sm_80 gemm:cute::half_t:TN
-tiled_copy tiled_copy.cu sm_80 own
-tiled_copy_if tiled_copy_if.cu sm_80 own
-wgmma_sm90 hopper/wgmma_sm90.cu sm_90a gemm:cute::half_t
-wgmma_tma_sm90 hopper/wgmma_tma_sm90.cu sm_90a gemm:cute::half_t
-LIST
+export -f build_cute build_exec tutorial_build_command
+export out here
+# The tutorials of tests/cute/tutorials.txt for sm_70-sm_90a (the sm_100a ones cannot run on Hopper).
+[[ $parts == *" cute "* ]] && grep -vE "sm_100a|^#" "$here/cute/tutorials.txt" | cut -d' ' -f1-4 |
+  xargs -P "$jobs" -L 1 bash -c 'build_cute "$@"' _
 [[ $parts == *" exec "* ]] && ls "$here"/exec/*.cu | xargs -P "$jobs" -n 1 bash -c 'build_exec "$1"' _
 # The litmus runner: the repository's PTX litmus tests, the corpus's (litmus-ptx: Manual, Memalloy, Nvidia) and
 # the scalability families of 2-4 threads, named by the paths tests/hardware/check_litmus.py reads them from.

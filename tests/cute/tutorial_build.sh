@@ -1,0 +1,16 @@
+# Sourced by tests/cute/cute.sh and tests/hardware/build.sh: the one nvcc command that builds a tutorial of
+# tests/cute/tutorials.txt. tutorial_build_command NAME SOURCE ARCH HOW OUTPUT [NVCC FLAG...] fills the array
+# `build` (the caller's), with CORPUS naming ../shared/corpus and CUTE_DIR tests/cute.
+tutorial_build_command() {
+  local source=$2 arch=$3 how=$4 output=$5 tutorial="$CORPUS/cutlass/examples/cute/tutorial"  # $1: the name
+  shift 5
+  build=(nvcc "$@" -lineinfo -arch="$arch" -std=c++17 --expt-relaxed-constexpr -I"$CORPUS/cutlass/include"
+         -I"$CORPUS/cutlass/tools/util/include" -o "$output")
+  if [[ $how == gemm:* ]]; then
+    local element=${how#gemm:}
+    [[ $element == *:TN ]] && build+=(-DHARNESS_TN_ONLY) && element=${element%:TN}
+    build+=(-DTUTORIAL="\"$tutorial/$source\"" -DELEMENT="$element" "$CUTE_DIR/gemm_harness.cu")
+  else
+    build+=(-I"$tutorial/$(dirname "$source")" "$tutorial/$source")
+  fi
+}
