@@ -1,17 +1,13 @@
 // Bulk copies in the async proxy (async_proxy.hpp).
 #include "litmus/build/async_proxy.hpp"
 
+#include "litmus/build/cell_text.hpp"
 #include "memmodel/graph/base_graph.hpp"
 
 #include <map>
 #include <set>
 
 namespace ptxcheck::litmus {
-namespace {
-std::string strip_brackets(const std::string& s) {
-  return s.size() >= 2 && s.front() == '[' && s.back() == ']' ? s.substr(1, s.size() - 2) : s;
-}
-}  // namespace
 
 BulkCell bulk_cell(const Instr& in, std::string& why) {
   const std::string& op = in.opcode;

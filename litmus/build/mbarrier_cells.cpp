@@ -1,38 +1,20 @@
 // mbarrier cells as memory events on a counter of arrivals (mbarrier_cells.hpp).
 #include "litmus/build/mbarrier_cells.hpp"
 
+#include "litmus/build/cell_text.hpp"
+
 #include <map>
 
 namespace ptxcheck::litmus {
 namespace {
 using ptx::ir::MbarrierOp;
 
-std::vector<std::string> words_of(const std::string& opcode) {
-  std::vector<std::string> v;
-  std::size_t a = 0;
-  for (;;) {
-    auto b = opcode.find('.', a);
-    v.push_back(opcode.substr(a, b - a));
-    if (b == std::string::npos) return v;
-    a = b + 1;
-  }
-}
-bool is_integer(const std::string& s) {
-  std::size_t i = !s.empty() && s[0] == '-' ? 1 : 0;
-  if (i == s.size()) return false;
-  for (; i < s.size(); ++i)
-    if (s[i] < '0' || s[i] > '9') return false;
-  return true;
-}
-std::string strip_brackets(const std::string& s) {
-  return s.size() >= 2 && s.front() == '[' && s.back() == ']' ? s.substr(1, s.size() - 2) : s;
-}
 // 9.7.13.15.2: expected arrival counts lie in [1, 2^20 - 1].
 constexpr std::int64_t kMaxCount = (1 << 20) - 1;
 }  // namespace
 
 std::optional<MbarrierCell> decode_mbarrier_cell(const Instr& in, std::string& why) {
-  auto words = words_of(in.opcode);
+  auto words = split_dots(in.opcode);
   if (words[0] != "mbarrier") return why = "not an mbarrier instruction", std::nullopt;
   words.erase(words.begin());
   ptx::ir::Instruction ins;
@@ -85,7 +67,7 @@ bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& d
   std::map<int, const Instr*> used;          // physical location -> an mbarrier cell on it
   for (const auto& th : p.threads)
     for (const Instr& in : th.code) {
-      const bool mbar = words_of(in.opcode)[0] == "mbarrier";
+      const bool mbar = split_dots(in.opcode)[0] == "mbarrier";
       if (!mbar) {
         for (const auto& o : in.operands)  // (the dialect names a location with or without brackets)
           if (auto it = p.vloc_of.find(strip_brackets(o)); it != p.vloc_of.end()) other_access.emplace(p.phys_of[it->second], &in);

@@ -2,6 +2,8 @@
 // comparisons are the ISA's own definitions; reads take each value of a candidate set (one trace per choice).
 #include "litmus/build/threads.hpp"
 
+#include "litmus/build/cell_text.hpp"
+
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 
@@ -24,23 +26,6 @@ namespace ptxcheck::litmus {
 namespace {
 constexpr unsigned kWidth = 64;
 
-bool is_int(const std::string& s) {
-  if (s.empty()) return false;
-  std::size_t i = s[0] == '-' ? 1 : 0;
-  if (i == s.size()) return false;
-  for (; i < s.size(); ++i) if (s[i] < '0' || s[i] > '9') return false;
-  return true;
-}
-std::vector<std::string> split_dots(const std::string& s) {
-  std::vector<std::string> v;
-  std::size_t a = 0;
-  for (;;) {
-    auto b = s.find('.', a);
-    v.push_back(s.substr(a, b - a));
-    if (b == std::string::npos) return v;
-    a = b + 1;
-  }
-}
 // Opcodes the thread runner knows (the dialect's and chapter 8's); anything else is unsupported, named with its
 // location before any trace runs, so unreachable code cannot hide it.
 bool known_opcode(const std::string& op) {
@@ -63,10 +48,6 @@ std::optional<ptx::ir::Opcode> access_opcode(const std::string& op) {
 std::optional<ptx::ops::MemoryAccessForm> cell_access(const std::string& op) {
   const auto as_ptx = access_opcode(op);
   return as_ptx ? ptx::ops::memory_access(*as_ptx, ptx::ir::Qualifiers{}) : std::nullopt;
-}
-std::string strip_brackets(const std::string& s) {
-  if (s.size() >= 2 && s.front() == '[' && s.back() == ']') return s.substr(1, s.size() - 2);
-  return s;
 }
 }  // namespace
 
@@ -145,11 +126,11 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
       const auto access = cell_access(op);
       if (access && access->address < in.operands.size()) {
         auto n = strip_brackets(in.operands[access->address]);
-        if (!is_int(n) && !(n.size() > 1 && n[0] == 'r' && is_int(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
+        if (!is_integer(n) && !(n.size() > 1 && n[0] == 'r' && is_integer(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
       }
       if (op == "cp")  // a bulk copy's [dst], [src] (async_proxy.hpp)
         for (std::size_t k = 0; k < 2 && k < in.operands.size(); ++k)
-          if (auto n = strip_brackets(in.operands[k]); !is_int(n) && !p.vloc_of.count(n)) add_phys(n);
+          if (auto n = strip_brackets(in.operands[k]); !is_integer(n) && !p.vloc_of.count(n)) add_phys(n);
       if (op == "mbarrier" && in.operands.size() >= 2) {  // the object: [addr] first for init, second otherwise
         const auto n = strip_brackets(in.operands[parts.size() > 1 && parts[1] == "init" ? 0 : 1]);
         if (!p.vloc_of.count(n)) add_phys(n);
@@ -301,7 +282,7 @@ struct Runner {
     error = true;
   }
   bool is_reg(const std::string& s) const {
-    return !s.empty() && !is_int(s) && !p.vloc_of.count(strip_brackets(s));
+    return !s.empty() && !is_integer(s) && !p.vloc_of.count(strip_brackets(s));
   }
   z3::expr reg(State& s, const std::string& r) {
     auto it = s.regs.find(r);
@@ -310,7 +291,7 @@ struct Runner {
     return d.lit(kWidth, static_cast<std::uint64_t>(ri == t.reg_init.end() ? 0 : ri->second));
   }
   z3::expr value(State& s, const std::string& o, std::set<int>& deps) {
-    if (is_int(o)) return d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(o)));
+    if (is_integer(o)) return d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(o)));
     if (s.taint.count(o)) deps.insert(s.taint[o].begin(), s.taint[o].end());
     return reg(s, o);
   }
@@ -467,7 +448,7 @@ struct Runner {
     }
     for (std::size_t k = 0; k < in.operands.size(); ++k) {
       ptx::ir::Operand o;
-      if (is_int(in.operands[k])) o.imm = static_cast<std::uint64_t>(std::stoll(in.operands[k]));  // (an Immediate)
+      if (is_integer(in.operands[k])) o.imm = static_cast<std::uint64_t>(std::stoll(in.operands[k]));  // (an Immediate)
       else o.kind = ptx::ir::Operand::Kind::Register, o.reg = static_cast<std::int32_t>(k);
       if (k < in.selects.size() && !in.selects[k].empty()) {  // a video selector (ISA 9.7.18), checked below
         const auto sel = ptx::ir::parse_video_select(in.selects[k]);
@@ -750,7 +731,7 @@ struct Runner {
       if (const auto access = cell_access(op); access && access->kind == ptx::ops::AccessKind::load) {
         if (!need(access->operands)) return;
         const std::string& a = ops[access->address];
-        if (op == "ld" && is_int(a)) {  // `ld r, 1`: the dialect's move of an immediate
+        if (op == "ld" && is_integer(a)) {  // `ld r, 1`: the dialect's move of an immediate
           set_reg(s, ops[static_cast<std::size_t>(access->destination)], d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(a))), {});
           ++pc;
           continue;
