@@ -93,14 +93,13 @@ bool at_least(MemorySemantics have, MemorySemantics want) {
 }
 
 std::string render(const Alternative& alt, Scope scope, const char* rmw_suffix) {
-  static const char* sems[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
   static const char* scopes[] = {"cta", "cluster", "gpu", "sys"};
   static const char* classes[] = {"fence", "ld", "st", "atom"};
   if (alt.empty()) return "(no instruction)";
   std::string out;
   for (const auto& s : alt) {
     if (!out.empty()) out += "; ";
-    out += std::string(classes[static_cast<int>(s.cls)]) + "." + sems[static_cast<int>(s.sem)] + "." + scopes[static_cast<int>(scope)];
+    out += std::string(classes[static_cast<int>(s.cls)]) + "." + ptx::ir::memory_semantics_name(s.sem) + "." + scopes[static_cast<int>(scope)];
     if (s.cls == PtxClass::atom && rmw_suffix && *rmw_suffix) out += std::string(".") + rmw_suffix;
   }
   return out;

@@ -1091,11 +1091,6 @@ std::optional<AtomOp> atom_op_from(std::string_view w) {
   for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<AtomOp>(i);
   return std::nullopt;
 }
-std::optional<MemorySemantics> semantics_from(std::string_view w) {
-  static const char* names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
-  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<MemorySemantics>(i);
-  return std::nullopt;
-}
 std::optional<ir::Scope> scope_from(std::string_view w) {
   static const char* names[] = {"cta", "cluster", "gpu", "sys"};
   for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<ir::Scope>(i);
@@ -1131,7 +1126,7 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
     if (atomic_ops || op == Opcode::vote_ || std::string_view(kOpcodes[static_cast<std::size_t>(op)].group) == "video") {
       if (auto a = atom_op_from(w)) { q.atom_op = *a; continue; }
     }
-    if (auto m = semantics_from(w)) { q.semantics = *m; continue; }
+    if (auto m = memory_semantics_from_name(w)) { q.semantics = *m; continue; }
     if (auto s = scope_from(w)) { q.scope = *s; continue; }
     if (w == "gl") { q.scope = ir::Scope::gpu; q.flags.push_back(Flag::gl); continue; }
     if (auto f = flag_from_name(w)) { q.flags.push_back(*f); continue; }

@@ -56,8 +56,7 @@ std::string memory_order_error(const Instruction& in) {
     default: break;
   }
   if (ok) return {};
-  static const char* names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
-  return std::string("'.") + names[static_cast<int>(sem)] + "' is no memory-order qualifier of " + where;
+  return std::string("'.") + memory_semantics_name(sem) + "' is no memory-order qualifier of " + where;
 }
 
 }  // namespace ptx::ir

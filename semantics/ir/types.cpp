@@ -69,6 +69,16 @@ std::optional<StateSpace> state_space_from_name(std::string_view name) {
 }
 const char* state_space_name(StateSpace s) { return kSpaces[static_cast<std::size_t>(s)]; }
 
+namespace {
+constexpr std::array<const char*, 8> kSemantics = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio"};
+}
+const char* memory_semantics_name(MemorySemantics s) { return kSemantics[static_cast<std::size_t>(s)]; }
+std::optional<MemorySemantics> memory_semantics_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kSemantics.size(); ++i)
+    if (name == kSemantics[i]) return static_cast<MemorySemantics>(i);
+  return std::nullopt;
+}
+
 std::optional<Flag> flag_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kFlagNames.size(); ++i)
     if (name == kFlagNames[i]) return static_cast<Flag>(i);

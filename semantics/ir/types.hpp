@@ -47,6 +47,9 @@ enum class BoolOp : std::uint8_t { and_, or_, xor_ };
 enum class AtomOp : std::uint8_t { and_, or_, xor_, cas, exch, add, inc, dec, min, max };
 // ISA 8.4: memory operation strength / fence semantics.
 enum class MemorySemantics : std::uint8_t { weak, relaxed, acquire, release, acq_rel, sc, volatile_, mmio };
+// The qualifier word of each (`volatile` for volatile_), and the semantics a word names.
+const char* memory_semantics_name(MemorySemantics s);
+std::optional<MemorySemantics> memory_semantics_from_name(std::string_view name);
 // ISA 8.5: scopes (thread < cta < cluster < gpu < sys).
 enum class Scope : std::uint8_t { cta, cluster, gpu, sys };
 
