@@ -322,7 +322,7 @@ class Detector final : public ptx::interp::Observer {
   // mbarrier objects (ISA 9.7.13.15.16 items 1-2): a test_wait / try_wait with acquire semantics that returns True
   // for a phase makes the waiting thread know what each participant did before its release arrive-on in that
   // phase, and the cp.async copies a cp.async.mbarrier.arrive in it stood for. A .relaxed one orders nothing.
-  void mbarrier_init(const ThreadRef&, std::uint64_t home, std::uint64_t object) override { mbarriers_.erase({home, object}); }
+  void mbarrier_init(const ThreadRef&, const ptx::ir::Instruction&, std::uint64_t home, std::uint64_t object) override { mbarriers_.erase({home, object}); }
 
   void mbarrier_arrive(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
     ThreadState& ts = state(t);
@@ -339,7 +339,15 @@ class Detector final : public ptx::interp::Observer {
       return;
     }
     ph.tc.join(ts.tc_before);  // an execution ordering operation, relaxed or not (9.7.16.6.3)
-    if (ins.q.semantics == MemorySemantics::relaxed) return;  // .release unless .relaxed (9.7.13.15.13-14)
+    if (ins.q.semantics == MemorySemantics::relaxed) {  // .release unless .relaxed (9.7.13.15.13-14)
+      // A .relaxed arrive-on is still a strong write of the object (8.8 item 1 makes arrive-ons operations on it):
+      // after a release fence it completes a release pattern (8.8 form 3), as in 9.7.13.4's own example
+      // "fence.release...; mbarrier.arrive.relaxed.cluster". Not barrier.cluster, which chapter 8 makes no write.
+      if (object != ptx::interp::kClusterBarrierObject)
+        for (const auto& r : ts.fence_release)
+          if (r && (r->cta == home || reach(r->scope) >= 1)) released.join(r->clock);
+      return;
+    }
     released.join(ts.clock);
     tick(ts, t);
   }
@@ -354,8 +362,14 @@ class Detector final : public ptx::interp::Observer {
     // tcgen05.fence::before_thread_sync ordered.
     ThreadState& ts = state(t);
     ts.tc_received.join(p->second.tc);
-    if (ins.q.semantics == MemorySemantics::relaxed) ts.tc_relaxed.join(p->second.released);
-    else ts.clock.join(p->second.released);
+    if (ins.q.semantics == MemorySemantics::relaxed) {
+      ts.tc_relaxed.join(p->second.released);
+      // A .relaxed wait is still a strong read of the object: a later acquire fence completes an acquire pattern
+      // with it (8.8 form 3; 9.7.13.4's example "mbarrier.try_wait.relaxed.cluster...; fence.acquire...").
+      if (object != ptx::interp::kClusterBarrierObject) ts.pending[Key{1 + home, object}].own.join(p->second.released);
+    } else {
+      ts.clock.join(p->second.released);
+    }
   }
 
   // ---- The asynchronous proxy (ISA 8.6). An operation's accesses are made by a thread of their own in the clocks
