@@ -10,6 +10,7 @@
 #include "checker/race/strength.hpp"
 #include "semantics/interp/cluster_id.hpp"
 #include "semantics/interp/observer.hpp"
+#include "semantics/ir/mbarrier_order.hpp"
 
 #include <algorithm>
 #include <map>
@@ -322,10 +323,11 @@ class Detector final : public ptx::interp::Observer {
   // mbarrier objects (ISA 9.7.13.15). An arrive-on is an atomic read-modify-write of the object and a wait a read
   // of it (8.8 item 1 names both operations on it; memmodel/models/NOTES.md, "mbarrier"), so a wait observes,
   // through the chain of arrive-ons since the init (8.9.2 item 2), every arrive-on before it: an .acquire wait, True
-  // or False, synchronizes with each that released (8.9.4 item 4), in the phase it tests (9.7.13.15.16 item 1) and
-  // in the next one (arrivals_). A phase also carries what no release arrive-on does: the cp.async copies a
-  // cp.async.mbarrier.arrive stood for (item 2), the complete-tx of asynchronous operations, tcgen05 orders; a wait
-  // that returns True takes its phase's. barrier.cluster (kClusterBarrierObject) goes phase by phase (8.9.4 item 3).
+  // or False, synchronizes with each that released and is morally strong with it (8.9.4 item 4: each scope includes
+  // the other thread; ReleaseSet), in the phase it tests (9.7.13.15.16 item 1) and in the next one (arrivals_). A
+  // phase carries what no release arrive-on does: the cp.async copies a cp.async.mbarrier.arrive stood for (item
+  // 2), the complete-tx of asynchronous operations, tcgen05 orders; a wait that returns True takes its phase's.
+  // barrier.cluster (kClusterBarrierObject) goes phase by phase, its arrives released in the phase (8.9.4 item 3).
   void mbarrier_init(const ThreadRef&, const ptx::ir::Instruction&, std::uint64_t home, std::uint64_t object) override {
     mbarriers_.erase({home, object});
     arrivals_.erase({home, object});
@@ -347,20 +349,17 @@ class Detector final : public ptx::interp::Observer {
     }
     ph.tc.join(ts.tc_before);  // an execution ordering operation, relaxed or not (9.7.16.6.3)
     const bool cluster_barrier = object == ptx::interp::kClusterBarrierObject;
-    auto release = [&](const VectorClock& c) {
-      released.join(c);
-      if (!cluster_barrier) arrivals_[{home, object}].join(c);
-    };
     if (ins.q.semantics == MemorySemantics::relaxed) {  // .release unless .relaxed (9.7.13.15.13-14)
       // A .relaxed arrive-on is still a strong write of the object: after a release fence it completes a release
       // pattern (8.8 form 3), as in 9.7.13.4's own example "fence.release...; mbarrier.arrive.relaxed.cluster".
       // Not barrier.cluster.arrive, which chapter 8 makes no write.
       if (!cluster_barrier)
         for (const auto& r : ts.fence_release)
-          if (r && (r->cta == home || reach(r->scope) >= 1)) release(r->clock);
+          if (r) arrivals_[{home, object}].add(*r);
       return;
     }
-    release(ts.clock);
+    if (cluster_barrier) released.join(ts.clock);
+    else arrivals_[{home, object}].add(release_of(t, ptx::ir::mbarrier_order(ins).value_or(ptx::ir::MemoryOrder{}).scope, ts.clock));
     tick(ts, t);
   }
 
@@ -368,7 +367,7 @@ class Detector final : public ptx::interp::Observer {
     ThreadState& ts = state(t);
     const bool relaxed = ins.q.semantics == MemorySemantics::relaxed;  // .acquire unless .relaxed (9.7.13.15.16)
     const bool cluster_barrier = object == ptx::interp::kClusterBarrierObject;
-    if (!cluster_barrier) observe_arrivals(ts, home, object, relaxed);
+    if (!cluster_barrier) observe_arrivals(ts, t, ins, home, object);
     auto it = mbarriers_.find({home, object});
     if (it == mbarriers_.end()) return;
     auto p = it->second.find(phase);
@@ -386,7 +385,7 @@ class Detector final : public ptx::interp::Observer {
 
   // A wait that returned False read the object all the same (an .acquire one synchronizes with what it observed).
   void mbarrier_wait_incomplete(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
-    observe_arrivals(state(t), home, object, ins.q.semantics == MemorySemantics::relaxed);
+    observe_arrivals(state(t), t, ins, home, object);
   }
 
   // ---- The asynchronous proxy (ISA 8.6). An operation's accesses are made by a thread of their own in the clocks
@@ -1027,14 +1026,15 @@ class Detector final : public ptx::interp::Observer {
   // (CTA, mbarrier object's shared offset) -> phase -> what it makes visible
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::map<std::uint64_t, MbarrierPhase>> mbarriers_;
   // (CTA, mbarrier object's shared offset) -> what its release arrive-ons since its init released (mbarrier_arrive)
-  std::map<std::pair<std::uint64_t, std::uint64_t>, VectorClock> arrivals_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, ReleaseSet> arrivals_;
   // A wait's read of the object observes every arrive-on before it (8.9.2): an .acquire wait takes what they
-  // released, a .relaxed one leaves it for the thread's next acquire fence (8.8 form 3).
-  void observe_arrivals(ThreadState& ts, std::uint64_t home, std::uint64_t object, bool relaxed) {
+  // released, with its scope (acquire), a .relaxed one leaves it for the thread's next acquire fence (8.8 form 3).
+  void observe_arrivals(ThreadState& ts, const ThreadRef& t, const ptx::ir::Instruction& wait, std::uint64_t home, std::uint64_t object) {
     auto it = arrivals_.find({home, object});
     if (it == arrivals_.end()) return;
-    if (relaxed) ts.pending[Key{1 + home, object}].own.join(it->second);
-    else ts.clock.join(it->second);
+    const ptx::ir::MemoryOrder order = ptx::ir::mbarrier_order(wait).value_or(ptx::ir::MemoryOrder{});
+    if (order.sem == MemorySemantics::relaxed) ts.pending[Key{1 + home, object}].add(it->second, t.cta, cluster_of(t));
+    else acquire(ts, t, order.scope, it->second);
   }
   MbarrierPhase& mbarrier_phase(std::uint64_t home, std::uint64_t object, std::uint64_t phase) {
     return mbarriers_[{home, object}].try_emplace(phase, MbarrierPhase{VectorClock(cta_size_), {}}).first->second;

@@ -43,6 +43,7 @@ struct Tally {
   int executions = 0, racy = 0;
   std::map<std::string, int> unsupported;  // reason -> executions
   std::map<std::string, int> hidden;       // kernel -> the model's race pairs behind a superseded access
+  std::map<std::string, int> mbarrier_object;  // kernel -> the model's race pairs of two mbarrier operations
 };
 
 std::string text(const std::set<SitePair>& s) {
@@ -122,6 +123,13 @@ void compare(const std::string& name, const ptx::ir::Module& m, const ptx::inter
   for (const auto& [pair, events] : by_model) {
     model_pairs.insert(pair);
     if (by_engine.count(pair)) continue;
+    // Known difference: the engine checks no mbarrier operation against another on the object itself (it orders
+    // through them); the model's races between two of them, not morally strong (8.7), are counted apart.
+    const auto on_object = [&](auto ab) { return g.instruction[ab.first]->op == ptx::ir::Opcode::mbarrier_ && g.instruction[ab.second]->op == ptx::ir::Opcode::mbarrier_; };
+    if (std::all_of(events.begin(), events.end(), on_object)) {
+      ++tally.mbarrier_object[name];
+      continue;
+    }
     const bool all_superseded = std::all_of(events.begin(), events.end(), [&](auto ab) { return superseded(g.graph, ab.first, ab.second); });
     CHECK_MESSAGE(all_superseded, "the model's race " << pair.first << " / " << pair.second << " is not the engine's");
     hidden.insert(pair);
@@ -201,6 +209,8 @@ TEST_CASE("dynamic engine against ptx-race.cat: the same data races on recorded 
   for (const auto& [why, n] : tally.unsupported) std::cout << "  not compared, " << n << " executions: " << why << "\n";
   for (const auto& [kernel, n] : tally.hidden)
     std::cout << "  known difference (an access superseded in the engine's history), " << n << " race pairs: " << kernel << "\n";
+  for (const auto& [kernel, n] : tally.mbarrier_object)
+    std::cout << "  known difference (two operations on an mbarrier object), " << n << " race pairs: " << kernel << "\n";
   // Not vacuous: most kernels are compared, with racy and race-free executions among them.
   REQUIRE(tally.kernels.size() >= 55);
   // mbarrier, barrier.cluster and bar.warp.sync are compared (execution_graph_sync.cpp), not refused.
@@ -212,6 +222,8 @@ TEST_CASE("dynamic engine against ptx-race.cat: the same data races on recorded 
   // The known difference is met where it is expected (tests/unit/race/dynamic_model/race_behind_*.ptx).
   CHECK(tally.hidden.count("race_behind_race.ptx"));
   CHECK(tally.hidden.count("race_behind_read.ptx"));
+  CHECK(tally.mbarrier_object.count("mbarrier_remote_arrive_cta_wait.ptx"));
+  CHECK(tally.mbarrier_object.size() == 1);  // nowhere else
 }
 
 // The agreement above is not for want of races in the model: on race-free runs, taking away the synchronization the
