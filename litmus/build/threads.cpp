@@ -6,6 +6,7 @@
 
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
+#include "memmodel/graph/mbarrier_events.hpp"
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ir/memory_order.hpp"
@@ -587,9 +588,12 @@ struct Runner {
     if (error) return;
     const int object = p.phys_of[vl];
     const std::int64_t expected = p.mbarrier_expected.at(object);
+    // The events and their semantics and scope: mm::mbarrier_events (memmodel/graph/mbarrier_events.hpp).
+    const auto ev = mm::mbarrier_events(cell->op, cell->order);
+    if (!ev) return fail(in, "'" + in.opcode + "' has no reading as memory events (ISA 9.7.13.15)");
     Quals q;
-    q.sem = cell->op == ptx::ir::MbarrierOp::init ? Sem::weak : mm::sem_of(cell->order.sem);
-    q.scope = cell->op == ptx::ir::MbarrierOp::init ? Scope::none : mm::scope_of(cell->order.scope);
+    q.sem = cell->op == ptx::ir::MbarrierOp::init ? *ev->write : *ev->read;
+    q.scope = ev->scope;
     if (cell->op == ptx::ir::MbarrierOp::init) {
       TEvent w = mem_event(s, EvKind::write, q, Proxy::generic, vl, in);
       w.value = 0;
@@ -604,7 +608,6 @@ struct Runner {
       if (st == s.arrive_state.end() || st->second != object)
         return fail(in, "'" + in.opcode + "': the state operand must be the result of this thread's mbarrier.arrive on '" + p.pnames[object] + "' (ISA 9.7.13.15.16)");
     }
-    const auto sems = mm::rmw_sems(q.sem);
     for (auto v : values[object]) {
       State s2 = s;
       if (cell->op == ptx::ir::MbarrierOp::arrive) {
@@ -612,7 +615,7 @@ struct Runner {
         if (operand < 1 || v % expected + operand > expected)
           return fail(in, "'" + in.opcode + "': an arrive count of " + std::to_string(operand) + " may exceed the pending count (undefined, ISA 9.7.13.15.2)");
         Quals rq = q, wq = q;
-        rq.sem = sems->read, wq.sem = sems->write;
+        rq.sem = *ev->read, wq.sem = *ev->write;
         TEvent r = mem_event(s2, EvKind::read, rq, Proxy::generic, vl, in), w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
         r.rmw = w.rmw = true;
         r.value = v;
