@@ -46,6 +46,9 @@ TEST_CASE("flag model: message passing questions answered as ISA 8.8 and 8.9.4 s
   // .cta scope: morally strong (8.6) and synchronizing within the CTA only.
   CHECK(!races(question("st.release.cta.global.u32 [flag], 1", "ld.acquire.cta.global.u32 r0, [flag]", {}, {}, Nearness::same_cta)));
   CHECK(races(question("st.release.cta.global.u32 [flag], 1", "ld.acquire.cta.global.u32 r0, [flag]", {}, {}, Nearness::same_cluster)));
+  // .cluster scope: within the cluster only (8.5 Table 21).
+  CHECK(!races(question("st.release.cluster.global.u32 [flag], 1", "ld.acquire.cluster.global.u32 r0, [flag]", {}, {}, Nearness::same_cluster)));
+  CHECK(races(question("st.release.cluster.global.u32 [flag], 1", "ld.acquire.cluster.global.u32 r0, [flag]", {}, {}, Nearness::same_gpu)));
   // A fence of the wrong direction: fence.acquire does not begin a release pattern (9.7.13.4).
   CHECK(races(question(st_relaxed_gpu, ld_relaxed_gpu, {"fence.acquire.gpu"}, {"fence.sc.gpu"}, Nearness::same_gpu)));
 }
