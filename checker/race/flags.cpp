@@ -66,9 +66,20 @@ std::vector<FlagSite> find_flag_sites(const ptx::ir::Function& f, const Prepared
   return out;
 }
 
+bool precedes_write(const Cfg& g, const FlagSite& site, std::uint32_t b) {
+  // W is in no loop (find_flag_sites) and no path leads from W back to b.
+  return b != site.write && !reaches_avoiding(g, site.write, b, [](std::uint32_t) { return false; });
+}
+
+bool follows_read(const Cfg& g, const FlagSite& site, std::uint32_t a) {
+  if (a == site.read) return false;
+  for (int L : loops_around(g, a))
+    if (in_loop(g, static_cast<std::size_t>(L), site.read)) return false;
+  return reaches_avoiding(g, site.read, a, [](std::uint32_t) { return false; });
+}
+
 std::optional<Scope> release_scope(const ptx::ir::Function& f, const Cfg& g, const FlagSite& site, std::uint32_t b) {
-  // b precedes W whenever both run: W is in no loop and no path leads from W back to b.
-  if (b == site.write || reaches_avoiding(g, site.write, b, [](std::uint32_t) { return false; })) return std::nullopt;
+  if (!precedes_write(g, site, b)) return std::nullopt;
   const auto& w = f.body[site.write];
   std::optional<Scope> own;
   if (release_operation(w)) own = strength_of(w, false).scope;
@@ -76,10 +87,7 @@ std::optional<Scope> release_scope(const ptx::ir::Function& f, const Cfg& g, con
 }
 
 std::optional<Scope> acquire_scope(const ptx::ir::Function& f, const Cfg& g, const FlagSite& site, std::uint32_t a) {
-  if (a == site.read) return std::nullopt;
-  for (int L : loops_around(g, a))
-    if (in_loop(g, static_cast<std::size_t>(L), site.read)) return std::nullopt;
-  if (!reaches_avoiding(g, site.read, a, [](std::uint32_t) { return false; })) return std::nullopt;
+  if (!follows_read(g, site, a)) return std::nullopt;
   const auto& r = f.body[site.read];
   std::optional<Scope> own;
   if (acquire_operation(r)) own = strength_of(r, false).scope;

@@ -14,6 +14,11 @@
 // morally strong (8.6) and the patterns' first and last operations too, the release pattern synchronizes with the
 // acquire pattern (8.9.4 item 4) and b -> release -> acquire -> a in base causality order (8.9.5).
 // proofs/model.cpp checks the litmus form of this (model.flag_orders_message*).
+//
+// Which pairs the flag orders, and in which places of the two threads, is the memory model's answer on a litmus test
+// built for the pair (flag_model.hpp, issue 33); this file keeps the sites and the structure (precedes_write,
+// follows_read). release_scope / acquire_scope are the former C++ rule, kept only as the reference that
+// tests/unit/race/test_flag_model.cpp and `PTXCHECK_FLAG_MODEL=1 corpus_race` compare the model with.
 #pragma once
 
 #include "checker/race/encode.hpp"
@@ -30,6 +35,11 @@ struct FlagSite {
 
 // The candidate sites of a kernel, from one thread's encoding (its accesses tell strength, size and buffer).
 std::vector<FlagSite> find_flag_sites(const ptx::ir::Function& f, const Prepared& p, const ThreadEncoding& t);
+
+// The structure a flag's ordering needs, which the model cannot see: b precedes the site's W whenever both run;
+// a comes after the site's R and is in no loop around it (the R that a waited for is the last one before it).
+bool precedes_write(const Cfg& g, const FlagSite& site, std::uint32_t b);
+bool follows_read(const Cfg& g, const FlagSite& site, std::uint32_t a);
 
 // The scope of the release pattern that orders access b before the site's W (the wider of a fence's on every path
 // from b to W and W's own when it is a release), when b always precedes W; nullopt when none does.

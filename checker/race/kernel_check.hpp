@@ -28,6 +28,7 @@
 #include "checker/race/describe.hpp"
 #include "checker/race/encode.hpp"
 #include "checker/race/flags.hpp"
+#include "checker/race/flag_model.hpp"
 #include "checker/race/tickets.hpp"
 #include "checker/race/grid_sync.hpp"
 #include "checker/race/inline.hpp"
@@ -42,6 +43,7 @@
 
 #include <z3++.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -267,6 +269,17 @@ struct KernelCheck {
   std::vector<bool> flag_used, flag_needs_initial;
   z3::expr flag_orders(std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P);
   std::string assume_example(int object, const std::string& index);
+  // ---- flags asked of the model (check_flag_model.cpp, flag_model.hpp)
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::optional<std::vector<PathShape>>> flag_paths;  // (from, to) -> path_shapes
+  std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>> flag_compared;  // (site, a, b) recorded
+  const std::optional<std::vector<PathShape>>& flag_path_shapes(std::uint32_t from, std::uint32_t to);
+  std::array<std::optional<bool>, 3> model_flag_orders(std::size_t k, const Access& ca, const Access& pb, std::string& question, std::string& why);
+  // The same, kept per (site, consumer access, producer access) for the pair search.
+  const std::array<std::optional<bool>, 3>& model_flag_orders(std::size_t k, const Access& ca, const Access& pb);
+  std::map<std::tuple<std::size_t, std::uint32_t, std::uint32_t>, std::array<std::optional<bool>, 3>> flag_model_answers;
+  std::array<bool, 3> cxx_flag_orders(std::size_t k, const Access& ca, const Access& pb);  // check_flags.cpp
+  void compare_flag_orders(std::size_t k, const Access& ca, const Access& pb, const std::array<bool, 3>& cxx);
+  void compare_every_flag_pair();
 
   // ---- tickets (check_tickets.cpp)
   z3::expr grid_ctas{c};

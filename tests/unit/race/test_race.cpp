@@ -3,6 +3,7 @@
 // optionally `options: --O0 --assume-pure-externs --assume='EXPR'`),
 // plus the launch-shape spellings and the report renderings (JSON, SARIF) on a racy kernel.
 #include "checker/race/describe.hpp"
+#include "tests/unit/race/kernel_expectation.hpp"
 #include "checker/race/report_read.hpp"
 #include "checker/race/run.hpp"
 #include "semantics/ir/build.hpp"
@@ -18,47 +19,7 @@ namespace fs = std::filesystem;
 using namespace ptxcheck;
 
 namespace {
-const fs::path kernels = fs::path(PTXCHECK_SOURCE_DIR) / "tests/unit/race/kernels";
-
-struct Expectation {
-  std::string verdict, block, grid;
-  std::string reason;  // `reason='...'`: text an unknown answer's reasons must contain
-  bool o0 = false, pure_externs = false;
-  std::vector<std::string> assumptions;
-};
-
-Expectation expectation(const fs::path& p) {
-  std::ifstream in(p);
-  std::string line;
-  std::getline(in, line);
-  std::smatch m;
-  Expectation e;
-  if (std::regex_search(line, m, std::regex(R"(expect:\s*(\S+))"))) e.verdict = m[1];
-  if (std::regex_search(line, m, std::regex(R"(--blockDim=(\S+))"))) e.block = m[1];
-  if (std::regex_search(line, m, std::regex(R"(--gridDim=(\S+))"))) e.grid = m[1];
-  e.o0 = line.find("options:") != std::string::npos && line.find("--O0") != std::string::npos;
-  e.pure_externs = line.find("options:") != std::string::npos && line.find("--assume-pure-externs") != std::string::npos;
-  if (std::regex_search(line, m, std::regex(R"(reason='([^']*)')"))) e.reason = m[1];
-  const std::regex assume(R"(--assume='([^']*)')");
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), assume); it != std::sregex_iterator(); ++it) e.assumptions.push_back((*it)[1]);
-  return e;
-}
-
-race::RunOptions options(const Expectation& e) {
-  race::RunOptions o;
-  o.cuda.cache_dir = (fs::temp_directory_path() / "ptxcheck-race-unit-ptx").string();
-  if (!e.block.empty()) o.check.block = race::parse_dim(e.block);
-  if (!e.grid.empty()) o.check.grid = race::parse_dim(e.grid);
-  o.o0 = e.o0;
-  o.check.assume_pure_externs = e.pure_externs;
-  for (const auto& text : e.assumptions) {
-    std::string why;
-    auto a = race::parse_assumption(text, why);
-    REQUIRE_MESSAGE(a, "--assume='" << text << "': " << why);
-    o.check.assumptions.push_back(*a);
-  }
-  return o;
-}
+using namespace race_kernels;
 
 // One kernel file of tests/unit/race/kernels checked with the launch and options of its `expect:` line.
 race::FileResult check_kernel_file(const std::string& name, bool replay = true) {

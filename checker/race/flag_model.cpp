@@ -1,0 +1,188 @@
+// See flag_model.hpp.
+#include "checker/race/flag_model.hpp"
+
+#include "checker/race/strength.hpp"
+#include "litmus/compile/check.hpp"
+#include "litmus/driver.hpp"
+#include "litmus/parse/parse.hpp"
+#include "semantics/ops/memory_access.hpp"
+#include "semantics/support/install_layout.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <mutex>
+
+namespace ptxcheck::race {
+namespace {
+
+// The instruction's opcode and qualifier words as a litmus cell's opcode, less the words a cell cannot carry and
+// that do not change what the access means to the model: a vector width (the test has one value per location) and
+// the `::` words (cache policies, ISA 9.7.9.2; the state space's sub-window). nullopt for a `::` word of a fence.
+std::optional<std::string> cell_opcode(const ptx::ir::Instruction& in) {
+  std::string s = ptx::ir::opcode_name(in.op);
+  for (const auto& w : in.q.words) {
+    if (w == "v2" || w == "v4" || w == "v8") continue;
+    if (w.find(':') != std::string::npos) {
+      if (in.op == ptx::ir::Opcode::fence_ || in.op == ptx::ir::Opcode::membar_) return std::nullopt;
+      continue;
+    }
+    s += "." + w;
+  }
+  return s;
+}
+
+// A memory access as a cell on `location`: its destination `dest`, its data operands 1.
+std::optional<std::string> access_cell(const ptx::ir::Instruction& in, const ptx::ops::MemoryAccessForm& m, const std::string& location,
+                                       const std::string& dest) {
+  const auto op = cell_opcode(in);
+  if (!op || m.operands == 0) return std::nullopt;
+  std::vector<std::string> ops(m.operands, "1");
+  ops[m.address] = "[" + location + "]";
+  if (m.destination >= 0) ops[static_cast<std::size_t>(m.destination)] = dest;
+  std::string text = *op;
+  for (std::size_t k = 0; k < ops.size(); ++k) text += (k ? ", " : " ") + ops[k];
+  return text;
+}
+
+bool subsequence(const PathShape& small, const PathShape& big) {
+  std::size_t k = 0;
+  for (const auto& x : big)
+    if (k < small.size() && x == small[k]) ++k;
+  return k == small.size();
+}
+
+// Adds `s` to the antichain `minimal` unless a member is a subsequence of it; drops the members it is a
+// subsequence of. Whether it was added.
+bool add_minimal(std::vector<PathShape>& minimal, const PathShape& s) {
+  for (const auto& t : minimal)
+    if (subsequence(t, s)) return false;
+  std::erase_if(minimal, [&](const PathShape& t) { return subsequence(s, t); });
+  minimal.push_back(s);
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> path_cell(const ptx::ir::Instruction& in) {
+  if (memory_fence(in)) return cell_opcode(in);
+  const auto m = ptx::ops::memory_access(in);
+  if (!m || !m->order.strong || m->asynchronous) return std::nullopt;
+  return access_cell(in, *m, "other", "{d}");
+}
+
+std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write) {
+  const auto m = ptx::ops::memory_access(in);
+  if (!m || m->count != 1 || m->asynchronous) return std::nullopt;
+  return access_cell(in, *m, "flag", write ? "{d}" : "r0");
+}
+
+std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
+                                              std::size_t limit) {
+  // Per instruction, the minimal shapes of the path prefixes that reach it (before it runs).
+  std::vector<std::vector<PathShape>> at(g.block_of.size());
+  std::vector<PathShape> out;
+  std::deque<std::pair<std::uint32_t, PathShape>> todo;
+  for (auto n : next_instructions(g, from)) todo.emplace_back(n, PathShape{});
+  while (!todo.empty()) {
+    auto [i, s] = std::move(todo.front());
+    todo.pop_front();
+    if (i == from) continue;  // a path that comes back to `from` is one from there
+    if (i == to) {
+      add_minimal(out, s);
+      if (out.size() > limit) return std::nullopt;
+      continue;
+    }
+    if (!add_minimal(at[i], s)) continue;
+    if (at[i].size() > limit) return std::nullopt;
+    if (auto cell = path_cell(f.body[i]); cell && (s.empty() || s.back() != *cell)) {
+      s.push_back(*cell);  // (a cell repeated at once adds no ordering: it is left at one)
+      if (s.size() > limit) return std::nullopt;
+    }
+    for (auto n : next_instructions(g, i)) todo.emplace_back(n, s);
+  }
+  return out;
+}
+
+std::string message_litmus(const MessageQuestion& q) {
+  std::vector<std::string> producer, consumer;
+  int next_register = 2;  // r0: R's value; r1: a's
+  auto with_register = [&](std::string cell) {
+    if (auto at = cell.find("{d}"); at != std::string::npos) cell.replace(at, 3, fmt::format("r{}", next_register++));
+    return cell;
+  };
+  producer.push_back(q.b_writes ? "st.weak.global.b32 [data], 1" : "ld.weak.global.b32 r1, [data]");
+  for (const auto& c : q.release) producer.push_back(with_register(c));
+  producer.push_back(with_register(q.write));
+  consumer.push_back(q.read);
+  for (const auto& c : q.acquire) consumer.push_back(with_register(c));
+  consumer.push_back(q.a_writes ? "st.weak.global.b32 [data], 2" : "ld.weak.global.b32 r1, [data]");
+  // The consumer's place seen from the producer's (CTA 0 of cluster 0): ISA 2.2.2 clusters, mm::nearness.
+  using N = ptx::ir::Nearness;
+  const char* place = q.nearness == N::same_cta ? "cta 0,cluster 0" : q.nearness == N::same_cluster ? "cta 1,cluster 0" : "cta 0,cluster 1";
+  std::string text = fmt::format("PTX message-pair\n{{\ndata = 0; flag = 0; other = 0;\n}}\n P0@cta 0,cluster 0,gpu 0 | P1@{},gpu 0 ;\n", place);
+  for (std::size_t row = 0; row < std::max(producer.size(), consumer.size()); ++row)
+    text += fmt::format(" {} | {} ;\n", row < producer.size() ? producer[row] : "", row < consumer.size() ? consumer[row] : "");
+  return text + "exists (P1:r0 == 1)\n";
+}
+
+namespace {
+struct Models {
+  std::mutex mutex;
+  bool loaded = false;
+  std::optional<cat::Model> all, racy;  // ptx-race.cat; the same with `message-race` non-empty
+  std::string problem;
+  std::map<std::string, std::pair<std::optional<bool>, std::string>> answers;  // by test text
+};
+
+Models& models() {
+  static Models m;
+  return m;
+}
+
+// One test under one model (explicit enumeration: a few events, no solver).
+litmus::Result run_one(const std::string& text, const cat::Model& model) {
+  std::vector<Diagnostic> diags;
+  auto test = litmus::parse_litmus(text, "message-pair.litmus", diags);
+  if (!test) {
+    litmus::Result r;
+    r.reason = "the test does not parse: " + (diags.empty() ? text : diags.front().render());
+    return r;
+  }
+  litmus::Options o;
+  o.engine = litmus::Engine::explicit_;
+  o.liveness = false;
+  return litmus::run_test(*test, model, o);
+}
+
+std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string& text) {
+  if (!m.loaded) {
+    m.loaded = true;
+    std::vector<std::string> errors;
+    m.all = litmus::load_named_model((proofs_models_dir() / "ptx-race.cat").string(), errors);
+    if (m.all) m.racy = litmus_compile::with_nonempty_axiom(*m.all, "message-race");
+    else m.problem = "proofs/models/ptx-race.cat could not be loaded" + (errors.empty() ? std::string() : ": " + errors.front());
+  }
+  if (!m.all) return {std::nullopt, m.problem};
+  const litmus::Result all = run_one(text, *m.all);
+  if (all.result != "holds" && all.result != "fails") return {std::nullopt, all.result + ": " + all.reason};
+  if (all.positive == 0) return {std::nullopt, "no execution in which R reads W"};
+  const litmus::Result racy = run_one(text, *m.racy);
+  if (racy.result != "holds" && racy.result != "fails") return {std::nullopt, racy.result + ": " + racy.reason};
+  return {racy.positive > 0, ""};
+}
+}  // namespace
+
+std::optional<bool> message_races(const MessageQuestion& q, std::string& why) {
+  const std::string text = message_litmus(q);
+  Models& m = models();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto it = m.answers.find(text);
+  if (it == m.answers.end()) it = m.answers.emplace(text, answer(m, text)).first;
+  why = it->second.second;
+  return it->second.first;
+}
+
+}  // namespace ptxcheck::race

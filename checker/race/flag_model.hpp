@@ -1,0 +1,77 @@
+// Whether a flag orders a producer's access b before a consumer's access a, asked of the memory model
+// (issue 33, "ordering asked of the model"): a litmus test is built for the candidate pair from the kernel's own
+// instructions and run by the litmus engine under proofs/models/ptx-race.cat (over memmodel/models/ptx.cat),
+// which says whether b and a race in an execution where the consumer's read R of the flag reads the producer's
+// write W. flags.hpp keeps what the model cannot see: which instructions are a flag site, that b precedes W and
+// that a follows R (and is in no loop around R), and, with the solver, that R can only have read W's value.
+//
+// The test for one pair (docs/race/message-passing.md has an example):
+//   P0: b; the release side's path; W        P1: R; the acquire side's path; a
+// b and a are weak accesses of a location `data` (a write where the instruction writes, else a read): the
+// question is the flag's ordering, not their own strength (moral strength is the pair search's, check_overlap).
+// W and R are the kernel's instructions on a location `flag` (their qualifiers as written, so the ISA's defaults
+// are the litmus builder's). A path's cells are the fences and the strong memory operations on it in program
+// order (the operations on a third location `other`), each as written. Weak accesses, barriers and every other
+// instruction are left out: fewer events give the model fewer orderings, so a left-out instruction can make the
+// answer "race" where the kernel is ordered, never the reverse (ptx.cat's axioms are monotone under removing
+// events, the premise the litmus builder's spin-loop reduction states too).
+//
+// "On every path": each path from b to W (from R to a) gives a shape, the sequence of its cells. A path around a
+// loop has the cells of a loop-free path as a subsequence, and a subsequence has fewer events, so the shapes that
+// matter are the minimal ones; every pair of minimal shapes is asked, and the pair is ordered when no test races.
+#pragma once
+
+#include "checker/race/cfg.hpp"
+#include "semantics/ir/scope.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxcheck::race {
+
+using PathShape = std::vector<std::string>;  // a path's cells in program order; `{d}` stands for a destination register
+
+// The cell of an instruction on a path: a memory fence, or a strong ld/st/atom/red on `other`; nullopt for every
+// instruction the test leaves out.
+std::optional<std::string> path_cell(const ptx::ir::Instruction& in);
+// The cell of the flag's write W (value 1) or read R (into r0) on `flag`; nullopt when it cannot be written as one.
+std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write);
+
+// The minimal shapes of the paths from `from` to `to` (both left out; a path that comes back to `from` is one from
+// there). nullopt when more than `limit` shapes or a shape of more than `limit` cells would be needed.
+std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
+                                              std::size_t limit = 8);
+
+struct MessageQuestion {
+  bool b_writes = true, a_writes = false;
+  std::string write, read;  // flag_cell of W and R
+  PathShape release, acquire;   // one shape of each side
+  ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;  // of the consumer to the producer
+};
+// The litmus test (herd PTX dialect) whose consistent executions under ptx-race.cat with `message-race` non-empty
+// are those in which R read W's 1 and b and a race.
+std::string message_litmus(const MessageQuestion& q);
+
+// The model's answer: true when b and a race in some execution (not ordered), false when in none; nullopt when
+// the test could not be answered (`why` says why: no ptx-race.cat, a cell the litmus builder refuses, no execution
+// in which R reads W). Answers are kept per test text for the process (thread-safe).
+std::optional<bool> message_races(const MessageQuestion& q, std::string& why);
+
+// ---- the model beside the C++ (check_flag_model.cpp): every pair whose flag ordering the pair search asks about,
+// with both answers per place of the consumer, while recording is on (tests turn it on; off by default).
+struct FlagComparison {
+  std::string kernel, site, producer, consumer;  // the kernel, W and R, b, a (where_of texts)
+  ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;
+  bool cxx = false;             // flags.hpp release_scope / acquire_scope and the scopes' reach: ordered
+  std::optional<bool> model;    // the model: ordered (no test races); nullopt: unanswered
+  std::string question, why;    // the shapes asked (one line); why unanswered
+};
+void record_flag_comparisons(bool on);
+bool recording_flag_comparisons();
+void add_flag_comparison(FlagComparison c);
+std::vector<FlagComparison> take_flag_comparisons();  // and clears them
+const char* nearness_name(ptx::ir::Nearness n);
+
+}  // namespace ptxcheck::race
