@@ -1,10 +1,16 @@
 // The litmus engine's mbarrier state value (litmus/build/mbarrier_counter.hpp) against ISA 9.7.13.15 worked by
 // hand: each state decodes back to itself, a program without tx-count keeps the arrival count, and each operation
 // changes the state as 9.7.13.15.5-.7 say, the phase completing exactly when pending arrivals and tx-count are
-// both zero (9.7.13.15.6).
+// both zero (9.7.13.15.6). Then the traces built on it: an operation undefined for a candidate value ends its
+// trace, marked, and changes the answer only when a consistent execution reaches it.
 #include "litmus/build/mbarrier_counter.hpp"
+#include "litmus/build/threads.hpp"
+#include "litmus/driver.hpp"
+#include "litmus/parse/parse.hpp"
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 using namespace ptxcheck::litmus;
 
@@ -92,4 +98,81 @@ TEST_CASE("undefined or unstated changes are refused with their section") {
   // The same tx-count reached by a complete-tx completes the phase (9.7.13.15.5.2).
   const std::int64_t expecting = encode_mbarrier(state(0, 1, 16), 1);
   CHECK(after(expecting, 1, {0, 16, 0}) == 1);
+}
+
+namespace {
+// P0 expects 16 transactions, then arrives; P1 completes them (examples/litmus/MP-mbarrier-complete-tx-relaxed
+// without the data). `tail` follows P0's arrive.
+std::string expect_then_arrive(const std::string& tail) {
+  return "PTX tx\n{ bar = 0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+         " mbarrier.init.shared::cta.b64 [bar], 1 | bar.cta.sync 0 ;\n"
+         " bar.cta.sync 0 | mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [bar], 16 ;\n"
+         " mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16 | ;\n"
+         " mbarrier.arrive.shared::cta.b64 _, [bar] | ;\n" + tail;
+}
+}  // namespace
+
+TEST_CASE("an expect-tx undefined only for a value no execution gives it leaves the answer alone") {
+  const std::string text = expect_then_arrive(" mbarrier.test_wait.parity.shared::cta.b64 p, [bar], 0 | ;\nexists (P0:p == 1)\n");
+  std::vector<ptxcheck::Diagnostic> diags;
+  const auto test = parse_litmus(text, "tx.litmus", diags);
+  REQUIRE(test);
+  Program p;
+  REQUIRE(build_program(*test, p, diags));
+  // Candidate values of bar: 0, P1's complete-tx on it (tx -16), and P0's arrive on that (all arrived, tx -16):
+  // P0's expect-tx reading the last would bring tx-count to 0 with no arrival pending (9.7.13.15.5.1, unstated).
+  const std::int64_t waiting = encode_mbarrier(state(0, 1, -16), 1);
+  std::vector<std::set<std::int64_t>> values(p.pnames.size(), {0});
+  values[static_cast<std::size_t>(p.phys_of[p.vloc_of.at("bar")])] = {0, encode_mbarrier(state(0, 0, -16), 1), waiting};
+  std::vector<Trace> traces;
+  REQUIRE(thread_traces(*test, p, 0, values, 2, traces, diags));
+  // Marked: the expect-tx reading it, and the arrive reading it after either other expect-tx (no arrival pending:
+  // the pending count would leave its range, 9.7.13.15.2). Each trace ends with the read of that value.
+  int expect_marked = 0, arrive_marked = 0;
+  for (const auto& tr : traces)
+    if (!tr.undefined.empty()) {
+      CAPTURE(tr.undefined);
+      expect_marked += tr.undefined.find("an expect-tx may bring tx-count to zero with no arrival pending: ISA 9.7.13.15.5.1") != std::string::npos;
+      arrive_marked += tr.undefined.find("an arrive count of 1 may exceed the pending count (undefined, ISA 9.7.13.15.2)") != std::string::npos;
+      CHECK(tr.events.back().value == waiting);
+    }
+  CHECK(expect_marked == 1);
+  CHECK(arrive_marked == 2);
+  // That value is written only by P0's own later arrive: no execution reaches the expect-tx with it. P0's wait
+  // sees phase 0 complete when P1's complete-tx comes after the arrive (9.7.13.15.6), and not before it.
+  std::vector<std::string> errors;
+  const auto model = load_named_model("ptx", errors);
+  REQUIRE(model);
+  for (auto engine : {Engine::explicit_, Engine::symbolic}) {
+    Options o;
+    o.engine = engine;
+    const Result res = run_test(*test, *model, o);
+    CHECK(res.result == "holds");
+    CHECK(res.positive > 0);
+    CHECK(res.negative > 0);
+    for (const auto& st : res.states) CHECK(st.values.size() == 1);  // the marker register is not reported
+  }
+}
+
+TEST_CASE("an undefined operation a consistent execution reaches makes the answer unknown, naming it") {
+  // A second arrive on an object expecting one, in a phase that cannot complete (tx-count 16 pending).
+  const std::string text =
+      "PTX tx2\n{ bar = 0; }\n P0@cta 0,gpu 0 ;\n mbarrier.init.shared::cta.b64 [bar], 1 ;\n"
+      " mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16 ;\n mbarrier.arrive.shared::cta.b64 _, [bar] ;\n"
+      " mbarrier.arrive.shared::cta.b64 _, [bar] ;\nexists (bar == 0)\n";
+  std::vector<ptxcheck::Diagnostic> diags;
+  const auto test = parse_litmus(text, "tx.litmus", diags);
+  REQUIRE(test);
+  std::vector<std::string> errors;
+  const auto model = load_named_model("ptx", errors);
+  REQUIRE(model);
+  for (auto engine : {Engine::explicit_, Engine::symbolic}) {
+    Options o;
+    o.engine = engine;
+    const Result res = run_test(*test, *model, o);
+    INFO(res.reason);
+    CHECK(res.result == "unknown");
+    CHECK(res.reason.find("an execution reaches an undefined operation: 'mbarrier.arrive.shared::cta.b64': an arrive count of 1 "
+                          "may exceed the pending count (undefined, ISA 9.7.13.15.2)") != std::string::npos);
+  }
 }
