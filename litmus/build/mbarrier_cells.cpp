@@ -1,4 +1,4 @@
-// mbarrier cells as memory events on a counter of arrivals (mbarrier_cells.hpp).
+// mbarrier cells as memory events on the object's state value (mbarrier_cells.hpp, mbarrier_counter.hpp).
 #include "litmus/build/mbarrier_cells.hpp"
 
 #include "litmus/build/async_proxy.hpp"
@@ -84,7 +84,7 @@ bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& d
   };
   std::map<int, const Instr*> other_access;  // physical location -> a non-mbarrier access of it
   std::map<int, const Instr*> used;          // physical location -> an mbarrier cell on it
-  std::map<int, std::set<int>> ctas;         // physical location -> the CTAs (thread places) of the cells on it
+  std::map<int, std::set<int>> users;        // physical location -> the threads (indices) of the cells on it
   std::map<int, const Instr*> unscoped;      // physical location -> an expect_tx / complete_tx without .scope
   auto location = [&](const std::string& operand) {
     const auto it = p.vloc_of.find(strip_brackets(operand));
@@ -100,7 +100,7 @@ bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& d
       if (!mbar) {
         for (std::size_t k = 0; k < in.operands.size(); ++k)  // (the dialect names a location with or without brackets)
           if (const int loc = location(in.operands[k]); loc >= 0) {
-            if (copy && k == kBulkMbarrierOperand) used.emplace(loc, &in), ctas[loc].insert(static_cast<int>(ti));
+            if (copy && k == kBulkMbarrierOperand) used.emplace(loc, &in), users[loc].insert(static_cast<int>(ti));
             else other_access.emplace(loc, &in);
           }
         continue;
@@ -111,7 +111,7 @@ bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& d
       const int loc = location(in.operands[c->object]);
       if (loc < 0) return refuse(in, "unknown location '" + strip_brackets(in.operands[c->object]) + "'");
       used.emplace(loc, &in);
-      ctas[loc].insert(static_cast<int>(ti));
+      users[loc].insert(static_cast<int>(ti));
       if (!c->scope_stated) unscoped.emplace(loc, &in);
       if (c->op != MbarrierOp::init) continue;
       const std::string& count = in.operands[1];
@@ -124,8 +124,8 @@ bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& d
   std::vector<mm::ThreadPlace> places;
   for (const auto& th : p.threads) places.push_back(mm::ThreadPlace{th.cta, th.cluster, th.gpu});
   for (const auto& [loc, in] : unscoped)
-    for (int a : ctas[loc])
-      for (int b : ctas[loc])
+    for (int a : users[loc])
+      for (int b : users[loc])
         if (!mm::scope_includes(mm::Scope::cta, places, a, b))
           return refuse(*in, "'" + in->opcode + "' without .scope on an object used by more than one CTA: ISA 9.7.13.15.11 and .12 "
                         "state no default scope, and .cta and .cluster differ here");
