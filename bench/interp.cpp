@@ -3,6 +3,7 @@
 // (c) many 64-thread launches of a short zluda-shaped kernel. Each line also gives the slowdown against the
 // same computation written in C++ and run natively in the same process (the baseline), and bytes per thread.
 // Usage: bench_interp [a|b|c ...] (default: all three).
+#include "bench/params.hpp"
 #include "bench/kernels.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/ir/build.hpp"
@@ -14,6 +15,8 @@
 #include <string>
 
 namespace {
+using ptxcheck::bench::buffer_param;
+using ptxcheck::bench::scalar_param;
 using ptxcheck::bench::kReduce;
 
 const char* kCompute = R"(
@@ -115,7 +118,7 @@ int main(int argc, char** argv) {
     l.grid = {blocks, 1, 1};
     l.block = {threads, 1, 1};
     l.buffers = {{"out", std::vector<std::uint8_t>(blocks * threads * 4)}};
-    l.params = {ParamValue{"out", {}, 0, {}}, ParamValue{"", ptx::ir::ScalarType::u32, iters, {}}};
+    l.params = {buffer_param("out"), scalar_param(ptx::ir::ScalarType::u32, iters)};
     RunResult r;
     double best = 1e9;
     for (int rep = 0; rep < 3; ++rep) {  // best of 3: the machine is shared
@@ -163,7 +166,7 @@ int main(int argc, char** argv) {
     l.grid = {blocks, 1, 1};
     l.block = {threads, 1, 1};
     l.buffers = {{"in", in}, {"out", std::vector<std::uint8_t>(blocks * 4)}};
-    l.params = {ParamValue{"in", {}, 0}, ParamValue{"out", {}, 0}};
+    l.params = {buffer_param("in"), buffer_param("out")};
     double best = 1e9;
     RunResult r;
     for (int rep = 0; rep < 3; ++rep) {
@@ -201,7 +204,7 @@ int main(int argc, char** argv) {
     l.block = {64, 1, 1};
     l.dynamic_shared_bytes = 1024;
     l.buffers = {{"input", in}, {"output", std::vector<std::uint8_t>(64 * 4)}};
-    l.params = {ParamValue{"input", {}, 0}, ParamValue{"output", {}, 0}};
+    l.params = {buffer_param("input"), buffer_param("output")};
     const int launches = 2000;
     std::uint64_t lanes = 0;
     RunResult r;

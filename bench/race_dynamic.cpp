@@ -6,6 +6,7 @@
 // Checks its answers: both kernels are race free, and each racy variant (the reduction without its first bar.sync,
 // the last block storing every sum to out[0]) races.
 // Usage: bench_race_dynamic [repetitions] (default 3; the best time is kept: the machine is shared).
+#include "bench/params.hpp"
 #include "bench/kernels.hpp"
 #include "checker/race/dynamic.hpp"
 #include "semantics/ir/build.hpp"
@@ -18,6 +19,7 @@
 #include <sys/resource.h>
 
 namespace {
+using ptxcheck::bench::buffer_param;
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 ptx::ir::Module load(const std::string& text) {
@@ -81,14 +83,14 @@ int main(int argc, char** argv) {
   std::vector<std::uint8_t> in(blocks * threads * 4);
   for (std::size_t i = 0; i < in.size(); i += 4) in[i] = static_cast<std::uint8_t>(i / 4);
   reduce.buffers = {{"in", in}, {"out", zeros(blocks * 4)}};
-  reduce.params = {ParamValue{"in", {}, 0}, ParamValue{"out", {}, 0}};
+  reduce.params = {buffer_param("in"), buffer_param("out")};
   const std::string kReduce = ptxcheck::bench::kReduce;
   bool ok = measure("shared-memory reduction", kReduce, without(kReduce, "bar.sync 0;"), reduce, reps);
 
   Launch last = reduce;
   last.kernel = "last_block";
   last.buffers = {{"partial", zeros(blocks * threads * 4)}, {"count", zeros(4)}, {"out", zeros(threads * 4)}};
-  last.params = {ParamValue{"partial", {}, 0}, ParamValue{"count", {}, 0}, ParamValue{"out", {}, 0}};
+  last.params = {buffer_param("partial"), buffer_param("count"), buffer_param("out")};
   const std::string kLast = ptxcheck::bench::kLastBlock;
   ok = measure("last-block reduction, __threadfence() in every thread", kLast, without(kLast, "st.global.u32 [%rd9]", "st.global.u32 [%rd3]"),
                last, reps) && ok;

@@ -7,6 +7,7 @@
 // histories held every byte (not "truncated"). Builds against an engine without DynamicResult::shadow_bytes too
 // (an older checkout: the figure is then left out), so that before and after run the same program.
 // Usage: bench_race_shadow [N (default 262144)] [workloads: scalar,vector (default both)]
+#include "bench/params.hpp"
 #include "checker/race/dynamic.hpp"
 #include "semantics/ir/build.hpp"
 
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 namespace {
+using ptxcheck::bench::buffer_param;
 
 const char* kAdd = R"(
 .version 7.0
@@ -97,7 +99,7 @@ bool measure(const std::string& kernel, std::uint64_t n) {
     std::memcpy(&b[i * 4], &y, 4);
   }
   l.buffers = {{"a", a}, {"b", b}, {"c", c}};
-  l.params = {ParamValue{"a", {}, 0}, ParamValue{"b", {}, 0}, ParamValue{"c", {}, 0}};
+  l.params = {buffer_param("a"), buffer_param("b"), buffer_param("c")};
   double t0 = now();
   RunResult plain = run(*built.module, l, Options{});
   const double t_run = now() - t0;

@@ -10,6 +10,7 @@
 #include "checker/race/strength.hpp"
 #include "semantics/interp/cluster_id.hpp"
 #include "semantics/interp/observer.hpp"
+#include "semantics/ir/mbarrier_order.hpp"
 
 #include <algorithm>
 #include <map>
@@ -319,10 +320,18 @@ class Detector final : public ptx::interp::Observer {
     ts.clock.set(copier, std::max(ts.clock.get(copier), ts.async_group_end[committed - newest_pending - 1]));
   }
 
-  // mbarrier objects (ISA 9.7.13.15.16 items 1-2): a test_wait / try_wait with acquire semantics that returns True
-  // for a phase makes the waiting thread know what each participant did before its release arrive-on in that
-  // phase, and the cp.async copies a cp.async.mbarrier.arrive in it stood for. A .relaxed one orders nothing.
-  void mbarrier_init(const ThreadRef&, std::uint64_t home, std::uint64_t object) override { mbarriers_.erase({home, object}); }
+  // mbarrier objects (ISA 9.7.13.15). An arrive-on is an atomic read-modify-write of the object and a wait a read
+  // of it (8.8 item 1 names both operations on it; memmodel/models/NOTES.md, "mbarrier"), so a wait observes,
+  // through the chain of arrive-ons since the init (8.9.2 item 2), every arrive-on before it: an .acquire wait, True
+  // or False, synchronizes with each that released and is morally strong with it (8.9.4 item 4: each scope includes
+  // the other thread; ReleaseSet), in the phase it tests (9.7.13.15.16 item 1) and in the next one (arrivals_). A
+  // phase carries what no release arrive-on does: the cp.async copies a cp.async.mbarrier.arrive stood for (item
+  // 2), the complete-tx of asynchronous operations, tcgen05 orders; a wait that returns True takes its phase's.
+  // barrier.cluster (kClusterBarrierObject) goes phase by phase, its arrives released in the phase (8.9.4 item 3).
+  void mbarrier_init(const ThreadRef&, const ptx::ir::Instruction&, std::uint64_t home, std::uint64_t object) override {
+    mbarriers_.erase({home, object});
+    arrivals_.erase({home, object});
+  }
 
   void mbarrier_arrive(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
     ThreadState& ts = state(t);
@@ -339,23 +348,44 @@ class Detector final : public ptx::interp::Observer {
       return;
     }
     ph.tc.join(ts.tc_before);  // an execution ordering operation, relaxed or not (9.7.16.6.3)
-    if (ins.q.semantics == MemorySemantics::relaxed) return;  // .release unless .relaxed (9.7.13.15.13-14)
-    released.join(ts.clock);
+    const bool cluster_barrier = object == ptx::interp::kClusterBarrierObject;
+    if (ins.q.semantics == MemorySemantics::relaxed) {  // .release unless .relaxed (9.7.13.15.13-14)
+      // A .relaxed arrive-on is still a strong write of the object: after a release fence it completes a release
+      // pattern (8.8 form 3), as in 9.7.13.4's own example "fence.release...; mbarrier.arrive.relaxed.cluster".
+      // Not barrier.cluster.arrive, which chapter 8 makes no write.
+      if (!cluster_barrier)
+        for (const auto& r : ts.fence_release)
+          if (r) arrivals_[{home, object}].add(*r);
+      return;
+    }
+    if (cluster_barrier) released.join(ts.clock);
+    else arrivals_[{home, object}].add(release_of(t, ptx::ir::mbarrier_order(ins).value_or(ptx::ir::MemoryOrder{}).scope, ts.clock));
     tick(ts, t);
   }
 
   void mbarrier_wait(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
+    ThreadState& ts = state(t);
+    const bool relaxed = ins.q.semantics == MemorySemantics::relaxed;  // .acquire unless .relaxed (9.7.13.15.16)
+    const bool cluster_barrier = object == ptx::interp::kClusterBarrierObject;
+    if (!cluster_barrier) observe_arrivals(ts, t, ins, home, object);
     auto it = mbarriers_.find({home, object});
     if (it == mbarriers_.end()) return;
     auto p = it->second.find(phase);
     if (p == it->second.end()) return;
-    // .acquire unless .relaxed (9.7.13.15.16); a relaxed one still orders tcgen05 operations after a later
-    // tcgen05.fence::after_thread_sync (9.7.16.6.3), and either kind brings what the arriving threads'
-    // tcgen05.fence::before_thread_sync ordered.
-    ThreadState& ts = state(t);
+    // A relaxed wait still orders tcgen05 operations after a later tcgen05.fence::after_thread_sync (9.7.16.6.3),
+    // and either kind brings what the arriving threads' tcgen05.fence::before_thread_sync ordered.
     ts.tc_received.join(p->second.tc);
-    if (ins.q.semantics == MemorySemantics::relaxed) ts.tc_relaxed.join(p->second.released);
-    else ts.clock.join(p->second.released);
+    if (relaxed) {
+      ts.tc_relaxed.join(p->second.released);
+      if (!cluster_barrier) ts.pending[Key{1 + home, object}].own.join(p->second.released);  // for an acquire fence
+    } else {
+      ts.clock.join(p->second.released);
+    }
+  }
+
+  // A wait that returned False read the object all the same (an .acquire one synchronizes with what it observed).
+  void mbarrier_wait_incomplete(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
+    observe_arrivals(state(t), t, ins, home, object);
   }
 
   // ---- The asynchronous proxy (ISA 8.6). An operation's accesses are made by a thread of their own in the clocks
@@ -995,6 +1025,17 @@ class Detector final : public ptx::interp::Observer {
   };
   // (CTA, mbarrier object's shared offset) -> phase -> what it makes visible
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::map<std::uint64_t, MbarrierPhase>> mbarriers_;
+  // (CTA, mbarrier object's shared offset) -> what its release arrive-ons since its init released (mbarrier_arrive)
+  std::map<std::pair<std::uint64_t, std::uint64_t>, ReleaseSet> arrivals_;
+  // A wait's read of the object observes every arrive-on before it (8.9.2): an .acquire wait takes what they
+  // released, with its scope (acquire), a .relaxed one leaves it for the thread's next acquire fence (8.8 form 3).
+  void observe_arrivals(ThreadState& ts, const ThreadRef& t, const ptx::ir::Instruction& wait, std::uint64_t home, std::uint64_t object) {
+    auto it = arrivals_.find({home, object});
+    if (it == arrivals_.end()) return;
+    const ptx::ir::MemoryOrder order = ptx::ir::mbarrier_order(wait).value_or(ptx::ir::MemoryOrder{});
+    if (order.sem == MemorySemantics::relaxed) ts.pending[Key{1 + home, object}].add(it->second, t.cta, cluster_of(t));
+    else acquire(ts, t, order.scope, it->second);
+  }
   MbarrierPhase& mbarrier_phase(std::uint64_t home, std::uint64_t object, std::uint64_t phase) {
     return mbarriers_[{home, object}].try_emplace(phase, MbarrierPhase{VectorClock(cta_size_), {}}).first->second;
   }

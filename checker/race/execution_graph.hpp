@@ -1,7 +1,9 @@
 // Records one run of a launch on the interpreter as an execution graph of the PTX memory model (the base vocabulary
 // of memmodel/models/NOTES.md, built by memmodel/graph/base_graph.hpp): an event per memory access (an atom's read
-// and write as two events related by rmw, a red's read in RED), per memory fence and per CTA barrier operation, with
-// rf, co, syncbar and sync_fence as the interpreter's sequentially consistent run chose them. The cat model's
+// and write as two events related by rmw, a red's read in RED), per memory fence, per barrier operation (CTA
+// barriers, bar.warp.sync, barrier.cluster) and per mbarrier operation (events on the object's counter,
+// memmodel/graph/mbarrier_events.hpp), with rf, co, syncbar and sync_fence as the interpreter's sequentially
+// consistent run chose them. The cat model's
 // `data-race` (proofs/models/ptx-race.cat) on that graph is then an independent check of the dynamic engine's
 // vector clocks on the same run (tests/unit/race/test_dynamic_model.cpp, docs/race/dynamic-engine.md). The
 // explicit evaluator is cubic in the events: for small launches only.
@@ -39,20 +41,18 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   void fence(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins) override;
   void barrier_arrive(const ptx::interp::ThreadRef& t, std::uint32_t id, const ptx::ir::Instruction& ins, std::uint32_t count) override;
   void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ptx::interp::ThreadRef>& waiting) override;
+  // bar.warp.sync (ISA 9.7.13.2): a barrier phase of its participating threads.
+  void warp_sync(const std::vector<ptx::interp::ThreadRef>& threads) override;
+  // mbarrier init / arrive-on / test_wait / try_wait as events on the object's counter (mm::mbarrier_events), and
+  // barrier.cluster (kClusterBarrierObject) as a barrier phase of the cluster's threads.
+  void mbarrier_arrive(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override;
+  void mbarrier_wait(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override;
+  void mbarrier_wait_incomplete(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
+  void mbarrier_init(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
   // What the vocabulary has no words for: the record stops with the reason.
-  void warp_sync(const std::vector<ptx::interp::ThreadRef>&) override { refuse("bar.warp.sync (warp synchronization)"); }
-  void async_group(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&) override { refuse("cp.async groups"); }
-  void mbarrier_arrive(const ptx::interp::ThreadRef&, const ptx::ir::Instruction& ins, std::uint64_t, std::uint64_t object, std::uint64_t) override {
-    refuse_mbarrier(ins, object);
-  }
-  void mbarrier_wait(const ptx::interp::ThreadRef&, const ptx::ir::Instruction& ins, std::uint64_t, std::uint64_t object, std::uint64_t) override {
-    refuse_mbarrier(ins, object);
-  }
-  void mbarrier_init(const ptx::interp::ThreadRef&, std::uint64_t, std::uint64_t) override { refuse("mbarrier"); }
-  void async_op_issue(std::uint64_t, const std::vector<ptx::interp::ThreadRef>&, AsyncGroup, const ptx::ir::Instruction&) override {
-    refuse("asynchronous operations (bulk copies, st.async / red.async, wgmma, tcgen05)");
-  }
-  void proxy_fence(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&, ptx::ir::StateSpace) override { refuse("fence.proxy.async"); }
+  void async_group(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&) override;
+  void async_op_issue(std::uint64_t, const std::vector<ptx::interp::ThreadRef>&, AsyncGroup, const ptx::ir::Instruction&) override;
+  void proxy_fence(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&, ptx::ir::StateSpace) override;
   void tcgen05_commit(const ptx::interp::ThreadRef&, std::uint64_t) override { refuse("tcgen05"); }
   void tcgen05_before_thread_sync(const ptx::interp::ThreadRef&) override { refuse("tcgen05"); }
   void tcgen05_after_thread_sync(const ptx::interp::ThreadRef&) override { refuse("tcgen05"); }
@@ -67,12 +67,15 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   void refuse(const std::string& why) {
     if (unsupported_.empty()) unsupported_ = why;
   }
-  void refuse_mbarrier(const ptx::ir::Instruction& ins, std::uint64_t object);
   int thread_index(const ptx::interp::ThreadRef& t);
-  Location* location(const ptx::interp::MemoryAccess& a);
+  // The location of `bytes` bytes at `addr` of `region` (0 global, 1 + CTA-linear id: that CTA's shared memory).
+  Location* location(std::uint64_t region, std::uint64_t addr, std::uint32_t bytes);
   int add_event(mm::BaseEvent e, const ptx::ir::Instruction* ins);
-  void read_event(int thread, const ptx::interp::MemoryAccess& a, Location& l, mm::Sem sem, mm::Scope scope, bool red);
-  int write_event(int thread, const ptx::interp::MemoryAccess& a, Location& l, mm::Sem sem, mm::Scope scope);
+  // A read (rf: the latest write of its location) or a write (co: after the location's earlier ones) by `thread`.
+  int read_event(int thread, const ptx::ir::Instruction* ins, Location& l, mm::Sem sem, mm::Scope scope, bool rmw, bool red);
+  int write_event(int thread, const ptx::ir::Instruction* ins, Location& l, mm::Sem sem, mm::Scope scope, bool rmw);
+  void mbarrier_operation(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object);
+  void cluster_barrier(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t phase, bool wait);
 
   const std::array<std::uint32_t, 3> grid_;
   std::array<std::uint32_t, 3> cluster_{1, 1, 1};
@@ -86,8 +89,14 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   std::vector<std::pair<int, int>> rf_, rmw_;  // (write, read), (read, write)
   std::vector<int> fence_sc_;                  // fence.sc events in the order they ran (a Fence-SC order, 8.9.3)
   std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<int>> open_phases_;  // (CTA, barrier) -> arrivals
-  std::vector<std::vector<int>> phases_;       // completed barrier phases
+  std::vector<std::vector<int>> phases_;       // completed barrier phases (CTA barriers, bar.warp.sync)
   std::set<int> waits_;                        // barrier events that wait (not bar.arrive)
+  struct ClusterPhase {
+    std::vector<int> arrives, waits;  // barrier.cluster.arrive events that release, barrier.cluster.wait events
+  };
+  std::map<std::pair<std::uint64_t, std::uint64_t>, ClusterPhase> cluster_phases_;  // (rank-0 CTA, phase) ->
+  bool proxy_fenced_ = false;  // the run has a fence.proxy.async
+  std::string tx_count_;  // non-empty: the kernel has mbarrier tx-count instructions (why the record refuses them)
 };
 
 }  // namespace ptxcheck::race

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "checker/race/check.hpp"
+#include "semantics/runtime/device_limits.hpp"
 
 namespace ptxcheck::race {
 
@@ -18,7 +19,7 @@ struct ReplayOptions {
   bool cooperative = false;               // a cooperative launch (the kernel synchronises its grid)
   // Dynamic shared memory per CTA when the module has an `extern .shared` array: 48 KiB, what a CUDA launch may
   // ask for without opting in to more (the symbolic engine bounds no such array).
-  std::uint32_t dynamic_shared_bytes = 48 * 1024;
+  std::uint32_t dynamic_shared_bytes = ptx::runtime::kSharedPerBlock;
   // The user's preconditions (--assume): a fill whose launch breaks one is not run (a flag assumed clear at launch
   // must not start set).
   std::vector<Assumption> assumptions;

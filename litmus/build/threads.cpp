@@ -7,6 +7,7 @@
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 #include "litmus/build/mbarrier_counter.hpp"
+#include "memmodel/graph/mbarrier_events.hpp"
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ir/memory_order.hpp"
@@ -334,6 +335,12 @@ struct Runner {
     ptx::ops::AtomicForm form;
     bool negate = false;  // the dialect's atom.sub
   };
+  static Quals order_of(Sem sem, Scope scope) {  // an event's semantics and scope only (mbarrier events)
+    Quals q;
+    q.sem = sem;
+    q.scope = scope;
+    return q;
+  }
   // `decode_as`: the PTX opcode whose qualifiers the cell's words are (suld/tld/cold read like ld, sust like st).
   std::optional<ptx::ir::Qualifiers> decode(const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode decode_as,
                                             bool& negate) {
@@ -576,14 +583,13 @@ struct Runner {
       run(std::move(s2), pc + 1);
     }
   }
-  // An RMW pair on mbarrier object location `vl` reading `v` and writing `after`, with semantics and scope `q` split
-  // as for atom (rmw_sems: a .release operation's write releases, ISA 8.8 item 1).
-  void mbarrier_rmw(State& s, const Instr& in, const Quals& q, int vl, std::int64_t v, std::int64_t after, const std::set<int>& deps) {
-    const auto sems = mm::rmw_sems(q.sem);
+  // An RMW pair on mbarrier object location `vl` reading `v` and writing `after`, with the read's and write's
+  // semantics and the scope of `ev` (mm::mbarrier_events: a .release operation's write releases, ISA 8.8 item 1).
+  void mbarrier_rmw(State& s, const Instr& in, const mm::MbarrierEvents& ev, int vl, std::int64_t v, std::int64_t after,
+                    const std::set<int>& deps) {
     const int idx = static_cast<int>(s.events.size());
-    Quals rq = q, wq = q;
-    rq.sem = sems->read, wq.sem = sems->write;
-    TEvent r = mem_event(s, EvKind::read, rq, Proxy::generic, vl, in), w = mem_event(s, EvKind::write, wq, Proxy::generic, vl, in);
+    TEvent r = mem_event(s, EvKind::read, order_of(*ev.read, ev.scope), Proxy::generic, vl, in),
+           w = mem_event(s, EvKind::write, order_of(*ev.write, ev.scope), Proxy::generic, vl, in);
     r.rmw = w.rmw = true;
     r.value = v;
     w.value = after;
@@ -606,9 +612,12 @@ struct Runner {
     if (error) return;
     const int object = p.phys_of[vl];
     const std::int64_t expected = p.mbarrier_expected.at(object);
+    // The events and their semantics and scope: mm::mbarrier_events (memmodel/graph/mbarrier_events.hpp).
+    const auto ev = mm::mbarrier_events(cell->op, cell->order);
+    if (!ev) return fail(in, "'" + in.opcode + "' has no reading as memory events (ISA 9.7.13.15)");
     Quals q;
-    q.sem = cell->op == MbarrierOp::init ? Sem::weak : mm::sem_of(cell->order.sem);
-    q.scope = cell->op == MbarrierOp::init ? Scope::none : mm::scope_of(cell->order.scope);
+    q.sem = cell->op == MbarrierOp::init ? *ev->write : *ev->read;
+    q.scope = ev->scope;
     if (cell->op == MbarrierOp::init) {
       TEvent w = mem_event(s, EvKind::write, q, Proxy::generic, vl, in);
       w.value = 0;
@@ -635,14 +644,12 @@ struct Runner {
       if (cell->op != MbarrierOp::wait) {
         const auto after = mbarrier_after(v, expected, change, why);
         if (!after) {
-          Quals rq = q;
-          rq.sem = mm::rmw_sems(q.sem)->read;
-          TEvent r = mem_event(s2, EvKind::read, rq, Proxy::generic, vl, in);
+          TEvent r = mem_event(s2, EvKind::read, order_of(*ev->read, ev->scope), Proxy::generic, vl, in);
           r.value = v;
           emit_undefined(s2, in, r, why);
           continue;
         }
-        mbarrier_rmw(s2, in, q, vl, v, *after, deps);
+        mbarrier_rmw(s2, in, *ev, vl, v, *after, deps);
         if (cell->op == MbarrierOp::arrive && ops[0] != "_") {  // the state: the phase it arrived in (its contents are the implementation's, 9.7.13.15.13)
           set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(mbarrier_phase(v, expected))), {idx});
           s2.arrive_state[ops[0]] = object;
@@ -700,9 +707,9 @@ struct Runner {
       f.ctrl = w.ctrl;
       f.text = in.opcode;
       s2.events.push_back(f);
-      Quals release;
-      release.sem = Sem::release;
-      release.scope = Scope::cluster;
+      // "the complete-tx operation on the mbarrier has .release semantics at the .cluster scope" (9.7.9.25.4.1).
+      const auto ev = mm::mbarrier_events(ptx::ir::MbarrierOp::complete_tx,
+                                          ptx::ir::MemoryOrder{ptx::ir::MemorySemantics::release, ptx::ir::Scope::cluster, true});
       MbarrierChange change;
       change.complete = std::stoll(in.operands[2]);
       const int object = p.phys_of[mbar];
@@ -710,14 +717,12 @@ struct Runner {
         State s3 = s2;
         const auto after = mbarrier_after(m, p.mbarrier_expected.at(object), change, why);
         if (!after) {
-          Quals relaxed = release;
-          relaxed.sem = Sem::relaxed;
-          TEvent r = mem_event(s3, EvKind::read, relaxed, Proxy::generic, mbar, in);
+          TEvent r = mem_event(s3, EvKind::read, order_of(*ev->read, ev->scope), Proxy::generic, mbar, in);
           r.value = m;
           emit_undefined(s3, in, r, "its complete-tx: " + why);
           continue;
         }
-        mbarrier_rmw(s3, in, release, mbar, m, *after, {});
+        mbarrier_rmw(s3, in, *ev, mbar, m, *after, {});
         run(std::move(s3), pc + 1);
       }
     }

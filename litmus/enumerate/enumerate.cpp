@@ -8,6 +8,7 @@
 #include "litmus/enumerate/graph_builder.hpp"
 #include "litmus/enumerate/liveness.hpp"
 #include "memmodel/cat/explicit.hpp"
+#include "semantics/support/diagnostic.hpp"
 
 #include <fmt/format.h>
 
@@ -182,7 +183,9 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
   for (auto& term : terms)
     if (term.kind == Term::loc && !p.vloc_of.count(term.name)) {
       res.result = "error";
-      res.reason = "condition names unknown location '" + term.name + "'";
+      // (An error in the test: file:line:col, as the parser's.)
+      res.reason = make_diagnostic(t.text, t.file, term.offset, "the condition names location '" + term.name +
+                                   "', which no initialisation or instruction of the test names").render();
       return finish();
     }
 

@@ -42,7 +42,7 @@ struct Term {
   int thread = -1;
   std::string name;
   std::int64_t value = 0;
-  std::size_t offset = 0;  // byte offset in the file (registers: checked against the thread columns)
+  std::size_t offset = 0;  // byte offset in the file of a register or location (for located diagnostics)
 };
 
 struct Cond;

@@ -149,8 +149,9 @@ auto const term_def = (mark >> reg_ref)[([](auto& ctx) {
                         t.value = x3::_attr(ctx);
                         x3::_val(ctx) = t;
                       })] |
-                      ident[([](auto& ctx) {
+                      (mark >> ident)[([](auto& ctx) {
                         Term t;
+                        t.offset = g_mark;
                         t.kind = Term::loc;
                         t.name = x3::_attr(ctx);
                         x3::_val(ctx) = t;

@@ -76,6 +76,15 @@ template <class Waits> void add_barrier_phase(Rel& syncbar, const std::vector<in
       if (a != b && waits(b)) syncbar.add(a, b);
 }
 
+// ISA 8.9.4 item 3: in one phase of a split barrier (barrier.cluster, 9.7.13.3), each arrival that releases
+// synchronizes with each wait; an arrival is no wait, and what a thread does between its arrive and its wait is
+// ordered by neither ("There is no memory ordering and visibility guarantee for memory accesses requested by the
+// executing thread, in program order, after barrier.cluster.arrive and prior to barrier.cluster.wait").
+inline void add_split_barrier_phase(Rel& syncbar, const std::vector<int>& arrivals, const std::vector<int>& waits) {
+  for (int a : arrivals)
+    for (int b : waits) syncbar.add(a, b);
+}
+
 // ISA 8.9.3: Fence-SC order is a total order of the fence.sc operations; it relates (sync_fence) the pairs that
 // are morally strong, those each in the other's scope (sr). `order`: the fence.sc events, first to last.
 Rel fence_sc_order(const std::vector<int>& order, const Rel& sr);

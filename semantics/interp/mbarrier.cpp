@@ -86,7 +86,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     if (home.mbarriers.count(object)) return illegal("the object is already initialized (mbarrier.inval it first)");
     home.mbarriers[object] = Mbarrier{0, static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(count), 0};
     ++epoch_;
-    if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), cta_linear(home), object);
+    if (opt_.observer) opt_.observer->mbarrier_init(thread_ref(t), ins, cta_linear(home), object);
     return;
   }
   Mbarrier* found = initialized_mbarrier(t, home, object, name);
@@ -124,7 +124,10 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
     write(t, o[0], Concrete::boolean(complete));
     if (complete) note_passed_wait(t);
     else note_failed_wait(t, ins);
-    if (complete && opt_.observer) opt_.observer->mbarrier_wait(thread_ref(t), ins, cta_linear(home), object, m.phase - 1);
+    if (opt_.observer) {
+      if (complete) opt_.observer->mbarrier_wait(thread_ref(t), ins, cta_linear(home), object, m.phase - 1);
+      else opt_.observer->mbarrier_wait_incomplete(thread_ref(t), ins, cta_linear(home), object);
+    }
     return;
   }
   ++epoch_;  // every other operation changes the object (note_failed_wait)

@@ -92,14 +92,17 @@ class Observer {
   // mbarrier operations (ISA 9.7.13.15) on the object at shared-memory offset `object` of CTA `home` (CTA-linear
   // id; another CTA of the cluster for a remote arrive): an arrive-on (mbarrier.arrive / arrive_drop, or
   // cp.async.mbarrier.arrive, whose arrive-on stands for the thread's earlier cp.async copies) counted in phase
-  // `phase`; a test_wait / try_wait that returned True for the completed phase `phase`; an init, which starts the
-  // object afresh at phase 0.
+  // `phase`; a test_wait / try_wait that returned True for the completed phase `phase`; an init (instruction `ins`),
+  // which starts the object afresh at phase 0. And a test_wait / try_wait that returned False (the current phase
+  // is not complete): it synchronizes nothing (9.7.13.15.16), but it read the object (the execution recorder,
+  // checker/race/execution_graph.hpp).
   // The cluster barrier (barrier.cluster.arrive / .wait, ISA 9.7.13.3) is reported as the object
   // kClusterBarrierObject, which no shared-memory offset equals, of the cluster's rank-0 CTA: its arrive releases
   // and its wait acquires unless .relaxed, as an mbarrier's.
   virtual void mbarrier_arrive(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) = 0;
   virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) = 0;
-  virtual void mbarrier_init(const ThreadRef& t, std::uint64_t home, std::uint64_t object) = 0;
+  virtual void mbarrier_init(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object) = 0;
+  virtual void mbarrier_wait_incomplete(const ThreadRef& /*t*/, const ir::Instruction& /*ins*/, std::uint64_t /*home*/, std::uint64_t /*object*/) {}
   // Operations of the asynchronous proxy (ISA 8.6): cp{.reduce}.async.bulk{.tensor} (9.7.9.25.4-5) and the shared
   // memory reads of wgmma.mma_async (9.7.15.5.2). Each has a number unique in the run. An issue names the threads
   // whose instruction it is (one thread; a warp of the warpgroup for wgmma) and the group it joins until a
@@ -146,7 +149,7 @@ class AccessObserver : public Observer {
   void async_group(const ThreadRef&, const ir::Instruction&) override {}
   void mbarrier_arrive(const ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
   void mbarrier_wait(const ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t, std::uint64_t) override {}
-  void mbarrier_init(const ThreadRef&, std::uint64_t, std::uint64_t) override {}
+  void mbarrier_init(const ThreadRef&, const ir::Instruction&, std::uint64_t, std::uint64_t) override {}
 };
 
 // Two observers hearing the same run (ptxcheck exec --racecheck --memcheck): each callback goes to both, first
@@ -174,8 +177,11 @@ class TeeObserver final : public Observer {
   void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
     a_.mbarrier_wait(t, ins, home, object, phase), b_.mbarrier_wait(t, ins, home, object, phase);
   }
-  void mbarrier_init(const ThreadRef& t, std::uint64_t home, std::uint64_t object) override {
-    a_.mbarrier_init(t, home, object), b_.mbarrier_init(t, home, object);
+  void mbarrier_init(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
+    a_.mbarrier_init(t, ins, home, object), b_.mbarrier_init(t, ins, home, object);
+  }
+  void mbarrier_wait_incomplete(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
+    a_.mbarrier_wait_incomplete(t, ins, home, object), b_.mbarrier_wait_incomplete(t, ins, home, object);
   }
   void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ir::Instruction& ins) override {
     a_.async_op_issue(op, issuers, group, ins), b_.async_op_issue(op, issuers, group, ins);

@@ -1,6 +1,7 @@
 // CUDA runtime API: the device ptxcheck presents (an H100-like device of compute capability 9.0, the newest
 // architecture every sm_90 PTX runs on; docs/exec.md lists its properties), device management, function
 // attributes and occupancy.
+#include "semantics/runtime/device_limits.hpp"
 #include "semantics/runtime/graph.hpp"
 #include "semantics/runtime/mempool.hpp"
 #include "semantics/runtime/runtime.hpp"
@@ -12,11 +13,11 @@
 #include <cstring>
 
 using ptx::runtime::Runtime;
+using ptx::runtime::kSharedPerBlock, ptx::runtime::kSharedPerBlockOptin, ptx::runtime::kSharedPerSm;
 
 namespace {
 
 constexpr int kMultiprocessors = 132, kClockKHz = 1755000, kMaxThreadsPerSm = 2048, kMaxBlocksPerSm = 32;
-constexpr int kSharedPerBlock = 48 * 1024, kSharedPerBlockOptin = 227 * 1024, kSharedPerSm = 228 * 1024;
 constexpr int kRegistersPerSm = 65536;
 
 // Every device of `--devices N` has these properties; its PCI bus number is its ordinal, and the global window is

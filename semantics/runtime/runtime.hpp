@@ -9,6 +9,7 @@
 #include "semantics/interp/memory.hpp"
 #include "semantics/interp/texture.hpp"
 #include "semantics/ir/ir.hpp"
+#include "semantics/runtime/device_limits.hpp"
 
 #include <array>
 #include <cstdint>
@@ -52,7 +53,7 @@ struct Kernel {
   // cudaFuncAttributeMaxDynamicSharedMemorySize: a launch asking for more dynamic shared memory is refused with
   // cudaErrorInvalidValue, 48 KiB until cudaFuncSetAttribute raises it (what CUDA 13 does on an H200:
   // tests/hardware/h200/probes.txt, launch_errors).
-  std::uint64_t max_dynamic_shared = 48 * 1024;
+  std::uint64_t max_dynamic_shared = kSharedPerBlock;
 };
 
 struct Variable {

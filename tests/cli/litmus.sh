@@ -138,6 +138,10 @@ printf 'PTX nothread\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P
 "$ptxcheck" litmus "$tmp/nothread.litmus" >/dev/null 2>"$tmp/err"; rc=$?
 check "condition on an undeclared thread: exit 2" test $rc -eq 2
 check "condition on an undeclared thread: located" grep -q "nothread.litmus:5:9: error: the condition names thread P3" "$tmp/err"
+printf 'PTX noloc\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0 /\\ y == 1)\n' >"$tmp/noloc.litmus"
+"$ptxcheck" litmus "$tmp/noloc.litmus" >/dev/null 2>"$tmp/err"; rc=$?
+check "condition on an unknown location: exit 2" test $rc -eq 2
+check "condition on an unknown location: located" grep -q "noloc.litmus:5:23: error: the condition names location 'y'" "$tmp/err"
 cp "$ex/LB.litmus" "$tmp/lb.cu.litmus"
 "$ptxcheck" litmus "$tmp/lb.cu.litmus" >/dev/null 2>"$tmp/err"; rc=$?
 check "a .cu.litmus without --compile: exit 2" test $rc -eq 2
