@@ -6,6 +6,7 @@
 
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
+#include "litmus/build/mbarrier_counter.hpp"
 #include "memmodel/graph/mbarrier_events.hpp"
 
 #include "semantics/domain/symbolic.hpp"
@@ -129,11 +130,12 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
         auto n = strip_brackets(in.operands[access->address]);
         if (!is_integer(n) && !(n.size() > 1 && n[0] == 'r' && is_integer(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
       }
-      if (op == "cp")  // a bulk copy's [dst], [src] (async_proxy.hpp)
-        for (std::size_t k = 0; k < 2 && k < in.operands.size(); ++k)
-          if (auto n = strip_brackets(in.operands[k]); !is_integer(n) && !p.vloc_of.count(n)) add_phys(n);
-      if (op == "mbarrier" && in.operands.size() >= 2) {  // the object: [addr] first for init, second otherwise
-        const auto n = strip_brackets(in.operands[parts.size() > 1 && parts[1] == "init" ? 0 : 1]);
+      if (op == "cp")  // a bulk copy's [dst], [src]{, size, [mbar]} (async_proxy.hpp)
+        for (std::size_t k = 0; k < in.operands.size(); ++k)
+          if (auto n = strip_brackets(in.operands[k]); k != 2 && !is_integer(n) && !p.vloc_of.count(n)) add_phys(n);
+      if (op == "mbarrier" && in.operands.size() >= 2) {  // the object: [addr] first for init / expect_tx / complete_tx
+        const bool object_first = parts.size() > 1 && (parts[1] == "init" || parts[1] == "expect_tx" || parts[1] == "complete_tx");
+        const auto n = strip_brackets(in.operands[object_first ? 0 : 1]);
         if (!p.vloc_of.count(n)) add_phys(n);
       }
     }
@@ -199,10 +201,10 @@ struct Runner {
       if (!o.empty()) target(o[0]);
       falls_through = !in.guard.empty();
     } else if (op == "bar" || op == "barrier") reg_from(0);
-    else if (op == "mbarrier") {  // init [a], count; arrive / waits d, [a], operand{, hint} (mbarrier_cells.hpp)
-      const bool init = parts.size() > 1 && parts[1] == "init";
-      if (!init && !o.empty() && o[0] != "_") def = o[0];
-      reg_from(init ? 1 : 2);
+    else if (op == "mbarrier") {  // init / expect_tx / complete_tx [a], n; arrive / waits d, [a], operand{, hint}
+      const bool object_first = parts.size() > 1 && (parts[1] == "init" || parts[1] == "expect_tx" || parts[1] == "complete_tx");
+      if (!object_first && !o.empty() && o[0] != "_") def = o[0];
+      reg_from(object_first ? 1 : 2);
     }
     if (!in.guard.empty()) { gen.insert(in.guard); def.clear(); }  // a guarded write may not happen
     if (falls_through) succ.push_back(pc + 1);
@@ -333,6 +335,12 @@ struct Runner {
     ptx::ops::AtomicForm form;
     bool negate = false;  // the dialect's atom.sub
   };
+  static Quals order_of(Sem sem, Scope scope) {  // an event's semantics and scope only (mbarrier events)
+    Quals q;
+    q.sem = sem;
+    q.scope = scope;
+    return q;
+  }
   // `decode_as`: the PTX opcode whose qualifiers the cell's words are (suld/tld/cold read like ld, sust like st).
   std::optional<ptx::ir::Qualifiers> decode(const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode decode_as,
                                             bool& negate) {
@@ -575,11 +583,27 @@ struct Runner {
       run(std::move(s2), pc + 1);
     }
   }
-  // mbarrier.init / arrive / test_wait / try_wait on the object's arrival counter (mbarrier_cells.hpp): init a weak
-  // write of 0; an arrive-on an atomic add of its count, with the instruction's semantics and scope (rmw_sems: a
-  // .release arrive's write releases, ISA 8.8 item 1); a wait a read with its own (an .acquire one is an acquire
-  // operation, 8.8 item 1) whose waitComplete is computed from the value read.
+  // An RMW pair on mbarrier object location `vl` reading `v` and writing `after`, with the read's and write's
+  // semantics and the scope of `ev` (mm::mbarrier_events: a .release operation's write releases, ISA 8.8 item 1).
+  void mbarrier_rmw(State& s, const Instr& in, const mm::MbarrierEvents& ev, int vl, std::int64_t v, std::int64_t after,
+                    const std::set<int>& deps) {
+    const int idx = static_cast<int>(s.events.size());
+    TEvent r = mem_event(s, EvKind::read, order_of(*ev.read, ev.scope), Proxy::generic, vl, in),
+           w = mem_event(s, EvKind::write, order_of(*ev.write, ev.scope), Proxy::generic, vl, in);
+    r.rmw = w.rmw = true;
+    r.value = v;
+    w.value = after;
+    w.data = deps;
+    w.data.insert(idx);
+    s.events.push_back(r);
+    s.events.push_back(w);
+  }
+  // mbarrier cells on the object's state value (mbarrier_cells.hpp, mbarrier_counter.hpp): init a weak write of 0;
+  // an arrive-on, expect-tx or complete-tx an RMW pair writing the state after it (9.7.13.15.5-.7), with the
+  // instruction's semantics and scope; a wait a read with its own (an .acquire one is an acquire operation, 8.8 item
+  // 1) whose waitComplete is computed from the value read.
   void run_mbarrier(State& s, const Instr& in, int pc) {
+    using ptx::ir::MbarrierOp;
     std::string why;
     const auto cell = decode_mbarrier_cell(in, why);
     if (!cell) return fail(in, why);
@@ -592,49 +616,54 @@ struct Runner {
     const auto ev = mm::mbarrier_events(cell->op, cell->order);
     if (!ev) return fail(in, "'" + in.opcode + "' has no reading as memory events (ISA 9.7.13.15)");
     Quals q;
-    q.sem = cell->op == ptx::ir::MbarrierOp::init ? *ev->write : *ev->read;
+    q.sem = cell->op == MbarrierOp::init ? *ev->write : *ev->read;
     q.scope = ev->scope;
-    if (cell->op == ptx::ir::MbarrierOp::init) {
+    if (cell->op == MbarrierOp::init) {
       TEvent w = mem_event(s, EvKind::write, q, Proxy::generic, vl, in);
       w.value = 0;
       s.events.push_back(w);
       return run(std::move(s), pc + 1);
     }
-    std::set<int> deps;  // the count, state or phaseParity operand's
-    const std::int64_t operand = ops.size() > 2 ? concrete(value(s, ops[2], deps)) : 1;
+    std::set<int> deps;  // the count, txCount, state or phaseParity operand's
+    const std::size_t operand_at = cell->object + 1;
+    const std::int64_t operand = ops.size() > operand_at ? concrete(value(s, ops[operand_at], deps)) : 1;
     const int idx = static_cast<int>(s.events.size());
-    if (cell->op == ptx::ir::MbarrierOp::wait && !cell->parity) {
+    if (cell->op == MbarrierOp::wait && !cell->parity) {
       auto st = s.arrive_state.find(ops[2]);
       if (st == s.arrive_state.end() || st->second != object)
         return fail(in, "'" + in.opcode + "': the state operand must be the result of this thread's mbarrier.arrive on '" + p.pnames[object] + "' (ISA 9.7.13.15.16)");
     }
+    MbarrierChange change;  // 9.7.13.15.13: with .expect_tx, "the count argument of the arrive-on operation is assumed to be 1"
+    if (cell->op == MbarrierOp::arrive) change.arrivals = cell->expect_tx ? 1 : operand, change.expect = cell->expect_tx ? operand : 0;
+    if (cell->op == MbarrierOp::expect_tx) change.expect = operand;
+    if (cell->op == MbarrierOp::complete_tx) change.complete = operand;
+    if (cell->op == MbarrierOp::arrive && change.arrivals < 1)
+      return fail(in, "'" + in.opcode + "': an arrive count below 1 (ISA 9.7.13.15.2)");
     for (auto v : values[object]) {
       State s2 = s;
-      if (cell->op == ptx::ir::MbarrierOp::arrive) {
-        // 9.7.13.15.7: the pending count N - v % N drops by count; below zero it leaves its range (9.7.13.15.2).
-        if (operand < 1 || v % expected + operand > expected)
-          return fail(in, "'" + in.opcode + "': an arrive count of " + std::to_string(operand) + " may exceed the pending count (undefined, ISA 9.7.13.15.2)");
-        Quals rq = q, wq = q;
-        rq.sem = *ev->read, wq.sem = *ev->write;
-        TEvent r = mem_event(s2, EvKind::read, rq, Proxy::generic, vl, in), w = mem_event(s2, EvKind::write, wq, Proxy::generic, vl, in);
-        r.rmw = w.rmw = true;
-        r.value = v;
-        w.value = v + operand;
-        w.data = deps;
-        w.data.insert(idx);
-        s2.events.push_back(r);
-        s2.events.push_back(w);
-        if (ops[0] != "_") {  // the state: the phase it arrived in (its contents are the implementation's, 9.7.13.15.13)
+      if (cell->op != MbarrierOp::wait) {
+        const auto after = mbarrier_after(v, expected, change, why);
+        if (!after) {
+          TEvent r = mem_event(s2, EvKind::read, order_of(*ev->read, ev->scope), Proxy::generic, vl, in);
+          r.value = v;
+          emit_undefined(s2, in, r, why);
+          continue;
+        }
+        mbarrier_rmw(s2, in, *ev, vl, v, *after, deps);
+        if (cell->op == MbarrierOp::arrive && ops[0] != "_") {  // the state: the phase it arrived in (its contents are the implementation's, 9.7.13.15.13)
           set_reg(s2, ops[0], d.lit(kWidth, static_cast<std::uint64_t>(mbarrier_phase(v, expected))), {idx});
           s2.arrive_state[ops[0]] = object;
         }
       } else {
         TEvent r = mem_event(s2, EvKind::read, q, Proxy::generic, vl, in);
         r.value = v;
-        s2.events.push_back(r);
         const auto complete = cell->parity ? mbarrier_parity_complete(v, expected, operand) : mbarrier_state_complete(v, expected, operand);
-        if (!complete)
-          return fail(in, "'" + in.opcode + "' may test a phase that is neither the current nor the immediately preceding one (undefined, ISA 9.7.13.15.16)");
+        if (!complete) {
+          emit_undefined(s2, in, r, cell->parity ? "phaseParity " + std::to_string(operand) + " is neither 0 nor 1 (undefined, ISA 9.7.13.15.16)"
+                                                 : "may test a phase that is neither the current nor the immediately preceding one (undefined, ISA 9.7.13.15.16)");
+          continue;
+        }
+        s2.events.push_back(r);
         std::set<int> rdeps = deps;
         rdeps.insert(idx);
         set_reg(s2, ops[0], d.lit(kWidth, *complete ? 1 : 0), rdeps);
@@ -646,10 +675,16 @@ struct Runner {
   // to dst, both in the async proxy (9.7.9.25.2; "The copy operation in cp.async.bulk is treated as a weak memory
   // operation", 9.7.9.25.4.1). commit_group / wait_group: no memory event; check_async_proxy let only these follow a
   // copy in its thread, so the copy's place at the end of program order orders nothing after it (8.9.1.1).
+  // The .mbarrier::complete_tx::bytes form adds, after the write, the implicit generic-async proxy fence that follows
+  // the completion (9.7.9.25.2) and the complete-tx of `size` on [mbar], an RMW pair with ".release semantics at the
+  // .cluster scope" (9.7.9.25.4.1) in the generic proxy (it comes after that fence); check_async_proxy refused what
+  // its place in program order would order wrongly (8.9.1.1).
   void run_bulk_copy(State& s, const Instr& in, int pc) {
     std::string why;
-    if (bulk_cell(in, why) != BulkCell::copy) return run(std::move(s), pc + 1);
+    const BulkCell kind = bulk_cell(in, why);
+    if (!is_bulk_copy(kind)) return run(std::move(s), pc + 1);
     const int dst = vloc(in, in.operands[0]), src = vloc(in, in.operands[1]);
+    const int mbar = kind == BulkCell::copy_mbarrier ? vloc(in, in.operands[kBulkMbarrierOperand]) : -1;
     if (error) return;
     Quals weak;
     const int idx = static_cast<int>(s.events.size());
@@ -660,7 +695,36 @@ struct Runner {
       w.data = {idx};
       s2.events.push_back(r);
       s2.events.push_back(w);
-      run(std::move(s2), pc + 1);
+      if (mbar < 0) {
+        run(std::move(s2), pc + 1);
+        continue;
+      }
+      TEvent f;
+      f.kind = EvKind::fence;
+      f.proxy_fence = true;
+      f.proxy = Proxy::async;
+      f.scope = Scope::cta;  // as fence.proxy.async (fence_event)
+      f.ctrl = w.ctrl;
+      f.text = in.opcode;
+      s2.events.push_back(f);
+      // "the complete-tx operation on the mbarrier has .release semantics at the .cluster scope" (9.7.9.25.4.1).
+      const auto ev = mm::mbarrier_events(ptx::ir::MbarrierOp::complete_tx,
+                                          ptx::ir::MemoryOrder{ptx::ir::MemorySemantics::release, ptx::ir::Scope::cluster, true});
+      MbarrierChange change;
+      change.complete = std::stoll(in.operands[2]);
+      const int object = p.phys_of[mbar];
+      for (auto m : values[object]) {
+        State s3 = s2;
+        const auto after = mbarrier_after(m, p.mbarrier_expected.at(object), change, why);
+        if (!after) {
+          TEvent r = mem_event(s3, EvKind::read, order_of(*ev->read, ev->scope), Proxy::generic, mbar, in);
+          r.value = m;
+          emit_undefined(s3, in, r, "its complete-tx: " + why);
+          continue;
+        }
+        mbarrier_rmw(s3, in, *ev, mbar, m, *after, {});
+        run(std::move(s3), pc + 1);
+      }
     }
   }
   // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported.
@@ -826,12 +890,24 @@ struct Runner {
       }
       return fail(in, "unsupported instruction '" + in.opcode + "'");
     }
+    out.push_back(finished(s));
+  }
+  Trace finished(State& s) {
     Trace tr;
     tr.events = std::move(s.events);
     for (auto& [r, v] : s.regs)
       if (auto f = s.free_reg.find(r); f != s.free_reg.end()) s.free[f->second].regs.push_back(r);
       else tr.regs[r] = concrete(v);
     tr.free = std::move(s.free);
+    return tr;
+  }
+  // The operation of `in` reading `read` is undefined (Trace::undefined): the trace ends with that read.
+  void emit_undefined(State& s, const Instr& in, TEvent read, const std::string& why) {
+    read.rmw = false;  // (its write is not performed)
+    s.events.push_back(read);
+    Trace tr = finished(s);
+    tr.undefined = "'" + in.opcode + "': " + why;
+    tr.regs[kUndefinedRegister] = 1;
     out.push_back(std::move(tr));
   }
 };

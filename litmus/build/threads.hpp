@@ -63,7 +63,13 @@ struct Trace {
   enum class End { done, spin, barrier } end = End::done;
   std::vector<int> spin_events;              // indices into events: the events of the repeating iteration
   int stuck_pc = -1;                          // spin: the loop head's instruction index; barrier: the barrier's
+  // Non-empty: the last event is the read of an operation whose result the spec leaves undefined (or does not
+  // state) for the value read, named with the section; the thread stops there and regs[kUndefinedRegister] is 1.
+  // A read value no consistent execution gives is harmless; run_test answers unknown if one does.
+  std::string undefined;
 };
+// The final register an undefined trace sets (no litmus register has this name).
+inline constexpr const char* kUndefinedRegister = "undefined!";
 
 // The static view of a test: locations (virtual names, physical ids), threads' programs.
 struct Program {

@@ -272,6 +272,24 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     std::stable_sort(ts.begin(), ts.end(), [](const Trace& a, const Trace& b) { return a.events.size() < b.events.size(); });
   }
 
+  // Undefined operations (Trace::undefined): a register term per thread that has such a trace, 1 in the final
+  // states of the executions reaching one; the answer is unknown if some consistent execution does.
+  // The register holds 1 + the index of the trace's reason among its thread's.
+  std::map<std::string, std::vector<std::string>> undefined_why;  // term -> its thread's reasons
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    for (auto& tr : traces[ti])
+      if (!tr.undefined.empty()) {
+        Term u;
+        u.kind = Term::reg;
+        u.thread = p.threads[ti].id;
+        u.name = kUndefinedRegister;
+        auto [it, fresh] = undefined_why.try_emplace(render_term(u));
+        if (fresh) terms.push_back(u);
+        auto& reasons = it->second;
+        const auto at = std::find(reasons.begin(), reasons.end(), tr.undefined);
+        tr.regs[kUndefinedRegister] = 1 + (at - reasons.begin());
+        if (at == reasons.end()) reasons.push_back(tr.undefined);
+      }
   // Only the merged symbolic engine reads compact traces (trace_selection.hpp); the others get them expanded.
   if (opt.engine != Engine::symbolic || opt.explain) {
     if (auto why = expand_compact_traces(traces)) {
@@ -299,6 +317,15 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     res.reason = *why;
     return finish();
   }
+  for (auto& st : res.states)
+    for (auto& [term, reasons] : undefined_why) {
+      if (st.values.count(term) && st.values.at(term) != 0) {
+        res.result = "unknown";
+        res.reason = "an execution reaches an undefined operation: " + reasons.at(static_cast<std::size_t>(st.values.at(term) - 1));
+        return finish();
+      }
+      st.values.erase(term);
+    }
   set_verdict(t.quantifier, opt.unroll, res);
   return finish();
 }

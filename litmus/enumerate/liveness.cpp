@@ -10,6 +10,7 @@
 // stuck threads.
 #include "litmus/enumerate/liveness.hpp"
 
+#include "litmus/build/mbarrier_counter.hpp"
 #include "litmus/enumerate/graph_builder.hpp"
 #include "litmus/enumerate/symbolic_choices.hpp"
 #include "memmodel/cat/symbolic.hpp"
@@ -82,7 +83,9 @@ std::string describe(const Program& p, const std::vector<const Trace*>& chosen) 
     for (int k : tr.spin_events) {
       auto& e = tr.events[static_cast<std::size_t>(k)];
       if (e.kind != EvKind::read) continue;
-      reads += fmt::format("{}{}={}", reads.empty() ? "" : ", ", p.pnames[static_cast<std::size_t>(e.loc)], e.value);
+      const auto mbar = p.mbarrier_expected.find(e.loc);  // an mbarrier object's state (mbarrier_counter.hpp)
+      reads += fmt::format("{}{}={}", reads.empty() ? "" : ", ", p.pnames[static_cast<std::size_t>(e.loc)],
+                           mbar == p.mbarrier_expected.end() ? std::to_string(e.value) : describe_mbarrier(e.value, mbar->second));
     }
     if (!reads.empty()) out += " reading " + reads;
   }

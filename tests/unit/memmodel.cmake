@@ -20,6 +20,10 @@ foreach(model ptx.cat ptx-v7.5.cat ptx-v6.0.cat)
   set_tests_properties(unit_memmodel_engines_${short} PROPERTIES TIMEOUT 1200
     PASS_REGULAR_EXPRESSION "test cases: +1 \\| +1 passed \\| +0 failed")
 endforeach()
+# The litmus engine's mbarrier state value and its changes (ISA 9.7.13.15.5-.7), worked out by hand.
+ptxcheck_unit_test(NAME litmus_mbarrier
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_mbarrier_counter.cpp
+  LIBS ptxcheck_litmus)
 # Barrier phases of the litmus engines (ISA 9.7.13.1), worked out by hand.
 ptxcheck_unit_test(NAME litmus_barriers
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_barrier_phases.cpp
