@@ -159,6 +159,43 @@ static void set_verdict(Quantifier quantifier, int unroll, Result& res) {
   }
 }
 
+// Undefined operations (Trace::undefined): a register term per thread that has such a trace, 1 + the index of the
+// trace's reason among its thread's in the final states of the executions reaching one, 0 in the others.
+using UndefinedReasons = std::map<std::string, std::vector<std::string>>;  // term -> its thread's reasons
+static UndefinedReasons mark_undefined_operations(const Program& p, std::vector<std::vector<Trace>>& traces, std::vector<Term>& terms) {
+  UndefinedReasons undefined_why;
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    for (auto& tr : traces[ti])
+      if (!tr.undefined.empty()) {
+        Term u;
+        u.kind = Term::reg;
+        u.thread = p.threads[ti].id;
+        u.name = kUndefinedRegister;
+        auto [it, fresh] = undefined_why.try_emplace(render_term(u));
+        if (fresh) terms.push_back(u);
+        auto& reasons = it->second;
+        const auto at = std::find(reasons.begin(), reasons.end(), tr.undefined);
+        tr.regs[kUndefinedRegister] = 1 + (at - reasons.begin());
+        if (at == reasons.end()) reasons.push_back(tr.undefined);
+      }
+  return undefined_why;
+}
+
+// The answer is unknown, with the operation's reason, when some consistent execution reaches an undefined operation;
+// otherwise the marking terms leave the final states.
+static bool reaches_undefined_operation(const UndefinedReasons& undefined_why, Result& res) {
+  for (auto& st : res.states)
+    for (auto& [term, reasons] : undefined_why) {
+      if (st.values.count(term) && st.values.at(term) != 0) {
+        res.result = "unknown";
+        res.reason = "an execution reaches an undefined operation: " + reasons.at(static_cast<std::size_t>(st.values.at(term) - 1));
+        return true;
+      }
+      st.values.erase(term);
+    }
+  return false;
+}
+
 Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
   auto t0 = std::chrono::steady_clock::now();
   Result res;
@@ -272,24 +309,7 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     std::stable_sort(ts.begin(), ts.end(), [](const Trace& a, const Trace& b) { return a.events.size() < b.events.size(); });
   }
 
-  // Undefined operations (Trace::undefined): a register term per thread that has such a trace, 1 in the final
-  // states of the executions reaching one; the answer is unknown if some consistent execution does.
-  // The register holds 1 + the index of the trace's reason among its thread's.
-  std::map<std::string, std::vector<std::string>> undefined_why;  // term -> its thread's reasons
-  for (std::size_t ti = 0; ti < traces.size(); ++ti)
-    for (auto& tr : traces[ti])
-      if (!tr.undefined.empty()) {
-        Term u;
-        u.kind = Term::reg;
-        u.thread = p.threads[ti].id;
-        u.name = kUndefinedRegister;
-        auto [it, fresh] = undefined_why.try_emplace(render_term(u));
-        if (fresh) terms.push_back(u);
-        auto& reasons = it->second;
-        const auto at = std::find(reasons.begin(), reasons.end(), tr.undefined);
-        tr.regs[kUndefinedRegister] = 1 + (at - reasons.begin());
-        if (at == reasons.end()) reasons.push_back(tr.undefined);
-      }
+  const UndefinedReasons undefined_why = mark_undefined_operations(p, traces, terms);
   // Only the merged symbolic engine reads compact traces (trace_selection.hpp); the others get them expanded.
   if (opt.engine != Engine::symbolic || opt.explain) {
     if (auto why = expand_compact_traces(traces)) {
@@ -317,15 +337,7 @@ Result run_test(const Test& t, const cat::Model& model, const Options& opt) {
     res.reason = *why;
     return finish();
   }
-  for (auto& st : res.states)
-    for (auto& [term, reasons] : undefined_why) {
-      if (st.values.count(term) && st.values.at(term) != 0) {
-        res.result = "unknown";
-        res.reason = "an execution reaches an undefined operation: " + reasons.at(static_cast<std::size_t>(st.values.at(term) - 1));
-        return finish();
-      }
-      st.values.erase(term);
-    }
+  if (reaches_undefined_operation(undefined_why, res)) return finish();
   set_verdict(t.quantifier, opt.unroll, res);
   return finish();
 }
