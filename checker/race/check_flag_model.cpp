@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <utility>
@@ -98,6 +99,9 @@ const std::array<std::optional<bool>, 3>& KernelCheck::model_flag_orders(std::si
   if (it == flag_model_answers.end()) {
     std::string question, why;
     it = flag_model_answers.emplace(key, model_flag_orders(k, ca, pb, question, why)).first;
+    const auto& answers = it->second;
+    if (std::any_of(answers.begin(), answers.end(), [](const auto& a) { return !a.has_value(); }))
+      flag_unanswered.try_emplace(k, why);
   }
   return it->second;
 }

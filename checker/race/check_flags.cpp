@@ -117,6 +117,7 @@ void KernelCheck::note_flags() {
       res.notes.push_back(note::flag_orders(site));
     else if (flag_needs_initial[k])
       res.notes.push_back(note::flag_needs_initial(site, assume_example(flag_sites[k].object, "*")));
+    if (auto it = flag_unanswered.find(k); it != flag_unanswered.end()) res.notes.push_back(note::flag_unanswered(site, it->second));
   }
 }
 

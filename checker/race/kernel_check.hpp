@@ -267,6 +267,7 @@ struct KernelCheck {
   std::map<std::pair<std::size_t, std::uint32_t>, FlagRead> flag_reads;  // (site, consumer instruction), asked of T1
   FlagRead flag_read(std::size_t k, std::uint32_t consumer);
   std::vector<bool> flag_used, flag_needs_initial;
+  std::map<std::size_t, std::string> flag_unanswered;  // site -> why the model left a pair of it unanswered (notes)
   z3::expr flag_orders(std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P);
   std::string assume_example(int object, const std::string& index);
   // ---- flags asked of the model (check_flag_model.cpp, flag_model.hpp)

@@ -138,6 +138,10 @@ inline std::string flag_orders(const std::string& site) {
          "before those after the acquire pattern of a reader that waited for the value written (ISA 8.8, "
          "8.9.4 item 4; neither the initial content nor another write can give the reader that value)";
 }
+inline std::string flag_unanswered(const std::string& site, const std::string& why) {
+  return "message passing through " + site + ": the memory model did not answer whether it orders some accesses (" + why +
+         "); those were taken as unordered, which can only report races that are not (docs/race/message-passing.md)";
+}
 inline std::string flag_needs_initial(const std::string& site, const std::string& assume_example) {
   return "message passing through " + site + " orders nothing: at launch the flag may already hold the value "
          "its reader waits for; state its initial content with --assume (for example '" + assume_example + "')";

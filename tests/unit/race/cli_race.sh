@@ -213,4 +213,11 @@ grep -q "unsupported instructions: cp.async.bulk" "$tmp/out" || { echo "FAIL: th
 grep -q "the dynamic engine runs the unsupported instructions: .ptxcheck race FILE --launch" "$tmp/out" || { echo "FAIL: no --launch hint"; fail=1; }
 expect_rc 0 "bulk copy with --launch" "$exe" race "$d/bulk_load_wait.cu" --launch "$d/bulk_load_wait.json"
 
+# Without the models (an empty data directory): the flag's ordering cannot be asked of ptx-race.cat, so the
+# verdict may only get worse, and a note says why (docs/race/message-passing.md).
+mkdir "$tmp/nodata"
+expect_rc 3 "flag without the models" env PTXCHECK_DATA_DIR="$tmp/nodata" "$exe" race "$k/flag_message_passing_assumed.cu" --blockDim=32 --gridDim=2 --assume='arg2[*] == 0'
+grep -q "the memory model did not answer whether it orders some accesses (proofs/models/ptx-race.cat could not be loaded" "$tmp/out" || { echo "FAIL: no note on the unanswered flag"; fail=1; }
+expect_rc 0 "flag with the models" "$exe" race "$k/flag_message_passing_assumed.cu" --blockDim=32 --gridDim=2 --assume='arg2[*] == 0'
+
 exit $fail
