@@ -1,6 +1,7 @@
 // See flag_model.hpp.
 #include "checker/race/flag_model.hpp"
 
+#include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
 #include "litmus/compile/check.hpp"
 #include "litmus/driver.hpp"
@@ -142,21 +143,6 @@ Models& models() {
   return m;
 }
 
-// One test under one model (explicit enumeration: a few events, no solver).
-litmus::Result run_one(const std::string& text, const cat::Model& model) {
-  std::vector<Diagnostic> diags;
-  auto test = litmus::parse_litmus(text, "message-pair.litmus", diags);
-  if (!test) {
-    litmus::Result r;
-    r.reason = "the test does not parse: " + (diags.empty() ? text : diags.front().render());
-    return r;
-  }
-  litmus::Options o;
-  o.engine = litmus::Engine::explicit_;
-  o.liveness = false;
-  return litmus::run_test(*test, model, o);
-}
-
 std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string& text) {
   if (!m.loaded) {
     m.loaded = true;
@@ -166,10 +152,10 @@ std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string&
     else m.problem = "proofs/models/ptx-race.cat could not be loaded" + (errors.empty() ? std::string() : ": " + errors.front());
   }
   if (!m.all) return {std::nullopt, m.problem};
-  const litmus::Result all = run_one(text, *m.all);
+  const litmus::Result all = run_model_question(text, "message-pair.litmus", *m.all);
   if (all.result != "holds" && all.result != "fails") return {std::nullopt, all.result + ": " + all.reason};
   if (all.positive == 0) return {std::nullopt, "no execution in which R reads W"};
-  const litmus::Result racy = run_one(text, *m.racy);
+  const litmus::Result racy = run_model_question(text, "message-pair.litmus", *m.racy);
   if (racy.result != "holds" && racy.result != "fails") return {std::nullopt, racy.result + ": " + racy.reason};
   return {racy.positive > 0, ""};
 }

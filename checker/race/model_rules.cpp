@@ -78,15 +78,22 @@ std::string litmus_text(const PatternQuestion& q) {
   return text + "~exists (P1:%r0 == 1 /\\ P1:%r1 == 0)\n";
 }
 
-bool model_answer(const PatternQuestion& q, const cat::Model& model) {
+litmus::Result run_model_question(const std::string& text, const std::string& file, const cat::Model& model) {
   std::vector<Diagnostic> diags;
-  const std::string text = litmus_text(q);
-  auto test = litmus::parse_litmus(text, "pattern-question.litmus", diags);
-  if (!test) throw std::runtime_error("the model question does not parse: " + (diags.empty() ? text : diags.front().render()));
+  auto test = litmus::parse_litmus(text, file, diags);
+  if (!test) {
+    litmus::Result r;
+    r.reason = "the test does not parse: " + (diags.empty() ? text : diags.front().render());
+    return r;
+  }
   litmus::Options o;
-  o.engine = litmus::Engine::explicit_;  // a few events: no solver (and no process-wide Z3 setting)
+  o.engine = litmus::Engine::explicit_;
   o.liveness = false;
-  const litmus::Result r = litmus::run_test(*test, model, o);
+  return litmus::run_test(*test, model, o);
+}
+
+bool model_answer(const PatternQuestion& q, const cat::Model& model) {
+  const litmus::Result r = run_model_question(litmus_text(q), "pattern-question.litmus", model);
   if (r.result != "holds" && r.result != "fails") throw std::runtime_error("the model question was not answered (" + r.result + ": " + r.reason + ")");
   return r.result == "holds";
 }

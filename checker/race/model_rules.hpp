@@ -6,6 +6,7 @@
 // every path), which the dynamic engine's comparison with the model checks (docs/race/model-rules.md).
 #pragma once
 
+#include "litmus/enumerate/enumerate.hpp"
 #include "memmodel/cat/ast.hpp"
 #include "semantics/ir/ir.hpp"
 
@@ -28,6 +29,10 @@ struct PatternQuestion {
 
 // The litmus test that asks it (herd PTX dialect): `~exists` the message not seen after the flag was.
 std::string litmus_text(const PatternQuestion& q);
+// A question's litmus test `text` run under `model` by the litmus engine's explicit enumeration (a few events: no
+// solver, no process-wide Z3 setting); a test that does not parse gives a Result with an empty result and the
+// reason. Shared with flag_model.cpp's per-pair questions.
+litmus::Result run_model_question(const std::string& text, const std::string& file, const cat::Model& model);
 // The model's answer: the test holds. Throws std::runtime_error when the litmus engine cannot answer.
 bool model_answer(const PatternQuestion& q, const cat::Model& model);
 
