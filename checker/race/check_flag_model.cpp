@@ -56,41 +56,49 @@ const std::optional<std::vector<PathShape>>& KernelCheck::flag_path_shapes(std::
   return it->second;
 }
 
-// Per place of the consumer (kNearness), whether the model orders pb before ca through site k: true when no test
-// (one per pair of minimal path shapes) races, false when one does, nullopt when one could not be answered and none
-// races. The structure (precedes_write, follows_read) is the caller's.
-std::array<std::optional<bool>, 3> KernelCheck::model_flag_orders(std::size_t k, const Access& ca, const Access& pb, std::string& question,
-                                                                  std::string& why) {
+// Per place of the consumer (kNearness), whether the model orders b before a through W read by R (OrderQuestion):
+// true when no test (one per pair of minimal path shapes) races, false when one does, nullopt when one could not be
+// answered and none races. The structure (b precedes W, a follows R) is the caller's.
+std::array<std::optional<bool>, 3> KernelCheck::model_orders(const OrderQuestion& q, std::string& question, std::string& why) {
   std::array<std::optional<bool>, 3> out;
-  const FlagSite& site = flag_sites[k];
+  static const std::optional<std::vector<PathShape>> kNoPath = std::vector<PathShape>{PathShape{}};  // b is W
+  const auto& release = q.b_is_write ? kNoPath : flag_path_shapes(q.b, q.write);
+  const auto& acquire = flag_path_shapes(q.read, q.a);
   // No path from b to W or from R to a: the two never run in one thread, and nothing is ordered.
-  if (const auto &rel = flag_path_shapes(pb.instr, site.write), &acq = flag_path_shapes(site.read, ca.instr);
-      (rel && rel->empty()) || (acq && acq->empty())) {
+  if ((release && release->empty()) || (acquire && acquire->empty())) {
     why = "no path from b to W or from R to a";
     return {false, false, false};
   }
-  const auto write = flag_cell(f.body[site.write], true), read = flag_cell(f.body[site.read], false);
-  const auto& release = flag_path_shapes(pb.instr, site.write);
-  const auto& acquire = flag_path_shapes(site.read, ca.instr);
+  const auto write = flag_cell(f.body[q.write], true), read = flag_cell(f.body[q.read], false);
   if (!write || !read || !release || !acquire) {
     why = !write || !read ? "the flag's write or read is not one litmus cell" : "too many path shapes";
     return out;
   }
-  question = fmt::format("{} [data]; {}; {} | {}; {}; {} [data]", pb.write ? "st.weak" : "ld.weak", joined(*release), *write, *read,
-                         joined(*acquire), ca.write ? "st.weak" : "ld.weak");
+  std::vector<PathShape> acquires = *acquire;
+  for (PathShape& a : acquires)
+    if (!q.acquire_prefix.empty() && (a.empty() || a.front() != q.acquire_prefix)) a.insert(a.begin(), q.acquire_prefix);
+  const std::string before_write = q.b_is_write ? "" : fmt::format("{} [data]; {}; ", q.b_writes ? "st.weak" : "ld.weak", joined(*release));
+  question = fmt::format("{}{} | {}; {}; {} [{}]", before_write, *write, *read, joined(acquires), q.a_writes ? "st.weak" : "ld.weak",
+                         q.b_is_write ? "flag" : "data");
   for (std::size_t n = 0; n < kNearness.size(); ++n) {
     std::optional<bool> ordered = true;
     for (const PathShape& r : *release)
-      for (const PathShape& a : *acquire) {
+      for (const PathShape& a : acquires) {
         if (ordered == false) break;
         std::string unanswered;
-        const auto races = message_races(MessageQuestion{pb.write, ca.write, *write, *read, r, a, kNearness[n]}, unanswered);
+        const auto races = message_races(MessageQuestion{q.b_writes, q.a_writes, *write, *read, r, a, kNearness[n], q.b_is_write}, unanswered);
         if (!races) ordered = std::nullopt, why = unanswered;
         else if (*races) ordered = false;
       }
     out[n] = ordered;
   }
   return out;
+}
+
+std::array<std::optional<bool>, 3> KernelCheck::model_flag_orders(std::size_t k, const Access& ca, const Access& pb, std::string& question,
+                                                                  std::string& why) {
+  const FlagSite& site = flag_sites[k];
+  return model_orders(OrderQuestion{site.write, site.read, pb.instr, ca.instr, pb.write, ca.write, false, {}}, question, why);
 }
 
 const std::array<std::optional<bool>, 3>& KernelCheck::model_flag_orders(std::size_t k, const Access& ca, const Access& pb) {

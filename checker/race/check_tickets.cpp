@@ -104,20 +104,6 @@ std::vector<const AtomicUpdate*> KernelCheck::ticket_updates(const ThreadEncodin
   return out;
 }
 
-// A site can order something only with a release pattern before it and an acquire pattern after it, or with another
-// write to the counter (the reset its increments precede): the others (most atomic counters) are not asked about.
-bool KernelCheck::ticket_useful(const TicketSite& site, const Access& counter) {
-  const FlagSite pattern{site.atom, site.atom, site.object};
-  bool released = false, acquired = false;
-  for (const Access& x : T1.accesses) {
-    if (x.instr == site.atom) continue;
-    if (x.write && !never_conflict(x, counter)) return true;
-    released = released || release_scope(f, prep.cfg, pattern, x.instr);
-    acquired = acquired || acquire_scope(f, prep.cfg, pattern, x.instr);
-  }
-  return released && acquired;
-}
-
 bool KernelCheck::ticket_read(std::size_t k, std::uint32_t consumer, const AtomicUpdate& u) {
   const auto key = std::make_tuple(k, consumer, u.via);
   if (auto it = ticket_reads.find(key); it != ticket_reads.end()) return it->second;
@@ -131,38 +117,41 @@ bool KernelCheck::ticket_read(std::size_t k, std::uint32_t consumer, const Atomi
   return ticket_reads.emplace(key, last).first->second;
 }
 
-// When access pb (of encoding P) comes before P's increment at site k with a release pattern, or is the increment,
-// and access ca (of C) after the acquire pattern of a run of T that read the last count (C's own, then ca after it;
-// or its CTA's broadcasting thread's, then the broadcast store after it, and ca after a load of what that store
-// stored, which a CTA barrier separates from it): the executions in which both ran T on one location, which order
-// pb before ca. The increment itself needs no fences (observation order, then base causality order: 8.9.5 item 2).
+// When access pb (of encoding P) comes before P's increment at site k, or is the increment, and access ca (of C)
+// after a run of T that read the last count (C's own, then ca after it; or its CTA's broadcasting thread's, then the
+// broadcast store after it, and ca after a load of what that store stored, which a CTA barrier separates from it),
+// and the memory model orders pb before ca (or before the broadcast store) when that run read P's increment
+// (check_ticket_model.cpp): the executions in which both ran T on one location, in the places the model orders them.
 z3::expr KernelCheck::ticket_orders(std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P) {
   const TicketSite& site = ticket_sites[k];
-  const FlagSite pattern{site.atom, site.atom, site.object};  // T is the release pattern's write and the acquire's read
   const bool increment = pb.instr == site.atom;
-  std::optional<ptx::ir::Scope> release;
-  if (!increment && !(release = release_scope(f, prep.cfg, pattern, pb.instr))) return c.bool_val(false);
   const TicketRuns& runs = ticket_runs[k];
   const std::vector<const AtomicUpdate*>& runs1 = runs.runs1;
   const std::vector<const AtomicUpdate*>& runsC = &C == &T1 ? runs.runs1 : runs.runs2;
   const AtomicUpdate& up = *update_of(P, site.atom);
+  const std::array<z3::expr, 3> place = {same_cta, same_cluster && !same_cta, !same_cluster};
   z3::expr ordered = c.bool_val(false);
   for (const AtomicUpdate* run : runsC) {
     const AtomicUpdate& uc = *run;
-    const std::uint32_t after = uc.via ? *uc.via : ca.instr;  // what T's acquire pattern must precede
-    const std::optional<ptx::ir::Scope> acquire = increment ? std::nullopt : acquire_scope(f, prep.cfg, pattern, after);
-    const bool follows = uc.via ? after_broadcast(f, prep, *uc.via, ca.instr) : acquire || runs.after[ca.instr];
-    if (!follows) continue;
+    const std::uint32_t after = uc.via ? *uc.via : ca.instr;  // what the model is asked to order after pb
+    if (!(uc.via ? after_broadcast(f, prep, *uc.via, ca.instr) : runs.after[ca.instr])) continue;
+    const auto& model = model_ticket_orders(site.atom, pb, after, ca.write);
+    z3::expr places = c.bool_val(false);
+    bool any = false;
+    for (std::size_t n = 0; n < place.size(); ++n)
+      if (model[n] == true) places = places || place[n], any = true;
+    // Not ordered: when a __threadfence() right after T would order it (the model says), the note suggests one.
+    if (!any && (increment || !ticket_model_orders_somewhere(site.atom, pb, after, ca.write, true))) continue;
     // (T1's run forwarded by the same instruction: the question is asked of T1.)
     const auto same = std::find_if(runs1.begin(), runs1.end(), [&](const AtomicUpdate* u) { return u->via == uc.via; });
     if (same == runs1.end() || !ticket_read(k, ca.instr, **same)) continue;
-    if (!increment && !acquire) {  // the last CTA learnt it is last, but its atomic is no acquire pattern
+    if (!any) {  // the last CTA learnt it is last, but nothing orders pb before what it does after
       ticket_missing_acquire[k] = true;
       continue;
     }
-    const z3::expr fences = increment ? c.bool_val(true) : includes(*acquire) && includes(*release);
     (increment ? ticket_orders_increments : ticket_used)[k] = true;
-    ordered = ordered || (up.pc && uc.pc && up.addr == uc.addr && includes(access_of(P, site.atom)->scope) && fences);
+    // (T's scope including the other thread: the chain of morally strong atomics, Atomicity 8.10, tickets.hpp.)
+    ordered = ordered || (up.pc && uc.pc && up.addr == uc.addr && includes(access_of(P, site.atom)->scope) && places);
   }
   return ordered;
 }
@@ -178,6 +167,9 @@ void KernelCheck::note_tickets() {
   }
   for (const TicketSite& site : ticket_initial_unknown)
     res.notes.push_back(note::ticket_needs_initial(where_of(m, f.body[site.atom]).text(), assume_example(site.object, "0")));
+  for (const TicketSite& site : ticket_sites)
+    if (auto it = ticket_unanswered.find(site.atom); it != ticket_unanswered.end())
+      res.notes.push_back(note::ticket_unanswered(where_of(m, f.body[site.atom]).text(), it->second));
   // (Why a candidate orders nothing matters only where a race is possible.)
   if (std::any_of(res.races.begin(), res.races.end(), [](const RaceReport& r) { return r.possible; })) {
     for (const std::string& why : ticket_rejected) res.notes.push_back(why);

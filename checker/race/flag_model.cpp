@@ -77,7 +77,14 @@ std::optional<std::string> path_cell(const ptx::ir::Instruction& in) {
 std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write) {
   const auto m = ptx::ops::memory_access(in);
   if (!m || m->count != 1 || m->asynchronous) return std::nullopt;
-  return access_cell(in, *m, "flag", write ? "{d}" : "r0");
+  auto cell = access_cell(in, *m, "flag", write ? "{d}" : "r0");
+  // W writes 1 over the initial 0: a compare-and-swap's compare operand (the one after the address, 9.7.13.5) is 0.
+  const bool cas = std::find(in.q.words.begin(), in.q.words.end(), "cas") != in.q.words.end();
+  if (cell && write && cas && m->operands > m->address + 2) {
+    const std::string compare = "], 1, 1";
+    if (auto at = cell->rfind(compare); at != std::string::npos) cell->replace(at, compare.size(), "], 0, 1");
+  }
+  return cell;
 }
 
 std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
@@ -114,12 +121,13 @@ std::string message_litmus(const MessageQuestion& q) {
     if (auto at = cell.find("{d}"); at != std::string::npos) cell.replace(at, 3, fmt::format("r{}", next_register++));
     return cell;
   };
-  producer.push_back(q.b_writes ? "st.weak.global.b32 [data], 1" : "ld.weak.global.b32 r1, [data]");
+  if (!q.b_is_write) producer.push_back(q.b_writes ? "st.weak.global.b32 [data], 1" : "ld.weak.global.b32 r1, [data]");
   for (const auto& c : q.release) producer.push_back(with_register(c));
   producer.push_back(with_register(q.write));
   consumer.push_back(q.read);
   for (const auto& c : q.acquire) consumer.push_back(with_register(c));
-  consumer.push_back(q.a_writes ? "st.weak.global.b32 [data], 2" : "ld.weak.global.b32 r1, [data]");
+  const char* a_at = q.b_is_write ? "flag" : "data";
+  consumer.push_back(q.a_writes ? fmt::format("st.weak.global.b32 [{}], 2", a_at) : fmt::format("ld.weak.global.b32 r1, [{}]", a_at));
   // The consumer's place seen from the producer's (CTA 0 of cluster 0): ISA 2.2.2 clusters, mm::nearness.
   using N = ptx::ir::Nearness;
   const char* place = q.nearness == N::same_cta ? "cta 0,cluster 0" : q.nearness == N::same_cluster ? "cta 1,cluster 0" : "cta 0,cluster 1";

@@ -49,6 +49,7 @@ struct MessageQuestion {
   std::string write, read;  // flag_cell of W and R
   PathShape release, acquire;   // one shape of each side
   ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;  // of the consumer to the producer
+  bool b_is_write = false;  // b is W itself (a ticket's increment): no b; a is on `flag`
 };
 // The litmus test (herd PTX dialect) whose consistent executions under ptx-race.cat with `message-race` non-empty
 // are those in which R read W's 1 and b and a race.

@@ -11,6 +11,7 @@
 //   check_positions.cpp   where an access may be: barrier intervals, barrier loops, cp.async spans
 //   check_flags.cpp       message passing through flags
 //   check_tickets.cpp     last-block tickets
+//   check_ticket_model.cpp a ticket's ordering asked of the memory model
 //   check_search.cpp      the pair search and the queries of one pair
 //   check_own_copies.cpp  a thread's own accesses while its cp.async is in flight
 //   check_pipeline.cpp    the order a block-scope pipeline's phases give two accesses
@@ -274,6 +275,14 @@ struct KernelCheck {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::optional<std::vector<PathShape>>> flag_paths;  // (from, to) -> path_shapes
   std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>> flag_compared;  // (site, a, b) recorded
   const std::optional<std::vector<PathShape>>& flag_path_shapes(std::uint32_t from, std::uint32_t to);
+  // A question for the model (flag_model.hpp): does W read by R order b before a, per place of the reader.
+  struct OrderQuestion {
+    std::uint32_t write = 0, read = 0, b = 0, a = 0;  // instructions: W, R, b, a
+    bool b_writes = true, a_writes = false;
+    bool b_is_write = false;      // b is W (a ticket's increment)
+    std::string acquire_prefix;   // a cell put right after R on every path (a suggestion the notes make)
+  };
+  std::array<std::optional<bool>, 3> model_orders(const OrderQuestion& q, std::string& question, std::string& why);
   std::array<std::optional<bool>, 3> model_flag_orders(std::size_t k, const Access& ca, const Access& pb, std::string& question, std::string& why);
   // The same, kept per (site, consumer access, producer access) for the pair search.
   const std::array<std::optional<bool>, 3>& model_flag_orders(std::size_t k, const Access& ca, const Access& pb);
@@ -302,6 +311,14 @@ struct KernelCheck {
   std::map<std::tuple<std::size_t, std::uint32_t, std::optional<std::uint32_t>>, bool> ticket_reads;
   std::vector<bool> ticket_used, ticket_needs_initial, ticket_missing_acquire, ticket_orders_increments;
   bool ticket_read(std::size_t k, std::uint32_t consumer, const AtomicUpdate& u);
+  // ---- tickets asked of the model (check_ticket_model.cpp): per place, whether T orders pb before `after` (the
+  // consumer access, or the store that broadcasts the last CTA's verdict), with a cell put after T when asked.
+  const std::array<std::optional<bool>, 3>& model_ticket_orders(std::uint32_t atom, const Access& pb, std::uint32_t after, bool a_writes,
+                                                              const std::string& acquire_prefix = "");
+  std::map<std::tuple<std::uint32_t, std::uint32_t, bool, std::uint32_t, bool, std::string>, std::array<std::optional<bool>, 3>> ticket_model_answers;
+  std::map<std::uint32_t, std::string> ticket_unanswered;  // T -> why the model left a question of it unanswered (notes)
+  std::array<bool, 3> cxx_ticket_orders(std::uint32_t atom, const Access& pb, std::uint32_t after);
+  bool ticket_model_orders_somewhere(std::uint32_t atom, const Access& pb, std::uint32_t after, bool a_writes, bool with_fence);
   z3::expr ticket_orders(std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P);
 
   // ---- the pair search (check_search.cpp)

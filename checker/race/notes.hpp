@@ -191,6 +191,10 @@ inline std::string ticket_needs_initial(const std::string& atom_at, const std::s
 inline std::string ticket_rejected(const std::string& atom_at, const std::string& why) {
   return "the atomic at " + atom_at + " is no last-block ticket: " + why;
 }
+inline std::string ticket_unanswered(const std::string& atom_at, const std::string& why) {
+  return "the last-block ticket at " + atom_at + ": the memory model did not answer whether it orders some accesses (" + why +
+         "); those were taken as unordered, which can only report races that are not (docs/race/last-block-ticket.md)";
+}
 inline std::string ticket_missing_acquire(const std::string& atom_at) {
   return "the last-block ticket at " + atom_at + " does not order the last "
          "CTA's accesses after the other CTAs' writes: no acquire fence follows the atomic (before its verdict "

@@ -53,6 +53,31 @@ TEST_CASE("flag model: message passing questions answered as ISA 8.8 and 8.9.4 s
   CHECK(races(question(st_relaxed_gpu, ld_relaxed_gpu, {"fence.acquire.gpu"}, {"fence.sc.gpu"}, Nearness::same_gpu)));
 }
 
+TEST_CASE("flag model: last-block ticket questions, the atomic both W and R, answered as ISA 8.9 says") {
+  const char* inc_gpu_w = "atom.relaxed.gpu.global.inc.u32 {d}, [flag], 1";
+  const char* inc_gpu_r = "atom.relaxed.gpu.global.inc.u32 r0, [flag], 1";
+  // The increment itself, then a weak access of the counter after the last CTA's increment: ordered with no fence,
+  // 8.9.5 causality order item 2 (observation order, then program order), when the atomics are morally strong ...
+  race::MessageQuestion increment{true, true, inc_gpu_w, inc_gpu_r, {}, {}, Nearness::same_gpu, true};
+  CHECK(!races(increment));
+  // ... and not when they are not (.cta atomics of two CTAs: no observation order, 8.6, 8.9.2).
+  increment.write = "atom.relaxed.cta.global.inc.u32 {d}, [flag], 1";
+  increment.read = "atom.relaxed.cta.global.inc.u32 r0, [flag], 1";
+  CHECK(races(increment));
+  // Data before a CTA's increment, read after the last's: needs the release and acquire fences (8.8, 8.9.4) ...
+  CHECK(races(question(inc_gpu_w, inc_gpu_r, {}, {}, Nearness::same_gpu)));
+  CHECK(races(question(inc_gpu_w, inc_gpu_r, {"fence.sc.gpu"}, {}, Nearness::same_gpu)));
+  CHECK(!races(question(inc_gpu_w, inc_gpu_r, {"fence.sc.gpu"}, {"fence.sc.gpu"}, Nearness::same_gpu)));
+  // ... and two fence.sc order it even around .cta atomics of two CTAs: the Fence-SC order in which the reader's
+  // fence came first would put its read before the write it read in causality order (8.9.3, 8.10.6 item 1).
+  CHECK(!races(question("atom.relaxed.cta.global.inc.u32 {d}, [flag], 1", "atom.relaxed.cta.global.inc.u32 r0, [flag], 1", {"fence.sc.gpu"},
+                        {"fence.sc.gpu"}, Nearness::same_gpu)));
+  // A compare-and-swap as W writes 1 over the initial 0 (flag_cell makes its compare operand 0; the unit kernels'
+  // atomic_cas_claim*.cu are unanswered otherwise, which the next test case fails on).
+  CHECK(!races(question("atom.release.gpu.global.cas.b32 {d}, [flag], 0, 1", "atom.acquire.gpu.global.cas.b32 r0, [flag], 1, 1", {}, {},
+                        Nearness::same_gpu)));
+}
+
 // A test of its own (race_flag_model in tests/unit/race.cmake): it checks 120 kernels again, about 4 minutes.
 TEST_CASE("flag model: the model beside the C++ rule on every flag of the unit kernels" * doctest::skip()) {
   // Flag sites need a strong store and a strong load (flags.hpp); in these sources they come from volatile,
@@ -77,6 +102,14 @@ TEST_CASE("flag model: the model beside the C++ rule on every flag of the unit k
   const auto t = flag_comparisons::tally(all, std::cout);
   std::cout << files.size() << " kernel files with a strong access\n";
   CHECK(all.size() >= 10);  // the flag kernels' pairs are compared
+  // and the last-block tickets' (check_ticket_model.cpp: T is both W and R), the increments themselves among them
+  const auto tickets = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) { return c.site.rfind("ticket ", 0) == 0; });
+  const auto increments = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) {
+    return c.site.rfind("ticket ", 0) == 0 && c.question.rfind("atom", 0) == 0;
+  });
+  std::cout << tickets << " ticket comparisons, " << increments << " of an increment\n";
+  CHECK(tickets >= 30);
+  CHECK(increments >= 3);
   CHECK(t.undocumented == 0);
   CHECK(t.unanswered == 0);
 }
