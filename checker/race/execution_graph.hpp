@@ -10,6 +10,7 @@
 #pragma once
 
 #include "memmodel/graph/base_graph.hpp"
+#include "memmodel/graph/mbarrier_events.hpp"
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/observer.hpp"
 
@@ -49,10 +50,15 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   void mbarrier_wait(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override;
   void mbarrier_wait_incomplete(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
   void mbarrier_init(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
+  // Bulk copies completing on an mbarrier of their CTA (mm::bulk_copy_events, execution_graph_async.cpp): their
+  // accesses and complete-tx as the events of an operation thread of their own, ordered after the issue; and
+  // fence.proxy.async as a proxy fence event.
+  void async_op_issue(std::uint64_t op, const std::vector<ptx::interp::ThreadRef>& issuers, AsyncGroup group, const ptx::ir::Instruction& ins) override;
+  void async_op_access(std::uint64_t op, const ptx::interp::MemoryAccess& a) override;
+  void async_op_complete_tx(std::uint64_t op, std::uint64_t cta, std::uint64_t object, std::uint64_t phase) override;
+  void proxy_fence(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, ptx::ir::StateSpace space) override;
   // What the vocabulary has no words for: the record stops with the reason.
   void async_group(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&) override;
-  void async_op_issue(std::uint64_t, const std::vector<ptx::interp::ThreadRef>&, AsyncGroup, const ptx::ir::Instruction&) override;
-  void proxy_fence(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&, ptx::ir::StateSpace) override;
   void tcgen05_commit(const ptx::interp::ThreadRef&, std::uint64_t) override { refuse("tcgen05"); }
   void tcgen05_before_thread_sync(const ptx::interp::ThreadRef&) override { refuse("tcgen05"); }
   void tcgen05_after_thread_sync(const ptx::interp::ThreadRef&) override { refuse("tcgen05"); }
@@ -75,6 +81,13 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   int read_event(int thread, const ptx::ir::Instruction* ins, Location& l, mm::Sem sem, mm::Scope scope, bool rmw, bool red);
   int write_event(int thread, const ptx::ir::Instruction* ins, Location& l, mm::Sem sem, mm::Scope scope, bool rmw);
   void mbarrier_operation(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object);
+  // Whether a wait that returned False (instruction `ins` of `thread`, on the object at `home`, `object`) would
+  // repeat the thread's latest event: the same instruction's read of the same write, nothing between.
+  bool repeats_last_wait(int thread, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) const;
+  void object_events(int thread, const ptx::ir::Instruction* ins, std::uint64_t home, std::uint64_t object, const mm::MbarrierEvents& ev);
+  // The whole locations that `bytes` bytes at `addr` of `region` are: the locations already there, 4-byte ones
+  // where none is (a bulk copy's span); empty, refused, where they do not tile it.
+  std::vector<Location*> span(std::uint64_t region, std::uint64_t addr, std::uint32_t bytes);
   void cluster_barrier(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t phase, bool wait);
 
   const std::array<std::uint32_t, 3> grid_;
@@ -87,6 +100,8 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   std::vector<mm::ThreadPlace> places_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, Location> locations_;  // (region, first byte): region 0 global, 1 + CTA shared
   std::vector<std::pair<int, int>> rf_, rmw_;  // (write, read), (read, write)
+  std::vector<int> read_from_;                 // per event: the write a read reads, else -1
+  std::vector<int> last_of_thread_;            // per thread: its latest event, -1 before its first
   std::vector<int> fence_sc_;                  // fence.sc events in the order they ran (a Fence-SC order, 8.9.3)
   std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<int>> open_phases_;  // (CTA, barrier) -> arrivals
   std::vector<std::vector<int>> phases_;       // completed barrier phases (CTA barriers, bar.warp.sync)
@@ -95,8 +110,14 @@ class ExecutionRecorder final : public ptx::interp::Observer {
     std::vector<int> arrives, waits;  // barrier.cluster.arrive events that release, barrier.cluster.wait events
   };
   std::map<std::pair<std::uint64_t, std::uint64_t>, ClusterPhase> cluster_phases_;  // (rank-0 CTA, phase) ->
-  bool proxy_fenced_ = false;  // the run has a fence.proxy.async
-  std::string tx_count_;  // non-empty: the kernel has mbarrier tx-count instructions (why the record refuses them)
+  std::string tx_alone_;  // non-empty: the kernel has mbarrier.expect_tx / complete_tx (why the record refuses them)
+  struct BulkCopy {
+    int thread = -1;        // its operation thread (an index into places_ of no ThreadRef)
+    std::uint64_t cta = 0;  // its issuer's CTA
+    const ptx::ir::Instruction* ins = nullptr;
+  };
+  std::map<std::uint64_t, BulkCopy> copies_;       // recorded bulk copies by operation number
+  std::vector<std::pair<int, int>> issues_;         // (issue event in the issuer, first event of the operation)
 };
 
 }  // namespace ptxcheck::race
