@@ -16,16 +16,6 @@ ExecutionRecorder::ExecutionRecorder(const ptx::ir::Module& m, const ptx::interp
     : grid_(l.grid), max_events_(max_events) {
   const auto named = m.kernels_named(l.kernel);
   cluster_ = ptx::interp::cluster_shape(l.cluster, named.size() == 1 ? named[0] : nullptr).dims;
-  // mbarrier.expect_tx and mbarrier.complete_tx alone (ISA 9.7.13.15.11-12) come to no observer: the record would
-  // lack their RMWs on the object, so a kernel with one is refused whole. (arrive.expect_tx is an arrive-on, and a
-  // bulk copy's complete-tx comes as async_op_complete_tx.)
-  for (const auto& f : m.functions)
-    for (const auto& ins : f.body) {
-      const auto op = ptx::ir::mbarrier_op(ins);
-      if (op == ptx::ir::MbarrierOp::expect_tx || op == ptx::ir::MbarrierOp::complete_tx)
-        tx_alone_ = "mbarrier." + std::string(op == ptx::ir::MbarrierOp::expect_tx ? "expect_tx" : "complete_tx") +
-                    " (ISA 9.7.13.15.11-12): the interpreter reports it to no observer";
-    }
 }
 
 int ExecutionRecorder::thread_index(const ThreadRef& t) {

@@ -50,6 +50,7 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   void mbarrier_wait(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override;
   void mbarrier_wait_incomplete(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
   void mbarrier_init(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
+  void mbarrier_tx(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override;
   // Bulk copies completing on an mbarrier of their CTA (mm::bulk_copy_events, execution_graph_async.cpp): their
   // accesses and complete-tx as the events of an operation thread of their own, ordered after the issue; and
   // fence.proxy.async as a proxy fence event.
@@ -110,7 +111,6 @@ class ExecutionRecorder final : public ptx::interp::Observer {
     std::vector<int> arrives, waits;  // barrier.cluster.arrive events that release, barrier.cluster.wait events
   };
   std::map<std::pair<std::uint64_t, std::uint64_t>, ClusterPhase> cluster_phases_;  // (rank-0 CTA, phase) ->
-  std::string tx_alone_;  // non-empty: the kernel has mbarrier.expect_tx / complete_tx (why the record refuses them)
   struct BulkCopy {
     int thread = -1;        // its operation thread (an index into places_ of no ThreadRef)
     std::uint64_t cta = 0;  // its issuer's CTA

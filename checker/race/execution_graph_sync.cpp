@@ -55,7 +55,6 @@ void ExecutionRecorder::cluster_barrier(const ThreadRef& t, const Instruction& i
 // arrive-on (9.7.13.15.13); the tx-count it changes is in the object's value (litmus/build/mbarrier_counter.hpp),
 // which the graph needs no more than any other value: the run chose what each read reads.
 void ExecutionRecorder::mbarrier_operation(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
-  if (!tx_alone_.empty()) return refuse(tx_alone_);
   const ptx::ir::MbarrierOp op = ptx::ir::mbarrier_op(ins);
   if (op == ptx::ir::MbarrierOp::copy_arrive)
     return refuse("cp.async (cp.async.mbarrier.arrive: an arrive-on ordered after the thread's cp.async copies only, ISA 8.9.1.1)");
@@ -106,6 +105,21 @@ bool ExecutionRecorder::repeats_last_wait(int thread, const Instruction& ins, st
   const auto at = static_cast<std::size_t>(last);
   return events_[at].kind == mm::EvKind::read && events_[at].loc == l->second.id && instruction_[at] == &ins &&
          read_from_[at] == l->second.last_write;
+}
+
+// mbarrier.expect_tx / complete_tx (9.7.13.15.11-12): "a relaxed operation", an RMW of the object at its .scope.
+// Neither section states a default scope; the litmus builder takes .cta where every thread on the object is of one
+// CTA (memmodel/models/NOTES.md): here, where the thread is of the object's CTA, and refuses otherwise.
+void ExecutionRecorder::mbarrier_tx(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
+  if (!ins.q.scope && t.cta != home)
+    return refuse(ptx::ir::opcode_text(ins) + " without .scope on another CTA's object (ISA 9.7.13.15.11-12 state no default)");
+  ptx::ir::MemoryOrder order;
+  order.strong = true;
+  order.sem = ptx::ir::MemorySemantics::relaxed;
+  order.scope = ins.q.scope.value_or(ptx::ir::Scope::cta);
+  const auto ev = mm::mbarrier_events(ptx::ir::mbarrier_op(ins), order);
+  if (!ev) return refuse("mbarrier (" + ptx::ir::opcode_text(ins) + ") has no reading as memory events");
+  object_events(thread_index(t), &ins, home, object, *ev);
 }
 
 void ExecutionRecorder::mbarrier_init(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
