@@ -21,9 +21,14 @@ std::string refusal(const Instruction& ins, ptx::interp::Observer::AsyncGroup gr
     if (kind[at] == '.' && ++words == 3) kind.resize(at);
   if (kind == "cp.async.bulk" && group == ptx::interp::Observer::AsyncGroup::bulk)
     return "bulk copies in a bulk async-group (ISA 9.7.9.25.6): their completion at cp.async.bulk.wait_group is no event of ptx.cat";
+  if (kind.rfind("st.async", 0) == 0 || kind.rfind("red.async", 0) == 0)
+    return "st.async / red.async (ISA 9.7.9.12, 9.7.13.7): their complete-tx is on the destination CTA's mbarrier, whose "
+           "waits, .cta by default, chapter 8 would make morally strong with no operation of the issuing CTA (8.7); not "
+           "recorded";
+  if (kind.rfind("clusterlaunchcontrol", 0) == 0)
+    return "clusterlaunchcontrol.try_cancel (ISA 9.7.13.17): the semantics and scope of its complete-tx are not stated";
   if (kind != "cp.async.bulk" || !ins.q.has(ptx::ir::Flag::mbarrier_complete_tx_bytes))
-    return "asynchronous operations (" + kind + "): their completion ordering (wait_group, tcgen05.commit, a complete-tx "
-           "into another CTA) is not recorded";
+    return "asynchronous operations (" + kind + "): their completion (wait_group, commit) is no event of ptx.cat";
   if (ins.q.has_word("multicast::cluster"))
     return "bulk copies with .multicast::cluster (ISA 9.7.9.25.4.1): they write other CTAs' shared memory, where chapter 8 "
            "leaves async-proxy ordering open (8.9.5 item 2: \"by the same thread block\"; memmodel/models/NOTES.md)";
