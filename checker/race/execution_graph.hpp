@@ -1,9 +1,10 @@
 // Records one run of a launch on the interpreter as an execution graph of the PTX memory model (the base vocabulary
 // of memmodel/models/NOTES.md, built by memmodel/graph/base_graph.hpp): an event per memory access (an atom's read
 // and write as two events related by rmw, a red's read in RED), per memory fence, per barrier operation (CTA
-// barriers, bar.warp.sync, barrier.cluster) and per mbarrier operation (events on the object's counter,
-// memmodel/graph/mbarrier_events.hpp), with rf, co, syncbar and sync_fence as the interpreter's sequentially
-// consistent run chose them. The cat model's
+// barriers, bar.warp.sync, barrier.cluster), per mbarrier operation (events on the object,
+// memmodel/graph/mbarrier_events.hpp) and per bulk copy completing on an mbarrier (memmodel/graph/
+// bulk_copy_events.hpp, on an operation thread of its own), with rf, co, syncbar and sync_fence as the
+// interpreter's sequentially consistent run chose them. The cat model's
 // `data-race` (proofs/models/ptx-race.cat) on that graph is then an independent check of the dynamic engine's
 // vector clocks on the same run (tests/unit/race/test_dynamic_model.cpp, docs/race/dynamic-engine.md). The
 // explicit evaluator is cubic in the events: for small launches only.
