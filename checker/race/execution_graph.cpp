@@ -1,6 +1,7 @@
 // The recorder of execution_graph.hpp.
 #include "checker/race/execution_graph.hpp"
 
+#include "memmodel/graph/bulk_copy_events.hpp"
 #include "semantics/interp/cluster_id.hpp"
 #include "semantics/ir/memory_order.hpp"
 
@@ -170,9 +171,30 @@ RecordedExecution ExecutionRecorder::finish() const {
   RecordedExecution out;
   out.unsupported = unsupported_;
   if (!out.unsupported.empty()) return out;
-  out.graph = mm::base_execution(events_, places_, rmw_);
+  // The completion of each bulk_group copy a wait_group waited for, at the end of its operation thread
+  // (async_group_wait): the implicit proxy fence (9.7.9.25.2), then a barrier event releasing to the waits.
+  std::vector<mm::BaseEvent> events = events_;
   out.instruction = instruction_;
+  std::vector<std::pair<int, int>> completions;  // (completion event, wait_group event)
+  for (const auto& [op, c] : copies_) {
+    if (c.waits.empty()) continue;
+    events.push_back(mm::async_proxy_fence(c.thread));
+    mm::BaseEvent done;
+    done.kind = mm::EvKind::barrier;
+    done.sem = mm::Sem::release;
+    done.scope = mm::Scope::cta;
+    done.thread = c.thread;
+    events.push_back(done);
+    out.instruction.insert(out.instruction.end(), 2, c.ins);
+    for (int w : c.waits) completions.emplace_back(static_cast<int>(events.size()) - 1, w);
+  }
+  if (events.size() > max_events_) {
+    out.unsupported = "more than " + std::to_string(max_events_) + " events (the explicit evaluator is cubic)";
+    return out;
+  }
+  out.graph = mm::base_execution(events, places_, rmw_);
   mm::Execution& x = out.graph;
+  for (auto [done, wait] : completions) mm::add_split_barrier_phase(x.rels["syncbar"], {done}, {wait});
   for (auto [w, r] : rf_) x.rels["rf"].add(w, r);
   for (const auto& [key, l] : locations_)
     for (std::size_t i = 0; i < l.writes.size(); ++i)
@@ -182,12 +204,12 @@ RecordedExecution ExecutionRecorder::finish() const {
   for (auto [issue, start] : issues_) mm::add_split_barrier_phase(x.rels["syncbar"], {issue}, {start});
   x.rels["sync_fence"] = mm::fence_sc_order(fence_sc_, x.rels.at("sr"));
   for (int i = 0; i < x.n; ++i) {
-    const mm::BaseEvent& e = events_[static_cast<std::size_t>(i)];
+    const mm::BaseEvent& e = events[static_cast<std::size_t>(i)];
     const char* kind = e.kind == mm::EvKind::read ? "R" : e.kind == mm::EvKind::write ? "W" : e.kind == mm::EvKind::fence ? "F" : "B";
     const std::string who = e.thread < 0 ? "init" : "T" + std::to_string(e.thread);
     std::string where = e.loc >= 0 ? " loc" + std::to_string(e.loc) : "";
     x.labels.push_back("e" + std::to_string(i) + ": " + who + " " + kind + where +
-                       (instruction_[static_cast<std::size_t>(i)] ? " (" + ptx::ir::opcode_text(*instruction_[static_cast<std::size_t>(i)]) + ")" : ""));
+                       (out.instruction[static_cast<std::size_t>(i)] ? " (" + ptx::ir::opcode_text(*out.instruction[static_cast<std::size_t>(i)]) + ")" : ""));
   }
   return out;
 }

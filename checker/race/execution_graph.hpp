@@ -59,6 +59,9 @@ class ExecutionRecorder final : public ptx::interp::Observer {
   void async_op_access(std::uint64_t op, const ptx::interp::MemoryAccess& a) override;
   void async_op_complete_tx(std::uint64_t op, std::uint64_t cta, std::uint64_t object, std::uint64_t phase) override;
   void proxy_fence(const ptx::interp::ThreadRef& t, const ptx::ir::Instruction& ins, ptx::ir::StateSpace space) override;
+  // Bulk async-groups (ISA 9.7.9.25.6): a wait_group is a barrier event that the completed copies synchronize with.
+  void async_group_commit(const ptx::interp::ThreadRef& t, AsyncGroup group) override;
+  void async_group_wait(const ptx::interp::ThreadRef& t, AsyncGroup group, std::uint64_t pending, bool reads_only) override;
   // What the vocabulary has no words for: the record stops with the reason.
   void async_group(const ptx::interp::ThreadRef&, const ptx::ir::Instruction&) override;
   void tcgen05_commit(const ptx::interp::ThreadRef&, std::uint64_t) override { refuse("tcgen05"); }
@@ -116,7 +119,10 @@ class ExecutionRecorder final : public ptx::interp::Observer {
     int thread = -1;        // its operation thread (an index into places_ of no ThreadRef)
     std::uint64_t cta = 0;  // its issuer's CTA
     const ptx::ir::Instruction* ins = nullptr;
+    std::vector<int> waits;  // a bulk_group copy: the wait_group events its completion synchronizes with
   };
+  std::map<std::uint64_t, std::vector<std::uint64_t>> bulk_open_;                 // thread id -> uncommitted copies
+  std::map<std::uint64_t, std::vector<std::vector<std::uint64_t>>> bulk_groups_;  // thread id -> committed groups
   std::map<std::uint64_t, BulkCopy> copies_;       // recorded bulk copies by operation number
   std::vector<std::pair<int, int>> issues_;         // (issue event in the issuer, first event of the operation)
 };

@@ -13,21 +13,21 @@ using ptx::ir::StateSpace;
 
 namespace {
 // Why the recorder has no events for asynchronous operation `ins` of `group`; empty: a bulk copy it records, one
-// completing on an mbarrier (9.7.9.25.4.1, 9.7.9.25.5.2) whose writes stay in its CTA (checked at each access).
+// completing on an mbarrier (9.7.9.25.4.1, 9.7.9.25.5.2) or in a bulk async-group (9.7.9.25.6), whose shared-memory
+// accesses stay in its CTA (checked at each access).
 std::string refusal(const Instruction& ins, ptx::interp::Observer::AsyncGroup group) {
   const std::string text = ptx::ir::opcode_text(ins);
   std::string kind = text;  // its first three words: cp.async.bulk, st.async, wgmma.mma_async...
   for (std::size_t at = 0, words = 0; at < kind.size(); ++at)
     if (kind[at] == '.' && ++words == 3) kind.resize(at);
-  if (kind == "cp.async.bulk" && group == ptx::interp::Observer::AsyncGroup::bulk)
-    return "bulk copies in a bulk async-group (ISA 9.7.9.25.6): their completion at cp.async.bulk.wait_group is no event of ptx.cat";
+  const bool in_group = kind == "cp.async.bulk" && group == ptx::interp::Observer::AsyncGroup::bulk;
   if (kind.rfind("st.async", 0) == 0 || kind.rfind("red.async", 0) == 0)
     return "st.async / red.async (ISA 9.7.9.12, 9.7.13.7): their complete-tx is on the destination CTA's mbarrier, whose "
            "waits, .cta by default, chapter 8 would make morally strong with no operation of the issuing CTA (8.7); not "
            "recorded";
   if (kind.rfind("clusterlaunchcontrol", 0) == 0)
     return "clusterlaunchcontrol.try_cancel (ISA 9.7.13.17): the semantics and scope of its complete-tx are not stated";
-  if (kind != "cp.async.bulk" || !ins.q.has(ptx::ir::Flag::mbarrier_complete_tx_bytes))
+  if (!in_group && (kind != "cp.async.bulk" || !ins.q.has(ptx::ir::Flag::mbarrier_complete_tx_bytes)))
     return "asynchronous operations (" + kind + "): their completion (wait_group, commit) is no event of ptx.cat";
   if (ins.q.has_word("multicast::cluster"))
     return "bulk copies with .multicast::cluster (ISA 9.7.9.25.4.1): they write other CTAs' shared memory, where chapter 8 "
@@ -70,6 +70,7 @@ void ExecutionRecorder::async_op_issue(std::uint64_t op, const std::vector<Threa
   const int a = add_event(issue, &ins);
   issues_.emplace_back(a, add_event(start, &ins));
   copies_[op] = c;
+  if (group == AsyncGroup::bulk) bulk_open_[t.id].push_back(op);
 }
 
 // The locations a span covers (a bulk copy's source or destination): those already recorded where they start,
@@ -119,6 +120,36 @@ void ExecutionRecorder::async_op_complete_tx(std::uint64_t op, std::uint64_t cta
 // (a kernel whose fence names the wrong space would show a disagreement).
 void ExecutionRecorder::proxy_fence(const ThreadRef& t, const Instruction& ins, StateSpace) {
   add_event(mm::async_proxy_fence(thread_index(t)), &ins);
+}
+
+void ExecutionRecorder::async_group_commit(const ThreadRef& t, AsyncGroup group) {
+  if (group != AsyncGroup::bulk) return;
+  bulk_groups_[t.id].push_back(std::move(bulk_open_[t.id]));
+  bulk_open_[t.id].clear();
+}
+
+// cp.async.bulk.wait_group N (9.7.9.25.6.2): every group of the thread but the N newest is complete. The wait is a
+// barrier event of the thread (acquire side of a split barrier); each copy of those groups synchronizes with it
+// from the end of its operation thread, after the implicit proxy fence of its completion (9.7.9.25.2), events that
+// finish() appends (the interpreter completes the copies after the observer hears of the wait). .read completes
+// the copies' reads only: the graph would need an event of that completion inside the operation, before its
+// writes, which the interpreter does not report apart.
+void ExecutionRecorder::async_group_wait(const ThreadRef& t, AsyncGroup group, std::uint64_t pending, bool reads_only) {
+  if (group != AsyncGroup::bulk || !unsupported_.empty()) return;
+  auto& groups = bulk_groups_[t.id];
+  const std::size_t done = groups.size() > pending ? groups.size() - pending : 0;
+  if (done == 0) return;
+  if (reads_only) return refuse("cp.async.bulk.wait_group.read (ISA 9.7.9.25.6.2): the completion of a copy's reads alone is not reported");
+  mm::BaseEvent wait;
+  wait.kind = mm::EvKind::barrier;
+  wait.sem = mm::Sem::acquire;
+  wait.scope = mm::Scope::cta;
+  wait.thread = thread_index(t);
+  const int w = add_event(wait, nullptr);
+  for (std::size_t k = 0; k < done; ++k)
+    for (std::uint64_t op : groups[k])
+      if (auto it = copies_.find(op); it != copies_.end()) it->second.waits.push_back(w);
+  groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 // cp.async (9.7.9.25.3): its copies are ordered with nothing of their thread but the wait_group completing their
