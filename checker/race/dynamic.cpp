@@ -383,6 +383,14 @@ class Detector final : public ptx::interp::Observer {
     }
   }
 
+  // mbarrier.expect_tx / complete_tx (9.7.13.15.11-12): "a relaxed operation", but a strong write of the object, so
+  // after a release fence a release pattern (8.8 item 3), as a .relaxed arrive-on's (the model's answer:
+  // dynamic_model/mbarrier_complete_tx_fence_release.ptx, where the engine had released nothing).
+  void mbarrier_tx(const ThreadRef& t, const ptx::ir::Instruction&, std::uint64_t home, std::uint64_t object) override {
+    for (const auto& r : state(t).fence_release)
+      if (r) arrivals_[{home, object}].add(*r);
+  }
+
   // A wait that returned False read the object all the same (an .acquire one synchronizes with what it observed).
   void mbarrier_wait_incomplete(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
     observe_arrivals(state(t), t, ins, home, object);

@@ -1,6 +1,7 @@
 // The recorder of execution_graph.hpp.
 #include "checker/race/execution_graph.hpp"
 
+#include "memmodel/graph/bulk_copy_events.hpp"
 #include "semantics/interp/cluster_id.hpp"
 #include "semantics/ir/memory_order.hpp"
 
@@ -16,15 +17,6 @@ ExecutionRecorder::ExecutionRecorder(const ptx::ir::Module& m, const ptx::interp
     : grid_(l.grid), max_events_(max_events) {
   const auto named = m.kernels_named(l.kernel);
   cluster_ = ptx::interp::cluster_shape(l.cluster, named.size() == 1 ? named[0] : nullptr).dims;
-  // mbarrier tx-count (ISA 9.7.13.15.5): a phase then completes on transactions too, which the counter of arrivals
-  // (mm::mbarrier_events) does not count, and mbarrier.expect_tx / complete_tx come to no observer. Refused for the
-  // whole kernel, as the litmus builder refuses them (memmodel/models/NOTES.md, "mbarrier").
-  for (const auto& f : m.functions)
-    for (const auto& ins : f.body) {
-      const auto op = ptx::ir::mbarrier_op(ins);
-      if (op == ptx::ir::MbarrierOp::expect_tx || op == ptx::ir::MbarrierOp::complete_tx || (op == ptx::ir::MbarrierOp::arrive && ins.q.has(ptx::ir::Flag::expect_tx)))
-        tx_count_ = "mbarrier tx-count (expect_tx, complete_tx; ISA 9.7.13.15.5): the model's mbarrier counts arrivals only";
-    }
 }
 
 int ExecutionRecorder::thread_index(const ThreadRef& t) {
@@ -38,8 +30,13 @@ int ExecutionRecorder::thread_index(const ThreadRef& t) {
 
 int ExecutionRecorder::add_event(mm::BaseEvent e, const ptx::ir::Instruction* ins) {
   if (events_.size() >= max_events_) refuse("more than " + std::to_string(max_events_) + " events (the explicit evaluator is cubic)");
+  if (e.thread >= 0) {
+    if (last_of_thread_.size() <= static_cast<std::size_t>(e.thread)) last_of_thread_.resize(static_cast<std::size_t>(e.thread) + 1, -1);
+    last_of_thread_[static_cast<std::size_t>(e.thread)] = static_cast<int>(events_.size());
+  }
   events_.push_back(e);
   instruction_.push_back(ins);
+  read_from_.push_back(-1);
   return static_cast<int>(events_.size()) - 1;
 }
 
@@ -83,6 +80,7 @@ int ExecutionRecorder::read_event(int thread, const ptx::ir::Instruction* ins, L
   // The run is sequentially consistent: a read reads the latest write to its location before it.
   const int r = add_event(e, ins);
   rf_.emplace_back(l.last_write, r);
+  read_from_[static_cast<std::size_t>(r)] = l.last_write;
   return r;
 }
 
@@ -132,6 +130,11 @@ void ExecutionRecorder::access(const ThreadRef& t, const MemoryAccess& a) {
 }
 
 void ExecutionRecorder::fence(const ThreadRef& t, const ptx::ir::Instruction& ins) {
+  // fence.mbarrier_init and the .sync_restrict fences order a class of operations only (ISA 9.7.13.4), which an
+  // event of the graph cannot say: no event, as the dynamic engine reads them (ir::fence_order), ordering less.
+  if (ins.q.has(ptx::ir::Flag::mbarrier_init) || ins.q.has(ptx::ir::Flag::sync_restrict_shared_cta) ||
+      ins.q.has(ptx::ir::Flag::sync_restrict_shared_cluster))
+    return;
   const auto m = ptx::ir::fence_order(ins);
   if (!m) return refuse("a fence that is no memory fence (" + ptx::ir::opcode_text(ins) + ")");
   mm::BaseEvent e;
@@ -167,25 +170,46 @@ void ExecutionRecorder::barrier_complete(std::uint64_t cta, std::uint32_t id, co
 RecordedExecution ExecutionRecorder::finish() const {
   RecordedExecution out;
   out.unsupported = unsupported_;
-  if (out.unsupported.empty() && proxy_fenced_) out.unsupported = "fence.proxy.async (ISA 9.7.13.4) in a run without asynchronous operations";
   if (!out.unsupported.empty()) return out;
-  out.graph = mm::base_execution(events_, places_, rmw_);
+  // The completion of each bulk_group copy a wait_group waited for, at the end of its operation thread
+  // (async_group_wait): the implicit proxy fence (9.7.9.25.2), then a barrier event releasing to the waits.
+  std::vector<mm::BaseEvent> events = events_;
   out.instruction = instruction_;
+  std::vector<std::pair<int, int>> completions;  // (completion event, wait_group event)
+  for (const auto& [op, c] : copies_) {
+    if (c.waits.empty()) continue;
+    events.push_back(mm::async_proxy_fence(c.thread));
+    mm::BaseEvent done;
+    done.kind = mm::EvKind::barrier;
+    done.sem = mm::Sem::release;
+    done.scope = mm::Scope::cta;
+    done.thread = c.thread;
+    events.push_back(done);
+    out.instruction.insert(out.instruction.end(), 2, c.ins);
+    for (int w : c.waits) completions.emplace_back(static_cast<int>(events.size()) - 1, w);
+  }
+  if (events.size() > max_events_) {
+    out.unsupported = "more than " + std::to_string(max_events_) + " events (the explicit evaluator is cubic)";
+    return out;
+  }
+  out.graph = mm::base_execution(events, places_, rmw_);
   mm::Execution& x = out.graph;
+  for (auto [done, wait] : completions) mm::add_split_barrier_phase(x.rels["syncbar"], {done}, {wait});
   for (auto [w, r] : rf_) x.rels["rf"].add(w, r);
   for (const auto& [key, l] : locations_)
     for (std::size_t i = 0; i < l.writes.size(); ++i)
       for (std::size_t j = i + 1; j < l.writes.size(); ++j) x.rels["co"].add(l.writes[i], l.writes[j]);
   for (const auto& phase : phases_) mm::add_barrier_phase(x.rels["syncbar"], phase, [&](int b) { return waits_.count(b) > 0; });
   for (const auto& [key, phase] : cluster_phases_) mm::add_split_barrier_phase(x.rels["syncbar"], phase.arrives, phase.waits);
+  for (auto [issue, start] : issues_) mm::add_split_barrier_phase(x.rels["syncbar"], {issue}, {start});
   x.rels["sync_fence"] = mm::fence_sc_order(fence_sc_, x.rels.at("sr"));
   for (int i = 0; i < x.n; ++i) {
-    const mm::BaseEvent& e = events_[static_cast<std::size_t>(i)];
+    const mm::BaseEvent& e = events[static_cast<std::size_t>(i)];
     const char* kind = e.kind == mm::EvKind::read ? "R" : e.kind == mm::EvKind::write ? "W" : e.kind == mm::EvKind::fence ? "F" : "B";
     const std::string who = e.thread < 0 ? "init" : "T" + std::to_string(e.thread);
     std::string where = e.loc >= 0 ? " loc" + std::to_string(e.loc) : "";
     x.labels.push_back("e" + std::to_string(i) + ": " + who + " " + kind + where +
-                       (instruction_[static_cast<std::size_t>(i)] ? " (" + ptx::ir::opcode_text(*instruction_[static_cast<std::size_t>(i)]) + ")" : ""));
+                       (out.instruction[static_cast<std::size_t>(i)] ? " (" + ptx::ir::opcode_text(*out.instruction[static_cast<std::size_t>(i)]) + ")" : ""));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // The recorder's synchronization beyond CTA barriers and fences (execution_graph.hpp): mbarrier operations,
-// barrier.cluster and bar.warp.sync, and the asynchronous operations it refuses, with why.
+// barrier.cluster and bar.warp.sync (asynchronous operations: execution_graph_async.cpp).
 #include "checker/race/execution_graph.hpp"
 
 #include "memmodel/graph/mbarrier_events.hpp"
@@ -51,22 +51,27 @@ void ExecutionRecorder::cluster_barrier(const ThreadRef& t, const Instruction& i
 }
 
 // An mbarrier operation on the object at shared offset `object` of CTA `home`: its events on the object's counter
-// (mm::mbarrier_events, the litmus builder's reading), the read's value the latest write before it (the run is
-// sequentially consistent), an arrive-on's read and write an RMW pair.
+// (mm::mbarrier_events, the litmus builder's reading). An arrive.expect_tx is the one RMW of its expect-tx and
+// arrive-on (9.7.13.15.13); the tx-count it changes is in the object's value (litmus/build/mbarrier_counter.hpp),
+// which the graph needs no more than any other value: the run chose what each read reads.
 void ExecutionRecorder::mbarrier_operation(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
-  if (!tx_count_.empty()) return refuse(tx_count_);
   const ptx::ir::MbarrierOp op = ptx::ir::mbarrier_op(ins);
   if (op == ptx::ir::MbarrierOp::copy_arrive)
     return refuse("cp.async (cp.async.mbarrier.arrive: an arrive-on ordered after the thread's cp.async copies only, ISA 8.9.1.1)");
   const auto ev = mm::mbarrier_events(op, ptx::ir::mbarrier_order(ins).value_or(ptx::ir::MemoryOrder{}));
   if (!ev) return refuse("mbarrier (" + ptx::ir::opcode_text(ins) + ") has no reading as memory events");
+  object_events(thread_index(t), &ins, home, object, *ev);
+}
+
+// The events `ev` of `thread` on the object at shared offset `object` of CTA `home`: the read's value the latest
+// write before it (the run is sequentially consistent), a read and a write an RMW pair.
+void ExecutionRecorder::object_events(int thread, const Instruction* ins, std::uint64_t home, std::uint64_t object, const mm::MbarrierEvents& ev) {
   if (!unsupported_.empty()) return;
   Location* l = location(1 + home, object, 8);  // the object: a .b64 in shared memory (9.7.13.15.1)
   if (!l) return;
-  const int thread = thread_index(t);
-  const bool rmw = ev->read && ev->write;
-  const int r = ev->read ? read_event(thread, &ins, *l, *ev->read, ev->scope, rmw, false) : -1;
-  const int w = ev->write ? write_event(thread, &ins, *l, *ev->write, ev->scope, rmw) : -1;
+  const bool rmw = ev.read && ev.write;
+  const int r = ev.read ? read_event(thread, ins, *l, *ev.read, ev.scope, rmw, false) : -1;
+  const int w = ev.write ? write_event(thread, ins, *l, *ev.write, ev.scope, rmw) : -1;
   if (rmw) rmw_.emplace_back(r, w);
 }
 
@@ -81,35 +86,44 @@ void ExecutionRecorder::mbarrier_wait(const ThreadRef& t, const Instruction& ins
 }
 
 // A wait that returned False read the object too (an .acquire one is an acquire operation all the same, as the
-// litmus builder reads 8.8; memmodel/models/NOTES.md).
+// litmus builder reads 8.8; memmodel/models/NOTES.md). A try_wait loop spins: a read that repeats the thread's
+// previous event (the same wait reading the same write) is left out. It would synchronize with what that one does
+// (8.9.4 item 4 depends on the write read, the instruction and the thread) and precede in program order what that
+// one precedes, so every other pair's causality order is the same without it; its own conflicts are with writes of
+// the object, mbarrier operations, which the comparison counts apart. Spin loops would otherwise fill the graph
+// past the evaluator's size.
 void ExecutionRecorder::mbarrier_wait_incomplete(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
+  if (unsupported_.empty() && repeats_last_wait(thread_index(t), ins, home, object)) return;
   mbarrier_operation(t, ins, home, object);
+}
+
+bool ExecutionRecorder::repeats_last_wait(int thread, const Instruction& ins, std::uint64_t home, std::uint64_t object) const {
+  const auto l = locations_.find({1 + home, object});
+  if (l == locations_.end() || static_cast<std::size_t>(thread) >= last_of_thread_.size()) return false;
+  const int last = last_of_thread_[static_cast<std::size_t>(thread)];
+  if (last < 0) return false;
+  const auto at = static_cast<std::size_t>(last);
+  return events_[at].kind == mm::EvKind::read && events_[at].loc == l->second.id && instruction_[at] == &ins &&
+         read_from_[at] == l->second.last_write;
+}
+
+// mbarrier.expect_tx / complete_tx (9.7.13.15.11-12): "a relaxed operation", an RMW of the object at its .scope.
+// Neither section states a default scope; the litmus builder takes .cta where every thread on the object is of one
+// CTA (memmodel/models/NOTES.md): here, where the thread is of the object's CTA, and refuses otherwise.
+void ExecutionRecorder::mbarrier_tx(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
+  if (!ins.q.scope && t.cta != home)
+    return refuse(ptx::ir::opcode_text(ins) + " without .scope on another CTA's object (ISA 9.7.13.15.11-12 state no default)");
+  ptx::ir::MemoryOrder order;
+  order.strong = true;
+  order.sem = ptx::ir::MemorySemantics::relaxed;
+  order.scope = ins.q.scope.value_or(ptx::ir::Scope::cta);
+  const auto ev = mm::mbarrier_events(ptx::ir::mbarrier_op(ins), order);
+  if (!ev) return refuse("mbarrier (" + ptx::ir::opcode_text(ins) + ") has no reading as memory events");
+  object_events(thread_index(t), &ins, home, object, *ev);
 }
 
 void ExecutionRecorder::mbarrier_init(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t object) {
   mbarrier_operation(t, ins, home, object);
 }
-
-// cp.async (9.7.9.25.3): its copies are ordered with nothing of their thread but the wait_group completing their
-// group (8.9.1.1); ptx.cat has no event for that completion.
-void ExecutionRecorder::async_group(const ThreadRef&, const Instruction&) {
-  refuse("cp.async groups (ISA 9.7.9.25.3): their completion at a wait_group is no event of ptx.cat");
-}
-
-// Bulk copies, st.async / red.async, wgmma, tcgen05 (8.9.1.1): "not part of the program order" of their thread,
-// they are ordered with later accesses by their completion (an mbarrier's complete-tx, 9.7.9.25.4.1; a
-// wait_group, 9.7.9.25.6.2), for which ptx.cat has no words: memmodel/models/NOTES.md ("Async proxy") reads a
-// bulk copy only as the last memory instruction of its thread, and tx-count not at all.
-void ExecutionRecorder::async_op_issue(std::uint64_t, const std::vector<ThreadRef>&, AsyncGroup, const Instruction& ins) {
-  std::string kind = ptx::ir::opcode_text(ins);  // its first three words: cp.async.bulk, st.async, wgmma.mma_async...
-  for (std::size_t at = 0, words = 0; at < kind.size(); ++at)
-    if (kind[at] == '.' && ++words == 3) kind.resize(at);
-  refuse("asynchronous operations (" + kind + "): their completion ordering (mbarrier complete-tx, wait_group) is no event of ptx.cat");
-}
-
-// A proxy fence is PROXYF in the graph, but it comes before the asynchronous operations it orders, which are
-// refused above: finish() refuses a run with one only when nothing else was (so that the reason is the
-// operations').
-void ExecutionRecorder::proxy_fence(const ThreadRef&, const Instruction&, ptx::ir::StateSpace) { proxy_fenced_ = true; }
 
 }  // namespace ptxcheck::race

@@ -7,6 +7,7 @@
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 #include "litmus/build/mbarrier_counter.hpp"
+#include "memmodel/graph/bulk_copy_events.hpp"
 #include "memmodel/graph/mbarrier_events.hpp"
 
 #include "semantics/domain/symbolic.hpp"
@@ -690,7 +691,7 @@ struct Runner {
     const int idx = static_cast<int>(s.events.size());
     for (auto v : values[p.phys_of[src]]) {
       State s2 = s;
-      TEvent r = mem_event(s2, EvKind::read, weak, Proxy::async, src, in), w = mem_event(s2, EvKind::write, weak, Proxy::async, dst, in);
+      TEvent r = mem_event(s2, EvKind::read, weak, mm::kBulkCopyProxy, src, in), w = mem_event(s2, EvKind::write, weak, mm::kBulkCopyProxy, dst, in);
       r.value = w.value = v;
       w.data = {idx};
       s2.events.push_back(r);
@@ -699,17 +700,18 @@ struct Runner {
         run(std::move(s2), pc + 1);
         continue;
       }
+      const mm::BaseEvent implicit = mm::async_proxy_fence(-1);  // (memmodel/graph/bulk_copy_events.hpp)
       TEvent f;
-      f.kind = EvKind::fence;
-      f.proxy_fence = true;
-      f.proxy = Proxy::async;
-      f.scope = Scope::cta;  // as fence.proxy.async (fence_event)
+      f.kind = implicit.kind;
+      f.proxy_fence = implicit.proxy_fence;
+      f.proxy = implicit.proxy;
+      f.sem = implicit.sem;
+      f.scope = implicit.scope;
       f.ctrl = w.ctrl;
       f.text = in.opcode;
       s2.events.push_back(f);
       // "the complete-tx operation on the mbarrier has .release semantics at the .cluster scope" (9.7.9.25.4.1).
-      const auto ev = mm::mbarrier_events(ptx::ir::MbarrierOp::complete_tx,
-                                          ptx::ir::MemoryOrder{ptx::ir::MemorySemantics::release, ptx::ir::Scope::cluster, true});
+      const std::optional<mm::MbarrierEvents> ev = mm::bulk_complete_tx_events();
       MbarrierChange change;
       change.complete = std::stoll(in.operands[2]);
       const int object = p.phys_of[mbar];

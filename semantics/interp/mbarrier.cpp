@@ -133,6 +133,7 @@ void Machine::exec_mbarrier(Thread& t, const Instruction& ins) {
   ++epoch_;  // every other operation changes the object (note_failed_wait)
   if (!arrive) {  // mbarrier.expect_tx / complete_tx [addr], txCount (9.7.13.15.11-12)
     const auto tx = static_cast<std::int64_t>(read(t, o[1], 32).u64());
+    if (opt_.observer) opt_.observer->mbarrier_tx(thread_ref(t), ins, cta_linear(home), object);
     if (op == MbarrierOp::complete_tx) {
       mbarrier_complete_tx(t, home, object, tx, name);
       return;

@@ -103,6 +103,9 @@ class Observer {
   virtual void mbarrier_wait(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) = 0;
   virtual void mbarrier_init(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object) = 0;
   virtual void mbarrier_wait_incomplete(const ThreadRef& /*t*/, const ir::Instruction& /*ins*/, std::uint64_t /*home*/, std::uint64_t /*object*/) {}
+  // mbarrier.expect_tx / mbarrier.complete_tx (ISA 9.7.13.15.11-12) on the object: a relaxed read-modify-write of
+  // it (a strong write, so a release fence before it makes a release pattern, 8.8 item 3), before its effect.
+  virtual void mbarrier_tx(const ThreadRef& /*t*/, const ir::Instruction& /*ins*/, std::uint64_t /*home*/, std::uint64_t /*object*/) {}
   // Operations of the asynchronous proxy (ISA 8.6): cp{.reduce}.async.bulk{.tensor} (9.7.9.25.4-5) and the shared
   // memory reads of wgmma.mma_async (9.7.15.5.2). Each has a number unique in the run. An issue names the threads
   // whose instruction it is (one thread; a warp of the warpgroup for wgmma) and the group it joins until a
@@ -182,6 +185,9 @@ class TeeObserver final : public Observer {
   }
   void mbarrier_wait_incomplete(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
     a_.mbarrier_wait_incomplete(t, ins, home, object), b_.mbarrier_wait_incomplete(t, ins, home, object);
+  }
+  void mbarrier_tx(const ThreadRef& t, const ir::Instruction& ins, std::uint64_t home, std::uint64_t object) override {
+    a_.mbarrier_tx(t, ins, home, object), b_.mbarrier_tx(t, ins, home, object);
   }
   void async_op_issue(std::uint64_t op, const std::vector<ThreadRef>& issuers, AsyncGroup group, const ir::Instruction& ins) override {
     a_.async_op_issue(op, issuers, group, ins), b_.async_op_issue(op, issuers, group, ins);
