@@ -131,6 +131,7 @@ bool KernelCheck::build_pair_query(PairQuery& p) {
   if (a.collective && a.instr == b.instr) q = q && !(same_warp && same_iterations(prep.cfg.block_of[a.instr]));
   // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).
   // (A cp.async's copy may happen after the release.)
+  if (recording_flag_comparisons() && !a.async && !b.async) compare_held_pair(a, b);  // check_lock_model.cpp
   for (int la : a.async ? std::vector<int>{} : locks.guarded[a.instr])
     for (int lb : b.async ? std::vector<int>{} : locks.guarded[b.instr]) {
       const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);

@@ -145,6 +145,15 @@ struct KernelCheck {
   CriticalSections locks;
   // Each site's lock address in either thread, looked up once (the pair loop reads them for every pair).
   std::vector<std::optional<z3::expr>> lock_address1, lock_address2;
+  // ---- locks asked of the model (check_lock_model.cpp): sites ka (next holder, a) and kb (previous holder, b)
+  std::array<bool, 3> lock_places(std::size_t k) const;
+  std::array<std::optional<bool>, 3> model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb,
+                                                       std::string& question, std::string& why);
+  std::array<bool, 3> cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const;
+  void compare_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb);
+  void compare_held_pair(const Access& a, const Access& b);
+  void compare_every_lock_pair();
+  std::set<std::tuple<std::size_t, std::uint32_t, std::size_t, std::uint32_t>> lock_compared;  // (ka, a, kb, b) recorded
   NamedBarrierPhases phases;
   z3::solver s{c};
   QueryBudget current;  // the solver's budget per query
