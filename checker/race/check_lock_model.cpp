@@ -92,6 +92,29 @@ std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka
   return out;
 }
 
+bool KernelCheck::lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) {
+  const auto key = std::make_tuple(ka, ca.instr, ca.write, kb, pb.instr, pb.write);
+  if (auto it = lock_answers.find(key); it != lock_answers.end()) return it->second;
+  std::string question, why;
+  const auto model = model_lock_orders(ka, ca, kb, pb, question, why);
+  const auto places = lock_places(ka);
+  bool ordered = true;
+  for (std::size_t n = 0; n < places.size(); ++n) {
+    if (!places[n]) continue;
+    if (!model[n]) lock_unanswered.try_emplace(ka, why);
+    ordered = ordered && model[n] == true;
+  }
+  return lock_answers.emplace(key, ordered).first->second;
+}
+
+// What the notes count: an access the lock's structure holds whose own critical section, as a write, the model
+// orders with another holder's (a read-read pair orders trivially, so the write stands for either).
+bool KernelCheck::lock_protects(std::size_t k, const Access& x) {
+  Access w = x;
+  w.write = true;
+  return lock_orders(k, w, k, w);
+}
+
 // Per place, the C++ rule's answer: both accesses `guarded` (acquired and released at the required scope on every
 // path) by sites of one lock, in a place another taker may be in.
 std::array<bool, 3> KernelCheck::cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const {

@@ -17,6 +17,11 @@
 // for a global lock whose every location only threads of one CTA take (per-CTA locks `locks[blockIdx.x]`:
 // `cta_private`, which the caller checks with the solver).
 // proofs/model.cpp checks this on litmus tests (model.lock_orders_critical_sections*).
+//
+// Which critical sections are ordered is decided by the memory model (check_lock_model.cpp, issue 33): this file
+// gives the structure its questions start from (`held`: held and released on every path, the sites' RMW, taken
+// edge and release writes). `guarded`, the acquire and release patterns at the required scope written here as a
+// dataflow, is the former C++ rule, kept only as the reference the model is compared with (docs/race/locks.md).
 #pragma once
 
 #include "checker/race/encode.hpp"
