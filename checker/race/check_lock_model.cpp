@@ -132,11 +132,11 @@ void KernelCheck::compare_lock_orders(std::size_t ka, const Access& ca, std::siz
   const auto model = model_lock_orders(ka, ca, kb, pb, question, why);
   const auto cxx = cxx_lock_orders(ka, ca, kb, pb);
   const auto places = lock_places(ka);
-  const std::string site = where_of(m, f.body[locks.sites[ka].rmw]).text() + " <- " + where_of(m, f.body[locks.sites[kb].rmw]).text();
+  const std::string site = "lock " + where_of(m, f.body[locks.sites[ka].rmw]).text() + " <- " + where_of(m, f.body[locks.sites[kb].rmw]).text();
   for (std::size_t n = 0; n < kPlaces.size(); ++n)
     if (places[n])
       add_flag_comparison(FlagComparison{kernel.name, site, where_of(m, f.body[pb.instr]).text(), where_of(m, f.body[ca.instr]).text(),
-                                         kPlaces[n], cxx[n], model[n], question, model[n] ? "" : why, "lock"});
+                                         kPlaces[n], cxx[n], model[n], question, model[n] ? "" : why});
 }
 
 // Every ordered pair of accesses (one a write, not asynchronous, of one allocation) held by sites of one lock (both

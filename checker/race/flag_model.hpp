@@ -76,7 +76,6 @@ struct FlagComparison {
   bool cxx = false;             // flags.hpp release_scope / acquire_scope and the scopes' reach: ordered
   std::optional<bool> model;    // the model: ordered (no test races); nullopt: unanswered
   std::string question, why;    // the shapes asked (one line); why unanswered
-  std::string idiom = "flag";   // "flag" (site: W -> R) or "lock" (site: the next holder's RMW <- b's holder's RMW)
 };
 void record_flag_comparisons(bool on);
 bool recording_flag_comparisons();

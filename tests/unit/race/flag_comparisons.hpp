@@ -36,14 +36,22 @@ struct Tally {
   std::set<std::string> sites, distinct;  // flag sites (W -> R) or lock site pairs, located; distinct disagreement keys
 };
 
-// Prints every unanswered comparison and every disagreement, then one summary line per idiom (flag, lock); the
-// totals over both.
+// The idiom a comparison is of: its site's first word for a ticket or a lock (check_ticket_model.cpp,
+// check_lock_model.cpp), else a flag.
+inline std::string idiom(const FlagComparison& c) {
+  for (const char* x : {"ticket", "lock"})
+    if (c.site.rfind(std::string(x) + " ", 0) == 0) return x;
+  return "flag";
+}
+
+// Prints every unanswered comparison and every disagreement, then one summary line per idiom (flag, ticket, lock);
+// the totals over all.
 inline Tally tally(const std::vector<FlagComparison>& all, std::ostream& os) {
   const auto known = documented();
   Tally t;
   std::map<std::string, Tally> by_idiom;
   for (const auto& c : all) {
-    for (Tally* x : {&t, &by_idiom[c.idiom]}) {
+    for (Tally* x : {&t, &by_idiom[idiom(c)]}) {
       ++x->comparisons;
       x->sites.insert(c.kernel + " " + c.site);
       if (!c.model) ++x->unanswered;
@@ -55,10 +63,10 @@ inline Tally tally(const std::vector<FlagComparison>& all, std::ostream& os) {
       }
     }
     if (!c.model)
-      os << fmt::format("{} model unanswered: {} {} b={} a={} ({}): {}\n", c.idiom, c.kernel, c.site, c.producer, c.consumer,
+      os << fmt::format("{} model unanswered: {} {} b={} a={} ({}): {}\n", idiom(c), c.kernel, c.site, c.producer, c.consumer,
                         ptxcheck::race::nearness_name(c.nearness), c.why);
     else if (*c.model != c.cxx)
-      os << fmt::format("{} model disagreement{}: {} {} b={} a={}\n  {}\n", c.idiom, known.count(key(c)) ? " (documented)" : "", c.kernel,
+      os << fmt::format("{} model disagreement{}: {} {} b={} a={}\n  {}\n", idiom(c), known.count(key(c)) ? " (documented)" : "", c.kernel,
                         c.site, c.producer, c.consumer, key(c));
   }
   for (const auto& [idiom, x] : by_idiom)
