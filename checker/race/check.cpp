@@ -61,6 +61,7 @@ void check_kernel_guarded(const ptx::ir::Module& m, const ptx::ir::Function& ker
   check.find_tickets();
   check.search_pairs();
   check.note_flags();
+  check.note_locks();
   check.note_tickets();
   check.check_own_copies();
   check.finish();

@@ -25,15 +25,24 @@ void KernelCheck::settle_locks() {
     for (std::size_t k = 0; k < locks.sites.size(); ++k)
       if (shared_across_ctas.count(locks.sites[k].object)) lock_address1[k] = lock_address2[k] = std::nullopt;
   }
+  if (recording_flag_comparisons()) compare_every_lock_pair();  // check_lock_model.cpp
   for (std::size_t k = 0; k < locks.sites.size(); ++k) {
     if (!lock_address1[k]) continue;
     std::size_t guarded = 0;
-    for (const auto& a : T1.accesses)
-      if (!a.async) guarded += std::count(locks.guarded[a.instr].begin(), locks.guarded[a.instr].end(), static_cast<int>(k));
+    for (const auto& a : T1.accesses) {
+      const auto& held = locks.held[a.instr];
+      if (!a.async && std::count(held.begin(), held.end(), static_cast<int>(k)) && lock_protects(k, a)) ++guarded;
+    }
     const std::string at = note::lock_site(where_of(m, f.body[locks.sites[k].rmw]).text(), locks.sites[k].cta_private);
     res.notes.push_back(guarded ? note::lock_orders(at, guarded) : note::lock_orders_nothing(at));
   }
   for (const auto& why : lock_rejections) res.notes.push_back(note::lock_not_taken(why));
+}
+
+// After the pair search: the sites some of whose questions the model left unanswered.
+void KernelCheck::note_locks() {
+  for (const auto& [k, why] : lock_unanswered)
+    res.notes.push_back(note::lock_unanswered(note::lock_site(where_of(m, f.body[locks.sites[k].rmw]).text(), locks.sites[k].cta_private), why));
 }
 
 }  // namespace ptxcheck::race

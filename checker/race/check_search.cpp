@@ -129,14 +129,17 @@ bool KernelCheck::build_pair_query(PairQuery& p) {
   if (const z3::expr counted = ordered_by_barrier_counts(a, b); !counted.is_false()) q = q && !counted;
   // One wmma.load/store of a warp is one collective operation: its lanes access disjoint elements.
   if (a.collective && a.instr == b.instr) q = q && !(same_warp && same_iterations(prep.cfg.block_of[a.instr]));
-  // Two critical sections of one spin lock are ordered, one after the other (locks.hpp).
+  // Two critical sections of one spin lock are ordered, one after the other (locks.hpp: held and released on every
+  // path), when the model orders each before the other in every place a taker may be in (check_lock_model.cpp).
   // (A cp.async's copy may happen after the release.)
-  for (int la : a.async ? std::vector<int>{} : locks.guarded[a.instr])
-    for (int lb : b.async ? std::vector<int>{} : locks.guarded[b.instr]) {
+  if (recording_flag_comparisons() && !a.async && !b.async) compare_held_pair(a, b);  // check_lock_model.cpp
+  for (int la : a.async ? std::vector<int>{} : locks.held[a.instr])
+    for (int lb : b.async ? std::vector<int>{} : locks.held[b.instr]) {
       const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);
       const LockSite &sa = locks.sites[ia], &sb = locks.sites[ib];
       const auto &addr_a = lock_address1[ia], &addr_b = lock_address2[ib];
       if (sa.object != sb.object || !addr_a || !addr_b) continue;
+      if (!lock_orders(ia, a, ib, b) || !lock_orders(ib, b, ia, a)) continue;
       // A shared-memory lock is one per CTA, and so is each location of a per-CTA one.
       q = q && !(*addr_a == *addr_b && (sa.space == Space::shared || sa.cta_private ? same_cta : c.bool_val(true)));
     }

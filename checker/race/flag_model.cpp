@@ -88,7 +88,7 @@ std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write)
 }
 
 std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
-                                              std::size_t limit) {
+                                              std::size_t limit, const PathBounds& bounds) {
   // Per instruction, the minimal shapes of the path prefixes that reach it (before it runs).
   std::vector<std::vector<PathShape>> at(g.block_of.size());
   std::vector<PathShape> out;
@@ -98,6 +98,7 @@ std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, co
     auto [i, s] = std::move(todo.front());
     todo.pop_front();
     if (i == from) continue;  // a path that comes back to `from` is one from there
+    if (std::find(bounds.stops.begin(), bounds.stops.end(), i) != bounds.stops.end()) continue;
     if (i == to) {
       add_minimal(out, s);
       if (out.size() > limit) return std::nullopt;
@@ -109,7 +110,8 @@ std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, co
       s.push_back(*cell);  // (a cell repeated at once adds no ordering: it is left at one)
       if (s.size() > limit) return std::nullopt;
     }
-    for (auto n : next_instructions(g, i)) todo.emplace_back(n, s);
+    for (auto n : next_instructions(g, i))
+      if (!bounds.edge || bounds.edge->first != i || bounds.edge->second == n) todo.emplace_back(n, s);
   }
   return out;
 }

@@ -39,10 +39,17 @@ std::optional<std::string> path_cell(const ptx::ir::Instruction& in);
 // The cell of the flag's write W (value 1) or read R (into r0) on `flag`; nullopt when it cannot be written as one.
 std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write);
 
+// Where the paths of path_shapes may go (a lock's questions, lock_model.cpp): at `edge.first` only on to
+// `edge.second` (the branch taken when the lock was taken), and nowhere past a `stops` instruction (another release).
+struct PathBounds {
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> edge;
+  std::vector<std::uint32_t> stops;
+};
+
 // The minimal shapes of the paths from `from` to `to` (both left out; a path that comes back to `from` is one from
 // there). nullopt when more than `limit` shapes or a shape of more than `limit` cells would be needed.
 std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
-                                              std::size_t limit = 8);
+                                              std::size_t limit = 8, const PathBounds& bounds = {});
 
 struct MessageQuestion {
   bool b_writes = true, a_writes = false;
@@ -60,8 +67,9 @@ std::string message_litmus(const MessageQuestion& q);
 // in which R reads W). Answers are kept per test text for the process (thread-safe).
 std::optional<bool> message_races(const MessageQuestion& q, std::string& why);
 
-// ---- the model beside the C++ (check_flag_model.cpp): every pair whose flag ordering the pair search asks about,
-// with both answers per place of the consumer, while recording is on (tests turn it on; off by default).
+// ---- the model beside the C++ (check_flag_model.cpp, check_lock_model.cpp): every pair whose flag or lock ordering
+// the pair search asks about, with both answers per place of the consumer, while recording is on (tests turn it on;
+// off by default).
 struct FlagComparison {
   std::string kernel, site, producer, consumer;  // the kernel, W and R, b, a (where_of texts)
   ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;

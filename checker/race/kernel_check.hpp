@@ -116,6 +116,7 @@ struct KernelCheck {
   void find_tickets();               // check_tickets.cpp
   void search_pairs();               // check_search.cpp
   void note_flags();                 // check_flags.cpp
+  void note_locks();                 // check_locks.cpp
   void note_tickets();               // check_tickets.cpp
   void check_own_copies();           // check_own_copies.cpp
   void finish();                     // check_report.cpp: the closing notes, the replay, the verdict
@@ -145,6 +146,21 @@ struct KernelCheck {
   CriticalSections locks;
   // Each site's lock address in either thread, looked up once (the pair loop reads them for every pair).
   std::vector<std::optional<z3::expr>> lock_address1, lock_address2;
+  // ---- locks asked of the model (check_lock_model.cpp): sites ka (next holder, a) and kb (previous holder, b)
+  std::array<bool, 3> lock_places(std::size_t k) const;
+  std::array<std::optional<bool>, 3> model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb,
+                                                       std::string& question, std::string& why);
+  std::array<bool, 3> cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const;
+  void compare_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb);
+  void compare_held_pair(const Access& a, const Access& b);
+  void compare_every_lock_pair();
+  std::set<std::tuple<std::size_t, std::uint32_t, std::size_t, std::uint32_t>> lock_compared;  // (ka, a, kb, b) recorded
+  // The decision: the model orders pb before ca in every place a taker may be in (kept per question; an unanswered
+  // one orders nothing and is noted once per site in lock_unanswered).
+  bool lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb);
+  bool lock_protects(std::size_t k, const Access& x);  // x, taken as a write, ordered with itself in two holders
+  std::map<std::tuple<std::size_t, std::uint32_t, bool, std::size_t, std::uint32_t, bool>, bool> lock_answers;
+  std::map<std::size_t, std::string> lock_unanswered;  // site -> why
   NamedBarrierPhases phases;
   z3::solver s{c};
   QueryBudget current;  // the solver's budget per query

@@ -82,6 +82,8 @@ std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std
   if (taken_when_equal == unknown || !unlocked || *unlocked == c.site.locked) return std::nullopt;
   c.site.unlocked = *unlocked;
   c.acquired_next = taken_when_equal == yes ? static_cast<std::uint32_t>(br.operands[0].target) : c.branch + 1;
+  c.site.branch = c.branch;
+  c.site.acquired_next = c.acquired_next;
   const auto st = strength_of(in, true);
   if (acquire_operation(in)) c.acquire_level = scoped(st.scope);
   return c;
@@ -313,6 +315,7 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   const auto n = static_cast<std::uint32_t>(f.body.size());
   CriticalSections out;
   out.guarded.assign(n, {});
+  out.held.assign(n, {});
   const std::vector<Candidate> cands = lock_candidates(f, g, t, out);
   if (cands.empty()) return out;
   const std::size_t S = cands.size();
@@ -323,12 +326,14 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   const std::set<int> bad_objects = lock_discipline(t, cands, rmw_access, release, flow, barrier_between, out);
 
   // Step 5: the sites that keep their discipline, and the instructions each protects: acquired at the required
-  // scope on every path to it and released so on every path from it.
+  // scope on every path to it and released so on every path from it (`guarded`, the C++ rule), or held and
+  // released on every path whatever the scopes (`held`, the structure the model's questions start from).
   std::vector<int> index(S, -1);
   for (std::size_t s = 0; s < S; ++s) {
     if (bad_objects.count(cands[s].site.object)) continue;
     index[s] = static_cast<int>(out.sites.size());
     out.sites.push_back(cands[s].site);
+    for (const auto& [w, level] : release[s]) out.sites.back().releases.push_back(w);
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     const LockFlow::State* before = g.block_of[i] >= 0 ? flow.before(i) : nullptr;
@@ -337,7 +342,9 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
     for (std::size_t s = 0; s < S; ++s) {
       if (index[s] < 0) continue;
       const std::uint8_t acquired = (*before)[s], released = after[s];
-      if (acquired == kTop || acquired < required_level(cands[s]) || released < required_level(cands[s])) continue;
+      if (acquired == kTop || acquired < kHeld || released < kHeld) continue;
+      out.held[i].push_back(index[s]);
+      if (acquired < required_level(cands[s]) || released < required_level(cands[s])) continue;
       out.guarded[i].push_back(index[s]);
     }
   }

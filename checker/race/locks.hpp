@@ -17,6 +17,11 @@
 // for a global lock whose every location only threads of one CTA take (per-CTA locks `locks[blockIdx.x]`:
 // `cta_private`, which the caller checks with the solver).
 // proofs/model.cpp checks this on litmus tests (model.lock_orders_critical_sections*).
+//
+// Which critical sections are ordered is decided by the memory model (check_lock_model.cpp, issue 33): this file
+// gives the structure its questions start from (`held`: held and released on every path, the sites' RMW, taken
+// edge and release writes). `guarded`, the acquire and release patterns at the required scope written here as a
+// dataflow, is the former C++ rule, kept only as the reference the model is compared with (docs/race/locks.md).
 #pragma once
 
 #include "checker/race/encode.hpp"
@@ -34,11 +39,18 @@ struct LockSite {
   int object = -1;                     // the lock's allocation (Encoding::objects)
   Space space = Space::unknown;
   bool cta_private = false;            // global, .cta scope: ordering only if no two CTAs take one location
+  // The structure the memory model's questions are built on (lock_model.hpp): the branch after the RMW and where it
+  // goes when the lock was taken, and the site's release writes (strong writes of `unlocked` to its address term).
+  std::uint32_t branch = 0, acquired_next = 0;
+  std::vector<std::uint32_t> releases;
 };
 
 struct CriticalSections {
   std::vector<LockSite> sites;            // the sites whose lock discipline holds
   std::vector<std::vector<int>> guarded;  // instruction -> the sites (indices into `sites`) that protect it
+  // instruction -> the sites whose lock is held on every path to it and released (a release write ahead) on every
+  // path from it, whatever the fences and scopes: the structure alone, which the model's answers complete.
+  std::vector<std::vector<int>> held;
   struct Rejection {
     std::uint32_t instr = 0;  // the instruction that breaks the lock discipline
     std::string why;

@@ -157,6 +157,10 @@ inline std::string lock_orders(const std::string& site, std::size_t guarded) {
          "release pattern are ordered with those of other holders (ISA 8.8, 8.9.4 item 4; every "
          "write that may reach the lock is a lock operation)";
 }
+inline std::string lock_unanswered(const std::string& site, const std::string& why) {
+  return site + ": the memory model did not answer whether it orders some accesses (" + why +
+         "); those were taken as unordered, which can only report races that are not (docs/race/locks.md)";
+}
 inline std::string lock_orders_nothing(const std::string& site) {
   return site + ": orders no access (none lies after an acquire pattern and before a release pattern "
          "of it on every path, ISA 8.8)";

@@ -219,5 +219,8 @@ mkdir "$tmp/nodata"
 expect_rc 3 "flag without the models" env PTXCHECK_DATA_DIR="$tmp/nodata" "$exe" race "$k/flag_message_passing_assumed.cu" --blockDim=32 --gridDim=2 --assume='arg2[*] == 0'
 grep -q "the memory model did not answer whether it orders some accesses (proofs/models/ptx-race.cat could not be loaded" "$tmp/out" || { echo "FAIL: no note on the unanswered flag"; fail=1; }
 expect_rc 0 "flag with the models" "$exe" race "$k/flag_message_passing_assumed.cu" --blockDim=32 --gridDim=2 --assume='arg2[*] == 0'
+# A spin lock likewise (docs/race/locks.md): its critical sections are not taken as ordered without the model.
+expect_rc 3 "lock without the models" env PTXCHECK_DATA_DIR="$tmp/nodata" "$exe" race "$k/lock_critical_section.cu" --blockDim=64 --gridDim=8
+grep -q "spin lock taken at .*: the memory model did not answer whether it orders some accesses (proofs/models/ptx-race.cat could not be loaded" "$tmp/out" || { echo "FAIL: no note on the unanswered lock"; fail=1; }
 
 exit $fail

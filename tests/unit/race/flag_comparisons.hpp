@@ -1,6 +1,6 @@
-// The flag model's comparisons with the C++ rule (checker/race/flag_model.hpp), tallied and printed, against the
-// documented disagreements of checker/race/flag_model_disagreements.tsv; read by tests/unit/race/test_flag_model.cpp
-// and the race corpus driver (PTXCHECK_FLAG_MODEL=1).
+// The flag and lock models' comparisons with the C++ rules (checker/race/flag_model.hpp, check_lock_model.cpp),
+// tallied and printed, against the documented disagreements of checker/race/flag_model_disagreements.tsv; read by
+// tests/unit/race/test_flag_model.cpp and the race corpus driver (PTXCHECK_FLAG_MODEL=1).
 #pragma once
 
 #include "checker/race/flag_model.hpp"
@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <set>
 #include <string>
@@ -32,34 +33,46 @@ inline std::string key(const FlagComparison& c) {
 
 struct Tally {
   std::size_t comparisons = 0, agree = 0, unanswered = 0, disagree = 0, undocumented = 0;
-  std::set<std::string> sites, distinct;  // flag sites (W -> R, located); distinct disagreement keys
+  std::set<std::string> sites, distinct;  // flag sites (W -> R) or lock site pairs, located; distinct disagreement keys
 };
 
-// Prints every unanswered comparison and every disagreement, then one summary line.
+// The idiom a comparison is of: its site's first word for a ticket or a lock (check_ticket_model.cpp,
+// check_lock_model.cpp), else a flag.
+inline std::string idiom(const FlagComparison& c) {
+  for (const char* x : {"ticket", "lock"})
+    if (c.site.rfind(std::string(x) + " ", 0) == 0) return x;
+  return "flag";
+}
+
+// Prints every unanswered comparison and every disagreement, then one summary line per idiom (flag, ticket, lock);
+// the totals over all.
 inline Tally tally(const std::vector<FlagComparison>& all, std::ostream& os) {
   const auto known = documented();
   Tally t;
-  t.comparisons = all.size();
+  std::map<std::string, Tally> by_idiom;
   for (const auto& c : all) {
-    t.sites.insert(c.kernel + " " + c.site);
-    if (!c.model) {
-      ++t.unanswered;
-      os << fmt::format("flag model unanswered: {} {} b={} a={} ({}): {}\n", c.kernel, c.site, c.producer, c.consumer,
-                        ptxcheck::race::nearness_name(c.nearness), c.why);
-    } else if (*c.model == c.cxx) {
-      ++t.agree;
-    } else {
-      const bool doc = known.count(key(c)) > 0;
-      ++t.disagree;
-      t.undocumented += !doc;
-      t.distinct.insert(key(c));
-      os << fmt::format("flag model disagreement{}: {} {} b={} a={}\n  {}\n", doc ? " (documented)" : "", c.kernel, c.site, c.producer,
-                        c.consumer, key(c));
+    for (Tally* x : {&t, &by_idiom[idiom(c)]}) {
+      ++x->comparisons;
+      x->sites.insert(c.kernel + " " + c.site);
+      if (!c.model) ++x->unanswered;
+      else if (*c.model == c.cxx) ++x->agree;
+      else {
+        ++x->disagree;
+        x->undocumented += !known.count(key(c));
+        x->distinct.insert(key(c));
+      }
     }
+    if (!c.model)
+      os << fmt::format("{} model unanswered: {} {} b={} a={} ({}): {}\n", idiom(c), c.kernel, c.site, c.producer, c.consumer,
+                        ptxcheck::race::nearness_name(c.nearness), c.why);
+    else if (*c.model != c.cxx)
+      os << fmt::format("{} model disagreement{}: {} {} b={} a={}\n  {}\n", idiom(c), known.count(key(c)) ? " (documented)" : "", c.kernel,
+                        c.site, c.producer, c.consumer, key(c));
   }
-  os << fmt::format("flag model beside the C++ rule: {} flag sites with a compared pair, {} comparisons (pair x place): {} agree, "
-                    "{} disagree ({} distinct, {} undocumented), {} unanswered\n",
-                    t.sites.size(), t.comparisons, t.agree, t.disagree, t.distinct.size(), t.undocumented, t.unanswered);
+  for (const auto& [idiom, x] : by_idiom)
+    os << fmt::format("{} model beside the C++ rule: {} {} sites with a compared pair, {} comparisons (pair x place): {} agree, "
+                      "{} disagree ({} distinct, {} undocumented), {} unanswered\n",
+                      idiom, x.sites.size(), idiom, x.comparisons, x.agree, x.disagree, x.distinct.size(), x.undocumented, x.unanswered);
   return t;
 }
 }  // namespace flag_comparisons

@@ -113,3 +113,55 @@ TEST_CASE("flag model: the model beside the C++ rule on every flag of the unit k
   CHECK(t.undocumented == 0);
   CHECK(t.unanswered == 0);
 }
+
+// A spin lock is a flag's litmus shape (checker/race/check_lock_model.cpp): W the previous holder's release write
+// of `unlocked`, R the next holder's lock RMW reading it.
+TEST_CASE("lock model: lock questions answered as ISA 8.8 and 8.9.4 say") {
+  const char* exch_release = "atom.global.exch.b32 {d}, [flag], 1";
+  const char* cas_take = "atom.global.cas.b32 r0, [flag], 1, 1";
+  // __threadfence() around atomicCAS / atomicExch (lock_critical_section.cu): a release pattern (fence then strong
+  // write, 8.8 form 3) synchronizes with the next holder's acquire pattern (strong RMW read then fence), 8.9.4 item 4.
+  for (Nearness n : {Nearness::same_cta, Nearness::same_cluster, Nearness::same_gpu})
+    CHECK(!races(question(exch_release, cas_take, {"fence.sc.gpu"}, {"fence.sc.gpu"}, n)));
+  // No fence before the releasing exchange (lock_no_release_fence.cu): a relaxed RMW is no release pattern.
+  CHECK(races(question(exch_release, cas_take, {}, {"fence.sc.gpu"}, Nearness::same_gpu)));
+  // No fence after taking the lock: nothing orders the next holder's data access after its RMW.
+  CHECK(races(question(exch_release, cas_take, {"fence.sc.gpu"}, {}, Nearness::same_gpu)));
+  // atom.acquire.cas and st.release (lock_acquire_release_ops.cu): each its own pattern (8.8 form 1).
+  CHECK(!races(question("st.release.gpu.global.u32 [flag], 1", "atom.acquire.gpu.global.cas.b32 r0, [flag], 1, 1", {}, {}, Nearness::same_gpu)));
+  // .cta scope throughout (atomicCAS_block, __threadfence_block): ordered within the CTA only (8.5, 8.6).
+  const char* cta_release = "atom.cta.global.exch.b32 {d}, [flag], 1";
+  const char* cta_take = "atom.cta.global.cas.b32 r0, [flag], 1, 1";
+  CHECK(!races(question(cta_release, cta_take, {"fence.cta"}, {"fence.cta"}, Nearness::same_cta)));
+  CHECK(races(question(cta_release, cta_take, {"fence.cta"}, {"fence.cta"}, Nearness::same_cluster)));
+  // .gpu RMWs with only CTA fences: a release fence's scope must include the other thread too (8.9.4 item 4).
+  CHECK(races(question(exch_release, cas_take, {"fence.cta"}, {"fence.cta"}, Nearness::same_gpu)));
+}
+
+// A test of its own (race_lock_model in tests/unit/race.cmake): every lock of the unit kernels.
+TEST_CASE("lock model: the model beside the C++ rule on every lock of the unit kernels" * doctest::skip()) {
+  // Lock sites are atom.cas / atom.exch results compared with the unlocked value (locks.hpp).
+  const std::regex lock_words(R"(atomicCAS|atomicExch|atom\.[a-z0-9_.:]*(cas|exch))");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kernels)) {
+    if (e.path().extension() != ".cu" && e.path().extension() != ".ptx") continue;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (std::regex_search(text, lock_words)) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  race::record_flag_comparisons(true);
+  for (const auto& p : files) {
+    auto o = options(expectation(p));
+    o.check.replay = false;
+    (void)race::run_file(p.string(), o);
+  }
+  race::record_flag_comparisons(false);
+  const auto all = race::take_flag_comparisons();
+  const auto t = flag_comparisons::tally(all, std::cout);
+  std::cout << files.size() << " kernel files with an atom.cas or atom.exch\n";
+  const auto locks = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) { return c.site.rfind("lock ", 0) == 0; });
+  CHECK(locks >= 20);  // the lock kernels' pairs are compared
+  CHECK(t.undocumented == 0);
+  CHECK(t.unanswered == 0);
+}

@@ -1,0 +1,163 @@
+// A spin lock's ordering asked of the memory model beside the C++ rule (locks.hpp `guarded`: acquired and released
+// at the scope every taker needs), issue 33. A lock is a flag's litmus shape (flag_model.hpp): the producer is the
+// previous holder (b in its critical section, its path to a release write W of `unlocked` to the lock), the consumer
+// the next holder (its lock RMW R reading W's value, its path on from R along the branch taken when the lock was
+// taken, then a). Whether b is ordered before a in that test is the model's (proofs/models/ptx-race.cat); that holders
+// in between keep the chain, and which places the takers may be in, stay locks.hpp's structure.
+#include "checker/race/kernel_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ptxcheck::race {
+namespace {
+using ptx::ir::Nearness;
+constexpr std::array<Nearness, 3> kPlaces = {Nearness::same_cta, Nearness::same_cluster, Nearness::same_gpu};
+
+std::string shape_text(const PathShape& shape) {
+  std::string s = "{";
+  for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? "; " : "") + shape[k];
+  return s + "}";
+}
+}  // namespace
+
+// The places another taker of site k's lock may be in: the CTA only for a shared-memory lock (one per CTA) and a
+// per-CTA global one (cta_private), every place for a global lock (locks.hpp: every scope must include them all).
+std::array<bool, 3> KernelCheck::lock_places(std::size_t k) const {
+  const LockSite& site = locks.sites[k];
+  if (site.space == Space::shared || site.cta_private) return {true, false, false};
+  return {true, true, true};
+}
+
+// Per place of the next holder, whether the model orders pb (in a critical section of site kb, the previous holder)
+// before ca (in one of site ka, the next holder): true when no test races (one per release write W of kb reachable
+// from pb and pair of minimal path shapes), false when one does, nullopt when one could not be answered and none
+// races. Places no taker may be in (lock_places) are left nullopt and asked nothing.
+std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb,
+                                                                  std::string& question, std::string& why) {
+  std::array<std::optional<bool>, 3> out;
+  const LockSite &next = locks.sites[ka], &previous = locks.sites[kb];
+  const auto read = flag_cell(f.body[next.rmw], false);
+  // R's path: on along the taken edge, and no path through one of its own releases (a is held on every path).
+  const auto acquire = path_shapes(f, prep.cfg, next.rmw, ca.instr, 8, PathBounds{std::make_pair(next.branch, next.acquired_next), next.releases});
+  struct Release {
+    std::string write;
+    std::vector<PathShape> shapes;
+  };
+  std::vector<Release> releases;
+  bool unwritable = !read, too_many = !acquire;
+  for (std::uint32_t w : previous.releases) {
+    std::vector<std::uint32_t> others;
+    for (std::uint32_t x : previous.releases)
+      if (x != w) others.push_back(x);
+    const auto shapes = path_shapes(f, prep.cfg, pb.instr, w, 8, PathBounds{std::nullopt, others});
+    const auto write = flag_cell(f.body[w], true);
+    if (!shapes) too_many = true;
+    else if (!shapes->empty() && !write) unwritable = true;
+    else if (!shapes->empty()) releases.push_back({*write, *shapes});
+  }
+  if (unwritable || too_many) {
+    why = unwritable ? "the lock's RMW or a release write is not one litmus cell" : "too many path shapes";
+    return out;
+  }
+  if (releases.empty() || acquire->empty()) {
+    why = "no path from b to a release or from the lock's RMW to a";
+    return {false, false, false};
+  }
+  question = fmt::format("lock: {} [data]; ", pb.write ? "st.weak" : "ld.weak");
+  for (std::size_t r = 0; r < releases.size(); ++r) {
+    std::string shapes;
+    for (const auto& s : releases[r].shapes) shapes += (shapes.empty() ? "" : " / ") + shape_text(s);
+    question += (r ? " or " : "") + shapes + "; " + releases[r].write;
+  }
+  std::string acquires;
+  for (const auto& s : *acquire) acquires += (acquires.empty() ? "" : " / ") + shape_text(s);
+  question += fmt::format(" | {}; {}; {} [data]", *read, acquires, ca.write ? "st.weak" : "ld.weak");
+  const auto places = lock_places(ka);
+  for (std::size_t n = 0; n < kPlaces.size(); ++n) {
+    if (!places[n]) continue;
+    std::optional<bool> ordered = true;
+    for (const Release& rel : releases)
+      for (const PathShape& r : rel.shapes)
+        for (const PathShape& a : *acquire) {
+          if (ordered == false) break;
+          std::string unanswered;
+          const auto races = message_races(MessageQuestion{pb.write, ca.write, rel.write, *read, r, a, kPlaces[n]}, unanswered);
+          if (!races) ordered = std::nullopt, why = unanswered;
+          else if (*races) ordered = false;
+        }
+    out[n] = ordered;
+  }
+  return out;
+}
+
+bool KernelCheck::lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) {
+  const auto key = std::make_tuple(ka, ca.instr, ca.write, kb, pb.instr, pb.write);
+  if (auto it = lock_answers.find(key); it != lock_answers.end()) return it->second;
+  std::string question, why;
+  const auto model = model_lock_orders(ka, ca, kb, pb, question, why);
+  const auto places = lock_places(ka);
+  bool ordered = true;
+  for (std::size_t n = 0; n < places.size(); ++n) {
+    if (!places[n]) continue;
+    if (!model[n]) lock_unanswered.try_emplace(ka, why);
+    ordered = ordered && model[n] == true;
+  }
+  return lock_answers.emplace(key, ordered).first->second;
+}
+
+// What the notes count: an access the lock's structure holds whose own critical section, as a write, the model
+// orders with another holder's (a read-read pair orders trivially, so the write stands for either).
+bool KernelCheck::lock_protects(std::size_t k, const Access& x) {
+  Access w = x;
+  w.write = true;
+  return lock_orders(k, w, k, w);
+}
+
+// Per place, the C++ rule's answer: both accesses `guarded` (acquired and released at the required scope on every
+// path) by sites of one lock, in a place another taker may be in.
+std::array<bool, 3> KernelCheck::cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const {
+  const auto& ga = locks.guarded[ca.instr];
+  const auto& gb = locks.guarded[pb.instr];
+  const bool both = std::count(ga.begin(), ga.end(), static_cast<int>(ka)) && std::count(gb.begin(), gb.end(), static_cast<int>(kb));
+  const auto places = lock_places(ka);
+  return {both && places[0], both && places[1], both && places[2]};
+}
+
+// Records, once per (next holder's site, a, previous holder's site, b), both answers in each place a taker may be in.
+void KernelCheck::compare_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) {
+  if (!recording_flag_comparisons() || !lock_compared.insert({ka, ca.instr, kb, pb.instr}).second) return;
+  std::string question, why;
+  const auto model = model_lock_orders(ka, ca, kb, pb, question, why);
+  const auto cxx = cxx_lock_orders(ka, ca, kb, pb);
+  const auto places = lock_places(ka);
+  const std::string site = "lock " + where_of(m, f.body[locks.sites[ka].rmw]).text() + " <- " + where_of(m, f.body[locks.sites[kb].rmw]).text();
+  for (std::size_t n = 0; n < kPlaces.size(); ++n)
+    if (places[n])
+      add_flag_comparison(FlagComparison{kernel.name, site, where_of(m, f.body[pb.instr]).text(), where_of(m, f.body[ca.instr]).text(),
+                                         kPlaces[n], cxx[n], model[n], question, model[n] ? "" : why});
+}
+
+// Every ordered pair of accesses (one a write, not asynchronous, of one allocation) held by sites of one lock (both
+// directions), not only those the pair search comes to ask about.
+void KernelCheck::compare_every_lock_pair() {
+  for (const Access& a : T1.accesses)
+    for (const Access& b : T1.accesses) {
+      if (!(a.write || b.write) || a.async || b.async || a.object != b.object || a.object < 0) continue;
+      compare_held_pair(a, b);
+    }
+}
+
+// Both directions of every pair of sites of one lock that hold a and b.
+void KernelCheck::compare_held_pair(const Access& a, const Access& b) {
+  for (int la : locks.held[a.instr])
+    for (int lb : locks.held[b.instr]) {
+      const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);
+      if (locks.sites[ia].object != locks.sites[ib].object || !lock_address1[ia] || !lock_address2[ib]) continue;
+      compare_lock_orders(ia, a, ib, b);
+      compare_lock_orders(ib, b, ia, a);
+    }
+}
+
+}  // namespace ptxcheck::race
