@@ -74,6 +74,11 @@ std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka
   std::string acquires;
   for (const auto& s : *acquire) acquires += (acquires.empty() ? "" : " / ") + shape_text(s);
   question += fmt::format(" | {}; {}; {} [data]", *read, acquires, ca.write ? "st.weak" : "ld.weak");
+  std::vector<MessageQuestion::Middle> middles;
+  if (!lock_middles(next, middles)) {
+    why = "a holder's path from its lock RMW to a release has too many shapes, or a release is not one litmus cell";
+    return out;
+  }
   const auto places = lock_places(ka);
   for (std::size_t n = 0; n < kPlaces.size(); ++n) {
     if (!places[n]) continue;
@@ -81,15 +86,55 @@ std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka
     for (const Release& rel : releases)
       for (const PathShape& r : rel.shapes)
         for (const PathShape& a : *acquire) {
-          if (ordered == false) break;
-          std::string unanswered;
-          const auto races = message_races(MessageQuestion{pb.write, ca.write, rel.write, *read, r, a, kPlaces[n]}, unanswered);
-          if (!races) ordered = std::nullopt, why = unanswered;
-          else if (*races) ordered = false;
+          // Directly after b's holder, then through each other holder's path (the chain, locks.hpp).
+          MessageQuestion q{pb.write, ca.write, rel.write, *read, r, a, kPlaces[n]};
+          for (std::size_t k = 0; k <= middles.size() && ordered != false; ++k) {
+            q.middle = k == 0 ? std::nullopt : std::optional(middles[k - 1]);
+            std::string unanswered;
+            const auto races = message_races(q, unanswered);
+            if (!races) ordered = std::nullopt, why = unanswered;
+            else if (*races) ordered = false;
+          }
         }
     out[n] = ordered;
   }
   return out;
+}
+
+// Every holder that may come between two others of the lock `next` belongs to: per site of the lock's object, per
+// release write, per minimal shape of the path from its RMW along the taken edge to that write (each distinct test
+// column once), in the farthest place a taker may be in: threads farther apart share fewer scopes (8.5), so they are
+// in fewer morally strong and synchronizes relations, and a race in a nearer place is one there too. False when a
+// path has too many shapes or a release is not one litmus cell. Kept per lock object.
+bool KernelCheck::lock_middles(const LockSite& next, std::vector<MessageQuestion::Middle>& out) {
+  if (auto it = lock_middle_cache.find(next.object); it != lock_middle_cache.end()) {
+    if (it->second) out = *it->second;
+    return it->second.has_value();
+  }
+  std::optional<std::vector<MessageQuestion::Middle>> found = std::vector<MessageQuestion::Middle>{};
+  std::set<std::pair<PathShape, std::string>> seen;
+  for (std::size_t k = 0; k < locks.sites.size() && found; ++k) {
+    const LockSite& site = locks.sites[k];
+    if (site.object != next.object) continue;
+    const auto places = lock_places(k);
+    const Nearness farthest = places[2] ? kPlaces[2] : places[1] ? kPlaces[1] : kPlaces[0];
+    for (std::uint32_t w : site.releases) {
+      std::vector<std::uint32_t> others;
+      for (std::uint32_t x : site.releases)
+        if (x != w) others.push_back(x);
+      const auto shapes = path_shapes(f, prep.cfg, site.rmw, w, 8, PathBounds{std::make_pair(site.branch, site.acquired_next), others});
+      const auto write = flag_cell(f.body[w], true);
+      if (!shapes || (!shapes->empty() && !write)) {
+        found = std::nullopt;
+        break;
+      }
+      for (const PathShape& s : *shapes)
+        if (seen.insert({s, *write}).second) found->push_back({s, *write, farthest});
+    }
+  }
+  lock_middle_cache.emplace(next.object, found);
+  if (found) out = *found;
+  return found.has_value();
 }
 
 bool KernelCheck::lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) {

@@ -117,7 +117,7 @@ std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, co
 }
 
 std::string message_litmus(const MessageQuestion& q) {
-  std::vector<std::string> producer, consumer;
+  std::vector<std::string> producer, middle, consumer;
   int next_register = 2;  // r0: R's value; r1: a's
   auto with_register = [&](std::string cell) {
     if (auto at = cell.find("{d}"); at != std::string::npos) cell.replace(at, 3, fmt::format("r{}", next_register++));
@@ -126,17 +126,36 @@ std::string message_litmus(const MessageQuestion& q) {
   if (!q.b_is_write) producer.push_back(q.b_writes ? "st.weak.global.b32 [data], 1" : "ld.weak.global.b32 r1, [data]");
   for (const auto& c : q.release) producer.push_back(with_register(c));
   producer.push_back(with_register(q.write));
+  if (q.middle) {
+    middle.push_back(q.read);
+    for (const auto& c : q.middle->path) middle.push_back(with_register(c));
+    middle.push_back(with_register(q.middle->write));
+  }
   consumer.push_back(q.read);
   for (const auto& c : q.acquire) consumer.push_back(with_register(c));
   const char* a_at = q.b_is_write ? "flag" : "data";
   consumer.push_back(q.a_writes ? fmt::format("st.weak.global.b32 [{}], 2", a_at) : fmt::format("ld.weak.global.b32 r1, [{}]", a_at));
-  // The consumer's place seen from the producer's (CTA 0 of cluster 0): ISA 2.2.2 clusters, mm::nearness.
+  // The consumer's place seen from the producer's (CTA 0 of cluster 0): ISA 2.2.2 clusters, mm::nearness. A middle
+  // holder is in a CTA (cluster) of its own: farther apart, threads share fewer scopes, never more orderings.
   using N = ptx::ir::Nearness;
-  const char* place = q.nearness == N::same_cta ? "cta 0,cluster 0" : q.nearness == N::same_cluster ? "cta 1,cluster 0" : "cta 0,cluster 1";
-  std::string text = fmt::format("PTX message-pair\n{{\ndata = 0; flag = 0; other = 0;\n}}\n P0@cta 0,cluster 0,gpu 0 | P1@{},gpu 0 ;\n", place);
-  for (std::size_t row = 0; row < std::max(producer.size(), consumer.size()); ++row)
-    text += fmt::format(" {} | {} ;\n", row < producer.size() ? producer[row] : "", row < consumer.size() ? consumer[row] : "");
-  return text + "exists (P1:r0 == 1)\n";
+  auto place = [](N n, int own) {
+    return n == N::same_cta ? std::string("cta 0,cluster 0") : n == N::same_cluster ? fmt::format("cta {},cluster 0", own) : fmt::format("cta 0,cluster {}", own);
+  };
+  std::vector<std::vector<std::string>> columns = {producer};
+  std::string header = " P0@cta 0,cluster 0,gpu 0";
+  if (q.middle) columns.push_back(middle), header += " | P1@" + place(q.middle->nearness, 2) + ",gpu 0";
+  columns.push_back(consumer);
+  const std::size_t reader = columns.size() - 1;
+  header += fmt::format(" | P{}@{},gpu 0 ;\n", reader, place(q.nearness, 1));
+  std::string text = "PTX message-pair\n{\ndata = 0; flag = 0; other = 0;\n}\n" + header;
+  std::size_t rows = 0;
+  for (const auto& c : columns) rows = std::max(rows, c.size());
+  for (std::size_t row = 0; row < rows; ++row) {
+    std::string line;
+    for (const auto& c : columns) line += (line.empty() ? " " : " | ") + (row < c.size() ? c[row] : std::string());
+    text += line + " ;\n";
+  }
+  return text + (q.middle ? "exists (P1:r0 == 1 /\\ P2:r0 == 1)\n" : "exists (P1:r0 == 1)\n");
 }
 
 namespace {
@@ -153,7 +172,7 @@ Models& models() {
   return m;
 }
 
-std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string& text) {
+std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string& text, litmus::Engine engine) {
   if (!m.loaded) {
     m.loaded = true;
     std::vector<std::string> errors;
@@ -162,10 +181,10 @@ std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string&
     else m.problem = "proofs/models/ptx-race.cat could not be loaded" + (errors.empty() ? std::string() : ": " + errors.front());
   }
   if (!m.all) return {std::nullopt, m.problem};
-  const litmus::Result all = run_model_question(text, "message-pair.litmus", *m.all);
+  const litmus::Result all = run_model_question(text, "message-pair.litmus", *m.all, engine);
   if (all.result != "holds" && all.result != "fails") return {std::nullopt, all.result + ": " + all.reason};
   if (all.positive == 0) return {std::nullopt, "no execution in which R reads W"};
-  const litmus::Result racy = run_model_question(text, "message-pair.litmus", *m.racy);
+  const litmus::Result racy = run_model_question(text, "message-pair.litmus", *m.racy, engine);
   if (racy.result != "holds" && racy.result != "fails") return {std::nullopt, racy.result + ": " + racy.reason};
   return {racy.positive > 0, ""};
 }
@@ -176,7 +195,12 @@ std::optional<bool> message_races(const MessageQuestion& q, std::string& why) {
   Models& m = models();
   std::lock_guard<std::mutex> lock(m.mutex);
   auto it = m.answers.find(text);
-  if (it == m.answers.end()) it = m.answers.emplace(text, answer(m, text)).first;
+  if (it == m.answers.end()) {
+    // The explicit engine builds every candidate graph: quick on two threads, minutes on a lock's three (their RMWs'
+    // coherence orders); the symbolic engine answers those in milliseconds (both engines agree on the litmus suites).
+    const auto engine = q.middle ? litmus::Engine::symbolic : litmus::Engine::explicit_;
+    it = m.answers.emplace(text, answer(m, text, engine)).first;
+  }
   why = it->second.second;
   return it->second.first;
 }

@@ -57,6 +57,15 @@ struct MessageQuestion {
   PathShape release, acquire;   // one shape of each side
   ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;  // of the consumer to the producer
   bool b_is_write = false;  // b is W itself (a ticket's increment): no b; a is on `flag`
+  // A holder between the two (a lock's chain, check_lock_model.cpp): its read of the flag (`read`), its path and its
+  // write, in a place of its own (seen from the producer; never the consumer's CTA or cluster unless both are the
+  // producer's): then R may read the middle's write, and b and a race only through the chain.
+  struct Middle {
+    PathShape path;
+    std::string write;
+    ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;
+  };
+  std::optional<Middle> middle = std::nullopt;
 };
 // The litmus test (herd PTX dialect) whose consistent executions under ptx-race.cat with `message-race` non-empty
 // are those in which R read W's 1 and b and a race.

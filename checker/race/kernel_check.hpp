@@ -148,6 +148,8 @@ struct KernelCheck {
   std::vector<std::optional<z3::expr>> lock_address1, lock_address2;
   // ---- locks asked of the model (check_lock_model.cpp): sites ka (next holder, a) and kb (previous holder, b)
   std::array<bool, 3> lock_places(std::size_t k) const;
+  bool lock_middles(const LockSite& next, std::vector<MessageQuestion::Middle>& out);
+  std::map<int, std::optional<std::vector<MessageQuestion::Middle>>> lock_middle_cache;  // lock object -> lock_middles
   std::array<std::optional<bool>, 3> model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb,
                                                        std::string& question, std::string& why);
   std::array<bool, 3> cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const;

@@ -78,7 +78,7 @@ std::string litmus_text(const PatternQuestion& q) {
   return text + "~exists (P1:%r0 == 1 /\\ P1:%r1 == 0)\n";
 }
 
-litmus::Result run_model_question(const std::string& text, const std::string& file, const cat::Model& model) {
+litmus::Result run_model_question(const std::string& text, const std::string& file, const cat::Model& model, litmus::Engine engine) {
   std::vector<Diagnostic> diags;
   auto test = litmus::parse_litmus(text, file, diags);
   if (!test) {
@@ -87,7 +87,7 @@ litmus::Result run_model_question(const std::string& text, const std::string& fi
     return r;
   }
   litmus::Options o;
-  o.engine = litmus::Engine::explicit_;
+  o.engine = engine;
   o.liveness = false;
   return litmus::run_test(*test, model, o);
 }

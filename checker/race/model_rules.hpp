@@ -32,7 +32,8 @@ std::string litmus_text(const PatternQuestion& q);
 // A question's litmus test `text` run under `model` by the litmus engine's explicit enumeration (a few events: no
 // solver, no process-wide Z3 setting); a test that does not parse gives a Result with an empty result and the
 // reason. Shared with flag_model.cpp's per-pair questions.
-litmus::Result run_model_question(const std::string& text, const std::string& file, const cat::Model& model);
+litmus::Result run_model_question(const std::string& text, const std::string& file, const cat::Model& model,
+                                  litmus::Engine engine = litmus::Engine::explicit_);
 // The model's answer: the test holds. Throws std::runtime_error when the litmus engine cannot answer.
 bool model_answer(const PatternQuestion& q, const cat::Model& model);
 

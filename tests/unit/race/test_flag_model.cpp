@@ -30,6 +30,27 @@ bool races(const race::MessageQuestion& q) {
   return *r;
 }
 
+// Runs every unit kernel whose text matches `words` with the comparisons recorded: the comparisons, and how many
+// kernel files ran.
+std::pair<std::vector<race::FlagComparison>, std::size_t> compare_on_kernels(const std::regex& words) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kernels)) {
+    if (e.path().extension() != ".cu" && e.path().extension() != ".ptx") continue;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (std::regex_search(text, words)) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  race::record_flag_comparisons(true);
+  for (const auto& p : files) {
+    auto o = options(expectation(p));
+    o.check.replay = false;
+    (void)race::run_file(p.string(), o);
+  }
+  race::record_flag_comparisons(false);
+  return {race::take_flag_comparisons(), files.size()};
+}
+
 }  // namespace
 
 TEST_CASE("flag model: message passing questions answered as ISA 8.8 and 8.9.4 say") {
@@ -82,25 +103,9 @@ TEST_CASE("flag model: last-block ticket questions, the atomic both W and R, ans
 TEST_CASE("flag model: the model beside the C++ rule on every flag of the unit kernels" * doctest::skip()) {
   // Flag sites need a strong store and a strong load (flags.hpp); in these sources they come from volatile,
   // atomics, fences or inline PTX with a memory order, so a kernel with none of those words has no site.
-  const std::regex strong(R"(volatile|atomic|fence|relaxed|acquire|release|flag)");
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kernels)) {
-    if (e.path().extension() != ".cu" && e.path().extension() != ".ptx") continue;
-    std::ifstream in(e.path());
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (std::regex_search(text, strong)) files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  race::record_flag_comparisons(true);
-  for (const auto& p : files) {
-    auto o = options(expectation(p));
-    o.check.replay = false;
-    (void)race::run_file(p.string(), o);
-  }
-  race::record_flag_comparisons(false);
-  const auto all = race::take_flag_comparisons();
+  const auto [all, files] = compare_on_kernels(std::regex(R"(volatile|atomic|fence|relaxed|acquire|release|flag)"));
   const auto t = flag_comparisons::tally(all, std::cout);
-  std::cout << files.size() << " kernel files with a strong access\n";
+  std::cout << files << " kernel files with a strong access\n";
   CHECK(all.size() >= 10);  // the flag kernels' pairs are compared
   // and the last-block tickets' (check_ticket_model.cpp: T is both W and R), the increments themselves among them
   const auto tickets = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) { return c.site.rfind("ticket ", 0) == 0; });
@@ -138,28 +143,31 @@ TEST_CASE("lock model: lock questions answered as ISA 8.8 and 8.9.4 say") {
   CHECK(races(question(exch_release, cas_take, {"fence.cta"}, {"fence.cta"}, Nearness::same_gpu)));
 }
 
+TEST_CASE("lock model: a holder between two others keeps the chain only as ISA 8.9.2 and 8.9.3 say") {
+  // Holders 1 and 3 fence with fence.acq_rel and release with st.relaxed; holder 2 takes and releases with no fence.
+  // Holder 3 reads holder 2's plain store: no atomic carries holder 1's release to it (8.9.2 observation order), and
+  // nothing synchronizes (8.9.4 item 4): the data races (tests/unit/race/kernels/lock_middle_holder_no_fence.cu).
+  const char* relaxed_release = "st.relaxed.gpu.global.b32 [flag], 1";
+  const char* cas_take = "atom.global.cas.b32 r0, [flag], 1, 1";
+  auto chain = [&](const char* fence, const char* middle_release) {
+    auto q = question(relaxed_release, cas_take, {fence}, {fence}, Nearness::same_gpu);
+    CHECK(!races(q));  // directly after holder 1: ordered
+    q.middle = race::MessageQuestion::Middle{{}, middle_release, Nearness::same_gpu};
+    return races(q);
+  };
+  CHECK(chain("fence.acq_rel.gpu", relaxed_release));
+  // An RMW release: holder 2's exchange is an atomic, through which holder 1's write is observed (8.9.2).
+  CHECK(!chain("fence.acq_rel.gpu", "atom.global.exch.b32 {d}, [flag], 1"));
+  // fence.sc: holder 1's and holder 3's fences are ordered in Fence-SC order (8.9.3) the way the reads went.
+  CHECK(!chain("fence.sc.gpu", relaxed_release));
+}
+
 // A test of its own (race_lock_model in tests/unit/race.cmake): every lock of the unit kernels.
 TEST_CASE("lock model: the model beside the C++ rule on every lock of the unit kernels" * doctest::skip()) {
   // Lock sites are atom.cas / atom.exch results compared with the unlocked value (locks.hpp).
-  const std::regex lock_words(R"(atomicCAS|atomicExch|atom\.[a-z0-9_.:]*(cas|exch))");
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kernels)) {
-    if (e.path().extension() != ".cu" && e.path().extension() != ".ptx") continue;
-    std::ifstream in(e.path());
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (std::regex_search(text, lock_words)) files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  race::record_flag_comparisons(true);
-  for (const auto& p : files) {
-    auto o = options(expectation(p));
-    o.check.replay = false;
-    (void)race::run_file(p.string(), o);
-  }
-  race::record_flag_comparisons(false);
-  const auto all = race::take_flag_comparisons();
+  const auto [all, files] = compare_on_kernels(std::regex(R"(atomicCAS|atomicExch|atom\.[a-z0-9_.:]*(cas|exch))"));
   const auto t = flag_comparisons::tally(all, std::cout);
-  std::cout << files.size() << " kernel files with an atom.cas or atom.exch\n";
+  std::cout << files << " kernel files with an atom.cas or atom.exch\n";
   const auto locks = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) { return c.site.rfind("lock ", 0) == 0; });
   CHECK(locks >= 20);  // the lock kernels' pairs are compared
   CHECK(t.undocumented == 0);
