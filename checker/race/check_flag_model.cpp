@@ -25,15 +25,6 @@ Record& record() {
   return r;
 }
 
-std::string joined(const std::vector<PathShape>& shapes) {
-  std::string s;
-  for (const auto& shape : shapes) {
-    s += s.empty() ? "{" : " / {";
-    for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? "; " : "") + shape[k];
-    s += "}";
-  }
-  return s;
-}
 }  // namespace
 
 void record_flag_comparisons(bool on) { record().on = on; }
@@ -77,8 +68,8 @@ std::array<std::optional<bool>, 3> KernelCheck::model_orders(const OrderQuestion
   std::vector<PathShape> acquires = *acquire;
   for (PathShape& a : acquires)
     if (!q.acquire_prefix.empty() && (a.empty() || a.front() != q.acquire_prefix)) a.insert(a.begin(), q.acquire_prefix);
-  const std::string before_write = q.b_is_write ? "" : fmt::format("{} [data]; {}; ", q.b_writes ? "st.weak" : "ld.weak", joined(*release));
-  question = fmt::format("{}{} | {}; {}; {} [{}]", before_write, *write, *read, joined(acquires), q.a_writes ? "st.weak" : "ld.weak",
+  const std::string before_write = q.b_is_write ? "" : fmt::format("{} [data]; {}; ", q.b_writes ? "st.weak" : "ld.weak", shapes_text(*release));
+  question = fmt::format("{}{} | {}; {}; {} [{}]", before_write, *write, *read, shapes_text(acquires), q.a_writes ? "st.weak" : "ld.weak",
                          q.b_is_write ? "flag" : "data");
   for (std::size_t n = 0; n < kNearness.size(); ++n) {
     std::optional<bool> ordered = true;

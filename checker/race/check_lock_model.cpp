@@ -14,12 +14,6 @@ namespace ptxcheck::race {
 namespace {
 using ptx::ir::Nearness;
 constexpr std::array<Nearness, 3> kPlaces = {Nearness::same_cta, Nearness::same_cluster, Nearness::same_gpu};
-
-std::string shape_text(const PathShape& shape) {
-  std::string s = "{";
-  for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? "; " : "") + shape[k];
-  return s + "}";
-}
 }  // namespace
 
 // The places another taker of site k's lock may be in: the CTA only for a shared-memory lock (one per CTA) and a
@@ -67,12 +61,10 @@ std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka
   }
   question = fmt::format("lock: {} [data]; ", pb.write ? "st.weak" : "ld.weak");
   for (std::size_t r = 0; r < releases.size(); ++r) {
-    std::string shapes;
-    for (const auto& s : releases[r].shapes) shapes += (shapes.empty() ? "" : " / ") + shape_text(s);
+    const std::string shapes = shapes_text(releases[r].shapes);
     question += (r ? " or " : "") + shapes + "; " + releases[r].write;
   }
-  std::string acquires;
-  for (const auto& s : *acquire) acquires += (acquires.empty() ? "" : " / ") + shape_text(s);
+  const std::string acquires = shapes_text(*acquire);
   question += fmt::format(" | {}; {}; {} [data]", *read, acquires, ca.write ? "st.weak" : "ld.weak");
   std::vector<MessageQuestion::Middle> middles;
   if (!lock_middles(next, middles)) {

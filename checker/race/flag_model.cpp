@@ -116,6 +116,16 @@ std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, co
   return out;
 }
 
+std::string shapes_text(const std::vector<PathShape>& shapes) {
+  std::string s;
+  for (const auto& shape : shapes) {
+    s += s.empty() ? "{" : " / {";
+    for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? "; " : "") + shape[k];
+    s += "}";
+  }
+  return s;
+}
+
 std::string message_litmus(const MessageQuestion& q) {
   std::vector<std::string> producer, middle, consumer;
   int next_register = 2;  // r0: R's value; r1: a's

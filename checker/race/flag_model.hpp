@@ -51,6 +51,9 @@ struct PathBounds {
 std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
                                               std::size_t limit = 8, const PathBounds& bounds = {});
 
+// Path shapes as the comparison records and the disagreement ledger write them: `{c1; c2} / {c3}`.
+std::string shapes_text(const std::vector<PathShape>& shapes);
+
 struct MessageQuestion {
   bool b_writes = true, a_writes = false;
   std::string write, read;  // flag_cell of W and R
