@@ -17,7 +17,6 @@ void KernelCheck::find_flags() {
     const Access *w1 = access_of(T1, site.write), *w2 = access_of(T2, site.write);
     if (w1 && w2 && std::get<0>(check(w1->pc && w2->pc && w1->addr == w2->addr)) == z3::unsat) flag_sites.push_back(site);
   }
-  if (recording_flag_comparisons()) compare_every_flag_pair();  // check_flag_model.cpp
   flag_used.assign(flag_sites.size(), false);
   flag_needs_initial.assign(flag_sites.size(), false);
 }
@@ -69,7 +68,6 @@ KernelCheck::FlagRead KernelCheck::flag_read(std::size_t k, std::uint32_t consum
 // value (flag_model.hpp): the executions in which P is the thread whose W the R read, which order pb before ca.
 z3::expr KernelCheck::flag_orders(std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P) {
   const FlagSite& site = flag_sites[k];
-  if (recording_flag_comparisons()) compare_flag_orders(k, ca, pb, cxx_flag_orders(k, ca, pb));  // check_flag_model.cpp
   if (!precedes_write(prep.cfg, site, pb.instr) || !follows_read(prep.cfg, site, ca.instr)) return c.bool_val(false);
   const auto& ordered = model_flag_orders(k, ca, pb);
   // The places in which the model orders them: same CTA, same cluster (another CTA), another cluster.
@@ -86,19 +84,6 @@ z3::expr KernelCheck::flag_orders(std::size_t k, const Access& ca, const ThreadE
   const Access &w = *access_of(P, site.write), &r = *access_of(C, site.read);
   // (r.pc: a path to ca that does not pass R waits for nothing; flag_read's answer is about the runs that pass R.)
   return w.pc && r.pc && w.addr == r.addr && places;
-}
-
-// Per place of the consumer (same CTA, same cluster, other cluster), whether flag_orders's rule orders pb before ca:
-// both patterns, and every scope involved (W's, R's, the patterns') includes the other thread (8.6, 8.9.4).
-std::array<bool, 3> KernelCheck::cxx_flag_orders(std::size_t k, const Access& ca, const Access& pb) {
-  const FlagSite& site = flag_sites[k];
-  const auto acquire = acquire_scope(f, prep.cfg, site, ca.instr), release = release_scope(f, prep.cfg, site, pb.instr);
-  const ptx::ir::Scope ws = access_of(T1, site.write)->scope, rs = access_of(T1, site.read)->scope;
-  std::array<bool, 3> out{};
-  for (auto n : {ptx::ir::Nearness::same_cta, ptx::ir::Nearness::same_cluster, ptx::ir::Nearness::same_gpu})
-    out[static_cast<std::size_t>(n)] = acquire && release && scope_includes(ws, n) && scope_includes(rs, n) && scope_includes(*acquire, n) &&
-                                       scope_includes(*release, n);
-  return out;
 }
 
 // An --assume that states an object's content at launch: `argN[index] == 0`, or `name == 0` for a module variable.

@@ -1,12 +1,9 @@
-// A spin lock's ordering asked of the memory model beside the C++ rule (locks.hpp `guarded`: acquired and released
-// at the scope every taker needs), issue 33. A lock is a flag's litmus shape (flag_model.hpp): the producer is the
+// A spin lock's ordering asked of the memory model, issue 33. A lock is a flag's litmus shape (flag_model.hpp): the producer is the
 // previous holder (b in its critical section, its path to a release write W of `unlocked` to the lock), the consumer
 // the next holder (its lock RMW R reading W's value, its path on from R along the branch taken when the lock was
-// taken, then a). Whether b is ordered before a in that test is the model's (proofs/models/ptx-race.cat); that holders
-// in between keep the chain, and which places the takers may be in, stay locks.hpp's structure.
+// taken, then a). Whether b is ordered before a in that test, directly and through each holder that may come in
+// between, is the model's (proofs/models/ptx-race.cat); which places the takers may be in stays locks.hpp's structure.
 #include "checker/race/kernel_check.hpp"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -29,17 +26,13 @@ std::array<bool, 3> KernelCheck::lock_places(std::size_t k) const {
 // from pb and pair of minimal path shapes), false when one does, nullopt when one could not be answered and none
 // races. Places no taker may be in (lock_places) are left nullopt and asked nothing.
 std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb,
-                                                                  std::string& question, std::string& why) {
+                                                                  std::string& why) {
   std::array<std::optional<bool>, 3> out;
   const LockSite &next = locks.sites[ka], &previous = locks.sites[kb];
   const auto read = flag_cell(f.body[next.rmw], false);
   // R's path: on along the taken edge, and no path through one of its own releases (a is held on every path).
   const auto acquire = path_shapes(f, prep.cfg, next.rmw, ca.instr, 8, PathBounds{std::make_pair(next.branch, next.acquired_next), next.releases});
-  struct Release {
-    std::string write;
-    std::vector<PathShape> shapes;
-  };
-  std::vector<Release> releases;
+  std::vector<ReleaseSide> releases;
   bool unwritable = !read, too_many = !acquire;
   for (std::uint32_t w : previous.releases) {
     std::vector<std::uint32_t> others;
@@ -59,37 +52,15 @@ std::array<std::optional<bool>, 3> KernelCheck::model_lock_orders(std::size_t ka
     why = "no path from b to a release or from the lock's RMW to a";
     return {false, false, false};
   }
-  question = fmt::format("lock: {} [data]; ", pb.write ? "st.weak" : "ld.weak");
-  for (std::size_t r = 0; r < releases.size(); ++r) {
-    const std::string shapes = shapes_text(releases[r].shapes);
-    question += (r ? " or " : "") + shapes + "; " + releases[r].write;
-  }
-  const std::string acquires = shapes_text(*acquire);
-  question += fmt::format(" | {}; {}; {} [data]", *read, acquires, ca.write ? "st.weak" : "ld.weak");
   std::vector<MessageQuestion::Middle> middles;
   if (!lock_middles(next, middles)) {
     why = "a holder's path from its lock RMW to a release has too many shapes, or a release is not one litmus cell";
     return out;
   }
   const auto places = lock_places(ka);
-  for (std::size_t n = 0; n < kPlaces.size(); ++n) {
-    if (!places[n]) continue;
-    std::optional<bool> ordered = true;
-    for (const Release& rel : releases)
-      for (const PathShape& r : rel.shapes)
-        for (const PathShape& a : *acquire) {
-          // Directly after b's holder, then through each other holder's path (the chain, locks.hpp).
-          MessageQuestion q{pb.write, ca.write, rel.write, *read, r, a, kPlaces[n]};
-          for (std::size_t k = 0; k <= middles.size() && ordered != false; ++k) {
-            q.middle = k == 0 ? std::nullopt : std::optional(middles[k - 1]);
-            std::string unanswered;
-            const auto races = message_races(q, unanswered);
-            if (!races) ordered = std::nullopt, why = unanswered;
-            else if (*races) ordered = false;
-          }
-        }
-    out[n] = ordered;
-  }
+  // Directly after b's holder, then through each other holder's path (the chain, locks.hpp).
+  for (std::size_t n = 0; n < kPlaces.size(); ++n)
+    if (places[n]) out[n] = ordered_in_place(MessageQuestion{pb.write, ca.write, {}, *read, {}, {}, kPlaces[n]}, releases, *acquire, middles, why);
   return out;
 }
 
@@ -132,8 +103,8 @@ bool KernelCheck::lock_middles(const LockSite& next, std::vector<MessageQuestion
 bool KernelCheck::lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) {
   const auto key = std::make_tuple(ka, ca.instr, ca.write, kb, pb.instr, pb.write);
   if (auto it = lock_answers.find(key); it != lock_answers.end()) return it->second;
-  std::string question, why;
-  const auto model = model_lock_orders(ka, ca, kb, pb, question, why);
+  std::string why;
+  const auto model = model_lock_orders(ka, ca, kb, pb, why);
   const auto places = lock_places(ka);
   bool ordered = true;
   for (std::size_t n = 0; n < places.size(); ++n) {
@@ -150,51 +121,6 @@ bool KernelCheck::lock_protects(std::size_t k, const Access& x) {
   Access w = x;
   w.write = true;
   return lock_orders(k, w, k, w);
-}
-
-// Per place, the C++ rule's answer: both accesses `guarded` (acquired and released at the required scope on every
-// path) by sites of one lock, in a place another taker may be in.
-std::array<bool, 3> KernelCheck::cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const {
-  const auto& ga = locks.guarded[ca.instr];
-  const auto& gb = locks.guarded[pb.instr];
-  const bool both = std::count(ga.begin(), ga.end(), static_cast<int>(ka)) && std::count(gb.begin(), gb.end(), static_cast<int>(kb));
-  const auto places = lock_places(ka);
-  return {both && places[0], both && places[1], both && places[2]};
-}
-
-// Records, once per (next holder's site, a, previous holder's site, b), both answers in each place a taker may be in.
-void KernelCheck::compare_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) {
-  if (!recording_flag_comparisons() || !lock_compared.insert({ka, ca.instr, kb, pb.instr}).second) return;
-  std::string question, why;
-  const auto model = model_lock_orders(ka, ca, kb, pb, question, why);
-  const auto cxx = cxx_lock_orders(ka, ca, kb, pb);
-  const auto places = lock_places(ka);
-  const std::string site = "lock " + where_of(m, f.body[locks.sites[ka].rmw]).text() + " <- " + where_of(m, f.body[locks.sites[kb].rmw]).text();
-  for (std::size_t n = 0; n < kPlaces.size(); ++n)
-    if (places[n])
-      add_flag_comparison(FlagComparison{kernel.name, site, where_of(m, f.body[pb.instr]).text(), where_of(m, f.body[ca.instr]).text(),
-                                         kPlaces[n], cxx[n], model[n], question, model[n] ? "" : why});
-}
-
-// Every ordered pair of accesses (one a write, not asynchronous, of one allocation) held by sites of one lock (both
-// directions), not only those the pair search comes to ask about.
-void KernelCheck::compare_every_lock_pair() {
-  for (const Access& a : T1.accesses)
-    for (const Access& b : T1.accesses) {
-      if (!(a.write || b.write) || a.async || b.async || a.object != b.object || a.object < 0) continue;
-      compare_held_pair(a, b);
-    }
-}
-
-// Both directions of every pair of sites of one lock that hold a and b.
-void KernelCheck::compare_held_pair(const Access& a, const Access& b) {
-  for (int la : locks.held[a.instr])
-    for (int lb : locks.held[b.instr]) {
-      const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);
-      if (locks.sites[ia].object != locks.sites[ib].object || !lock_address1[ia] || !lock_address2[ib]) continue;
-      compare_lock_orders(ia, a, ib, b);
-      compare_lock_orders(ib, b, ia, a);
-    }
 }
 
 }  // namespace ptxcheck::race

@@ -25,7 +25,6 @@ void KernelCheck::settle_locks() {
     for (std::size_t k = 0; k < locks.sites.size(); ++k)
       if (shared_across_ctas.count(locks.sites[k].object)) lock_address1[k] = lock_address2[k] = std::nullopt;
   }
-  if (recording_flag_comparisons()) compare_every_lock_pair();  // check_lock_model.cpp
   for (std::size_t k = 0; k < locks.sites.size(); ++k) {
     if (!lock_address1[k]) continue;
     std::size_t guarded = 0;

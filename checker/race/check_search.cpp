@@ -132,7 +132,6 @@ bool KernelCheck::build_pair_query(PairQuery& p) {
   // Two critical sections of one spin lock are ordered, one after the other (locks.hpp: held and released on every
   // path), when the model orders each before the other in every place a taker may be in (check_lock_model.cpp).
   // (A cp.async's copy may happen after the release.)
-  if (recording_flag_comparisons() && !a.async && !b.async) compare_held_pair(a, b);  // check_lock_model.cpp
   for (int la : a.async ? std::vector<int>{} : locks.held[a.instr])
     for (int lb : b.async ? std::vector<int>{} : locks.held[b.instr]) {
       const auto ia = static_cast<std::size_t>(la), ib = static_cast<std::size_t>(lb);

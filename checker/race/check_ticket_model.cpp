@@ -2,8 +2,7 @@
 // both the flag's write W (in a CTA before the last) and its read R (in the last CTA), so the question is the
 // message-passing one, `P0: b; path; T | P1: T; path; a`, or, for the increments themselves (b is T),
 // `P0: T | P1: T; path; a` with a on the counter. tickets.hpp keeps the structure the model cannot see (one run per
-// CTA, the count of increments, the chain of atomics that makes the last CTA's T read after every other's);
-// flags.hpp's release_scope / acquire_scope stay only as the reference the beside-check compares with.
+// CTA, the count of increments, the chain of atomics that makes the last CTA's T read after every other's).
 #include "checker/race/kernel_check.hpp"
 
 #include <algorithm>
@@ -22,40 +21,12 @@ const std::array<std::optional<bool>, 3>& KernelCheck::model_ticket_orders(std::
   const auto key = std::make_tuple(atom, pb.instr, pb.write, after, a_writes, acquire_prefix);
   auto it = ticket_model_answers.find(key);
   if (it != ticket_model_answers.end()) return it->second;
-  std::string question, why;
+  std::string why;
   const OrderQuestion q{atom, atom, pb.instr, after, pb.write, a_writes, pb.instr == atom, acquire_prefix};
-  const auto answers = model_orders(q, question, why);
+  const auto answers = model_orders(q, why);
   if (acquire_prefix.empty() && std::any_of(answers.begin(), answers.end(), [](const auto& a) { return !a.has_value(); }))
     ticket_unanswered.try_emplace(atom, why);
-  if (recording_flag_comparisons() && acquire_prefix.empty() && why != "no path from b to W or from R to a") {
-    // Compared as ticket_orders uses it: with T's scope including the other thread, the premise of the chain of
-    // atomics (8.10.3 Atomicity needs them morally strong). Without it the model may still order the two-thread
-    // test (fence.sc synchronizing, 8.9.3, as 8.10.6 item 1 forbids the other Fence-SC order), but the last CTA's
-    // T need not have read after every other CTA's.
-    const auto cxx = cxx_ticket_orders(atom, pb, after);
-    const ptx::ir::Scope ts = access_of(T1, atom)->scope;
-    for (std::size_t n = 0; n < kNearness.size(); ++n) {
-      const std::optional<bool> used = answers[n] ? std::optional<bool>(*answers[n] && scope_includes(ts, kNearness[n])) : std::nullopt;
-      add_flag_comparison(FlagComparison{kernel.name, "ticket " + where_of(m, f.body[atom]).text(), where_of(m, f.body[pb.instr]).text(),
-                                         where_of(m, f.body[after]).text(), kNearness[n], cxx[n], used, question, answers[n] ? "" : why});
-    }
-  }
   return ticket_model_answers.emplace(key, answers).first->second;
-}
-
-// The former C++ rule, for the beside-check only: a release pattern before T and an acquire pattern after it whose
-// scopes, and T's, include the other thread; the increment itself needs T's scope only.
-std::array<bool, 3> KernelCheck::cxx_ticket_orders(std::uint32_t atom, const Access& pb, std::uint32_t after) {
-  const FlagSite pattern{atom, atom, -1};
-  const ptx::ir::Scope ts = access_of(T1, atom)->scope;
-  const bool increment = pb.instr == atom;
-  const auto release = increment ? std::nullopt : release_scope(f, prep.cfg, pattern, pb.instr);
-  const auto acquire = increment ? std::nullopt : acquire_scope(f, prep.cfg, pattern, after);
-  std::array<bool, 3> out{};
-  for (std::size_t n = 0; n < kNearness.size(); ++n)
-    out[n] = scope_includes(ts, kNearness[n]) &&
-             (increment || (release && acquire && scope_includes(*release, kNearness[n]) && scope_includes(*acquire, kNearness[n])));
-  return out;
 }
 
 bool KernelCheck::ticket_model_orders_somewhere(std::uint32_t atom, const Access& pb, std::uint32_t after, bool a_writes, bool with_fence) {

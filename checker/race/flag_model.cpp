@@ -116,16 +116,6 @@ std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, co
   return out;
 }
 
-std::string shapes_text(const std::vector<PathShape>& shapes) {
-  std::string s;
-  for (const auto& shape : shapes) {
-    s += s.empty() ? "{" : " / {";
-    for (std::size_t k = 0; k < shape.size(); ++k) s += (k ? "; " : "") + shape[k];
-    s += "}";
-  }
-  return s;
-}
-
 std::string message_litmus(const MessageQuestion& q) {
   std::vector<std::string> producer, middle, consumer;
   int next_register = 2;  // r0: R's value; r1: a's
@@ -213,6 +203,23 @@ std::optional<bool> message_races(const MessageQuestion& q, std::string& why) {
   }
   why = it->second.second;
   return it->second.first;
+}
+
+std::optional<bool> ordered_in_place(MessageQuestion q, const std::vector<ReleaseSide>& releases, const std::vector<PathShape>& acquires,
+                                     const std::vector<MessageQuestion::Middle>& middles, std::string& why) {
+  std::optional<bool> ordered = true;
+  for (const ReleaseSide& side : releases)
+    for (const PathShape& r : side.shapes)
+      for (const PathShape& a : acquires)
+        for (std::size_t k = 0; k <= middles.size() && ordered != false; ++k) {
+          q.write = side.write, q.release = r, q.acquire = a;
+          q.middle = k == 0 ? std::nullopt : std::optional(middles[k - 1]);
+          std::string unanswered;
+          const auto races = message_races(q, unanswered);
+          if (!races) ordered = std::nullopt, why = unanswered;
+          else if (*races) ordered = false;
+        }
+  return ordered;
 }
 
 }  // namespace ptxcheck::race

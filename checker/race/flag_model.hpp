@@ -51,9 +51,6 @@ struct PathBounds {
 std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
                                               std::size_t limit = 8, const PathBounds& bounds = {});
 
-// Path shapes as the comparison records and the disagreement ledger write them: `{c1; c2} / {c3}`.
-std::string shapes_text(const std::vector<PathShape>& shapes);
-
 struct MessageQuestion {
   bool b_writes = true, a_writes = false;
   std::string write, read;  // flag_cell of W and R
@@ -79,20 +76,16 @@ std::string message_litmus(const MessageQuestion& q);
 // in which R reads W). Answers are kept per test text for the process (thread-safe).
 std::optional<bool> message_races(const MessageQuestion& q, std::string& why);
 
-// ---- the model beside the C++ (check_flag_model.cpp, check_lock_model.cpp): every pair whose flag or lock ordering
-// the pair search asks about, with both answers per place of the consumer, while recording is on (tests turn it on;
-// off by default).
-struct FlagComparison {
-  std::string kernel, site, producer, consumer;  // the kernel, W and R, b, a (where_of texts)
-  ptx::ir::Nearness nearness = ptx::ir::Nearness::same_gpu;
-  bool cxx = false;             // flags.hpp release_scope / acquire_scope and the scopes' reach: ordered
-  std::optional<bool> model;    // the model: ordered (no test races); nullopt: unanswered
-  std::string question, why;    // the shapes asked (one line); why unanswered
+// b's side of a question: a write W and the minimal shapes of the paths from b to it.
+struct ReleaseSide {
+  std::string write;  // flag_cell of W
+  std::vector<PathShape> shapes;
 };
-void record_flag_comparisons(bool on);
-bool recording_flag_comparisons();
-void add_flag_comparison(FlagComparison c);
-std::vector<FlagComparison> take_flag_comparisons();  // and clears them
-const char* nearness_name(ptx::ir::Nearness n);
+// Whether b is ordered before a in q's place (q gives the accesses' kinds, R and the place; its write and shapes are
+// set here): true when no test races, for every release side's shape and every acquire shape, directly and through
+// each holder in `middles` in turn; false when one races; nullopt when one could not be answered and none races
+// (`why` says why). The one loop flags, tickets and locks ask the model through.
+std::optional<bool> ordered_in_place(MessageQuestion q, const std::vector<ReleaseSide>& releases, const std::vector<PathShape>& acquires,
+                                     const std::vector<MessageQuestion::Middle>& middles, std::string& why);
 
 }  // namespace ptxcheck::race

@@ -1,16 +1,12 @@
 // See flags.hpp.
 #include "checker/race/flags.hpp"
 
-#include "checker/race/strength.hpp"
-#include "checker/race/model_rules.hpp"
 #include "semantics/ops/memory_access.hpp"
 
 #include <deque>
 
 namespace ptxcheck::race {
 namespace {
-using ptx::ir::Scope;
-
 // Whether some path from `from` (after it runs) reaches `to` without passing an instruction `blocks` holds.
 template <class Blocks> bool reaches_avoiding(const Cfg& g, std::uint32_t from, std::uint32_t to, const Blocks& blocks) {
   std::vector<bool> seen(g.block_of.size(), false);
@@ -26,25 +22,6 @@ template <class Blocks> bool reaches_avoiding(const Cfg& g, std::uint32_t from, 
     for (auto n : next_instructions(g, i)) todo.push_back(n);
   }
   return false;
-}
-
-// The widest scope S such that every path from `from` to `to` passes a fence that releases (acquires) with a scope
-// of at least S; nullopt when some path passes none.
-std::optional<Scope> fenced_scope(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to, bool release) {
-  for (Scope s : {Scope::sys, Scope::gpu, Scope::cluster, Scope::cta}) {
-    auto fence_of_scope = [&](std::uint32_t i) {
-      const auto fk = memory_fence(f.body[i]);
-      return fk && (release ? release_fence(fk->sem) : acquire_fence(fk->sem)) && fk->scope >= s;
-    };
-    if (!reaches_avoiding(g, from, to, fence_of_scope)) return s;
-  }
-  return std::nullopt;
-}
-
-std::optional<Scope> wider(std::optional<Scope> x, std::optional<Scope> y) {
-  if (!x) return y;
-  if (!y) return x;
-  return std::max(*x, *y);
 }
 
 }  // namespace
@@ -76,22 +53,6 @@ bool follows_read(const Cfg& g, const FlagSite& site, std::uint32_t a) {
   for (int L : loops_around(g, a))
     if (in_loop(g, static_cast<std::size_t>(L), site.read)) return false;
   return reaches_avoiding(g, site.read, a, [](std::uint32_t) { return false; });
-}
-
-std::optional<Scope> release_scope(const ptx::ir::Function& f, const Cfg& g, const FlagSite& site, std::uint32_t b) {
-  if (!precedes_write(g, site, b)) return std::nullopt;
-  const auto& w = f.body[site.write];
-  std::optional<Scope> own;
-  if (release_operation(w)) own = strength_of(w, false).scope;
-  return wider(fenced_scope(f, g, b, site.write, true), own);
-}
-
-std::optional<Scope> acquire_scope(const ptx::ir::Function& f, const Cfg& g, const FlagSite& site, std::uint32_t a) {
-  if (!follows_read(g, site, a)) return std::nullopt;
-  const auto& r = f.body[site.read];
-  std::optional<Scope> own;
-  if (acquire_operation(r)) own = strength_of(r, false).scope;
-  return wider(fenced_scope(f, g, site.read, a, false), own);
 }
 
 }  // namespace ptxcheck::race

@@ -150,13 +150,7 @@ struct KernelCheck {
   std::array<bool, 3> lock_places(std::size_t k) const;
   bool lock_middles(const LockSite& next, std::vector<MessageQuestion::Middle>& out);
   std::map<int, std::optional<std::vector<MessageQuestion::Middle>>> lock_middle_cache;  // lock object -> lock_middles
-  std::array<std::optional<bool>, 3> model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb,
-                                                       std::string& question, std::string& why);
-  std::array<bool, 3> cxx_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb) const;
-  void compare_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb);
-  void compare_held_pair(const Access& a, const Access& b);
-  void compare_every_lock_pair();
-  std::set<std::tuple<std::size_t, std::uint32_t, std::size_t, std::uint32_t>> lock_compared;  // (ka, a, kb, b) recorded
+  std::array<std::optional<bool>, 3> model_lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb, std::string& why);
   // The decision: the model orders pb before ca in every place a taker may be in (kept per question; an unanswered
   // one orders nothing and is noted once per site in lock_unanswered).
   bool lock_orders(std::size_t ka, const Access& ca, std::size_t kb, const Access& pb);
@@ -291,7 +285,6 @@ struct KernelCheck {
   std::string assume_example(int object, const std::string& index);
   // ---- flags asked of the model (check_flag_model.cpp, flag_model.hpp)
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::optional<std::vector<PathShape>>> flag_paths;  // (from, to) -> path_shapes
-  std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>> flag_compared;  // (site, a, b) recorded
   const std::optional<std::vector<PathShape>>& flag_path_shapes(std::uint32_t from, std::uint32_t to);
   // A question for the model (flag_model.hpp): does W read by R order b before a, per place of the reader.
   struct OrderQuestion {
@@ -300,14 +293,10 @@ struct KernelCheck {
     bool b_is_write = false;      // b is W (a ticket's increment)
     std::string acquire_prefix;   // a cell put right after R on every path (a suggestion the notes make)
   };
-  std::array<std::optional<bool>, 3> model_orders(const OrderQuestion& q, std::string& question, std::string& why);
-  std::array<std::optional<bool>, 3> model_flag_orders(std::size_t k, const Access& ca, const Access& pb, std::string& question, std::string& why);
-  // The same, kept per (site, consumer access, producer access) for the pair search.
+  std::array<std::optional<bool>, 3> model_orders(const OrderQuestion& q, std::string& why);
+  // Kept per (site, consumer access, producer access) for the pair search.
   const std::array<std::optional<bool>, 3>& model_flag_orders(std::size_t k, const Access& ca, const Access& pb);
   std::map<std::tuple<std::size_t, std::uint32_t, std::uint32_t>, std::array<std::optional<bool>, 3>> flag_model_answers;
-  std::array<bool, 3> cxx_flag_orders(std::size_t k, const Access& ca, const Access& pb);  // check_flags.cpp
-  void compare_flag_orders(std::size_t k, const Access& ca, const Access& pb, const std::array<bool, 3>& cxx);
-  void compare_every_flag_pair();
 
   // ---- tickets (check_tickets.cpp)
   z3::expr grid_ctas{c};
@@ -335,7 +324,6 @@ struct KernelCheck {
                                                               const std::string& acquire_prefix = "");
   std::map<std::tuple<std::uint32_t, std::uint32_t, bool, std::uint32_t, bool, std::string>, std::array<std::optional<bool>, 3>> ticket_model_answers;
   std::map<std::uint32_t, std::string> ticket_unanswered;  // T -> why the model left a question of it unanswered (notes)
-  std::array<bool, 3> cxx_ticket_orders(std::uint32_t atom, const Access& pb, std::uint32_t after);
   bool ticket_model_orders_somewhere(std::uint32_t atom, const Access& pb, std::uint32_t after, bool a_writes, bool with_fence);
   z3::expr ticket_orders(std::size_t k, const Access& ca, const ThreadEncoding& C, const Access& pb, const ThreadEncoding& P);
 

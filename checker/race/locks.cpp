@@ -1,6 +1,5 @@
 #include "checker/race/locks.hpp"
 
-#include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/ops/memory_access.hpp"
 
@@ -15,11 +14,13 @@ using ptx::ir::Opcode;
 using ptx::ir::Operand;
 using OK = Operand::Kind;
 
-// Dataflow levels, per site: kFree (not held / no release ahead), kHeld (held / a release write ahead, with no
-// fence in between yet), then the scope of the completing acquire or release (kScoped + 0 cta ... + 3 sys).
-// kTop: not reached yet (the analyses start there and only go down).
-constexpr std::uint8_t kFree = 0, kHeld = 1, kScoped = 2, kTop = 6;
-std::uint8_t scoped(ptx::ir::Scope s) { return static_cast<std::uint8_t>(kScoped + static_cast<int>(s)); }
+// Dataflow levels, per site: kFree (not held / no release write ahead), kHeld (held / a release write ahead);
+// kTop: not reached yet (the analyses start there and only go down). Which fences and scopes make the holders'
+// accesses ordered is the memory model's answer (check_lock_model.cpp), not a level here.
+constexpr std::uint8_t kFree = 0, kHeld = 1, kTop = 2;
+
+// Scopes in inclusion order (8.5: .cta within .cluster within .gpu within .sys).
+bool scope_at_least(ptx::ir::Scope s, ptx::ir::Scope need) { return static_cast<int>(s) >= static_cast<int>(need); }
 
 std::uint64_t masked(std::uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((std::uint64_t{1} << bits) - 1); }
 
@@ -29,7 +30,6 @@ struct Candidate {
   LockSite site;
   unsigned bits = 32;
   std::uint32_t branch = 0, acquired_next = 0;
-  std::uint8_t acquire_level = kHeld;  // an .acquire RMW is its own acquire pattern (ISA 8.8 form 1)
 };
 
 // Which operand is d, b and c, and whether a cache-policy follows them: ops::memory_access.
@@ -84,8 +84,6 @@ std::optional<Candidate> lock_site(const ptx::ir::Function& f, const Cfg& g, std
   c.acquired_next = taken_when_equal == yes ? static_cast<std::uint32_t>(br.operands[0].target) : c.branch + 1;
   c.site.branch = c.branch;
   c.site.acquired_next = c.acquired_next;
-  const auto st = strength_of(in, true);
-  if (acquire_operation(in)) c.acquire_level = scoped(st.scope);
   return c;
 }
 
@@ -121,12 +119,12 @@ std::vector<Candidate> lock_candidates(const ptx::ir::Function& f, const Cfg& g,
 
 // The scope every lock operation of a site needs (see locks.hpp): .cta for a lock in shared memory or a per-CTA
 // one, else .gpu.
-std::uint8_t required_level(const Candidate& c) {
-  return scoped(c.site.space == Space::shared || c.site.cta_private ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu);
+ptx::ir::Scope required_scope(const Candidate& c) {
+  return c.site.space == Space::shared || c.site.cta_private ? ptx::ir::Scope::cta : ptx::ir::Scope::gpu;
 }
 
-// Per site: instruction -> the release level it gives.
-using Releases = std::vector<std::map<std::uint32_t, std::uint8_t>>;
+// Per site: its release writes.
+using Releases = std::vector<std::set<std::uint32_t>>;
 
 // Step 2: the release writes of each site: a strong write of `unlocked`, of the lock's size, to the site's address
 // term. `rmw_access`: each site's lock RMW in `t`.
@@ -141,7 +139,7 @@ Releases release_writes(const ptx::ir::Function& f, const Cfg& g, const ThreadEn
       const Access& lock = *rmw_access[s];
       if (a.instr == cands[s].site.rmw || a.size != lock.size || masked(*value, cands[s].bits) != cands[s].site.unlocked) continue;
       if (!z3::eq(a.addr, lock.addr)) continue;
-      release[s][a.instr] = release_operation(f.body[a.instr]) ? scoped(a.scope) : kHeld;
+      release[s].insert(a.instr);
     }
   }
   return release;
@@ -161,7 +159,7 @@ class LockFlow {
     // lock.
     for (std::size_t s = 0; s < S_; ++s) {
       std::vector<std::uint32_t> ops{cands_[s].site.rmw};
-      for (const auto& [w, level] : release_[s]) ops.push_back(w);
+      for (auto w : release_[s]) ops.push_back(w);
       for (const auto& loop : g_.loops)
         for (auto op : ops)
           if (loop.body.count(g_.block_of[op])) loop_headers_[s].insert(loop.header);
@@ -197,11 +195,9 @@ class LockFlow {
 
   State forward_after(std::uint32_t i, std::uint32_t next) const {
     State v = fwd_[i];
-    if (auto fk = memory_fence(f_.body[i]); fk && acquire_fence(fk->sem))
-      for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
     for (std::size_t s = 0; s < S_; ++s) {
       if (release_[s].count(i)) v[s] = kFree;
-      if (cands_[s].branch == i && cands_[s].acquired_next == next) v[s] = std::max(kHeld, cands_[s].acquire_level);
+      if (cands_[s].branch == i && cands_[s].acquired_next == next) v[s] = kHeld;
       if (crosses(s, i, next)) v[s] = kFree;
     }
     return v;
@@ -226,10 +222,8 @@ class LockFlow {
       for (std::uint32_t i = n_; i-- > 0;) {
         if (g_.block_of[i] < 0) continue;
         State v = after(i);
-        if (auto fk = memory_fence(f_.body[i]); fk && release_fence(fk->sem))
-          for (auto& x : v) if (x >= kHeld && x != kTop) x = std::max(x, scoped(fk->scope));
         for (std::size_t s = 0; s < S_; ++s)
-          if (auto it = release_[s].find(i); it != release_[s].end()) v[s] = it->second;
+          if (release_[s].count(i)) v[s] = kHeld;
         if (v != bwd_in_[i]) { bwd_in_[i] = v; changed = true; }
       }
     }
@@ -260,9 +254,9 @@ std::set<int> lock_discipline(const ThreadEncoding& t, const std::vector<Candida
   };
   std::map<std::uint32_t, bool> release_held;  // release write -> some site of its lock is held before it
   for (std::size_t s = 0; s < S; ++s) {
-    if (scoped(rmw_access[s]->scope) < required_level(cands[s]))
+    if (!scope_at_least(rmw_access[s]->scope, required_scope(cands[s])))
       reject(cands[s].site.object, cands[s].site.rmw, "the lock RMW's scope does not include every thread that may take the lock");
-    for (const auto& [w, level] : release[s]) {
+    for (auto w : release[s]) {
       const LockFlow::State* held = flow.before(w);
       release_held[w] = release_held[w] || (held && (*held)[s] >= kHeld && (*held)[s] != kTop);
     }
@@ -284,14 +278,14 @@ std::set<int> lock_discipline(const ThreadEncoding& t, const std::vector<Candida
         if (a.instr == o.site.rmw)
           protocol = o.site.unlocked == c.site.unlocked && o.site.locked == c.site.locked && a.size == rmw_access[s]->size;
         else if (release[r].count(a.instr))
-          protocol = scoped(a.scope) >= required_level(o) && o.site.unlocked == c.site.unlocked;
+          protocol = scope_at_least(a.scope, required_scope(o)) && o.site.unlocked == c.site.unlocked;
       }
       if (!protocol && c.site.space == Space::shared) {
         protocol = true;  // an initialisation or reset that barriers keep apart from every lock operation
         for (std::size_t r = 0; r < S && protocol; ++r) {
           if (cands[r].site.object != c.site.object) continue;
           protocol = barrier_between(a.instr, cands[r].site.rmw);
-          for (const auto& [w, level] : release[r]) protocol = protocol && barrier_between(a.instr, w);
+          for (auto w : release[r]) protocol = protocol && barrier_between(a.instr, w);
         }
       }
       if (!protocol) reject(c.site.object, a.instr, "a write that is no lock operation may reach the lock");
@@ -314,7 +308,6 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   const Cfg& g = p.cfg;
   const auto n = static_cast<std::uint32_t>(f.body.size());
   CriticalSections out;
-  out.guarded.assign(n, {});
   out.held.assign(n, {});
   const std::vector<Candidate> cands = lock_candidates(f, g, t, out);
   if (cands.empty()) return out;
@@ -325,15 +318,14 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
   const LockFlow flow(f, g, cands, release);
   const std::set<int> bad_objects = lock_discipline(t, cands, rmw_access, release, flow, barrier_between, out);
 
-  // Step 5: the sites that keep their discipline, and the instructions each protects: acquired at the required
-  // scope on every path to it and released so on every path from it (`guarded`, the C++ rule), or held and
-  // released on every path whatever the scopes (`held`, the structure the model's questions start from).
+  // Step 5: the sites that keep their discipline, and the instructions each lock is held at: held on every path to
+  // it and released on every path from it (`held`, the structure the model's questions start from).
   std::vector<int> index(S, -1);
   for (std::size_t s = 0; s < S; ++s) {
     if (bad_objects.count(cands[s].site.object)) continue;
     index[s] = static_cast<int>(out.sites.size());
     out.sites.push_back(cands[s].site);
-    for (const auto& [w, level] : release[s]) out.sites.back().releases.push_back(w);
+    out.sites.back().releases.assign(release[s].begin(), release[s].end());
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     const LockFlow::State* before = g.block_of[i] >= 0 ? flow.before(i) : nullptr;
@@ -344,8 +336,6 @@ CriticalSections find_critical_sections(const ptx::ir::Function& f, const Prepar
       const std::uint8_t acquired = (*before)[s], released = after[s];
       if (acquired == kTop || acquired < kHeld || released < kHeld) continue;
       out.held[i].push_back(index[s]);
-      if (acquired < required_level(cands[s]) || released < required_level(cands[s])) continue;
-      out.guarded[i].push_back(index[s]);
     }
   }
   return out;

@@ -1,27 +1,19 @@
-// Spin locks for the symbolic race check: the critical sections a lock protects, and when two of them are ordered.
+// Spin locks for the symbolic race check: the structure of a lock's critical sections, from which the memory
+// model's questions start (check_lock_model.cpp, docs/race/locks.md).
 //
 // A lock site is an `atom.cas [L], unlocked, locked` (or `atom.exch [L], locked`) whose result is compared with
 // `unlocked` by the branch that ends its block: on the edge taken when they are equal, the thread holds the lock.
-// An access is protected by a site when on every path to it the thread took the lock and then passed an acquire
-// pattern (ISA 8.8: the strong read of the RMW followed by an acquire fence, or an .acquire RMW), and on every path
-// from it passes a release pattern (a release fence followed by a strong write of `unlocked` to L, or a .release
-// write) before the end of the kernel.
+// A site's release writes are strong writes of `unlocked` to L. An instruction is `held` by a site when on every
+// path to it the thread took the lock, and on every path from it a release write comes before the end of the kernel.
 //
-// Why two protected accesses of distinct threads on one lock are ordered: when every write that may reach L is
-// one of the lock's RMWs or a holder's release, the writes to L are morally strong and totally ordered in
-// coherence (8.10 Coherence, Atomicity), each release is read by the next successful RMW, and the release pattern
-// of one holder synchronizes with the acquire pattern of the next (8.9.4 item 4), so the earlier critical section
-// precedes the later one in base causality order (8.9.5, transitive through any holders in between). The scopes
-// must include every thread that may take the lock: .gpu or wider for a lock in global memory, .cta for one in
-// shared memory (a third thread of another CTA holding a .cta-scoped global lock would break the chain), or .cta
-// for a global lock whose every location only threads of one CTA take (per-CTA locks `locks[blockIdx.x]`:
-// `cta_private`, which the caller checks with the solver).
-// proofs/model.cpp checks this on litmus tests (model.lock_orders_critical_sections*).
-//
-// Which critical sections are ordered is decided by the memory model (check_lock_model.cpp, issue 33): this file
-// gives the structure its questions start from (`held`: held and released on every path, the sites' RMW, taken
-// edge and release writes). `guarded`, the acquire and release patterns at the required scope written here as a
-// dataflow, is the former C++ rule, kept only as the reference the model is compared with (docs/race/locks.md).
+// The lock discipline kept here is the chain argument's premise: every write that may reach L is one of the lock's
+// RMWs or a holder's release, at a scope that includes every thread that may take the lock (.gpu or wider for a
+// lock in global memory, .cta for one in shared memory or for a global lock whose every location only threads of
+// one CTA take: per-CTA locks `locks[blockIdx.x]`, `cta_private`, which the caller checks with the solver). Then
+// the writes to L are morally strong and totally ordered in coherence (8.10 Coherence, Atomicity) and each release
+// is read by the next successful RMW. Whether the holders' fences and orders make one critical section precede the
+// next (8.8 patterns, 8.9.4 item 4, 8.9.5), through any holder in between, is ptx-race.cat's answer, not a rule here.
+// proofs/model.cpp checks the argument on litmus tests (model.lock_orders_critical_sections*).
 #pragma once
 
 #include "checker/race/encode.hpp"
@@ -47,7 +39,6 @@ struct LockSite {
 
 struct CriticalSections {
   std::vector<LockSite> sites;            // the sites whose lock discipline holds
-  std::vector<std::vector<int>> guarded;  // instruction -> the sites (indices into `sites`) that protect it
   // instruction -> the sites whose lock is held on every path to it and released (a release write ahead) on every
   // path from it, whatever the fences and scopes: the structure alone, which the model's answers complete.
   std::vector<std::vector<int>> held;

@@ -13,10 +13,6 @@ ptxcheck_unit_test(NAME race
   LIBS ptxcheck_race)
 # The engines against each other on generated kernels (test_differential.cpp), a test of its own.
 add_test(NAME race_differential COMMAND tests_race --no-skip "--test-case=differential:*")
-# The flag ordering asked of the model beside the C++ rule on every flag of the unit kernels (test_flag_model.cpp).
-add_test(NAME race_flag_model COMMAND tests_race --no-skip "--test-case=flag model:*")
-# The lock ordering asked of the model beside the C++ rule on every lock of the unit kernels (test_flag_model.cpp).
-add_test(NAME race_lock_model COMMAND tests_race --no-skip "--test-case=lock model:*")
 add_test(NAME cli_race COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/cli_race.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})
 # Every budget holds (CPU, memory) on deliberately expensive kernels, measured from outside the process.
 add_test(NAME race_budgets COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/budgets.sh $<TARGET_FILE:ptxcheck> ${CMAKE_SOURCE_DIR})

@@ -1,10 +1,7 @@
-// A flag's ordering asked of the memory model (checker/race/flag_model.hpp) beside the race checker's C++ rule
-// (flags.hpp), issue 33: first the litmus questions against what ISA 8.8 / 8.9 say of hand-picked forms, then every
-// pair the pair search asks a flag about in the unit kernels, with every disagreement printed; one that
-// checker/race/flag_model_disagreements.tsv does not document fails the test (docs/race/message-passing.md).
+// The questions the race checker asks the memory model of flags, tickets and spin locks
+// (checker/race/flag_model.hpp), issue 33: litmus tests built as the checker builds them, against what ISA 8.8 and
+// 8.9 say of hand-picked forms. The kernels' verdicts that rest on them are tests/unit/race/kernels/'s expectations.
 #include "checker/race/flag_model.hpp"
-#include "tests/unit/race/flag_comparisons.hpp"
-#include "tests/unit/race/kernel_expectation.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,11 +9,9 @@
 
 #include <algorithm>
 #include <iostream>
-#include <iterator>
 #include <set>
 
 using namespace ptxcheck;
-using namespace race_kernels;
 using ptx::ir::Nearness;
 
 namespace {
@@ -28,27 +23,6 @@ bool races(const race::MessageQuestion& q) {
   const auto r = race::message_races(q, why);
   REQUIRE_MESSAGE(r.has_value(), why << "\n" << race::message_litmus(q));
   return *r;
-}
-
-// Runs every unit kernel whose text matches `words` with the comparisons recorded: the comparisons, and how many
-// kernel files ran.
-std::pair<std::vector<race::FlagComparison>, std::size_t> compare_on_kernels(const std::regex& words) {
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(kernels)) {
-    if (e.path().extension() != ".cu" && e.path().extension() != ".ptx") continue;
-    std::ifstream in(e.path());
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (std::regex_search(text, words)) files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  race::record_flag_comparisons(true);
-  for (const auto& p : files) {
-    auto o = options(expectation(p));
-    o.check.replay = false;
-    (void)race::run_file(p.string(), o);
-  }
-  race::record_flag_comparisons(false);
-  return {race::take_flag_comparisons(), files.size()};
 }
 
 }  // namespace
@@ -99,26 +73,6 @@ TEST_CASE("flag model: last-block ticket questions, the atomic both W and R, ans
                         Nearness::same_gpu)));
 }
 
-// A test of its own (race_flag_model in tests/unit/race.cmake): it checks 120 kernels again, about 4 minutes.
-TEST_CASE("flag model: the model beside the C++ rule on every flag of the unit kernels" * doctest::skip()) {
-  // Flag sites need a strong store and a strong load (flags.hpp); in these sources they come from volatile,
-  // atomics, fences or inline PTX with a memory order, so a kernel with none of those words has no site.
-  const auto [all, files] = compare_on_kernels(std::regex(R"(volatile|atomic|fence|relaxed|acquire|release|flag)"));
-  const auto t = flag_comparisons::tally(all, std::cout);
-  std::cout << files << " kernel files with a strong access\n";
-  CHECK(all.size() >= 10);  // the flag kernels' pairs are compared
-  // and the last-block tickets' (check_ticket_model.cpp: T is both W and R), the increments themselves among them
-  const auto tickets = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) { return c.site.rfind("ticket ", 0) == 0; });
-  const auto increments = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) {
-    return c.site.rfind("ticket ", 0) == 0 && c.question.rfind("atom", 0) == 0;
-  });
-  std::cout << tickets << " ticket comparisons, " << increments << " of an increment\n";
-  CHECK(tickets >= 30);
-  CHECK(increments >= 3);
-  CHECK(t.undocumented == 0);
-  CHECK(t.unanswered == 0);
-}
-
 // A spin lock is a flag's litmus shape (checker/race/check_lock_model.cpp): W the previous holder's release write
 // of `unlocked`, R the next holder's lock RMW reading it.
 TEST_CASE("lock model: lock questions answered as ISA 8.8 and 8.9.4 say") {
@@ -160,16 +114,4 @@ TEST_CASE("lock model: a holder between two others keeps the chain only as ISA 8
   CHECK(!chain("fence.acq_rel.gpu", "atom.global.exch.b32 {d}, [flag], 1"));
   // fence.sc: holder 1's and holder 3's fences are ordered in Fence-SC order (8.9.3) the way the reads went.
   CHECK(!chain("fence.sc.gpu", relaxed_release));
-}
-
-// A test of its own (race_lock_model in tests/unit/race.cmake): every lock of the unit kernels.
-TEST_CASE("lock model: the model beside the C++ rule on every lock of the unit kernels" * doctest::skip()) {
-  // Lock sites are atom.cas / atom.exch results compared with the unlocked value (locks.hpp).
-  const auto [all, files] = compare_on_kernels(std::regex(R"(atomicCAS|atomicExch|atom\.[a-z0-9_.:]*(cas|exch))"));
-  const auto t = flag_comparisons::tally(all, std::cout);
-  std::cout << files << " kernel files with an atom.cas or atom.exch\n";
-  const auto locks = std::count_if(all.begin(), all.end(), [](const race::FlagComparison& c) { return c.site.rfind("lock ", 0) == 0; });
-  CHECK(locks >= 20);  // the lock kernels' pairs are compared
-  CHECK(t.undocumented == 0);
-  CHECK(t.unanswered == 0);
 }
