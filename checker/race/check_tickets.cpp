@@ -2,6 +2,7 @@
 // consumer's run of the ticket read the last count, the orderings they give a pair, and the notes.
 #include "checker/race/kernel_check.hpp"
 #include "checker/race/notes.hpp"
+#include "checker/race/ticket_count.hpp"
 #include "semantics/ops/memory_access.hpp"
 
 namespace ptxcheck::race {
@@ -24,12 +25,11 @@ void KernelCheck::find_tickets() {
     set_budget(o.query);
     const AtomicUpdate &u1 = *update_of(T1, site.atom), &u2 = *update_of(T2, site.atom);
     const Access& counter = *access_of(T1, site.atom);
-    const unsigned bits = u1.ret.get_sort().bv_size();
     const std::vector<bool> after = after_ticket(prep.cfg, site);
     const auto runs1 = ticket_updates(T1, site.atom), runs2 = ticket_updates(T2, site.atom);
     std::string why;
     bool initial_unknown = false;
-    const z3::expr adds_one = z3::implies(u1.pc && z3::ult(increments_before(u1), grid_ctas - 1), u1.written == u1.ret + c.bv_val(1, bits));
+    const z3::expr adds_one = z3::implies(u1.pc, ticket_adds_one(u1.ret, u1.written, counter_initial(u1), grid_ctas));
     if (std::get<0>(check(u1.pc && u2.pc && same_cta && u1.addr == u2.addr)) != z3::unsat) {
       why = "two threads of one CTA may run it on one location";
     } else if (std::get<0>(check(!adds_one)) != z3::unsat) {
@@ -86,13 +86,10 @@ z3::expr KernelCheck::counter_initial(const AtomicUpdate& u) {
   return initial_memory(c, prep.objects[static_cast<std::size_t>(u.object)].name, u.ret.get_sort().bv_size() / 8, offset_in(u.object, u.addr));
 }
 
-// The increments before u in coherence order: its read value less the location's initial content (64-bit).
-z3::expr KernelCheck::increments_before(const AtomicUpdate& u) {
-  const unsigned bits = u.ret.get_sort().bv_size();
-  return bits == 64 ? u.ret - counter_initial(u) : z3::zext(u.ret - counter_initial(u), 64 - bits);
-}
+// The increments before u in coherence order, and whether it read the last count (ticket_count.hpp).
+z3::expr KernelCheck::increments_before(const AtomicUpdate& u) { return ticket_increments_before(u.ret, counter_initial(u)); }
 
-z3::expr KernelCheck::read_last(const AtomicUpdate& u) { return u.pc && increments_before(u) == grid_ctas - 1; }
+z3::expr KernelCheck::read_last(const AtomicUpdate& u) { return u.pc && ticket_reads_last(u.ret, counter_initial(u), grid_ctas); }
 
 // A thread's runs of T: its own, and those of the threads whose values reach it through a shared-memory broadcast
 // (a store that a CTA barrier separates from the load, so the writer's acquire pattern is ordered before it).

@@ -1,5 +1,6 @@
 // Every registered theorem of proofs/ is run and must be proved within its budget; negative controls show
 // that the same checks refute a false identity with a counterexample (a proof is a test that can fail).
+#include "checker/race/ticket_count.hpp"
 #include "proofs/solver.hpp"
 #include "proofs/spec_reference.hpp"
 #include "proofs/theorem.hpp"
@@ -34,7 +35,18 @@ void run_family(const std::string& prefix, std::size_t at_least) {
 TEST_CASE("proofs: mapping theorems" * doctest::skip()) { run_family("mapping.", 6); }
 TEST_CASE("proofs: model theorems" * doctest::skip()) { run_family("model.", 8); }
 
-TEST_CASE("proofs: the race checker's encodings") { run_family("race.", 2); }
+TEST_CASE("proofs: the race checker's encodings") { run_family("race.", 4); }
+
+TEST_CASE("proofs: the ticket count without its add-one condition is refuted") {
+  // race.ticket_counts_last_block's claim needs check_tickets.cpp's condition: a run that may write anything (an
+  // atomicInc wrapping early) lets the second of two CTAs read a count other than the last.
+  z3::context ctx;
+  const z3::expr initial = ctx.bv_const("initial", 32), written = ctx.bv_const("written", 32), ctas = ctx.bv_val(2, 64);
+  const z3::expr claim = ptxcheck::race::ticket_reads_last(written, initial, ctas);  // run 1 read run 0's write
+  CHECK(prove_valid(ctx, claim, Budget{}, {{"initial", initial}, {"written", written}}).verdict == Verdict::refuted);
+  const z3::expr kept = ptxcheck::race::ticket_adds_one(initial, written, initial, ctas);
+  CHECK(prove_valid(ctx, z3::implies(kept, claim), Budget{}, {{"initial", initial}, {"written", written}}).verdict == Verdict::proved);
+}
 
 TEST_CASE("proofs: an overlap test with the sizes swapped is refuted") {
   // -sb < a - b < sa (the race checker's test until 79a5a1d) is not byte overlap once the sizes differ.
