@@ -178,13 +178,7 @@ RecordedExecution ExecutionRecorder::finish() const {
   std::vector<std::pair<int, int>> completions;  // (completion event, wait_group event)
   for (const auto& [op, c] : copies_) {
     if (c.waits.empty()) continue;
-    events.push_back(mm::async_proxy_fence(c.thread));
-    mm::BaseEvent done;
-    done.kind = mm::EvKind::barrier;
-    done.sem = mm::Sem::release;
-    done.scope = mm::Scope::cta;
-    done.thread = c.thread;
-    events.push_back(done);
+    for (const mm::BaseEvent& e : mm::bulk_completion_events(c.thread)) events.push_back(e);
     out.instruction.insert(out.instruction.end(), 2, c.ins);
     for (int w : c.waits) completions.emplace_back(static_cast<int>(events.size()) - 1, w);
   }

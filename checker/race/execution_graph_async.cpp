@@ -59,16 +59,8 @@ void ExecutionRecorder::async_op_issue(std::uint64_t op, const std::vector<Threa
   c.thread = static_cast<int>(places_.size());
   const mm::ThreadPlace place = places_[static_cast<std::size_t>(issuer)];
   places_.push_back(place);
-  mm::BaseEvent issue;
-  issue.kind = mm::EvKind::barrier;
-  issue.sem = mm::Sem::release;  // (a barrier event is in no ACQ / REL: it synchronizes through syncbar only)
-  issue.scope = mm::Scope::cta;
-  issue.thread = issuer;
-  mm::BaseEvent start = issue;
-  start.sem = mm::Sem::acquire;
-  start.thread = c.thread;
-  const int a = add_event(issue, &ins);
-  issues_.emplace_back(a, add_event(start, &ins));
+  const int a = add_event(mm::async_edge_from(issuer), &ins);
+  issues_.emplace_back(a, add_event(mm::async_edge_to(c.thread), &ins));
   copies_[op] = c;
   if (group == AsyncGroup::bulk) bulk_open_[t.id].push_back(op);
 }
@@ -140,12 +132,7 @@ void ExecutionRecorder::async_group_wait(const ThreadRef& t, AsyncGroup group, s
   const std::size_t done = groups.size() > pending ? groups.size() - pending : 0;
   if (done == 0) return;
   if (reads_only) return refuse("cp.async.bulk.wait_group.read (ISA 9.7.9.25.6.2): the completion of a copy's reads alone is not reported");
-  mm::BaseEvent wait;
-  wait.kind = mm::EvKind::barrier;
-  wait.sem = mm::Sem::acquire;
-  wait.scope = mm::Scope::cta;
-  wait.thread = thread_index(t);
-  const int w = add_event(wait, nullptr);
+  const int w = add_event(mm::async_edge_to(thread_index(t)), nullptr);
   for (std::size_t k = 0; k < done; ++k)
     for (std::uint64_t op : groups[k])
       if (auto it = copies_.find(op); it != copies_.end()) it->second.waits.push_back(w);

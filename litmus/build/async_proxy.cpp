@@ -14,8 +14,16 @@ BulkCell bulk_cell(const Instr& in, std::string& why) {
   const std::string& op = in.opcode;
   if (op.rfind("cp.", 0) != 0) return BulkCell::none;
   const std::string name = "'" + op + "'";
-  if (op == "cp.async.bulk.commit_group") return BulkCell::commit;
-  if (op == "cp.async.bulk.wait_group" || op == "cp.async.bulk.wait_group.read") return BulkCell::wait;
+  if (op == "cp.async.bulk.commit_group") {
+    if (!in.operands.empty()) return why = name + " takes no operands", BulkCell::none;
+    return BulkCell::commit;
+  }
+  if (op == "cp.async.bulk.wait_group" || op == "cp.async.bulk.wait_group.read") {
+    // 9.7.9.25.6.2: "Operand N is an integer constant".
+    if (in.operands.size() != 1 || !is_integer(in.operands[0]) || std::stoll(in.operands[0]) < 0)
+      return why = name + " expects one operand, N, a non-negative integer constant (ISA 9.7.9.25.6.2)", BulkCell::none;
+    return BulkCell::wait;
+  }
   if (op == "cp.async.bulk.global.shared::cta.bulk_group") {
     if (in.operands.size() != 3) return why = name + " expects 3 operands", BulkCell::none;
     return BulkCell::copy;
@@ -135,9 +143,10 @@ bool check_async_proxy(const Test& t, const Program& p, std::vector<Diagnostic>&
           if (is_bulk_copy(kind) && o < 2) async_access.emplace(p.phys_of[it->second], std::pair{static_cast<int>(ti), &in});
         }
       if (copy && kind != BulkCell::commit && kind != BulkCell::wait && !is_bulk_copy(kind))
-        return refuse(in, "'" + in.opcode + "' after a bulk copy in the same thread: asynchronous operations are not part of "
-                          "program order (ISA 8.9.1.1), which the litmus engine models only for a thread's last copies");
-      if (is_bulk_copy(kind)) copy = &in;
+        return refuse(in, "'" + in.opcode + "' after a bulk copy completing on an mbarrier in the same thread: asynchronous "
+                          "operations are not part of program order (ISA 8.9.1.1), which the litmus engine models for "
+                          "those copies only as a thread's last instructions");
+      if (kind == BulkCell::copy_mbarrier) copy = &in;
       if (kind == BulkCell::copy_mbarrier) mbarrier_copies.emplace_back(ti, k);
     }
   }

@@ -37,6 +37,14 @@ struct TEvent {
   int bar_instance = 0;     // the dialect's second operand: barriers sync only with the same (id, instance)
   int bar_count = -1;       // third operand; -1: every thread of the CTA that uses this (id, instance)
   bool bar_arrive = false;  // bar.arrive: signals its arrival without waiting (ISA 9.7.13.1)
+  // An asynchronous operation's events (bulk_group copies, litmus/build/async_proxy.hpp): op >= 0 puts the event in
+  // operation `op` of its trace, a thread of its own at the issuer's place with a program order of its own (8.9.1.1:
+  // "not part of the program order for that thread"); async_edge marks a barrier event that is an end of a split-
+  // barrier edge (mm::async_edge_from / async_edge_to), synchronizing with the events of this trace listed in
+  // sync_from (syncbar) and with no CTA barrier.
+  int op = -1;
+  bool async_edge = false;
+  std::vector<int> sync_from;
   std::set<int> addr, data, ctrl;  // indices of earlier reads of the same trace
   std::string text;         // the instruction, for labels
 };
@@ -92,6 +100,10 @@ struct Program {
   std::map<std::tuple<int, int, int>, std::set<int>> barrier_users;
   // Per mbarrier object (physical location): the expected arrival count of its mbarrier.init (mbarrier_cells.hpp).
   std::map<int, std::int64_t> mbarrier_expected;
+  // Whether the completion of a bulk copy's reads, which cp.async.bulk.wait_group.read waits for, is followed by a
+  // generic-async proxy fence: a question chapter 8 leaves open (memmodel/models/NOTES.md, "Async proxy"); run_test
+  // answers under both readings and says unknown where they differ.
+  bool fence_after_read_completion = false;
 };
 
 // Builds the static view; unsupported constructs are reported (by name, with location) in diags.

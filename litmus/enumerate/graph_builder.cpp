@@ -84,7 +84,7 @@ void note_barrier_users(Program& p, const std::vector<std::vector<Trace>>& trace
   for (std::size_t ti = 0; ti < traces.size(); ++ti)
     for (auto& tr : traces[ti])
       for (auto& e : tr.events)
-        if (e.kind == EvKind::barrier) p.barrier_users[barrier_key(p, static_cast<int>(ti), e)].insert(static_cast<int>(ti));
+        if (e.kind == EvKind::barrier && !e.async_edge) p.barrier_users[barrier_key(p, static_cast<int>(ti), e)].insert(static_cast<int>(ti));
 }
 
 namespace {
@@ -100,7 +100,7 @@ bool add_barrier_choices(const Program& p, const std::vector<const Trace*>& trac
   for (std::size_t ti = 0; ti < traces.size(); ++ti)
     for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i) {
       const TEvent& e = g.events[i].ev;
-      if (e.kind != EvKind::barrier) continue;
+      if (e.kind != EvKind::barrier || e.async_edge) continue;
       arrivals[ti].push_back(BarrierArrival{i, barrier_key(p, static_cast<int>(ti), e), e.bar_count, !e.bar_arrive});
       any_barrier = true;
     }
@@ -119,6 +119,36 @@ bool add_barrier_choices(const Program& p, const std::vector<const Trace*>& trac
   }
   space.bar_choices.push_back(std::move(rels));
   return true;
+}
+
+// The graph thread of each event: its program thread, or for an asynchronous operation's events (TEvent::op) a
+// thread of that operation's own, numbered after the program threads, at its issuer's place (`where` gets it).
+std::vector<int> graph_threads(const std::vector<const Trace*>& traces, std::vector<mm::ThreadPlace>& where) {
+  std::vector<int> out;
+  for (std::size_t ti = 0; ti < traces.size(); ++ti) {
+    std::map<int, int> op_thread;
+    for (const TEvent& e : traces[ti]->events) {
+      if (e.op < 0) { out.push_back(static_cast<int>(ti)); continue; }
+      auto [it, fresh] = op_thread.emplace(e.op, static_cast<int>(where.size()));
+      if (fresh) where.push_back(where[ti]);
+      out.push_back(it->second);
+    }
+  }
+  return out;
+}
+
+// The split-barrier edges of asynchronous operations (TEvent::sync_from: issue, completion), fixed by the traces: a
+// barrier choice of one option, so that both engines read them as the barrier phases.
+void add_async_edges(const std::vector<const Trace*>& traces, const std::vector<int>& first, CandidateSpace& space) {
+  Rel r(space.g.exec.n);
+  bool any = false;
+  for (std::size_t ti = 0; ti < traces.size(); ++ti)
+    for (std::size_t i = 0; i < traces[ti]->events.size(); ++i)
+      for (int from : traces[ti]->events[i].sync_from) {
+        mm::add_split_barrier_phase(r, {first[ti] + from}, {first[ti] + static_cast<int>(i)});
+        any = true;
+      }
+  if (any) space.bar_choices.push_back({r});
 }
 }  // namespace
 
@@ -141,13 +171,16 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
     for (auto& e : traces[ti]->events) g.events.push_back(GraphEvent{e, static_cast<int>(ti)});
   }
   const int n = static_cast<int>(g.events.size());
+  std::vector<mm::ThreadPlace> where = places(p);
+  const std::vector<int> thread_of = graph_threads(traces, where);
   std::vector<mm::BaseEvent> base;
   for (const GraphEvent& ge : g.events) {
     const TEvent& e = ge.ev;
+    const int thread = ge.thread < 0 ? -1 : thread_of[base.size() - p.pnames.size()];
     // The read of a reduction (`red`, ISA 9.7.13.7): 8.8 says it never forms an acquire pattern.
     const bool red = e.text.rfind("red", 0) == 0 && (e.text.size() == 3 || e.text[3] == '.');
     const int va = e.vloc >= 0 ? p.va_of[e.vloc] : -1;
-    base.push_back(mm::BaseEvent{e.kind, e.sem, e.scope, e.proxy, ge.thread, e.loc, va, e.rmw, red, e.alias_fence, e.proxy_fence});
+    base.push_back(mm::BaseEvent{e.kind, e.sem, e.scope, e.proxy, thread, e.loc, va, e.rmw, red, e.alias_fence, e.proxy_fence});
   }
   std::vector<std::pair<int, int>> rmw_pairs;
   for (std::size_t ti = 0; ti < traces.size(); ++ti) {
@@ -156,7 +189,7 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
       if (ev[i].rmw && ev[i].kind == EvKind::read && ev[i + 1].rmw && ev[i + 1].kind == EvKind::write)
         rmw_pairs.emplace_back(first[ti] + static_cast<int>(i), first[ti] + static_cast<int>(i) + 1);
   }
-  g.exec = mm::base_execution(base, places(p), rmw_pairs);
+  g.exec = mm::base_execution(base, where, rmw_pairs);
   auto& x = g.exec;
   for (int i = 0; i < n; ++i) x.labels.push_back(label_of(p, g.events[i], i));
   Rel addr(n), data(n), ctrl(n);
@@ -195,6 +228,7 @@ CandidateSpace build_space(const Program& p, const std::vector<const Trace*>& tr
     if (g.events[i].ev.kind == EvKind::fence && g.events[i].ev.sem == Sem::sc) space.sc_fences.push_back(i);
   // Barrier phases: false when every order of arrival leaves a thread waiting (no execution).
   space.feasible = add_barrier_choices(p, traces, first, space);
+  add_async_edges(traces, first, space);
   return space;
 }
 

@@ -225,10 +225,18 @@ printf 'PTX xcta\n{ src = 0; dst = 0; flag = 0; }\n P0@cta 0,cluster 0,gpu 0 | P
 "$ptxcheck" litmus "$tmp/xcta.litmus" >"$tmp/out" 2>&1; rc=$?
 check "async proxy across CTAs of a cluster: exit 3" test $rc -eq 3
 check "async proxy across CTAs of a cluster: not decided by chapter 8, says so" grep -q "xcta.litmus:5:22: error: 'src' is accessed through the async proxy and by another CTA: chapter 8 does not decide how fence.proxy.async orders accesses of different CTAs" "$tmp/out"
+# A bulk_group copy is an operation of its own (8.9.1.1), so instructions may follow it: a store to its source
+# after it, with no wait and no fence, may or may not be what the copy reads (both answered).
 printf 'PTX after\n{ src = 0; dst = 0; }\n P0@cta 0,gpu 0 ;\n cp.async.bulk.global.shared::cta.bulk_group [dst], [src], 16 ;\n st.u32 [src], 1 ;\nexists (dst == 1)\n' >"$tmp/after.litmus"
-"$ptxcheck" litmus "$tmp/after.litmus" >"$tmp/out" 2>&1; rc=$?
-check "an access after a bulk copy in its thread: exit 3" test $rc -eq 3
-check "an access after a bulk copy: 8.9.1.1 named" grep -q "after.litmus:5:2: error: 'st.u32' after a bulk copy in the same thread: asynchronous operations are not part of program order (ISA 8.9.1.1)" "$tmp/out"
+"$ptxcheck" litmus --json "$tmp/after.litmus" >"$tmp/out" 2>&1; rc=$?
+check "an access after a bulk_group copy in its thread: answered (exit 0)" test $rc -eq 0
+check "an access after a bulk_group copy: the copy may read either value" grep -q '"observation":"Sometimes"' "$tmp/out"
+# Where chapter 8 leaves a bulk_group question open (tests/cli/litmus-unknown, each citing its sentences): unknown.
+for f in "$here"/litmus-unknown/*.litmus; do
+  "$ptxcheck" litmus --json "$f" >"$tmp/unknown.json" 2>&1; rc=$?
+  check "$(basename "$f"): not decided by chapter 8, unknown (exit 3)" test $rc -eq 3
+  check "$(basename "$f"): says which sentence leaves it open" grep -qE 'chapter 8 (does not decide|\(8.6, 8.9.5\) says nothing)' "$tmp/unknown.json"
+done
 printf 'PTX fpa\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.u32 [x], 1 ;\n fence.proxy.async.global ;\nexists (x == 1)\n' >"$tmp/fpa.litmus"
 "$ptxcheck" litmus "$tmp/fpa.litmus" >"$tmp/out" 2>&1; rc=$?
 check "fence.proxy.async.global (one state space): exit 3" test $rc -eq 3
@@ -246,6 +254,9 @@ check "an access before an mbarrier bulk copy in its thread: exit 3" test $rc -e
 check "an access before an mbarrier bulk copy: 8.9.1.1 named" grep -q "tmaprior.litmus:6:2: error: 'st.u32' before a bulk copy completing on 'b' in its thread, with no release mbarrier.arrive on it in between: the copy's complete-tx does not order prior instructions of its thread (ISA 8.9.1.1)" "$tmp/out"
 tma tmaarrive 'st.u32 [z], 1 | bar.cta.sync 0' 'mbarrier.arrive.expect_tx.shared::cta.b64 _, [b], 16 |' 'cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [x], [y], 16, [b] |'; rc=$?
 check "the same access followed by a release arrive on the object: answered (exit 0)" test $rc -eq 0
+tma tmaafter 'cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [x], [y], 16, [b] | bar.cta.sync 0' 'st.u32 [z], 1 |'; rc=$?
+check "an access after an mbarrier bulk copy in its thread: exit 3" test $rc -eq 3
+check "an access after an mbarrier bulk copy: 8.9.1.1 named" grep -q "tmaafter.litmus:6:2: error: 'st.u32' after a bulk copy completing on an mbarrier in the same thread: asynchronous operations are not part of program order (ISA 8.9.1.1)" "$tmp/out"
 tma tmasize 'cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [x], [y], 8, [b] | bar.cta.sync 0'; rc=$?
 check "a bulk copy of 8 bytes: exit 3" test $rc -eq 3
 check "a bulk copy of 8 bytes: 9.7.9.25.4.1 named" grep -q "size must be an immediate, a positive multiple of 16 (ISA 9.7.9.25.4.1)" "$tmp/out"

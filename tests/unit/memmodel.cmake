@@ -40,3 +40,8 @@ ptxcheck_unit_test(NAME litmus_traces
 ptxcheck_unit_test(NAME litmus_scope
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_scope.cpp
   LIBS ptxcheck_litmus)
+# The litmus builder's bulk_group copies as operation threads with their issue and completion edges (ISA 8.9.1.1,
+# 9.7.9.25.6), worked out by hand.
+ptxcheck_unit_test(NAME litmus_bulk_group
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_bulk_group_graph.cpp
+  LIBS ptxcheck_litmus)
