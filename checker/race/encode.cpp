@@ -15,6 +15,7 @@
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/execute.hpp"
 #include "semantics/ops/memory_access.hpp"
+#include "semantics/ops/effect.hpp"
 #include "semantics/ops/warp.hpp"
 
 #include <bit>
@@ -160,22 +161,25 @@ int join_prov(int a, int b) {
 }
 }  // namespace
 
-// Opcodes whose only effect is on registers (or nothing at all): modelled as values or fresh symbols.
+// Opcodes whose only effect is on registers (or nothing at all), by their kind (semantics/ops/effect.hpp): modelled
+// as values or fresh symbols. Warp exchanges are forwarded (shuffle, vote) or fresh; barriers and fences order
+// (check_ordering.cpp), they write no memory.
 bool register_only(Opcode op) {
-  if (ptx::ops::is_value_opcode(op)) return true;  // ISA 9.7.1-9.7.8, mov, prmt, cvt, video (semantics/ops/form.hpp)
-  switch (op) {
-    case Opcode::shfl_: case Opcode::cvta_: case Opcode::isspacep_: case Opcode::vote_: case Opcode::match_: case Opcode::activemask_:
-    case Opcode::redux_: case Opcode::elect_: case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
-    case Opcode::bra_: case Opcode::ret_: case Opcode::exit_: case Opcode::trap_: case Opcode::membar_: case Opcode::fence_:
-    case Opcode::bar_: case Opcode::barrier_: case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::createpolicy_:
-    case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
-    case Opcode::setmaxnreg_:  // ISA 9.7.19.5: register allocation only, no effect on memory or values
-    case Opcode::brx_:         // ISA 9.7.12.4: its edges are the CFG's (cfg.cpp), conditions on the index (walk)
+  using ptx::ops::Effect;
+  switch (ptx::ops::effect_of(op)) {
+    case Effect::value:    // ISA 9.7.1-9.7.8, mov, prmt, cvt, video (semantics/ops/execute.hpp)
+    case Effect::warp: case Effect::fence: case Effect::barrier:
+    case Effect::hint:     // setmaxnreg (9.7.19.5): register allocation only; createpolicy's value a fresh symbol
     // ISA 9.7.17: the stack pointer and alloca's local address are fresh symbols; local memory is thread-private,
     // so what is accessed through them cannot race.
-    case Opcode::stacksave_: case Opcode::stackrestore_: case Opcode::alloca_:
-    case Opcode::mma_:  // ISA 9.7.14.5.14 mma.sync: registers only (its results are not modelled)
+    case Effect::stack:
       return true;
+    // brx (9.7.12.4): its edges are the CFG's (cfg.cpp), conditions on the index (walk). A call is inlined before
+    // encoding (inline.cpp); one left is not encodable.
+    case Effect::control: return op != Opcode::call_;
+    // mapa / getctarank name another CTA's shared memory: not modelled here (clusters: the dynamic engine).
+    case Effect::address: return op == Opcode::cvta_ || op == Opcode::isspacep_;
+    case Effect::matrix: return op == Opcode::mma_;  // ISA 9.7.14.5.14 mma.sync: registers only (results not modelled)
     default: return false;
   }
 }

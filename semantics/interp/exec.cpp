@@ -4,6 +4,7 @@
 #include "semantics/interp/machine.hpp"
 #include "semantics/ir/address.hpp"
 #include "semantics/ops/atomic.hpp"
+#include "semantics/ops/effect.hpp"
 #include "semantics/ops/execute.hpp"
 #include "semantics/support/names.hpp"
 
@@ -338,27 +339,24 @@ bool instruction_supported(const Instruction& ins) {
   if (ins.q.types.size() == 1 && ins.q.types[0].scalar == ir::ScalarType::b128) return b128_supported(ins);
   for (const auto& t : ins.q.types)
     if (ops::exotic_type(t.scalar)) return false;
-  switch (ins.op) {
-    case Opcode::mov_:  // of vectors (value_form: the engine's storage)
-    case Opcode::shfl_: case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::prefetch_: case Opcode::prefetchu_:
-    case Opcode::isspacep_: case Opcode::cvta_: case Opcode::bra_: case Opcode::call_: case Opcode::ret_: case Opcode::exit_:
-    case Opcode::bar_: case Opcode::barrier_: case Opcode::membar_: case Opcode::fence_: case Opcode::atom_: case Opcode::red_:
-    case Opcode::vote_: case Opcode::match_: case Opcode::activemask_: case Opcode::redux_: case Opcode::elect_:
-    case Opcode::nanosleep_: case Opcode::trap_: case Opcode::brkpt_: case Opcode::pmevent_: case Opcode::createpolicy_:
-    case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
-    case Opcode::setmaxnreg_:  // 9.7.19.5: a warpgroup rendezvous (machine.cpp); the builder checked its form
-    case Opcode::alloca_: case Opcode::stacksave_: case Opcode::stackrestore_:  // 9.7.17 (stack.cpp)
-    case Opcode::brx_:  // 9.7.12.4 (machine.cpp), its list resolved by the builder
+  // By kind (semantics/ops/effect.hpp); the matrix, texture, tensormap and cluster-launch-control forms were asked
+  // above.
+  switch (ops::effect_of(ins.op)) {
+    case ops::Effect::value:  // mov of vectors (value_form: the engine's storage)
+    case ops::Effect::memory: case ops::Effect::fence: case ops::Effect::hint:
+    case ops::Effect::warp: case ops::Effect::barrier:  // machine.cpp; setmaxnreg (a hint) too, a warpgroup rendezvous
+    case ops::Effect::control:  // machine.cpp; brx's list resolved by the builder
+    case ops::Effect::stack:    // 9.7.17 (stack.cpp)
+    case ops::Effect::address:  // cvta, isspacep (exec.cpp), mapa, getctarank (cluster.cpp)
       break;
-    case Opcode::cp_:
+    case ops::Effect::async_copy:
       if (ins.q.has_word("bulk")) return bulk_copy_supported(ins);  // 9.7.9.25.4-6 (bulk_copy.cpp)
       // The copy runs when it is issued, one of the executions the spec allows (reading the destination before
       // the wait is undefined behaviour, 9.7.9.25.1); an observer is told it is in flight until its group completes.
       return ir::async_copy_role(ins) != ir::AsyncCopyRole::none || ir::mbarrier_op(ins) == ir::MbarrierOp::copy_arrive;
-    case Opcode::mbarrier_:  // every form (mbarrier.cpp), on this CTA's objects or, where allowed, another's
-    case Opcode::mapa_: case Opcode::getctarank_:  // cluster.cpp
+    case ops::Effect::mbarrier:  // every form (mbarrier.cpp), on this CTA's objects or, where allowed, another's
       return true;
-    default:
+    default:  // multimem
       return false;
   }
   // Forms of supported opcodes that are not modelled.
@@ -589,39 +587,47 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
     case ops::Executed::unmodelled: return false;
     case ops::Executed::other: break;
   }
-  switch (ins.op) {
-    // ---- 9.7.9 data movement: vector moves (scalar ones are execute_value's), addresses, memory
-    case Opcode::mov_: exec_vector_mov(t, ins, d); return true;
-    case Opcode::cvta_: exec_cvta(t, ins, d); return true;
-    case Opcode::isspacep_: exec_isspacep(t, ins); return true;
-    case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::atom_: case Opcode::red_:
+  // By kind (semantics/ops/effect.hpp). Warp exchanges, barriers, control flow and the warp-collective matrix forms
+  // ran per warp (machine.cpp) and do not come here.
+  switch (ops::effect_of(ins.op)) {
+    case ops::Effect::value: exec_vector_mov(t, ins, d); return true;  // scalar moves are execute_value's
+    case ops::Effect::address:
+      if (ins.op == Opcode::cvta_) exec_cvta(t, ins, d);
+      else if (ins.op == Opcode::isspacep_) exec_isspacep(t, ins);
+      else if (ins.op == Opcode::mapa_) exec_mapa(t, ins, d);
+      else exec_getctarank(t, ins, d);
+      return true;
+    case ops::Effect::memory:
       if (async_store_form(ins)) exec_async_store(t, ins, d);  // st.async / red.async with [mbar], st.bulk
       else if (const auto f = ops::memory_access(ins); !f) return false;
       else if (f->atomic()) exec_atomic(t, ins, d, *f);
       else exec_load_store(t, ins, d, *f);
       return true;
-    case Opcode::cp_: exec_async_copy(t, ins); return true;
-    case Opcode::mbarrier_: exec_mbarrier(t, ins); return true;
-    case Opcode::tex_: case Opcode::tld4_: case Opcode::txq_: case Opcode::istypep_: exec_texture(t, ins); return true;
-    case Opcode::suld_: case Opcode::sust_: case Opcode::sured_: case Opcode::suq_: exec_surface(t, ins); return true;
-    case Opcode::tensormap_: exec_tensormap(t, ins); return true;
-    case Opcode::clusterlaunchcontrol_: exec_cluster_launch_control(t, ins); return true;
-    case Opcode::wgmma_: exec_wgmma_lane(t, ins); return true;
-    case Opcode::tcgen05_: exec_tcgen05_lane(t, ins); return true;
-    case Opcode::mapa_: exec_mapa(t, ins, d); return true;
-    case Opcode::getctarank_: exec_getctarank(t, ins, d); return true;
-    case Opcode::createpolicy_: write(t, ins.operands[0], Concrete::lit(64, 0)); return true;
-    case Opcode::alloca_: case Opcode::stacksave_: case Opcode::stackrestore_: exec_stack(t, ins, d); return true;
-    case Opcode::membar_: case Opcode::fence_:
+    case ops::Effect::async_copy: exec_async_copy(t, ins); return true;
+    case ops::Effect::mbarrier: exec_mbarrier(t, ins); return true;
+    case ops::Effect::texture:
+      if (ins.op == Opcode::tex_ || ins.op == Opcode::tld4_ || ins.op == Opcode::txq_ || ins.op == Opcode::istypep_) exec_texture(t, ins);
+      else exec_surface(t, ins);
+      return true;
+    case ops::Effect::tensormap: exec_tensormap(t, ins); return true;
+    case ops::Effect::cluster_launch_control: exec_cluster_launch_control(t, ins); return true;
+    case ops::Effect::matrix:
+      if (ins.op == Opcode::wgmma_) exec_wgmma_lane(t, ins);
+      else if (ins.op == Opcode::tcgen05_) exec_tcgen05_lane(t, ins);
+      else return false;
+      return true;
+    case ops::Effect::stack: exec_stack(t, ins, d); return true;
+    case ops::Effect::fence:
       if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
       if (opt_.observer && ins.q.has(ir::Flag::proxy) && ins.q.has_word("async"))  // 9.7.13.4 fence.proxy.async
         opt_.observer->proxy_fence(thread_ref(t), ins, ins.q.space.value_or(StateSpace::generic));
       return true;
-    case Opcode::nanosleep_: case Opcode::prefetch_: case Opcode::prefetchu_:
-    case Opcode::pmevent_: case Opcode::brkpt_: case Opcode::applypriority_: case Opcode::discard_: case Opcode::griddepcontrol_:
-      // Memory ordering is trivially satisfied by one-at-a-time execution; hints have no functional effect.
+    case ops::Effect::hint:
+      // Memory ordering is trivially satisfied by one-at-a-time execution; hints have no functional effect. A cache
+      // policy (createpolicy) is an opaque value: 0. (setmaxnreg ran per warpgroup, machine.cpp.)
+      if (ins.op == Opcode::createpolicy_) write(t, ins.operands[0], Concrete::lit(64, 0));
       return true;
-    default:
+    default:  // multimem
       return false;
   }
 }

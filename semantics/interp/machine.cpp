@@ -7,6 +7,7 @@
 #include "semantics/interp/printf.hpp"
 #include "semantics/support/resource_guard.hpp"
 #include "semantics/ops/atomic.hpp"
+#include "semantics/ops/effect.hpp"
 #include "semantics/ops/warp.hpp"
 
 #include <algorithm>
@@ -608,28 +609,25 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
   };
   auto skip_inactive = [&]() { each(mask & ~active, [&](Thread& t, unsigned) { t.frames.back().pc++; }); };
   using ir::Opcode;
-  switch (ins.op) {
-    case Opcode::call_:
-      each(active, [&](Thread& t, unsigned) { do_call(t, ins); });
-      skip_inactive();
-      return false;
-    case Opcode::ret_:
-      each(active, [&](Thread& t, unsigned) { do_return(t); });
-      skip_inactive();
-      return false;
-    case Opcode::exit_:
-      each(active, [&](Thread& t, unsigned) { thread_exit(t); });
-      skip_inactive();
-      return false;
-    case Opcode::trap_:
-      if (active) {
-        std::vector<Thread*> ts;
-        each(active, [&](Thread& t, unsigned) { if (ts.size() < 4) ts.push_back(&t); });
-        fail(Problem::Kind::trap, "trap executed", ts);
+  // By kind (semantics/ops/effect.hpp): what runs per warp here; the rest per lane (exec_lane).
+  switch (ops::effect_of(ins.op)) {
+    case ops::Effect::control:  // (bra and brx above)
+      if (ins.op == Opcode::trap_) {
+        if (active) {
+          std::vector<Thread*> ts;
+          each(active, [&](Thread& t, unsigned) { if (ts.size() < 4) ts.push_back(&t); });
+          fail(Problem::Kind::trap, "trap executed", ts);
+        }
+      } else {
+        each(active, [&](Thread& t, unsigned) {
+          if (ins.op == Opcode::call_) do_call(t, ins);
+          else if (ins.op == Opcode::ret_) do_return(t);
+          else thread_exit(t);
+        });
       }
       skip_inactive();
       return false;
-    case Opcode::bar_: case Opcode::barrier_:
+    case ops::Effect::barrier:
       if (ir::is_cluster_barrier(ins)) {
         each(active, [&](Thread& t, unsigned) { cluster_barrier(t, ins); });
         skip_inactive();
@@ -652,7 +650,8 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       check_barriers();
       ++result_.stats.barriers;
       return false;
-    case Opcode::activemask_:
+    case ops::Effect::warp:
+      if (ins.op != Opcode::activemask_) return exec_collective(w, g, ins, d, active);
       // ISA 9.7.13.12: the threads currently executing this instruction together.
       each(active, [&](Thread& t, unsigned) {
         write(t, ins.operands[0], domain::Concrete::lit(32, active));
@@ -661,16 +660,14 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       skip_inactive();
       g.pc = pc + 1;
       return true;
-    case Opcode::shfl_: case Opcode::vote_: case Opcode::match_: case Opcode::redux_: case Opcode::elect_:
-    case Opcode::ldmatrix_: case Opcode::stmatrix_: case Opcode::movmatrix_: case Opcode::wmma_: case Opcode::mma_:
-    case Opcode::setmaxnreg_:  // ISA 9.7.19.5: a warpgroup rendezvous with no other effect here
-      return exec_collective(w, g, ins, d, active);
-    case Opcode::wgmma_:
-      if (ins.q.has_word("mma_async")) return exec_collective(w, g, ins, d, active);
-      break;  // fence, commit_group, wait_group: exec_lane
-    case Opcode::tcgen05_:
-      if (tcgen05_collective(ins)) return exec_collective(w, g, ins, d, active);
-      break;  // mma, commit, fence, wait: exec_lane (tcgen05.cpp)
+    case ops::Effect::matrix:
+      // wgmma's fence, commit_group, wait_group and tcgen05's mma, commit, fence, wait run per lane (exec_lane).
+      if (ins.op == Opcode::wgmma_ ? ins.q.has_word("mma_async") : ins.op != Opcode::tcgen05_ || tcgen05_collective(ins))
+        return exec_collective(w, g, ins, d, active);
+      break;
+    case ops::Effect::hint:
+      if (ins.op == Opcode::setmaxnreg_) return exec_collective(w, g, ins, d, active);  // 9.7.19.5: a warpgroup rendezvous
+      break;
     default:
       break;
   }

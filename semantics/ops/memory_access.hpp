@@ -6,6 +6,7 @@
 
 #include "semantics/ir/ir.hpp"
 #include "semantics/ir/memory_order.hpp"
+#include "semantics/ops/effect.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -74,11 +75,8 @@ struct MemoryAccessForm {
   }
 };
 
-// ld, ldu, st, atom, red: the opcodes whose plain forms memory_access describes.
-inline bool memory_access_opcode(ir::Opcode op) {
-  return op == ir::Opcode::ld_ || op == ir::Opcode::ldu_ || op == ir::Opcode::st_ || op == ir::Opcode::atom_ ||
-         op == ir::Opcode::red_;
-}
+// ld, ldu, st, atom, red (Effect::memory): the opcodes whose plain forms memory_access describes.
+inline bool memory_access_opcode(ir::Opcode op) { return effect_of(op) == Effect::memory; }
 
 // Whether the spec lists the form's vector width with its type (and, for atom/red, operation): ld/st .v8 of
 // the 32-bit types (9.7.9.8, 9.7.9.11; also of 8- and 16-bit types, which the 9.0 text does not list but ptxas

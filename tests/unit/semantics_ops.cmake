@@ -8,5 +8,6 @@ ptxcheck_unit_test(NAME semantics_ops
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_ops_differential.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_execute_forms.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_memory_access.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics_ops/test_effect.cpp
     ${CMAKE_SOURCE_DIR}/cli/coverage.cpp
   LIBS ptxcheck_domain ptxcheck_semantics ptxcheck_interp ptxcheck_race ptxcheck_litmus)
