@@ -1200,6 +1200,19 @@ class Encoder {
     if (!probing_) out_.accesses.back().async = true;
   }
 
+  // ldmatrix / stmatrix .m8n8 .b16 (matrix_memory_op): each lane's row of 16 bytes.
+  void matrix_rows(State& s, std::uint32_t i, const Instruction& in) {
+    // ISA 9.7.14.5.15-16, .m8n8 .b16: matrix j of .x1/.x2/.x4 has its 8 rows of 16 bytes at the addresses lanes
+    // 8j .. 8j+7 give. Which thread of the warp-collective operation reads (writes) which row the spec leaves
+    // open: each row is taken as accessed by the lane that gives its address, so the warp accesses every row.
+    const auto& o = in.operands;
+    const unsigned matrices = in.q.has_word("x4") ? 4 : in.q.has_word("x2") ? 2 : 1;
+    const bool load = in.op == Opcode::ldmatrix_;
+    access(s, i, in, load ? o[1] : o[0], 16, load, !load, false);
+    if (!probing_) out_.accesses.back().pc = out_.accesses.back().pc && z3::ult(lane_id(), c_.bv_val(8 * matrices, 32));
+    if (load) write(s, in, o[0], fresh("ldmatrix", 32), false);  // memory content, as a load's (not abstracted)
+  }
+
   // wmma.load / wmma.store (ISA 9.7.14.4.3-4): each thread accesses one element of the matrix, any one (which
   // lane takes which element is unspecified): element `at` of line `line`, the lines `stride` elements apart.
   // Sub-byte elements (.s4/.u4/.b1) are accessed as the byte holding them.
@@ -1324,56 +1337,50 @@ class Encoder {
     const bool isf = ptx::ir::is_float(t0);
     auto R = [&](std::size_t k, unsigned width, bool sgn = false) { return read(s, o[k], width, sgn); };
     auto W = [&](z3::expr v, bool sgn = false) { write(s, in, o[0], v, sgn); };
-    switch (in.op) {
-      case Opcode::ld_: case Opcode::ldu_: case Opcode::st_: case Opcode::atom_: case Opcode::red_: {
+    // By kind (semantics/ops/effect.hpp); value instructions and the rest below the switch.
+    using ptx::ops::Effect;
+    switch (ptx::ops::effect_of(in.op)) {
+      case Effect::memory: {
         const auto m = ptx::ops::memory_access(in);  // (st.bulk: none; encodable refuses it)
         if (!m) return;
         if (m->kind == ptx::ops::AccessKind::store) return memory_store(s, i, in, *m);
         if (m->atomic()) return memory_atomic(s, i, in, *m);
         return memory_load(s, i, in, *m);
       }
-      case Opcode::cp_:
+      case Effect::async_copy:
         if (ptx::ir::async_copy_role(in) == ptx::ir::AsyncCopyRole::copy) async_copy(s, i, in);
         return;  // the group controls have no effect on registers or memory of their own
-      case Opcode::ldmatrix_: case Opcode::stmatrix_: {
-        // ISA 9.7.14.5.15-16, .m8n8 .b16: matrix j of .x1/.x2/.x4 has its 8 rows of 16 bytes at the addresses lanes
-        // 8j .. 8j+7 give. Which thread of the warp-collective operation reads (writes) which row the spec leaves
-        // open: each row is taken as accessed by the lane that gives its address, so the warp accesses every row.
-        unsigned matrices = in.q.has_word("x4") ? 4 : in.q.has_word("x2") ? 2 : 1;
-        const bool load = in.op == Opcode::ldmatrix_;
-        access(s, i, in, load ? o[1] : o[0], 16, load, !load, false);
-        if (!probing_) out_.accesses.back().pc = out_.accesses.back().pc && z3::ult(lane_id(), c_.bv_val(8 * matrices, 32));
-        if (load) write(s, in, o[0], fresh("ldmatrix", 32), false);  // memory content, as a load's (not abstracted)
-        return;
-      }
-      case Opcode::wmma_:
-        if (const auto g = wmma_geometry(in)) {
-          wmma_access(s, i, in, *g);
-          return;
+      case Effect::matrix:
+        if (in.op == Opcode::wmma_) {
+          if (const auto g = wmma_geometry(in)) {
+            wmma_access(s, i, in, *g);
+            return;
+          }
+          break;  // wmma.mma: results not modelled
         }
-        break;  // wmma.mma: results not modelled
-      case Opcode::mbarrier_:
+        if (in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) return matrix_rows(s, i, in);
+        break;  // mma, movmatrix: registers only; wgmma, tcgen05: not encodable
+      case Effect::mbarrier:
         // ISA 9.7.13.15: the state an arrive returns and whether a wait finds its phase complete depend on the
         // other threads and the schedule, so every value is possible (not an abstraction); the ordering the object
         // gives is taken as possible (check_ordering.cpp, may_synchronize). Its 8 bytes are not data.
         for (int r : written_registers(in)) write(s, in, reg_operand(r), fresh("mbarrier", reg_bits(r)), false);
         if (!probing_ && in.q.has(ptx::ir::Flag::init)) out_.mbarrier_inits.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         return;
-      case Opcode::bar_: case Opcode::barrier_:
+      case Effect::barrier:
         if (!probing_) out_.barriers.push_back({i, in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc});
         // bar.warp.sync's membermask as this thread passes it (check_encode.cpp orders the lanes of one mask).
         if (!probing_ && in.q.has(ptx::ir::Flag::warp) && !in.operands.empty())
           out_.warp_masks.insert_or_assign(i, read(s, in.operands[0], 32, false));
         havoc_outputs(s, in);
         return;
-      case Opcode::trap_:
+      case Effect::control:
+        if (in.op != Opcode::trap_) break;  // branches: the CFG's edges (walk)
         if (!probing_) out_.traps.push_back(in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc);
         return;
-      case Opcode::shfl_:
-        if (shuffle(s, i, in)) return;
-        break;
-      case Opcode::vote_:
-        if (vote(s, i, in)) return;
+      case Effect::warp:  // shfl and vote forward the other lanes' values; the others' results are fresh
+        if (in.op == Opcode::shfl_ && shuffle(s, i, in)) return;
+        if (in.op == Opcode::vote_ && vote(s, i, in)) return;
         break;
       default: break;
     }
