@@ -399,6 +399,8 @@ class Recognizer {
       auto region = wait_region(a, x[0].reg, object_ops, between, why);
       if (!region) return arrive + ": " + why;
       if (region->empty()) return arrive + " is not followed by a wait on its state";
+      for (auto w : *region)  // (the model's answer, model_rules.hpp)
+        if (!barrier_wait_acquires(f_.body[w])) return "the wait at " + where(w) + " does not acquire (.relaxed, ISA 9.7.13.15.16)";
       waits.insert(region->begin(), region->end());
       if (!between.empty()) p.split.emplace_back(a, std::move(between));
     }
