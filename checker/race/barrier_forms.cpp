@@ -3,6 +3,7 @@
 #include "checker/race/budget.hpp"
 
 #include "checker/race/cfg.hpp"
+#include "checker/race/model_rules.hpp"
 #include "checker/race/uniform.hpp"
 
 #include <map>
@@ -93,10 +94,13 @@ std::vector<std::string> rewrite_cluster_barriers(ptx::ir::Function& f, const st
     const Instruction& arrive = f.body[i];
     if (!ptx::ir::is_cluster_barrier(arrive)) continue;
     ++cluster_ops;
-    if (!arrive.q.has(Flag::arrive) || arrive.guard >= 0 || arrive.q.semantics == ptx::ir::MemorySemantics::relaxed) continue;
+    // Read as a CTA barrier only when the pair synchronizes (the model's answer, model_rules.hpp: not a .relaxed
+    // arrive, 9.7.13.3).
+    if (!arrive.q.has(Flag::arrive) || arrive.guard >= 0 || !barrier_arrive_releases(arrive)) continue;
     std::uint32_t j = i + 1;
     while (j < f.body.size() && between(f.body[j])) ++j;
-    const bool waits = j < f.body.size() && ptx::ir::is_cluster_barrier(f.body[j]) && !f.body[j].q.has(Flag::arrive) && f.body[j].guard < 0;
+    const bool waits = j < f.body.size() && ptx::ir::is_cluster_barrier(f.body[j]) && !f.body[j].q.has(Flag::arrive) &&
+                       f.body[j].guard < 0 && barrier_wait_acquires(f.body[j]);
     if (!waits) continue;
     if (!g) {
       g = build_cfg(f);

@@ -15,13 +15,13 @@ namespace {
 // 8.9.4 item 2).
 bool may_synchronize(const ptx::ir::Instruction& in) {
   if (in.op == Opcode::fence_ || in.op == Opcode::membar_) return true;
-  // mbarrier arrive-ons release and its waits acquire (ISA 9.7.13.15.13-16); cp.async.mbarrier.arrive completes
-  // copies (9.7.13.15.15).
+  // mbarrier arrive-ons that release and waits that acquire (ISA 9.7.13.15.13-16, as the model says:
+  // model_rules.hpp); cp.async.mbarrier.arrive completes copies (9.7.13.15.15).
   switch (ptx::ir::mbarrier_op(in)) {
     case ptx::ir::MbarrierOp::none: break;
     case ptx::ir::MbarrierOp::copy_arrive: return true;
-    case ptx::ir::MbarrierOp::arrive: case ptx::ir::MbarrierOp::wait:
-      return in.q.semantics != ptx::ir::MemorySemantics::relaxed;
+    case ptx::ir::MbarrierOp::arrive: return barrier_arrive_releases(in);
+    case ptx::ir::MbarrierOp::wait: return barrier_wait_acquires(in);
     default: return false;  // init, inval, expect_tx, complete_tx, pending_count: no ordering
   }
   if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !warp_barrier(in);

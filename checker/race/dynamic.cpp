@@ -349,7 +349,7 @@ class Detector final : public ptx::interp::Observer {
     }
     ph.tc.join(ts.tc_before);  // an execution ordering operation, relaxed or not (9.7.16.6.3)
     const bool cluster_barrier = object == ptx::interp::kClusterBarrierObject;
-    if (ins.q.semantics == MemorySemantics::relaxed) {  // .release unless .relaxed (9.7.13.15.13-14)
+    if (!barrier_arrive_releases(ins)) {  // the model's answer (model_rules.hpp): not a .relaxed one (9.7.13.3, 9.7.13.15.13)
       // A .relaxed arrive-on is still a strong write of the object: after a release fence it completes a release
       // pattern (8.8 form 3), as in 9.7.13.4's own example "fence.release...; mbarrier.arrive.relaxed.cluster".
       // Not barrier.cluster.arrive, which chapter 8 makes no write.
@@ -365,7 +365,7 @@ class Detector final : public ptx::interp::Observer {
 
   void mbarrier_wait(const ThreadRef& t, const ptx::ir::Instruction& ins, std::uint64_t home, std::uint64_t object, std::uint64_t phase) override {
     ThreadState& ts = state(t);
-    const bool relaxed = ins.q.semantics == MemorySemantics::relaxed;  // .acquire unless .relaxed (9.7.13.15.16)
+    const bool relaxed = !barrier_wait_acquires(ins);  // the model's answer: not a .relaxed one (9.7.13.3, 9.7.13.15.16)
     const bool cluster_barrier = object == ptx::interp::kClusterBarrierObject;
     if (!cluster_barrier) observe_arrivals(ts, t, ins, home, object);
     auto it = mbarriers_.find({home, object});
@@ -1040,9 +1040,11 @@ class Detector final : public ptx::interp::Observer {
   void observe_arrivals(ThreadState& ts, const ThreadRef& t, const ptx::ir::Instruction& wait, std::uint64_t home, std::uint64_t object) {
     auto it = arrivals_.find({home, object});
     if (it == arrivals_.end()) return;
-    const ptx::ir::MemoryOrder order = ptx::ir::mbarrier_order(wait).value_or(ptx::ir::MemoryOrder{});
-    if (order.sem == MemorySemantics::relaxed) ts.pending[Key{1 + home, object}].add(it->second, t.cta, cluster_of(t));
-    else acquire(ts, t, order.scope, it->second);
+    if (!barrier_wait_acquires(wait)) {
+      ts.pending[Key{1 + home, object}].add(it->second, t.cta, cluster_of(t));
+      return;
+    }
+    acquire(ts, t, ptx::ir::mbarrier_order(wait).value_or(ptx::ir::MemoryOrder{}).scope, it->second);
   }
   MbarrierPhase& mbarrier_phase(std::uint64_t home, std::uint64_t object, std::uint64_t phase) {
     return mbarriers_[{home, object}].try_emplace(phase, MbarrierPhase{VectorClock(cta_size_), {}}).first->second;

@@ -31,23 +31,22 @@ void ExecutionRecorder::warp_sync(const std::vector<ThreadRef>& threads) {
 }
 
 // ISA 9.7.13.3 and 8.9.4 item 3 ("A barrier.cluster.arrive operation synchronizes with a barrier.cluster.wait
-// operation"): a barrier event per arrive and per wait, at .cluster scope; in each phase (the interpreter's phase
-// of the cluster's barrier) every arrive synchronizes with every wait, except a .relaxed arrive: "there are no
-// memory ordering and visibility guarantees provided for the memory accesses performed prior to
-// barrier.cluster.arrive". The wait's .acquire is the only semantics it has. Chapter 8 does not make
-// barrier.cluster.arrive a memory operation, so a release fence before a .relaxed arrive forms no release pattern
-// with it (8.8 form 3 needs a strong write); the dynamic engine reads it the same way.
+// operation"): a barrier event per arrive and per wait, at .cluster scope, with the instruction's semantics
+// (ir::cluster_barrier_order, the litmus builder's reading); in each phase (the interpreter's phase of the cluster's
+// barrier) every arrive is paired with every wait, and ptx.cat's `sync-barrier` says which pairs synchronize (not a
+// .relaxed arrive's). Chapter 8 does not make barrier.cluster.arrive a memory operation, so a release fence before a
+// .relaxed arrive forms no release pattern with it (8.8 form 3 needs a strong write); the dynamic engine reads it
+// the same way.
 void ExecutionRecorder::cluster_barrier(const ThreadRef& t, const Instruction& ins, std::uint64_t home, std::uint64_t phase, bool wait) {
-  const bool relaxed = ins.q.semantics == ptx::ir::MemorySemantics::relaxed;
+  const ptx::ir::MemoryOrder order = ptx::ir::cluster_barrier_order(ins).value_or(ptx::ir::MemoryOrder{});
   mm::BaseEvent e;
   e.kind = mm::EvKind::barrier;
-  e.sem = wait ? mm::Sem::acquire : relaxed ? mm::Sem::relaxed : mm::Sem::release;  // (a barrier is in no ACQ / REL)
+  e.sem = mm::sem_of(order.sem);  // (a barrier is in no ACQ / REL)
   e.scope = mm::Scope::cluster;
   e.thread = thread_index(t);
   const int b = add_event(e, &ins);
   ClusterPhase& p = cluster_phases_[{home, phase}];
-  if (wait) p.waits.push_back(b);
-  else if (!relaxed) p.arrives.push_back(b);
+  (wait ? p.waits : p.arrives).push_back(b);
 }
 
 // An mbarrier operation on the object at shared offset `object` of CTA `home`: its events on the object's counter

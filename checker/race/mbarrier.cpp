@@ -4,6 +4,7 @@
 #include "checker/race/cfg.hpp"
 #include "checker/race/barrier_forms.hpp"
 #include "checker/race/mbarrier_address.hpp"
+#include "checker/race/model_rules.hpp"
 #include "checker/race/pipeline.hpp"
 #include "checker/race/uniform.hpp"
 
@@ -263,7 +264,9 @@ class Recognizer {
       const Instruction& in = f_.body[i];
       const MbarrierOp op = ptx::ir::mbarrier_op(in);
       const bool arrive = op == MbarrierOp::arrive && !in.q.has(Flag::expect_tx) && !in.q.has_word("noComplete") && !in.q.has_word("arrive_drop");
-      if ((!arrive && op != MbarrierOp::wait && op != MbarrierOp::copy_arrive) || in.q.semantics == ptx::ir::MemorySemantics::relaxed) {
+      // (which arrives release and which waits acquire: the model's answer, model_rules.hpp)
+      const bool orders = op == MbarrierOp::copy_arrive || (arrive && barrier_arrive_releases(in)) || (op == MbarrierOp::wait && barrier_wait_acquires(in));
+      if (!orders) {
         why = "the operation at " + where(i) + " is not a releasing arrive, an acquiring parity wait or cp.async.mbarrier.arrive";
         return false;
       }
@@ -387,7 +390,7 @@ class Recognizer {
       const std::string arrive = "the arrive at " + where(a);
       if (in.guard >= 0 || uni_.divergent[static_cast<std::size_t>(g_.block_of[a])])
         return arrive + " may be skipped by some threads of the CTA (a guard or a thread-dependent branch)";
-      if (in.q.semantics == ptx::ir::MemorySemantics::relaxed) return arrive + " is .relaxed";
+      if (!barrier_arrive_releases(in)) return arrive + " does not release (.relaxed, ISA 9.7.13.15.13)";
       if (x.size() > 2 && values_.constant(x[2]) != std::optional<std::uint64_t>(1)) return arrive + " does not count 1 arrival";
       if (x.empty() || x[0].kind != OK::Register || single_def(x[0].reg) != static_cast<int>(a))
         return arrive + " does not keep the state it returns in a register of its own";
@@ -396,6 +399,8 @@ class Recognizer {
       auto region = wait_region(a, x[0].reg, object_ops, between, why);
       if (!region) return arrive + ": " + why;
       if (region->empty()) return arrive + " is not followed by a wait on its state";
+      for (auto w : *region)  // (the model's answer, model_rules.hpp)
+        if (!barrier_wait_acquires(f_.body[w])) return "the wait at " + where(w) + " does not acquire (.relaxed, ISA 9.7.13.15.16)";
       waits.insert(region->begin(), region->end());
       if (!between.empty()) p.split.emplace_back(a, std::move(between));
     }

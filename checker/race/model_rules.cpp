@@ -4,6 +4,7 @@
 #include "litmus/driver.hpp"
 #include "litmus/enumerate/enumerate.hpp"
 #include "litmus/parse/parse.hpp"
+#include "semantics/ir/mbarrier_order.hpp"
 #include "semantics/ir/memory_order.hpp"
 
 #include <fmt/format.h>
@@ -48,9 +49,54 @@ std::string flag_instruction(const PatternQuestion& q) {
   return "ld" + sem + ".global.u32 %r0, [flag]";
 }
 
+// A barrier instruction's semantics word, without scope (barrier.cluster has none; the mbarrier question writes its
+// own); "" for weak, the question's "no .sem written".
+std::string barrier_semantics_word(MemorySemantics sem) {
+  const std::string words = semantics_words(sem);
+  return words.substr(0, words.find(".sys"));
+}
+
+// A test of two threads in two CTAs of one cluster: `rows` of (producer P0 | consumer P1) cells, then `condition`.
+std::string cluster_test(const std::string& name, const std::string& init,
+                         const std::vector<std::pair<std::string, std::string>>& rows, const std::string& condition) {
+  std::string text = "PTX " + name + "\n{\n" + init + "\n}\n P0@cta 1,cluster 0,gpu 0 | P1@cta 0,cluster 0,gpu 0 ;\n";
+  for (const auto& [producer, consumer] : rows) text += fmt::format(" {} | {} ;\n", producer, consumer);
+  return text + condition + "\n";
+}
+
+// 8.9.4 item 3: the producer's data, then its arrive; the consumer's arrive, its wait, then the data (the wait
+// completes once both have arrived, 9.7.13.3). The side not asked about is .release / .acquire.
+std::string cluster_barrier_text(const PatternQuestion& q) {
+  const bool release = q.side == PatternSide::release;
+  const std::string arrive = "barrier.cluster.arrive" + (release ? barrier_semantics_word(q.sem) : ".release");
+  const std::string wait = "barrier.cluster.wait" + (release ? ".acquire" : barrier_semantics_word(q.sem));
+  return cluster_test("cluster-barrier-question", "data = 0;",
+                      {{"st.global.u32 [data], 1", "barrier.cluster.arrive.release"}, {arrive, wait}, {"", "ld.global.u32 %r1, [data]"}},
+                      "~exists (P1:%r1 == 0)");
+}
+
+// 8.8 item 1 (`mbarrier.arrive.release [M]` a release operation, `mbarrier.test_wait.acquire [M]` an acquire one on
+// M): P1 initialises the object, one expected arrival, in its CTA; a cluster barrier orders the init before P0's
+// use (9.7.13.15: an operation on an uninitialized object is undefined); P0 writes the data and arrives; P1 tests
+// phase 0 (9.7.13.15.16's .parity form) and reads the data. The side not asked about is .release / .acquire.
+std::string mbarrier_text(const PatternQuestion& q) {
+  const bool release = q.side == PatternSide::release;
+  const std::string arrive = "mbarrier.arrive" + (release ? barrier_semantics_word(q.sem) : ".release") + ".cluster.shared::cluster.b64 _, [bar]";
+  const std::string wait = "mbarrier.test_wait.parity" + (release ? ".acquire" : barrier_semantics_word(q.sem)) + ".cluster.shared::cta.b64 %p, [bar], 0";
+  return cluster_test("mbarrier-question", "data = 0; bar = 0;",
+                      {{"", "mbarrier.init.shared::cta.b64 [bar], 1"},
+                       {"barrier.cluster.arrive", "barrier.cluster.arrive"},
+                       {"barrier.cluster.wait", "barrier.cluster.wait"},
+                       {"st.global.u32 [data], 1", wait},
+                       {arrive, "ld.global.u32 %r1, [data]"}},
+                      "~exists (P1:%p == 1 /\\ P1:%r1 == 0)");
+}
+
 }  // namespace
 
 std::string litmus_text(const PatternQuestion& q) {
+  if (!q.fence && q.op == Opcode::barrier_) return cluster_barrier_text(q);
+  if (!q.fence && q.op == Opcode::mbarrier_) return mbarrier_text(q);
   // Producer: data, then the release side; consumer: the acquire side, then data. Two CTAs of one GPU, .sys
   // scopes: every strong pair is morally strong (8.7), so only the question's instruction can break the pattern.
   std::vector<std::string> producer = {"st.global.u32 [data], 1"}, consumer;
@@ -107,15 +153,16 @@ struct Answers {
   bool loaded = false;
   // One slot per question (side x fence x flag opcode x semantics): -1 not asked yet, else the answer. Read without
   // the lock, since the dynamic engine asks at every memory access.
-  std::array<std::atomic<std::int8_t>, 2 * 2 * 3 * 8> by_question;
+  std::array<std::atomic<std::int8_t>, 2 * 2 * 5 * 8> by_question;
   Answers() {
     for (auto& x : by_question) x.store(-1, std::memory_order_relaxed);
   }
 };
 
 std::size_t slot_of(const PatternQuestion& q) {
-  const std::size_t op = q.fence ? 0 : q.op == Opcode::atom_ ? 1 : q.op == Opcode::red_ ? 2 : 0;
-  return ((static_cast<std::size_t>(q.side) * 2 + q.fence) * 3 + op) * 8 + static_cast<std::size_t>(q.sem);
+  std::size_t op = 0;
+  if (!q.fence) op = q.op == Opcode::atom_ ? 1 : q.op == Opcode::red_ ? 2 : q.op == Opcode::barrier_ ? 3 : q.op == Opcode::mbarrier_ ? 4 : 0;
+  return ((static_cast<std::size_t>(q.side) * 2 + q.fence) * 5 + op) * 8 + static_cast<std::size_t>(q.sem);
 }
 
 Answers& answers() {
@@ -157,7 +204,30 @@ PatternQuestion operation_question(PatternSide side, const ptx::ir::Instruction&
   return {side, false, op, ptx::ir::access_order(in).sem};
 }
 
+// The question about a barrier.cluster arrive (release side) or wait (acquire side), or an mbarrier arrive-on or
+// test_wait / try_wait; nullopt for any other instruction.
+std::optional<PatternQuestion> barrier_question(PatternSide side, const ptx::ir::Instruction& in) {
+  const bool release = side == PatternSide::release;
+  const MemorySemantics stated = in.q.semantics.value_or(MemorySemantics::weak);
+  if (ptx::ir::is_cluster_barrier(in)) {
+    if (in.q.has(ptx::ir::Flag::arrive) != release) return std::nullopt;
+    return PatternQuestion{side, false, Opcode::barrier_, stated};
+  }
+  if (ptx::ir::mbarrier_op(in) != (release ? ptx::ir::MbarrierOp::arrive : ptx::ir::MbarrierOp::wait)) return std::nullopt;
+  return PatternQuestion{side, false, Opcode::mbarrier_, stated};
+}
+
 }  // namespace
+
+bool barrier_arrive_releases(const ptx::ir::Instruction& in) {
+  const auto q = barrier_question(PatternSide::release, in);
+  return q && answer(*q);
+}
+
+bool barrier_wait_acquires(const ptx::ir::Instruction& in) {
+  const auto q = barrier_question(PatternSide::acquire, in);
+  return q && answer(*q);
+}
 
 bool release_fence(MemorySemantics sem) { return answer(fence_question(PatternSide::release, sem)); }
 bool acquire_fence(MemorySemantics sem) { return answer(fence_question(PatternSide::acquire, sem)); }

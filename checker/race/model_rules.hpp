@@ -20,6 +20,11 @@ enum class PatternSide : std::uint8_t { release, acquire };
 // the pattern synchronize? `fence`: a memory fence with `sem`; otherwise `op` (st / red / atom for the release
 // side, ld / atom for the acquire side) with `sem` on the flag. Everything else in the test is the strongest form
 // (the other end .release/.acquire at .sys), so the answer is about this instruction alone.
+// Barriers as synchronisation (8.9.4 item 3, 8.8 item 1): `op` barrier_ asks about barrier.cluster.arrive (release
+// side) or barrier.cluster.wait (acquire side) between two CTAs of one cluster, `op` mbarrier_ about mbarrier.arrive
+// or mbarrier.test_wait at .cluster scope, on an object of one CTA, by a thread of the other CTA of the cluster
+// (arrive) or of its own CTA (wait). For these `sem` weak stands for "no .sem written": the litmus builder then
+// applies the ISA's default, so the default is asked of the model too.
 struct PatternQuestion {
   PatternSide side = PatternSide::release;
   bool fence = false;
@@ -46,6 +51,13 @@ bool acquire_fence(ptx::ir::MemorySemantics sem);   // acquire pattern form 3's 
 // false for st and red) an acquire one.
 bool release_operation(const ptx::ir::Instruction& in);
 bool acquire_operation(const ptx::ir::Instruction& in);
+// 8.9.4 item 3 and 9.7.13.3: a barrier.cluster.arrive whose arrival releases the thread's prior accesses to the
+// waits of its phase; 8.8 item 1 and 9.7.13.15.13: an mbarrier.arrive (with or without .expect_tx) that is a release
+// operation on the object. false for every other instruction.
+bool barrier_arrive_releases(const ptx::ir::Instruction& in);
+// A barrier.cluster.wait that acquires what its phase's arrivals released; an mbarrier.test_wait / try_wait that is
+// an acquire operation on the object (8.8 item 1, 9.7.13.15.16). false for every other instruction.
+bool barrier_wait_acquires(const ptx::ir::Instruction& in);
 std::string model_rules_problem();  // empty when every answer came from the model (else: notes.hpp model_unanswered)
 
 }  // namespace ptxcheck::race

@@ -5,6 +5,7 @@
 #include "litmus/build/cell_text.hpp"
 
 #include "litmus/build/async_proxy.hpp"
+#include "litmus/build/cluster_barrier_cells.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 #include "litmus/build/mbarrier_counter.hpp"
 #include "memmodel/graph/bulk_copy_events.hpp"
@@ -176,6 +177,7 @@ struct Runner {
     std::vector<int> uncommitted;                 // copies not yet in a bulk async-group
     std::vector<std::vector<int>> groups;         // committed bulk async-groups not yet complete, oldest first
     std::size_t groups_read = 0;                  // how many of them (the oldest) a wait_group.read completed
+    bool cluster_arrived = false;                 // a barrier.cluster.arrive not yet followed by its wait
   };
 
   // ---- Spin-loop reduction. A loop iteration that only reads memory (no write, fence or barrier) and leaves
@@ -866,6 +868,27 @@ struct Runner {
     return true;
   }
 
+  // barrier.cluster.arrive / .wait (cluster_barrier_cells.hpp). 9.7.13.3: "Each thread must arrive at the barrier
+  // only once before the barrier completes", and a wait waits for the phase the thread arrived in ("After using
+  // barrier.cluster.wait to detect completion of the barrier, a thread may immediately arrive at the barrier once
+  // again"): a thread's arrives and waits alternate, starting with an arrive; other orders are refused.
+  bool run_cluster_barrier(State& s, const Instr& in, int pc) {
+    std::string why;
+    const auto cell = decode_cluster_barrier_cell(in, why);
+    if (!cell) return fail(in, why), false;
+    if (cell->arrive == s.cluster_arrived)
+      return fail(in, "'" + in.opcode + (cell->arrive ? "' arrives again before waiting for the phase it arrived in (ISA 9.7.13.3)"
+                                                       : "' waits with no barrier.cluster.arrive before it (ISA 9.7.13.3)")), false;
+    s.cluster_arrived = cell->arrive;
+    TEvent e = cluster_barrier_event(in, *cell);
+    e.ctrl = s.ctrl;
+    e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
+    s.events.push_back(e);
+    // Liveness: a wait may never complete (9.7.13.3: it waits for every non-exited thread of the cluster to arrive).
+    if (stuck && !cell->arrive) emit_stuck(s, Trace::End::barrier, pc, s.events.size());
+    return true;
+  }
+
   void run(State s, int pc) {
     if (error) return;
     while (pc < static_cast<int>(th.code.size())) {
@@ -908,6 +931,11 @@ struct Runner {
       if (op == "cp") return run_bulk_cell(s, in, pc);
       if (op == "fence" || op == "membar") {
         if (!fence_event(s, in, parts)) return;
+        ++pc;
+        continue;
+      }
+      if (op == "barrier" && parts.size() > 1 && parts[1] == "cluster") {
+        if (!run_cluster_barrier(s, in, pc)) return;
         ++pc;
         continue;
       }

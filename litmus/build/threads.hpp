@@ -37,6 +37,7 @@ struct TEvent {
   int bar_instance = 0;     // the dialect's second operand: barriers sync only with the same (id, instance)
   int bar_count = -1;       // third operand; -1: every thread of the CTA that uses this (id, instance)
   bool bar_arrive = false;  // bar.arrive: signals its arrival without waiting (ISA 9.7.13.1)
+  bool bar_cluster = false; // barrier.cluster.arrive / .wait (cluster_barrier_cells.hpp; bar_id unused)
   // An asynchronous operation's events (bulk_group copies, litmus/build/async_proxy.hpp): op >= 0 puts the event in
   // operation `op` of its trace, a thread of its own at the issuer's place with a program order of its own (8.9.1.1:
   // "not part of the program order for that thread"); async_edge marks a barrier event that is an end of a split-
@@ -126,7 +127,7 @@ int free_read_of_event(const Trace& tr, int event);
 int free_read_of_register(const Trace& tr, const std::string& reg);
 
 // Whether liveness is a question for this test: some thread has a backward branch (a loop) or a bar.sync /
-// barrier.sync that waits (ISA 9.7.13.1; bar.arrive does not wait).
+// barrier.sync that waits (ISA 9.7.13.1; bar.arrive does not wait), or a barrier.cluster.wait (9.7.13.3).
 bool has_blocking_code(const Program& p);
 
 }  // namespace ptxcheck::litmus

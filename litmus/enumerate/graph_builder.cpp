@@ -2,6 +2,7 @@
 // and enumerates the choices the model leaves open: rf, co partial orders, fence-SC order, barrier groups.
 #include "litmus/enumerate/graph_builder.hpp"
 
+#include "litmus/build/cluster_barrier_cells.hpp"
 #include "litmus/enumerate/barrier_phases.hpp"
 #include "litmus/enumerate/engine.hpp"
 #include "litmus/parse/ast.hpp"
@@ -64,7 +65,7 @@ std::string label_of(const Program& p, const GraphEvent& g, int idx) {
     case EvKind::read: s += "R " + p.vnames[e.vloc] + "=" + std::to_string(e.value); break;
     case EvKind::write: s += "W " + p.vnames[e.vloc] + "=" + std::to_string(e.value); break;
     case EvKind::fence: s += "F"; break;
-    case EvKind::barrier: s += "B" + std::to_string(e.bar_id); break;
+    case EvKind::barrier: s += e.bar_cluster ? std::string("B cluster") : "B" + std::to_string(e.bar_id); break;
   }
   if (g.thread >= 0) s += " (" + e.text + ")";
   return s;
@@ -84,7 +85,7 @@ void note_barrier_users(Program& p, const std::vector<std::vector<Trace>>& trace
   for (std::size_t ti = 0; ti < traces.size(); ++ti)
     for (auto& tr : traces[ti])
       for (auto& e : tr.events)
-        if (e.kind == EvKind::barrier && !e.async_edge) p.barrier_users[barrier_key(p, static_cast<int>(ti), e)].insert(static_cast<int>(ti));
+        if (e.kind == EvKind::barrier && !e.async_edge && !e.bar_cluster) p.barrier_users[barrier_key(p, static_cast<int>(ti), e)].insert(static_cast<int>(ti));
 }
 
 namespace {
@@ -100,13 +101,18 @@ bool add_barrier_choices(const Program& p, const std::vector<const Trace*>& trac
   for (std::size_t ti = 0; ti < traces.size(); ++ti)
     for (int i = first[ti]; i < first[ti] + static_cast<int>(traces[ti]->events.size()); ++i) {
       const TEvent& e = g.events[i].ev;
-      if (e.kind != EvKind::barrier || e.async_edge) continue;
+      if (e.kind != EvKind::barrier || e.async_edge || e.bar_cluster) continue;
       arrivals[ti].push_back(BarrierArrival{i, barrier_key(p, static_cast<int>(ti), e), e.bar_count, !e.bar_arrive});
       any_barrier = true;
     }
   // Liveness: a trace ending at a barrier waits there forever (its arrival synchronises nothing).
   for (std::size_t ti = 0; ti < traces.size(); ++ti)
-    if (traces[ti]->end == Trace::End::barrier && !arrivals[ti].empty()) arrivals[ti].back().never_completes = true;
+    if (traces[ti]->end == Trace::End::barrier && !traces[ti]->events.back().bar_cluster && !arrivals[ti].empty())
+      arrivals[ti].back().never_completes = true;
+  // barrier.cluster (ISA 9.7.13.3): its phases follow from the traces, one choice.
+  const auto cluster = cluster_barrier_syncbar(p, traces, first, n);
+  if (!cluster) return false;
+  if (!cluster->empty()) space.bar_choices.push_back({*cluster});
   if (!any_barrier) return true;
   std::set<BarrierPhasing> phasings = barrier_phasings(arrivals, p.barrier_users);
   if (phasings.empty()) return false;

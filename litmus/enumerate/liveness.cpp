@@ -75,7 +75,8 @@ std::string describe(const Program& p, const std::vector<const Trace*>& chosen) 
     if (!out.empty()) out += "; ";
     if (tr.end == Trace::End::barrier) {
       auto& e = tr.events.back();
-      out += fmt::format("P{} waits forever at {} {}", th.id, e.text, e.bar_id);
+      if (e.bar_cluster) out += fmt::format("P{} waits forever at {}", th.id, e.text);  // (one barrier per cluster)
+      else out += fmt::format("P{} waits forever at {} {}", th.id, e.text, e.bar_id);
       continue;
     }
     out += fmt::format("P{} spins forever at {}", th.id, where);

@@ -28,7 +28,8 @@ bool same_shape(const TEvent& a, const TEvent& b) {
   return a.kind == b.kind && a.sem == b.sem && a.scope == b.scope && a.proxy == b.proxy && a.rmw == b.rmw &&
          a.alias_fence == b.alias_fence && a.proxy_fence == b.proxy_fence && a.vloc == b.vloc && a.loc == b.loc &&
          a.bar_id == b.bar_id && a.bar_instance == b.bar_instance && a.bar_count == b.bar_count &&
-         a.bar_arrive == b.bar_arrive && a.op == b.op && a.async_edge == b.async_edge && a.sync_from == b.sync_from && a.addr == b.addr && a.data == b.data && a.ctrl == b.ctrl && a.text == b.text;
+         a.bar_arrive == b.bar_arrive && a.bar_cluster == b.bar_cluster &&
+         a.op == b.op && a.async_edge == b.async_edge && a.sync_from == b.sync_from && a.addr == b.addr && a.data == b.data && a.ctrl == b.ctrl && a.text == b.text;
 }
 bool same_shape(const Trace& a, const Trace& b) {
   if (a.events.size() != b.events.size()) return false;

@@ -21,4 +21,18 @@ inline std::optional<MemoryOrder> mbarrier_order(const Instruction& in) {
   return m;
 }
 
+// barrier.cluster.arrive / .wait (ISA 9.7.13.3, 8.9.4 item 3) with the defaults of 9.7.13.3: "If the optional .sem
+// qualifier is absent for barrier.cluster.arrive, .release is assumed by default. If the optional .acquire qualifier
+// is absent for barrier.cluster.wait, .acquire is assumed by default"; the barrier spans the cluster. What the
+// semantics mean (a .relaxed arrive orders nothing before it) is memmodel/models/ptx.cat's `sync-barrier`. nullopt
+// for every other instruction.
+inline std::optional<MemoryOrder> cluster_barrier_order(const Instruction& in) {
+  if (!is_cluster_barrier(in)) return std::nullopt;
+  MemoryOrder m;
+  m.strong = true;
+  m.sem = in.q.semantics.value_or(in.q.has(Flag::arrive) ? MemorySemantics::release : MemorySemantics::acquire);
+  m.scope = Scope::cluster;
+  return m;
+}
+
 }  // namespace ptx::ir

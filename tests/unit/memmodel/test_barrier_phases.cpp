@@ -2,6 +2,7 @@
 // hand from the text: "Operand b specifies the number of threads participating in the barrier", bar.sync waits,
 // bar.arrive does not, and "When a barrier completes ... the barrier is reinitialized so that it can be
 // immediately reused".
+#include "litmus/build/cluster_barrier_cells.hpp"
 #include "litmus/enumerate/barrier_phases.hpp"
 
 #include <doctest/doctest.h>
@@ -67,4 +68,74 @@ TEST_CASE("liveness: orders that leave exactly the marked arrivals waiting") {
   CHECK(got == std::set<BarrierPhasing>{{{0, 1}}});
   // Two threads at a barrier of count 2, one marked: no order leaves it waiting alone.
   CHECK(barrier_phasings({{sync(0, 2)}, {stuck}}, kNoUsers).empty());
+}
+
+// barrier.cluster phases (litmus/build/cluster_barrier_cells.hpp) against ISA 9.7.13.3: "barrier.cluster.wait
+// instruction causes the executing thread to wait for all non-exited threads of the cluster to perform
+// barrier.cluster.arrive"; "Each thread must arrive at the barrier only once before the barrier completes"; 8.9.4
+// item 3: "A barrier.cluster.arrive operation synchronizes with a barrier.cluster.wait operation".
+namespace {
+// A trace of cluster barrier events: 'a' an arrive, 'w' a wait, in program order.
+Trace cluster_trace(const std::string& ops, Trace::End end = Trace::End::done) {
+  Trace tr;
+  for (char c : ops) {
+    TEvent e;
+    e.kind = EvKind::barrier;
+    e.bar_cluster = true;
+    e.bar_arrive = c == 'a';
+    tr.events.push_back(e);
+  }
+  tr.end = end;
+  return tr;
+}
+// The test's threads at (cta, cluster) of gpu 0, their traces numbered one after the other.
+struct ClusterCase {
+  Program p;
+  std::vector<Trace> traces;
+  std::optional<ptxcheck::mm::Rel> run() {
+    std::vector<const Trace*> ptrs;
+    std::vector<int> first;
+    int n = 0;
+    for (const auto& t : traces) ptrs.push_back(&t), first.push_back(n), n += static_cast<int>(t.events.size());
+    return cluster_barrier_syncbar(p, ptrs, first, n);
+  }
+  ClusterCase(std::vector<std::pair<int, int>> places, std::vector<Trace> ts) : traces(std::move(ts)) {
+    for (auto [cta, cluster] : places) {
+      Program::Thread th;
+      th.cta = cta, th.cluster = cluster;
+      p.threads.push_back(th);
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("barrier.cluster: each arrive of a phase pairs with each wait of it, in one cluster only") {
+  // P0 (events 0-3) and P1 (4-7) of cluster 0 arrive and wait twice: phase 0 is {0, 4} -> {1, 5}, phase 1 {2, 6} ->
+  // {3, 7}. P2 (8-9), in cluster 1, pairs with itself alone.
+  ClusterCase c({{0, 0}, {1, 0}, {0, 1}}, {cluster_trace("awaw"), cluster_trace("awaw"), cluster_trace("aw")});
+  const auto r = c.run();
+  REQUIRE(r);
+  std::set<std::pair<int, int>> got;
+  for (int a = 0; a < 10; ++a)
+    for (int b = 0; b < 10; ++b)
+      if (r->has(a, b)) got.emplace(a, b);
+  CHECK(got == std::set<std::pair<int, int>>{{0, 1}, {4, 1}, {0, 5}, {4, 5}, {2, 3}, {6, 3}, {2, 7}, {6, 7}, {8, 9}});
+}
+
+TEST_CASE("barrier.cluster: an exited thread does not hold a wait back; a stuck one does") {
+  // P1 exits without arriving: P0's wait completes with P0's arrival alone.
+  ClusterCase exited({{0, 0}, {1, 0}}, {cluster_trace("aw"), cluster_trace("")});
+  auto r = exited.run();
+  REQUIRE(r);
+  CHECK(r->has(0, 1));
+  // Liveness: P1 stuck (in a spin loop) before arriving. P0's wait cannot have completed, and it can be stuck.
+  ClusterCase held({{0, 0}, {1, 0}}, {cluster_trace("aw"), cluster_trace("", Trace::End::spin)});
+  CHECK_FALSE(held.run());
+  ClusterCase stuck({{0, 0}, {1, 0}}, {cluster_trace("aw", Trace::End::barrier), cluster_trace("", Trace::End::spin)});
+  r = stuck.run();
+  REQUIRE(r);
+  CHECK(r->empty());  // a wait that never completes synchronizes with nothing
+  // With P1 arrived, P0's wait completes: P0 cannot be stuck there.
+  ClusterCase released({{0, 0}, {1, 0}}, {cluster_trace("aw", Trace::End::barrier), cluster_trace("a", Trace::End::spin)});
+  CHECK_FALSE(released.run());
 }

@@ -96,3 +96,105 @@ TEST_CASE("model rules: the answer is the model's") {
   CHECK(t.find("fence.sc.sys") != std::string::npos);
   CHECK(t.find("~exists (P1:%r0 == 1 /\\ P1:%r1 == 0)") != std::string::npos);
 }
+
+namespace {
+// The instruction with the qualifier words `words` (after the opcode) as the PTX front end decodes them.
+ptx::ir::Instruction barrier_instruction(Opcode op, std::vector<std::string> words) {
+  ptx::ir::Instruction in;
+  in.op = op;
+  CHECK(ptx::ir::decode_qualifiers(op, words, in.q).empty());
+  return in;
+}
+}  // namespace
+
+TEST_CASE("model rules: barrier.cluster (ISA 9.7.13.3, 8.9.4 item 3)") {
+  // 9.7.13.3: "If the optional .sem qualifier is absent for barrier.cluster.arrive, .release is assumed by default";
+  // "The optional .relaxed qualifier on barrier.cluster.arrive specifies that there are no memory ordering and
+  // visibility guarantees provided for the memory accesses performed prior to barrier.cluster.arrive".
+  CHECK(race::barrier_arrive_releases(barrier_instruction(Opcode::barrier_, {"cluster", "arrive"})));
+  CHECK(race::barrier_arrive_releases(barrier_instruction(Opcode::barrier_, {"cluster", "arrive", "release", "aligned"})));
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::barrier_, {"cluster", "arrive", "relaxed"})));
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::barrier_, {"cluster", "arrive", "relaxed", "aligned"})));
+  // "If the optional .acquire qualifier is absent for barrier.cluster.wait, .acquire is assumed by default."
+  CHECK(race::barrier_wait_acquires(barrier_instruction(Opcode::barrier_, {"cluster", "wait"})));
+  CHECK(race::barrier_wait_acquires(barrier_instruction(Opcode::barrier_, {"cluster", "wait", "acquire", "aligned"})));
+  // An arrive is no wait and a wait no arrive.
+  CHECK_FALSE(race::barrier_wait_acquires(barrier_instruction(Opcode::barrier_, {"cluster", "arrive"})));
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::barrier_, {"cluster", "wait"})));
+  CHECK(race::model_rules_problem().empty());
+}
+
+TEST_CASE("model rules: mbarrier arrive-on and waits (ISA 8.8 item 1, 9.7.13.15.13, .16)") {
+  // 9.7.13.15.13: "If the .sem qualifier is absent, .release is assumed by default. The .relaxed qualifier does not
+  // provide any memory ordering semantics and visibility guarantees." (8.8: "mbarrier.arrive.release [M]" is a
+  // release operation on M.) The .expect_tx form is an arrive-on too.
+  CHECK(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"arrive", "shared", "b64"})));
+  CHECK(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"arrive", "release", "cluster", "shared::cluster", "b64"})));
+  CHECK(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"arrive", "expect_tx", "release", "cta", "shared::cta", "b64"})));
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"arrive", "relaxed", "cta", "shared", "b64"})));
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"arrive", "expect_tx", "relaxed", "cluster", "shared::cta", "b64"})));
+  // 9.7.13.15.16: "If the .sem qualifier is absent, .acquire is assumed by default. The .relaxed qualifier does not
+  // provide any memory ordering semantics and visibility guarantees." (8.8: "mbarrier.test_wait.acquire [M]".)
+  CHECK(race::barrier_wait_acquires(barrier_instruction(Opcode::mbarrier_, {"test_wait", "shared", "b64"})));
+  CHECK(race::barrier_wait_acquires(barrier_instruction(Opcode::mbarrier_, {"try_wait", "parity", "shared::cta", "b64"})));
+  CHECK(race::barrier_wait_acquires(barrier_instruction(Opcode::mbarrier_, {"try_wait", "acquire", "cluster", "shared::cta", "b64"})));
+  CHECK_FALSE(race::barrier_wait_acquires(barrier_instruction(Opcode::mbarrier_, {"test_wait", "relaxed", "cta", "shared", "b64"})));
+  CHECK_FALSE(race::barrier_wait_acquires(barrier_instruction(Opcode::mbarrier_, {"try_wait", "parity", "relaxed", "cluster", "shared::cta", "b64"})));
+  // Other mbarrier operations are neither: init, expect_tx (9.7.13.15.11: "a relaxed operation").
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"init", "shared", "b64"})));
+  CHECK_FALSE(race::barrier_arrive_releases(barrier_instruction(Opcode::mbarrier_, {"expect_tx", "relaxed", "cta", "shared", "b64"})));
+  CHECK_FALSE(race::barrier_wait_acquires(barrier_instruction(Opcode::mbarrier_, {"arrive", "shared", "b64"})));
+  CHECK(race::model_rules_problem().empty());
+}
+
+namespace {
+// ptx.cat with `from` replaced by `to` (which must occur once), loaded from a temporary copy.
+std::optional<cat::Model> changed_model(const std::string& from, const std::string& to) {
+  const fs::path source = fs::path(PTXCHECK_SOURCE_DIR) / "memmodel/models/ptx.cat";
+  std::stringstream text;
+  text << std::ifstream(source).rdbuf();
+  std::string changed = text.str();
+  const auto at = changed.find(from);
+  REQUIRE(at != std::string::npos);
+  changed.replace(at, from.size(), to);
+  const fs::path copy = fs::temp_directory_path() / "ptxcheck-model-rules-barrier-test.cat";
+  std::ofstream(copy) << changed;
+  std::vector<Diagnostic> diags;
+  auto model = cat::load_model(copy.string(), cat::base_names(), diags);
+  fs::remove(copy);
+  return model;
+}
+}  // namespace
+
+TEST_CASE("model rules: the barrier answers are the model's") {
+  const fs::path source = fs::path(PTXCHECK_SOURCE_DIR) / "memmodel/models/ptx.cat";
+  std::vector<Diagnostic> diags;
+  auto original = cat::load_model(source.string(), cat::base_names(), diags);
+  REQUIRE(original);
+  using Q = race::PatternQuestion;
+  const Q relaxed_arrive{race::PatternSide::release, false, Opcode::barrier_, MemorySemantics::relaxed};
+  const Q default_arrive{race::PatternSide::release, false, Opcode::barrier_, MemorySemantics::weak};
+  // ptx.cat's `sync-barrier` leaves out .relaxed barrier events; without that, a .relaxed arrive synchronizes.
+  auto all_barriers = changed_model("let sync-barrier = ([BAR \\ RLX]; syncbar; [BAR \\ RLX]) & sr", "let sync-barrier = syncbar & sr");
+  REQUIRE(all_barriers);
+  CHECK_FALSE(race::model_answer(relaxed_arrive, *original));
+  CHECK(race::model_answer(relaxed_arrive, *all_barriers));
+  // And with no barrier synchronizing, not even the default arrive does.
+  auto no_barriers = changed_model("let sync-barrier = ([BAR \\ RLX]; syncbar; [BAR \\ RLX]) & sr", "let sync-barrier = 0");
+  REQUIRE(no_barriers);
+  CHECK(race::model_answer(default_arrive, *original));
+  CHECK_FALSE(race::model_answer(default_arrive, *no_barriers));
+  // A .relaxed mbarrier wait is a strong read: with `acquire-pattern` taking relaxed reads as acquire operations, it
+  // acquires.
+  const Q relaxed_wait{race::PatternSide::acquire, false, Opcode::mbarrier_, MemorySemantics::relaxed};
+  auto relaxed_acquires = changed_model("let acquire-pattern = [(R & ACQ) \\ RED]", "let acquire-pattern = [(R & (ACQ | RLX)) \\ RED]");
+  REQUIRE(relaxed_acquires);
+  CHECK_FALSE(race::model_answer(relaxed_wait, *original));
+  CHECK(race::model_answer(relaxed_wait, *relaxed_acquires));
+  // The questions are message-passing tests between two CTAs of one cluster, the asked instruction as written.
+  const std::string t = race::litmus_text(relaxed_arrive);
+  CHECK(t.find("barrier.cluster.arrive.relaxed |") != std::string::npos);
+  CHECK(t.find("@cta 1,cluster 0") != std::string::npos);
+  CHECK(race::litmus_text(default_arrive).find("barrier.cluster.arrive |") != std::string::npos);
+  CHECK(race::litmus_text(relaxed_wait).find("mbarrier.test_wait.parity.relaxed.cluster") != std::string::npos);
+}
