@@ -6,10 +6,6 @@
 #include <utility>
 
 namespace ptxcheck::race {
-namespace {
-using ptx::ir::Nearness;
-constexpr std::array<Nearness, 3> kNearness = {Nearness::same_cta, Nearness::same_cluster, Nearness::same_gpu};
-}  // namespace
 
 const std::optional<std::vector<PathShape>>& KernelCheck::flag_path_shapes(std::uint32_t from, std::uint32_t to) {
   auto it = flag_paths.find({from, to});
@@ -17,7 +13,7 @@ const std::optional<std::vector<PathShape>>& KernelCheck::flag_path_shapes(std::
   return it->second;
 }
 
-// Per place of the consumer (kNearness), whether the model orders b before a through W read by R (OrderQuestion):
+// Per place of the consumer (kPlaces), whether the model orders b before a through W read by R (OrderQuestion):
 // true when no test (one per pair of minimal path shapes) races, false when one does, nullopt when one could not be
 // answered and none races. The structure (b precedes W, a follows R) is the caller's.
 std::array<std::optional<bool>, 3> KernelCheck::model_orders(const OrderQuestion& q, std::string& why) {
@@ -39,8 +35,8 @@ std::array<std::optional<bool>, 3> KernelCheck::model_orders(const OrderQuestion
   for (PathShape& a : acquires)
     if (!q.acquire_prefix.empty() && (a.empty() || a.front() != q.acquire_prefix)) a.insert(a.begin(), q.acquire_prefix);
   const std::vector<ReleaseSide> sides{{*write, *release}};
-  for (std::size_t n = 0; n < kNearness.size(); ++n)
-    out[n] = ordered_in_place(MessageQuestion{q.b_writes, q.a_writes, *write, *read, {}, {}, kNearness[n], q.b_is_write}, sides, acquires, {}, why);
+  for (std::size_t n = 0; n < kPlaces.size(); ++n)
+    out[n] = ordered_in_place(MessageQuestion{q.b_writes, q.a_writes, *write, *read, {}, {}, kPlaces[n], q.b_is_write}, sides, acquires, {}, why);
   return out;
 }
 

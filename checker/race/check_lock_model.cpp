@@ -10,7 +10,6 @@
 namespace ptxcheck::race {
 namespace {
 using ptx::ir::Nearness;
-constexpr std::array<Nearness, 3> kPlaces = {Nearness::same_cta, Nearness::same_cluster, Nearness::same_gpu};
 }  // namespace
 
 // The places another taker of site k's lock may be in: the CTA only for a shared-memory lock (one per CTA) and a

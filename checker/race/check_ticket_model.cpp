@@ -9,8 +9,6 @@
 
 namespace ptxcheck::race {
 namespace {
-constexpr std::array<ptx::ir::Nearness, 3> kNearness = {ptx::ir::Nearness::same_cta, ptx::ir::Nearness::same_cluster,
-                                                         ptx::ir::Nearness::same_gpu};
 // What __threadfence() compiles to (CUDA C++ Programming Guide; nvcc emits fence.sc.gpu): the acquire fence the
 // notes suggest, asked of the model before it is suggested.
 constexpr const char* kThreadFence = "fence.sc.gpu";

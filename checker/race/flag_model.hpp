@@ -24,6 +24,7 @@
 #include "checker/race/cfg.hpp"
 #include "semantics/ir/scope.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,6 +51,11 @@ struct PathBounds {
 // there). nullopt when more than `limit` shapes or a shape of more than `limit` cells would be needed.
 std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, const Cfg& g, std::uint32_t from, std::uint32_t to,
                                               std::size_t limit = 8, const PathBounds& bounds = {});
+
+// The places of the consumer every flag, ticket and lock question is asked in, nearest first: the producer's CTA,
+// another CTA of its cluster, another cluster (8.5: the scopes that include the other thread).
+inline constexpr std::array<ptx::ir::Nearness, 3> kPlaces = {ptx::ir::Nearness::same_cta, ptx::ir::Nearness::same_cluster,
+                                                            ptx::ir::Nearness::same_gpu};
 
 struct MessageQuestion {
   bool b_writes = true, a_writes = false;
