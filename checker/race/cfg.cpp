@@ -1,6 +1,7 @@
 // Basic blocks, loops and post-dominators of a PTX function (see cfg.hpp). nvcc emits reducible control
 // flow; anything else is reported as irreducible rather than analysed.
 #include "checker/race/cfg.hpp"
+#include "checker/race/model_rules.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -103,7 +104,9 @@ bool cta_barrier(const ptx::ir::Instruction& in) {
   const auto b = ptx::ir::cta_barrier_operands(in);
   return b && b->count < 0 && !in.q.has(ptx::ir::Flag::arrive);
 }
-bool separating_cta_barrier(const ptx::ir::Instruction& in) { return in.guard < 0 && cta_barrier(in); }
+bool separating_cta_barrier(const ptx::ir::Instruction& in) {
+  return in.guard < 0 && cta_barrier(in) && barrier_arrive_releases(in) && barrier_wait_acquires(in);
+}
 
 static bool ends_block(const ptx::ir::Instruction& in) {
   return in.op == Opcode::bra_ || in.op == Opcode::ret_ || in.op == Opcode::exit_ || in.op == Opcode::brx_ ||

@@ -66,9 +66,12 @@ std::uint32_t loop_header(const Cfg& g, std::size_t L);
 bool marked_before_first_iteration(const Cfg& g, const std::vector<bool>& marked, std::uint32_t y, bool inclusive);
 
 // A barrier that makes every thread of the CTA wait (bar.sync / barrier.sync / bar.red, without a thread count,
-// ISA 9.7.13.1; a count that is the CTA's was dropped before, barrier_forms.hpp). A guarded barrier may be skipped
-// by the whole CTA, so it is not counted as separating.
+// ISA 9.7.13.1; a count that is the CTA's was dropped before, barrier_forms.hpp): the barriers whose divergence is
+// checked.
 bool cta_barrier(const ptx::ir::Instruction& in);
+// One that ends a barrier interval: a CTA barrier that is not guarded (a guarded one may be skipped by the whole
+// CTA) and that, as the memory model says (model_rules.hpp, ptx.cat's sync-barrier), both releases the thread's
+// accesses before it and acquires for those after it what the other threads' arrivals released.
 bool separating_cta_barrier(const ptx::ir::Instruction& in);
 
 }  // namespace ptxcheck::race

@@ -24,7 +24,10 @@ bool may_synchronize(const ptx::ir::Instruction& in) {
     case ptx::ir::MbarrierOp::wait: return barrier_wait_acquires(in);
     default: return false;  // init, inval, expect_tx, complete_tx, pending_count: no ordering
   }
-  if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !separating_cta_barrier(in) && !warp_barrier(in);
+  // A CTA barrier operation synchronizes when the model says its arrival releases or its wait acquires (8.9.4 item 2).
+  if (ptx::ir::cta_barrier_operands(in))
+    return !separating_cta_barrier(in) && (barrier_arrive_releases(in) || barrier_wait_acquires(in));
+  if (in.op == Opcode::bar_ || in.op == Opcode::barrier_) return !warp_barrier(in);
   return (in.op == Opcode::ld_ || in.op == Opcode::st_ || in.op == Opcode::atom_ || in.op == Opcode::red_) &&
          (acquire_operation(in) || release_operation(in));
 }

@@ -552,8 +552,11 @@ class Detector final : public ptx::interp::Observer {
     auto [it, fresh] = barriers_.try_emplace({t.cta, id});
     Phase& ph = it->second;
     if (fresh) { ph.clock = VectorClock(cta_size_); ph.first = t; ph.first_ins = &ins; }
-    ph.clock.join(ts.clock);
-    ph.tc.join(ts.tc_before);
+    // 8.9.4 item 2, as the model says (model_rules.hpp): what the arrival releases, and whether the thread, if it
+    // waits, acquires what the phase released.
+    if (barrier_arrive_releases(ins)) ph.clock.join(ts.clock);
+    ph.tc.join(ts.tc_before);  // an execution ordering operation (9.7.16.6.3)
+    if (!barrier_wait_acquires(ins)) ph.not_acquiring.push_back(t.id);
     ph.arrived.push_back(t.id);
     // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
     // barrier instruction; a CTA-wide one (no thread count, or the CTA's) reached at two instructions is divergence.
@@ -565,12 +568,14 @@ class Detector final : public ptx::interp::Observer {
     tick(ts, t);
   }
 
-  // 8.9.4 item 2: bar.sync / bar.red / bar.arrive synchronize with the bar.sync / bar.red of the same barrier.
+  // 8.9.4 item 2: bar.sync / bar.red / bar.arrive synchronize with the bar.sync / bar.red of the same barrier (the
+  // model's answers in barrier_arrive).
   void barrier_complete(std::uint64_t cta, std::uint32_t id, const std::vector<ThreadRef>& waiting) override {
     auto it = barriers_.find({cta, id});
     if (it == barriers_.end()) return;
     const Phase& ph = it->second;
     for (const auto& t : waiting) {
+      if (std::find(ph.not_acquiring.begin(), ph.not_acquiring.end(), t.id) != ph.not_acquiring.end()) continue;
       state(t).clock.join(ph.clock);
       state(t).tc_received.join(ph.tc);
     }
@@ -975,6 +980,7 @@ class Detector final : public ptx::interp::Observer {
     VectorClock clock;
     TcgenOrder tc;  // the arriving threads' tcgen05.fence::before_thread_sync (tcgen05_before_thread_sync)
     std::vector<std::uint64_t> arrived;
+    std::vector<std::uint64_t> not_acquiring;  // waiting threads whose operation does not acquire (none with ptx.cat)
     ThreadRef first;
     const ptx::ir::Instruction* first_ins = nullptr;
     std::optional<ThreadRef> other;  // a thread that arrived at another instruction

@@ -92,9 +92,22 @@ std::string mbarrier_text(const PatternQuestion& q) {
                       "~exists (P1:%p == 1 /\\ P1:%r1 == 0)");
 }
 
+// 8.9.4 item 2: two threads of one CTA; the producer writes the data and operates on barrier 1, the consumer operates
+// on it and reads the data. The side not asked about is a bar.sync (a waiting operation, which the ISA makes both
+// release and acquire). Barrier 1 without a thread count: every thread of the CTA, here both.
+std::string cta_barrier_text(const PatternQuestion& q) {
+  const std::string asked = q.arrive ? "bar.cta.arrive 1" : "bar.cta.sync 1";
+  const bool release = q.side == PatternSide::release;
+  return "PTX cta-barrier-question\n{\ndata = 0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+         " st.global.u32 [data], 1 | ;\n" +
+         fmt::format(" {} | {} ;\n", release ? asked : "bar.cta.sync 1", release ? "bar.cta.sync 1" : asked) +
+         " | ld.global.u32 %r1, [data] ;\n~exists (P1:%r1 == 0)\n";
+}
+
 }  // namespace
 
 std::string litmus_text(const PatternQuestion& q) {
+  if (!q.fence && q.op == Opcode::bar_) return cta_barrier_text(q);
   if (!q.fence && q.op == Opcode::barrier_) return cluster_barrier_text(q);
   if (!q.fence && q.op == Opcode::mbarrier_) return mbarrier_text(q);
   // Producer: data, then the release side; consumer: the acquire side, then data. Two CTAs of one GPU, .sys
@@ -151,9 +164,10 @@ struct Answers {
   std::optional<cat::Model> model;
   std::string problem;
   bool loaded = false;
-  // One slot per question (side x fence x flag opcode x semantics): -1 not asked yet, else the answer. Read without
-  // the lock, since the dynamic engine asks at every memory access.
-  std::array<std::atomic<std::int8_t>, 2 * 2 * 5 * 8> by_question;
+  // One slot per question (side x fence x asked operation x semantics): -1 not asked yet, else the answer. Read
+  // without the lock, since the dynamic engine asks at every memory access.
+  static constexpr std::size_t kOperations = 7;  // st or ld, atom, red, barrier.cluster, mbarrier, CTA barrier x arrive
+  std::array<std::atomic<std::int8_t>, 2 * 2 * kOperations * 8> by_question;
   Answers() {
     for (auto& x : by_question) x.store(-1, std::memory_order_relaxed);
   }
@@ -161,8 +175,11 @@ struct Answers {
 
 std::size_t slot_of(const PatternQuestion& q) {
   std::size_t op = 0;
-  if (!q.fence) op = q.op == Opcode::atom_ ? 1 : q.op == Opcode::red_ ? 2 : q.op == Opcode::barrier_ ? 3 : q.op == Opcode::mbarrier_ ? 4 : 0;
-  return ((static_cast<std::size_t>(q.side) * 2 + q.fence) * 5 + op) * 8 + static_cast<std::size_t>(q.sem);
+  if (!q.fence)
+    op = q.op == Opcode::atom_ ? 1 : q.op == Opcode::red_ ? 2 : q.op == Opcode::barrier_ ? 3 : q.op == Opcode::mbarrier_ ? 4
+       : q.op == Opcode::bar_ ? 5 + q.arrive : 0;
+  const std::size_t sem = q.op == Opcode::bar_ && !q.fence ? 0 : static_cast<std::size_t>(q.sem);
+  return ((static_cast<std::size_t>(q.side) * 2 + q.fence) * Answers::kOperations + op) * 8 + sem;
 }
 
 Answers& answers() {
@@ -204,10 +221,13 @@ PatternQuestion operation_question(PatternSide side, const ptx::ir::Instruction&
   return {side, false, op, ptx::ir::access_order(in).sem};
 }
 
-// The question about a barrier.cluster arrive (release side) or wait (acquire side), or an mbarrier arrive-on or
-// test_wait / try_wait; nullopt for any other instruction.
+// The question about a barrier.cluster arrive (release side) or wait (acquire side), an mbarrier arrive-on or
+// test_wait / try_wait, or a CTA barrier operation (either side: each arrives, and the waiting ones wait); nullopt
+// for any other instruction.
 std::optional<PatternQuestion> barrier_question(PatternSide side, const ptx::ir::Instruction& in) {
   const bool release = side == PatternSide::release;
+  if (ptx::ir::cta_barrier_operands(in))
+    return PatternQuestion{side, false, Opcode::bar_, MemorySemantics::weak, in.q.has(ptx::ir::Flag::arrive)};
   const MemorySemantics stated = in.q.semantics.value_or(MemorySemantics::weak);
   if (ptx::ir::is_cluster_barrier(in)) {
     if (in.q.has(ptx::ir::Flag::arrive) != release) return std::nullopt;

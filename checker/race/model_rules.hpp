@@ -25,11 +25,17 @@ enum class PatternSide : std::uint8_t { release, acquire };
 // or mbarrier.test_wait at .cluster scope, on an object of one CTA, by a thread of the other CTA of the cluster
 // (arrive) or of its own CTA (wait). For these `sem` weak stands for "no .sem written": the litmus builder then
 // applies the ISA's default, so the default is asked of the model too.
+// CTA barriers (9.7.13.1, 8.9.4 item 2): `op` bar_ asks about a bar / barrier{.cta} operation between two threads of
+// one CTA, the other side a bar.sync of the same barrier; `arrive` says the asked operation is an arrive (bar.arrive,
+// barrier.arrive), else a waiting one (.sync, and .red, whose memory events are a waiting operation's: 9.7.13.1
+// "The barrier{.cta}.sync and barrier{.cta}.red instruction further guarantees that no new memory access is
+// requested by this thread before the barrier completes"). These have no .sem: `sem` is unused.
 struct PatternQuestion {
   PatternSide side = PatternSide::release;
   bool fence = false;
   ptx::ir::Opcode op = ptx::ir::Opcode::st_;
   ptx::ir::MemorySemantics sem = ptx::ir::MemorySemantics::relaxed;
+  bool arrive = false;
 };
 
 // The litmus test that asks it (herd PTX dialect): `~exists` the message not seen after the flag was.
@@ -53,10 +59,13 @@ bool release_operation(const ptx::ir::Instruction& in);
 bool acquire_operation(const ptx::ir::Instruction& in);
 // 8.9.4 item 3 and 9.7.13.3: a barrier.cluster.arrive whose arrival releases the thread's prior accesses to the
 // waits of its phase; 8.8 item 1 and 9.7.13.15.13: an mbarrier.arrive (with or without .expect_tx) that is a release
-// operation on the object. false for every other instruction.
+// operation on the object; 8.9.4 item 2 and 9.7.13.1: a CTA barrier operation (bar{.cta}.sync / .red / .arrive,
+// barrier{.cta}.*, any name and count) whose arrival releases the thread's prior accesses to the waiting operations
+// of its phase. false for every other instruction (bar.warp.sync: warp_barrier).
 bool barrier_arrive_releases(const ptx::ir::Instruction& in);
 // A barrier.cluster.wait that acquires what its phase's arrivals released; an mbarrier.test_wait / try_wait that is
-// an acquire operation on the object (8.8 item 1, 9.7.13.15.16). false for every other instruction.
+// an acquire operation on the object (8.8 item 1, 9.7.13.15.16); a CTA barrier operation after which the thread's
+// accesses are ordered after what its phase's arrivals released (8.9.4 item 2). false for every other instruction.
 bool barrier_wait_acquires(const ptx::ir::Instruction& in);
 std::string model_rules_problem();  // empty when every answer came from the model (else: notes.hpp model_unanswered)
 

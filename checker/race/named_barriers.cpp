@@ -1,6 +1,7 @@
 #include "checker/race/named_barriers.hpp"
 
 #include "checker/race/barrier_forms.hpp"
+#include "checker/race/model_rules.hpp"
 
 #include <algorithm>
 #include <map>
@@ -15,7 +16,9 @@ using OK = ptx::ir::Operand::Kind;
 // What a path to an instruction has passed of one barrier: no operation, one arrive, one bar.sync, more.
 constexpr std::uint8_t kNone = 1, kArrived = 2, kWaited = 4, kMany = 8;
 
-bool waits(const ptx::ir::Instruction& in) { return !in.q.has(Flag::arrive); }
+// An operation whose thread waits for the barrier to complete (bar.sync, not bar.arrive: 9.7.13.1) and is then
+// ordered after what the phase's arrivals released, as the memory model says (model_rules.hpp, 8.9.4 item 2).
+bool waits(const ptx::ir::Instruction& in) { return !in.q.has(Flag::arrive) && barrier_wait_acquires(in); }
 
 }  // namespace
 
@@ -44,11 +47,12 @@ NamedBarrierPhases find_single_phase_barriers(const ptx::ir::Function& f, const 
     if (name.kind != OK::Immediate) return out;  // a register name may be any barrier's
     ops[name.imm].push_back(i);
     if (in.guard >= 0) broken.emplace(name.imm, "an operation on it is guarded");
+    else if (!barrier_arrive_releases(in)) broken.emplace(name.imm, "the memory model says an operation on it does not release");
     else if (b->count < 0 || !values.is_cta_thread_count(in.operands[static_cast<std::size_t>(b->count)]))
       broken.emplace(name.imm, "an operation on it has a thread count other than the CTA's");
   }
   for (const auto& [name, instrs] : ops) {
-    const bool arrives = std::any_of(instrs.begin(), instrs.end(), [&](std::uint32_t i) { return !waits(f.body[i]); });
+    const bool arrives = std::any_of(instrs.begin(), instrs.end(), [&](std::uint32_t i) { return f.body[i].q.has(Flag::arrive); });
     if (!arrives) continue;  // (a CTA barrier, barrier_forms.hpp, or a partial one)
     const std::string label = "named barrier " + std::to_string(name);
     // ISA 9.7.13.1: "barrier{.cta}.red should not be intermixed with barrier{.cta}.sync or barrier{.cta}.arrive

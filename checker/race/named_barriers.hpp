@@ -7,7 +7,9 @@
 // completes once, when every thread of the CTA has arrived; T1's operation, arrive or sync, synchronizes with T2's
 // sync (8.9.4 item 2), so x precedes y in causality order (8.9.5: program order, synchronizes-with, program order).
 // Nothing orders an access after an arrive (the arriving thread does not wait), nor one before a thread's operation
-// with one after an arrive. A barrier a thread could pass twice (in a loop, or two operations on one path) has
+// with one after an arrive. Which operations release and which acquire is the memory model's answer
+// (model_rules.hpp: barrier_arrive_releases, barrier_wait_acquires); a barrier with an operation the model says does
+// not release is not taken. A barrier a thread could pass twice (in a loop, or two operations on one path) has
 // phases this does not count; one not passed on some path to the kernel's end never completes for the others.
 // Those, named barriers whose counts are not the CTA's, and bar.red mixed with bar.arrive (unpredictable, 9.7.13.1)
 // stay possible orderings (check_ordering.cpp may_synchronize); the operations of the barriers taken are no longer such

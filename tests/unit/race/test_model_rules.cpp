@@ -124,6 +124,26 @@ TEST_CASE("model rules: barrier.cluster (ISA 9.7.13.3, 8.9.4 item 3)") {
   CHECK(race::model_rules_problem().empty());
 }
 
+TEST_CASE("model rules: CTA barriers (ISA 9.7.13.1, 8.9.4 item 2)") {
+  // 9.7.13.1: "The barrier{.cta}.sync or barrier{.cta}.red or barrier{.cta}.arrive instruction guarantees that when
+  // the barrier completes, prior memory accesses requested by this thread are performed relative to all threads
+  // participating in the barrier." Every form releases, bar and barrier{.cta} spellings, .aligned or not.
+  const std::vector<std::pair<Opcode, std::vector<std::string>>> sync = {
+      {Opcode::bar_, {"sync"}}, {Opcode::bar_, {"cta", "sync"}}, {Opcode::barrier_, {"sync"}},
+      {Opcode::barrier_, {"cta", "sync", "aligned"}}, {Opcode::bar_, {"red", "popc", "u32"}},
+      {Opcode::barrier_, {"red", "and", "pred"}}};
+  const std::vector<std::pair<Opcode, std::vector<std::string>>> arrive = {
+      {Opcode::bar_, {"arrive"}}, {Opcode::bar_, {"cta", "arrive"}}, {Opcode::barrier_, {"arrive", "aligned"}}};
+  for (const auto& [op, words] : sync) CHECK(race::barrier_arrive_releases(barrier_instruction(op, words)));
+  for (const auto& [op, words] : arrive) CHECK(race::barrier_arrive_releases(barrier_instruction(op, words)));
+  // "The barrier{.cta}.sync and barrier{.cta}.red instruction further guarantees that no new memory access is
+  // requested by this thread before the barrier completes": they acquire; an arrive does not wait, so nothing orders
+  // the arriving thread's later accesses.
+  for (const auto& [op, words] : sync) CHECK(race::barrier_wait_acquires(barrier_instruction(op, words)));
+  for (const auto& [op, words] : arrive) CHECK_FALSE(race::barrier_wait_acquires(barrier_instruction(op, words)));
+  CHECK(race::model_rules_problem().empty());
+}
+
 TEST_CASE("model rules: mbarrier arrive-on and waits (ISA 8.8 item 1, 9.7.13.15.13, .16)") {
   // 9.7.13.15.13: "If the .sem qualifier is absent, .release is assumed by default. The .relaxed qualifier does not
   // provide any memory ordering semantics and visibility guarantees." (8.8: "mbarrier.arrive.release [M]" is a
@@ -184,6 +204,15 @@ TEST_CASE("model rules: the barrier answers are the model's") {
   REQUIRE(no_barriers);
   CHECK(race::model_answer(default_arrive, *original));
   CHECK_FALSE(race::model_answer(default_arrive, *no_barriers));
+  // The same change takes the CTA barrier's synchronization away (8.9.4 item 2 is ptx.cat's sync-barrier too).
+  const Q cta_sync{race::PatternSide::release, false, Opcode::bar_, MemorySemantics::weak, false};
+  const Q cta_arrive_waits{race::PatternSide::acquire, false, Opcode::bar_, MemorySemantics::weak, true};
+  CHECK(race::model_answer(cta_sync, *original));
+  CHECK_FALSE(race::model_answer(cta_sync, *no_barriers));
+  CHECK_FALSE(race::model_answer(cta_arrive_waits, *original));
+  const std::string cta = race::litmus_text(cta_arrive_waits);
+  CHECK(cta.find("bar.cta.sync 1 | bar.cta.arrive 1 ;") != std::string::npos);
+  CHECK(cta.find("P0@cta 0,gpu 0 | P1@cta 0,gpu 0") != std::string::npos);
   // A .relaxed mbarrier wait is a strong read: with `acquire-pattern` taking relaxed reads as acquire operations, it
   // acquires.
   const Q relaxed_wait{race::PatternSide::acquire, false, Opcode::mbarrier_, MemorySemantics::relaxed};
