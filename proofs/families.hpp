@@ -11,4 +11,5 @@ namespace ptxcheck::proofs {
 std::vector<Theorem> identity_theorems();
 std::vector<Theorem> model_theorems();
 std::vector<Theorem> race_theorems();
+Theorem pipeline_phases_order_theorem();  // race_pipeline.cpp, one of race_theorems
 }  // namespace ptxcheck::proofs

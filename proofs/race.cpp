@@ -215,6 +215,7 @@ std::vector<Theorem> race_theorems() {
        "8-, 16-, 32- and 64-bit counters, every initial content and written value, 2 to 6 CTAs, one reset at each place "
        "or none (120 chains, exhaustive over bit-vectors)",
        ticket_counts_last_block},
+      pipeline_phases_order_theorem(),
   };
 }
 

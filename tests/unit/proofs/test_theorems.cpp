@@ -1,6 +1,8 @@
 // Every registered theorem of proofs/ is run and must be proved within its budget; negative controls show
 // that the same checks refute a false identity with a counterexample (a proof is a test that can fail).
+#include "checker/race/pipeline_order.hpp"
 #include "checker/race/ticket_count.hpp"
+#include "proofs/race_pipeline.hpp"
 #include "proofs/solver.hpp"
 #include "proofs/spec_reference.hpp"
 #include "proofs/theorem.hpp"
@@ -35,7 +37,7 @@ void run_family(const std::string& prefix, std::size_t at_least) {
 TEST_CASE("proofs: mapping theorems" * doctest::skip()) { run_family("mapping.", 6); }
 TEST_CASE("proofs: model theorems" * doctest::skip()) { run_family("model.", 8); }
 
-TEST_CASE("proofs: the race checker's encodings") { run_family("race.", 4); }
+TEST_CASE("proofs: the race checker's encodings") { run_family("race.", 5); }
 
 TEST_CASE("proofs: the ticket count without its add-one condition is refuted") {
   // race.ticket_counts_last_block's claim needs check_tickets.cpp's condition: a run that may write anything (an
@@ -46,6 +48,34 @@ TEST_CASE("proofs: the ticket count without its add-one condition is refuted") {
   CHECK(prove_valid(ctx, claim, Budget{}, {{"initial", initial}, {"written", written}}).verdict == Verdict::refuted);
   const z3::expr kept = ptxcheck::race::ticket_adds_one(initial, written, initial, ctas);
   CHECK(prove_valid(ctx, z3::implies(kept, claim), Budget{}, {{"initial", initial}, {"written", written}}).verdict == Verdict::proved);
+}
+
+TEST_CASE("proofs: the pipeline exploration refutes claims that order too much") {
+  // race.pipeline_phases_order's exploration with the checker's own terms is clean on these pipelines ...
+  CHECK(explore_pipeline(2, 2, 4, 2, ptxcheck::race::pipeline_ordered).empty());
+  // ... with wait bounds one too high (a thread taken to have passed one more wait than it did), a copy is claimed
+  // known before the phase that carries it completes;
+  const PipelineClaim bounds_too_high = [](const z3::expr& xf, const z3::expr& xe, bool async, const z3::expr& yf,
+                                           const z3::expr& ye, const std::array<std::int64_t, 4>& least, std::int64_t stages) {
+    const std::array<std::int64_t, 4> more = {least[0] + 1, least[1] + 1, least[2] + 1, least[3] + 1};
+    return ptxcheck::race::pipeline_ordered(xf, xe, async, yf, ye, more, stages);
+  };
+  CHECK(explore_pipeline(2, 2, 4, 2, bounds_too_high).find("does not know it") != std::string::npos);
+  // ... counting one stage fewer through "empty" (waited_empty(x + S - 1)) claims an order the wait has not given;
+  const PipelineClaim one_stage_short = [](const z3::expr& xf, const z3::expr& xe, bool async, const z3::expr& yf,
+                                           const z3::expr& ye, const std::array<std::int64_t, 4>& least, std::int64_t stages) {
+    return ptxcheck::race::pipeline_ordered(xf, xe, async, yf, ye, least, stages - 1);
+  };
+  CHECK(explore_pipeline(2, 2, 4, 2, one_stage_short).find("does not know it") != std::string::npos);
+  // ... and an async copy read as if in program order (its thread's later arrive on "empty" does not carry it).
+  const PipelineClaim copy_in_program_order = [](const z3::expr& xf, const z3::expr& xe, bool, const z3::expr& yf,
+                                                 const z3::expr& ye, const std::array<std::int64_t, 4>& least, std::int64_t stages) {
+    return ptxcheck::race::pipeline_ordered(xf, xe, false, yf, ye, least, stages);
+  };
+  CHECK(explore_pipeline(2, 2, 4, 2, copy_in_program_order).find("copy of stage") != std::string::npos);
+  // A program that prefetches more stages than there are slots breaks the protocol: its wait on "empty" for stage
+  // S needs every thread's release of stage 0, which no thread reaches first.
+  CHECK(explore_pipeline(2, 2, 4, 3, ptxcheck::race::pipeline_ordered).find("deadlock") != std::string::npos);
 }
 
 TEST_CASE("proofs: an overlap test with the sizes swapped is refuted") {
