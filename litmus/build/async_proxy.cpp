@@ -2,8 +2,10 @@
 #include "litmus/build/async_proxy.hpp"
 
 #include "litmus/build/cell_text.hpp"
+#include "litmus/build/dialect_words.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 #include "memmodel/graph/base_graph.hpp"
+#include "semantics/ops/effect.hpp"
 
 #include <map>
 #include <set>
@@ -11,8 +13,9 @@
 namespace ptxcheck::litmus {
 
 BulkCell bulk_cell(const Instr& in, std::string& why) {
+  const auto cell = cell_opcode(in);
+  if (!cell || ptx::ops::effect_of(cell->op) != ptx::ops::Effect::async_copy) return BulkCell::none;
   const std::string& op = in.opcode;
-  if (op.rfind("cp.", 0) != 0) return BulkCell::none;
   const std::string name = "'" + op + "'";
   if (op == "cp.async.bulk.commit_group") {
     if (!in.operands.empty()) return why = name + " takes no operands", BulkCell::none;
@@ -50,10 +53,26 @@ std::string object_of(const Instr& copy) { return strip_brackets(copy.operands[k
 // A blocking CTA barrier cell (bar.sync / barrier.sync without a thread count), whose every participant's later
 // events are ordered after every participant's earlier ones (ISA 9.7.13.1, 8.9.4 item 2).
 bool blocking_barrier(const Instr& in) {
+  const auto cell = cell_opcode(in);
+  if (!cell || ptx::ops::effect_of(cell->op) != ptx::ops::Effect::barrier) return false;
   const auto w = split_dots(in.opcode);
-  if (w[0] != "bar" && w[0] != "barrier") return false;
   for (const auto& x : w) if (x == "arrive") return false;
   return in.operands.size() <= 2 && in.guard.empty();
+}
+
+// Whether a cell is an event that a complete-tx placed after it in program order would order: a memory access (but
+// the dialect's `ld r, 1`, a move), a fence, an mbarrier or bulk-copy cell, or a barrier that does not block.
+bool orders_memory(const Instr& in) {
+  using ptx::ops::Effect;
+  const auto cell = cell_opcode(in);
+  switch (cell ? ptx::ops::effect_of(cell->op) : Effect::hint) {
+    case Effect::memory:
+      return !(cell->op == ptx::ir::Opcode::ld_ && cell->proxy == mm::Proxy::generic && in.operands.size() > 1 &&
+               is_integer(in.operands[1]));
+    case Effect::fence: case Effect::mbarrier: case Effect::async_copy: return true;
+    case Effect::barrier: return !blocking_barrier(in);
+    default: return false;
+  }
 }
 
 // Whether the events of `copy`'s thread before it (code[0, at)) may stand in program order before its complete-tx.
@@ -75,10 +94,10 @@ bool mbarrier_copy_issue_ok(const Program& p, std::size_t ti, std::size_t at, st
   };
   for (std::size_t k = 0; k < at; ++k) {
     const Instr& in = code[k];
-    const auto w = split_dots(in.opcode);
     std::string ignored;
     const BulkCell kind = bulk_cell(in, ignored);
-    if (w[0] == "mbarrier" && names_object(in)) {
+    const auto cell = cell_opcode(in);
+    if (cell && ptx::ops::effect_of(cell->op) == ptx::ops::Effect::mbarrier && names_object(in)) {
       std::string why_not;
       const auto c = decode_mbarrier_cell(in, why_not);
       if (c && c->op == ptx::ir::MbarrierOp::arrive && c->order.sem == ptx::ir::MemorySemantics::release && in.guard.empty())
@@ -94,10 +113,7 @@ bool mbarrier_copy_issue_ok(const Program& p, std::size_t ti, std::size_t at, st
                          "engine models only for copies on distinct locations", false;
       continue;
     }
-    const bool memory = w[0] == "ld" ? !(in.operands.size() > 1 && is_integer(in.operands[1])) :
-        w[0] == "st" || w[0] == "suld" || w[0] == "sust" || w[0] == "tld" || w[0] == "cold" || w[0] == "atom" ||
-        w[0] == "red" || w[0] == "fence" || w[0] == "membar" || w[0] == "mbarrier" || w[0] == "cp" ||
-        ((w[0] == "bar" || w[0] == "barrier") && !blocking_barrier(in));
+    const bool memory = orders_memory(in);
     if (blocking_barrier(in)) {
       for (std::size_t tj = 0; tj < p.threads.size(); ++tj) {
         bool on_object = false, passes = false;

@@ -3,7 +3,9 @@
 
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/cell_text.hpp"
+#include "litmus/build/dialect_words.hpp"
 #include "litmus/build/mbarrier_counter.hpp"
+#include "semantics/ops/effect.hpp"
 
 #include <map>
 #include <set>
@@ -17,8 +19,9 @@ constexpr std::int64_t kMaxCount = (1 << 20) - 1;
 }  // namespace
 
 std::optional<MbarrierCell> decode_mbarrier_cell(const Instr& in, std::string& why) {
+  if (const auto word = cell_opcode(in); !word || word->op != ptx::ir::Opcode::mbarrier_)
+    return why = "not an mbarrier instruction", std::nullopt;
   auto words = split_dots(in.opcode);
-  if (words[0] != "mbarrier") return why = "not an mbarrier instruction", std::nullopt;
   words.erase(words.begin());
   ptx::ir::Instruction ins;
   ins.op = ptx::ir::Opcode::mbarrier_;
@@ -92,7 +95,8 @@ bool note_mbarrier_objects(const Test& t, Program& p, std::vector<Diagnostic>& d
   };
   for (std::size_t ti = 0; ti < p.threads.size(); ++ti)
     for (const Instr& in : p.threads[ti].code) {
-      const bool mbar = split_dots(in.opcode)[0] == "mbarrier";
+      const auto cell = cell_opcode(in);
+      const bool mbar = cell && ptx::ops::effect_of(cell->op) == ptx::ops::Effect::mbarrier;
       std::string bulk_why;
       // A bulk copy's [mbar] is its complete-tx's object (async_proxy.hpp), its other operands plain accesses.
       const bool copy = bulk_cell(in, bulk_why) == BulkCell::copy_mbarrier;

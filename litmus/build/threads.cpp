@@ -6,6 +6,7 @@
 
 #include "litmus/build/async_proxy.hpp"
 #include "litmus/build/cluster_barrier_cells.hpp"
+#include "litmus/build/dialect_words.hpp"
 #include "litmus/build/mbarrier_cells.hpp"
 #include "litmus/build/mbarrier_counter.hpp"
 #include "memmodel/graph/bulk_copy_events.hpp"
@@ -18,6 +19,7 @@
 #include "semantics/ops/execute.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/compare.hpp"
+#include "semantics/ops/effect.hpp"
 #include "semantics/ops/integer.hpp"
 #include "semantics/ops/logic.hpp"
 #include "semantics/ops/memory_access.hpp"
@@ -30,28 +32,32 @@ namespace ptxcheck::litmus {
 namespace {
 constexpr unsigned kWidth = 64;
 
-// Opcodes the thread runner knows (the dialect's and chapter 8's); anything else is unsupported, named with its
-// location before any trace runs, so unreachable code cannot hide it.
-bool known_opcode(const std::string& op) {
-  static const std::set<std::string> k = {"ld", "st", "suld", "sust", "tld", "cold", "atom", "red", "fence", "membar",
-                                          "bar", "barrier", "beq", "bne", "goto", "b", "bra", "mbarrier", "cp"};
-  if (k.count(op)) return true;
-  const auto as_ptx = ptx::ir::opcode_from_name(op);  // ISA 9.7.1-9.7.9 value instructions: semantics/ops/execute.hpp
-  return as_ptx && ptx::ops::is_value_opcode(*as_ptx);
+// Whether the builder runs cells of this opcode: by its kind of effect (ptx::ops::effect_of), and within a kind
+// the opcodes it models. Anything else is unsupported, named with its location before any trace runs, so unreachable
+// code cannot hide it.
+bool builder_runs(const CellOpcode& c) {
+  using ptx::ir::Opcode;
+  using ptx::ops::Effect;
+  switch (ptx::ops::effect_of(c.op)) {
+    case Effect::value: return true;  // ISA 9.7.1-9.7.9, 9.7.18 (semantics/ops/execute.hpp), form by form in run_value
+    case Effect::memory: return c.op == Opcode::ld_ || c.op == Opcode::st_ || c.op == Opcode::atom_ || c.op == Opcode::red_;
+    case Effect::fence: case Effect::barrier: case Effect::mbarrier: return true;  // chapter 8's, form by form
+    case Effect::async_copy: return true;  // the bulk copies of async_proxy.hpp (bulk_cell refuses the rest)
+    case Effect::control: return c.op == Opcode::bra_;  // and the dialect's branches (dialect_words.hpp)
+    case Effect::multimem: case Effect::address: case Effect::tensormap: case Effect::texture: case Effect::warp:
+    case Effect::cluster_launch_control: case Effect::matrix: case Effect::stack: case Effect::hint: return false;
+  }
+  return false;
 }
-// The PTX opcode a memory cell is (the dialect's suld/tld/cold read like ld, sust writes like st); nullopt for others.
-std::optional<ptx::ir::Opcode> access_opcode(const std::string& op) {
-  if (op == "ld" || op == "suld" || op == "tld" || op == "cold") return ptx::ir::Opcode::ld_;
-  if (op == "st" || op == "sust") return ptx::ir::Opcode::st_;
-  if (op == "atom") return ptx::ir::Opcode::atom_;
-  if (op == "red") return ptx::ir::Opcode::red_;
-  return std::nullopt;
+// Where a memory cell's operands are, as semantics/ops/memory_access.hpp places them for the PTX instruction it is (a
+// cell's qualifiers move no operand but .cas's c, which comes after the address and b); nullopt for other cells.
+std::optional<ptx::ops::MemoryAccessForm> cell_access(const CellOpcode& c) {
+  if (ptx::ops::effect_of(c.op) != ptx::ops::Effect::memory) return std::nullopt;
+  return ptx::ops::memory_access(c.op, ptx::ir::Qualifiers{});
 }
-// Where the cell's operands are, as semantics/ops/memory_access.hpp places them for the PTX instruction (a cell's
-// qualifiers move no operand but .cas's c, which comes after the address and b).
-std::optional<ptx::ops::MemoryAccessForm> cell_access(const std::string& op) {
-  const auto as_ptx = access_opcode(op);
-  return as_ptx ? ptx::ops::memory_access(*as_ptx, ptx::ir::Qualifiers{}) : std::nullopt;
+// mbarrier.init / expect_tx / complete_tx name the object first ([a], n); arrive and the waits after d (9.7.13.15).
+bool mbarrier_object_first(const std::vector<std::string>& parts) {
+  return parts.size() > 1 && (parts[1] == "init" || parts[1] == "expect_tx" || parts[1] == "complete_tx");
 }
 }  // namespace
 
@@ -113,31 +119,30 @@ bool build_program(const Test& t, Program& p, std::vector<Diagnostic>& diags) {
   // Locations used by instructions but not declared start at 0 (herd convention).
   for (auto& th : p.threads)
     for (auto& in : th.code) {
-      auto parts = split_dots(in.opcode);
-      const std::string& op = parts[0];
-      if (!known_opcode(op)) {
+      const auto parts = split_dots(in.opcode);
+      const auto cell = cell_opcode(in);
+      if (!cell || !builder_runs(*cell)) {
         diags.push_back(make_diagnostic(t.text, t.file, in.offset, "unsupported instruction '" + in.opcode + "'"));
         return false;
       }
       // Selectors and `-` belong to the video instructions (ISA 9.7.18), which run_value checks operand by operand.
-      const auto ptx_op = ptx::ir::opcode_from_name(op);
-      const bool video = ptx_op && ptx::ir::video_kind(*ptx_op) != ptx::ir::VideoKind::none;
+      const bool video = ptx::ir::video_kind(cell->op) != ptx::ir::VideoKind::none;
       for (std::size_t k = 0; k < in.operands.size() && !video; ++k)
         if ((k < in.selects.size() && !in.selects[k].empty()) || (k < in.minus.size() && in.minus[k])) {
           diags.push_back(make_diagnostic(t.text, t.file, in.offset, "'" + in.opcode + "': only video instructions take operand selectors or '-' (ISA 9.7.18)"));
           return false;
         }
-      const auto access = cell_access(op);
+      const auto effect = ptx::ops::effect_of(cell->op);
+      const auto access = cell_access(*cell);
       if (access && access->address < in.operands.size()) {
         auto n = strip_brackets(in.operands[access->address]);
         if (!is_integer(n) && !(n.size() > 1 && n[0] == 'r' && is_integer(n.substr(1))) && !p.vloc_of.count(n)) add_phys(n);
       }
-      if (op == "cp")  // a bulk copy's [dst], [src]{, size, [mbar]} (async_proxy.hpp)
+      if (effect == ptx::ops::Effect::async_copy)  // a bulk copy's [dst], [src]{, size, [mbar]} (async_proxy.hpp)
         for (std::size_t k = 0; k < in.operands.size(); ++k)
           if (auto n = strip_brackets(in.operands[k]); k != 2 && !is_integer(n) && !p.vloc_of.count(n)) add_phys(n);
-      if (op == "mbarrier" && in.operands.size() >= 2) {  // the object: [addr] first for init / expect_tx / complete_tx
-        const bool object_first = parts.size() > 1 && (parts[1] == "init" || parts[1] == "expect_tx" || parts[1] == "complete_tx");
-        const auto n = strip_brackets(in.operands[object_first ? 0 : 1]);
+      if (effect == ptx::ops::Effect::mbarrier && in.operands.size() >= 2) {  // the object
+        const auto n = strip_brackets(in.operands[mbarrier_object_first(parts) ? 0 : 1]);
         if (!p.vloc_of.count(n)) add_phys(n);
       }
     }
@@ -191,30 +196,35 @@ struct Runner {
   std::vector<std::set<std::string>> used_later{};  // per pc: registers some instruction from pc on may read
   std::vector<char> is_head{};
   void uses(const Instr& in, std::set<std::string>& gen, std::string& def, std::vector<int>& succ, int pc) {
-    auto parts = split_dots(in.opcode);
-    const std::string& op = parts[0];
+    using ptx::ops::Effect;
+    const auto parts = split_dots(in.opcode);
+    const auto cell = cell_opcode(in);
     auto& o = in.operands;
     auto reg_from = [&](std::size_t k) { for (; k < o.size(); ++k) if (is_reg(o[k])) gen.insert(o[k]); };
     bool falls_through = true;
     auto target = [&](const std::string& l) { auto it = th.labels.find(l); if (it != th.labels.end()) succ.push_back(it->second); };
-    if (const auto access = cell_access(op)) {  // d = *a / *a = b / d = *a, *a = op(*a, b{, c})
-      if (access->returns_value() && static_cast<std::size_t>(access->destination) < o.size()) def = o[static_cast<std::size_t>(access->destination)];
-      if (access->source >= 0) reg_from(static_cast<std::size_t>(access->source));
-    } else if (const auto as_ptx = ptx::ir::opcode_from_name(op); as_ptx && ptx::ops::is_value_opcode(*as_ptx)) {
-      if (!o.empty()) def = o[0];  // run_value's destination, read operands after it
-      reg_from(1);
-    }
-    else if (op == "beq" || op == "bne") {
-      if (o.size() >= 2) { if (is_reg(o[0])) gen.insert(o[0]); if (is_reg(o[1])) gen.insert(o[1]); }
-      if (o.size() >= 3) target(o[2]);
-    } else if (op == "goto" || op == "b" || op == "bra") {
-      if (!o.empty()) target(o[0]);
-      falls_through = !in.guard.empty();
-    } else if (op == "bar" || op == "barrier") reg_from(0);
-    else if (op == "mbarrier") {  // init / expect_tx / complete_tx [a], n; arrive / waits d, [a], operand{, hint}
-      const bool object_first = parts.size() > 1 && (parts[1] == "init" || parts[1] == "expect_tx" || parts[1] == "complete_tx");
-      if (!object_first && !o.empty() && o[0] != "_") def = o[0];
-      reg_from(object_first ? 1 : 2);
+    switch (cell ? ptx::ops::effect_of(cell->op) : Effect::hint) {
+      case Effect::memory: {  // d = *a / *a = b / d = *a, *a = op(*a, b{, c})
+        const auto access = cell_access(*cell);
+        if (access->returns_value() && static_cast<std::size_t>(access->destination) < o.size()) def = o[static_cast<std::size_t>(access->destination)];
+        if (access->source >= 0) reg_from(static_cast<std::size_t>(access->source));
+        break;
+      }
+      case Effect::value:
+        if (!o.empty()) def = o[0];  // run_value's destination, read operands after it
+        reg_from(1);
+        break;
+      case Effect::control:  // beq / bne a, b, L read a and b and may fall through; bra / goto L only when guarded
+        if (cell->branch && o.size() >= 2) { if (is_reg(o[0])) gen.insert(o[0]); if (is_reg(o[1])) gen.insert(o[1]); }
+        target(branch_target(in, *cell));
+        falls_through = cell->branch.has_value() || !in.guard.empty();
+        break;
+      case Effect::barrier: reg_from(0); break;
+      case Effect::mbarrier:  // init / expect_tx / complete_tx [a], n; arrive / waits d, [a], operand{, hint}
+        if (!mbarrier_object_first(parts) && !o.empty() && o[0] != "_") def = o[0];
+        reg_from(mbarrier_object_first(parts) ? 1 : 2);
+        break;
+      default: break;
     }
     if (!in.guard.empty()) { gen.insert(in.guard); def.clear(); }  // a guarded write may not happen
     if (falls_through) succ.push_back(pc + 1);
@@ -495,17 +505,15 @@ struct Runner {
 
   // ld / suld / tld / cold of a location: one branch per value the location may hold (values[loc]).
 
-  void run_load(State& s, const Instr& in, const std::vector<std::string>& parts, int pc) {
-    const std::string& op = parts[0];
+  void run_load(State& s, const Instr& in, const CellOpcode& cell, const std::vector<std::string>& parts, int pc) {
     auto& ops = in.operands;
-    Quals q = quals(in, parts, ptx::ir::Opcode::ld_);
+    Quals q = quals(in, parts, cell.op);
     if (error) return;
     const std::string& dst = ops[static_cast<std::size_t>(q.access.destination)];
     int vl = vloc(in, ops[q.access.address]);
     if (error) return;
-    Proxy px = op == "suld" ? Proxy::surface : op == "tld" ? Proxy::texture : op == "cold" ? Proxy::constant : Proxy::generic;
     if (q.sem == Sem::release || q.sem == Sem::acq_rel || q.sem == Sem::sc) return fail(in, "unsupported load semantics in '" + in.opcode + "'");
-    TEvent e = mem_event(s, EvKind::read, q, px, vl, in);
+    TEvent e = mem_event(s, EvKind::read, q, cell.proxy, vl, in);
     int idx = static_cast<int>(s.events.size());
     const auto& vals = values[e.loc];
     if (compact && vals.size() > 1 && !used_later[pc + 1].count(dst)) {
@@ -527,8 +535,8 @@ struct Runner {
     }
   }
   // st / sust: a write of operand b to the location at [a]; false (after failing) when unsupported.
-  bool run_store(State& s, const Instr& in, const std::vector<std::string>& parts) {
-    Quals q = quals(in, parts, ptx::ir::Opcode::st_);
+  bool run_store(State& s, const Instr& in, const CellOpcode& cell, const std::vector<std::string>& parts) {
+    Quals q = quals(in, parts, cell.op);
     if (error) return false;
     int vl = vloc(in, in.operands[q.access.address]);
     if (error) return false;
@@ -536,25 +544,20 @@ struct Runner {
       fail(in, "unsupported store semantics in '" + in.opcode + "'");
       return false;
     }
-    TEvent e = mem_event(s, EvKind::write, q, parts[0] == "sust" ? Proxy::surface : Proxy::generic, vl, in);
+    TEvent e = mem_event(s, EvKind::write, q, cell.proxy, vl, in);
     e.value = concrete(value(s, in.operands[static_cast<std::size_t>(q.access.source)], e.data));
     s.events.push_back(e);
     return true;
   }
   // atom / red: a read of each value the location may hold, and the write ISA 9.7.13.5 computes from it
   // (semantics/ops/atomic.hpp); a failed CAS is a read only.
-  void run_rmw(State& s, const Instr& in, const std::vector<std::string>& parts, int pc) {
-    const std::string& op = parts[0];
+  void run_rmw(State& s, const Instr& in, const CellOpcode& cell, const std::vector<std::string>& parts, int pc) {
     auto& ops = in.operands;
-    auto need = [&](std::size_t n) {
-      if (ops.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
-      return !error;
-    };
-    Quals q = quals(in, parts, *access_opcode(op));
+    Quals q = quals(in, parts, cell.op);
     if (error) return;
     const ptx::ops::MemoryAccessForm& m = q.access;  // atom d, [a], b{, c}; red [a], b (9.7.13.5-6)
     const bool cas = m.swap >= 0;
-    if (!need(m.operands)) return;
+    if (!need_operands(in, m.operands)) return;
     int vl = vloc(in, ops[m.address]);
     if (error) return;
     const auto sems = mm::rmw_sems(q.sem);
@@ -823,8 +826,7 @@ struct Runner {
     }
   }
   // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported.
-  bool fence_event(State& s, const Instr& in, const std::vector<std::string>& parts) {
-    const std::string& op = parts[0];
+  bool fence_event(State& s, const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode fop) {
     TEvent e;
     e.kind = EvKind::fence;
     e.ctrl = s.ctrl;
@@ -851,7 +853,6 @@ struct Runner {
     } else {
       // ISA 9.7.13.4 through semantics/ir/memory_order.hpp: .acq_rel when .sem is absent, membar = fence.sc.
       bool negate = false;
-      const ptx::ir::Opcode fop = op == "membar" ? ptx::ir::Opcode::membar_ : ptx::ir::Opcode::fence_;
       auto q = decode(in, parts, fop, negate);
       if (!q) return false;
       const auto m = ptx::ir::fence_order(fop, *q);
@@ -889,131 +890,132 @@ struct Runner {
     return true;
   }
 
+  // What a step leaves to do: the pc to go on at in the same state, or kStop (the rest of the trace was run by a
+  // recursive call per read value, was cut, or failed).
+  static constexpr int kStop = -1;
+
   void run(State s, int pc) {
     if (error) return;
     while (pc < static_cast<int>(th.code.size())) {
       if (is_head[pc]) s.heads[pc] = head_of(s, pc);
       const Instr& in = th.code[pc];
-      auto parts = split_dots(in.opcode);
-      const std::string& op = parts[0];
-      auto& ops = in.operands;
-      auto need = [&](std::size_t n) {
-        if (ops.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
-        return !error;
-      };
+      const auto cell = cell_opcode(in);
+      if (!cell || !builder_runs(*cell)) return fail(in, "unsupported instruction '" + in.opcode + "'");
       // `@p` / `@!p` (ISA 9.7: the instruction executes when the predicate holds). A guarded branch makes
       // everything after it control dependent, taken or not; another guarded instruction only itself.
       guard_ctrl.clear();
       if (!in.guard.empty()) {
         std::set<int> deps;
         bool on = (concrete(value(s, in.guard, deps)) != 0) != in.guard_negated;
-        if (op == "bra") s.ctrl.insert(deps.begin(), deps.end());
+        if (ptx::ops::effect_of(cell->op) == ptx::ops::Effect::control) s.ctrl.insert(deps.begin(), deps.end());
         else guard_ctrl = deps;
         if (!on) { ++pc; continue; }
       }
-      if (const auto access = cell_access(op); access && access->kind == ptx::ops::AccessKind::load) {
-        if (!need(access->operands)) return;
-        const std::string& a = ops[access->address];
-        if (op == "ld" && is_integer(a)) {  // `ld r, 1`: the dialect's move of an immediate
-          set_reg(s, ops[static_cast<std::size_t>(access->destination)], d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(a))), {});
-          ++pc;
-          continue;
-        }
-        return run_load(s, in, parts, pc);
-      }
-      if (const auto access = cell_access(op); access && access->kind == ptx::ops::AccessKind::store) {
-        if (!need(access->operands) || !run_store(s, in, parts)) return;
-        ++pc;
-        continue;
-      }
-      if (op == "atom" || op == "red") return run_rmw(s, in, parts, pc);
-      if (op == "mbarrier") return run_mbarrier(s, in, pc);
-      if (op == "cp") return run_bulk_cell(s, in, pc);
-      if (op == "fence" || op == "membar") {
-        if (!fence_event(s, in, parts)) return;
-        ++pc;
-        continue;
-      }
-      if (op == "barrier" && parts.size() > 1 && parts[1] == "cluster") {
-        if (!run_cluster_barrier(s, in, pc)) return;
-        ++pc;
-        continue;
-      }
-      if (op == "bar" || op == "barrier") {
-        bool ok = parts.size() >= 2;
-        bool arrive = false;
-        for (std::size_t i = 1; i < parts.size(); ++i) {
-          if (parts[i] == "arrive") arrive = true;
-          else if (parts[i] != "cta" && parts[i] != "sync" && parts[i] != "aligned") ok = false;
-        }
-        if (!ok) return fail(in, "unsupported barrier '" + in.opcode + "'");
-        if (ops.empty() || ops.size() > 3) return fail(in, "'" + in.opcode + "' expects 1 to 3 operands");
-        TEvent e;
-        e.kind = EvKind::barrier;
-        e.sem = mm::barrier_sem(arrive);  // ISA 9.7.13.1 (base_graph.hpp)
-        e.bar_arrive = arrive;
-        e.scope = Scope::cta;
-        e.ctrl = s.ctrl;
-        e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
-        e.text = in.opcode;
-        std::set<int> deps;
-        e.bar_id = static_cast<int>(concrete(value(s, ops[0], deps)));
-        // Dialect: `bar.cta.sync id[, instance[, count]]` (corpus Barrier/ and Manual/barrier-*-id tests), and
-        // `bar.cta.arrive` with the same operands.
-        if (ops.size() >= 2) e.bar_instance = static_cast<int>(concrete(value(s, ops[1], deps)));
-        if (ops.size() >= 3) e.bar_count = static_cast<int>(concrete(value(s, ops[2], deps)));
-        s.events.push_back(e);
-        // Liveness: a waiting barrier may never complete (ISA 9.7.13.1: bar.sync waits for the count of threads).
-        if (stuck && !arrive) emit_stuck(s, Trace::End::barrier, pc, s.events.size());
-        ++pc;
-        continue;
-      }
-      // Arithmetic, comparison, logic, mov, prmt, cvt (ISA 9.7.1-9.7.9): the PTX instruction the cell is, run by the
-      // interpreter's dispatcher on the cell's values.
-      if (const auto as_ptx = ptx::ir::opcode_from_name(op); as_ptx && ptx::ops::is_value_opcode(*as_ptx)) {
-        if (!run_value(s, in, parts, *as_ptx)) return;
-        ++pc;
-        continue;
-      }
-      if (op == "beq" || op == "bne" || op == "goto" || op == "b" || op == "bra") {
-        std::string target;
-        bool taken = true;
-        if (op == "goto" || op == "b" || op == "bra") {
-          if (op == "bra" && !(parts.size() == 1 || (parts.size() == 2 && parts[1] == "uni")))
-            return fail(in, "unsupported instruction '" + in.opcode + "'");
-          if (!need(1)) return;
-          target = ops[0];
-        } else {
-          if (!need(3)) return;
-          std::set<int> deps;
-          z3::expr a = value(s, ops[0], deps), b = value(s, ops[1], deps);
-          auto c = ptx::ops::compare_int(d, op == "beq" ? ptx::ir::CompareOp::eq : ptx::ir::CompareOp::ne, false, a, b);
-          taken = concrete(c) == 1;
-          s.ctrl.insert(deps.begin(), deps.end());
-          target = ops[2];
-        }
-        if (!taken) { ++pc; continue; }
-        auto it = th.labels.find(target);
-        if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'");
-        const int repeats = it->second <= pc ? repeating_iteration(s, it->second) : 0;
-        if (repeats > 0 && stuck) emit_stuck(s, Trace::End::spin, it->second, s.heads[it->second].events);
-        if (repeats == 1) return;  // see "Spin-loop reduction"
-        if (it->second <= pc && ++s.visits[it->second] > unroll) {
-          // The writes so far happen in every execution that runs on past the bound: they feed the value sets.
-          complete_pending_copies(s);
-          Trace tr;
-          tr.cut = true;
-          tr.events = s.events;
-          out.push_back(std::move(tr));
-          return;
-        }
-        pc = it->second;
-        continue;
-      }
-      return fail(in, "unsupported instruction '" + in.opcode + "'");
+      pc = step(s, in, *cell, pc);
+      if (pc == kStop) return;
     }
     complete_pending_copies(s);
     out.push_back(finished(s));
+  }
+  // One cell, by its kind of effect (ptx::ops::effect_of, the switch the interpreter and the race encoder use).
+  int step(State& s, const Instr& in, const CellOpcode& cell, int pc) {
+    using ptx::ops::Effect;
+    const auto parts = split_dots(in.opcode);
+    switch (ptx::ops::effect_of(cell.op)) {
+      case Effect::memory: return step_memory(s, in, cell, parts, pc);
+      // Arithmetic, comparison, logic, mov, prmt, cvt (ISA 9.7.1-9.7.9), video (9.7.18): the PTX instruction the
+      // cell is, run by the interpreter's dispatcher on the cell's values.
+      case Effect::value: return run_value(s, in, parts, cell.op) ? pc + 1 : kStop;
+      case Effect::fence: return fence_event(s, in, parts, cell.op) ? pc + 1 : kStop;
+      case Effect::barrier: return step_barrier(s, in, cell, parts, pc);
+      case Effect::mbarrier: return run_mbarrier(s, in, pc), kStop;
+      case Effect::async_copy: return run_bulk_cell(s, in, pc), kStop;
+      case Effect::control: return step_branch(s, in, cell, parts, pc);
+      case Effect::multimem: case Effect::address: case Effect::tensormap: case Effect::texture: case Effect::warp:
+      case Effect::cluster_launch_control: case Effect::matrix: case Effect::stack: case Effect::hint: break;
+    }
+    fail(in, "unsupported instruction '" + in.opcode + "'");  // (build_program refused these already)
+    return kStop;
+  }
+  bool need_operands(const Instr& in, std::size_t n) {
+    if (in.operands.size() != n) fail(in, "'" + in.opcode + "' expects " + std::to_string(n) + " operands");
+    return !error;
+  }
+  // ld / st / atom / red, and the dialect's loads and stores through other proxies (dialect_words.hpp).
+  int step_memory(State& s, const Instr& in, const CellOpcode& cell, const std::vector<std::string>& parts, int pc) {
+    const auto access = cell_access(cell);
+    if (access->kind == ptx::ops::AccessKind::load) {
+      if (!need_operands(in, access->operands)) return kStop;
+      const std::string& a = in.operands[access->address];
+      if (cell.proxy == Proxy::generic && is_integer(a)) {  // `ld r, 1`: the dialect's move of an immediate
+        set_reg(s, in.operands[static_cast<std::size_t>(access->destination)], d.lit(kWidth, static_cast<std::uint64_t>(std::stoll(a))), {});
+        return pc + 1;
+      }
+      return run_load(s, in, cell, parts, pc), kStop;
+    }
+    if (access->kind == ptx::ops::AccessKind::store)
+      return need_operands(in, access->operands) && run_store(s, in, cell, parts) ? pc + 1 : kStop;
+    return run_rmw(s, in, cell, parts, pc), kStop;
+  }
+  // bar / barrier (ISA 9.7.13.1) and barrier.cluster (9.7.13.3).
+  int step_barrier(State& s, const Instr& in, const CellOpcode& cell, const std::vector<std::string>& parts, int pc) {
+    if (cell.op == ptx::ir::Opcode::barrier_ && parts.size() > 1 && parts[1] == "cluster")
+      return run_cluster_barrier(s, in, pc) ? pc + 1 : kStop;
+    const auto& ops = in.operands;
+    bool ok = parts.size() >= 2;
+    bool arrive = false;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i] == "arrive") arrive = true;
+      else if (parts[i] != "cta" && parts[i] != "sync" && parts[i] != "aligned") ok = false;
+    }
+    if (!ok) return fail(in, "unsupported barrier '" + in.opcode + "'"), kStop;
+    if (ops.empty() || ops.size() > 3) return fail(in, "'" + in.opcode + "' expects 1 to 3 operands"), kStop;
+    TEvent e;
+    e.kind = EvKind::barrier;
+    e.sem = mm::barrier_sem(arrive);  // ISA 9.7.13.1 (base_graph.hpp)
+    e.bar_arrive = arrive;
+    e.scope = Scope::cta;
+    e.ctrl = s.ctrl;
+    e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
+    e.text = in.opcode;
+    std::set<int> deps;
+    e.bar_id = static_cast<int>(concrete(value(s, ops[0], deps)));
+    // Dialect: `bar.cta.sync id[, instance[, count]]` (corpus Barrier/ and Manual/barrier-*-id tests), and
+    // `bar.cta.arrive` with the same operands.
+    if (ops.size() >= 2) e.bar_instance = static_cast<int>(concrete(value(s, ops[1], deps)));
+    if (ops.size() >= 3) e.bar_count = static_cast<int>(concrete(value(s, ops[2], deps)));
+    s.events.push_back(e);
+    // Liveness: a waiting barrier may never complete (ISA 9.7.13.1: bar.sync waits for the count of threads).
+    if (stuck && !arrive) emit_stuck(s, Trace::End::barrier, pc, s.events.size());
+    return pc + 1;
+  }
+  // bra{.uni} L (ISA 9.7.12.1) and the dialect's goto / b L and compare-and-branch beq / bne a, b, L.
+  int step_branch(State& s, const Instr& in, const CellOpcode& cell, const std::vector<std::string>& parts, int pc) {
+    if (cell.op != ptx::ir::Opcode::bra_ || !(parts.size() == 1 || (parts.size() == 2 && parts[1] == "uni")))
+      return fail(in, "unsupported instruction '" + in.opcode + "'"), kStop;
+    if (!need_operands(in, cell.branch ? 3 : 1)) return kStop;
+    if (cell.branch) {
+      std::set<int> deps;
+      const z3::expr a = value(s, in.operands[0], deps), b = value(s, in.operands[1], deps);
+      s.ctrl.insert(deps.begin(), deps.end());
+      if (concrete(ptx::ops::compare_int(d, *cell.branch, false, a, b)) != 1) return pc + 1;
+    }
+    const std::string target = branch_target(in, cell);
+    auto it = th.labels.find(target);
+    if (it == th.labels.end()) return fail(in, "unknown label '" + target + "'"), kStop;
+    const int repeats = it->second <= pc ? repeating_iteration(s, it->second) : 0;
+    if (repeats > 0 && stuck) emit_stuck(s, Trace::End::spin, it->second, s.heads[it->second].events);
+    if (repeats == 1) return kStop;  // see "Spin-loop reduction"
+    if (it->second <= pc && ++s.visits[it->second] > unroll) {
+      // The writes so far happen in every execution that runs on past the bound: they feed the value sets.
+      complete_pending_copies(s);
+      Trace tr;
+      tr.cut = true;
+      tr.events = s.events;
+      out.push_back(std::move(tr));
+      return kStop;
+    }
+    return it->second;
   }
   Trace finished(State& s) {
     Trace tr;
@@ -1039,11 +1041,9 @@ struct Runner {
 bool has_backward_jump(const Program::Thread& th) {
   for (std::size_t pc = 0; pc < th.code.size(); ++pc) {
     const Instr& in = th.code[pc];
-    const std::string op = split_dots(in.opcode)[0];
-    if (op != "beq" && op != "bne" && op != "goto" && op != "b" && op != "bra") continue;
-    const std::string& target = (op == "beq" || op == "bne") ? (in.operands.size() >= 3 ? in.operands[2] : "")
-                                                              : (in.operands.empty() ? "" : in.operands[0]);
-    auto it = th.labels.find(target);
+    const auto cell = cell_opcode(in);
+    if (!cell || ptx::ops::effect_of(cell->op) != ptx::ops::Effect::control) continue;
+    auto it = th.labels.find(branch_target(in, *cell));
     if (it != th.labels.end() && it->second <= static_cast<int>(pc)) return true;
   }
   return false;
@@ -1065,8 +1065,11 @@ bool has_blocking_code(const Program& p) {
   for (auto& th : p.threads) {
     if (has_backward_jump(th)) return true;
     for (const Instr& in : th.code) {
-      auto parts = split_dots(in.opcode);
-      if ((parts[0] == "bar" || parts[0] == "barrier") && std::find(parts.begin(), parts.end(), "arrive") == parts.end()) return true;
+      const auto cell = cell_opcode(in);
+      const auto parts = split_dots(in.opcode);
+      if (cell && ptx::ops::effect_of(cell->op) == ptx::ops::Effect::barrier &&
+          std::find(parts.begin(), parts.end(), "arrive") == parts.end())
+        return true;
     }
   }
   return false;

@@ -31,9 +31,11 @@ ptxcheck_unit_test(NAME litmus_barriers
 # A measuring tool (not a test): engine_times MODEL.cat JOBS symbolic|explicit FILE...
 add_executable(engine_times ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/engine_times.cpp)
 target_link_libraries(engine_times PRIVATE ptxcheck_litmus)
-# The litmus trace builder's compact traces (reads left free), against the traces listed one by one.
+# The litmus trace builder's compact traces (reads left free), against the traces listed one by one; its dialect's
+# opcode words against the ISA's text and its refusal of the kinds of effect it does not run.
 ptxcheck_unit_test(NAME litmus_traces
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_compact_traces.cpp
+          ${CMAKE_CURRENT_SOURCE_DIR}/unit/memmodel/test_dialect_words.cpp
   LIBS ptxcheck_litmus)
 # ISA 8.5 scope inclusion against Table 21 by hand, and the litmus engines' reading of it (thread places, incl and
 # sr, message passing at each scope); tests/unit/race/test_scope.cpp checks the race checker against the same table.
