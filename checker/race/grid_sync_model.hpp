@@ -24,7 +24,7 @@
 // CTA's add precedes that one in coherence order as an atomic, whose chain of atomics (8.9.2, observation order item
 // 4: rf; rmw) the model follows as it follows the two-CTA chain. What the two-CTA test asks (the chain from b's CTA's
 // add to a's CTA's read) is then the N-CTA chain less the other CTAs' adds in the middle of it.
-// (GridQuestionTest in tests/unit/race/test_grid_sync_model.cpp asks three CTAs too.)
+// (tests/unit/race/test_grid_sync_model.cpp asks three CTAs too: ordered, and racing with a relaxed add.)
 #pragma once
 
 #include "checker/race/flag_model.hpp"
