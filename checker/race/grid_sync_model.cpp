@@ -10,8 +10,7 @@ namespace {
 
 constexpr const char* kFlipped = "2147483648";  // W's top bit (0x80000000)
 
-// What the first CTA adds (cooperative_groups' sync_grids: 0x80000000 - (expected - 1)); every other CTA adds 1.
-std::string added_value(int cta, int ctas) { return cta == 0 ? std::to_string(0x80000000LL - (ctas - 1)) : "1"; }
+std::string added_value(int cta, int ctas) { return std::to_string(grid_sync_addend(cta, ctas)); }
 
 // One thread's column: b before the first barrier (when `b`), its cells between the barriers, a after the second
 // (when `a`). An adding thread computes into r8 whether W's top bit differs from what its add returned (r0) after
@@ -51,6 +50,8 @@ std::vector<std::string> thread_cells(const GridQuestion& q, int cta, bool adds,
 }
 
 }  // namespace
+
+std::int64_t grid_sync_addend(int cta, int ctas) { return cta == 0 ? 0x80000000LL - (ctas - 1) : 1; }
 
 std::string grid_litmus(const GridQuestion& q) {
   std::vector<std::vector<std::string>> columns;

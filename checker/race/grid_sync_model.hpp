@@ -24,17 +24,22 @@
 // CTA's add precedes that one in coherence order as an atomic, whose chain of atomics (8.9.2, observation order item
 // 4: rf; rmw) the model follows as it follows the two-CTA chain. What the two-CTA test asks (the chain from b's CTA's
 // add to a's CTA's read) is then the N-CTA chain less the other CTAs' adds in the middle of it.
-// (tests/unit/race/test_grid_sync_model.cpp asks three CTAs too: ordered, and racing with a relaxed add.)
+// (tests/unit/race/test_grid_sync_model.cpp checks the partial sums of grid_sync_addend for 2 to 12 CTAs, and asks
+// three CTAs too: ordered, and racing with a relaxed add.)
 #pragma once
 
 #include "checker/race/flag_model.hpp"
 #include "checker/race/grid_sync.hpp"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace ptxcheck::race {
+
+// What CTA `cta` of `ctas` adds to W: the first 0x80000000 - (ctas - 1), every other 1 (cooperative_groups' sync_grids).
+std::int64_t grid_sync_addend(int cta, int ctas);
 
 struct GridQuestion {
   std::string add;  // the atom's cell on W: `{d}` its destination, `{v}` the value it adds

@@ -181,3 +181,17 @@ TEST_CASE("grid sync model: the checker reports a grid sync the model does not o
   CHECK(text.find("atom.add.relaxed.gpu.u32 r0, [W], 2147483647") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("grid sync model: W's top bit flips with the last add and no earlier (the counting two CTAs stand for)") {
+  // Every set of CTAs whose adds have landed (any order gives the same 32-bit sum, 9.7.13.5's .u32 add wraps): the
+  // sum has the top bit exactly when the set is all of them, whatever the grid's size.
+  for (int ctas = 2; ctas <= 12; ++ctas)
+    for (unsigned landed = 0; landed < (1u << ctas); ++landed) {
+      std::uint32_t w = 0;
+      for (int c = 0; c < ctas; ++c)
+        if (landed & (1u << c)) w += static_cast<std::uint32_t>(race::grid_sync_addend(c, ctas));
+      CAPTURE(ctas);
+      CAPTURE(landed);
+      CHECK(((w & 0x80000000u) != 0) == (landed == (1u << ctas) - 1));
+    }
+}
