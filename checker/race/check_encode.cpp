@@ -69,13 +69,7 @@ KernelCheck::KernelCheck(const ptx::ir::Module& m, const ptx::ir::Function& kern
   if (T1.fresh_symbols != T2.fresh_symbols)
     res.unknown_reasons.push_back("internal: the two threads' encodings differ in shape (" + std::to_string(T1.fresh_symbols) +
                                   " and " + std::to_string(T2.fresh_symbols) + " symbols)");
-  grid_syncs = find_grid_syncs(f, prep.cfg);
-  for (const auto& gs : grid_syncs) {
-    grid_ends.insert(gs.end);
-    grid_counter.insert(gs.counter.begin(), gs.counter.end());
-    res.notes.push_back(note::grid_sync(where_of(m, f.body[gs.begin]).text()));
-  }
-  if (!grid_syncs.empty()) an_grid.emplace(f, prep.cfg, [&](std::uint32_t i) { return grid_ends.count(i) > 0; });
+  settle_grid_syncs();
   locks =
       find_critical_sections(f, prep, T1, [&](std::uint32_t i, std::uint32_t j) { return !an.same_interval(i, j); });
   for (const auto& site : locks.sites) {

@@ -33,7 +33,7 @@ KernelCheck::PairResult KernelCheck::check_pair(std::size_t i, std::size_t j, bo
   const Access& a = T1.accesses[i];
   const Access& b = T2.accesses[j];
   if (never_conflict(a, b)) return PairResult::done;
-  if (grid_counter.count(a.instr) || grid_counter.count(b.instr)) return PairResult::done;  // the driver's memory
+  if (grid_workspace.count(a.instr) || grid_workspace.count(b.instr)) return PairResult::done;  // the driver's memory
   const std::vector<Position> &pa = positions_of[i], &pb = positions_of[j];
   if (an_grid && !any_same_interval(*an_grid, pa, pb)) return PairResult::done;  // ordered by a grid synchronisation
   if (always_morally_strong(a, b)) return PairResult::done;

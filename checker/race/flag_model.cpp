@@ -35,12 +35,12 @@ std::optional<std::string> cell_opcode(const ptx::ir::Instruction& in) {
   return s;
 }
 
-// A memory access as a cell on `location`: its destination `dest`, its data operands 1.
+// A memory access as a cell on `location`: its destination `dest`, its data operands `value`.
 std::optional<std::string> access_cell(const ptx::ir::Instruction& in, const ptx::ops::MemoryAccessForm& m, const std::string& location,
-                                       const std::string& dest) {
+                                       const std::string& dest, const std::string& value = "1") {
   const auto op = cell_opcode(in);
   if (!op || m.operands == 0) return std::nullopt;
-  std::vector<std::string> ops(m.operands, "1");
+  std::vector<std::string> ops(m.operands, value);
   ops[m.address] = "[" + location + "]";
   if (m.destination >= 0) ops[static_cast<std::size_t>(m.destination)] = dest;
   std::string text = *op;
@@ -72,6 +72,13 @@ std::optional<std::string> path_cell(const ptx::ir::Instruction& in) {
   const auto m = ptx::ops::memory_access(in);
   if (!m || !m->order.strong || m->asynchronous) return std::nullopt;
   return access_cell(in, *m, "other", "{d}");
+}
+
+std::optional<std::string> memory_cell(const ptx::ir::Instruction& in, const std::string& location, const std::string& dest,
+                                       const std::string& value) {
+  const auto m = ptx::ops::memory_access(in);
+  if (!m || m->count != 1 || m->asynchronous) return std::nullopt;
+  return access_cell(in, *m, location, dest, value);
 }
 
 std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write) {
@@ -162,9 +169,10 @@ namespace {
 struct Models {
   std::mutex mutex;
   bool loaded = false;
-  std::optional<cat::Model> all, racy;  // ptx-race.cat; the same with `message-race` non-empty
+  std::optional<cat::Model> all;  // ptx-race.cat
+  std::map<std::string, cat::Model> racy;  // the same with the named relation non-empty
   std::string problem;
-  std::map<std::string, std::pair<std::optional<bool>, std::string>> answers;  // by test text
+  std::map<std::pair<std::string, std::string>, std::pair<std::optional<bool>, std::string>> answers;  // by relation, test text
 };
 
 Models& models() {
@@ -172,37 +180,42 @@ Models& models() {
   return m;
 }
 
-std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string& text, litmus::Engine engine) {
+std::pair<std::optional<bool>, std::string> answer(Models& m, const std::string& text, const std::string& relation, litmus::Engine engine,
+                                                   const std::string& none) {
   if (!m.loaded) {
     m.loaded = true;
     std::vector<std::string> errors;
     m.all = litmus::load_named_model((proofs_models_dir() / "ptx-race.cat").string(), errors);
-    if (m.all) m.racy = litmus_compile::with_nonempty_axiom(*m.all, "message-race");
-    else m.problem = "proofs/models/ptx-race.cat could not be loaded" + (errors.empty() ? std::string() : ": " + errors.front());
+    if (!m.all) m.problem = "proofs/models/ptx-race.cat could not be loaded" + (errors.empty() ? std::string() : ": " + errors.front());
   }
   if (!m.all) return {std::nullopt, m.problem};
-  const litmus::Result all = run_model_question(text, "message-pair.litmus", *m.all, engine);
+  auto racy = m.racy.find(relation);
+  if (racy == m.racy.end()) racy = m.racy.emplace(relation, litmus_compile::with_nonempty_axiom(*m.all, relation)).first;
+  const litmus::Result all = run_model_question(text, "race-question.litmus", *m.all, engine);
   if (all.result != "holds" && all.result != "fails") return {std::nullopt, all.result + ": " + all.reason};
-  if (all.positive == 0) return {std::nullopt, "no execution in which R reads W"};
-  const litmus::Result racy = run_model_question(text, "message-pair.litmus", *m.racy, engine);
-  if (racy.result != "holds" && racy.result != "fails") return {std::nullopt, racy.result + ": " + racy.reason};
-  return {racy.positive > 0, ""};
+  if (all.positive == 0) return {std::nullopt, none};
+  const litmus::Result r = run_model_question(text, "race-question.litmus", racy->second, engine);
+  if (r.result != "holds" && r.result != "fails") return {std::nullopt, r.result + ": " + r.reason};
+  return {r.positive > 0, ""};
 }
 }  // namespace
 
-std::optional<bool> message_races(const MessageQuestion& q, std::string& why) {
-  const std::string text = message_litmus(q);
+std::optional<bool> race_question(const std::string& text, const std::string& relation, litmus::Engine engine, const std::string& none,
+                                  std::string& why) {
   Models& m = models();
   std::lock_guard<std::mutex> lock(m.mutex);
-  auto it = m.answers.find(text);
-  if (it == m.answers.end()) {
-    // The explicit engine builds every candidate graph: quick on two threads, minutes on a lock's three (their RMWs'
-    // coherence orders); the symbolic engine answers those in milliseconds (both engines agree on the litmus suites).
-    const auto engine = q.middle ? litmus::Engine::symbolic : litmus::Engine::explicit_;
-    it = m.answers.emplace(text, answer(m, text, engine)).first;
-  }
+  const auto key = std::make_pair(relation, text);
+  auto it = m.answers.find(key);
+  if (it == m.answers.end()) it = m.answers.emplace(key, answer(m, text, relation, engine, none)).first;
   why = it->second.second;
   return it->second.first;
+}
+
+std::optional<bool> message_races(const MessageQuestion& q, std::string& why) {
+  // The explicit engine builds every candidate graph: quick on two threads, minutes on a lock's three (their RMWs'
+  // coherence orders); the symbolic engine answers those in milliseconds (both engines agree on the litmus suites).
+  const auto engine = q.middle ? litmus::Engine::symbolic : litmus::Engine::explicit_;
+  return race_question(message_litmus(q), "message-race", engine, "no execution in which R reads W", why);
 }
 
 std::optional<bool> ordered_in_place(MessageQuestion q, const std::vector<ReleaseSide>& releases, const std::vector<PathShape>& acquires,

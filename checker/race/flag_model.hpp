@@ -22,6 +22,7 @@
 #pragma once
 
 #include "checker/race/cfg.hpp"
+#include "litmus/enumerate/enumerate.hpp"
 #include "semantics/ir/scope.hpp"
 
 #include <array>
@@ -39,6 +40,11 @@ using PathShape = std::vector<std::string>;  // a path's cells in program order;
 std::optional<std::string> path_cell(const ptx::ir::Instruction& in);
 // The cell of the flag's write W (value 1) or read R (into r0) on `flag`; nullopt when it cannot be written as one.
 std::optional<std::string> flag_cell(const ptx::ir::Instruction& in, bool write);
+
+// The cell of a one-location, synchronous memory instruction on `location`: its destination `dest`, every data
+// operand `value`; nullopt when it cannot be written as one. (flag_cell is this on `flag` with value 1.)
+std::optional<std::string> memory_cell(const ptx::ir::Instruction& in, const std::string& location, const std::string& dest,
+                                       const std::string& value = "1");
 
 // Where the paths of path_shapes may go (a lock's questions, lock_model.cpp): at `edge.first` only on to
 // `edge.second` (the branch taken when the lock was taken), and nowhere past a `stops` instruction (another release).
@@ -81,6 +87,13 @@ std::string message_litmus(const MessageQuestion& q);
 // the test could not be answered (`why` says why: no ptx-race.cat, a cell the litmus builder refuses, no execution
 // in which R reads W). Answers are kept per test text for the process (thread-safe).
 std::optional<bool> message_races(const MessageQuestion& q, std::string& why);
+
+// Any race question (grid_sync_model.hpp too): whether the litmus test `text` has a consistent execution under
+// ptx-race.cat that satisfies its condition and in which the model's relation `relation` is non-empty. nullopt when
+// it could not be answered (`why`; `none` when no consistent execution satisfies the condition). Answers are kept
+// per relation and text for the process (thread-safe).
+std::optional<bool> race_question(const std::string& text, const std::string& relation, litmus::Engine engine, const std::string& none,
+                                  std::string& why);
 
 // b's side of a question: a write W and the minimal shapes of the paths from b to it.
 struct ReleaseSide {

@@ -1,10 +1,10 @@
 // Recognition of the cooperative-groups grid synchronisation (see grid_sync.hpp): between two CTA barriers, with
-// every path into the code between them coming through the first, nothing but register work, one release add
-// to the workspace word and acquire loads of it in a loop.
+// every path into the code between them coming through the first, nothing but register work, fences, one add to the
+// workspace word and loads of it in a loop. Whether these order anything (their semantics, scopes, fences) is the
+// memory model's answer (grid_sync_model.hpp), not this file's.
 #include "checker/race/grid_sync.hpp"
 
 #include "checker/race/encode.hpp"
-#include "checker/race/model_rules.hpp"
 #include "checker/race/strength.hpp"
 #include "semantics/ops/memory_access.hpp"
 
@@ -59,11 +59,6 @@ std::vector<bool> envreg_registers(const ptx::ir::Function& f) {
   return derived;
 }
 
-// The operation's scope includes every thread of the grid (ISA 8.5; one GPU).
-bool wide(const ptx::ir::Instruction& in, bool atomic) {
-  return scope_includes(strength_of(in, atomic).scope, Nearness::same_gpu);
-}
-
 }  // namespace
 
 bool reads_envreg(const ptx::ir::Function& f) {
@@ -103,27 +98,27 @@ std::vector<GridSync> find_grid_syncs(const ptx::ir::Function& f, const Cfg& g) 
       for (auto s : succ(i)) todo.push_back(s);
     }
     if (!ok || ends.size() != 1 || region.empty()) continue;
-    GridSync gs{first, *ends.begin(), {}};
+    GridSync gs{first, *ends.begin(), 0, {}};
     // One way in: every instruction of the region, and the second barrier, is entered from the region or the first.
     for (auto i : region) for (auto p : pred(i)) if (p != first && !region.count(p)) ok = false;
     for (auto p : pred(gs.end)) if (!region.count(p)) ok = false;
-    // Nothing but register work and the counter: one release add, acquire loads in a loop, one address.
+    // Nothing but register work, fences and the counter: one add, loads in a loop, one address (the address operand:
+    // ops::memory_access). Their semantics and scopes, and the fences', are left to the model.
     int adds = 0, loads = 0;
     std::optional<std::pair<int, std::int64_t>> address;
     for (auto i : region) {
       if (!ok) break;
       const auto& in = f.body[i];
-      if (register_only(in.op)) continue;
-      // (A release add and acquire loads: model_rules.hpp; the address operand: ops::memory_access.)
+      if (register_only(in.op) || memory_fence(in)) continue;
       const auto m = ptx::ops::memory_access(in);
-      const bool add = m && m->kind == ptx::ops::AccessKind::read_modify_write && in.q.atom_op == ptx::ir::AtomOp::add &&
-                       wide(in, true) && release_operation(in);
-      const bool load = m && m->kind == ptx::ops::AccessKind::load && acquire_operation(in) && wide(in, false) && in_loop(i);
+      const bool add = m && m->kind == ptx::ops::AccessKind::read_modify_write && in.q.atom_op == ptx::ir::AtomOp::add;
+      const bool load = m && m->kind == ptx::ops::AccessKind::load && in_loop(i);
       const Operand* a = m ? m->address_of(in) : nullptr;
       if (!(add || load) || !a || a->kind != Operand::Kind::Address || a->base_kind != Operand::BaseKind::Register ||
           a->reg < 0 || !workspace[static_cast<std::size_t>(a->reg)]) { ok = false; break; }
       if (address && *address != std::make_pair(static_cast<int>(a->reg), a->offset)) { ok = false; break; }
       address = std::make_pair(static_cast<int>(a->reg), a->offset);
+      if (add) gs.add = i;
       adds += add;
       loads += load;
       gs.counter.push_back(i);

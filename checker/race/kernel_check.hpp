@@ -108,6 +108,7 @@ struct KernelCheck {
   void check_barrier_divergence();   // check_barriers.cpp
   void check_mbarrier_inits();       // check_barriers.cpp
   void check_grid_sync_divergence(); // check_barriers.cpp
+  void settle_grid_syncs();          // check_grid_sync.cpp: which grid syncs the model says order (the constructor)
   void settle_locks();               // check_locks.cpp
   void index_objects();              // check_overlap.cpp
   void place_accesses();             // check_positions.cpp
@@ -140,8 +141,9 @@ struct KernelCheck {
   Launch launch;
   ThreadEncoding T1, T2;
   Analysis an_warp, an_subwarp;
-  std::vector<GridSync> grid_syncs;
-  std::set<std::uint32_t> grid_ends, grid_counter;
+  std::vector<GridSync> grid_syncs;                  // recognised (their divergence is checked)
+  std::set<std::uint32_t> grid_workspace;            // their accesses of W: the driver's memory, never in a race pair
+  std::set<std::uint32_t> grid_ends, grid_counter;   // of those the model says order (W's accesses no other ordering)
   std::optional<Analysis> an_grid;
   CriticalSections locks;
   // Each site's lock address in either thread, looked up once (the pair loop reads them for every pair).

@@ -111,7 +111,15 @@ inline std::string named_barrier_warp_divergence(int name, bool diverge, const s
 inline std::string named_barrier_rejected(const std::string& why) { return why + "; its operations are taken as possible orderings"; }
 inline std::string grid_sync(const std::string& at) {
   return "cooperative-groups grid synchronisation at " + at +
-         " taken as a barrier of the whole grid (the driver's grid workspace counter, %envreg; a cooperative launch)";
+         " taken as a barrier of the whole grid: the memory model orders it (proofs/models/ptx-race.cat, docs/race/grid-sync.md); "
+         "taken as given: the driver's grid workspace counter (%envreg), written by nothing else, and a cooperative launch";
+}
+// A recognised grid synchronisation the model does not order (`answered`: it found a race; else it could not answer).
+inline std::string grid_sync_not_ordered(const std::string& at, bool answered, const std::string& why) {
+  return "cooperative-groups grid synchronisation at " + at + " not taken as an ordering: " +
+         (answered ? "the memory model finds that it does not order accesses before it before those after it in another CTA ("
+                   : "the memory model did not answer whether it orders (") +
+         why + "; docs/race/grid-sync.md)";
 }
 
 // ---- values one per CTA (check_prepare.cpp)

@@ -9,6 +9,7 @@ ptxcheck_unit_test(NAME race
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_differential.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_model_rules.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_flag_model.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_grid_sync_model.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/race/test_scope.cpp
   LIBS ptxcheck_race)
 # The engines against each other on generated kernels (test_differential.cpp), a test of its own.
