@@ -123,6 +123,18 @@ std::optional<std::vector<PathShape>> path_shapes(const ptx::ir::Function& f, co
   return out;
 }
 
+std::string litmus_rows(const std::vector<std::vector<std::string>>& columns) {
+  std::size_t rows = 0;
+  for (const auto& c : columns) rows = std::max(rows, c.size());
+  std::string text;
+  for (std::size_t row = 0; row < rows; ++row) {
+    std::string line;
+    for (const auto& c : columns) line += (line.empty() ? " " : " | ") + (row < c.size() ? c[row] : std::string());
+    text += line + " ;\n";
+  }
+  return text;
+}
+
 std::string message_litmus(const MessageQuestion& q) {
   std::vector<std::string> producer, middle, consumer;
   int next_register = 2;  // r0: R's value; r1: a's
@@ -154,14 +166,7 @@ std::string message_litmus(const MessageQuestion& q) {
   columns.push_back(consumer);
   const std::size_t reader = columns.size() - 1;
   header += fmt::format(" | P{}@{},gpu 0 ;\n", reader, place(q.nearness, 1));
-  std::string text = "PTX message-pair\n{\ndata = 0; flag = 0; other = 0;\n}\n" + header;
-  std::size_t rows = 0;
-  for (const auto& c : columns) rows = std::max(rows, c.size());
-  for (std::size_t row = 0; row < rows; ++row) {
-    std::string line;
-    for (const auto& c : columns) line += (line.empty() ? " " : " | ") + (row < c.size() ? c[row] : std::string());
-    text += line + " ;\n";
-  }
+  const std::string text = "PTX message-pair\n{\ndata = 0; flag = 0; other = 0;\n}\n" + header + litmus_rows(columns);
   return text + (q.middle ? "exists (P1:r0 == 1 /\\ P2:r0 == 1)\n" : "exists (P1:r0 == 1)\n");
 }
 

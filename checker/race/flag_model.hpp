@@ -83,6 +83,10 @@ struct MessageQuestion {
 // are those in which R read W's 1 and b and a race.
 std::string message_litmus(const MessageQuestion& q);
 
+// A test's body from its threads' cells, one column per thread: a row per step, cells separated by `|`, each row
+// ended by `;` (a thread with fewer cells leaves its column empty).
+std::string litmus_rows(const std::vector<std::vector<std::string>>& columns);
+
 // The model's answer: true when b and a race in some execution (not ordered), false when in none; nullopt when
 // the test could not be answered (`why` says why: no ptx-race.cat, a cell the litmus builder refuses, no execution
 // in which R reads W). Answers are kept per test text for the process (thread-safe).

@@ -64,14 +64,7 @@ std::string grid_litmus(const GridQuestion& q) {
     }
   // CTAs without a cluster each run in an implicit cluster of their own (ISA 2.2.2): the farthest CTAs of one GPU,
   // which share the fewest scopes (8.5), so the fewest orderings.
-  std::string text = "PTX grid-sync\n{\ndata = 0; W = 0;\n}\n" + header + " ;\n";
-  std::size_t rows = 0;
-  for (const auto& c : columns) rows = std::max(rows, c.size());
-  for (std::size_t row = 0; row < rows; ++row) {
-    std::string line;
-    for (const auto& c : columns) line += (line.empty() ? " " : " | ") + (row < c.size() ? c[row] : std::string());
-    text += line + " ;\n";
-  }
+  const std::string text = "PTX grid-sync\n{\ndata = 0; W = 0;\n}\n" + header + " ;\n" + litmus_rows(columns);
   // The adding thread of a's CTA is column 2 * a_cta.
   return text + fmt::format("exists (P{}:r8 == {})\n", 2 * q.a_cta, kFlipped);
 }
