@@ -158,6 +158,12 @@ std::string matrix_unsupported_reason(const Instruction& ins) {
   if (ins.op == ir::Opcode::tcgen05_ && kind_of(ins) == Kind::cp)
     return "tcgen05.cp: ISA 9.7.16.9.2 does not say which shared-memory layout the descriptor describes for a shape, "
            "which lanes .4x256b fills, or which half each .warpx2 warp receives; its decompression is in figures only";
+  if (ins.op == ir::Opcode::tcgen05_ && ins.q.has_word("sp"))
+    return ir::opcode_text(ins) + ": the layout of the sparsity metadata in Tensor Memory and the sub-columns the sparsity "
+           "selector picks (ISA 9.7.16.10.8.4-10) are given in Figures 262-267 only";
+  if (ins.op == ir::Opcode::tcgen05_ && ins.q.has_word("ashift"))
+    return ir::opcode_text(ins) + ": ISA 9.7.16.10.9 says .ashift \"shifts the rows of the A matrix down by one row, except for "
+           "the last row in the Tensor Memory\" but not what the first row then holds, nor whether Tensor Memory itself changes";
   if (ins.q.has_word("block_scale"))
     return ir::opcode_text(ins) + ": the scale-factor layouts of block scaling (ISA " +
            (ins.op == ir::Opcode::tcgen05_ ? "9.7.16.10.7, Figures 231-242" : "9.7.14.3, Figures 43-45") + ") are given in figures only";

@@ -721,7 +721,7 @@ TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and th
 
 // tcgen05.cp (9.7.16.9.2) in every shape and block-scaled MMAs are refused with the reason the text gives (it does not
 // define the copy's shared-memory layout per shape, nor the scale-factor layouts, in words): `coverage --why` prints it.
-TEST_CASE("tcgen05.cp and .block_scale: refused, with the reason") {
+TEST_CASE("tcgen05.cp, .block_scale, .sp and .ashift: refused, with the reason") {
   auto refusal = [](const std::string& line) {
     const std::string text = ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n"
                              ".reg .b32 %r<12>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;\n" + line + "\nret;\n}\n";
@@ -739,6 +739,10 @@ TEST_CASE("tcgen05.cp and .block_scale: refused, with the reason") {
     CHECK(refusal(form).find("tcgen05.cp: ISA 9.7.16.9.2 does not say") == 0);
   }
   CHECK(refusal("tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;").find("Figures 231-242") != std::string::npos);
+  // 9.7.16.10.8.4-10: the sparsity metadata's Tensor Memory layout is shown only in Figures 262-267; 9.7.16.10.9 gives
+  // .ashift one sentence that leaves the first row open.
+  CHECK(refusal("tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%r3], %r2, %p1;").find("Figures 262-267 only") != std::string::npos);
+  CHECK(refusal("tcgen05.mma.cta_group::1.kind::tf32.ashift [%r1], [%r3], %rd2, %r2, %p1;").find("not what the first row then holds") != std::string::npos);
 }
 
 // The dynamic race checker on the same kernel (docs/race/async-proxy.md): the MMA reads shared memory in the async
