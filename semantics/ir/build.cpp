@@ -28,7 +28,7 @@ struct OpcodeInfo {
   const char* group;
 };
 constexpr OpcodeInfo kOpcodes[] = {
-#define PTX_OPCODE(name, min_ops, max_ops, group) {#name, min_ops, max_ops, #group},
+#define PTX_OPCODE(name, min_ops, max_ops, group, effect) {#name, min_ops, max_ops, #group},
 #include "semantics/ir/opcodes.def"
 #undef PTX_OPCODE
 };
@@ -1150,7 +1150,7 @@ std::pair<unsigned, unsigned> opcode_operand_range(Opcode op) {
 
 OpcodeGroup opcode_group(Opcode op) {
   static constexpr OpcodeGroup kGroups[] = {
-#define PTX_OPCODE(name, min_ops, max_ops, group) OpcodeGroup::group##_,
+#define PTX_OPCODE(name, min_ops, max_ops, group, effect) OpcodeGroup::group##_,
 #include "semantics/ir/opcodes.def"
 #undef PTX_OPCODE
   };

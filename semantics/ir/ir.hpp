@@ -16,7 +16,7 @@
 namespace ptx::ir {
 
 enum class Opcode : std::uint16_t {
-#define PTX_OPCODE(name, min_ops, max_ops, group) name##_,
+#define PTX_OPCODE(name, min_ops, max_ops, group, effect) name##_,
 #include "semantics/ir/opcodes.def"
 #undef PTX_OPCODE
 };

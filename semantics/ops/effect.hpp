@@ -3,12 +3,13 @@
 // on bytes and lanes, the race encoder as symbolic accesses, the litmus builder as events); the meaning inside a kind
 // is defined once in semantics/ops (execute.hpp for values, memory_access.hpp and atomic.hpp for memory, warp.hpp
 // for lane exchange) or semantics/ir (fence_order, mbarrier_order, cta_barrier_operands).
-// Every opcode of semantics/ir/opcodes.def that is not listed here is a value instruction; test_effect.cpp checks
-// that against ops::is_value_opcode for every row, so a new opcode must be placed.
+// Each opcode's kind is a column of semantics/ir/opcodes.def, so a new opcode is placed where it is declared;
+// test_effect.cpp checks the column against ISA 9.7's grouping and sections.
 #pragma once
 
 #include "semantics/ir/ir.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ptx::ops {
@@ -34,31 +35,14 @@ enum class Effect : std::uint8_t {
                  // cache-policy value)
 };
 
+// The `effect` column of semantics/ir/opcodes.def, one row per opcode.
 inline Effect effect_of(ir::Opcode op) {
-  using O = ir::Opcode;
-  switch (op) {
-    case O::ld_: case O::ldu_: case O::st_: case O::atom_: case O::red_: return Effect::memory;
-    case O::multimem_: return Effect::multimem;
-    case O::cvta_: case O::isspacep_: case O::mapa_: case O::getctarank_: return Effect::address;
-    case O::cp_: return Effect::async_copy;
-    case O::tensormap_: return Effect::tensormap;
-    case O::tex_: case O::tld4_: case O::txq_: case O::istypep_: case O::suld_: case O::sust_: case O::sured_: case O::suq_:
-      return Effect::texture;
-    case O::bra_: case O::brx_: case O::call_: case O::ret_: case O::exit_: case O::trap_: return Effect::control;
-    case O::membar_: case O::fence_: return Effect::fence;
-    case O::bar_: case O::barrier_: return Effect::barrier;
-    case O::shfl_: case O::vote_: case O::match_: case O::activemask_: case O::redux_: case O::elect_: return Effect::warp;
-    case O::mbarrier_: return Effect::mbarrier;
-    case O::clusterlaunchcontrol_: return Effect::cluster_launch_control;
-    case O::mma_: case O::wmma_: case O::ldmatrix_: case O::stmatrix_: case O::movmatrix_: case O::wgmma_: case O::tcgen05_:
-      return Effect::matrix;
-    case O::alloca_: case O::stacksave_: case O::stackrestore_: return Effect::stack;
-    case O::nanosleep_: case O::prefetch_: case O::prefetchu_: case O::applypriority_: case O::discard_: case O::pmevent_:
-    case O::brkpt_: case O::griddepcontrol_: case O::setmaxnreg_: case O::createpolicy_:
-      return Effect::hint;
-    default: break;
-  }
-  return Effect::value;
+  static constexpr Effect kEffects[] = {
+#define PTX_OPCODE(name, min_ops, max_ops, group, effect) Effect::effect,
+#include "semantics/ir/opcodes.def"
+#undef PTX_OPCODE
+  };
+  return kEffects[static_cast<std::size_t>(op)];
 }
 
 }  // namespace ptx::ops

@@ -4,6 +4,8 @@
 // `ptxcheck coverage` ask these functions; none keeps its own list.
 #pragma once
 
+#include "semantics/ops/effect.hpp"
+
 #include "semantics/ir/ir.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/float.hpp"
@@ -153,15 +155,8 @@ inline bool exotic_type(ir::ScalarType s) {
 // Instructions whose only effect is on the executing thread's registers and whose value is a function of their
 // operands: ISA 9.7.1-9.7.8 (integer, float, comparison, logic), mov and prmt (9.7.9.10, 9.7.9.7), cvt (9.7.9.21)
 // and video (9.7.18). Not: cvta and isspacep (addresses of the engine's memory), warp and memory instructions.
-inline bool is_value_opcode(ir::Opcode op) {
-  switch (ir::opcode_group(op)) {
-    case ir::OpcodeGroup::integer_: case ir::OpcodeGroup::float_: case ir::OpcodeGroup::compare_:
-    case ir::OpcodeGroup::logic_: case ir::OpcodeGroup::convert_: case ir::OpcodeGroup::video_:
-      return true;
-    case ir::OpcodeGroup::data_: return op == ir::Opcode::mov_ || op == ir::Opcode::prmt_;
-    default: return false;
-  }
-}
+// (The `value` kind of semantics/ir/opcodes.def's effect column.)
+inline bool is_value_opcode(ir::Opcode op) { return effect_of(op) == Effect::value; }
 
 // mov with a vector on either side, or of a vector register, moves register storage: the engine's (its shape, not
 // a value). cvt of exotic types other than the forms above is not modelled; video forms as video_modelled says.
