@@ -74,6 +74,16 @@ bool definite_finding(const KernelResult& r) {
 }
 }  // namespace
 
+void account_for_unanswered_model(KernelResult& k) {
+  const std::string why = model_rules_problem();
+  if (why.empty()) return;
+  k.notes.push_back(note::model_unanswered(why));
+  if (k.verdict != KernelResult::Verdict::race || !k.divergences.empty()) return;
+  k.verdict = KernelResult::Verdict::unknown;
+  k.unknown_reasons.push_back("the memory model could not be asked which operations release and acquire (" + why +
+                              "): the races found may be orderings it gives");
+}
+
 KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& kernel, const Options& o) {
   ResourceGuard guard(o.limits());
   const auto t0 = std::chrono::steady_clock::now();
@@ -99,7 +109,7 @@ KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& ker
   try {
     check_kernel_guarded(m, kernel, o, guard, found);
     found.cpu_seconds = guard.cpu_seconds();
-    if (const std::string why = model_rules_problem(); !why.empty()) found.notes.push_back(note::model_unanswered(why));
+    account_for_unanswered_model(found);
     return found;
   } catch (const BudgetExhausted& e) {
     return unknown(e.what());

@@ -137,4 +137,10 @@ struct KernelResult {
 
 KernelResult check_kernel(const ptx::ir::Module& m, const ptx::ir::Function& f, const Options& o);
 
+// When the memory model could not be asked which operations release and acquire (model_rules_problem), its
+// unanswered questions were taken as "no ordering", so a race found may be an ordering the model gives: not evidence
+// for a definite verdict, in either engine (a replay's confirmation uses the same answers). The note is added, and a
+// race verdict without a barrier divergence (which the model does not decide) becomes unknown with that reason.
+void account_for_unanswered_model(KernelResult& k);
+
 }  // namespace ptxcheck::race

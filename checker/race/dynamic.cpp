@@ -1109,7 +1109,6 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   const std::string schedule = seed ? "schedule seed " + std::to_string(seed) : "deterministic schedule";
   k.notes.push_back("dynamic engine: one execution of the launch (" + std::to_string(d.run.stats.threads) + " threads, " +
                     schedule + ", " + std::to_string(d.accesses) + " memory operations checked)");
-  if (const std::string why = model_rules_problem(); !why.empty()) k.notes.push_back(note::model_unanswered(why));
   if (!d.error.empty()) {
     k.verdict = KernelResult::Verdict::unknown;
     k.unknown_reasons.push_back(d.error);
@@ -1134,6 +1133,7 @@ KernelResult dynamic_verdict(const DynamicResult& d, const std::string& kernel, 
   }
   if (!d.races.empty() && !d.run.ok())
     k.notes.push_back(std::string("the run stopped early (") + ptx::interp::problem_kind_name(d.run.problem.kind) + "): " + d.run.problem.message);
+  account_for_unanswered_model(k);
   return k;
 }
 

@@ -377,6 +377,11 @@ std::string instruction_unsupported_reason(const Instruction& ins) {
   if (ins.op == Opcode::suld_ || ins.op == Opcode::sust_ || ins.op == Opcode::sured_ || ins.op == Opcode::suq_) surface_supported(ins, &why);
   if (ins.op == Opcode::tcgen05_ || ins.op == Opcode::mma_) why = matrix_unsupported_reason(ins);
   if (ins.op == Opcode::wgmma_) why = wgmma_unsupported_reason(ins);
+  // ISA 8.2.3: a multimem address "points to multiple distinct memory locations across devices", created by
+  // the CUDA driver's multicast objects; a launch here runs on one device and has none.
+  if (ins.op == Opcode::multimem_)
+    why = ir::opcode_text(ins) + ": multimem addresses point to memory on several devices (ISA 8.2.3, 9.7.9.14), made by the "
+          "driver's multicast objects; the interpreter runs one device and a launch has no multicast object";
   if (ins.op == Opcode::clusterlaunchcontrol_)
     why = "not a clusterlaunchcontrol form of ISA 9.7.13.17-18 (try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes"
           "{.multicast::cluster::all}.b128, query_cancel.is_canceled.pred.b128, .get_first_ctaid.v4.b32.b128, .get_first_ctaid::{x,y,z}.b32.b128)";

@@ -518,4 +518,7 @@ TEST_CASE("forms the interpreter does not run say why") {
   CHECK(why_of("tld4.r.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6, %f7, %f7}];").find("cubemap") != std::string::npos);
   CHECK(why_of("suld.p.1d.v4.b32.trap {%r2, %r3, %r4, %r5}, [surf0, {%r1}];").find(".p") != std::string::npos);
   CHECK(why_of("txq.channel_order.b32 %r1, [tex0];").find("enumeration") != std::string::npos);
+  // ISA 8.2.3: a multimem address points to memory on several devices; a launch here has one.
+  const std::string multimem = ".reg .b64 %rd<2>;\nmultimem.st.release.gpu.global.f32 [%rd1], %f1;";
+  CHECK(why_of(multimem).find("several devices (ISA 8.2.3") != std::string::npos);
 }

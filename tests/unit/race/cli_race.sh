@@ -222,5 +222,13 @@ expect_rc 0 "flag with the models" "$exe" race "$k/flag_message_passing_assumed.
 # A spin lock likewise (docs/race/locks.md): its critical sections are not taken as ordered without the model.
 expect_rc 3 "lock without the models" env PTXCHECK_DATA_DIR="$tmp/nodata" "$exe" race "$k/lock_critical_section.cu" --blockDim=64 --gridDim=8
 grep -q "spin lock taken at .*: the memory model did not answer whether it orders some accesses (proofs/models/ptx-race.cat could not be loaded" "$tmp/out" || { echo "FAIL: no note on the unanswered lock"; fail=1; }
+# A CTA barrier's ordering is ptx.cat's answer too (docs/race/model-rules.md): without it the race found between the
+# barrier's intervals is no evidence, even confirmed by a replay that uses the same answers, so the verdict is unknown
+# with the reason; with the models the kernel is race-free.
+expect_rc 3 "barrier without the models" env PTXCHECK_DATA_DIR="$tmp/nodata" "$exe" race "$k/shared_barrier.cu" --blockDim=128 --gridDim=2
+grep -q "unknown: the memory model could not be asked which operations release and acquire (memmodel/models/ptx.cat could not be loaded" "$tmp/out" || { echo "FAIL: no reason for the unknown barrier verdict"; sed 's/^/  | /' "$tmp/out" | head; fail=1; }
+printf '{"grid": [2,1,1], "block": [128,1,1], "buffers": {"out": {"zero_bytes": 1024}}, "params": [{"buffer": "out"}]}\n' >"$tmp/shared_barrier.json"
+expect_rc 3 "barrier without the models, dynamic engine" env PTXCHECK_DATA_DIR="$tmp/nodata" "$exe" race "$k/shared_barrier.cu" --launch "$tmp/shared_barrier.json"
+expect_rc 0 "barrier with the models, dynamic engine" "$exe" race "$k/shared_barrier.cu" --launch "$tmp/shared_barrier.json"
 
 exit $fail
