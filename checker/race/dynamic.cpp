@@ -556,7 +556,7 @@ class Detector final : public ptx::interp::Observer {
     // waits, acquires what the phase released.
     if (barrier_arrive_releases(ins)) ph.clock.join(ts.clock);
     ph.tc.join(ts.tc_before);  // an execution ordering operation (9.7.16.6.3)
-    if (!barrier_wait_acquires(ins)) ph.not_acquiring.push_back(t.id);
+    if (!ins.q.has(ptx::ir::Flag::arrive) && !barrier_wait_acquires(ins)) ph.not_acquiring.push_back(t.id);  // (an arrive does not wait)
     ph.arrived.push_back(t.id);
     // ISA 9.7.13.1: with .aligned (every bar, and barrier.*.aligned) all threads of the CTA execute the same
     // barrier instruction; a CTA-wide one (no thread count, or the CTA's) reached at two instructions is divergence.

@@ -56,12 +56,19 @@ std::string barrier_semantics_word(MemorySemantics sem) {
   return words.substr(0, words.find(".sys"));
 }
 
-// A test of two threads in two CTAs of one cluster: `rows` of (producer P0 | consumer P1) cells, then `condition`.
-std::string cluster_test(const std::string& name, const std::string& init,
-                         const std::vector<std::pair<std::string, std::string>>& rows, const std::string& condition) {
-  std::string text = "PTX " + name + "\n{\n" + init + "\n}\n P0@cta 1,cluster 0,gpu 0 | P1@cta 0,cluster 0,gpu 0 ;\n";
+// A test of a producer P0 and a consumer P1 at `places` ("cta 0,gpu 0"): `rows` of (P0 | P1) cells, then
+// `condition`.
+std::string two_thread_test(const std::string& name, const std::string& init, const std::pair<std::string, std::string>& places,
+                            const std::vector<std::pair<std::string, std::string>>& rows, const std::string& condition) {
+  std::string text = "PTX " + name + "\n{\n" + init + "\n}\n P0@" + places.first + " | P1@" + places.second + " ;\n";
   for (const auto& [producer, consumer] : rows) text += fmt::format(" {} | {} ;\n", producer, consumer);
   return text + condition + "\n";
+}
+
+// Two threads in two CTAs of one cluster.
+std::string cluster_test(const std::string& name, const std::string& init,
+                         const std::vector<std::pair<std::string, std::string>>& rows, const std::string& condition) {
+  return two_thread_test(name, init, {"cta 1,cluster 0,gpu 0", "cta 0,cluster 0,gpu 0"}, rows, condition);
 }
 
 // 8.9.4 item 3: the producer's data, then its arrive; the consumer's arrive, its wait, then the data (the wait
@@ -98,10 +105,11 @@ std::string mbarrier_text(const PatternQuestion& q) {
 std::string cta_barrier_text(const PatternQuestion& q) {
   const std::string asked = q.arrive ? "bar.cta.arrive 1" : "bar.cta.sync 1";
   const bool release = q.side == PatternSide::release;
-  return "PTX cta-barrier-question\n{\ndata = 0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
-         " st.global.u32 [data], 1 | ;\n" +
-         fmt::format(" {} | {} ;\n", release ? asked : "bar.cta.sync 1", release ? "bar.cta.sync 1" : asked) +
-         " | ld.global.u32 %r1, [data] ;\n~exists (P1:%r1 == 0)\n";
+  return two_thread_test("cta-barrier-question", "data = 0;", {"cta 0,gpu 0", "cta 0,gpu 0"},
+                         {{"st.global.u32 [data], 1", ""},
+                          {release ? asked : "bar.cta.sync 1", release ? "bar.cta.sync 1" : asked},
+                          {"", "ld.global.u32 %r1, [data]"}},
+                         "~exists (P1:%r1 == 0)");
 }
 
 }  // namespace
