@@ -1378,9 +1378,10 @@ class Encoder {
         if (in.op != Opcode::trap_) break;  // branches: the CFG's edges (walk)
         if (!probing_) out_.traps.push_back(in.guard >= 0 ? (s.pc && guard(s, in)) : s.pc);
         return;
-      case Effect::warp:  // shfl and vote forward the other lanes' values; the others' results are fresh
+      case Effect::warp:  // shfl and vote forward the other lanes' values, elect its leader; the others' results are fresh
         if (in.op == Opcode::shfl_ && shuffle(s, i, in)) return;
         if (in.op == Opcode::vote_ && vote(s, i, in)) return;
+        if (in.op == Opcode::elect_ && elect(s, i, in)) return;
         break;
       default: break;
     }
@@ -1616,6 +1617,24 @@ class Encoder {
     }
     if (loops_of(i).empty()) ballots_.push_back({ballot, s.pc, a, mask});
     write(s, in, o[0], ops::vote_result(d_, ops::vote_mode(in.q), ballot, group), false);
+    return true;
+  }
+
+  // ISA 9.7.13.14 elect.sync d|p (forwarded, so every lane of the warp runs it alike): one leader per warp and
+  // membermask, "the same leader thread ... for the same membermask every time", a lane that takes part: a function
+  // of the CTA id, the warp and the mask, shared by every thread encoded. d is its laneid, p whether this lane is it.
+  // (Unforwarded, both stay fresh: lanes that exited or diverged may leave another lane to lead.)
+  bool elect(State& s, std::uint32_t i, const Instruction& in) {
+    const auto& o = in.operands;
+    if (probing_ || !in.q.has(ptx::ir::Flag::sync) || o.size() != 2 || in.guard >= 0 || o[0].kind != OK::PredPair || divergent(i))
+      return false;
+    const z3::expr mask = read(s, o[1], 32, false);
+    const z3::expr warp = z3::udiv(linear_tid(out_.tid, l_), c_.bv_val(32, 32)).simplify();
+    const z3::expr leader = per_instance("elect", c_.bv_sort(32), {}, {warp, mask});
+    add_fact(z3::ult(leader, c_.bv_val(32, 32)) && lane_thread(leader, mask).takes_part);
+    const auto elected = ops::elect_result(d_, leader, lane_id());
+    if (o[0].reg >= 0) write(s, in, reg_operand(o[0].reg), elected.leader, false);
+    if (o[0].reg2 >= 0) write(s, in, reg_operand(o[0].reg2), elected.is_leader, false);
     return true;
   }
 

@@ -652,7 +652,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
       return false;
     case ops::Effect::warp:
       if (ins.op != Opcode::activemask_) return exec_collective(w, g, ins, d, active);
-      // ISA 9.7.13.12: the threads currently executing this instruction together.
+      // ISA 9.7.13.11: the threads currently executing this instruction together (predicated-off ones: 0).
       each(active, [&](Thread& t, unsigned) {
         write(t, ins.operands[0], domain::Concrete::lit(32, active));
         t.frames.back().pc++;
@@ -971,31 +971,21 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
       });
       break;
     }
-    case Opcode::redux_: {
-      const Decoded& d = decode(lane_thread(static_cast<unsigned>(std::countr_zero(group))).frames.back().fn,
-                                lane_thread(static_cast<unsigned>(std::countr_zero(group))).frames.back().pc - 1);
-      domain::Concrete c;
-      CV acc;
-      bool firstv = true;
-      each([&](Thread& t, unsigned) {
-        CV a = t.sync_a;
-        if (firstv) { acc = a; firstv = false; return; }
-        switch (ins.q.atom_op.value_or(ir::AtomOp::add)) {
-          case ir::AtomOp::add: acc = c.add(acc, a); break;
-          case ir::AtomOp::min: acc = ops::min(c, d.s0, acc, a); break;
-          case ir::AtomOp::max: acc = ops::max(c, d.s0, acc, a); break;
-          case ir::AtomOp::and_: acc = c.band(acc, a); break;
-          case ir::AtomOp::or_: acc = c.bor(acc, a); break;
-          case ir::AtomOp::xor_: acc = c.bxor(acc, a); break;
-          default: break;
-        }
-      });
-      each([&](Thread& t, unsigned) { write(t, ops[0], acc); });
+    case Opcode::redux_: {  // the lanes' values in lane order (9.7.13.12)
+      const domain::Concrete c;
+      const ops::ReduxForm form = ops::redux_form(ins);
+      std::optional<CV> acc;
+      each([&](Thread& t, unsigned) { acc = acc ? ops::redux_step(c, form, *acc, t.sync_a) : ops::redux_first(c, form, t.sync_a); });
+      each([&](Thread& t, unsigned) { write(t, ops[0], *acc); });
       break;
     }
     case Opcode::elect_: {
-      unsigned leader = static_cast<unsigned>(std::countr_zero(group));
-      each([&](Thread& t, unsigned lane) { write_pair(t, ops[0], domain::Concrete::lit(32, leader), lane == leader); });
+      const domain::Concrete c;
+      const CV leader = c.lit(32, static_cast<unsigned>(std::countr_zero(group)));  // the lowest lane taking part
+      each([&](Thread& t, unsigned lane) {
+        const auto elected = ops::elect_result(c, leader, c.lit(32, lane));
+        write_pair(t, ops[0], elected.leader, elected.is_leader.v != 0);
+      });
       break;
     }
     case Opcode::ldmatrix_: warp_ldmatrix(w, group, ins); break;

@@ -1,9 +1,11 @@
 // Warp-level data exchange (ISA 9.7.9.6 shfl.sync: the source lane a thread copies from; 9.7.13.9 vote.sync: the
-// result from the lanes' predicates), written once over a value domain D, for the interpreter and the race
-// checker's symbolic encoding (which forwards the other lanes' values).
+// result from the lanes' predicates; 9.7.13.12 redux.sync: the reduction's step; 9.7.13.14 elect.sync: the
+// results given the leader), written once over a value domain D, for the interpreter and the race checker's
+// symbolic encoding (which forwards the other lanes' values).
 #pragma once
 
 #include "semantics/ir/ir.hpp"
+#include "semantics/ops/atomic.hpp"
 #include "semantics/ops/integer.hpp"
 
 namespace ptx::ops {
@@ -55,6 +57,42 @@ template <class D> Val<D> vote_result(const D& d, VoteMode mode, const Val<D>& b
     case VoteMode::uni: break;
   }
   return d.bor(d.eq(ballot, none), d.eq(ballot, group));
+}
+
+// 9.7.13.12 redux.sync: .add (truncated to 32 bits), .min/.max by the type (.s32 signed, .u32 unsigned; .f32 as
+// min/max, +0.0 > -0.0), .and/.or/.xor. For .f32, .abs reduces the inputs' absolute values and .NaN makes any NaN
+// input give the canonical NaN; without it NaN inputs are left out, and all NaN gives the canonical NaN. The
+// integer steps are atom's (9.7.13.5), the float ones min's and max's (9.7.3.11-12).
+struct ReduxForm {
+  AtomicForm atomic;
+  MinMaxMods float_mods;
+};
+inline ReduxForm redux_form(const ir::Instruction& in) {
+  ReduxForm f{atomic_form(in.q.atom_op.value_or(ir::AtomOp::add), in.q.types.empty() ? ir::ScalarType::b32 : in.q.types.back().scalar), {}};
+  f.float_mods.abs = in.q.has(ir::Flag::abs);
+  f.float_mods.nan = in.q.has(ir::Flag::NaN);
+  return f;
+}
+// The reduction of one lane's value alone: itself, or for .f32 min(a, a) (|a| under .abs, a NaN canonical).
+template <class D> Val<D> redux_first(const D& d, const ReduxForm& f, const Val<D>& a) {
+  if (!f.atomic.fp) return a;
+  return fminmax(d, *f.atomic.fp, f.atomic.op == ir::AtomOp::max, f.float_mods, a, a);
+}
+// The reduction so far (`acc`) with one more lane's value.
+template <class D> Val<D> redux_step(const D& d, const ReduxForm& f, const Val<D>& acc, const Val<D>& a) {
+  if (!f.atomic.fp) return atomic_written(d, f.atomic, acc, a, acc);
+  return fminmax(d, *f.atomic.fp, f.atomic.op == ir::AtomOp::max, f.float_mods, acc, a);
+}
+
+// 9.7.13.14 elect.sync d|p: d is the leader's laneid in every lane, p true in the leader only. Which lane leads is
+// the engine's: "deterministically, i.e. the same leader thread is elected for the same membermask every time",
+// one of the lanes taking part.
+template <class D> struct Elected {
+  Val<D> leader;     // 32-bit laneid
+  Val<D> is_leader;  // 1-bit
+};
+template <class D> Elected<D> elect_result(const D& d, const Val<D>& leader, const Val<D>& lane) {
+  return {leader, d.eq(leader, lane)};
 }
 
 }  // namespace ptx::ops

@@ -3,6 +3,7 @@
 ptxcheck_unit_test(NAME interp
   SOURCES
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_interp.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_warp_collectives.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/test_fast_path.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_int.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/interp/fast_path_forms_move.cpp

@@ -11,6 +11,7 @@
 #include "semantics/ops/video.hpp"
 #include "semantics/ops/video_mad.hpp"
 #include "semantics/ops/video_simd.hpp"
+#include "semantics/ops/warp.hpp"
 
 #include <doctest/doctest.h>
 
@@ -272,6 +273,43 @@ std::vector<Case> atomic_cases() {
   return cs;
 }
 
+// Warp exchanges (semantics/ops/warp.hpp): shfl.sync's source lane (9.7.9.6), vote's result (9.7.13.9), redux.sync's
+// steps (9.7.13.12), elect.sync's results (9.7.13.14).
+std::vector<Case> warp_cases() {
+  std::vector<Case> cs;
+  for (auto mode : {ops::ShflMode::up, ops::ShflMode::down, ops::ShflMode::bfly, ops::ShflMode::idx}) {
+    const std::string m = ".mode" + std::to_string(static_cast<int>(mode));
+    cs.push_back(make_case("shfl.lane" + m, V{I(32), I(32), I(32)}, [mode](auto& d, auto& x) { return ops::shfl_source(d, mode, x[0], x[1], x[2]).lane; }));
+    cs.push_back(make_case("shfl.pred" + m, V{I(32), I(32), I(32)}, [mode](auto& d, auto& x) { return ops::shfl_source(d, mode, x[0], x[1], x[2]).in_range; }));
+  }
+  for (auto mode : {ops::VoteMode::ballot, ops::VoteMode::all, ops::VoteMode::any, ops::VoteMode::uni})
+    cs.push_back(make_case("vote.mode" + std::to_string(static_cast<int>(mode)), V{I(32), I(32)},
+                           [mode](auto& d, auto& x) { return ops::vote_result(d, mode, x[0], x[1]); }));
+  struct Redux { ir::AtomOp op; ir::ScalarType t; std::vector<ir::Flag> flags; };
+  const std::vector<Redux> forms = {
+      {ir::AtomOp::add, ir::ScalarType::u32, {}}, {ir::AtomOp::add, ir::ScalarType::s32, {}},
+      {ir::AtomOp::min, ir::ScalarType::u32, {}}, {ir::AtomOp::min, ir::ScalarType::s32, {}},
+      {ir::AtomOp::max, ir::ScalarType::u32, {}}, {ir::AtomOp::max, ir::ScalarType::s32, {}},
+      {ir::AtomOp::and_, ir::ScalarType::b32, {}}, {ir::AtomOp::or_, ir::ScalarType::b32, {}}, {ir::AtomOp::xor_, ir::ScalarType::b32, {}},
+      {ir::AtomOp::min, ir::ScalarType::f32, {}}, {ir::AtomOp::max, ir::ScalarType::f32, {ir::Flag::abs}},
+      {ir::AtomOp::min, ir::ScalarType::f32, {ir::Flag::NaN}}, {ir::AtomOp::max, ir::ScalarType::f32, {ir::Flag::abs, ir::Flag::NaN}}};
+  for (const Redux& r : forms) {
+    ir::Instruction in;
+    in.op = ir::Opcode::redux_;
+    in.q.atom_op = r.op;
+    in.q.types = {ir::Type{r.t, 1}};
+    in.q.flags = r.flags;
+    const ops::ReduxForm form = ops::redux_form(in);
+    const Kind k = r.t == ir::ScalarType::f32 ? F(FpFormat::f32) : I(32);
+    const std::string name = "redux." + std::to_string(static_cast<int>(r.op)) + "." + ir::scalar_type_name(r.t) + "." + std::to_string(r.flags.size());
+    cs.push_back(make_case(name + ".first", V{k}, [form](auto& d, auto& x) { return ops::redux_first(d, form, x[0]); }));
+    cs.push_back(make_case(name + ".step", V{k, k}, [form](auto& d, auto& x) { return ops::redux_step(d, form, x[0], x[1]); }));
+  }
+  cs.push_back(make_case("elect.leader", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::elect_result(d, x[0], x[1]).leader; }));
+  cs.push_back(make_case("elect.is_leader", V{I(32), I(32)}, [](auto& d, auto& x) { return ops::elect_result(d, x[0], x[1]).is_leader; }));
+  return cs;
+}
+
 // Floating point (9.7.3 - 9.7.5) and the conversions between floats and integers (9.7.9.21), every format and rounding.
 std::vector<Case> float_cases() {
   std::vector<Case> cs;
@@ -336,7 +374,7 @@ std::vector<Case> float_cases() {
 
 std::vector<Case> all_cases() {
   std::vector<Case> cs;
-  for (auto group : {integer_cases, video_cases, narrow_conversion_cases, atomic_cases, float_cases}) {
+  for (auto group : {integer_cases, video_cases, narrow_conversion_cases, atomic_cases, warp_cases, float_cases}) {
     std::vector<Case> g = group();
     cs.insert(cs.end(), std::make_move_iterator(g.begin()), std::make_move_iterator(g.end()));
   }
