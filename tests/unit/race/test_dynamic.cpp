@@ -13,6 +13,8 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -259,7 +261,8 @@ TEST_CASE("GPUVerify's curand_mtgp32 is race free only for the library's pick-up
     j["buffers"]["state"] = {{"zero_bytes", 4112}, {"pointers", {{{"at", 4104}, {"to", "k"}}}}};
     j["buffers"]["k"] = {{"bytes_le_hex", ptx::interp::bytes_to_hex(params)}};
     j["buffers"]["A"] = {{"zero_bytes", 1024}};
-    const fs::path launch = fs::temp_directory_path() / "ptxcheck-mtgp32.json";
+    // (one file per process: test runs side by side must not read each other's launch)
+    const fs::path launch = fs::temp_directory_path() / ("ptxcheck-mtgp32-" + std::to_string(::getpid()) + ".json");
     std::ofstream(launch) << j;
     auto o = options();
     o.cuda.include_dirs = {dir.string()};

@@ -5,6 +5,7 @@
 // recorded graph. The pairs of instructions the model says race must be the pairs the engine reports. Runs the
 // recorder does not support are counted by reason and printed, never dropped silently.
 #include "tests/unit/race/nvcc_line.hpp"
+#include "tests/unit/race/race_model.hpp"
 #include "checker/race/describe.hpp"
 #include "checker/race/dynamic.hpp"
 #include "checker/race/execution_graph.hpp"
@@ -71,12 +72,9 @@ bool superseded(const mm::Execution& x, int e, int later) {
 // The pairs of instructions (SitePair) the model says race, each with the pairs of events that do.
 std::map<SitePair, std::vector<std::pair<int, int>>> model_races(const ptx::ir::Module& m, const race::RecordedExecution& g,
                                                                  const cat::ExplicitResult& r) {
-  std::map<SitePair, std::vector<std::pair<int, int>>> out;
-  const auto& races = std::get<mm::Rel>(r.env.at("data-race"));
-  for (int a = 0; a < g.graph.n; ++a)
-    for (int b = a + 1; b < g.graph.n; ++b)
-      if (races.has(a, b)) out[race::race_key(race::where_of(m, *g.instruction[a]), race::where_of(m, *g.instruction[b]))].emplace_back(a, b);
-  return out;
+  return race_model::races_by<SitePair>(g, r, [&](const ptx::ir::Instruction& a, const ptx::ir::Instruction& b) {
+    return race::race_key(race::where_of(m, a), race::where_of(m, b));
+  });
 }
 
 // One run of `launch` with seed `seed`: the engine's race pairs against the model's on the recorded graph. Every
@@ -181,16 +179,10 @@ std::optional<bool> expected_race(const fs::path& file) {
   return std::nullopt;
 }
 
-cat::Model race_model() {
-  std::vector<Diagnostic> diags;
-  auto m = cat::load_model((source / "proofs/models/ptx-race.cat").string(), cat::base_names(), diags);
-  REQUIRE(m.has_value());
-  return *m;
-}
 }  // namespace
 
 TEST_CASE("dynamic engine against ptx-race.cat: the same data races on recorded executions") {
-  const cat::Model model = race_model();
+  const cat::Model model = race_model::ptx_race();
   std::vector<fs::path> files;
   for (const char* dir : {"tests/unit/race/dynamic", "tests/unit/race/dynamic_model"})
     for (const auto& e : fs::directory_iterator(source / dir))
@@ -235,7 +227,7 @@ TEST_CASE("dynamic engine against ptx-race.cat: the same data races on recorded 
 // recorder found (a barrier phase, what a read read, the proxy fences: the implicit one after a bulk copy's
 // completion, 9.7.9.25.2, and fence.proxy.async) makes the model report the race it prevented.
 TEST_CASE("dynamic engine against ptx-race.cat: the recorded synchronization is what orders the accesses") {
-  const cat::Model model = race_model();
+  const cat::Model model = race_model::ptx_race();
   auto races = [&](const mm::Execution& x) {
     const auto r = cat::evaluate_explicit(model, x);
     int n = 0;
