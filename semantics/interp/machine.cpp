@@ -633,15 +633,18 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
         skip_inactive();
         return false;
       }
-      if (ins.q.has(ir::Flag::warp)) {  // bar.warp.sync membermask (ISA 9.7.13.3)
-        each(active, [&](Thread& t, unsigned) {
+      if (ins.q.has(ir::Flag::warp)) {  // bar.warp.sync membermask (ISA 9.7.13.2)
+        Thread* outside_mask = nullptr;
+        each(active, [&](Thread& t, unsigned lane) {
           t.sync_ins = &ins;
           t.sync_mask = static_cast<std::uint32_t>(read(t, ins.operands[0], 32).v);
+          if (!((t.sync_mask >> lane) & 1) && !outside_mask) outside_mask = &t;
           t.status = Status::at_warp_sync;
         ++w.syncing;
           t.frames.back().pc++;
         });
         skip_inactive();
+        if (outside_mask) return report_outside_membermask(*outside_mask, ins), false;
         try_warp_sync(w);
         return false;
       }
@@ -693,7 +696,8 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
   for (std::uint32_t i = 0; i < w.lanes.size(); ++i)
     if (cta_->threads[w.lanes[i]].status != Status::exited) live |= 1u << i;
   const auto& ops = ins.operands;
-  g.each(active, [&](std::uint32_t k, unsigned) {
+  Thread* outside_mask = nullptr;  // a lane that executes the instruction but is not in its own membermask
+  g.each(active, [&](std::uint32_t k, unsigned lane) {
     Thread& t = *g.thread[k];
     t.sync_ins = &ins;
     switch (ins.op) {
@@ -751,6 +755,7 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
         const bool legacy = !ins.q.has(ir::Flag::sync) || (ins.op == Opcode::shfl_ && ops.size() < 5) ||
                             (ins.op == Opcode::vote_ && ops.size() < 3);
         t.sync_mask = legacy ? active : static_cast<std::uint32_t>(read(t, ops[ops.size() - 1], 32).v);
+        if (!legacy && !((t.sync_mask >> lane) & 1) && !outside_mask) outside_mask = &t;
       }
     }
     t.status = Status::at_warp_sync;
@@ -759,8 +764,27 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
   });
   g.each(g.mask & ~active, [&](std::uint32_t k, unsigned) { g.thread[k]->frames.back().pc++; });
   ++result_.stats.warp_syncs;
+  if (outside_mask) return report_outside_membermask(*outside_mask, ins), false;
   try_warp_sync(w);
   return false;
+}
+
+// shfl.sync, bar.warp.sync, vote.sync, match.sync, redux.sync and elect.sync each say "The behavior of ... is
+// undefined if the executing thread is not in the membermask" (ISA 9.7.9.6, 9.7.13.2, 9.7.13.9, 9.7.13.10,
+// 9.7.13.12, 9.7.13.14). No result is defined for the lane, so the run stops there with the behaviour named,
+// as the interpreter does for other undefined behaviour.
+void Machine::report_outside_membermask(Thread& t, const ir::Instruction& ins) {
+  using ir::Opcode;
+  const char* section = ins.op == Opcode::shfl_    ? "9.7.9.6"
+                        : ins.op == Opcode::vote_  ? "9.7.13.9"
+                        : ins.op == Opcode::match_ ? "9.7.13.10"
+                        : ins.op == Opcode::redux_ ? "9.7.13.12"
+                        : ins.op == Opcode::elect_ ? "9.7.13.14"
+                                                   : "9.7.13.2";
+  char mask[16];
+  std::snprintf(mask, sizeof mask, "0x%08x", t.sync_mask);
+  fail(Problem::Kind::illegal, ir::opcode_text(ins) + ": the executing thread (lane " + std::to_string(t.lane) +
+       ") is not in membermask " + mask + " (undefined, ISA " + section + ")", {&t});
 }
 
 // ---------------------------------------------------------------------------------------------- threads
@@ -873,7 +897,6 @@ void Machine::try_warp_sync(Warp& w) {
         }
         group |= 1u << j;
       }
-      if (!((need >> i) & 1)) group |= 1u << i;  // a lane outside its own mask: undefined; it goes alone
       if (!complete) continue;
       complete_warp_sync(w, group, *t.sync_ins);
       again = true;

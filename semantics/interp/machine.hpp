@@ -477,6 +477,7 @@ class Machine {
   // Why the interpreter does not run this launch's clusters (empty when it does): cluster.cpp.
   std::string cluster_refusal(const ir::Function& kernel) const;
   void try_warp_sync(Warp& w);
+  void report_outside_membermask(Thread& t, const ir::Instruction& ins);
   void complete_warp_sync(Warp& w, std::uint32_t mask, const Instruction& ins);
   void warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp
   void warp_stmatrix(Warp& w, std::uint32_t group, const Instruction& ins);  // warp_matrix.cpp

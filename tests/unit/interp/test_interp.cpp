@@ -129,8 +129,8 @@ TEST_CASE("shfl.sync down with the predicate, vote/match/redux over partial mask
   vote.sync.ballot.b32 %r4, %p2, 0xffffffff;  // 0x000fffff
   and.b32 %r5, %r1, 3;
   match.any.sync.b32 %r6, %r5, 0xffffffff;     // lanes with the same lane%4
-  redux.sync.add.u32 %r7, %r1, 0x0000ffff;     // only lanes 0..15 take part
   setp.lt.u32 %p3, %r1, 16;
+  @%p3 redux.sync.add.u32 %r7, %r1, 0x0000ffff;  // only lanes 0..15 execute it: each must be in membermask
   @!%p3 mov.u32 %r7, 0;
   add.u32 %r9, %r2, %r4;
   xor.b32 %r9, %r9, %r6;
@@ -143,6 +143,36 @@ TEST_CASE("shfl.sync down with the predicate, vote/match/redux over partial mask
     std::uint32_t match = 0x11111111u << (lane & 3);
     std::uint32_t redux = lane < 16 ? 120 : 0;  // 0+1+...+15
     CHECK(r.out[lane] == (((shfl + 0x000fffffu) ^ match) + redux));
+  }
+}
+
+// ISA 9.7.9.6, 9.7.13.2, 9.7.13.9, 9.7.13.10, 9.7.13.12, 9.7.13.14: "The behavior of <shfl.sync | bar.warp.sync |
+// vote.sync | match.sync | redux.sync | elect.sync> is undefined if the executing thread is not in the membermask".
+// All 32 lanes execute each instruction below; membermask 0xfffffffe leaves lane 0 out, so the run must stop as
+// illegal naming the section. With 0xffffffff every lane is a member and the same kernel runs.
+TEST_CASE("a warp .sync instruction executed by a lane outside its membermask is undefined (illegal)") {
+  struct Case { const char* ins; const char* section; };
+  const Case cases[] = {
+      {"shfl.sync.idx.b32 %r9, %r1, 1, 31, MASK;", "ISA 9.7.9.6"},
+      {"bar.warp.sync MASK;\n  mov.u32 %r9, %r1;", "ISA 9.7.13.2"},
+      {"vote.sync.ballot.b32 %r9, %p0, MASK;", "ISA 9.7.13.9"},
+      {"match.any.sync.b32 %r9, %r1, MASK;", "ISA 9.7.13.10"},
+      {"redux.sync.add.u32 %r9, %r1, MASK;", "ISA 9.7.13.12"},
+      {"elect.sync %r9|%p1, MASK;", "ISA 9.7.13.14"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.ins);
+    auto with_mask = [&](const char* mask) {
+      std::string body = std::string("  mov.u32 %r1, %laneid;\n  setp.ne.u32 %p0, %r1, 3;\n  ") + c.ins;
+      body.replace(body.find("MASK"), 4, mask);
+      return run_kernel(std::string(".visible .entry k(.param .u64 out) {") + kDecls + body + "\n" + kStoreTid, 32, 32);
+    };
+    auto outside = with_mask("0xfffffffe");
+    CHECK(outside.r.problem.kind == Problem::Kind::illegal);
+    CHECK(outside.r.problem.message.find("not in membermask 0xfffffffe") != std::string::npos);
+    CHECK(outside.r.problem.message.find(c.section) != std::string::npos);
+    auto members = with_mask("0xffffffff");
+    CHECK(members.r.ok());
   }
 }
 
