@@ -962,13 +962,17 @@ struct Runner {
     if (cell.op == ptx::ir::Opcode::barrier_ && parts.size() > 1 && parts[1] == "cluster")
       return run_cluster_barrier(s, in, pc) ? pc + 1 : kStop;
     const auto& ops = in.operands;
-    bool ok = parts.size() >= 2;
-    bool arrive = false;
-    for (std::size_t i = 1; i < parts.size(); ++i) {
-      if (parts[i] == "arrive") arrive = true;
-      else if (parts[i] != "cta" && parts[i] != "sync" && parts[i] != "aligned") ok = false;
-    }
-    if (!ok) return fail(in, "unsupported barrier '" + in.opcode + "'"), kStop;
+    // The qualifiers as the IR decodes them: bar{.cta}.sync / .arrive, barrier{.cta}.sync / .arrive {.aligned}.
+    const std::vector<std::string> words(parts.begin() + 1, parts.end());
+    ptx::ir::Qualifiers q;
+    const bool unknown_words = !ptx::ir::decode_qualifiers(cell.op, words, q).empty();
+    const bool arrive = q.has(ptx::ir::Flag::arrive);
+    const bool other_flags = std::any_of(q.flags.begin(), q.flags.end(), [](ptx::ir::Flag f) {
+      return f != ptx::ir::Flag::arrive && f != ptx::ir::Flag::sync && f != ptx::ir::Flag::aligned;
+    });
+    if (unknown_words || other_flags || arrive == q.has(ptx::ir::Flag::sync) || q.scope.value_or(ptx::ir::Scope::cta) != ptx::ir::Scope::cta ||
+        !q.types.empty() || q.semantics)
+      return fail(in, "unsupported barrier '" + in.opcode + "' (the builder runs bar{.cta}.sync / .arrive and barrier{.cta}.sync / .arrive{.aligned}, ISA 9.7.13.1)"), kStop;
     if (ops.empty() || ops.size() > 3) return fail(in, "'" + in.opcode + "' expects 1 to 3 operands"), kStop;
     TEvent e;
     e.kind = EvKind::barrier;

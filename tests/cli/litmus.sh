@@ -174,6 +174,14 @@ printf 'PTX redexch\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n red.relaxed.gpu.exch.b32 x,
 "$ptxcheck" litmus "$tmp/redexch.litmus" >"$tmp/out" 2>&1; rc=$?
 check "red.exch: unsupported, exit 3" test $rc -eq 3
 check "red.exch: named with its location and section" grep -q "redexch.litmus:4:2: error: unsupported instruction 'red.relaxed.gpu.exch.b32' (red has no .cas or .exch, ISA 9.7.13.6)" "$tmp/out"
+# CTA barrier cells: their qualifiers as the IR decodes them (ISA 9.7.13.1); bar.red is not modelled, .aligned is.
+printf 'PTX barred\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n bar.cta.red.popc.u32 r1, 0, 1 ;\nexists (x == 0)\n' >"$tmp/barred.litmus"
+"$ptxcheck" litmus "$tmp/barred.litmus" >"$tmp/out" 2>&1; rc=$?
+check "bar.red: unsupported, exit 3" test $rc -eq 3
+check "bar.red: named with its location and section" grep -q "barred.litmus:4:2: error: unsupported barrier 'bar.cta.red.popc.u32' (.*ISA 9.7.13.1)" "$tmp/out"
+printf 'PTX baraligned\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n barrier.cta.sync.aligned 0 ;\nexists (x == 0)\n' >"$tmp/baraligned.litmus"
+"$ptxcheck" litmus "$tmp/baraligned.litmus" >"$tmp/out" 2>&1; rc=$?
+check "barrier.cta.sync.aligned: runs" grep -q "Observation baraligned Always" "$tmp/out"
 # A thread placed in a cluster next to one without: `cta` would number CTAs of a cluster for one and of the device
 # for the other (ISA 2.2.2), so the test is refused, not read one way.
 printf 'PTX mixed\n{ x = 0; }\n P0@cta 0,cluster 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.cluster x, 1 | ld.relaxed.cluster r0, x ;\nexists (P1:r0 == 1)\n' >"$tmp/mixed.litmus"
