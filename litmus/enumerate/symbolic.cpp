@@ -85,8 +85,9 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
       };
       if (opt.explain) {
         // An outcome the test is about (explained_outcome) that some candidate reaches but no allowed execution does: the unsat
-        // core over the axiom literals names the axioms that forbid it.
-        s.push();
+        // core over the axiom literals names the axioms that forbid it. (An unknown answer leaves the scope pushed:
+        // the enumeration stops there.)
+        solver::Scope explaining(s);
         z3::expr satisfies = cond_expr(
             pr.t.cond,
             [&](const Term& t) -> z3::expr {
@@ -97,10 +98,10 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
             ctx);
         s.add(explained_outcome(pr.t.quantifier, true) ? satisfies : !satisfies);  // the outcomes explained_outcome names
         const solver::Answer cand = solver::check(s, budget);
-        if (cand.unknown()) return unknown("check", cand);
+        if (cand.unknown()) return explaining.keep(), unknown("check", cand);
         if (cand.sat()) {
           const solver::Answer r = solver::check(s, budget, guards);
-          if (r.unknown()) return unknown("check", r);
+          if (r.unknown()) return explaining.keep(), unknown("check", r);
           if (r.unsat())
             for (auto g : s.unsat_core()) {
               auto& nm = guard_axiom[g.to_string()];
@@ -108,7 +109,6 @@ std::optional<std::string> enumerate_symbolic_split(const Prepared& pr, const ca
                 res.explanation.push_back(nm);
             }
         }
-        s.pop();
       }
       // Only new final states are looked for: the ones already found with these register values are blocked.
       if (locs.empty() && found.count(regs)) return true;
