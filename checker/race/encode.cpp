@@ -17,6 +17,7 @@
 #include "semantics/ops/memory_access.hpp"
 #include "semantics/ops/effect.hpp"
 #include "semantics/ops/warp.hpp"
+#include "semantics/ir/wmma_form.hpp"
 
 #include <bit>
 #include <optional>
@@ -189,7 +190,11 @@ bool matrix_memory_op(const ptx::ir::Instruction& in) {
   return (in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) && in.q.has_word("m8n8") && in.q.has_word("b16");
 }
 
-bool matrix_register_op(const ptx::ir::Instruction& in) { return in.op == Opcode::wmma_ && in.q.has_word("mma"); }
+bool matrix_register_op(const ptx::ir::Instruction& in) {
+  if (in.op != Opcode::wmma_) return false;
+  const auto f = ptx::ir::wmma_form(in);
+  return f && f->op == ptx::ir::WmmaForm::Op::mma;
+}
 
 bool encodable(const ptx::ir::Instruction& in) {
   // st.async / red.async (ISA 9.7.9.12, 9.7.13.7) complete after the thread goes on: not the ordinary accesses
@@ -203,30 +208,16 @@ bool encodable(const ptx::ir::Instruction& in) {
 }
 
 std::optional<WmmaGeometry> wmma_geometry(const ptx::ir::Instruction& in) {
-  if (in.op != Opcode::wmma_ || !(in.q.has_word("load") || in.q.has_word("store"))) return std::nullopt;
-  // ISA 9.7.14.4.1: the shape m x n x k; A is m x k, B k x n, C and D m x n.
-  struct Shape { const char* word; unsigned m, n, k; };
-  static constexpr Shape shapes[] = {{"m16n16k16", 16, 16, 16}, {"m8n32k16", 8, 32, 16}, {"m32n8k16", 32, 8, 16}, {"m16n16k8", 16, 16, 8},
-                                     {"m8n8k4", 8, 8, 4},       {"m8n8k32", 8, 8, 32},   {"m8n8k128", 8, 8, 128}};
-  const Shape* shape = nullptr;
-  for (const auto& sh : shapes) if (in.q.has_word(sh.word)) shape = &sh;
-  struct Element { const char* word; unsigned bits; };
-  static constexpr Element elements[] = {{"f16", 16}, {"bf16", 16}, {"tf32", 32}, {"f32", 32}, {"s32", 32}, {"f64", 64},
-                                         {"s8", 8},   {"u8", 8},    {"s4", 4},    {"u4", 4},   {"b1", 1}};
-  const Element* element = nullptr;
-  for (const auto& e : elements) if (in.q.has_word(e.word)) element = &e;
-  const bool row = in.q.has_word("row"), col = in.q.has_word("col");
-  if (!shape || !element || row == col || in.operands.size() < 2) return std::nullopt;
-  unsigned rows = 0, cols = 0;
-  if (in.q.has_word("a")) { rows = shape->m; cols = shape->k; }
-  else if (in.q.has_word("b")) { rows = shape->k; cols = shape->n; }
-  else if (in.q.has_word("c") || in.q.has_word("d")) { rows = shape->m; cols = shape->n; }
-  else return std::nullopt;
+  // The form as the interpreter reads it (semantics/ir/wmma_form.hpp, ISA 9.7.14.4.3-4): A is m x k, B k x n, C and
+  // D m x n; a .row matrix is laid out by rows.
+  const auto f = ptx::ir::wmma_form(in);
+  if (!f || f->op == ptx::ir::WmmaForm::Op::mma) return std::nullopt;
+  const ptx::ir::WmmaDims dims = ptx::ir::wmma_dims(*f, f->matrix);
   WmmaGeometry g;
-  g.load = in.q.has_word("load");
-  g.lines = row ? rows : cols;
-  g.line_length = row ? cols : rows;
-  g.element_bits = element->bits;
+  g.load = f->op == ptx::ir::WmmaForm::Op::load;
+  g.lines = f->row ? dims.rows : dims.cols;
+  g.line_length = f->row ? dims.cols : dims.rows;
+  g.element_bits = ptx::ir::wmma_element_bits(f->type);
   // load: {r...}, [p] {, stride}; store: [p], {r...} {, stride}.
   g.address_operand = g.load ? 1 : 0;
   if (in.operands.size() > 2) g.stride_operand = 2;

@@ -463,3 +463,47 @@ TEST_CASE("st.global.v8.b32 with `_` elements leaves those words as they were (I
   const std::uint32_t want[8] = {5, 9, 5, 9, 9, 5, 9, 5};
   for (int k = 0; k < 8; ++k) CHECK(w[k] == want[k]);
 }
+
+TEST_CASE("wmma.load / wmma.store: the interpreter and the race encoder read one form (ISA 9.7.14.4.3-4)") {
+  const std::string text = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<10>; .reg .f32 %f<10>; .reg .u64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  wmma.load.b.sync.aligned.col.m8n32k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
+  wmma.store.d.sync.aligned.row.m16n16k16.f32 [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, %r9;
+  wmma.load.a.sync.aligned.row.m16n16k16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1];
+  ret;
+})";
+  // B is k x n (16 x 32, 9.7.14.4.1); .col lays it out by columns: 32 lines of 16 .f16 elements.
+  const auto load_b = build(text, 7);
+  REQUIRE(load_b);
+  CHECK(interp::instruction_supported(*load_b->ins));
+  const auto b = ptxcheck::race::wmma_geometry(*load_b->ins);
+  REQUIRE(b);
+  CHECK(b->load);
+  CHECK(b->lines == 32);
+  CHECK(b->line_length == 16);
+  CHECK(b->element_bits == 16);
+  CHECK(b->address_operand == 1);
+  CHECK(b->stride_operand == -1);
+  // D is m x n (16 x 16) by rows, .f32, with a stride operand.
+  const auto store_d = build(text, 8);
+  REQUIRE(store_d);
+  CHECK(interp::instruction_supported(*store_d->ins));
+  const auto d = ptxcheck::race::wmma_geometry(*store_d->ins);
+  REQUIRE(d);
+  CHECK_FALSE(d->load);
+  CHECK(d->lines == 16);
+  CHECK(d->line_length == 16);
+  CHECK(d->element_bits == 32);
+  CHECK(d->address_operand == 0);
+  CHECK(d->stride_operand == 2);
+  // "wmma.load.a.sync.aligned.layout.shape{.ss}.atype": .atype of m16n16k16 is .f16, .bf16, .s8 or .u8, not .f32.
+  const auto bad = build(text, 9);
+  REQUIRE(bad);
+  CHECK_FALSE(interp::instruction_supported(*bad->ins));
+  CHECK_FALSE(ptxcheck::race::wmma_geometry(*bad->ins).has_value());
+  CHECK_FALSE(ptxcheck::race::encodable(*bad->ins));
+}
