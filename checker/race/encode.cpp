@@ -17,6 +17,7 @@
 #include "semantics/ops/memory_access.hpp"
 #include "semantics/ops/effect.hpp"
 #include "semantics/ops/warp.hpp"
+#include "semantics/ir/matrix_rows.hpp"
 #include "semantics/ir/wmma_form.hpp"
 
 #include <bit>
@@ -187,7 +188,7 @@ bool register_only(Opcode op) {
 
 bool matrix_memory_op(const ptx::ir::Instruction& in) {
   if (in.op == Opcode::wmma_) return wmma_geometry(in).has_value();
-  return (in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) && in.q.has_word("m8n8") && in.q.has_word("b16");
+  return ptx::ir::matrix_rows_form(in).has_value();  // ldmatrix / stmatrix as the interpreter runs them
 }
 
 bool matrix_register_op(const ptx::ir::Instruction& in) {
@@ -1191,16 +1192,17 @@ class Encoder {
     if (!probing_) out_.accesses.back().async = true;
   }
 
-  // ldmatrix / stmatrix .m8n8 .b16 (matrix_memory_op): each lane's row of 16 bytes.
+  // ldmatrix / stmatrix (matrix_memory_op): each lane's line of the matrix.
   void matrix_rows(State& s, std::uint32_t i, const Instruction& in) {
-    // ISA 9.7.14.5.15-16, .m8n8 .b16: matrix j of .x1/.x2/.x4 has its 8 rows of 16 bytes at the addresses lanes
-    // 8j .. 8j+7 give. Which thread of the warp-collective operation reads (writes) which row the spec leaves
-    // open: each row is taken as accessed by the lane that gives its address, so the warp accesses every row.
+    // ISA 9.7.14.5.15-16: matrix j of .x1/.x2/.x4 has its 8 lines (of 16 bytes in the forms ir::matrix_rows_form
+    // takes) at the addresses lanes 8j .. 8j+7 give. Which thread of the warp-collective operation reads (writes)
+    // which line the spec leaves open: each is taken as accessed by the lane that gives its address, so the warp
+    // accesses every line.
     const auto& o = in.operands;
-    const unsigned matrices = in.q.has_word("x4") ? 4 : in.q.has_word("x2") ? 2 : 1;
+    const ptx::ir::MatrixRows form = *ptx::ir::matrix_rows_form(in);
     const bool load = in.op == Opcode::ldmatrix_;
-    access(s, i, in, load ? o[1] : o[0], 16, load, !load, false);
-    if (!probing_) out_.accesses.back().pc = out_.accesses.back().pc && z3::ult(lane_id(), c_.bv_val(8 * matrices, 32));
+    access(s, i, in, load ? o[1] : o[0], form.line_bytes, load, !load, false);
+    if (!probing_) out_.accesses.back().pc = out_.accesses.back().pc && z3::ult(lane_id(), c_.bv_val(8 * form.matrices, 32));
     if (load) write(s, in, o[0], fresh("ldmatrix", 32), false);  // memory content, as a load's (not abstracted)
   }
 
@@ -1349,7 +1351,7 @@ class Encoder {
           }
           break;  // wmma.mma: results not modelled
         }
-        if (in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) return matrix_rows(s, i, in);
+        if ((in.op == Opcode::ldmatrix_ || in.op == Opcode::stmatrix_) && matrix_memory_op(in)) return matrix_rows(s, i, in);
         break;  // mma, movmatrix: registers only; wgmma, tcgen05: not encodable
       case Effect::mbarrier:
         // ISA 9.7.13.15: the state an arrive returns and whether a wait finds its phase complete depend on the

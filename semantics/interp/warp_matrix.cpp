@@ -2,35 +2,24 @@
 // of the group has arrived (complete_warp_sync), with each lane's row address gathered in its sync_a. mma.sync is
 // mma_sync.cpp, wmma wmma.cpp.
 #include "semantics/interp/machine.hpp"
+#include "semantics/ir/matrix_rows.hpp"
 
 #include <bit>
 
 namespace ptx::interp {
 namespace {
-unsigned matrix_count(const Instruction& ins) { return ins.q.has_word("x4") ? 4 : ins.q.has_word("x2") ? 2 : 1; }
 std::size_t operand_regs(const Operand& o) { return o.kind == Operand::Kind::Vector ? o.elements.size() : 1; }
 const Operand& operand_reg(const Operand& o, std::size_t r) { return o.kind == Operand::Kind::Vector ? o.elements[r] : o; }
 }  // namespace
 
-// ldmatrix: the .b16 m8n8 shapes (9.7.14.5.15; the .b8 m16n16 / m8n16 forms of sm_100 are not modelled);
-// stmatrix (9.7.14.5.16): .m8n8 .b16 and .m16n8 .trans .b8; movmatrix (9.7.14.5.17): .m8n8 .trans .b16. Every
-// qualifier must be one of the form's, and the register vector must hold one register a matrix.
+// ldmatrix and stmatrix: the forms of ir::matrix_rows_form (9.7.14.5.15-16); movmatrix (9.7.14.5.17):
+// .sync.aligned.m8n8.trans.b16 with one register each side.
 bool warp_matrix_supported(const Instruction& ins) {
-  if (ins.op == ir::Opcode::ldmatrix_) return ins.q.has_word("m8n8") && ins.q.has_word("b16");
-  const bool st = ins.op == ir::Opcode::stmatrix_;
-  bool shape = false, wide = false;  // wide: .m16n8 .b8
-  for (const auto& w : ins.q.words) {
-    if (w == "sync" || w == "aligned" || w == "trans") continue;
-    if (w == "m8n8" || w == "b16") shape |= w == "m8n8";
-    else if (st && (w == "m16n8" || w == "b8")) wide = true, shape |= w == "m16n8";
-    else if (st && (w == "x1" || w == "x2" || w == "x4" || w == "shared" || w == "shared::cta")) continue;
-    else return false;
-  }
-  if (!shape || !ins.q.has_word("sync") || ins.operands.size() != 2) return false;
-  if (!st) return ins.q.has_word("trans") && ins.q.has_word("m8n8") && ins.q.has_word("b16") && operand_regs(ins.operands[1]) == 1;
-  if (wide && !(ins.q.has_word("m16n8") && ins.q.has_word("b8") && ins.q.has_word("trans"))) return false;  // .trans mandatory
-  if (!wide && !ins.q.has_word("b16")) return false;
-  return operand_regs(ins.operands[1]) == matrix_count(ins);
+  if (ins.op != ir::Opcode::movmatrix_) return ir::matrix_rows_form(ins).has_value();
+  for (const auto& w : ins.q.words)
+    if (w != "sync" && w != "aligned" && w != "trans" && w != "m8n8" && w != "b16") return false;
+  return ins.q.has_word("sync") && ins.q.has_word("trans") && ins.q.has_word("m8n8") && ins.q.has_word("b16") &&
+         ins.operands.size() == 2 && operand_regs(ins.operands[1]) == 1;
 }
 
 void Machine::warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins) {
@@ -41,12 +30,9 @@ void Machine::warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins
   const auto& ops = ins.operands;
   // Matrix j (of .x1/.x2/.x4) has its 8 rows of 8 b16 at the addresses of lanes 8j..8j+7. Lane i receives
   // row i/4, columns 2(i%4) and 2(i%4)+1 (with .trans: rows 2(i%4), 2(i%4)+1 of column i/4), packed.
-  unsigned count = 1;
-  for (const auto& word : ins.q.words) {
-    if (word == "x2") count = 2;
-    if (word == "x4") count = 4;
-  }
-  const bool trans = ins.q.has_word("trans");
+  const ir::MatrixRows form = *ir::matrix_rows_form(ins);  // (instruction_supported refused the others)
+  const unsigned count = form.matrices;
+  const bool trans = form.trans;
   StateSpace space = ins.q.space.value_or(StateSpace::generic);
   auto element = [&](Thread& reader, unsigned j, unsigned row, unsigned col) -> std::uint32_t {
     unsigned src = 8 * j + row;
@@ -83,8 +69,9 @@ void Machine::warp_ldmatrix(Warp& w, std::uint32_t group, const Instruction& ins
 // columns 2(i%4) + e%2 of rows i/4 and i/4 + 8 in its bytes e = 0..3 (Figure 108, which .trans stores column-major).
 void Machine::warp_stmatrix(Warp& w, std::uint32_t group, const Instruction& ins) {
   auto lane_thread = [&](unsigned j) -> Thread& { return cta_->threads[w.lanes[j]]; };
-  const unsigned count = matrix_count(ins);
-  const bool trans = ins.q.has_word("trans"), b8 = ins.q.has_word("b8");
+  const ir::MatrixRows form = *ir::matrix_rows_form(ins);  // (instruction_supported refused the others)
+  const unsigned count = form.matrices;
+  const bool trans = form.trans, b8 = form.b8;
   const StateSpace space = ins.q.space.value_or(StateSpace::generic);
   const unsigned eb = b8 ? 1 : 2;
   // Element (row, col) of matrix j: at line row (.trans: col) of the matrix, element col (.trans: row) of it.

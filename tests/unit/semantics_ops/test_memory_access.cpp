@@ -12,6 +12,7 @@
 #include "semantics/interp/launch.hpp"
 #include "semantics/interp/observer.hpp"
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/matrix_rows.hpp"
 #include "semantics/ops/memory_access.hpp"
 #include "semantics/ptx/parse.hpp"
 
@@ -506,4 +507,46 @@ TEST_CASE("wmma.load / wmma.store: the interpreter and the race encoder read one
   CHECK_FALSE(interp::instruction_supported(*bad->ins));
   CHECK_FALSE(ptxcheck::race::wmma_geometry(*bad->ins).has_value());
   CHECK_FALSE(ptxcheck::race::encodable(*bad->ins));
+}
+
+TEST_CASE("ldmatrix / stmatrix: the interpreter and the race encoder run the same forms (ISA 9.7.14.5.15-16)") {
+  const std::string text = R"(.version 9.0
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<10>; .reg .u64 %rd<4>;
+  .shared .align 16 .b8 smem[1024];
+  mov.u64 %rd1, smem;
+  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%rd1];
+  stmatrix.sync.aligned.m16n8.x2.trans.shared::cta.b8 [%rd1], {%r1, %r2};
+  stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%rd1], {%r1};
+  stmatrix.sync.aligned.m16n8.x1.shared.b8 [%rd1], {%r1};
+  ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1, %r2, %r3, %r4}, [%rd1];
+  ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%rd1];
+  ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd1];
+  ret;
+})";
+  struct Row { unsigned line; bool runs; unsigned matrices; };
+  const Row rows[] = {
+      {8, true, 4},    // .m8n8 .x4 .b16: four matrices, eight lines of 16 bytes each
+      {9, true, 2},    // .m16n8 .trans .b8 (Figure 108): sixteen .b8 a line
+      {10, true, 1},   // .m8n8 .trans .b16
+      {11, false, 0},  // .m16n8 without .trans: no layout given
+      {12, false, 0},  // .x2 with four registers: "1, 2, or 4 32-bit registers as per the value of .num"
+      {13, false, 0},  // no .num: the syntax's .num is not optional
+      {14, false, 0},  // .m16n16 .b8 (sm_100): not modelled
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.line);
+    const auto b = build(text, row.line);
+    REQUIRE(b);
+    const auto form = ir::matrix_rows_form(*b->ins);
+    CHECK(form.has_value() == row.runs);
+    CHECK(interp::instruction_supported(*b->ins) == row.runs);
+    CHECK(ptxcheck::race::encodable(*b->ins) == row.runs);
+    if (form) {
+      CHECK(form->matrices == row.matrices);
+      CHECK(form->line_bytes == 16);
+    }
+  }
 }
