@@ -5,7 +5,7 @@
 //   Such counts come from named barriers (`__barrier_sync_count`, CUTLASS's NamedBarrier, inline asm) and from
 //   the mbarrier.init of cuda::barrier (mbarrier.hpp).
 // - The cluster barrier of cooperative groups' `this_cluster().sync()`: `barrier.cluster.arrive` (release) directly
-//   followed by `barrier.cluster.wait` (acquire), 9.7.13.2: the wait returns once every non-exited thread of the
+//   followed by `barrier.cluster.wait` (acquire), 9.7.13.3: the wait returns once every non-exited thread of the
 //   cluster has arrived, and what each did before its arrive is visible after it; with nothing but register
 //   operations between the two, that is a CTA barrier for the threads of one CTA. The wait stays a possible
 //   ordering for threads of different CTAs of one cluster (check_ordering.cpp may_synchronize).

@@ -2,7 +2,7 @@
 // the control-flow graph alone: a barrier on one arm of a branch leaves the accesses after the join in the interval
 // before it, by the other arm. That is too weak where the arm is chosen by a value the encoding knows, such as the
 // group type cooperative groups switch on in `tile.sync()` (a tile of runtime size syncs with bar.warp.sync, ISA
-// 9.7.13.3): every thread takes the same arm. Here the barriers each thread passed before an access are counted
+// 9.7.13.2): every thread takes the same arm. Here the barriers each thread passed before an access are counted
 // under the thread's path conditions: the k-th CTA barrier of each thread of a CTA is one phase (ISA 8.9.4 item 2;
 // barrier divergence is reported on its own), and so is the k-th partial bar.warp.sync of two lanes each in the
 // other's membermask at every partial one (mutual_warp_sync), so different counts order the two accesses.

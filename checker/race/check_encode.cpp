@@ -31,7 +31,7 @@ std::vector<z3::expr> popcount_order(const ThreadEncoding& t1, const ThreadEncod
 }  // namespace
 
 // bar.warp.sync with the full mask, unguarded: every thread of the warp waits, and the barrier orders their
-// memory accesses (ISA 9.7.13.3 "bar.warp.sync ... also guarantee memory ordering among threads participating").
+// memory accesses (ISA 9.7.13.2 "bar.warp.sync ... also guarantee memory ordering among threads participating").
 bool full_warp_barrier(const ptx::ir::Instruction& in) {
   if (in.op != Opcode::bar_ || !in.q.has(ptx::ir::Flag::warp) || in.guard >= 0 || in.operands.empty()) return false;
   const auto& m = in.operands[0];
@@ -39,7 +39,7 @@ bool full_warp_barrier(const ptx::ir::Instruction& in) {
 }
 
 // bar.warp.sync with any membermask, unguarded: the lanes of its mask wait for each other, and it orders the memory
-// accesses of those participating (ISA 9.7.13.3) — CUB's logical warps (`0xffff << (lane & 16)`), cooperative
+// accesses of those participating (ISA 9.7.13.2) — CUB's logical warps (`0xffff << (lane & 16)`), cooperative
 // groups' tiled_partition. Which lanes take part is asked of the solver with each thread's mask (warp_masks).
 bool warp_barrier(const ptx::ir::Instruction& in) {
   return in.op == Opcode::bar_ && in.q.has(ptx::ir::Flag::warp) && in.guard < 0 && !in.operands.empty() &&
@@ -130,7 +130,7 @@ void KernelCheck::constrain_pair() {
   same_warp = same_cta && warp_of(T1) == warp_of(T2);
   // Two threads of one warp each in the other's membermask at every partial bar.warp.sync of the kernel: whichever
   // of them lies between two accesses, both took part in it (a lane of the mask that does not arrive leaves the
-  // others waiting, ISA 9.7.13.3), so it orders them.
+  // others waiting, ISA 9.7.13.2), so it orders them.
   mutual_warp_sync = c.bool_val(true);
   lane_bit1 = z3::shl(u32(1), z3::urem(linear_tid(T1.tid, launch), u32(32)));
   lane_bit2 = z3::shl(u32(1), z3::urem(linear_tid(T2.tid, launch), u32(32)));

@@ -73,7 +73,7 @@ inline std::string full_count_barriers(const std::string& at) {
 }
 inline std::string cluster_barriers(const std::string& at) {
   return "cluster barriers (barrier.cluster.arrive then .wait) taken as CTA barriers; for threads of different CTAs of a cluster "
-         "they are possible orderings (ISA 9.7.13.2): " + at;
+         "they are possible orderings (ISA 9.7.13.3): " + at;
 }
 inline std::string cluster_scope_of_one_cta(const std::string& at) {
   return ".cluster scope taken with clusters of one CTA, the default launch's (the kernel has no .reqnctapercluster; "

@@ -759,7 +759,7 @@ class Builder {
   //   and `cp.async.bulk.commit_group` take none, `cp.async.wait_group N`, `cp.async.bulk.wait_group[.read] N` and
   //   `cp.async.mbarrier.arrive[.noinc] [addr]` one;
   // - barriers: `bar{.cta}.sync a{, b}`, `bar{.cta}.arrive a, b`, `bar{.cta}.red.op d, a{, b}, {!}c` (9.7.13.1),
-  //   `bar.warp.sync membermask` (9.7.13.3), `barrier.cluster.arrive` / `.wait` none (9.7.13.2);
+  //   `bar.warp.sync membermask` (9.7.13.2), `barrier.cluster.arrive` / `.wait` none (9.7.13.3);
   // - mbarrier (9.7.13.15.9-17): init [addr], count; inval [addr]; expect_tx / complete_tx [addr], txCount;
   //   arrive and arrive_drop state, [addr]{, count}, with .expect_tx or .noComplete state, [addr], count;
   //   test_wait waitComplete, [addr], state|parity; try_wait the same {, suspendTimeHint}; pending_count count, state.
@@ -803,7 +803,7 @@ class Builder {
       if (is_cluster_barrier(out) ? !(out.q.has(Flag::arrive) || out.q.has(Flag::wait))
                                   : !(out.q.has(Flag::sync) || out.q.has(Flag::arrive) || out.q.has(Flag::red)))
         error(ins, "'" + opcode_text(out) + "' names no barrier operation (" +
-                       (is_cluster_barrier(out) ? ".arrive or .wait, ISA 9.7.13.2)" : ".sync, .arrive or .red, ISA 9.7.13.1)"));
+                       (is_cluster_barrier(out) ? ".arrive or .wait, ISA 9.7.13.3)" : ".sync, .arrive or .red, ISA 9.7.13.1)"));
     } else if (out.op == Opcode::mbarrier_ && mbarrier_op(out) == MbarrierOp::none) {
       error(ins, "'" + opcode_text(out) + "' names no mbarrier operation (ISA 9.7.13.15)");
     }

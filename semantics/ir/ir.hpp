@@ -170,7 +170,7 @@ MbarrierOp mbarrier_op(const Instruction& in);
 // (none, pending_count: it reads a state register only).
 int mbarrier_object_operand(MbarrierOp op);
 
-// barrier.cluster.arrive / barrier.cluster.wait (ISA 9.7.13.2): the barrier of the thread's cluster, not a named
+// barrier.cluster.arrive / barrier.cluster.wait (ISA 9.7.13.3): the barrier of the thread's cluster, not a named
 // CTA barrier.
 bool is_cluster_barrier(const Instruction& in);
 // The operands of a CTA barrier (ISA 9.7.13.1: bar{.cta}.sync a{, b}; bar{.cta}.arrive a, b;

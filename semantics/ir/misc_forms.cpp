@@ -50,8 +50,8 @@ std::string memory_order_error(const Instruction& in) {
       else if (mbarrier_op(in) == MbarrierOp::wait) ok = among({M::acquire, M::relaxed}), where = "mbarrier.test_wait/try_wait (ISA 9.7.13.15.16)";
       break;
     case Opcode::barrier_:
-      if (is_cluster_barrier(in) && in.q.has(Flag::arrive)) ok = among({M::release, M::relaxed}), where = "barrier.cluster.arrive (ISA 9.7.13.2)";
-      else if (is_cluster_barrier(in)) ok = among({M::acquire}), where = "barrier.cluster.wait (ISA 9.7.13.2)";
+      if (is_cluster_barrier(in) && in.q.has(Flag::arrive)) ok = among({M::release, M::relaxed}), where = "barrier.cluster.arrive (ISA 9.7.13.3)";
+      else if (is_cluster_barrier(in)) ok = among({M::acquire}), where = "barrier.cluster.wait (ISA 9.7.13.3)";
       break;
     default: break;
   }

@@ -23,7 +23,7 @@ std::string stack_form_error(const Instruction& in);
 // (9.7.9.8), st {.weak .relaxed .release .volatile .mmio} (9.7.9.10), atom {.relaxed .acquire .release .acq_rel}
 // (9.7.13.5), red {.relaxed .release} (9.7.13.6), fence {.sc .acq_rel .acquire .release} (9.7.13.4),
 // mbarrier.arrive {.release .relaxed} and test_wait/try_wait {.acquire .relaxed} (9.7.13.15.13, .16),
-// barrier.cluster.arrive {.release .relaxed} and .wait {.acquire} (9.7.13.2). ptxas refuses the others (e.g.
+// barrier.cluster.arrive {.release .relaxed} and .wait {.acquire} (9.7.13.3). ptxas refuses the others (e.g.
 // `red.acq_rel`, `ld.release`); the engines would otherwise read a release or acquire the spec does not give.
 std::string memory_order_error(const Instruction& in);
 

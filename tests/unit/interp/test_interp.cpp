@@ -601,7 +601,7 @@ TEST_CASE("mbarrier: what the spec leaves undefined stops the run as illegal, na
   }
 }
 
-TEST_CASE("barrier.cluster: a wait returns once every non-exited thread arrived; stores before the arrive are seen after it (ISA 9.7.13.2)") {
+TEST_CASE("barrier.cluster: a wait returns once every non-exited thread arrived; stores before the arrive are seen after it (ISA 9.7.13.3)") {
   // Threads 48..63 exit at once: the barrier completes without them.
   check_neighbour_reads("", "  barrier.cluster.arrive;\n  barrier.cluster.wait;", 48);
 }

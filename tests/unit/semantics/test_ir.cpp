@@ -273,7 +273,7 @@ TEST_CASE("barrier and mbarrier forms take their own operand counts (ISA 9.7.13.
   CHECK(errs("bar.warp.sync;").at(0) == "'bar.warp.sync' takes 1 operand, not 0");
   CHECK(errs("barrier.cluster.wait 0;").at(0) == "'barrier.cluster.wait' takes 0 operands, not 1");
   CHECK(errs("bar.cta 0;").at(0) == "'bar.cta' names no barrier operation (.sync, .arrive or .red, ISA 9.7.13.1)");
-  CHECK(errs("barrier.cluster;").at(0) == "'barrier.cluster' names no barrier operation (.arrive or .wait, ISA 9.7.13.2)");
+  CHECK(errs("barrier.cluster;").at(0) == "'barrier.cluster' names no barrier operation (.arrive or .wait, ISA 9.7.13.3)");
   CHECK(errs("mbarrier.init.shared.b64 [bar];").at(0) == "'mbarrier.init.shared.b64' takes 2 operands, not 1");
   CHECK(errs("mbarrier.arrive.shared.b64 [bar];").at(0) == "'mbarrier.arrive.shared.b64' takes 2-3 operands, not 1");
   CHECK(errs("mbarrier.arrive.expect_tx.shared.b64 %rd1, [bar];").at(0) ==
@@ -307,7 +307,7 @@ TEST_CASE("memory-order qualifiers: only those each instruction's syntax lists (
         "'.acquire' is no memory-order qualifier of mbarrier.arrive (ISA 9.7.13.15.13)");
   CHECK(errs("mbarrier.test_wait.release.cta.shared.b64 %p0, [bar], %rd1;").at(0) ==
         "'.release' is no memory-order qualifier of mbarrier.test_wait/try_wait (ISA 9.7.13.15.16)");
-  CHECK(errs("barrier.cluster.wait.relaxed;").at(0) == "'.relaxed' is no memory-order qualifier of barrier.cluster.wait (ISA 9.7.13.2)");
+  CHECK(errs("barrier.cluster.wait.relaxed;").at(0) == "'.relaxed' is no memory-order qualifier of barrier.cluster.wait (ISA 9.7.13.3)");
 }
 
 TEST_CASE("the checker rejects what the spec rejects") {

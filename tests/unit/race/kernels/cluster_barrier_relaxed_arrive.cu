@@ -1,4 +1,4 @@
-// expect: race  launch: --blockDim=128 --gridDim=1   (barrier.cluster.arrive.relaxed orders no memory access before it, ISA 9.7.13.2)
+// expect: race  launch: --blockDim=128 --gridDim=1   (barrier.cluster.arrive.relaxed orders no memory access before it, ISA 9.7.13.3)
 __global__ void rotate_relaxed(int* out) {
   __shared__ int buf[128];
   buf[threadIdx.x] = threadIdx.x * 5;
