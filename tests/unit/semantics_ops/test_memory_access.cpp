@@ -477,30 +477,23 @@ TEST_CASE("wmma.load / wmma.store: the interpreter and the race encoder read one
   wmma.load.a.sync.aligned.row.m16n16k16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1];
   ret;
 })";
-  // B is k x n (16 x 32, 9.7.14.4.1); .col lays it out by columns: 32 lines of 16 .f16 elements.
-  const auto load_b = build(text, 7);
-  REQUIRE(load_b);
-  CHECK(interp::instruction_supported(*load_b->ins));
-  const auto b = ptxcheck::race::wmma_geometry(*load_b->ins);
-  REQUIRE(b);
-  CHECK(b->load);
-  CHECK(b->lines == 32);
-  CHECK(b->line_length == 16);
-  CHECK(b->element_bits == 16);
-  CHECK(b->address_operand == 1);
-  CHECK(b->stride_operand == -1);
-  // D is m x n (16 x 16) by rows, .f32, with a stride operand.
-  const auto store_d = build(text, 8);
-  REQUIRE(store_d);
-  CHECK(interp::instruction_supported(*store_d->ins));
-  const auto d = ptxcheck::race::wmma_geometry(*store_d->ins);
-  REQUIRE(d);
-  CHECK_FALSE(d->load);
-  CHECK(d->lines == 16);
-  CHECK(d->line_length == 16);
-  CHECK(d->element_bits == 32);
-  CHECK(d->address_operand == 0);
-  CHECK(d->stride_operand == 2);
+  // B is k x n (16 x 32, 9.7.14.4.1); .col lays it out by columns: 32 lines of 16 .f16 elements. D is m x n
+  // (16 x 16) by rows, .f32, with a stride operand.
+  struct Want { unsigned line; bool load; unsigned lines, line_length, element_bits; std::size_t address; int stride; };
+  for (const Want& w : {Want{7, true, 32, 16, 16, 1, -1}, Want{8, false, 16, 16, 32, 0, 2}}) {
+    CAPTURE(w.line);
+    const auto b = build(text, w.line);
+    REQUIRE(b);
+    CHECK(interp::instruction_supported(*b->ins));
+    const auto g = ptxcheck::race::wmma_geometry(*b->ins);
+    REQUIRE(g);
+    CHECK(g->load == w.load);
+    CHECK(g->lines == w.lines);
+    CHECK(g->line_length == w.line_length);
+    CHECK(g->element_bits == w.element_bits);
+    CHECK(g->address_operand == w.address);
+    CHECK(g->stride_operand == w.stride);
+  }
   // "wmma.load.a.sync.aligned.layout.shape{.ss}.atype": .atype of m16n16k16 is .f16, .bf16, .s8 or .u8, not .f32.
   const auto bad = build(text, 9);
   REQUIRE(bad);
