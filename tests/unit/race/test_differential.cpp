@@ -50,195 +50,234 @@ constexpr unsigned shared_bytes = 512, global_bytes = 2048;
 // names, and producer/consumer roles on a named barrier.
 // `whole_words`: every access a 4-byte word and no cp.async, so that the run's graph has whole locations and
 // events of ptx.cat only (the recorder refuses overlapping extents and cp.async groups) and the model can judge it.
-GeneratedKernel generate(std::mt19937& rng, bool whole_words) {
-  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+// Draws one kernel (generate below); every helper writes PTX to `body` and numbers registers, predicates and labels.
+class KernelGenerator {
+ public:
+  KernelGenerator(std::mt19937& rng, bool whole_words) : rng_(rng), whole_words(whole_words) {}
+  GeneratedKernel generate();
+
+ private:
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  int predicate();
+  std::string address(bool shared, unsigned size, const std::string& id = "");
+  void access(const std::string& guard, const std::string& id = "");
+  void async_copy();
+  void async_wait();
+  void cta_barrier();
+  void statement();
+  void ballot_broadcast();
+  void loop();
+  void named_barrier();
+  std::string module();
+
+  std::mt19937& rng_;
+  const bool whole_words;
+  // tid.x, global index, ctaid.x, and through warp shuffles (ISA 9.7.9.6) the next lane's tid.x and the partner
+  // lane's (lane ^ 1) global index.
+  // and tid.y.
+  static constexpr const char* ids[] = {"%r1", "%r4", "%r2", "%r5", "%r8", "%r9"};
   GeneratedKernel k;
+  std::ostringstream body;
+  int r = 10, rd = 10, p = 1, label = 0;
+  std::string loop_counter;  // inside a loop: its counter, which the index adds a multiple of
+  bool uses_mbarrier = false, named_barrier_used = false;
+};
+
+GeneratedKernel KernelGenerator::generate() {
   // Whole warps (the full-mask warp operations need every lane): 32-96 threads in x, or 2D blocks of 32 or 64.
   static constexpr std::array<std::array<std::uint32_t, 2>, 6> blocks{{{32, 1}, {64, 1}, {96, 1}, {16, 2}, {8, 4}, {16, 4}}};
   const auto& shape = blocks[static_cast<std::size_t>(pick(6))];
   k.block[0] = shape[0];
   k.block[1] = shape[1];
   k.grid[0] = static_cast<std::uint32_t>(1 + pick(2));
-  std::ostringstream body;
-  int r = 10, rd = 10, p = 1, label = 0;
-  // tid.x, global index, ctaid.x, and through warp shuffles (ISA 9.7.9.6) the next lane's tid.x and the partner
-  // lane's (lane ^ 1) global index.
-  // and tid.y.
-  const char* ids[] = {"%r1", "%r4", "%r2", "%r5", "%r8", "%r9"};
-  auto predicate = [&]() {
-    const int n = p++;
-    if (pick(2)) {
-      body << "  setp.lt.u32 %p" << n << ", %r1, " << pick(static_cast<int>(k.block[0])) << ";\n";
-    } else {
-      const int mask = (1 << (1 + pick(3))) - 1;
-      body << "  and.b32 %r" << r << ", %r1, " << mask << ";\n  setp.eq.u32 %p" << n << ", %r" << r << ", " << pick(mask + 1) << ";\n";
-      ++r;
-    }
-    return n;
-  };
-  std::string loop_counter;  // inside a loop: its counter, which the index adds a multiple of
-  // An address of `size` bytes at ((id * A + B [+ counter * 32C]) op D) & mask in the shared array or the global
-  // buffer: the register holding it.
-  auto address = [&](bool shared, unsigned size, const std::string& id = "") {
-    const int index = r++;
-    body << "  mul.lo.u32 %r" << index << ", " << (id.empty() ? ids[pick(6)] : id) << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
-    body << "  add.u32 %r" << index << ", %r" << index << ", " << pick(8) << ";\n";
-    if (!loop_counter.empty()) body << "  mad.lo.u32 %r" << index << ", " << loop_counter << ", " << pick(3) * 32 << ", %r" << index << ";\n";
-    switch (pick(8)) {
-      case 0: body << "  shr.u32 %r" << index << ", %r" << index << ", 1;\n"; break;
-      case 1: body << "  xor.b32 %r" << index << ", %r" << index << ", " << pick(16) << ";\n"; break;
-      case 2: body << "  rem.u32 %r" << index << ", %r" << index << ", " << 1 + pick(16) << ";\n"; break;
-      default: break;
-    }
-    body << "  and.b32 %r" << index << ", %r" << index << ", " << (shared ? shared_bytes : global_bytes) / size - 1 << ";\n";
-    const int offset = rd++, at = rd++;
-    body << "  mul.wide.u32 %rd" << offset << ", %r" << index << ", " << size << ";\n";
-    body << "  add.s64 %rd" << at << ", " << (shared ? "%rd3" : "%rd2") << ", %rd" << offset << ";\n";
-    return "[%rd" + std::to_string(at) + "]";
-  };
-  auto access = [&](const std::string& guard, const std::string& id = "") {
-    const bool shared = pick(2);
-    const unsigned sizes[] = {1, 2, 4, 8, 16};
-    const unsigned size = whole_words ? 4 : sizes[pick(5)];
-    const std::string at = address(shared, size, id);
-    const std::string space = shared ? ".shared" : ".global";
-    const std::string type = size == 1 ? ".u8" : size == 2 ? ".u16" : size == 4 ? ".u32" : size == 8 ? ".u64" : ".v4.u32";
-    const std::string value = size == 8 ? "%rd1" : size == 16 ? "{%r1, %r2, %r1, %r2}" : "%r1";
-    const int dst = size == 8 ? rd++ : r++;
-    const std::string out = size == 8 ? "%rd" + std::to_string(dst)
-                            : size == 16 ? "{%r" + std::to_string(r) + ", %r" + std::to_string(r + 1) + ", %r" +
-                                               std::to_string(r + 2) + ", %r" + std::to_string(r + 3) + "}"
-                                         : "%r" + std::to_string(dst);
-    if (size == 16) r += 4;
-    const bool scalar_word = size == 4 || size == 8;
-    const std::string scope = pick(2) ? ".cta" : ".gpu";
-    switch (pick(scalar_word ? 8 : 5)) {
-      case 0: case 1: case 2: body << guard << "  ld" << space << type << " " << out << ", " << at << ";\n"; break;
-      case 3: case 4: body << guard << "  st" << space << type << " " << at << ", " << value << ";\n"; break;
-      case 5:
-        k.barrier_ordered_only = false;
-        body << guard << "  atom.relaxed" << scope << space << ".add" << (size == 8 ? ".u64 " : ".u32 ") << out << ", " << at << ", "
-             << (size == 8 ? "%rd1" : "%r1") << ";\n";
-        break;
-      case 6:
-        k.barrier_ordered_only = false;
-        body << guard << "  st.relaxed" << scope << space << type << " " << at << ", " << value << ";\n";
-        break;
-      default:
-        k.barrier_ordered_only = false;
-        body << guard << "  ld.relaxed" << scope << space << type << " " << out << ", " << at << ";\n";
-        break;
-    }
-  };
-  // cp.async (ISA 9.7.9.25.3): a copy of 4, 8 or 16 bytes from the global buffer into the shared array, in flight
-  // until a wait completes its group; then sometimes a commit.
-  auto async_copy = [&]() {
-    if (whole_words) return access("");
-    const unsigned size = 4u << pick(3);
-    const std::string guard = pick(3) == 0 ? "  @%p" + std::to_string(predicate()) + "\n" : "";
-    const std::string to = address(true, size), from = address(false, size);
-    body << guard << "  cp.async.ca.shared.global " << to << ", " << from << ", " << size << ";\n";
-    if (pick(2)) body << "  cp.async.commit_group;\n";
-  };
-  auto async_wait = [&]() {
-    if (whole_words) return access("");
-    if (pick(3) == 0) body << "  cp.async.wait_all;\n";
-    else body << "  cp.async.wait_group " << pick(2) << ";\n";
-  };
-  // A barrier of the whole CTA (ISA 9.7.13.1): barrier 0 or 1, with the CTA's thread count or without, or a
-  // fence before it (which orders nothing more here); or an arrive on the mbarrier the prologue initialises for the
-  // CTA's threads and a test_wait loop on its state (ISA 9.7.13.15.13, .16), perhaps after a cp.async.mbarrier.arrive.
-  bool uses_mbarrier = false;
-  auto cta_barrier = [&]() {
-    switch (pick(6)) {
-      case 5: {
-        uses_mbarrier = true;
-        const int state = rd++, done = p++, l = label++;
-        // Sometimes the thread's copies so far complete in this phase too (cuda::memcpy_async with the barrier).
-        if (pick(2) && !whole_words) body << "  cp.async.mbarrier.arrive.shared.b64 [mbar];\n";
-        body << "  mbarrier.arrive.shared.b64 %rd" << state << ", [mbar];\n$L" << l << ":\n  mbarrier.test_wait.shared.b64 %p" << done
-             << ", [mbar], %rd" << state << ";\n  @!%p" << done << " bra $L" << l << ";\n";
-        break;
-      }
-      case 0: body << "  bar.sync 1;\n"; break;
-      case 1: body << "  bar.sync 0, " << k.block[0] * k.block[1] << ";\n"; break;  // the CTA's count: a CTA barrier
-      case 2: body << "  barrier.sync.aligned 0;\n"; break;
-      case 3:
-        k.abstracted = true;
-        body << "  membar.cta;\n  bar.sync 0;\n";
-        break;
-      default: body << "  bar.sync 0;\n"; break;
-    }
-  };
-  bool named_barrier_used = false;
   const int statements = 2 + pick(8);
-  for (int s = 0; s < statements; ++s) {
-    switch (pick(12)) {
-      case 0: case 8: cta_barrier(); break;
-      case 1: body << "  bar.warp.sync -1;\n"; break;
-      case 2: access("  @%p" + std::to_string(predicate()) + "\n"); break;
-      case 3: {
-        const int n = predicate(), l = label++;
-        body << "  @!%p" << n << " bra $L" << l << ";\n";
-        for (int a = 0; a < 1 + pick(2); ++a) access("");
-        body << "$L" << l << ":\n";
-        break;
-      }
-      case 9: {
-        // A ballot of a lane predicate, then, in the lanes it holds for, a broadcast over the ballot's mask from its
-        // highest lane (bfind) or from a fixed lane, and an access at an index from it. A fixed lane may be outside
-        // the mask: the value is then undefined (ISA 9.7.9.6; the interpreter gives the lane's own), so the one
-        // execution does not stand for every one and only soundness is checked.
-        const int n = predicate(), mask = r++, value = r++, source = r++, l = label++;
-        body << "  vote.sync.ballot.b32 %r" << mask << ", %p" << n << ", -1;\n  @!%p" << n << " bra $L" << l << ";\n";
-        const bool highest = pick(2);
-        if (highest) body << "  bfind.u32 %r" << source << ", %r" << mask << ";\n";
-        else k.barrier_ordered_only = false;
-        body << "  shfl.sync.idx.b32 %r" << value << ", " << ids[pick(3)] << ", "
-             << (highest ? "%r" + std::to_string(source) : std::to_string(pick(32))) << ", 31, %r" << mask << ";\n";
-        access("", "%r" + std::to_string(value));
-        body << "$L" << l << ":\n";
-        break;
-      }
-      case 4: {
-        if (!loop_counter.empty()) { access(""); break; }
-        // A loop of 2-4 iterations, the same for every thread; a CTA barrier in it keeps the threads together.
-        k.abstracted = true;
-        const int counter = r++, l = label++, again = p++;
-        loop_counter = "%r" + std::to_string(counter);
-        body << "  mov.u32 " << loop_counter << ", 0;\n$L" << l << ":\n";
-        for (int a = 0; a < 1 + pick(3); ++a) {
-          const int what = pick(6);
-          if (what == 0) async_copy();
-          else if (what == 1) async_wait();
-          else access("");
-        }
-        if (pick(2)) cta_barrier();
-        if (pick(2)) access("");
-        body << "  add.u32 " << loop_counter << ", " << loop_counter << ", 1;\n  setp.lt.u32 %p" << again << ", " << loop_counter << ", "
-             << 2 + pick(3) << ";\n  @%p" << again << " bra $L" << l << ";\n";
-        loop_counter.clear();
-        break;
-      }
-      case 5: async_copy(); break;
-      case 6: async_wait(); break;
-      case 10: {
-        // Producer/consumer roles on named barrier 2 (ISA 9.7.13.1), once per kernel, outside loops: one warp
-        // arrives, the others wait (or the reverse), with the CTA's thread count, so every thread passes one
-        // operation on it (checker/race/named_barriers.hpp). Warp-uniform roles: the barrier is aligned.
-        if (named_barrier_used) { access(""); break; }
-        named_barrier_used = true;
-        const int lin = r++, warp = r++, role = p++, arrive = label++, end = label++;
-        const unsigned threads = k.block[0] * k.block[1];
-        body << "  mad.lo.u32 %r" << lin << ", %r9, %r3, %r1;\n  shr.u32 %r" << warp << ", %r" << lin << ", 5;\n  setp."
-             << (pick(2) ? "eq" : "ne") << ".u32 %p" << role << ", %r" << warp << ", " << pick(static_cast<int>((threads + 31) / 32)) << ";\n";
-        body << "  @%p" << role << " bra $L" << arrive << ";\n  bar.sync 2, " << threads << ";\n  bra.uni $L" << end << ";\n$L" << arrive
-             << ":\n  bar.arrive 2, " << threads << ";\n$L" << end << ":\n";
-        break;
-      }
-      default: access(""); break;
-    }
+  for (int s = 0; s < statements; ++s) statement();
+  k.ptx = module();
+  return k;
+}
+
+int KernelGenerator::predicate() {
+  const int n = p++;
+  if (pick(2)) {
+    body << "  setp.lt.u32 %p" << n << ", %r1, " << pick(static_cast<int>(k.block[0])) << ";\n";
+  } else {
+    const int mask = (1 << (1 + pick(3))) - 1;
+    body << "  and.b32 %r" << r << ", %r1, " << mask << ";\n  setp.eq.u32 %p" << n << ", %r" << r << ", " << pick(mask + 1) << ";\n";
+    ++r;
   }
+  return n;
+}
+
+// An address of `size` bytes at ((id * A + B [+ counter * 32C]) op D) & mask in the shared array or the global
+// buffer: the register holding it.
+std::string KernelGenerator::address(bool shared, unsigned size, const std::string& id) {
+  const int index = r++;
+  body << "  mul.lo.u32 %r" << index << ", " << (id.empty() ? ids[pick(6)] : id) << ", " << std::array{0, 1, 1, 2, 3}[static_cast<std::size_t>(pick(5))] << ";\n";
+  body << "  add.u32 %r" << index << ", %r" << index << ", " << pick(8) << ";\n";
+  if (!loop_counter.empty()) body << "  mad.lo.u32 %r" << index << ", " << loop_counter << ", " << pick(3) * 32 << ", %r" << index << ";\n";
+  switch (pick(8)) {
+    case 0: body << "  shr.u32 %r" << index << ", %r" << index << ", 1;\n"; break;
+    case 1: body << "  xor.b32 %r" << index << ", %r" << index << ", " << pick(16) << ";\n"; break;
+    case 2: body << "  rem.u32 %r" << index << ", %r" << index << ", " << 1 + pick(16) << ";\n"; break;
+    default: break;
+  }
+  body << "  and.b32 %r" << index << ", %r" << index << ", " << (shared ? shared_bytes : global_bytes) / size - 1 << ";\n";
+  const int offset = rd++, at = rd++;
+  body << "  mul.wide.u32 %rd" << offset << ", %r" << index << ", " << size << ";\n";
+  body << "  add.s64 %rd" << at << ", " << (shared ? "%rd3" : "%rd2") << ", %rd" << offset << ";\n";
+  return "[%rd" + std::to_string(at) + "]";
+}
+
+void KernelGenerator::access(const std::string& guard, const std::string& id) {
+  const bool shared = pick(2);
+  const unsigned sizes[] = {1, 2, 4, 8, 16};
+  const unsigned size = whole_words ? 4 : sizes[pick(5)];
+  const std::string at = address(shared, size, id);
+  const std::string space = shared ? ".shared" : ".global";
+  const std::string type = size == 1 ? ".u8" : size == 2 ? ".u16" : size == 4 ? ".u32" : size == 8 ? ".u64" : ".v4.u32";
+  const std::string value = size == 8 ? "%rd1" : size == 16 ? "{%r1, %r2, %r1, %r2}" : "%r1";
+  const int dst = size == 8 ? rd++ : r++;
+  const std::string out = size == 8 ? "%rd" + std::to_string(dst)
+                          : size == 16 ? "{%r" + std::to_string(r) + ", %r" + std::to_string(r + 1) + ", %r" +
+                                             std::to_string(r + 2) + ", %r" + std::to_string(r + 3) + "}"
+                                       : "%r" + std::to_string(dst);
+  if (size == 16) r += 4;
+  const bool scalar_word = size == 4 || size == 8;
+  const std::string scope = pick(2) ? ".cta" : ".gpu";
+  switch (pick(scalar_word ? 8 : 5)) {
+    case 0: case 1: case 2: body << guard << "  ld" << space << type << " " << out << ", " << at << ";\n"; break;
+    case 3: case 4: body << guard << "  st" << space << type << " " << at << ", " << value << ";\n"; break;
+    case 5:
+      k.barrier_ordered_only = false;
+      body << guard << "  atom.relaxed" << scope << space << ".add" << (size == 8 ? ".u64 " : ".u32 ") << out << ", " << at << ", "
+           << (size == 8 ? "%rd1" : "%r1") << ";\n";
+      break;
+    case 6:
+      k.barrier_ordered_only = false;
+      body << guard << "  st.relaxed" << scope << space << type << " " << at << ", " << value << ";\n";
+      break;
+    default:
+      k.barrier_ordered_only = false;
+      body << guard << "  ld.relaxed" << scope << space << type << " " << out << ", " << at << ";\n";
+      break;
+  }
+}
+
+// cp.async (ISA 9.7.9.25.3): a copy of 4, 8 or 16 bytes from the global buffer into the shared array, in flight
+// until a wait completes its group; then sometimes a commit.
+void KernelGenerator::async_copy() {
+  if (whole_words) return access("");
+  const unsigned size = 4u << pick(3);
+  const std::string guard = pick(3) == 0 ? "  @%p" + std::to_string(predicate()) + "\n" : "";
+  const std::string to = address(true, size), from = address(false, size);
+  body << guard << "  cp.async.ca.shared.global " << to << ", " << from << ", " << size << ";\n";
+  if (pick(2)) body << "  cp.async.commit_group;\n";
+}
+
+void KernelGenerator::async_wait() {
+  if (whole_words) return access("");
+  if (pick(3) == 0) body << "  cp.async.wait_all;\n";
+  else body << "  cp.async.wait_group " << pick(2) << ";\n";
+}
+
+void KernelGenerator::cta_barrier() {
+  switch (pick(6)) {
+    case 5: {
+      uses_mbarrier = true;
+      const int state = rd++, done = p++, l = label++;
+      // Sometimes the thread's copies so far complete in this phase too (cuda::memcpy_async with the barrier).
+      if (pick(2) && !whole_words) body << "  cp.async.mbarrier.arrive.shared.b64 [mbar];\n";
+      body << "  mbarrier.arrive.shared.b64 %rd" << state << ", [mbar];\n$L" << l << ":\n  mbarrier.test_wait.shared.b64 %p" << done
+           << ", [mbar], %rd" << state << ";\n  @!%p" << done << " bra $L" << l << ";\n";
+      break;
+    }
+    case 0: body << "  bar.sync 1;\n"; break;
+    case 1: body << "  bar.sync 0, " << k.block[0] * k.block[1] << ";\n"; break;  // the CTA's count: a CTA barrier
+    case 2: body << "  barrier.sync.aligned 0;\n"; break;
+    case 3:
+      k.abstracted = true;
+      body << "  membar.cta;\n  bar.sync 0;\n";
+      break;
+    default: body << "  bar.sync 0;\n"; break;
+  }
+}
+
+// One statement of the kernel, drawn.
+void KernelGenerator::statement() {
+  switch (pick(12)) {
+    case 0: case 8: cta_barrier(); break;
+    case 1: body << "  bar.warp.sync -1;\n"; break;
+    case 2: access("  @%p" + std::to_string(predicate()) + "\n"); break;
+    case 3: {
+      const int n = predicate(), l = label++;
+      body << "  @!%p" << n << " bra $L" << l << ";\n";
+      for (int a = 0; a < 1 + pick(2); ++a) access("");
+      body << "$L" << l << ":\n";
+      break;
+    }
+    case 9: ballot_broadcast(); break;
+    case 4: loop(); break;
+    case 5: async_copy(); break;
+    case 6: async_wait(); break;
+    case 10: named_barrier(); break;
+    default: access(""); break;
+  }
+}
+
+// A ballot of a lane predicate, then, in the lanes it holds for, a broadcast over the ballot's mask from its
+// highest lane (bfind) or from a fixed lane, and an access at an index from it. A fixed lane may be outside
+// the mask: the value is then undefined (ISA 9.7.9.6; the interpreter gives the lane's own), so the one
+// execution does not stand for every one and only soundness is checked.
+void KernelGenerator::ballot_broadcast() {
+  const int n = predicate(), mask = r++, value = r++, source = r++, l = label++;
+  body << "  vote.sync.ballot.b32 %r" << mask << ", %p" << n << ", -1;\n  @!%p" << n << " bra $L" << l << ";\n";
+  const bool highest = pick(2);
+  if (highest) body << "  bfind.u32 %r" << source << ", %r" << mask << ";\n";
+  else k.barrier_ordered_only = false;
+  body << "  shfl.sync.idx.b32 %r" << value << ", " << ids[pick(3)] << ", "
+       << (highest ? "%r" + std::to_string(source) : std::to_string(pick(32))) << ", 31, %r" << mask << ";\n";
+  access("", "%r" + std::to_string(value));
+  body << "$L" << l << ":\n";
+}
+
+// A loop of 2-4 iterations, the same for every thread; a CTA barrier in it keeps the threads together. (Not inside
+// another: an access there.)
+void KernelGenerator::loop() {
+  if (!loop_counter.empty()) { access(""); return; }
+  k.abstracted = true;
+  const int counter = r++, l = label++, again = p++;
+  loop_counter = "%r" + std::to_string(counter);
+  body << "  mov.u32 " << loop_counter << ", 0;\n$L" << l << ":\n";
+  for (int a = 0; a < 1 + pick(3); ++a) {
+    const int what = pick(6);
+    if (what == 0) async_copy();
+    else if (what == 1) async_wait();
+    else access("");
+  }
+  if (pick(2)) cta_barrier();
+  if (pick(2)) access("");
+  body << "  add.u32 " << loop_counter << ", " << loop_counter << ", 1;\n  setp.lt.u32 %p" << again << ", " << loop_counter << ", "
+       << 2 + pick(3) << ";\n  @%p" << again << " bra $L" << l << ";\n";
+  loop_counter.clear();
+}
+
+// Producer/consumer roles on named barrier 2 (ISA 9.7.13.1), once per kernel, outside loops: one warp
+// arrives, the others wait (or the reverse), with the CTA's thread count, so every thread passes one
+// operation on it (checker/race/named_barriers.hpp). Warp-uniform roles: the barrier is aligned.
+void KernelGenerator::named_barrier() {
+  if (named_barrier_used) { access(""); return; }
+  named_barrier_used = true;
+  const int lin = r++, warp = r++, role = p++, arrive = label++, end = label++;
+  const unsigned threads = k.block[0] * k.block[1];
+  body << "  mad.lo.u32 %r" << lin << ", %r9, %r3, %r1;\n  shr.u32 %r" << warp << ", %r" << lin << ", 5;\n  setp."
+       << (pick(2) ? "eq" : "ne") << ".u32 %p" << role << ", %r" << warp << ", " << pick(static_cast<int>((threads + 31) / 32)) << ";\n";
+  body << "  @%p" << role << " bra $L" << arrive << ";\n  bar.sync 2, " << threads << ";\n  bra.uni $L" << end << ";\n$L" << arrive
+       << ":\n  bar.arrive 2, " << threads << ";\n$L" << end << ":\n";
+}
+
+// The module: the declarations, the ids the statements use, the mbarrier's initialisation when one uses it, then
+// the statements.
+std::string KernelGenerator::module() {
   std::string prologue;
   if (uses_mbarrier) {  // thread (0,0) initialises it with the CTA's thread count; a barrier orders that first
     const int rank = r++, count = r++, ny = r++, first = p++;
@@ -259,9 +298,10 @@ GeneratedKernel generate(std::mt19937& rng, bool whole_words) {
       << "  and.b32 %r6, %r1, 31;\n  add.u32 %r7, %r6, 1;\n  and.b32 %r7, %r7, 31;\n"
       << "  shfl.sync.idx.b32 %r5, %r1, %r7, 31, -1;\n  shfl.sync.bfly.b32 %r8, %r4, 1, 31, -1;\n"
       << prologue << body.str() << "  ret;\n}\n";
-  k.ptx = ptx.str();
-  return k;
+  return ptx.str();
 }
+
+GeneratedKernel generate(std::mt19937& rng, bool whole_words) { return KernelGenerator(rng, whole_words).generate(); }
 
 // With PTXCHECK_DIFFERENTIAL_DUMP=DIR, each kernel is written to DIR/kN.ptx with its launch DIR/kN.json, for
 // `ptxcheck race DIR/kN.ptx --launch DIR/kN.json` and `--blockDim=.. --gridDim=..` by hand.
