@@ -35,6 +35,14 @@ std::optional<CellOpcode> cell_opcode(const Instr& in) {
   return cell_opcode(std::string_view(in.opcode).substr(0, in.opcode.find('.')));
 }
 
+std::optional<mm::Proxy> dialect_proxy_fence(std::span<const std::string> words) {
+  if (words.size() != 2 || words[0] != "proxy") return std::nullopt;
+  if (words[1] == "surface") return Proxy::surface;
+  if (words[1] == "texture") return Proxy::texture;
+  if (words[1] == "constant") return Proxy::constant;
+  return std::nullopt;
+}
+
 std::string branch_target(const Instr& in, const CellOpcode& c) {
   const std::size_t at = c.branch ? 2 : 0;
   return at < in.operands.size() ? in.operands[at] : std::string();

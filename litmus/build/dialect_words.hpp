@@ -38,6 +38,12 @@ std::optional<CellOpcode> cell_opcode(std::string_view word);
 // The same for a cell: the first word of its dotted opcode.
 std::optional<CellOpcode> cell_opcode(const Instr& in);
 
+// The dialect's proxy fences (herd's PTX dialect, NVIDIA's mixed-proxy tests): `fence.proxy.surface`, `.texture`
+// and `.constant` order the generic proxy with that proxy (8.6), as `fence.proxy.alias` and `.async` (9.7.13.4) do
+// theirs; PTX ISA 9.0 names no such proxykind. The proxy for a cell's qualifier words (those after `fence`), else
+// nullopt: the cell is read as PTX (ir::fence_form).
+std::optional<mm::Proxy> dialect_proxy_fence(std::span<const std::string> words);
+
 // The label a branch cell jumps to (`goto L`, `bra L`; `beq a, b, L`); empty when the cell has no such operand.
 std::string branch_target(const Instr& in, const CellOpcode& c);
 

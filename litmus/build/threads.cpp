@@ -14,6 +14,7 @@
 
 #include "semantics/domain/symbolic.hpp"
 #include "semantics/ir/memory_order.hpp"
+#include "semantics/ir/misc_forms.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
 #include "semantics/ops/execute.hpp"
@@ -825,45 +826,45 @@ struct Runner {
       }
     }
   }
-  // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported.
+  // fence / membar / fence.proxy as a fence event of this thread; false (after failing) when unsupported. The
+  // cell's words are read as PTX's (ir::fence_form, the IR checker's rules), except the dialect's proxy fences.
   bool fence_event(State& s, const Instr& in, const std::vector<std::string>& parts, ptx::ir::Opcode fop) {
+    using Kind = ptx::ir::FenceForm::Kind;
     TEvent e;
     e.kind = EvKind::fence;
     e.ctrl = s.ctrl;
     e.ctrl.insert(guard_ctrl.begin(), guard_ctrl.end());
     e.text = in.opcode;
-    if (parts.size() >= 2 && parts[1] == "proxy") {
-      if (parts.size() != 3) {
-        // fence.proxy.async.global / .shared::{cta,cluster} order one state space only (9.7.13.4), and the litmus
-        // engine's locations have none; the uni-directional forms neither.
-        fail(in, "unsupported fence '" + in.opcode + "' (of the proxy fences, the litmus engine models fence.proxy.alias, "
-                 ".surface, .texture, .constant and .async, over all state spaces)");
-        return false;
-      }
-      e.proxy_fence = true;
-      e.sem = Sem::acq_rel;
-      e.scope = Scope::cta;
-      if (parts[2] == "surface") e.proxy = Proxy::surface;
-      else if (parts[2] == "texture") e.proxy = Proxy::texture;
-      else if (parts[2] == "constant") e.proxy = Proxy::constant;
-      else if (parts[2] == "alias") e.alias_fence = true;
-      else if (parts[2] == "async") e.proxy = Proxy::async;  // 9.7.13.4: between the async and the generic proxy
-      else { fail(in, "unsupported proxy fence '" + in.opcode + "'"); return false; }
-      e.sem = Sem::weak;  // a proxy fence orders proxies only; it is no release/acquire fence
-    } else {
-      // ISA 9.7.13.4 through semantics/ir/memory_order.hpp: .acq_rel when .sem is absent, membar = fence.sc.
-      bool negate = false;
-      auto q = decode(in, parts, fop, negate);
-      if (!q) return false;
-      const auto m = ptx::ir::fence_order(fop, *q);
-      const Sem sem = m ? mm::sem_of(m->sem) : Sem::weak;
-      // .sem = { .sc, .acq_rel, .acquire, .release } (9.7.13.4); .acquire/.release are uni-directional.
-      if (!m || (sem != Sem::sc && sem != Sem::acq_rel && sem != Sem::acquire && sem != Sem::release)) {
-        fail(in, "unsupported fence '" + in.opcode + "'");
-        return false;
-      }
-      e.sem = sem;
+    const std::vector<std::string> words(parts.begin() + 1, parts.end());
+    // A proxy fence orders proxies only; it is no release/acquire fence (8.4).
+    auto proxy_event = [&](Proxy proxy, bool alias) {
+      e.proxy_fence = true, e.proxy = proxy, e.alias_fence = alias;
+      e.sem = Sem::weak, e.scope = Scope::cta;
+    };
+    if (const auto dialect = dialect_proxy_fence(words)) {
+      proxy_event(*dialect, false);
+      s.events.push_back(e);
+      return true;
+    }
+    ptx::ir::Instruction ins;
+    ins.op = fop;
+    for (const auto& w : ptx::ir::decode_qualifiers(fop, words, ins.q))
+      return fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'"), false;
+    std::string why = ptx::ir::memory_order_error(ins);
+    if (why.empty()) why = ptx::ir::fence_form_error(ins);
+    if (!why.empty()) return fail(in, "'" + in.opcode + "': " + why), false;
+    const auto f = ptx::ir::fence_form(fop, ins.q);
+    if (f->kind == Kind::proxy && !f->space) {
+      // 9.7.13.4: .alias orders virtually aliased addresses; .async the async and the generic proxy.
+      proxy_event(f->proxy == ptx::ir::FenceForm::Proxy::async ? Proxy::async : Proxy::generic, f->proxy == ptx::ir::FenceForm::Proxy::alias);
+    } else if (const auto m = ptx::ir::fence_order(fop, ins.q)) {
+      e.sem = mm::sem_of(m->sem);
       e.scope = mm::scope_of(m->scope);
+    } else {
+      // fence.proxy.async.global / .shared::{cta,cluster} order one state space only (9.7.13.4), and the litmus
+      // engine's locations have none; neither do the uni-directional, .mbarrier_init and .sync_restrict forms.
+      return fail(in, "unsupported fence '" + in.opcode + "' (of the proxy fences, the litmus engine models fence.proxy.alias, "
+                      ".surface, .texture, .constant and .async, over all state spaces)"), false;
     }
     s.events.push_back(e);
     return true;

@@ -3,6 +3,7 @@
 // its one definition in semantics/ops, instantiated with the concrete domain.
 #include "semantics/interp/machine.hpp"
 #include "semantics/ir/address.hpp"
+#include "semantics/ir/fence_form.hpp"
 #include "semantics/ops/atomic.hpp"
 #include "semantics/ops/effect.hpp"
 #include "semantics/ops/execute.hpp"
@@ -193,6 +194,19 @@ std::pair<StateSpace, std::uint64_t> Machine::resolve(StateSpace space, std::uin
 
 ThreadRef Machine::thread_ref(const Thread& t) const { return thread_ref_of(cta_->ctaid, t.tid, launch_.grid, launch_.block); }
 std::uint64_t Machine::cta_linear(const Cta& c) const { return thread_ref_of(c.ctaid, {0, 0, 0}, launch_.grid, launch_.block).cta; }
+
+void Machine::observe_fence(Thread& t, const Instruction& ins) {
+  using Kind = ir::FenceForm::Kind;
+  const auto f = ir::fence_form(ins.op, ins.q);
+  if (!f) return;
+  // The memory fences, and the restricted ones the observers read as none (ir::fence_order).
+  if (f->kind != Kind::proxy && f->kind != Kind::proxy_directed) return opt_.observer->fence(thread_ref(t), ins);
+  // fence.proxy.async{.global,.shared::cta,.shared::cluster}: bi-directional. The uni-directional async::generic
+  // forms (one way, in a release/acquire pair) and the alias and tensormap fences are not reported: the observers
+  // then order less, never more.
+  if (f->kind == Kind::proxy && f->proxy == ir::FenceForm::Proxy::async)
+    opt_.observer->proxy_fence(thread_ref(t), ins, f->space.value_or(StateSpace::generic));
+}
 
 void Machine::observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                       std::uint32_t bytes, bool wrote, bool async) {
@@ -623,9 +637,7 @@ bool Machine::exec_lane(Thread& t, const Instruction& ins, const Decoded& d) {
       return true;
     case ops::Effect::stack: exec_stack(t, ins, d); return true;
     case ops::Effect::fence:
-      if (opt_.observer && !ins.q.has(ir::Flag::proxy)) opt_.observer->fence(thread_ref(t), ins);
-      if (opt_.observer && ins.q.has(ir::Flag::proxy) && ins.q.has_word("async"))  // 9.7.13.4 fence.proxy.async
-        opt_.observer->proxy_fence(thread_ref(t), ins, ins.q.space.value_or(StateSpace::generic));
+      if (opt_.observer) observe_fence(t, ins);
       return true;
     case ops::Effect::hint:
       // Memory ordering is trivially satisfied by one-at-a-time execution; hints have no functional effect. A cache

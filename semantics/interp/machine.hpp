@@ -342,6 +342,9 @@ class Machine {
   std::uint64_t cta_linear(const Cta& c) const;  // ThreadRef::cta of c's threads
   void observe(Thread& t, const Instruction& ins, MemoryAccess::Kind kind, StateSpace space, std::uint64_t addr,
                std::uint32_t bytes, bool wrote = true, bool async = false);
+  // A membar / fence reported to the observer (ISA 9.7.13.4, ir::fence_form): a thread fence, or fence.proxy.async's
+  // ordering of the generic and the async proxy in its state space.
+  void observe_fence(Thread& t, const Instruction& ins);
   // A texture fetch's read of linear memory (MemoryAccess::texture), as observe() reports a load.
   void observe_texture(Thread& t, const Instruction& ins, std::uint64_t addr, std::uint32_t bytes);
   // An access of asynchronous-proxy operation `op` (Observer::async_op_access) made by instruction `ins` of function

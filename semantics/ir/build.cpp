@@ -1,6 +1,7 @@
 // AST -> checked IR (see build.hpp). Names follow ISA 4.4 and 5.1; register scoping follows ISA 11.4
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/misc_forms.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
@@ -21,6 +22,10 @@ namespace ptx::ir {
 namespace {
 
 using ptxcheck::Diagnostic;
+
+// Qualifier words by class (defined with decode_qualifiers below).
+std::optional<Rounding> rounding_from(std::string_view w);
+std::optional<ir::Scope> scope_from(std::string_view w);
 
 struct OpcodeInfo {
   const char* name;
@@ -750,6 +755,7 @@ class Builder {
     check_misc(ins, out);
     check_video(ins, out);
     check_type_count(ins, out);
+    check_qualifier_classes(ins, out);
     fn_->body.push_back(std::move(out));
   }
 
@@ -815,6 +821,7 @@ class Builder {
     if (out.op == Opcode::setmaxnreg_) why = setmaxnreg_error(out);
     else if (out.op == Opcode::alloca_ || out.op == Opcode::stacksave_ || out.op == Opcode::stackrestore_) why = stack_form_error(out);
     else why = memory_order_error(out);
+    if (why.empty()) why = fence_form_error(out);  // membar / fence (9.7.13.4): semantics/ir/fence_form.hpp
     if (!why.empty()) error(ins, why);
   }
 
@@ -824,6 +831,42 @@ class Builder {
     for (std::size_t i = 0; i < out.operands.size() && i < ins.operands.size(); ++i)
       if (auto why = video_operand_error(out, i); !why.empty()) error(ins.operands[i], why);
     if (auto why = video_form_error(out); !why.empty()) error(ins, why);
+  }
+
+  // Qualifier classes no syntax of ISA 9.7 repeats or gives where it does not belong: one scope, one memory order,
+  // one rounding and one vector width at most (a second one, or the same word twice, is what ptxas calls "Multiple
+  // scope modifiers" and "Duplicate modifier"), the same state space not twice, and none of a memory order, a scope
+  // or a state space on an instruction that computes a register value (9.7.1-9.7.8, 9.7.18: their syntax lists
+  // none; `add.s32.relaxed` would otherwise run as add).
+  void check_qualifier_classes(const ast::Instruction& ins, const Instruction& out) {
+    struct Class { const char* what; bool (*is)(std::string_view); bool distinct_allowed; };
+    static constexpr Class kClasses[] = {
+        {"scope", [](std::string_view w) { return scope_from(w).has_value(); }, false},
+        // .mmio comes with .relaxed (ld.mmio.relaxed.sys, 9.7.9.8): it is counted apart.
+        {"memory order", [](std::string_view w) { return w != "mmio" && memory_semantics_from_name(w).has_value(); }, false},
+        {"rounding", [](std::string_view w) { return rounding_from(w).has_value(); }, false},
+        {"vector width", [](std::string_view w) { return w == "v2" || w == "v4" || w == "v8"; }, false},
+        {"state space", [](std::string_view w) { return w != "reg" && w != "sreg" && state_space_from_name(w).has_value(); }, true},
+    };
+    const auto& words = out.q.words;
+    const std::string_view group = kOpcodes[static_cast<std::size_t>(out.op)].group;
+    const bool value = group == "integer" || group == "float" || group == "compare" || group == "logic" ||
+                       group == "convert" || group == "data" || group == "video";
+    for (const Class& c : kClasses) {
+      std::vector<std::string_view> seen;
+      for (const auto& w : words) {
+        if (!c.is(w)) continue;
+        if (value && std::string_view(c.what) != "rounding" && std::string_view(c.what) != "vector width")
+          return error(ins, "'." + w + "': " + opcode_text(out) + " computes a register value and takes no " + c.what +
+                                " (ISA 9.7)");
+        if (std::find(seen.begin(), seen.end(), w) != seen.end())
+          return error(ins, "'." + w + "' is written twice in " + opcode_text(out) + " (ISA 9.7)");
+        if (!seen.empty() && !c.distinct_allowed)
+          return error(ins, opcode_text(out) + " names two of one kind, '." + std::string(seen[0]) + "' and '." + w + "' (one " + c.what +
+                                " at most, ISA 9.7)");
+        seen.push_back(w);
+      }
+    }
   }
 
   // How many type qualifiers each instruction takes (ISA 9.7, each instruction's syntax): most take one,

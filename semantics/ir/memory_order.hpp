@@ -2,6 +2,7 @@
 // ISA states for absent qualifiers. One definition, read by the race checker and by the litmus builder.
 #pragma once
 
+#include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/ir.hpp"
 
 #include <optional>
@@ -47,21 +48,20 @@ inline bool performance_hint(Flag f) {
   }
 }
 
-// A memory fence (ISA 9.7.13.4): `.sem` absent is `.acq_rel`; membar is fence.sc and its levels cta, gl and sys are
-// the scopes cta, gpu and sys (on sm_70 and higher). Proxy fences (fence.proxy.*, membar.proxy) order proxies,
-// not threads, and are no memory fence (8.4): nullopt for them and for every other instruction.
+// A memory fence (ISA 9.7.13.4, the forms of fence_form.hpp): `.sem` absent is `.acq_rel`; membar is fence.sc and
+// its levels cta, gl and sys are the scopes cta, gpu and sys (on sm_70 and higher). Proxy fences (fence.proxy.*,
+// membar.proxy) order proxies, not threads, and are no memory fence (8.4): nullopt for them and for every other
+// instruction. fence.mbarrier_init orders only prior mbarrier.init operations, and a .sync_restrict fence only
+// operations on one shared-memory window: read as full fences they would order more than the spec says, so they
+// are none here either (engines that need them refuse or ignore them, ordering less: never a missed race). A scope
+// the form lacks (the IR checker refuses it; a litmus cell may omit it) is .sys, the widest.
 inline std::optional<MemoryOrder> fence_order(Opcode op, const Qualifiers& q) {
-  if (op != Opcode::fence_ && op != Opcode::membar_) return std::nullopt;
-  if (q.has(Flag::proxy)) return std::nullopt;
-  // fence.mbarrier_init orders only prior mbarrier.init operations, and a .sync_restrict fence only operations on
-  // one shared-memory window (9.7.13.4): read as full fences they would order more than the spec says, so they
-  // are none here either (engines that need them refuse or ignore them, ordering less: never a missed race).
-  if (q.has(Flag::mbarrier_init) || q.has(Flag::sync_restrict_shared_cta) || q.has(Flag::sync_restrict_shared_cluster))
-    return std::nullopt;
+  const auto f = fence_form(op, q);
+  if (!f || f->kind != FenceForm::Kind::thread) return std::nullopt;
   MemoryOrder m;
   m.strong = true;
-  m.sem = op == Opcode::membar_ ? MemorySemantics::sc : q.semantics.value_or(MemorySemantics::acq_rel);
-  m.scope = q.scope.value_or(Scope::sys);
+  m.sem = f->thread_semantics();
+  m.scope = f->scope.value_or(Scope::sys);
   return m;
 }
 inline std::optional<MemoryOrder> fence_order(const Instruction& in) { return fence_order(in.op, in.q); }

@@ -1,6 +1,7 @@
 // The checked IR: name resolution by scope, `%r<N>` ranges, initializer layout (ISA 5.4.4), qualifier
 // decoding, the `.loc`/inlined_at source map, and the checker's rejections.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/memory_order.hpp"
 
 #include <doctest/doctest.h>
@@ -281,6 +282,107 @@ TEST_CASE("barrier and mbarrier forms take their own operand counts (ISA 9.7.13.
   CHECK(errs("mbarrier.test_wait.shared.b64 %p0, [bar], %rd1, 5;").at(0) ==
         "'mbarrier.test_wait.shared.b64' takes 3 operands, not 4");  // only try_wait has a time hint
   CHECK(errs("mbarrier.shared.b64 [bar];").at(0) == "'mbarrier.shared.b64' names no mbarrier operation (ISA 9.7.13.15)");
+}
+
+TEST_CASE("membar / fence: every form of 9.7.13.4's syntax block is accepted, and nothing else") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b64 %rd<4>;\n" + body + "\n ret;\n}\n");
+  };
+  // The syntax block, form by form (its .sem, .scope, .level and .proxykind sets written out), and its examples.
+  for (const char* ok : {"fence.sc.cta;", "fence.acq_rel.cluster;", "fence.acquire.gpu;", "fence.release.sys;", "fence.gpu;",
+                         "fence.acquire.sync_restrict::shared::cluster.cluster;", "fence.release.sync_restrict::shared::cta.cluster;",
+                         "fence.mbarrier_init.release.cluster;", "fence.proxy.alias;", "fence.proxy.async;",
+                         "fence.proxy.async.global;", "fence.proxy.async.shared::cta;", "fence.proxy.async.shared::cluster;",
+                         "fence.proxy.tensormap::generic.release.gpu;", "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;",
+                         "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
+                         "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;", "membar.cta;", "membar.gl;",
+                         "membar.sys;", "membar.proxy.alias;"})
+    CHECK_MESSAGE(errs(ok).empty(), ok);
+  // What the description rules out, each with its reason. ptxas (CUDA 13) refuses every one of these too.
+  const std::pair<const char*, const char*> bad[] = {
+      {"fence.sc;", "fence needs a .scope: .cta, .cluster, .gpu or .sys (ISA 9.7.13.4)"},
+      {"fence.sc.gpu.cta;", "fence.sc.gpu.cta names two of one kind, '.gpu' and '.cta' (one scope at most, ISA 9.7)"},
+      {"fence.gl;", "'.gl' is a level of membar; fence takes the scope .gpu (ISA 9.7.13.4)"},
+      {"membar.cluster;", "membar needs one .level of .cta, .gl and .sys (ISA 9.7.13.4)"},
+      {"fence.mbarrier_init.acquire.cluster;", "fence.mbarrier_init takes .release and .cluster: fence.mbarrier_init.release.cluster (ISA 9.7.13.4)"},
+      {"fence.mbarrier_init.release.gpu;", "fence.mbarrier_init takes .release and .cluster: fence.mbarrier_init.release.cluster (ISA 9.7.13.4)"},
+      {"fence.release.sync_restrict::shared::cluster.cluster;", ".sync_restrict::shared::cluster needs .acquire (ISA 9.7.13.4)"},
+      {"fence.acquire.sync_restrict::shared::cluster.gpu;", ".sync_restrict needs the scope .cluster (ISA 9.7.13.4)"},
+      {"fence.proxy;", "fence.proxy needs a proxykind: .alias, .async{.global, .shared::cta, .shared::cluster}, or "
+                       ".tensormap::generic / .async::generic (ISA 9.7.13.4)"},
+      {"fence.proxy.surface;", "fence.proxy needs a proxykind: .alias, .async{.global, .shared::cta, .shared::cluster}, or "
+                               ".tensormap::generic / .async::generic (ISA 9.7.13.4)"},
+      {"fence.proxy.alias.surface;", "'.surface' is no qualifier of fence.proxy.alias.surface (ISA 9.7.13.4)"},
+      {"fence.proxy.async.sc;", "a bi-directional proxy fence takes no .sem and no .scope (ISA 9.7.13.4)"},
+      {"fence.proxy.alias.cta;", "a bi-directional proxy fence takes no .sem and no .scope (ISA 9.7.13.4)"},
+      {"fence.proxy.alias.global;", "fence.proxy.alias takes no state space (ISA 9.7.13.4)"},
+      {"fence.proxy.async.local;", "fence.proxy.async takes one of .global, .shared::cta and .shared::cluster, or none (ISA 9.7.13.4)"},
+      {"fence.proxy.async.global.shared::cta;", "fence.proxy.async takes one of .global, .shared::cta and .shared::cluster, or none (ISA 9.7.13.4)"},
+      {"fence.proxy.tensormap::generic.acquire.gpu;", "fence.proxy.tensormap::generic.acquire takes [addr], size (ISA 9.7.13.4)"},
+      {"fence.proxy.tensormap::generic.acquire.gpu [%rd1], 64;", "the size of fence.proxy.tensormap::generic.acquire must be the literal 128 (ISA 9.7.13.4)"},
+      {"fence.proxy.async::generic.release.gpu;", "fence.proxy.async::generic is .release.sync_restrict::shared::cta or "
+                                                  ".acquire.sync_restrict::shared::cluster (ISA 9.7.13.4)"},
+      {"fence.sc.global.gpu;", "fence.sc.global.gpu takes no state space (ISA 9.7.13.4)"},
+  };
+  for (const auto& [text, why] : bad) {
+    const auto e = errs(text);
+    CHECK_MESSAGE(e.size() == 1, text);
+    if (!e.empty()) CHECK(e[0] == why);
+  }
+}
+
+TEST_CASE("qualifier classes: one scope, memory order, rounding and vector width; none of them on value instructions") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n" + body + "\n ret;\n}\n");
+  };
+  // Forms whose syntax has two words of one class that are not the same word: two state spaces (9.7.9.25.4.1
+  // cp.async.bulk.dst.src), two types (9.7.9.21 cvt), and one of each class.
+  CHECK(errs("cvt.rn.f32.s32 %f1, %r1;\n ld.relaxed.gpu.global.v2.u32 {%r1, %r2}, [%rd1];\n atom.acq_rel.cluster.global.add.u32 %r1, [%rd1], 1;\n"
+             " cvta.to.global.u64 %rd1, %rd2;\n add.rn.f32 %f1, %f2, %f3;").empty());
+  const std::pair<const char*, const char*> bad[] = {
+      // 9.7.1.1 add: add.type, add{.sat}.s32 — no memory order, scope or state space.
+      {"add.s32.relaxed %r1, %r2, %r3;", "'.relaxed': add.s32.relaxed computes a register value and takes no memory order (ISA 9.7)"},
+      {"add.s32.gpu %r1, %r2, %r3;", "'.gpu': add.s32.gpu computes a register value and takes no scope (ISA 9.7)"},
+      {"mul.lo.s32.shared %r1, %r2, %r3;", "'.shared': mul.lo.s32.shared computes a register value and takes no state space (ISA 9.7)"},
+      // 9.7.9.8 ld: ld{.weak}{.ss}... / ld.relaxed.scope{.ss}...: one .ss, one .scope, one .sem.
+      {"ld.global.global.u32 %r1, [%rd1];", "'.global' is written twice in ld.global.global.u32 (ISA 9.7)"},
+      {"ld.relaxed.gpu.cta.global.u32 %r1, [%rd1];", "ld.relaxed.gpu.cta.global.u32 names two of one kind, '.gpu' and '.cta' (one scope at most, ISA 9.7)"},
+      {"ld.relaxed.acquire.gpu.global.u32 %r1, [%rd1];",
+       "ld.relaxed.acquire.gpu.global.u32 names two of one kind, '.relaxed' and '.acquire' (one memory order at most, ISA 9.7)"},
+      {"ld.global.v2.v2.u32 {%r1, %r2}, [%rd1];", "'.v2' is written twice in ld.global.v2.v2.u32 (ISA 9.7)"},
+      // 9.7.3.1 add.f32: one .rnd.
+      {"add.rn.rz.f32 %f1, %f2, %f3;", "add.rn.rz.f32 names two of one kind, '.rn' and '.rz' (one rounding at most, ISA 9.7)"},
+  };
+  for (const auto& [text, why] : bad) {
+    const auto e = errs(text);
+    CHECK_MESSAGE(e.size() == 1, text);
+    if (!e.empty()) CHECK(e[0] == why);
+  }
+}
+
+TEST_CASE("fence forms: what kind each is, and which state space a proxy fence orders (ISA 9.7.13.4)") {
+  auto form = [](const std::string& text) {
+    auto m = load(kHeader + ".visible .entry k()\n{\n " + text + "\n ret;\n}\n");
+    const auto& in = m.functions.at(0).body.at(0);
+    return ptx::ir::fence_form(in.op, in.q);
+  };
+  using Kind = FenceForm::Kind;
+  using P = FenceForm::Proxy;
+  auto f = form("fence.proxy.async.shared::cta;");
+  REQUIRE(f);
+  CHECK((f->kind == Kind::proxy && f->proxy == P::async && f->space == StateSpace::shared));
+  f = form("fence.proxy.async;");  // "If no state space is specified, then the memory ordering applies on all state spaces."
+  CHECK((f->kind == Kind::proxy && f->proxy == P::async && !f->space));
+  f = form("membar.proxy.alias;");  // "membar.proxy is a synonym for fence.proxy"
+  CHECK((f->kind == Kind::proxy && f->proxy == P::alias && f->membar));
+  f = form("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;");
+  CHECK((f->kind == Kind::proxy_directed && f->proxy == P::async && f->space == StateSpace::shared));
+  f = form("fence.proxy.tensormap::generic.release.cta;");
+  CHECK((f->kind == Kind::proxy_directed && f->proxy == P::tensormap && f->sem == MemorySemantics::release));
+  f = form("fence.acquire.sync_restrict::shared::cluster.cluster;");
+  CHECK((f->kind == Kind::restricted && f->space == StateSpace::shared_cluster));
+  f = form("membar.sys;");
+  CHECK((f->kind == Kind::thread && f->thread_semantics() == MemorySemantics::sc && f->scope == Scope::sys));
 }
 
 TEST_CASE("memory-order qualifiers: only those each instruction's syntax lists (ISA 9.7.9.8-10, 9.7.13)") {
