@@ -23,6 +23,15 @@ std::vector<std::string> errors_of(const std::string& text) {
   return out;
 }
 const std::string kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+// Each instruction of `bad` is refused with exactly its message.
+template <typename Errors, std::size_t N>
+void expect_one_error_each(Errors errs, const std::pair<const char*, const char*> (&bad)[N]) {
+  for (const auto& [text, why] : bad) {
+    const auto e = errs(text);
+    CHECK_MESSAGE(e.size() == 1, text);
+    if (!e.empty()) CHECK(e[0] == why);
+  }
+}
 }  // namespace
 
 TEST_CASE("initializers are laid out little-endian, rest zero, names become relocations") {
@@ -324,11 +333,7 @@ TEST_CASE("membar / fence: every form of 9.7.13.4's syntax block is accepted, an
                                                   ".acquire.sync_restrict::shared::cluster (ISA 9.7.13.4)"},
       {"fence.sc.global.gpu;", "fence.sc.global.gpu takes no state space (ISA 9.7.13.4)"},
   };
-  for (const auto& [text, why] : bad) {
-    const auto e = errs(text);
-    CHECK_MESSAGE(e.size() == 1, text);
-    if (!e.empty()) CHECK(e[0] == why);
-  }
+  expect_one_error_each(errs, bad);
 }
 
 TEST_CASE("qualifier classes: one scope, memory order, rounding and vector width; none of them on value instructions") {
@@ -353,11 +358,7 @@ TEST_CASE("qualifier classes: one scope, memory order, rounding and vector width
       // 9.7.3.1 add.f32: one .rnd.
       {"add.rn.rz.f32 %f1, %f2, %f3;", "add.rn.rz.f32 names two of one kind, '.rn' and '.rz' (one rounding at most, ISA 9.7)"},
   };
-  for (const auto& [text, why] : bad) {
-    const auto e = errs(text);
-    CHECK_MESSAGE(e.size() == 1, text);
-    if (!e.empty()) CHECK(e[0] == why);
-  }
+  expect_one_error_each(errs, bad);
 }
 
 TEST_CASE("fence forms: what kind each is, and which state space a proxy fence orders (ISA 9.7.13.4)") {
