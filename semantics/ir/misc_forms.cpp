@@ -59,4 +59,41 @@ std::string memory_order_error(const Instruction& in) {
   return std::string("'.") + memory_semantics_name(sem) + "' is no memory-order qualifier of " + where;
 }
 
+std::string access_scope_error(const Instruction& in) {
+  if ((in.op != Opcode::ld_ && in.op != Opcode::st_) || in.q.has(Flag::async) || in.q.has(Flag::bulk)) return {};
+  using M = MemorySemantics;
+  const bool ld = in.op == Opcode::ld_;
+  const char* where = ld ? "ld (ISA 9.7.9.8)" : "st (ISA 9.7.9.10)";
+  const std::string text = opcode_text(in);
+  const bool mmio = in.q.has_word("mmio");
+  if (mmio) {
+    // ld.mmio.relaxed.sys{.global}.type / st.mmio.relaxed.sys{.global}.type
+    const bool ok = in.q.has_word("relaxed") && in.q.scope == Scope::sys && in.q.space.value_or(StateSpace::global) == StateSpace::global;
+    return ok ? std::string() : "'" + text + "': .mmio is written .mmio.relaxed.sys{.global} in " + where;
+  }
+  const M sem = in.q.semantics.value_or(M::weak);
+  const bool ordered = sem == M::relaxed || sem == (ld ? M::acquire : M::release);
+  if (ordered && !in.q.scope) return "'" + text + "': ." + memory_semantics_name(sem) + " needs a .scope in " + where;
+  if (!ordered && in.q.scope)
+    return "'" + text + "': a .scope goes only with .relaxed or " + (ld ? ".acquire" : ".release") + " in " + where;
+  return {};
+}
+
+std::string integer_mode_error(const Instruction& in) {
+  const char* section = nullptr;
+  switch (in.op) {
+    case Opcode::mul_: section = "9.7.1.3"; break;
+    case Opcode::mad_: section = in.q.has(Flag::cc) ? "9.7.2.5" : "9.7.1.4"; break;
+    case Opcode::mul24_: section = "9.7.1.5"; break;
+    case Opcode::mad24_: section = "9.7.1.6"; break;
+    case Opcode::madc_: section = "9.7.2.6"; break;
+    default: return {};
+  }
+  if (in.q.types.size() != 1 || !is_integer(in.q.types[0].scalar)) return {};
+  const bool narrow = in.op == Opcode::mul24_ || in.op == Opcode::mad24_ || in.op == Opcode::madc_ || in.q.has(Flag::cc);
+  const int modes = int(in.q.has(Flag::hi)) + int(in.q.has(Flag::lo)) + int(!narrow && in.q.has(Flag::wide));
+  if (modes == 1 && !(narrow && in.q.has(Flag::wide))) return {};
+  return "'" + opcode_text(in) + "' needs one mode of " + (narrow ? ".hi and .lo" : ".hi, .lo and .wide") + " (ISA " + section + ")";
+}
+
 }  // namespace ptx::ir

@@ -27,4 +27,15 @@ std::string stack_form_error(const Instruction& in);
 // `red.acq_rel`, `ld.release`); the engines would otherwise read a release or acquire the spec does not give.
 std::string memory_order_error(const Instruction& in);
 
+// Why an ld or st pairs its memory order and scope in a way its syntax does not (empty when it does): a scope only
+// with .relaxed or .acquire (ld) / .release (st), which need one (`ld.relaxed.scope`, 9.7.9.8; `st.release.scope`,
+// 9.7.9.10); .weak and .volatile without a scope; .mmio only as `.mmio.relaxed.sys{.global}`. st.async and st.bulk
+// (9.7.9.12-13) have their own forms and are not checked here.
+std::string access_scope_error(const Instruction& in);
+
+// Why an integer mul, mad, mul24, mad24, mad.cc or madc lacks its mode or has two (empty when it has one): `.mode =
+// { .hi, .lo, .wide }` (9.7.1.3-4), `{ .hi, .lo }` for the 24-bit forms (9.7.1.5-6), mad.cc and madc
+// (9.7.2.5-6). The mode is not optional in any of these syntax lines; the floating-point forms take none.
+std::string integer_mode_error(const Instruction& in);
+
 }  // namespace ptx::ir

@@ -76,6 +76,11 @@ check "--section 9.7.13 keeps only 9.7.13.*" bash -c "! grep '\"section\": \"9' 
 "$ptxcheck" coverage --section 9.7.99 >/dev/null 2>"$tmp/none.err"; rc=$?
 check "--section 9.7.99: exit 2 with a message" bash -c "test $rc -eq 2 && grep -q 'no instruction form' '$tmp/none.err'"
 
+# --- the IR checker's qualifier words per opcode are the spec's: semantics/ir/syntax_words.def is what
+# scripts/gen_syntax_words.py makes of the ISA text today (regenerate it with that script after the text changes).
+python3 "$src/scripts/gen_syntax_words.py" "$src/semantics/ir/opcodes.def" "$spec" >"$tmp/syntax_words.def"
+check "semantics/ir/syntax_words.def is generated from the ISA text" diff -u "$src/semantics/ir/syntax_words.def" "$tmp/syntax_words.def"
+
 # --- the report against its golden text.
 if [ "$update" = "--update" ]; then
   cp "$tmp/report.txt" "$golden"; echo "updated $golden"

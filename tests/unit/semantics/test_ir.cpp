@@ -361,6 +361,65 @@ TEST_CASE("qualifier classes: one scope, memory order, rounding and vector width
   expect_one_error_each(errs, bad);
 }
 
+TEST_CASE("a flag or state space is refused where no syntax block or example of its opcode writes it (ISA 9.7)") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n" + body + "\n ret;\n}\n");
+  };
+  // Words the syntax blocks write: 9.7.1.1 add{.sat}.s32, 9.7.6.1 setp's .CmpOp (hi, also a flag of mul),
+  // 9.7.9.9 ld.global.nc with .L1::no_allocate, 9.7.13.1 bar{.cta}.red.popc{.aligned}.u32, 9.7.1.3 mul.wide.
+  CHECK(errs("add.sat.s32 %r1, %r2, %r3;\n setp.hi.u32 %p1, %r1, %r2;\n ld.global.nc.L1::no_allocate.u32 %r1, [%rd1];\n"
+             " bar.red.popc.u32 %r1, 0, %p1;\n mul.wide.u32 %rd1, %r1, %r2;")
+            .empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {"add.s32.sync %r1, %r2, %r3;", "'.sync' is no qualifier of add: no syntax block or example of add in ISA 9.0 chapter 9.7 writes it"},
+      {"shfl.sync.idx.b32.shared %r1, %r2, 0, 31, -1;",
+       "'.shared' is no qualifier of shfl: no syntax block or example of shfl in ISA 9.0 chapter 9.7 writes it"},
+      {"mov.approx.b32 %r1, %r2;", "'.approx' is no qualifier of mov: no syntax block or example of mov in ISA 9.0 chapter 9.7 writes it"},
+  };
+  expect_one_error_each(errs, bad);
+}
+
+TEST_CASE("ld / st: a scope only with .relaxed, .acquire or .release, which need one (ISA 9.7.9.8, 9.7.9.10)") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n" + body + "\n ret;\n}\n");
+  };
+  // The syntax blocks' forms: ld{.weak}{.ss}, ld.volatile{.ss}, ld.relaxed.scope{.ss}, ld.acquire.scope{.ss},
+  // ld.mmio.relaxed.sys{.global}; st the same with .release.
+  CHECK(errs("ld.weak.global.u32 %r1, [%rd1];\n ld.volatile.shared.u32 %r1, [%rd1];\n ld.relaxed.cta.u32 %r1, [%rd1];\n"
+             " ld.acquire.sys.global.u32 %r1, [%rd1];\n ld.mmio.relaxed.sys.u32 %r1, [%rd1];\n st.release.gpu.u32 [%rd1], %r1;\n"
+             " st.mmio.relaxed.sys.global.u32 [%rd1], %r1;\n st.global.u32 [%rd1], %r1;")
+            .empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {"ld.relaxed.global.u32 %r1, [%rd1];", "'ld.relaxed.global.u32': .relaxed needs a .scope in ld (ISA 9.7.9.8)"},
+      {"st.release.u32 [%rd1], %r1;", "'st.release.u32': .release needs a .scope in st (ISA 9.7.9.10)"},
+      {"ld.global.gpu.u32 %r1, [%rd1];", "'ld.global.gpu.u32': a .scope goes only with .relaxed or .acquire in ld (ISA 9.7.9.8)"},
+      {"ld.volatile.sys.u32 %r1, [%rd1];", "'ld.volatile.sys.u32': a .scope goes only with .relaxed or .acquire in ld (ISA 9.7.9.8)"},
+      {"st.weak.cta.u32 [%rd1], %r1;", "'st.weak.cta.u32': a .scope goes only with .relaxed or .release in st (ISA 9.7.9.10)"},
+      {"ld.mmio.relaxed.gpu.u32 %r1, [%rd1];", "'ld.mmio.relaxed.gpu.u32': .mmio is written .mmio.relaxed.sys{.global} in ld (ISA 9.7.9.8)"},
+      {"ld.mmio.relaxed.sys.shared.u32 %r1, [%rd1];",
+       "'ld.mmio.relaxed.sys.shared.u32': .mmio is written .mmio.relaxed.sys{.global} in ld (ISA 9.7.9.8)"},
+  };
+  expect_one_error_each(errs, bad);
+}
+
+TEST_CASE("integer mul and mad need their mode (ISA 9.7.1.3-6, 9.7.2.5-6)") {
+  auto errs = [](const std::string& body) {
+    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n" + body + "\n ret;\n}\n");
+  };
+  CHECK(errs("mul.lo.s32 %r1, %r2, %r3;\n mul.wide.u32 %rd1, %r2, %r3;\n mad.hi.sat.s32 %r1, %r2, %r3, %r1;\n"
+             " mul24.hi.u32 %r1, %r2, %r3;\n mad.lo.cc.u32 %r1, %r2, %r3, %r1;\n madc.hi.u32 %r1, %r2, %r3, %r1;\n"
+             " mul.rn.f32 %f1, %f2, %f3;")
+            .empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {"mul.s32 %r1, %r2, %r3;", "'mul.s32' needs one mode of .hi, .lo and .wide (ISA 9.7.1.3)"},
+      {"mad.u32 %r1, %r2, %r3, %r1;", "'mad.u32' needs one mode of .hi, .lo and .wide (ISA 9.7.1.4)"},
+      {"mul24.wide.s32 %rd1, %r2, %r3;", "'mul24.wide.s32' needs one mode of .hi and .lo (ISA 9.7.1.5)"},
+      {"mad.cc.u32 %r1, %r2, %r3, %r1;", "'mad.cc.u32' needs one mode of .hi and .lo (ISA 9.7.2.5)"},
+      {"madc.u32 %r1, %r2, %r3, %r1;", "'madc.u32' needs one mode of .hi and .lo (ISA 9.7.2.6)"},
+  };
+  expect_one_error_each(errs, bad);
+}
+
 TEST_CASE("fence forms: what kind each is, and which state space a proxy fence orders (ISA 9.7.13.4)") {
   auto form = [](const std::string& text) {
     auto m = load(kHeader + ".visible .entry k()\n{\n " + text + "\n ret;\n}\n");
