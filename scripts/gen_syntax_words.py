@@ -32,8 +32,13 @@ def blocks(text, first_heading, last_heading):
     return re.findall(r'```(.*?)```', body, re.S)
 
 
-def words_of(line):
-    out = set()
+def words_of(line, bare=False):
+    """The `.word`s of a line; with `bare`, every identifier too (a definition's alternatives: the text writes
+    `.CmpOp = { eq, ne, ... }` and `{ .addr_mode_0, addr_mode_1, addr_mode_2 }` without some dots)."""
+    out = set(re.findall(r'[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z0-9_]+)*', line)) if bare else set()
+    # `sust.b.{1d,2d,3d}`: one word per alternative.
+    for m in re.finditer(r'\.\{([^}]*)\}', line):
+        out.update(alt.strip().lstrip('.') for alt in m.group(1).split(',') if alt.strip())
     # `.shared::{cta, cluster}`: one word per alternative.
     for m in re.finditer(r'\.([A-Za-z_][A-Za-z0-9_]*)::\{([^}]*)\}', line):
         out.update(m.group(1) + '::' + alt.strip() for alt in m.group(2).split(',') if alt.strip())
@@ -66,9 +71,10 @@ def main():
                 if named:
                     heads |= {w.strip() for w in named.group(1).split(',') if TYPO.get(w.strip(), w.strip()) in known}
                     continue
-                if defining or re.match(r'^\s*\.[\w:.]+\s*(=\s*\.[\w:.]+\s*)*=', code):
-                    definitions |= words_of(code)
-                    depth += code.count('{') - code.count('}')
+                starts = re.match(r'^\s*\.[\w:.]+\s*(=\s*\.[\w:.]+\s*)*=', code)
+                if defining or starts:
+                    definitions |= words_of(code, bare=True)
+                    depth = (0 if starts else depth) + code.count('{') - code.count('}')
                     defining = depth > 0 or '{' not in code and not code.rstrip().endswith(';')
                     continue
                 m = HEAD.match(code)

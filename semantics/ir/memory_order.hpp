@@ -19,9 +19,9 @@ struct MemoryOrder {
 //  - atom/red: `.sem` absent is `.relaxed`, `.scope` absent is `.gpu` (ISA 9.7.13.5 atom, 9.7.13.6 red).
 //  - ld/st: `.weak` when none of `.weak/.volatile/.relaxed/.acquire/.release` is given (9.7.9.8 ld, 9.7.9.10 st).
 //  - `.volatile` is relaxed at system scope (8.4.2); `.mmio` is `.relaxed.sys` too (9.7.9.8).
-//  - `.relaxed/.acquire/.release` require `.scope` in ld/st's syntax (the IR checker refuses a form without one,
-//    misc_forms.hpp access_scope_error); a litmus cell may omit it (the dialect's `ld.relaxed`) and is taken at
-//    `.sys`, the widest scope, which orders no less than any scope the writer may have meant.
+//  - `.relaxed/.acquire/.release` require `.scope` in ld/st's syntax, but the text's own example in 9.7.16.11.1
+//    writes `st.relaxed.b32` and a litmus cell may omit it too: a form without it is taken at `.sys`, the widest
+//    scope, which orders no less than any scope the writer may have meant.
 inline MemoryOrder access_order(const Qualifiers& q, bool atomic) {
   using MS = MemorySemantics;
   MemoryOrder m;

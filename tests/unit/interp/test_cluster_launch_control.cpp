@@ -40,9 +40,10 @@ RunResult misuse(std::uint32_t what) {
 bool supported(const std::string& ins) {
   const std::string text = ".version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
                            " .reg .b128 %q<2>;\n .reg .pred %p<2>;\n " + ins + "\n ret;\n}\n";
+  // Refused either by the IR checker (a word the syntax does not write, semantics/ir/syntax_words.def) or by
+  // the interpreter.
   auto loaded = ptx::ir::load_ptx(text, "k.ptx");
-  for (const auto& e : loaded.errors) FAIL(e.render());
-  REQUIRE(loaded);
+  if (!loaded) return false;
   return instruction_supported(loaded.module->functions[0].body[0]);
 }
 }  // namespace
