@@ -367,8 +367,11 @@ TEST_CASE("a flag or state space is refused where no syntax block or example of 
   };
   // Words the syntax blocks write: 9.7.1.1 add{.sat}.s32, 9.7.6.1 setp's .CmpOp (hi, also a flag of mul),
   // 9.7.9.9 ld.global.nc with .L1::no_allocate, 9.7.13.1 bar{.cta}.red.popc{.aligned}.u32, 9.7.1.3 mul.wide.
+  // Also words the text writes only through a placeholder or misspelt: 9.7.18.2.1 `vop2.dtype.atype.btype{.sat}`
+  // with `vop2 = { vadd2, ..., vmax2 }`, 9.7.9.7 prmt's `.ec1` (.ecl, "edge clamp left"), 9.7.11.2 `sust.b.{1d,2d,3d}`.
   CHECK(errs("add.sat.s32 %r1, %r2, %r3;\n setp.hi.u32 %p1, %r1, %r2;\n ld.global.nc.L1::no_allocate.u32 %r1, [%rd1];\n"
-             " bar.red.popc.u32 %r1, 0, %p1;\n mul.wide.u32 %rd1, %r1, %r2;")
+             " bar.red.popc.u32 %r1, 0, %p1;\n mul.wide.u32 %rd1, %r1, %r2;\n vmax2.s32.s32.s32.sat %r1, %r2, %r3, %r1;\n"
+             " prmt.b32.ecl %r1, %r2, %r3, %r1;\n st.global.L1::evict_last.u32 [%rd1], %r1;")
             .empty());
   const std::pair<const char*, const char*> bad[] = {
       {"add.s32.sync %r1, %r2, %r3;", "'.sync' is no qualifier of add: no syntax block or example of add in ISA 9.0 chapter 9.7 writes it"},
