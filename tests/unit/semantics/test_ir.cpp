@@ -23,11 +23,16 @@ std::vector<std::string> errors_of(const std::string& text) {
   return out;
 }
 const std::string kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+// The IR checker's messages on a kernel of these instructions (registers %r, %rd, %f and %p declared).
+std::vector<std::string> body_errors(const std::string& body) {
+  return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
+                             " .reg .pred %p<2>;\n" + body + "\n ret;\n}\n");
+}
 // Each instruction of `bad` is refused with exactly its message.
-template <typename Errors, std::size_t N>
-void expect_one_error_each(Errors errs, const std::pair<const char*, const char*> (&bad)[N]) {
+template <std::size_t N>
+void expect_one_error_each(const std::pair<const char*, const char*> (&bad)[N]) {
   for (const auto& [text, why] : bad) {
-    const auto e = errs(text);
+    const auto e = body_errors(text);
     CHECK_MESSAGE(e.size() == 1, text);
     if (!e.empty()) CHECK(e[0] == why);
   }
@@ -294,9 +299,6 @@ TEST_CASE("barrier and mbarrier forms take their own operand counts (ISA 9.7.13.
 }
 
 TEST_CASE("membar / fence: every form of 9.7.13.4's syntax block is accepted, and nothing else") {
-  auto errs = [](const std::string& body) {
-    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b64 %rd<4>;\n" + body + "\n ret;\n}\n");
-  };
   // The syntax block, form by form (its .sem, .scope, .level and .proxykind sets written out), and its examples.
   for (const char* ok : {"fence.sc.cta;", "fence.acq_rel.cluster;", "fence.acquire.gpu;", "fence.release.sys;", "fence.gpu;",
                          "fence.acquire.sync_restrict::shared::cluster.cluster;", "fence.release.sync_restrict::shared::cta.cluster;",
@@ -306,7 +308,7 @@ TEST_CASE("membar / fence: every form of 9.7.13.4's syntax block is accepted, an
                          "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster;",
                          "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;", "membar.cta;", "membar.gl;",
                          "membar.sys;", "membar.proxy.alias;"})
-    CHECK_MESSAGE(errs(ok).empty(), ok);
+    CHECK_MESSAGE(body_errors(ok).empty(), ok);
   // What the description rules out, each with its reason. ptxas (CUDA 13) refuses every one of these too.
   const std::pair<const char*, const char*> bad[] = {
       {"fence.sc;", "fence needs a .scope: .cta, .cluster, .gpu or .sys (ISA 9.7.13.4)"},
@@ -333,16 +335,13 @@ TEST_CASE("membar / fence: every form of 9.7.13.4's syntax block is accepted, an
                                                   ".acquire.sync_restrict::shared::cluster (ISA 9.7.13.4)"},
       {"fence.sc.global.gpu;", "fence.sc.global.gpu takes no state space (ISA 9.7.13.4)"},
   };
-  expect_one_error_each(errs, bad);
+  expect_one_error_each(bad);
 }
 
 TEST_CASE("qualifier classes: one scope, memory order, rounding and vector width; none of them on value instructions") {
-  auto errs = [](const std::string& body) {
-    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n" + body + "\n ret;\n}\n");
-  };
   // Forms whose syntax has two words of one class that are not the same word: two state spaces (9.7.9.25.4.1
   // cp.async.bulk.dst.src), two types (9.7.9.21 cvt), and one of each class.
-  CHECK(errs("cvt.rn.f32.s32 %f1, %r1;\n ld.relaxed.gpu.global.v2.u32 {%r1, %r2}, [%rd1];\n atom.acq_rel.cluster.global.add.u32 %r1, [%rd1], 1;\n"
+  CHECK(body_errors("cvt.rn.f32.s32 %f1, %r1;\n ld.relaxed.gpu.global.v2.u32 {%r1, %r2}, [%rd1];\n atom.acq_rel.cluster.global.add.u32 %r1, [%rd1], 1;\n"
              " cvta.to.global.u64 %rd1, %rd2;\n add.rn.f32 %f1, %f2, %f3;").empty());
   const std::pair<const char*, const char*> bad[] = {
       // 9.7.1.1 add: add.type, add{.sat}.s32 — no memory order, scope or state space.
@@ -358,18 +357,15 @@ TEST_CASE("qualifier classes: one scope, memory order, rounding and vector width
       // 9.7.3.1 add.f32: one .rnd.
       {"add.rn.rz.f32 %f1, %f2, %f3;", "add.rn.rz.f32 names two of one kind, '.rn' and '.rz' (one rounding at most, ISA 9.7)"},
   };
-  expect_one_error_each(errs, bad);
+  expect_one_error_each(bad);
 }
 
 TEST_CASE("a flag or state space is refused where no syntax block or example of its opcode writes it (ISA 9.7)") {
-  auto errs = [](const std::string& body) {
-    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n" + body + "\n ret;\n}\n");
-  };
   // Words the syntax blocks write: 9.7.1.1 add{.sat}.s32, 9.7.6.1 setp's .CmpOp (hi, also a flag of mul),
   // 9.7.9.9 ld.global.nc with .L1::no_allocate, 9.7.13.1 bar{.cta}.red.popc{.aligned}.u32, 9.7.1.3 mul.wide.
   // Also words the text writes only through a placeholder or misspelt: 9.7.18.2.1 `vop2.dtype.atype.btype{.sat}`
   // with `vop2 = { vadd2, ..., vmax2 }`, 9.7.9.7 prmt's `.ec1` (.ecl, "edge clamp left"), 9.7.11.2 `sust.b.{1d,2d,3d}`.
-  CHECK(errs("add.sat.s32 %r1, %r2, %r3;\n setp.hi.u32 %p1, %r1, %r2;\n ld.global.nc.L1::no_allocate.u32 %r1, [%rd1];\n"
+  CHECK(body_errors("add.sat.s32 %r1, %r2, %r3;\n setp.hi.u32 %p1, %r1, %r2;\n ld.global.nc.L1::no_allocate.u32 %r1, [%rd1];\n"
              " bar.red.popc.u32 %r1, 0, %p1;\n mul.wide.u32 %rd1, %r1, %r2;\n vmax2.s32.s32.s32.sat %r1, %r2, %r3, %r1;\n"
              " prmt.b32.ecl %r1, %r2, %r3, %r1;\n st.global.L1::evict_last.u32 [%rd1], %r1;")
             .empty());
@@ -379,21 +375,18 @@ TEST_CASE("a flag or state space is refused where no syntax block or example of 
        "'.shared' is no qualifier of shfl: no syntax block or example of shfl in ISA 9.0 chapter 9.7 writes it"},
       {"mov.approx.b32 %r1, %r2;", "'.approx' is no qualifier of mov: no syntax block or example of mov in ISA 9.0 chapter 9.7 writes it"},
   };
-  expect_one_error_each(errs, bad);
+  expect_one_error_each(bad);
 }
 
 TEST_CASE("ld / st: a scope only with .relaxed, .acquire or .release (ISA 9.7.9.8, 9.7.9.10)") {
-  auto errs = [](const std::string& body) {
-    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n" + body + "\n ret;\n}\n");
-  };
   // The syntax blocks' forms: ld{.weak}{.ss}, ld.volatile{.ss}, ld.relaxed.scope{.ss}, ld.acquire.scope{.ss},
   // ld.mmio.relaxed.sys{.global}; st the same with .release.
-  CHECK(errs("ld.weak.global.u32 %r1, [%rd1];\n ld.volatile.shared.u32 %r1, [%rd1];\n ld.relaxed.cta.u32 %r1, [%rd1];\n"
+  CHECK(body_errors("ld.weak.global.u32 %r1, [%rd1];\n ld.volatile.shared.u32 %r1, [%rd1];\n ld.relaxed.cta.u32 %r1, [%rd1];\n"
              " ld.acquire.sys.global.u32 %r1, [%rd1];\n ld.mmio.relaxed.sys.u32 %r1, [%rd1];\n st.release.gpu.u32 [%rd1], %r1;\n"
              " st.mmio.relaxed.sys.global.u32 [%rd1], %r1;\n st.global.u32 [%rd1], %r1;")
             .empty());
   // Let through: the text's own example in 9.7.16.11.1 writes `st.relaxed.b32 [flag], 1;` without the scope.
-  CHECK(errs("st.relaxed.b32 [%rd1], 1;").empty());
+  CHECK(body_errors("st.relaxed.b32 [%rd1], 1;").empty());
   const std::pair<const char*, const char*> bad[] = {
       {"ld.global.gpu.u32 %r1, [%rd1];", "'ld.global.gpu.u32': a .scope goes only with .relaxed or .acquire in ld (ISA 9.7.9.8)"},
       {"ld.volatile.sys.u32 %r1, [%rd1];", "'ld.volatile.sys.u32': a .scope goes only with .relaxed or .acquire in ld (ISA 9.7.9.8)"},
@@ -402,14 +395,11 @@ TEST_CASE("ld / st: a scope only with .relaxed, .acquire or .release (ISA 9.7.9.
       {"ld.mmio.relaxed.sys.shared.u32 %r1, [%rd1];",
        "'ld.mmio.relaxed.sys.shared.u32': .mmio is written .mmio.relaxed.sys{.global} in ld (ISA 9.7.9.8)"},
   };
-  expect_one_error_each(errs, bad);
+  expect_one_error_each(bad);
 }
 
 TEST_CASE("integer mul and mad need their mode (ISA 9.7.1.3-6, 9.7.2.5-6)") {
-  auto errs = [](const std::string& body) {
-    return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n" + body + "\n ret;\n}\n");
-  };
-  CHECK(errs("mul.lo.s32 %r1, %r2, %r3;\n mul.wide.u32 %rd1, %r2, %r3;\n mad.hi.sat.s32 %r1, %r2, %r3, %r1;\n"
+  CHECK(body_errors("mul.lo.s32 %r1, %r2, %r3;\n mul.wide.u32 %rd1, %r2, %r3;\n mad.hi.sat.s32 %r1, %r2, %r3, %r1;\n"
              " mul24.hi.u32 %r1, %r2, %r3;\n mad.lo.cc.u32 %r1, %r2, %r3, %r1;\n madc.hi.u32 %r1, %r2, %r3, %r1;\n"
              " mul.rn.f32 %f1, %f2, %f3;")
             .empty());
@@ -420,7 +410,7 @@ TEST_CASE("integer mul and mad need their mode (ISA 9.7.1.3-6, 9.7.2.5-6)") {
       {"mad.cc.u32 %r1, %r2, %r3, %r1;", "'mad.cc.u32' needs one mode of .hi and .lo (ISA 9.7.2.5)"},
       {"madc.u32 %r1, %r2, %r3, %r1;", "'madc.u32' needs one mode of .hi and .lo (ISA 9.7.2.6)"},
   };
-  expect_one_error_each(errs, bad);
+  expect_one_error_each(bad);
 }
 
 TEST_CASE("fence forms: what kind each is, and which state space a proxy fence orders (ISA 9.7.13.4)") {
