@@ -849,6 +849,7 @@ class Builder {
     else why = memory_order_error(out);
     if (why.empty()) why = access_scope_error(out);  // ld / st: memory order and scope together (9.7.9.8, 9.7.9.10)
     if (why.empty()) why = integer_mode_error(out);   // integer mul / mad and their 24-bit and carry forms
+    if (why.empty()) why = rounding_required_error(out);  // fma, mad.f64
     if (why.empty()) why = fence_form_error(out);  // membar / fence (9.7.13.4): semantics/ir/fence_form.hpp
     if (!why.empty()) error(ins, why);
   }

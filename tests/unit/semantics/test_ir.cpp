@@ -413,6 +413,19 @@ TEST_CASE("integer mul and mad need their mode (ISA 9.7.1.3-6, 9.7.2.5-6)") {
   expect_one_error_each(bad);
 }
 
+TEST_CASE("fma and mad.f64 need their rounding (ISA 9.7.3.6-7, 9.7.4.4)") {
+  CHECK(body_errors("fma.rn.ftz.f32 %f1, %f2, %f3, %f1;\n fma.rm.f64 %rd1, %rd1, %rd2, %rd3;\n mad.rn.f64 %rd1, %rd1, %rd2, %rd3;\n"
+                    " mad.f32 %f1, %f2, %f3, %f1;\n fma.rn.relu.bf16 %r1, %r2, %r3, %r1;")
+            .empty());  // (mad.f32 without one is the sm_1x form; the text requires one for sm_20 and later only)
+  const std::pair<const char*, const char*> bad[] = {
+      {"fma.ftz.f32 %f1, %f2, %f3, %f1;", "'fma.ftz.f32' needs a rounding: fma.rnd (ISA 9.7.3.6)"},
+      {"fma.f64 %rd1, %rd1, %rd2, %rd3;", "'fma.f64' needs a rounding: fma.rnd (ISA 9.7.3.6)"},
+      {"fma.f16x2 %r1, %r2, %r3, %r1;", "'fma.f16x2' needs a rounding: fma.rnd (ISA 9.7.4.4)"},
+      {"mad.f64 %rd1, %rd1, %rd2, %rd3;", "'mad.f64' needs a rounding: mad.rnd.f64 (ISA 9.7.3.7)"},
+  };
+  expect_one_error_each(bad);
+}
+
 TEST_CASE("fence forms: what kind each is, and which state space a proxy fence orders (ISA 9.7.13.4)") {
   auto form = [](const std::string& text) {
     auto m = load(kHeader + ".visible .entry k()\n{\n " + text + "\n ret;\n}\n");
