@@ -900,9 +900,8 @@ class Builder {
 
   // A flag or state-space word that no syntax block or example of the opcode writes in ISA 9.0 chapter 9.7
   // (syntax_words.def, generated from the text by scripts/gen_syntax_words.py): `add.s32.sync`,
-  // `shfl.sync.idx.b32.shared`. Types, rounding, comparisons and the matrix and bulk-copy shapes the IR keeps as
-  // words are not looked up here; neither are comparisons (the text lists `.CmpOp = { eq, ne, ... hi ... }` without
-  // dots, and `hi`/`lo` are also flags of mul and mad).
+  // `shfl.sync.idx.b32.shared`. Types, rounding and the matrix and bulk-copy shapes the IR keeps as words are not
+  // looked up here, nor are comparisons (`hi`/`lo` are comparisons of setp and flags of mul and mad).
   void check_syntax_words(const ast::Instruction& ins, const Instruction& out) {
     const auto& allowed = syntax_words(out.op);
     for (const auto& w : out.q.words) {
