@@ -848,8 +848,8 @@ struct Runner {
     }
     ptx::ir::Instruction ins;
     ins.op = fop;
-    for (const auto& w : ptx::ir::decode_qualifiers(fop, words, ins.q))
-      return fail(in, "unsupported qualifier '." + w + "' in '" + in.opcode + "'"), false;
+    if (const auto unknown = ptx::ir::decode_qualifiers(fop, words, ins.q); !unknown.empty())
+      return fail(in, "unsupported qualifier '." + unknown.front() + "' in '" + in.opcode + "'"), false;
     std::string why = ptx::ir::memory_order_error(ins);
     if (why.empty()) why = ptx::ir::fence_form_error(ins);
     if (!why.empty()) return fail(in, "'" + in.opcode + "': " + why), false;
