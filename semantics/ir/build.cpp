@@ -3,6 +3,7 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/misc_forms.hpp"
+#include "semantics/ir/target_notes.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
 #include "semantics/support/names.hpp"
@@ -27,6 +28,7 @@ using ptxcheck::Diagnostic;
 std::optional<Rounding> rounding_from(std::string_view w);
 std::optional<ir::Scope> scope_from(std::string_view w);
 std::optional<CompareOp> compare_from(std::string_view w);
+std::optional<StateSpace> state_space_word(std::string_view w);
 
 struct OpcodeInfo {
   const char* name;
@@ -782,6 +784,7 @@ class Builder {
     check_qualifier_classes(ins, out);
     // The words' own check last, when nothing more specific was said of the instruction.
     if (errors_.size() == errors_before) check_syntax_words(ins, out);
+    if (errors_.size() == errors_before) check_target_notes(ins, out);
     fn_->body.push_back(std::move(out));
   }
 
@@ -875,7 +878,7 @@ class Builder {
         {"memory order", [](std::string_view w) { return w != "mmio" && memory_semantics_from_name(w).has_value(); }, false},
         {"rounding", [](std::string_view w) { return rounding_from(w).has_value(); }, false},
         {"vector width", [](std::string_view w) { return w == "v2" || w == "v4" || w == "v8"; }, false},
-        {"state space", [](std::string_view w) { return w != "reg" && w != "sreg" && state_space_from_name(w).has_value(); }, true},
+        {"state space", [](std::string_view w) { return state_space_word(w).has_value(); }, true},
     };
     const auto& words = out.q.words;
     const std::string_view group = kOpcodes[static_cast<std::size_t>(out.op)].group;
@@ -905,10 +908,25 @@ class Builder {
   void check_syntax_words(const ast::Instruction& ins, const Instruction& out) {
     const auto& allowed = syntax_words(out.op);
     for (const auto& w : out.q.words) {
-      const bool space = w != "reg" && w != "sreg" && state_space_from_name(w).has_value();
+      const bool space = state_space_word(w).has_value();
       if ((!space && (!flag_from_name(w) || compare_from(w))) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
       return error(ins, "'." + w + "' is no qualifier of " + std::string(opcode_name(out.op)) +
                             ": no syntax block or example of " + std::string(opcode_name(out.op)) + " in ISA 9.0 chapter 9.7 writes it");
+    }
+  }
+
+  // The PTX ISA version and target architecture the instruction's "PTX ISA Notes" and "Target ISA Notes" require
+  // (target_notes.hpp), against the module's `.version` and `.target`: "an error is generated if an unsupported
+  // feature is used" (11.1.2). Of several `.target` directives the highest-numbered architecture counts ("will
+  // compile and run only on devices that support all features of the highest-numbered architecture listed").
+  void check_target_notes(const ast::Instruction& ins, const Instruction& out) {
+    std::optional<TargetArch> target;
+    for (const auto& name : module_.targets)
+      if (const auto t = target_arch(name); t && (!target || t->number > target->number)) target = t;
+    const unsigned version = module_.version_major * 10 + module_.version_minor;
+    for (auto& f : target_note_findings(out, version, target)) {
+      if (f.warning) warning(ins, std::move(f.message));
+      else error(ins, std::move(f.message));
     }
   }
 
@@ -1161,6 +1179,12 @@ class Builder {
 }  // namespace
 
 namespace {
+// A state space an instruction may name: .reg and .sreg are declarations' spaces, never an instruction's.
+std::optional<StateSpace> state_space_word(std::string_view w) {
+  if (w == "reg" || w == "sreg") return std::nullopt;
+  return state_space_from_name(w);
+}
+
 std::optional<Rounding> rounding_from(std::string_view w) {
   static const char* names[] = {"rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi"};
   for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<Rounding>(i);
@@ -1195,7 +1219,7 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
   for (const auto& w : words) {
     q.words.push_back(w);
     if (auto t = scalar_type_from_name(w)) { q.types.push_back({*t, 1}); continue; }
-    if (auto s = state_space_from_name(w); s && w != "reg" && w != "sreg") {
+    if (auto s = state_space_word(w)) {
       (q.space ? q.space2 : q.space) = *s;
       continue;
     }

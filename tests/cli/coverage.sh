@@ -80,6 +80,9 @@ check "--section 9.7.99: exit 2 with a message" bash -c "test $rc -eq 2 && grep 
 # scripts/gen_syntax_words.py makes of the ISA text today (regenerate it with that script after the text changes).
 python3 "$src/scripts/gen_syntax_words.py" "$src/semantics/ir/opcodes.def" "$spec" >"$tmp/syntax_words.def"
 check "semantics/ir/syntax_words.def is generated from the ISA text" diff -u "$src/semantics/ir/syntax_words.def" "$tmp/syntax_words.def"
+# So are the version and target requirements (scripts/gen_target_notes.py, from the PTX and Target ISA Notes).
+python3 "$src/scripts/gen_target_notes.py" "$src/semantics/ir/opcodes.def" "$spec" >"$tmp/target_notes.def" 2>/dev/null
+check "semantics/ir/target_notes.def is generated from the ISA text" diff -u "$src/semantics/ir/target_notes.def" "$tmp/target_notes.def"
 
 # --- the report against its golden text.
 if [ "$update" = "--update" ]; then

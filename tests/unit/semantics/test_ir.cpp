@@ -22,7 +22,7 @@ std::vector<std::string> errors_of(const std::string& text) {
   for (const auto& e : load_ptx(text, "t.ptx").errors) out.push_back(e.message);
   return out;
 }
-const std::string kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+const std::string kHeader = ".version 8.6\n.target sm_90\n.address_size 64\n";
 // The IR checker's messages on a kernel of these instructions (registers %r, %rd, %f and %p declared).
 std::vector<std::string> body_errors(const std::string& body) {
   return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"

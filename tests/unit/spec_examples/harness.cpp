@@ -5,6 +5,7 @@
 #include "infer.hpp"
 #include "semantics/ir/build.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -40,7 +41,8 @@ struct Wrapped {
 
 // The module: header, harness module-scope declarations, the example's .global/.const lines (module scope
 // only, ISA 5.1), then the kernel holding parameters, body declarations, the example and the added labels.
-Wrapped wrap(const std::vector<std::string>& lines, bool module_shaped, const std::vector<Declaration>& decls) {
+Wrapped wrap(const std::vector<std::string>& lines, bool module_shaped, const std::vector<Declaration>& decls,
+             const std::string& target) {
   std::ostringstream out;
   unsigned line = 1;
   auto emit = [&](const std::string& s) {
@@ -48,7 +50,7 @@ Wrapped wrap(const std::vector<std::string>& lines, bool module_shaped, const st
     ++line;
   };
   emit(".version 9.0");
-  emit(".target sm_100a");
+  emit(".target " + target);
   emit(".address_size 64");
   std::string params, body, labels;
   for (const auto& d : decls) {
@@ -117,9 +119,13 @@ ExampleResult check_example(const std::string& code) {
   r.shape = module_shaped ? "module" : "kernel";
   std::vector<Declaration> decls;
   std::set<std::string> declared;
+  // The example's section may name an architecture-specific target (wgmma: sm_90a; tcgen05.ld.red: sm_101a/sm_103a,
+  // its Target ISA Notes): when the target is all the checker refuses, the next one is tried.
+  static const char* const kTargets[] = {"sm_100a", "sm_90a", "sm_103a", "sm_110a", "sm_120a"};
+  std::size_t target = 0;
   while (r.rounds < kMaxRounds) {
     ++r.rounds;
-    const Wrapped w = wrap(lines, module_shaped, decls);
+    const Wrapped w = wrap(lines, module_shaped, decls, kTargets[target]);
     r.module_text = w.text;
     auto parsed = ptx::parse_ptx(w.text, "example.ptx");
     r.parsed = parsed.module.has_value();
@@ -134,6 +140,13 @@ ExampleResult check_example(const std::string& code) {
       return r;
     }
     r.first_error = located(built.errors.front(), w);
+    const bool only_target = std::all_of(built.errors.begin(), built.errors.end(), [](const auto& e) {
+      return e.message.find("Target ISA Notes)") != std::string::npos;
+    });
+    if (only_target && target + 1 < std::size(kTargets)) {
+      ++target;
+      continue;
+    }
     const auto uses = collect_uses(parsed.module->module);
     bool added = false;
     for (const auto& full : undeclared_names(built.errors)) {
