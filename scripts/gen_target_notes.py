@@ -30,9 +30,9 @@ PLACEHOLDERS = {'scope', 'sem', 'type', 'ss', 'level', 'op', 'rnd', 'shape', 'dt
                 'to_proxykind', 'from_proxykind', 'scale_vectorsize'}
 FORM_PLACEHOLDERS = {'rnd': 'rn/rz/rm/rp'}  # `div.rnd.f32` (9.7.3.8: `.rnd = { .rn, .rz, .rm, .rp }`)
 PHRASES = {'vector types': ['.v2', '.v4', '.v8']}
-# A sentence about qualifiers that is read as a rule: it names its words first. Conditions ("with", "for", "when",
+# A sentence about qualifiers that is read as a rule: it names its words first. Conditions ("with", "without", "for", "when",
 # "as destination", "corresponding to" a value) join words into one form, which is not read.
-QUALIFIER_SENTENCE = re.compile(r'^(?:Support for |Sub-qualifier |Qualifiers? |Modifier |Types? |\.)(?!.* (?:with|for|when|on|as|corresponding|variant|except) )')
+QUALIFIER_SENTENCE = re.compile(r'^(?:Support for |Sub-qualifier |Qualifiers? |Modifier |Types? |\.)(?!.* (?:with|without|argument|for|when|on|as|corresponding|variant|except) )')
 # "Support for sub-qualifier `::cta` on `.shared`", "Support for `::entry` and `::func` sub-qualifiers on `.param` space".
 SUB_QUALIFIER_ON = re.compile(r'^Support for (?:sub-qualifiers? )?((?:::\w+)(?:\s+and\s+::\w+)*)(?: sub-qualifiers?)? on (\.\w+)(?: space)?$')
 TYPE = re.compile(r'^(?:[usbf](?:4|8|16|32|64|128)(?:x[248])?|b1|bf16(?:x2)?|tf32|u?e[0-9]m[0-9](?:x[24])?|pred)$')

@@ -29,7 +29,9 @@
 using namespace ptx::interp;
 
 namespace {
-const char* kHeader = ".version 7.8\n.target sm_80\n.address_size 64\n";
+// The newest target and version the tests need: Hopper and Blackwell forms (elect, clusters, f32x2, cvt .rs) are
+// defined only from sm_90/sm_100a and PTX 8.0-8.7 (their Target and PTX ISA Notes).
+const char* kHeader = ".version 8.7\n.target sm_100a\n.address_size 64\n";
 
 struct Run {
   RunResult r;

@@ -425,8 +425,13 @@ TEST_CASE("tcgen05.mma: what the interpreter refuses, and the descriptors the sp
 
 namespace {
 // A kernel of one warp group around `body`; %r10 holds the allocation's address, %r13 the warp.
-RunResult run_body(const std::string& body, const std::string& after = "", int columns = 32, int words = 4) {
-  const std::string text = ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry tc(.param .u64 out)\n{\n"
+const char* const kSm100 = ".version 8.7\n.target sm_100a\n.address_size 64\n";
+// tcgen05.ld.red needs PTX 8.8 and sm_101a or the sm_101f/sm_103f/sm_110f families (9.7.16.8.3 Target ISA Notes).
+const char* const kSm103 = ".version 8.8\n.target sm_103a\n.address_size 64\n";
+
+RunResult run_body(const std::string& body, const std::string& after = "", int columns = 32, int words = 4,
+                   const char* header = kSm100) {
+  const std::string text = std::string(header) + ".visible .entry tc(.param .u64 out)\n{\n"
                            "  .reg .pred %p<4>;\n  .reg .b32 %r<40>;\n  .reg .b32 %v<40>;\n  .reg .b64 %rd<8>;\n  .shared .align 4 .b32 slot;\n"
                            "  mov.u32 %r1, %tid.x;\n  shr.u32 %r13, %r1, 5;\n  setp.ne.u32 %p3, %r13, 0;\n  @%p3 bra A;\n"
                            "  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], " + std::to_string(columns) + ";\n"
@@ -613,7 +618,7 @@ TEST_CASE("tcgen05.ld.red (9.7.16.8.3): min/max of each thread's loaded values i
        "  tcgen05.wait::ld.sync.aligned;\n"
        "  st.global.v4.b32 [%rd3], {%v16, %v17, %v18, %v19};\n  st.global.v4.b32 [%rd3+16], {%v20, %v21, %v22, %v23};\n"
        "  st.global.v4.b32 [%rd3+32], {%r20, %r21, %r22, %r23};\n  st.global.v4.b32 [%rd3+48], {%r24, %r25, %v24, %v27};\n";
-  const RunResult r = run_body(b, "", 32, 16);
+  const RunResult r = run_body(b, "", 32, 16, kSm103);
   REQUIRE_MESSAGE(r.ok(), r.problem.message);
   int wrong = 0;
   auto expect = [&](int t, int i, std::uint32_t want) {
@@ -686,7 +691,8 @@ TEST_CASE("tcgen05 allocation and access rules (9.7.16.7.1, 9.7.16.8.1)") {
 
 TEST_CASE("instruction_supported: the tcgen05 forms the interpreter runs, and those it refuses by name") {
   auto supported = [](const std::string& line) {
-    const std::string text = ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n"
+    // sm_103a: every tcgen05 form below, tcgen05.ld.red included (9.7.16.8.3), is defined there.
+    const std::string text = std::string(kSm103) + ".visible .entry k()\n{\n"
                              ".reg .b32 %r<12>;\n.reg .b64 %rd<3>;\n.reg .pred %p1;\n.shared .b32 smem;\n" + line + "\nret;\n}\n";
     const auto loaded = ptx::ir::load_ptx(text, "forms.ptx");
     for (const auto& e : loaded.errors) FAIL(e.render());

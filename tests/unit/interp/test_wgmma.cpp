@@ -379,7 +379,7 @@ TEST_CASE("wgmma.mma_async.sp .f16: an sp-sel other than 0-1 and a metadata nibb
 
 TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and those it refuses by name") {
   auto supported = [](const std::string& line, const std::string& regs) {
-    const std::string text = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n";
+    const std::string text = ".version 8.4\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n";
     const auto loaded = ptx::ir::load_ptx(text, "forms.ptx");
     for (const auto& e : loaded.errors) FAIL(e.render());
     REQUIRE(loaded);
@@ -402,7 +402,7 @@ TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and thos
   CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1, 0;", regs));
   CHECK_FALSE(supported("wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1;", regs));
   auto why = [&](const std::string& line) {
-    const auto loaded = ptx::ir::load_ptx(".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n", "forms.ptx");
+    const auto loaded = ptx::ir::load_ptx(".version 8.4\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n" + regs + "\n" + line + "\nret;\n}\n", "forms.ptx");
     REQUIRE(loaded);
     return instruction_unsupported_reason(loaded.module->functions[0].body[0]);
   };

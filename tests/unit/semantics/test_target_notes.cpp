@@ -90,6 +90,10 @@ TEST_CASE("Target ISA Notes: an instruction the target lacks is an error") {
   // 9.7.4.1: "`add{.rnd}.bf16` and `add{.rnd}.bf16x2` requires `sm_90` or higher."
   CHECK(check("7.8", "sm_80", "add.rn.bf16x2 %r0, %r1, %r2;").errors.size() == 1);
   CHECK(check("7.8", "sm_90", "add.rn.bf16x2 %r0, %r1, %r2;").errors.empty());
+  // 9.7.13.15.13 mbarrier.arrive: "Support for count argument without the modifier .noComplete requires sm_90 or
+  // higher" is about the count, not .noComplete, which "for sm_8x, when the argument count is specified ... is
+  // required": .noComplete itself runs on sm_80.
+  CHECK(check("7.0", "sm_80", "mbarrier.arrive.noComplete.shared.b64 %rd0, [bar], 1;").errors.empty());
 }
 
 TEST_CASE("PTX ISA Notes: an instruction or qualifier newer than the module's .version is an error") {
