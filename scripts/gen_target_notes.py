@@ -276,6 +276,18 @@ def version_rules(lines, known, rules, unread):
                 unread.append(s)
 
 
+def target_strings(lines):
+    """(target, version) of each "Target string(s) ... introduced in PTX ISA version V" of 11.1.2's PTX ISA Notes."""
+    start = [i for i, l in enumerate(lines) if l.startswith('11.1.2. PTX Module Directives')][-1]
+    found = []
+    for l in paragraph(lines[start + 1:start + 400], 'PTX ISA Notes'):
+        m = re.match(r'^Target strings? (.*) introduced in ' + VERSION, clean(l))
+        if m:
+            for name in re.findall(r'sm_\w+', m.group(1)):
+                found.append((name, '%s.%s' % (m.group(2), m.group(3))))
+    return found
+
+
 def main():
     known = opcodes(sys.argv[1])
     lines = open(sys.argv[2], errors='replace').read().split('\n')
@@ -298,6 +310,9 @@ def main():
     print('// PTX_TARGET_SECTION(section, heads, types of its syntax)')
     print('// PTX_TARGET_RULE(section, section|form|word, introduced|target|removed, form or words, requirement)')
     print('\n'.join(out))
+    print('// PTX_TARGET_STRING(target, PTX ISA version that introduced it): ISA 11.1.2, PTX ISA Notes')
+    for name, version in target_strings(lines):
+        print('PTX_TARGET_STRING("%s", "%s")' % (name, version))
     print('// Sentences of the two notes not read as a rule (%d):' % len(unread_all))
     for u in unread_all:
         print('//   ' + u[:200])

@@ -320,7 +320,10 @@ class Builder {
   void top_level_directive(const ast::Directive& d) {
     if (d.name == "target") {
       for (const auto& arg : d.arguments)
-        if (auto* s = boost::get<ast::Symbol>(&arg.get())) module_.targets.push_back(s->name);
+        if (auto* s = boost::get<ast::Symbol>(&arg.get())) {
+          module_.targets.push_back(s->name);
+          if (auto e = target_string_finding(s->name, module_.version_major * 10 + module_.version_minor)) error(d, *e);
+        }
     } else if (d.name == "address_size") {
       auto* n = d.arguments.size() == 1 ? boost::get<ast::IntImm>(&d.arguments[0].get()) : nullptr;
       if (!n || (n->magnitude != 32 && n->magnitude != 64)) error(d, ".address_size must be 32 or 64");

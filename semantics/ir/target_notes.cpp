@@ -24,14 +24,31 @@ struct Rule {
 constexpr Section kSections[] = {
 #define PTX_TARGET_SECTION(number, heads, types) {number, heads, types},
 #define PTX_TARGET_RULE(section, scope, kind, words, requirement)
+#define PTX_TARGET_STRING(name, version)
 #include "semantics/ir/target_notes.def"
+#undef PTX_TARGET_STRING
 #undef PTX_TARGET_RULE
 #undef PTX_TARGET_SECTION
 };
 constexpr Rule kRules[] = {
 #define PTX_TARGET_SECTION(number, heads, types)
 #define PTX_TARGET_RULE(section, scope, kind, words, requirement) {section, Scope::scope, Kind::kind, words, requirement},
+#define PTX_TARGET_STRING(name, version)
 #include "semantics/ir/target_notes.def"
+#undef PTX_TARGET_STRING
+#undef PTX_TARGET_RULE
+#undef PTX_TARGET_SECTION
+};
+// 11.1.2's "Target string sm_XX introduced in PTX ISA version V".
+struct TargetString {
+  std::string_view name, version;
+};
+constexpr TargetString kTargetStrings[] = {
+#define PTX_TARGET_SECTION(number, heads, types)
+#define PTX_TARGET_RULE(section, scope, kind, words, requirement)
+#define PTX_TARGET_STRING(name, version) {name, version},
+#include "semantics/ir/target_notes.def"
+#undef PTX_TARGET_STRING
 #undef PTX_TARGET_RULE
 #undef PTX_TARGET_SECTION
 };
@@ -44,10 +61,6 @@ std::vector<std::string_view> split(std::string_view s, char by) {
     at = end + 1;
   }
   return out;
-}
-
-bool has_word(const Instruction& in, std::string_view w) {
-  return std::find(in.q.words.begin(), in.q.words.end(), w) != in.q.words.end();
 }
 
 // A form "add u16x2|min relu s32|div rz/rm/rp f64": the opcode, then words the instruction has one of each, in that
@@ -100,7 +113,11 @@ Membership sections_of(const Instruction& in) {
     for (std::string_view head : split(s.heads, '|')) {
       const auto words = split(head, ' ');
       if (words.empty() || words[0] != opcode_name(in.op)) continue;
-      if (!std::all_of(words.begin() + 1, words.end(), [&](std::string_view w) { return has_word(in, w); })) continue;
+      // a head word names its `::` sub-qualified forms too: "tcgen05.wait" heads `tcgen05.wait::ld` (9.7.16.8.5)
+      if (!std::all_of(words.begin() + 1, words.end(), [&](std::string_view w) {
+            return std::any_of(in.q.words.begin(), in.q.words.end(), [&](const std::string& iw) { return names_word(w, iw); });
+          }))
+        continue;
       if (words.size() > best_words) m.by_head.clear(), best_words = words.size();
       if (words.size() == best_words && std::find(m.by_head.begin(), m.by_head.end(), &s) == m.by_head.end()) m.by_head.push_back(&s);
     }
@@ -176,6 +193,17 @@ std::optional<TargetArch> target_arch(std::string_view name) {
   else if (!rest.empty()) return std::nullopt;
   if (t.number == 101) t.number = 110;  // "Targets sm_{101, 101f, 101a} are renamed to targets sm_{110, 110f, 110a}"
   return t;
+}
+
+std::optional<std::string> target_string_finding(std::string_view name, unsigned version) {
+  if (version == 0) return std::nullopt;
+  // "Targets of the form compute_xx are also accepted as synonyms for sm_xx targets" (11.1.2)
+  const std::string sm = name.starts_with("compute_") ? "sm_" + std::string(name.substr(8)) : std::string(name);
+  for (const auto& t : kTargetStrings)
+    if (t.name == sm && version < version_of(t.version))
+      return "'.target " + std::string(name) + "' requires PTX ISA version " + std::string(t.version) +
+             " or later (ISA 11.1.2, PTX ISA Notes); the module declares .version " + version_text(version);
+  return std::nullopt;
 }
 
 bool target_satisfies(const TargetArch& target, std::string_view requirement) {

@@ -29,6 +29,10 @@ std::optional<TargetArch> target_arch(std::string_view name);
 // satisfied by any of its entries.
 bool target_satisfies(const TargetArch& target, std::string_view requirement);
 
+// The error of a `.target` string newer than the module's `.version` (11.1.2's PTX ISA Notes: "Target string
+// sm_100a introduced in PTX ISA version 8.6"); none when it is not newer, unknown, or the version is 0.
+std::optional<std::string> target_string_finding(std::string_view name, unsigned version);
+
 struct TargetNoteFinding {
   bool warning = false;  // a feature removed for the target (still defined), not one it lacks
   std::string message;

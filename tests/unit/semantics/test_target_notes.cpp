@@ -114,6 +114,22 @@ TEST_CASE("PTX ISA Notes: an instruction or qualifier newer than the module's .v
   CHECK(check("8.0", "sm_90", "elect.sync %r0|%p0, 0xffffffff;").errors.empty());
 }
 
+TEST_CASE("11.1.2 PTX ISA Notes: a .target string newer than the module's .version is an error") {
+  // "Target string `sm_100a` introduced in PTX ISA version 8.6." / "`sm_90a` introduced in PTX ISA version 8.0."
+  auto d = check("8.5", "sm_100a", "add.s32 %r0, %r1, %r2;");
+  REQUIRE(d.errors.size() == 1);
+  CHECK(d.errors[0] == "'.target sm_100a' requires PTX ISA version 8.6 or later (ISA 11.1.2, PTX ISA Notes); the module declares .version 8.5");
+  CHECK(check("8.6", "sm_100a", "add.s32 %r0, %r1, %r2;").errors.empty());
+  CHECK(check("7.8", "sm_90a", "add.s32 %r0, %r1, %r2;").errors.size() == 1);
+  CHECK(check("8.0", "sm_90a", "add.s32 %r0, %r1, %r2;").errors.empty());
+  // "Target string `sm_80` introduced in PTX ISA version 7.0", and compute_80 is its synonym.
+  CHECK(check("6.5", "compute_80", "add.s32 %r0, %r1, %r2;").errors.size() == 1);
+  // "Target string `sm_103f` introduced in PTX ISA version 8.8"; sm_110a only from 9.0.
+  CHECK(check("8.7", "sm_103f", "add.s32 %r0, %r1, %r2;").errors.size() == 1);
+  CHECK(check("8.8", "sm_110a", "add.s32 %r0, %r1, %r2;").errors.size() == 1);
+  CHECK(check("9.0", "sm_110a", "add.s32 %r0, %r1, %r2;").errors.empty());
+}
+
 TEST_CASE("removed forms: shfl and vote without .sync on sm_70 from PTX ISA 6.4 are warned of, not refused") {
   // 9.7.9.5: "`shfl` is not supported on `sm_70` or higher starting PTX ISA version 6.4."
   auto d = check("6.4", "sm_70", "shfl.idx.b32 %r0, %r1, 0, 31;");
