@@ -3,6 +3,7 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/misc_forms.hpp"
+#include "semantics/ir/rounding_form.hpp"
 #include "semantics/ir/target_notes.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
@@ -322,7 +323,7 @@ class Builder {
       for (const auto& arg : d.arguments)
         if (auto* s = boost::get<ast::Symbol>(&arg.get())) {
           module_.targets.push_back(s->name);
-          if (auto e = target_string_finding(s->name, module_.version_major * 10 + module_.version_minor)) error(d, *e);
+          if (auto e = target_string_finding(s->name, module_version())) error(d, *e);
         }
     } else if (d.name == "address_size") {
       auto* n = d.arguments.size() == 1 ? boost::get<ast::IntImm>(&d.arguments[0].get()) : nullptr;
@@ -855,9 +856,10 @@ class Builder {
     else why = memory_order_error(out);
     if (why.empty()) why = access_scope_error(out);  // ld / st: memory order and scope together (9.7.9.8, 9.7.9.10)
     if (why.empty()) why = integer_mode_error(out);   // integer mul / mad and their 24-bit and carry forms
-    if (why.empty()) why = rounding_required_error(out);  // fma, mad.f64
     if (why.empty()) why = fence_form_error(out);  // membar / fence (9.7.13.4): semantics/ir/fence_form.hpp
-    if (!why.empty()) error(ins, why);
+    if (!why.empty()) return error(ins, why);
+    // fma, mad, div, rcp, sqrt and cvt name the rounding their sections require: semantics/ir/rounding_form.hpp
+    if (auto f = rounding_form_finding(out, module_level()); !f.message.empty()) f.warning ? warning(ins, std::move(f.message)) : error(ins, std::move(f.message));
   }
 
   // Video selectors and negations only where the ISA's syntax puts them (ISA 9.7.18, semantics/ir/video_select.hpp),
@@ -904,17 +906,23 @@ class Builder {
     }
   }
 
-  // A flag or state-space word that no syntax block or example of the opcode writes in ISA 9.0 chapter 9.7
+  // A flag, state-space or type word that no syntax block or example of the opcode writes in ISA 9.0 chapter 9.7
   // (syntax_words.def, generated from the text by scripts/gen_syntax_words.py): `add.s32.sync`,
-  // `shfl.sync.idx.b32.shared`. Types, rounding and the matrix and bulk-copy shapes the IR keeps as words are not
-  // looked up here, nor are comparisons (`hi`/`lo` are comparisons of setp and flags of mul and mad).
+  // `shfl.sync.idx.b32.shared`, `and.u32` (".type = { .pred, .b16, .b32, .b64 }", 9.7.8.1). Types are looked up
+  // outside the texture, video, matrix and async groups, whose types depend on other qualifiers; rounding and the
+  // matrix and bulk-copy shapes the IR keeps as words are not, nor are comparisons (`hi`/`lo` are comparisons of
+  // setp and flags of mul and mad). The table is the union of an opcode's blocks: `atom.add.b32` passes it.
   void check_syntax_words(const ast::Instruction& ins, const Instruction& out) {
     const auto& allowed = syntax_words(out.op);
+    const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
+    const bool types_listed = group != "texture" && group != "video" && group != "matrix" && group != "async";
     for (const auto& w : out.q.words) {
-      const bool space = state_space_word(w).has_value();
-      if ((!space && (!flag_from_name(w) || compare_from(w))) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
-      return error(ins, "'." + w + "' is no qualifier of " + std::string(opcode_name(out.op)) +
-                            ": no syntax block or example of " + std::string(opcode_name(out.op)) + " in ISA 9.0 chapter 9.7 writes it");
+      const bool space = state_space_word(w).has_value(), flag = flag_from_name(w) && !compare_from(w);
+      const bool type = types_listed && scalar_type_from_name(w).has_value();
+      if (!(space || flag || type) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
+      const std::string op = opcode_name(out.op);
+      return error(ins, "'." + w + "' is no " + (type ? "type" : "qualifier") + " of " + op + ": no syntax block or example of " + op +
+                            " in ISA 9.0 chapter 9.7 writes it");
     }
   }
 
@@ -923,14 +931,23 @@ class Builder {
   // feature is used" (11.1.2). Of several `.target` directives the highest-numbered architecture counts ("will
   // compile and run only on devices that support all features of the highest-numbered architecture listed").
   void check_target_notes(const ast::Instruction& ins, const Instruction& out) {
-    std::optional<TargetArch> target;
-    for (const auto& name : module_.targets)
-      if (const auto t = target_arch(name); t && (!target || t->number > target->number)) target = t;
-    const unsigned version = module_.version_major * 10 + module_.version_minor;
-    for (auto& f : target_note_findings(out, version, target)) {
+    for (auto& f : target_note_findings(out, module_version(), highest_target())) {
       if (f.warning) warning(ins, std::move(f.message));
       else error(ins, std::move(f.message));
     }
+  }
+
+  // The module's `.version` as major * 10 + minor (0 without one), and its highest-numbered `.target`.
+  unsigned module_version() const { return module_.version_major * 10 + module_.version_minor; }
+  std::optional<TargetArch> highest_target() const {
+    std::optional<TargetArch> target;
+    for (const auto& name : module_.targets)
+      if (const auto t = target_arch(name); t && (!target || t->number > target->number)) target = t;
+    return target;
+  }
+  ModuleLevel module_level() const {
+    const auto target = highest_target();
+    return {module_version(), target ? target->number : 0u};
   }
 
   // How many type qualifiers each instruction takes (ISA 9.7, each instruction's syntax): most take one,

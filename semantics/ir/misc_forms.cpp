@@ -97,14 +97,4 @@ std::string integer_mode_error(const Instruction& in) {
   return "'" + opcode_text(in) + "' needs one mode of " + (narrow ? ".hi and .lo" : ".hi, .lo and .wide") + " (ISA " + section + ")";
 }
 
-std::string rounding_required_error(const Instruction& in) {
-  if (in.q.rounding || in.q.types.empty() || !is_float(in.q.types[0].scalar)) return {};
-  const ScalarType t = in.q.types[0].scalar;
-  const bool half = t == ScalarType::f16 || t == ScalarType::f16x2 || t == ScalarType::bf16 || t == ScalarType::bf16x2;
-  if (in.op == Opcode::fma_) return "'" + opcode_text(in) + "' needs a rounding: fma.rnd (ISA " + (half ? "9.7.4.4)" : "9.7.3.6)");
-  if (in.op == Opcode::mad_ && in.q.types[0].scalar == ScalarType::f64)
-    return "'" + opcode_text(in) + "' needs a rounding: mad.rnd.f64 (ISA 9.7.3.7)";
-  return {};
-}
-
 }  // namespace ptx::ir

@@ -38,9 +38,4 @@ std::string access_scope_error(const Instruction& in);
 // (9.7.2.5-6). The mode is not optional in any of these syntax lines; the floating-point forms take none.
 std::string integer_mode_error(const Instruction& in);
 
-// Why a floating-point fma or mad.f64 lacks its rounding (empty when it has one): every fma syntax line writes
-// `fma.rnd` (9.7.3.6: .rn .rz .rm .rp; 9.7.4.4: .rn for the half types), and "a rounding modifier is required for
-// mad.f64" (9.7.3.7, PTX ISA 1.4 and later). mad.f32 needs one only for sm_20 and later targets: not checked here.
-std::string rounding_required_error(const Instruction& in);
-
 }  // namespace ptx::ir

@@ -28,7 +28,7 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-// The .approx instructions (and div.full, and div.f32 without rounding, which is div.approx in modern PTX):
+// The .approx instructions (and div.full, and div.f32 without rounding, which PTX ISA 1.0-1.3 read as div.approx):
 // the GPU's bits are within the ISA's stated error bound of the exact result, not equal to libm's.
 bool uses_approx(const ptx::ir::Module& m) {
   for (const auto& f : m.functions)

@@ -378,6 +378,28 @@ TEST_CASE("a flag or state space is refused where no syntax block or example of 
   expect_one_error_each(bad);
 }
 
+TEST_CASE("a type is refused where no syntax block or example of its opcode writes it (ISA 9.7)") {
+  // The type lists of the syntax blocks: 9.7.1.1 add `.type = { .u16, .u32, .u64, .s16, .s32, .s64 }` (and its
+  // float and SIMD forms), 9.7.8.1 and `{ .pred, .b16, .b32, .b64 }`, 9.7.8.6 shl `{ .b16, .b32, .b64 }`, 9.7.8.7 shr
+  // with .u and .s types too, 9.7.9.8 ld `{ .b8, ..., .f32, .f64 }` (no .f16), 9.7.9.1 mov `{ .pred, .b16, ... }`.
+  CHECK(body_errors("add.u32 %r1, %r2, %r3;\n add.f32 %f1, %f2, %f3;\n and.b32 %r1, %r2, %r3;\n and.pred %p1, %p1, %p0;\n"
+             " shl.b32 %r1, %r2, 3;\n shr.u32 %r1, %r2, 3;\n shr.b32 %r1, %r2, 3;\n ld.global.f32 %f1, [%rd1];\n mov.pred %p1, %p0;")
+            .empty());
+  const auto no_type = [](const char* word, const char* op) {
+    return std::string("'.") + word + "' is no type of " + op + ": no syntax block or example of " + op + " in ISA 9.0 chapter 9.7 writes it";
+  };
+  const std::pair<const char*, std::string> bad[] = {
+      {"add.b32 %r1, %r2, %r3;", no_type("b32", "add")},   {"and.u32 %r1, %r2, %r3;", no_type("u32", "and")},
+      {"shl.u32 %r1, %r2, 3;", no_type("u32", "shl")},     {"ld.global.f16 %r1, [%rd1];", no_type("f16", "ld")},
+      {"mov.u8 %r1, %r2;", no_type("u8", "mov")},          {"popc.u32 %r1, %r2;", no_type("u32", "popc")},
+  };
+  for (const auto& [text, why] : bad) {
+    const auto e = body_errors(text);
+    CHECK_MESSAGE(e.size() == 1, text);
+    if (!e.empty()) CHECK(e[0] == why);
+  }
+}
+
 TEST_CASE("ld / st: a scope only with .relaxed, .acquire or .release (ISA 9.7.9.8, 9.7.9.10)") {
   // The syntax blocks' forms: ld{.weak}{.ss}, ld.volatile{.ss}, ld.relaxed.scope{.ss}, ld.acquire.scope{.ss},
   // ld.mmio.relaxed.sys{.global}; st the same with .release.
@@ -409,19 +431,6 @@ TEST_CASE("integer mul and mad need their mode (ISA 9.7.1.3-6, 9.7.2.5-6)") {
       {"mul24.wide.s32 %rd1, %r2, %r3;", "'mul24.wide.s32' needs one mode of .hi and .lo (ISA 9.7.1.5)"},
       {"mad.cc.u32 %r1, %r2, %r3, %r1;", "'mad.cc.u32' needs one mode of .hi and .lo (ISA 9.7.2.5)"},
       {"madc.u32 %r1, %r2, %r3, %r1;", "'madc.u32' needs one mode of .hi and .lo (ISA 9.7.2.6)"},
-  };
-  expect_one_error_each(bad);
-}
-
-TEST_CASE("fma and mad.f64 need their rounding (ISA 9.7.3.6-7, 9.7.4.4)") {
-  CHECK(body_errors("fma.rn.ftz.f32 %f1, %f2, %f3, %f1;\n fma.rm.f64 %rd1, %rd1, %rd2, %rd3;\n mad.rn.f64 %rd1, %rd1, %rd2, %rd3;\n"
-                    " mad.f32 %f1, %f2, %f3, %f1;\n fma.rn.relu.bf16 %r1, %r2, %r3, %r1;")
-            .empty());  // (mad.f32 without one is the sm_1x form; the text requires one for sm_20 and later only)
-  const std::pair<const char*, const char*> bad[] = {
-      {"fma.ftz.f32 %f1, %f2, %f3, %f1;", "'fma.ftz.f32' needs a rounding: fma.rnd (ISA 9.7.3.6)"},
-      {"fma.f64 %rd1, %rd1, %rd2, %rd3;", "'fma.f64' needs a rounding: fma.rnd (ISA 9.7.3.6)"},
-      {"fma.f16x2 %r1, %r2, %r3, %r1;", "'fma.f16x2' needs a rounding: fma.rnd (ISA 9.7.4.4)"},
-      {"mad.f64 %rd1, %rd1, %rd2, %rd3;", "'mad.f64' needs a rounding: mad.rnd.f64 (ISA 9.7.3.7)"},
   };
   expect_one_error_each(bad);
 }

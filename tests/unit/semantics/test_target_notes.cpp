@@ -1,27 +1,20 @@
 // The version and target requirements of ISA 9.0 chapter 9.7's "PTX ISA Notes" and "Target ISA Notes"
 // (semantics/ir/target_notes.def, generated from the text), each case written from the sentence it cites, and
 // 11.1.2's rules for which targets satisfy a requirement (Table 62's families).
-#include "semantics/ir/build.hpp"
 #include "semantics/ir/target_notes.hpp"
+#include "tests/unit/semantics/diagnostics.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace ptx::ir;
 
 namespace {
-struct Diagnostics {
-  std::vector<std::string> errors, warnings;
-};
+using testing::Diagnostics;
 // The IR checker's messages on a kernel of `body` in a module of `.version version` and `.target target`.
 Diagnostics check(const std::string& version, const std::string& target, const std::string& body) {
-  const std::string text = ".version " + version + "\n.target " + target + "\n.address_size 64\n" +
-                           ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
-                           " .reg .pred %p<2>;\n .shared .b64 bar;\n" + body + "\n ret;\n}\n";
-  const auto r = load_ptx(text, "t.ptx");
-  Diagnostics d;
-  for (const auto& e : r.errors) d.errors.push_back(e.message);
-  for (const auto& w : r.warnings) d.warnings.push_back(w.message);
-  return d;
+  return testing::diagnostics_of(".version " + version + "\n.target " + target + "\n.address_size 64\n" +
+                                 ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
+                                 " .reg .pred %p<2>;\n .shared .b64 bar;\n" + body + "\n ret;\n}\n");
 }
 bool satisfies(const char* target, const char* requirement) {
   const auto t = target_arch(target);

@@ -120,8 +120,9 @@ ExampleResult check_example(const std::string& code) {
   std::vector<Declaration> decls;
   std::set<std::string> declared;
   // The example's section may name an architecture-specific target (wgmma: sm_90a; tcgen05.ld.red: sm_101a/sm_103a,
-  // its Target ISA Notes): when the target is all the checker refuses, the next one is tried.
-  static const char* const kTargets[] = {"sm_100a", "sm_90a", "sm_103a", "sm_110a", "sm_120a"};
+  // its Target ISA Notes): when the target is all the checker refuses, the next one is tried. sm_13 last: 9.7 keeps
+  // some sm_1x forms, such as 9.7.3.7's `mad.f32` without a rounding (".target sm_1x No rounding modifier").
+  static const char* const kTargets[] = {"sm_100a", "sm_90a", "sm_103a", "sm_110a", "sm_120a", "sm_13"};
   std::size_t target = 0;
   while (r.rounds < kMaxRounds) {
     ++r.rounds;
