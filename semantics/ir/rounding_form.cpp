@@ -44,7 +44,7 @@ std::string cvt_rounding_error(const Instruction& in) {
   if (!to_int && !from_int && one_of(d, {ScalarType::f16, ScalarType::bf16}) && one_of(a, {ScalarType::f16, ScalarType::bf16}) && d != a)
     return {};  // .f16 <-> .bf16: not judged (rounding_form.hpp)
   const bool narrowing = !to_int && !from_int && scalar_bits(d) < scalar_bits(a);
-  const bool integer_required = !to_int ? false : !from_int;  // Integer Notes: float-to-integer
+  const bool integer_required = to_int && !from_int;  // Integer Notes: float-to-integer
   const bool integer_allowed = integer_required || (!to_int && !from_int && d == a);  // and same-type float
   const bool float_required = !to_int && (from_int || narrowing);  // Floating Point Notes
   if (integer_required && !(r && is_integer_rounding(*r)))

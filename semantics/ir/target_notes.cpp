@@ -179,12 +179,20 @@ std::string subject(const Rule& r, const Instruction& in) {
   return text;
 }
 
+// The architecture of a target string: "90a" of sm_90a and of compute_90a ("Targets of the form compute_xx are also
+// accepted as synonyms for sm_xx targets", 11.1.2).
+std::optional<std::string_view> architecture_of(std::string_view name) {
+  if (name.starts_with("compute_")) return name.substr(8);
+  if (name.starts_with("sm_")) return name.substr(3);
+  return std::nullopt;
+}
+
 }  // namespace
 
-std::optional<TargetArch> target_arch(std::string_view name) {
-  if (name.starts_with("compute_")) name.remove_prefix(8);
-  else if (name.starts_with("sm_")) name.remove_prefix(3);
-  else return std::nullopt;
+std::optional<TargetArch> target_arch(std::string_view target) {
+  const auto architecture = architecture_of(target);
+  if (!architecture) return std::nullopt;
+  const std::string_view name = *architecture;
   TargetArch t;
   const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), t.number);
   if (ec != std::errc() || t.number == 0) return std::nullopt;
@@ -196,11 +204,10 @@ std::optional<TargetArch> target_arch(std::string_view name) {
 }
 
 std::optional<std::string> target_string_finding(std::string_view name, unsigned version) {
-  if (version == 0) return std::nullopt;
-  // "Targets of the form compute_xx are also accepted as synonyms for sm_xx targets" (11.1.2)
-  const std::string sm = name.starts_with("compute_") ? "sm_" + std::string(name.substr(8)) : std::string(name);
+  const auto architecture = architecture_of(name);
+  if (version == 0 || !architecture) return std::nullopt;
   for (const auto& t : kTargetStrings)
-    if (t.name == sm && version < version_of(t.version))
+    if (architecture_of(t.name) == architecture && version < version_of(t.version))
       return "'.target " + std::string(name) + "' requires PTX ISA version " + std::string(t.version) +
              " or later (ISA 11.1.2, PTX ISA Notes); the module declares .version " + version_text(version);
   return std::nullopt;

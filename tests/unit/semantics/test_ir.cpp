@@ -3,6 +3,7 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/memory_order.hpp"
+#include "tests/unit/semantics/diagnostics.hpp"
 
 #include <doctest/doctest.h>
 
@@ -25,17 +26,12 @@ std::vector<std::string> errors_of(const std::string& text) {
 const std::string kHeader = ".version 8.6\n.target sm_90\n.address_size 64\n";
 // The IR checker's messages on a kernel of these instructions (registers %r, %rd, %f and %p declared).
 std::vector<std::string> body_errors(const std::string& body) {
-  return errors_of(kHeader + ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
-                             " .reg .pred %p<2>;\n" + body + "\n ret;\n}\n");
+  return errors_of(testing::kernel_module(kHeader, " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n .reg .pred %p<2>;\n", body));
 }
 // Each instruction of `bad` is refused with exactly its message.
-template <std::size_t N>
-void expect_one_error_each(const std::pair<const char*, const char*> (&bad)[N]) {
-  for (const auto& [text, why] : bad) {
-    const auto e = body_errors(text);
-    CHECK_MESSAGE(e.size() == 1, text);
-    if (!e.empty()) CHECK(e[0] == why);
-  }
+template <class Why, std::size_t N>
+void expect_one_error_each(const std::pair<const char*, Why> (&bad)[N]) {
+  testing::expect_one_error_each(body_errors, bad);
 }
 }  // namespace
 
@@ -393,11 +389,7 @@ TEST_CASE("a type is refused where no syntax block or example of its opcode writ
       {"shl.u32 %r1, %r2, 3;", no_type("u32", "shl")},     {"ld.global.f16 %r1, [%rd1];", no_type("f16", "ld")},
       {"mov.u8 %r1, %r2;", no_type("u8", "mov")},          {"popc.u32 %r1, %r2;", no_type("u32", "popc")},
   };
-  for (const auto& [text, why] : bad) {
-    const auto e = body_errors(text);
-    CHECK_MESSAGE(e.size() == 1, text);
-    if (!e.empty()) CHECK(e[0] == why);
-  }
+  expect_one_error_each(bad);
 }
 
 TEST_CASE("ld / st: a scope only with .relaxed, .acquire or .release (ISA 9.7.9.8, 9.7.9.10)") {

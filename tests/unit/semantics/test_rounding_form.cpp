@@ -13,21 +13,12 @@ namespace {
 using testing::Diagnostics;
 // The IR checker's messages on `body` in a module of `.version version` / `.target target`.
 Diagnostics diagnose(const std::string& body, const std::string& version, const std::string& target) {
-  return testing::diagnostics_of(".version " + version + "\n.target " + target + "\n" +
-                                 ".visible .entry k()\n{\n .reg .b16 %h<4>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
-                                 " .reg .f32 %f<4>;\n .reg .f64 %fd<4>;\n" + body + "\n ret;\n}\n");
+  return testing::diagnostics_of(testing::kernel_module(".version " + version + "\n.target " + target + "\n",
+                                                        " .reg .b16 %h<4>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+                                                        " .reg .f32 %f<4>;\n .reg .f64 %fd<4>;\n", body));
 }
 std::vector<std::string> errors(const std::string& body, const std::string& version = "8.6", const std::string& target = "sm_90") {
   return diagnose(body, version, target).errors;
-}
-// Each instruction of `bad` is refused with exactly its message.
-template <class Text, std::size_t N>
-void expect_one_error_each(const std::pair<Text, std::string> (&bad)[N]) {
-  for (const auto& [text, why] : bad) {
-    const auto e = errors(text);
-    CHECK_MESSAGE(e.size() == 1, text);
-    if (!e.empty()) CHECK(e[0] == why);
-  }
 }
 }  // namespace
 
@@ -49,7 +40,7 @@ TEST_CASE("fma, mad, div, rcp and sqrt name the rounding their sections require 
       {"rcp.f32 %f1, %f2;", "'rcp.f32' needs .approx or a rounding (ISA 9.7.3.13, PTX ISA 1.4 and later)"},
       {"sqrt.f64 %fd1, %fd2;", "'sqrt.f64' needs .approx or a rounding (ISA 9.7.3.15, PTX ISA 1.4 and later)"},
   };
-  expect_one_error_each(bad);
+  testing::expect_one_error_each([](const auto& text) { return errors(text); }, bad);
 }
 
 TEST_CASE("the rounding rules hold from the PTX ISA version and target the text names (ISA 9.7.3.7-8)") {
@@ -95,5 +86,5 @@ TEST_CASE("cvt: the roundings each conversion requires and allows (ISA 9.7.9.21)
        "'cvt.f16x2.f32' needs a rounding: every conversion involving a packed or alternate floating-point type requires one (ISA 9.7.9.21)"},
       {"cvt.rn.e4m3x2.f32 %h1, %f1, %f2;", "'cvt.rn.e4m3x2.f32' needs .satfinite: it is mandatory for conversions to .e4m3x2 (ISA 9.7.9.21)"},
   };
-  expect_one_error_each(bad);
+  testing::expect_one_error_each([](const auto& text) { return errors(text); }, bad);
 }

@@ -12,9 +12,9 @@ namespace {
 using testing::Diagnostics;
 // The IR checker's messages on a kernel of `body` in a module of `.version version` and `.target target`.
 Diagnostics check(const std::string& version, const std::string& target, const std::string& body) {
-  return testing::diagnostics_of(".version " + version + "\n.target " + target + "\n.address_size 64\n" +
-                                 ".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
-                                 " .reg .pred %p<2>;\n .shared .b64 bar;\n" + body + "\n ret;\n}\n");
+  return testing::diagnostics_of(testing::kernel_module(".version " + version + "\n.target " + target + "\n.address_size 64\n",
+                                                        " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n .reg .f32 %f<4>;\n"
+                                                        " .reg .pred %p<2>;\n .shared .b64 bar;\n", body));
 }
 bool satisfies(const char* target, const char* requirement) {
   const auto t = target_arch(target);
