@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The CuTe tutorials (NVIDIA CUTLASS, ../shared/corpus/cutlass/examples/cute/tutorial) built for their
-# architecture and run under `ptxcheck exec`: the GEMM tutorials through gemm_harness.cu (their kernels and
-# launch code, checked exactly against a host GEMM at 256x128x256), the copy tutorials and the Blackwell ones
-# through their own main(), which checks its result. Every run is under --racecheck (the dynamic race engine,
-# ISA 8.7.1), whose verdict must be the one tutorials.txt gives: `free`, `race` (wgmma_sm90 and 01_mma_sm100 read
-# operands written through the generic proxy without fence.proxy.async, 9.7.15.5.2), or `unknown` with a reason
+# The CuTe tutorials (NVIDIA CUTLASS, ../shared/corpus/cutlass/examples/cute/tutorial) built for their architecture
+# and run under `ptxcheck exec`: the GEMM tutorials through gemm_harness.cu (their kernels and launch code, checked
+# exactly against a host GEMM at 256x128x256), the copy tutorials and the Blackwell ones through their own main()
+# (with the arguments tutorials.txt gives: the Blackwell GEMMs at K = 128), which checks its result. Built with
+# PTX_ONLY (tutorial_build.sh): the PTX ptxcheck runs, no SASS. Every run is under --racecheck (the dynamic race
+# engine, ISA 8.7.1), whose verdict must be the one tutorials.txt gives: `free`, `race` (wgmma_sm90 and 01_mma_sm100
+# read operands written through the generic proxy without fence.proxy.async, 9.7.15.5.2), or `unknown` with a reason
 # printed (03-05 rely on async-proxy accesses of two CTAs being ordered, which 8.9.5 does not say);
 # docs/race/async-proxy.md argues each.
 # Each is passed (ran, matched, expected race verdict), failed, or unsupported: nvcc cannot build it, or ptxcheck
@@ -14,7 +15,7 @@
 set -uo pipefail
 ptxcheck="$1"; here="$2"; corpus="$3"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-export CORPUS="$corpus" CUTE_DIR="$here"
+export CORPUS="$corpus" CUTE_DIR="$here" PTX_ONLY=1
 # shellcheck source=tests/cute/tutorial_build.sh
 . "$here/tutorial_build.sh"
 grep -v '^#' "$here/tutorials.txt" >"$work/list"
@@ -37,9 +38,11 @@ against_hardware() {
 }
 export -f against_hardware
 
-# one NAME SOURCE ARCH HOW RACE: builds and runs one tutorial; writes "passed|failed|unsupported NAME: why" to NAME.result.
+# one NAME SOURCE ARCH HOW RACE [ARG...]: builds and runs one tutorial (its main() given ARGs); writes
+# "passed|failed|unsupported NAME: why" to NAME.result.
 one() {
   local name=$1 source=$2 arch=$3 how=$4 want_race=$5 out="$work/$1" build
+  shift 5; local args=("$@")
   tutorial_build_command "$name" "$source" "$arch" "$how" "$out.bin" -cudart shared
   local start=$SECONDS
   if ! "${build[@]}" >"$out.nvcc" 2>&1; then
@@ -50,7 +53,7 @@ one() {
   fi
   local props=()
   [[ $arch == sm_100a ]] && props=(--device-props "$here/sm100.props.json")
-  timeout 600 "$ptxcheck" exec --racecheck "${props[@]}" "$out.bin" >"$out.out" 2>"$out.err"
+  timeout 600 "$ptxcheck" exec --racecheck "${props[@]}" "$out.bin" "${args[@]}" >"$out.out" 2>"$out.err"
   local rc=$? secs=$((SECONDS - start))
   # ptxcheck's own words: the unsupported instruction or runtime call if it names one, else its first message.
   local said; said=$(grep -m1 -oE "unsupported instruction '[^']*'( at line [0-9]+)?|the CUDA runtime call .* is not implemented|driver function [^ ]* \(asked" "$out.err")
