@@ -4,6 +4,7 @@
 // generic-proxy ones (docs/race/async-proxy.md). st.bulk zeroes the shared memory at once, a plain weak store.
 // The .release forms to global memory, without [mbar], run as the plain st / red they are (exec.cpp).
 #include "semantics/interp/machine.hpp"
+#include "semantics/ir/operation_types.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -40,7 +41,7 @@ bool async_store_supported(const Instruction& ins) {
   // red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type: the operation and type table
   // is that of cp.reduce.async.bulk into .shared::cluster (9.7.9.25.4.2), so one rule serves both.
   return q.semantics == ir::MemorySemantics::relaxed && q.scope == ir::Scope::cluster && q.has(ir::Flag::mbarrier_complete_tx_bytes) &&
-         m->count == 1 && q.atom_op && bulk_reduce_allowed(*q.atom_op, t, false);
+         m->count == 1 && q.atom_op && ir::bulk_reduction_allowed(*q.atom_op, t, false);
 }
 
 namespace {

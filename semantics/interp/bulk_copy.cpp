@@ -8,6 +8,7 @@
 // st.async / red.async (async_store.cpp) complete the same way: a "copy" of a value held since issue.
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/tensor_map_layout.hpp"
+#include "semantics/ir/operation_types.hpp"
 #include "semantics/ops/atomic.hpp"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ using OK = Operand::Kind;
 namespace {
 
 constexpr std::uint64_t kUncommitted = ~std::uint64_t(0);
-// The reduction of a cp.reduce.async.bulk (9.7.9.25.4.2) and whether its table allows it for the destination.
+// The reduction of a cp.reduce.async.bulk (9.7.9.25.4.2); its table is semantics/ir/operation_types.hpp's.
 std::optional<ir::AtomOp> reduce_op(const Instruction& ins) {
   using ir::AtomOp;
   static const std::pair<const char*, AtomOp> kOps[] = {{"add", AtomOp::add}, {"min", AtomOp::min}, {"max", AtomOp::max},
@@ -32,21 +33,7 @@ std::optional<ir::AtomOp> reduce_op(const Instruction& ins) {
     if (ins.q.has_word(w)) return op;
   return std::nullopt;
 }
-bool reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global) {
-  using ir::AtomOp;
-  using ST = ir::ScalarType;
-  auto in = [&](std::initializer_list<ST> l) { return std::find(l.begin(), l.end(), t) != l.end(); };
-  switch (op) {
-    case AtomOp::add: return to_global ? in({ST::u32, ST::s32, ST::u64, ST::f32, ST::f64, ST::f16, ST::bf16}) : in({ST::u32, ST::s32, ST::u64});
-    case AtomOp::min: case AtomOp::max: return to_global ? in({ST::u32, ST::s32, ST::u64, ST::s64, ST::f16, ST::bf16}) : in({ST::u32, ST::s32});
-    case AtomOp::inc: case AtomOp::dec: return t == ST::u32;
-    default: return to_global ? in({ST::b32, ST::b64}) : t == ST::b32;  // and, or, xor
-  }
-}
-
 }  // namespace
-
-bool bulk_reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global) { return reduce_allowed(op, t, to_global); }
 
 // A bulk copy from issue to completion: everything resolved at issue, so that it can complete later. Kind::store:
 // an st.async / red.async, whose source is `data`, the operand's bytes at issue.
@@ -330,7 +317,7 @@ static bool issue_copy(Machine& m, Thread& t, const Instruction& ins, BulkCopy& 
                                           " must be multiples of 16 (ISA 9.7.9.25.4.1)", {&t});
     return false;
   }
-  if (c.reduce && !reduce_allowed(*reduce_op(ins), ins.q.types.back().scalar, to_global)) {
+  if (c.reduce && !ir::bulk_reduction_allowed(*reduce_op(ins), ins.q.types.back().scalar, to_global)) {
     m.fail(Problem::Kind::unsupported, c.name + ": this operation and type are not in the table of ISA 9.7.9.25.4.2", {&t});
     return false;
   }
@@ -776,7 +763,7 @@ bool bulk_copy_supported(const Instruction& ins) {
   if (!op || ins.q.types.empty() || !(to_global || dsmem)) return false;
   const ir::ScalarType t = ins.q.types.back().scalar;
   if ((t == ir::ScalarType::f16 || t == ir::ScalarType::bf16) && *op == ir::AtomOp::add && !ins.q.has_word("noftz")) return false;
-  return reduce_allowed(*op, t, to_global);
+  return ir::bulk_reduction_allowed(*op, t, to_global);
 }
 
 }  // namespace ptx::interp

@@ -238,8 +238,6 @@ struct SharedTarget {
 
 // Whether bulk_copy.cpp executes this cp{.reduce}.async.bulk{.tensor}{.prefetch} / commit / wait form.
 bool bulk_copy_supported(const Instruction& ins);
-// Whether a bulk reduction (9.7.9.25.4.2) of `op` on `t` into global (else .shared::cluster) memory is in its table.
-bool bulk_reduce_allowed(ir::AtomOp op, ir::ScalarType t, bool to_global);
 // async_store.cpp: whether `ins` is the mbarrier-completed form of st.async / red.async (9.7.9.12, 9.7.13.7: the
 // one with an [mbar] operand) or st.bulk (9.7.9.13), and whether that form is one the ISA defines.
 bool async_store_form(const Instruction& ins);

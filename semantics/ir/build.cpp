@@ -3,6 +3,7 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/fence_form.hpp"
 #include "semantics/ir/misc_forms.hpp"
+#include "semantics/ir/operation_types.hpp"
 #include "semantics/ir/rounding_form.hpp"
 #include "semantics/ir/target_notes.hpp"
 #include "semantics/ir/opcode_operands.hpp"
@@ -857,6 +858,9 @@ class Builder {
     if (why.empty()) why = access_scope_error(out);  // ld / st: memory order and scope together (9.7.9.8, 9.7.9.10)
     if (why.empty()) why = integer_mode_error(out);   // integer mul / mad and their 24-bit and carry forms
     if (why.empty()) why = fence_form_error(out);  // membar / fence (9.7.13.4): semantics/ir/fence_form.hpp
+    if (why.empty()) why = comparison_type_error(out);  // setp / set operators per type (9.3.1): operation_types.hpp
+    if (why.empty()) why = atomic_operation_type_error(out);  // atom / red operations per type (9.7.13.5-7)
+    if (why.empty()) why = bulk_reduction_type_error(out);    // cp.reduce.async.bulk's table (9.7.9.25.4.2)
     if (!why.empty()) return error(ins, why);
     // fma, mad, div, rcp, sqrt and cvt name the rounding their sections require: semantics/ir/rounding_form.hpp
     if (auto f = rounding_form_finding(out, module_level()); !f.message.empty()) f.warning ? warning(ins, std::move(f.message)) : error(ins, std::move(f.message));

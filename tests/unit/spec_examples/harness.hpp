@@ -15,6 +15,7 @@ struct ExampleResult {
   std::vector<std::string> added;  // the declarations the harness added, in order
   unsigned rounds = 0;             // load attempts
   std::string module_text;         // the last module tried
+  std::vector<std::string> contradicted;  // refusals of lines that break their own section's rule (ok all the same)
 };
 
 // Rounds of "load, declare what is reported undeclared" before giving up.

@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::pair<int, int>> groups;  // group -> (ok, total)
   std::map<std::string, int> categories;
   std::vector<std::string> failures;
+  std::vector<std::string> contradictions;  // refused lines that break their own section's rule (harness.cpp)
   std::cout << std::left << std::setw(14) << "section" << std::setw(72) << "title" << "ok/total\n";
   for (const auto& b : blocks) {
     if (!only.empty() && !only.count(b.section)) continue;
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     g.first += r.ok;
     ++g.second;
     std::cout << std::setw(14) << b.section << std::setw(72) << b.title.substr(0, 70) << (r.ok ? "1/1" : "0/1") << "\n";
+    for (const auto& c : r.contradicted) contradictions.push_back(b.section + ": " + c);
     if (r.ok) continue;
     const std::string cat = category(r);
     ++categories[cat];
@@ -96,6 +98,8 @@ int main(int argc, char** argv) {
   for (const auto& [name, g] : groups) std::cout << "  " << std::setw(70) << name << g.first << "/" << g.second << "\n";
   std::cout << "\nfailing examples (first error, lines counted within the example):\n";
   for (const auto& f : failures) std::cout << "  " << f << "\n";
+  std::cout << "\nexample lines refused as breaking their own section's rule (passing; harness.cpp lists them):\n";
+  for (const auto& c : contradictions) std::cout << "  " << c << "\n";
   std::cout << "\nfailure categories:\n";
   for (const auto& [c, n] : categories) std::cout << "  " << std::setw(28) << c << n << "\n";
   std::cout << "\n" << ok << " passed, " << (static_cast<long>(failures.size())) << " failed, of " << blocks.size()
