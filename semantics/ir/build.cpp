@@ -915,7 +915,8 @@ class Builder {
   // `shfl.sync.idx.b32.shared`, `and.u32` (".type = { .pred, .b16, .b32, .b64 }", 9.7.8.1). Types are looked up
   // outside the texture, video, matrix and async groups, whose types depend on other qualifiers; rounding and the
   // matrix and bulk-copy shapes the IR keeps as words are not, nor are comparisons (`hi`/`lo` are comparisons of
-  // setp and flags of mul and mad). The table is the union of an opcode's blocks: `atom.add.b32` passes it.
+  // setp and flags of mul and mad). Memory orders and scopes are (`cvta.shared.u64.sys`). The table is the union of
+  // an opcode's blocks: `atom.add.b32` passes it (semantics/ir/operation_types.hpp judges that).
   void check_syntax_words(const ast::Instruction& ins, const Instruction& out) {
     const auto& allowed = syntax_words(out.op);
     const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
@@ -923,7 +924,8 @@ class Builder {
     for (const auto& w : out.q.words) {
       const bool space = state_space_word(w).has_value(), flag = flag_from_name(w) && !compare_from(w);
       const bool type = types_listed && scalar_type_from_name(w).has_value();
-      if (!(space || flag || type) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
+      const bool order = memory_semantics_from_name(w).has_value() || scope_from(w).has_value();  // `cvta.shared.u64.relaxed`
+      if (!(space || flag || type || order) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
       const std::string op = opcode_name(out.op);
       return error(ins, "'." + w + "' is no " + (type ? "type" : "qualifier") + " of " + op + ": no syntax block or example of " + op +
                             " in ISA 9.0 chapter 9.7 writes it");

@@ -374,6 +374,19 @@ TEST_CASE("a flag or state space is refused where no syntax block or example of 
   expect_one_error_each(bad);
 }
 
+TEST_CASE("a memory order or scope is refused where no syntax block or example of its opcode writes it (ISA 9.7)") {
+  // 9.7.9.8 `ld{.sem}{.scope}...` with .sem = { .relaxed, .acquire } and .scope = { .cta, .cluster, .gpu, .sys };
+  // 9.7.9.20 `cvta{.to}.space.size p, a` and 9.7.9.19 `isspacep.space p, a` name neither.
+  CHECK(body_errors("ld.acquire.sys.global.u32 %r1, [%rd1];\n ld.relaxed.cta.global.u32 %r1, [%rd1];\n cvta.to.global.u64 %rd1, %rd2;").empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {"cvta.to.global.u64.sys %rd1, %rd2;", "'.sys' is no qualifier of cvta: no syntax block or example of cvta in ISA 9.0 chapter 9.7 writes it"},
+      {"cvta.global.u64.acquire %rd1, %rd2;",
+       "'.acquire' is no qualifier of cvta: no syntax block or example of cvta in ISA 9.0 chapter 9.7 writes it"},
+      {"isspacep.global.gpu %p1, %rd1;", "'.gpu' is no qualifier of isspacep: no syntax block or example of isspacep in ISA 9.0 chapter 9.7 writes it"},
+  };
+  expect_one_error_each(bad);
+}
+
 TEST_CASE("a type is refused where no syntax block or example of its opcode writes it (ISA 9.7)") {
   // The type lists of the syntax blocks: 9.7.1.1 add `.type = { .u16, .u32, .u64, .s16, .s32, .s64 }` (and its
   // float and SIMD forms), 9.7.8.1 and `{ .pred, .b16, .b32, .b64 }`, 9.7.8.6 shl `{ .b16, .b32, .b64 }`, 9.7.8.7 shr
