@@ -82,11 +82,11 @@ OperationTypes bulk_reduction_types(AtomOp op, bool to_global) {
 }
 
 // red.async (9.7.13.7): the mbarrier forms take what cp.reduce.async.bulk takes into .shared::cluster (its blocks
-// repeat that table); the `.global` release form is .add on .u32, .s32, .u64, .s64.
-OperationTypes async_reduction_types(AtomOp op, bool global_form) {
-  if (global_form) {
+// repeat that table); the `.release` form (to .global) is .add on .u32, .s32, .u64, .s64.
+OperationTypes async_reduction_types(AtomOp op, bool release_form) {
+  if (release_form) {
     if (op != AtomOp::add) return {{}, ""};
-    return {{S::u32, S::s32, S::u64, S::s64}, "the .global release form of the ADD reductions"};
+    return {{S::u32, S::s32, S::u64, S::s64}, "the .release form of the ADD reductions"};
   }
   OperationTypes shared = bulk_reduction_types(op, false);
   shared.why = "its block for the operation, as cp.reduce.async.bulk's rows for .shared::cluster (9.7.9.25.4.2)";
@@ -143,7 +143,9 @@ std::string atomic_operation_type_error(const Instruction& in) {
   const char* section = async ? "9.7.13.7" : is_red ? "9.7.13.6" : "9.7.13.5";
   const std::string name = std::string(".") + atom_op_name(op);
   if (!async && in.q.vector_width > 1) return vector_atomic_error(in, op, t, section);
-  const OperationTypes allowed = async ? async_reduction_types(op, in.q.space == StateSpace::global) : scalar_atomic_types(op, is_red);
+  // "When .sem is .release": the form without [mbar], to .global or generic addresses (9.7.13.7, Conditions).
+  const bool release_form = in.q.semantics == MemorySemantics::release;
+  const OperationTypes allowed = async ? async_reduction_types(op, release_form) : scalar_atomic_types(op, is_red);
   if (allowed.types.empty())
     return quoted(in) + ": " + (async ? "red.async" : "red") + " has no " + name + " operation (its .op list, ISA " + section + ")";
   if (!one_of(t, allowed.types))

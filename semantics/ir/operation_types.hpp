@@ -27,7 +27,8 @@ std::string comparison_type_error(const Instruction& in);
 //   .min, .max (.v2, .v4, .v8), .f16x2/.bf16x2 the same without .v8; the half types need .noftz.
 // - red (9.7.13.6): the same lists over its .op set, which has no .cas or .exch;
 // - red.async (9.7.13.7): .inc/.dec .u32, .min/.max .u32 and .s32, .and/.or/.xor .b32, .add .u32, .s32, .u64
-//   (cp.reduce.async.bulk's rows for .shared::cluster), and .add .u32, .s32, .u64, .s64 in the `.global` release form.
+//   (cp.reduce.async.bulk's rows for .shared::cluster), and .add .u32, .s32, .u64, .s64 in the `.release` form
+//   (.global or generic addresses; ptxas 13 also takes .min there, which the block does not write).
 std::string atomic_operation_type_error(const Instruction& in);
 
 // cp.reduce.async.bulk's table of valid .redOp and element types (9.7.9.25.4.2): into .shared::cluster .add .u32,

@@ -3,7 +3,7 @@
 
 Every comparison operator of setp and set on every type setp takes, every operation of atom and red on every scalar
 type of their syntax blocks (plus the half types, with and without .noftz), the vector forms of atom and red, and
-the red.async operations: each form goes into a one-instruction kernel that ptxas and `ptxcheck parse` judge.
+the red.async operations (mbarrier and .release forms): each form goes into a one-instruction kernel that ptxas and `ptxcheck parse` judge.
 Prints the number of forms and each form the two judge differently. A measurement, not a test.
 
 Usage: ptxas_operation_types.py PTXCHECK [ARCH]   (ARCH defaults to sm_100a)
@@ -44,6 +44,7 @@ def forms():
         for t in ('b32', 'u32', 's32', 'u64', 's64', 'b64'):
             yield (f'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.{op}.{t} [%r1], {reg(t, 2)}, '
                    f'[%r3];')
+            yield f'red.async.release.gpu.global.{op}.{t} [%rd1], {reg(t, 2)};'
 
 
 def main():

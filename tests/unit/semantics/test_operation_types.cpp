@@ -153,8 +153,11 @@ TEST_CASE("red.async takes the types of its operation's syntax block (ISA 9.7.13
       {head + "add.s64 [%r1], %rd2, [%r3];", "'" + head + "add.s64': .add takes .u32, .s32, .u64, not .s64: " + block},
   };
   testing::expect_one_error_each([](const auto& text) { return errors(text); }, bad);
-  // The `.global` release form also takes .s64 (sm_100 and later).
-  CHECK(errors("red.async.release.gpu.global.add.s64 [%rd1], %rd2;", "sm_100a").empty());
+  // The `.release` form ("When .sem is .release", to .global or a generic address) also takes .s64 (sm_100 and
+  // later), and only .add.
+  CHECK(errors("red.async.release.gpu.global.add.s64 [%rd1], %rd2;\n red.async.release.gpu.add.s64 [%rd1], %rd2;", "sm_100a").empty());
+  CHECK(errors("red.async.release.gpu.global.min.u32 [%rd1], %r2;", "sm_100a") ==
+        std::vector<std::string>{"'red.async.release.gpu.global.min.u32': red.async has no .min operation (its .op list, ISA 9.7.13.7)"});
 }
 
 TEST_CASE("cp.reduce.async.bulk takes the .redOp and element types of its table (ISA 9.7.9.25.4.2)") {
