@@ -66,10 +66,6 @@ const char* scope_word(Scope s) {
   static const char* names[] = {"cta", "cluster", "gpu", "sys"};
   return names[static_cast<int>(s)];
 }
-const char* atom_word(AtomOp a) {
-  static const char* names[] = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
-  return names[static_cast<int>(a)];
-}
 }  // namespace
 
 std::string generate_kernels(const CuLitmus& test, const std::string& file) {
@@ -182,7 +178,7 @@ Lifted lift_module(const CuLitmus& test, const Module& module) {
             args += ", " + *v;
           }
           auto head = fmt::format("{}.{}.{}.{}", red ? "red" : "atom", sem_word(ins.q.semantics.value_or(MemorySemantics::relaxed)),
-                                  scope_word(ins.q.scope.value_or(Scope::gpu)), atom_word(ins.q.atom_op.value_or(AtomOp::add)));
+                                  scope_word(ins.q.scope.value_or(Scope::gpu)), atom_op_name(ins.q.atom_op.value_or(AtomOp::add)));
           if (red) {
             lt.instructions.push_back(fmt::format("{} {}{}", head, *loc, args));
           } else {

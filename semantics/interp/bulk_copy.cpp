@@ -23,16 +23,6 @@ using OK = Operand::Kind;
 namespace {
 
 constexpr std::uint64_t kUncommitted = ~std::uint64_t(0);
-// The reduction of a cp.reduce.async.bulk (9.7.9.25.4.2); its table is semantics/ir/operation_types.hpp's.
-std::optional<ir::AtomOp> reduce_op(const Instruction& ins) {
-  using ir::AtomOp;
-  static const std::pair<const char*, AtomOp> kOps[] = {{"add", AtomOp::add}, {"min", AtomOp::min}, {"max", AtomOp::max},
-                                                        {"inc", AtomOp::inc}, {"dec", AtomOp::dec}, {"and", AtomOp::and_},
-                                                        {"or", AtomOp::or_},  {"xor", AtomOp::xor_}};
-  for (const auto& [w, op] : kOps)
-    if (ins.q.has_word(w)) return op;
-  return std::nullopt;
-}
 }  // namespace
 
 // A bulk copy from issue to completion: everything resolved at issue, so that it can complete later. Kind::store:
@@ -317,7 +307,7 @@ static bool issue_copy(Machine& m, Thread& t, const Instruction& ins, BulkCopy& 
                                           " must be multiples of 16 (ISA 9.7.9.25.4.1)", {&t});
     return false;
   }
-  if (c.reduce && !ir::bulk_reduction_allowed(*reduce_op(ins), ins.q.types.back().scalar, to_global)) {
+  if (c.reduce && !ir::bulk_reduction_allowed(*ir::bulk_reduction_op(ins), ins.q.types.back().scalar, to_global)) {
     m.fail(Problem::Kind::unsupported, c.name + ": this operation and type are not in the table of ISA 9.7.9.25.4.2", {&t});
     return false;
   }
@@ -548,7 +538,7 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
         m.fail(Problem::Kind::illegal, c.name + ": a store's Bounding-Box Lower-Corner must be non-negative and its Upper-Corner non-positive (ISA 9.7.9.25.5.1)", {&t});
         return false;
       }
-    if (c.reduce && !tensor_reduce_form(*map, *reduce_op(ins), c)) {
+    if (c.reduce && !tensor_reduce_form(*map, *ir::bulk_reduction_op(ins), c)) {
       m.fail(Problem::Kind::unsupported, c.name + ": this operation on a tensor of " + map->type->name + " is not in the table of ISA 9.7.9.25.5.3", {&t});
       return false;
     }
@@ -625,7 +615,7 @@ void Machine::exec_bulk(Thread& t, const Instruction& ins) {
   c->thread = t.linear;
   c->name = name;
   if (ins.q.has_word("reduce")) {
-    const auto op = reduce_op(ins);
+    const auto op = ir::bulk_reduction_op(ins);
     if (!op) return fail(Problem::Kind::unsupported, name + ": no reduction operation (ISA 9.7.9.25.4.2)", {&t});
     if (!ins.q.has_word("tensor")) {
       if (ins.q.types.empty()) return fail(Problem::Kind::unsupported, name + ": no element type (ISA 9.7.9.25.4.2)", {&t});
@@ -756,10 +746,10 @@ bool bulk_copy_supported(const Instruction& ins) {
     const LoadMode lm = std::get<LoadMode>(mode);
     if (lm == LoadMode::gather4 || lm == LoadMode::scatter4) return !reduce && (lm == LoadMode::gather4 ? from_global : to_global);
     if (lm != LoadMode::tile && (lm == LoadMode::im2col) != from_global) return false;
-    return reduce ? to_global && reduce_op(ins).has_value() : to_global || from_global;
+    return reduce ? to_global && ir::bulk_reduction_op(ins).has_value() : to_global || from_global;
   }
   if (!reduce) return to_global || from_global || dsmem;
-  const auto op = reduce_op(ins);
+  const auto op = ir::bulk_reduction_op(ins);
   if (!op || ins.q.types.empty() || !(to_global || dsmem)) return false;
   const ir::ScalarType t = ins.q.types.back().scalar;
   if ((t == ir::ScalarType::f16 || t == ir::ScalarType::bf16) && *op == ir::AtomOp::add && !ins.q.has_word("noftz")) return false;

@@ -29,7 +29,6 @@ using ptxcheck::Diagnostic;
 // Qualifier words by class (defined with decode_qualifiers below).
 std::optional<Rounding> rounding_from(std::string_view w);
 std::optional<ir::Scope> scope_from(std::string_view w);
-std::optional<CompareOp> compare_from(std::string_view w);
 std::optional<StateSpace> state_space_word(std::string_view w);
 
 struct OpcodeInfo {
@@ -922,7 +921,7 @@ class Builder {
     const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
     const bool types_listed = group != "texture" && group != "video" && group != "matrix" && group != "async";
     for (const auto& w : out.q.words) {
-      const bool space = state_space_word(w).has_value(), flag = flag_from_name(w) && !compare_from(w);
+      const bool space = state_space_word(w).has_value(), flag = flag_from_name(w) && !compare_op_from_name(w);
       const bool type = types_listed && scalar_type_from_name(w).has_value();
       const bool order = memory_semantics_from_name(w).has_value() || scope_from(w).has_value();  // `cvta.shared.u64.relaxed`
       if (!(space || flag || type || order) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
@@ -1216,17 +1215,6 @@ std::optional<Rounding> rounding_from(std::string_view w) {
   for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<Rounding>(i);
   return std::nullopt;
 }
-std::optional<CompareOp> compare_from(std::string_view w) {
-  static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
-                                "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
-  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<CompareOp>(i);
-  return std::nullopt;
-}
-std::optional<AtomOp> atom_op_from(std::string_view w) {
-  static const char* names[] = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
-  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<AtomOp>(i);
-  return std::nullopt;
-}
 std::optional<ir::Scope> scope_from(std::string_view w) {
   static const char* names[] = {"cta", "cluster", "gpu", "sys"};
   for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<ir::Scope>(i);
@@ -1252,7 +1240,7 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
     if (w == "v2" || w == "v4" || w == "v8") { q.vector_width = static_cast<std::uint8_t>(w[1] - '0'); continue; }
     if (auto r = rounding_from(w)) { q.rounding = *r; continue; }
     if (compares || op == Opcode::slct_) {
-      if (auto c = compare_from(w)) { q.compare = *c; continue; }
+      if (auto c = compare_op_from_name(w)) { q.compare = *c; continue; }
       if (w == "and" || w == "or" || w == "xor") { q.bool_op = w == "and" ? BoolOp::and_ : w == "or" ? BoolOp::or_ : BoolOp::xor_; continue; }
     }
     if (op == Opcode::lop3_ && (w == "and" || w == "or")) {  // lop3.BoolOp, .BoolOp = { .or, .and } (ISA 9.7.8.6)
@@ -1260,7 +1248,7 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
       continue;
     }
     if (atomic_ops || op == Opcode::vote_ || std::string_view(kOpcodes[static_cast<std::size_t>(op)].group) == "video") {
-      if (auto a = atom_op_from(w)) { q.atom_op = *a; continue; }
+      if (auto a = atom_op_from_name(w)) { q.atom_op = *a; continue; }
     }
     if (auto m = memory_semantics_from_name(w)) { q.semantics = *m; continue; }
     if (auto s = scope_from(w)) { q.scope = *s; continue; }

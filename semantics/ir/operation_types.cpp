@@ -19,17 +19,6 @@ std::string quoted(const Instruction& in) {
   return (s += opcode_text(in)) += "'";
 }
 
-const char* compare_name(CompareOp c) {
-  static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
-                                "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
-  return names[static_cast<std::size_t>(c)];
-}
-
-const char* atom_op_name(AtomOp o) {
-  static const char* names[] = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
-  return names[static_cast<std::size_t>(o)];
-}
-
 std::string type_list(const std::vector<ScalarType>& types) {
   std::string s;
   for (auto t : types) s += (s.empty() ? "." : ", .") + std::string(scalar_type_name(t));
@@ -131,7 +120,7 @@ std::string comparison_type_error(const Instruction& in) {
   else if (is_float(t) && unsigned_op)
     why = "floating-point values compare with the operators of Tables 23-25: eq ... ge, equ ... geu, num and nan (ISA 9.3.1.2)";
   if (why.empty()) return {};
-  return quoted(in) + ": ." + compare_name(c) + " does not compare ." + scalar_type_name(t) + ": " + why;
+  return quoted(in) + ": ." + compare_op_name(c) + " does not compare ." + scalar_type_name(t) + ": " + why;
 }
 
 std::string atomic_operation_type_error(const Instruction& in) {
@@ -156,14 +145,18 @@ std::string atomic_operation_type_error(const Instruction& in) {
   return {};
 }
 
+std::optional<AtomOp> bulk_reduction_op(const Instruction& in) {
+  for (const auto& w : in.q.words)
+    if (auto op = atom_op_from_name(w)) return op;
+  return std::nullopt;
+}
+
 bool bulk_reduction_allowed(AtomOp op, ScalarType t, bool to_global) { return one_of(t, bulk_reduction_types(op, to_global).types); }
 
 std::string bulk_reduction_type_error(const Instruction& in) {
   if (in.op != Opcode::cp_ || !in.q.has_word("reduce") || !in.q.has_word("bulk") || in.q.has_word("tensor") || in.q.types.empty())
     return {};
-  std::optional<AtomOp> op;
-  for (std::size_t i = 0; i <= static_cast<std::size_t>(AtomOp::max); ++i)
-    if (in.q.has_word(atom_op_name(static_cast<AtomOp>(i)))) op = static_cast<AtomOp>(i);
+  const std::optional<AtomOp> op = bulk_reduction_op(in);
   if (!op) return {};
   const ScalarType t = in.q.types.back().scalar;
   const bool to_global = in.q.space == StateSpace::global;

@@ -5,6 +5,7 @@
 
 #include "semantics/ir/ir.hpp"
 
+#include <optional>
 #include <string>
 
 namespace ptx::ir {
@@ -35,6 +36,8 @@ std::string atomic_operation_type_error(const Instruction& in);
 // .s32, .u64; .min/.max .u32, .s32; .inc/.dec .u32; .and/.or/.xor .b32; into .global .add .u32, .s32, .u64, .f32,
 // .f64, .f16, .bf16; .min/.max .u32, .s32, .u64, .s64, .f16, .bf16; .inc/.dec .u32; .and/.or/.xor .b32, .b64.
 bool bulk_reduction_allowed(AtomOp op, ScalarType t, bool to_global);
+// The .redOp a cp.reduce.async.bulk{.tensor} names (its one operation word), if any.
+std::optional<AtomOp> bulk_reduction_op(const Instruction& in);
 // Why a cp.reduce.async.bulk (not .tensor) names an operation and type that table lacks, or .add on .f16/.bf16
 // without .noftz ("require .noftz qualifier"); empty when it does not.
 std::string bulk_reduction_type_error(const Instruction& in);

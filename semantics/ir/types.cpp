@@ -79,6 +79,24 @@ std::optional<MemorySemantics> memory_semantics_from_name(std::string_view name)
   return std::nullopt;
 }
 
+namespace {
+constexpr std::array<const char*, 18> kCompareOps = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
+                                                     "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+constexpr std::array<const char*, 10> kAtomOps = {"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"};
+}  // namespace
+const char* compare_op_name(CompareOp c) { return kCompareOps[static_cast<std::size_t>(c)]; }
+std::optional<CompareOp> compare_op_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kCompareOps.size(); ++i)
+    if (name == kCompareOps[i]) return static_cast<CompareOp>(i);
+  return std::nullopt;
+}
+const char* atom_op_name(AtomOp o) { return kAtomOps[static_cast<std::size_t>(o)]; }
+std::optional<AtomOp> atom_op_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kAtomOps.size(); ++i)
+    if (name == kAtomOps[i]) return static_cast<AtomOp>(i);
+  return std::nullopt;
+}
+
 std::optional<Flag> flag_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kFlagNames.size(); ++i)
     if (name == kFlagNames[i]) return static_cast<Flag>(i);

@@ -45,6 +45,11 @@ enum class Rounding : std::uint8_t { rn, rz, rm, rp, rna, rs, rni, rzi, rmi, rpi
 enum class CompareOp : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
 enum class BoolOp : std::uint8_t { and_, or_, xor_ };
 enum class AtomOp : std::uint8_t { and_, or_, xor_, cas, exch, add, inc, dec, min, max };
+// The qualifier word of each comparison and atomic operation (`lt`, `exch`), and the one a word names.
+const char* compare_op_name(CompareOp c);
+std::optional<CompareOp> compare_op_from_name(std::string_view name);
+const char* atom_op_name(AtomOp o);
+std::optional<AtomOp> atom_op_from_name(std::string_view name);
 // ISA 8.4: memory operation strength / fence semantics.
 enum class MemorySemantics : std::uint8_t { weak, relaxed, acquire, release, acq_rel, sc, volatile_, mmio };
 // The qualifier word of each (`volatile` for volatile_), and the semantics a word names.
