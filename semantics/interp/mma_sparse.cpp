@@ -5,6 +5,7 @@
 #include "semantics/interp/matrix_operand.hpp"
 #include "semantics/interp/mma_fragment.hpp"
 #include "semantics/interp/sparse_a.hpp"
+#include "semantics/ir/mma_form.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -23,56 +24,20 @@ struct SparseForm {
   unsigned c_regs(ST t) const { return t == ST::f16 ? 2 : 4; }
 };
 
-bool is_int8(ST t) { return t == ST::s8 || t == ST::u8; }
-bool is_int4(ST t) { return t == ST::s4 || t == ST::u4; }
-bool is_fp8(ST t) { return t == ST::e4m3 || t == ST::e5m2; }
-
-// Whether (shape, D, A, B, C) is in 9.7.14.6.3's syntax: m16n8 with .f16 (k16, k32; "for .m16n8k16 and .m16n8k32,
-// .dtype must be the same as .ctype"), .bf16 (k16, k32), .tf32 (k8, k16), fp8 (k64, .f32; with .kind::f8f6f4 also
-// .f16, and the 6- and 4-bit types in 8-bit containers), .s8/.u8 (k32, k64) and .s4/.u4 (k64, k128) into .s32.
-bool sparse_form_exists(const MmaForm& f, bool kind_f8f6f4) {
-  if (f.m != 16 || f.n != 8) return false;
-  const unsigned k = f.k;
-  auto fp = [](ST t) { return t == ST::f16 || t == ST::f32; };
-  if (kind_f8f6f4) return k == 64 && (is_fp8(f.a) || is_f6f4(f.a)) && (is_fp8(f.b) || is_f6f4(f.b)) && fp(f.c) && fp(f.d);
-  if (f.a == ST::f16 && f.b == ST::f16) return (k == 16 || k == 32) && fp(f.c) && f.d == f.c;
-  const bool f32acc = f.c == ST::f32 && f.d == ST::f32;
-  if (f.a == ST::bf16 && f.b == ST::bf16) return (k == 16 || k == 32) && f32acc;
-  if (f.a == ST::tf32 && f.b == ST::tf32) return (k == 8 || k == 16) && f32acc;
-  if (is_fp8(f.a) && is_fp8(f.b)) return k == 64 && f32acc;
-  if (f.c != ST::s32 || f.d != ST::s32) return false;
-  if (is_int8(f.a) && is_int8(f.b)) return k == 32 || k == 64;
-  if (is_int4(f.a) && is_int4(f.b)) return k == 64 || k == 128;
-  return false;
-}
-
-// The form of `ins`, or nothing: every qualifier must be one this reading knows (so .block_scale, .kind::mxf*, the
-// 6- and 4-bit float types are refused by name), and the operands d, a, b, c, e and an immediate f.
+// The form of `ins`, or nothing: of the sparse forms semantics/ir/mma_form.hpp decodes (9.7.14.6.3's syntax),
+// every one but .block_scale (.kind::mxf*); .kind::f8f6f4's 6- and 4-bit types in 8-bit containers; the operands
+// d, a, b, c, e and an immediate f.
 std::optional<SparseForm> sparse_form(const Instruction& ins) {
+  const auto syntax = ir::mma_syntax(ins);
+  if (!syntax || !syntax->sparse || syntax->block_scale) return std::nullopt;
+  const auto d = mma_type_word(syntax->d), a = mma_type_word(syntax->a), b = mma_type_word(syntax->b), c = mma_type_word(syntax->c);
+  if (!d || !a || !b || !c) return std::nullopt;
   SparseForm s;
   MmaForm& f = s.f;
-  std::vector<bool> layouts;
-  std::vector<ST> t;  // .dtype, .atype, .btype, .ctype
-  bool sync = false, aligned = false, ordered = false, kind = false;
-  for (const auto& w : ins.q.words) {
-    unsigned m = 0, n = 0, k = 0;
-    char end = 0;
-    if (w == "sp") continue;
-    if (w == "sp::ordered_metadata") ordered = true;
-    else if (w == "sync") sync = true;
-    else if (w == "aligned") aligned = true;
-    else if (w == "row" || w == "col") layouts.push_back(w == "row");
-    else if (w == "satfinite") f.satfinite = true;
-    else if (w == "kind::f8f6f4") kind = true;
-    else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k;
-    else if (const auto ty = mma_type_word(w)) t.push_back(*ty);
-    else return std::nullopt;
-  }
+  f.m = syntax->m, f.n = syntax->n, f.k = syntax->k;
+  f.d = *d, f.a = *a, f.b = *b, f.c = *c;
+  f.satfinite = syntax->satfinite;
   const auto& o = ins.operands;
-  if (!sync || !aligned || t.size() != 4 || layouts != std::vector<bool>{true, false} || o.size() != 6) return std::nullopt;
-  f.d = t[0], f.a = t[1], f.b = t[2], f.c = t[3];
-  if (kind && !ordered) return std::nullopt;  // .kind is mma.sp::ordered_metadata's only
-  if (!sparse_form_exists(f, kind) || (f.satfinite && f.d != ST::s32)) return std::nullopt;
   if (o[5].kind != ir::Operand::Kind::Immediate || o[5].imm > 3) return std::nullopt;  // "constant 0..3"
   s.sa = SparseA{f.a, f.bits(f.a), f.k, static_cast<unsigned>(o[5].imm)};
   if (operand_regs(o[0]) != s.c_regs(f.d) || operand_regs(o[1]) != s.sa.a_regs() || operand_regs(o[2]) != s.b_regs() ||

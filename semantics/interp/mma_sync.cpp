@@ -4,6 +4,7 @@
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
 #include "semantics/interp/mma_fragment.hpp"
+#include "semantics/ir/mma_form.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,73 +15,24 @@ namespace ptx::interp {
 namespace {
 using namespace mma;
 
-bool is_int8(ST t) { return t == ST::s8 || t == ST::u8; }
-bool is_fp8(ST t) { return t == ST::e4m3 || t == ST::e5m2; }
-bool is_f16_or_f32(ST t) { return t == ST::f16 || t == ST::f32; }
-
-// Whether (shape, D, A, B, C) is one of 9.7.14.5.14's dense forms (its syntax and the restrictions below it).
-bool form_exists(const MmaForm& f) {
-  const unsigned m = f.m, n = f.n, k = f.k;
-  auto shape = [&](unsigned mm, unsigned kk) { return m == mm && n == 8 && k == kk; };
-  if (f.a == ST::f16 && f.b == ST::f16) {
-    if (shape(8, 4)) return (f.c == ST::f16 && is_f16_or_f32(f.d)) || (f.c == ST::f32 && f.d == ST::f32);  // .ctype .f32 => .dtype .f32
-    if (shape(16, 8)) return is_f16_or_f32(f.c) && f.d == f.c;  // m16n8k8: .dtype = .ctype
-    return shape(16, 16) && is_f16_or_f32(f.c) && is_f16_or_f32(f.d);
-  }
-  if ((f.a == ST::bf16 || f.a == ST::tf32) && f.b == f.a && f.c == ST::f32 && f.d == ST::f32)
-    return f.a == ST::bf16 ? shape(16, 8) || shape(16, 16) : shape(16, 4) || shape(16, 8);
-  if (is_fp8(f.a) && is_fp8(f.b)) return (shape(16, 16) || shape(16, 32)) && is_f16_or_f32(f.c) && is_f16_or_f32(f.d);
-  if (f.a == ST::f64 && f.b == ST::f64 && f.c == ST::f64 && f.d == ST::f64)
-    return shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16);
-  if (f.c != ST::s32 || f.d != ST::s32) return false;
-  if (is_int8(f.a) && is_int8(f.b)) return shape(8, 16) || shape(16, 16) || shape(16, 32);
-  // The syntax lists .atype and .btype {.u4, .s4} apart (and ptxas 13.0 takes .s4 x .u4), though 9.7.14.2's table
-  // says "both .u4 or both .s4": mixed signedness runs, as for .s8/.u8.
-  auto int4 = [](ST t) { return t == ST::s4 || t == ST::u4; };
-  if (int4(f.a) && int4(f.b)) return shape(8, 32) || shape(16, 32) || shape(16, 64);
-  return false;
-}
-
-// The form of `ins`, or nothing when it is not a dense form warp_mma runs: every qualifier must be one this reading
-// knows, so .sp, .kind::mxf*, .block_scale, .b1 with .xor/.and.popc and anything unforeseen are refused by name.
+// The form of `ins` when it is a dense form warp_mma runs: of the forms semantics/ir/mma_form.hpp decodes (the one
+// reading of 9.7.14.5.14's syntax), every one but .block_scale (.kind::mxf*) and the .b1 forms (.xor/.and .popc).
+// .kind::f8f6f4's 6- and 4-bit types sit in 8-bit containers, so their fragments are those of the fp8 forms
+// (9.7.14.5.10).
 std::optional<MmaForm> mma_form(const Instruction& ins) {
+  const auto s = ir::mma_syntax(ins);
+  if (!s || s->sparse || s->block_scale || !s->bit_op.empty()) return std::nullopt;
+  const auto d = mma_type_word(s->d), a = mma_type_word(s->a), b = mma_type_word(s->b), c = mma_type_word(s->c);
+  if (!d || !a || !b || !c) return std::nullopt;
   MmaForm f;
-  std::vector<bool> layouts;  // true = .row, in order: .alayout, .blayout
-  std::vector<ST> t;          // .dtype, .atype, .btype, .ctype
-  bool sync = false, aligned = false, rounding = false, f8f6f4 = false;
-  for (const auto& w : ins.q.words) {
-    unsigned m = 0, n = 0, k = 0;
-    char end = 0;
-    if (w == "sync") sync = true;
-    else if (w == "aligned") aligned = true;
-    else if (w == "row" || w == "col") layouts.push_back(w == "row");
-    else if (w == "satfinite") f.satfinite = true;
-    else if (w == "rn" || w == "rz" || w == "rm" || w == "rp") rounding = true;
-    else if (w == "kind::f8f6f4") f8f6f4 = true;
-    else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k;
-    else if (const auto ty = mma_type_word(w)) t.push_back(*ty);
-    else return std::nullopt;
-  }
-  if (!sync || !aligned || t.size() != 4 || layouts.size() != 2 || ins.operands.size() != 4) return std::nullopt;
-  f.d = t[0], f.a = t[1], f.b = t[2], f.c = t[3];
-  // .kind::f8f6f4 (m16n8k32 only): .e4m3/.e5m2/.e3m2/.e2m3/.e2m1, each in an 8-bit container, so the fragments are
-  // those of the fp8 form (9.7.14.5.10); the 6- and 4-bit types need the qualifier.
-  auto f8f6f4type = [](ST x) { return is_fp8(x) || is_f6f4(x); };
-  if (f8f6f4) {
-    if (!(f.m == 16 && f.n == 8 && f.k == 32 && f8f6f4type(f.a) && f8f6f4type(f.b) && is_f16_or_f32(f.c) && is_f16_or_f32(f.d)))
-      return std::nullopt;
-  } else if (!form_exists(f)) return std::nullopt;
-  f.quad = f.m == 8 && f.k == 4 && f.a == ST::f16;
-  if (f.quad) f.a_col = !layouts[0], f.b_row = layouts[1];
-  else if (!layouts[0] || layouts[1]) return std::nullopt;  // every other form is .row.col
-  if (f.satfinite && f.d != ST::s32) return std::nullopt;  // .satfinite: the integer forms only
-  if (rounding) {  // .rn/.rz/.rm/.rp: the .f64 forms only
-    if (f.d != ST::f64 || !ins.q.rounding) return std::nullopt;
-    f.rnd = ops::rounding_mode(*ins.q.rounding);
-  }
+  f.m = s->m, f.n = s->n, f.k = s->k;
+  f.d = *d, f.a = *a, f.b = *b, f.c = *c;
+  f.satfinite = s->satfinite;
+  f.quad = f.m == 8 && f.k == 4 && f.a == ST::f16;  // the only form with .alayout.blayout other than .row.col
+  if (f.quad) f.a_col = !s->a_row, f.b_row = s->b_row;
+  if (s->rounding) f.rnd = ops::rounding_mode(*s->rounding);
   return f;
 }
-
 
 }  // namespace
 

@@ -1,13 +1,19 @@
 // AST -> checked IR (see build.hpp). Names follow ISA 4.4 and 5.1; register scoping follows ISA 11.4
 // (a `{ }` block opens a scope); initializers follow ISA 5.4.4; the `.loc` map follows ISA 11.6.
 #include "semantics/ir/build.hpp"
+#include "semantics/ir/async_copy_form.hpp"
 #include "semantics/ir/fence_form.hpp"
+#include "semantics/ir/mbarrier_form.hpp"
 #include "semantics/ir/misc_forms.hpp"
+#include "semantics/ir/mma_form.hpp"
 #include "semantics/ir/operation_types.hpp"
 #include "semantics/ir/rounding_form.hpp"
 #include "semantics/ir/target_notes.hpp"
+#include "semantics/ir/tcgen05_form.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
+#include "semantics/ir/wgmma_form.hpp"
+#include "semantics/ir/wmma_form.hpp"
 #include "semantics/support/names.hpp"
 
 #include <boost/variant/apply_visitor.hpp>
@@ -854,12 +860,21 @@ class Builder {
     if (out.op == Opcode::setmaxnreg_) why = setmaxnreg_error(out);
     else if (out.op == Opcode::alloca_ || out.op == Opcode::stacksave_ || out.op == Opcode::stackrestore_) why = stack_form_error(out);
     else why = memory_order_error(out);
-    if (why.empty()) why = access_scope_error(out);  // ld / st: memory order and scope together (9.7.9.8, 9.7.9.10)
-    if (why.empty()) why = integer_mode_error(out);   // integer mul / mad and their 24-bit and carry forms
-    if (why.empty()) why = fence_form_error(out);  // membar / fence (9.7.13.4): semantics/ir/fence_form.hpp
-    if (why.empty()) why = comparison_type_error(out);  // setp / set operators per type (9.3.1): operation_types.hpp
-    if (why.empty()) why = atomic_operation_type_error(out);  // atom / red operations per type (9.7.13.5-7)
-    if (why.empty()) why = bulk_reduction_type_error(out);    // cp.reduce.async.bulk's table (9.7.9.25.4.2)
+    // Each instruction family's rule, in its own file of semantics/ir: ld / st order and scope together
+    // (9.7.9.8, 9.7.9.10), integer mul / mad modes, membar / fence forms (fence_form.hpp), setp / set operators and
+    // atom / red operations per type and cp.reduce.async.bulk's table (operation_types.hpp), the forms of mma,
+    // wgmma, mbarrier, the cp.async family and tcgen05 (mma_form.hpp, wgmma_form.hpp, mbarrier_form.hpp,
+    // async_copy_form.hpp, tcgen05_form.hpp), cvta's and isspacep's one state space and cvt.pack's forms
+    // (misc_forms.hpp) and wmma's forms, whose .aligned depends on the module's version.
+    using FamilyCheck = std::string (*)(const Instruction&);
+    static constexpr FamilyCheck kFamilyChecks[] = {
+        access_scope_error,        integer_mode_error, fence_form_error,   comparison_type_error,
+        atomic_operation_type_error, bulk_reduction_type_error, mma_form_error, wgmma_form_error,
+        mbarrier_form_error,       async_copy_form_error, tcgen05_form_error, address_space_form_error,
+        cvt_pack_error};
+    for (const FamilyCheck check : kFamilyChecks)
+      if (why.empty()) why = check(out);
+    if (why.empty()) why = wmma_form_error(out, module_version());
     if (!why.empty()) return error(ins, why);
     // fma, mad, div, rcp, sqrt and cvt name the rounding their sections require: semantics/ir/rounding_form.hpp
     if (auto f = rounding_form_finding(out, module_level()); !f.message.empty()) f.warning ? warning(ins, std::move(f.message)) : error(ins, std::move(f.message));
@@ -906,6 +921,21 @@ class Builder {
                                 " at most, ISA 9.7)");
         seen.push_back(w);
       }
+    }
+    // Beyond those classes, a word no syntax block repeats: only types (`cvt.f32.f32`, `mma....s32.s8.s8.s32`) and
+    // matrix layouts (`mma.sync.aligned.m8n8k4.row.row...`) come twice, so any other word twice is an error, but for
+    // the modifiers ptxas 13.0 reads once when written twice (tests/fuzz/ptxas_mutants.py: .sync .sat .satfinite
+    // .approx .relu .cc .NaN .uni; 9.7.5.3's own example writes `fma.rz.sat.f32.f16.sat`): a warning.
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::string& w = words[i];
+      if (scalar_type_from_name(w) || w == "row" || w == "col" || w == "b1" || w == "e2m1" || w == "e3m2" || w == "e2m3" ||
+          std::find(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end(), w) == words.end())
+        continue;
+      const std::string message = "'." + w + "' is written twice in " + opcode_text(out) + " (ISA 9.7)";
+      static constexpr std::string_view kReadOnce[] = {"sync", "sat", "satfinite", "approx", "relu", "cc", "NaN", "uni"};
+      if (std::find(std::begin(kReadOnce), std::end(kReadOnce), w) != std::end(kReadOnce)) warning(ins, message + "; read once");
+      else error(ins, message);
+      return;
     }
   }
 
@@ -963,7 +993,7 @@ class Builder {
     if (group == "texture" || group == "video" || group == "matrix" || group == "async") return;
     unsigned lo = 1, hi = 1;
     switch (out.op) {
-      case Opcode::cvt_: lo = 2; hi = 3; break;  // cvt.frnd2 / cvt.pack forms carry a third
+      case Opcode::cvt_: lo = 2; hi = out.q.has(Flag::pack) ? 3 : 2; break;  // cvt.pack...s32.b32 alone carries a third (9.7.9.21-22)
       case Opcode::set_: case Opcode::slct_: case Opcode::dp2a_: case Opcode::dp4a_: lo = hi = 2; break;
       case Opcode::bra_: case Opcode::brx_: case Opcode::call_: case Opcode::ret_: case Opcode::exit_:
       case Opcode::membar_: case Opcode::fence_: case Opcode::isspacep_: case Opcode::prefetch_:

@@ -1,6 +1,8 @@
 // The form rules of misc_forms.hpp, each from its instruction's section of ISA 9.0 chapter 9.7.
 #include "semantics/ir/misc_forms.hpp"
 
+#include "semantics/ir/types.hpp"
+
 #include <algorithm>
 #include <initializer_list>
 
@@ -45,9 +47,20 @@ std::string memory_order_error(const Instruction& in) {
     case Opcode::atom_: ok = among({M::relaxed, M::acquire, M::release, M::acq_rel}), where = "atom (ISA 9.7.13.5)"; break;
     case Opcode::red_: ok = among({M::relaxed, M::release}), where = "red (ISA 9.7.13.6)"; break;
     case Opcode::fence_: ok = among({M::sc, M::acq_rel, M::acquire, M::release}), where = "fence (ISA 9.7.13.4)"; break;
-    case Opcode::mbarrier_:
-      if (mbarrier_op(in) == MbarrierOp::arrive) ok = among({M::release, M::relaxed}), where = "mbarrier.arrive (ISA 9.7.13.15.13)";
-      else if (mbarrier_op(in) == MbarrierOp::wait) ok = among({M::acquire, M::relaxed}), where = "mbarrier.test_wait/try_wait (ISA 9.7.13.15.16)";
+    case Opcode::mbarrier_:  // each operation's .sem set (9.7.13.15.9-17); init, inval and pending_count have none
+      switch (mbarrier_op(in)) {
+        case MbarrierOp::arrive:
+          if (in.q.has_word("noComplete")) ok = among({M::release}), where = "mbarrier.arrive.noComplete (ISA 9.7.13.15.13-14)";
+          else ok = among({M::release, M::relaxed}), where = "mbarrier.arrive (ISA 9.7.13.15.13-14)";
+          break;
+        case MbarrierOp::wait: ok = among({M::acquire, M::relaxed}), where = "mbarrier.test_wait/try_wait (ISA 9.7.13.15.16)"; break;
+        case MbarrierOp::expect_tx: ok = among({M::relaxed}), where = "mbarrier.expect_tx (ISA 9.7.13.15.11)"; break;
+        case MbarrierOp::complete_tx: ok = among({M::relaxed}), where = "mbarrier.complete_tx (ISA 9.7.13.15.12)"; break;
+        case MbarrierOp::init: ok = false, where = "mbarrier.init (ISA 9.7.13.15.9)"; break;
+        case MbarrierOp::inval: ok = false, where = "mbarrier.inval (ISA 9.7.13.15.10)"; break;
+        case MbarrierOp::pending_count: ok = false, where = "mbarrier.pending_count (ISA 9.7.13.15.17)"; break;
+        default: break;
+      }
       break;
     case Opcode::barrier_:
       if (is_cluster_barrier(in) && in.q.has(Flag::arrive)) ok = among({M::release, M::relaxed}), where = "barrier.cluster.arrive (ISA 9.7.13.3)";
@@ -95,6 +108,26 @@ std::string integer_mode_error(const Instruction& in) {
   const int modes = int(in.q.has(Flag::hi)) + int(in.q.has(Flag::lo)) + int(!narrow && in.q.has(Flag::wide));
   if (modes == 1 && !(narrow && in.q.has(Flag::wide))) return {};
   return "'" + opcode_text(in) + "' needs one mode of " + (narrow ? ".hi and .lo" : ".hi, .lo and .wide") + " (ISA " + section + ")";
+}
+
+std::string address_space_form_error(const Instruction& in) {
+  if (in.op != Opcode::cvta_ && in.op != Opcode::isspacep_) return {};
+  unsigned spaces = 0;
+  for (const auto& w : in.q.words) {
+    const bool listed = w == "const" || w == "global" || w == "local" || w == "shared" || w == "shared::cta" ||
+                        w == "shared::cluster" || w == "param" || w == "param::entry";
+    if (listed) ++spaces;
+    else if (w != "reg" && w != "sreg" && state_space_from_name(w)) spaces = 2;  // another space: no form either
+  }
+  if (spaces == 1) return {};
+  return std::string(opcode_name(in.op)) + " names one state space of .const, .global, .local, .shared{::cta, ::cluster}, " +
+         ".param{::entry} (ISA " + (in.op == Opcode::cvta_ ? "9.7.9.20)" : "9.7.9.19)");
+}
+
+std::string cvt_pack_error(const Instruction& in) {
+  if (in.op != Opcode::cvt_ || !in.q.has(Flag::pack) || cvt_pack_form(in)) return {};
+  return "not a form of cvt.pack: cvt.pack.sat.convertType.s32 d, a, b with .convertType .u16 or .s16, or "
+         "cvt.pack.sat.convertType.s32.b32 d, a, b, c with .u2, .s2, .u4, .s4, .u8 or .s8 (ISA 9.7.9.22)";
 }
 
 }  // namespace ptx::ir

@@ -22,7 +22,8 @@ std::string stack_form_error(const Instruction& in);
 // not one its syntax lists (empty when it is, or when it names none): ld {.weak .relaxed .acquire .volatile .mmio}
 // (9.7.9.8), st {.weak .relaxed .release .volatile .mmio} (9.7.9.10), atom {.relaxed .acquire .release .acq_rel}
 // (9.7.13.5), red {.relaxed .release} (9.7.13.6), fence {.sc .acq_rel .acquire .release} (9.7.13.4),
-// mbarrier.arrive {.release .relaxed} and test_wait/try_wait {.acquire .relaxed} (9.7.13.15.13, .16),
+// mbarrier.arrive and arrive_drop {.release .relaxed} (.noComplete {.release}), test_wait/try_wait {.acquire
+// .relaxed}, expect_tx and complete_tx {.relaxed}, init, inval and pending_count none (9.7.13.15.9-17),
 // barrier.cluster.arrive {.release .relaxed} and .wait {.acquire} (9.7.13.3). ptxas refuses the others (e.g.
 // `red.acq_rel`, `ld.release`); the engines would otherwise read a release or acquire the spec does not give.
 std::string memory_order_error(const Instruction& in);
@@ -37,5 +38,13 @@ std::string access_scope_error(const Instruction& in);
 // { .hi, .lo, .wide }` (9.7.1.3-4), `{ .hi, .lo }` for the 24-bit forms (9.7.1.5-6), mad.cc and madc
 // (9.7.2.5-6). The mode is not optional in any of these syntax lines; the floating-point forms take none.
 std::string integer_mode_error(const Instruction& in);
+
+// Why a cvta or isspacep does not name exactly one of its state spaces (empty when it does): `.space = { .const,
+// .global, .local, .shared{::cta, ::cluster}, .param{::entry} }` (9.7.9.19-20), written in every syntax line.
+std::string address_space_form_error(const Instruction& in);
+
+// Why a cvt.pack is no form of 9.7.9.22 (empty when it is, or for another instruction): `cvt.pack.sat.convertType.s32
+// d, a, b` with .convertType .u16/.s16, or with .u2/.s2/.u4/.s4/.u8/.s8 `...s32.b32 d, a, b, c` (ir::cvt_pack_form).
+std::string cvt_pack_error(const Instruction& in);
 
 }  // namespace ptx::ir

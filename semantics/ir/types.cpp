@@ -63,6 +63,7 @@ std::string type_name(const Type& t) {
 
 std::optional<StateSpace> state_space_from_name(std::string_view name) {
   if (name == "shared::cta") return StateSpace::shared;
+  if (name == "param::entry") return StateSpace::param;  // the kernel's parameters (ld, cvta, isspacep: 9.7.9.8, 9.7.9.19-20)
   for (std::size_t i = 0; i < kSpaces.size(); ++i)
     if (name == kSpaces[i] && i != static_cast<std::size_t>(StateSpace::generic)) return static_cast<StateSpace>(i);
   return std::nullopt;

@@ -2,6 +2,7 @@
 #include "semantics/ir/wmma_form.hpp"
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace ptx::ir {
@@ -53,20 +54,20 @@ unsigned wmma_element_bits(ST t) {
 
 WmmaDims wmma_dims(const WmmaForm& f, char x) { return x == 'a' ? WmmaDims{f.m, f.k} : x == 'b' ? WmmaDims{f.k, f.n} : WmmaDims{f.m, f.n}; }
 
-// The form of `ins`, or nothing when it is not one 9.7.14.4.3-5 define: any unknown qualifier refuses it.
-std::optional<WmmaForm> wmma_form(const Instruction& ins) {
-  WmmaForm f;
+namespace {
+// Decodes `ins` into f; "" when it is a form 9.7.14.4.3-5 define, else why not.
+std::string decode(const Instruction& ins, WmmaForm& f, unsigned ptx_version) {
   std::vector<bool> layouts;  // true = .row
   std::vector<ST> types;
-  bool sync = false, aligned = false, shape = false, popc = false, logic = false, rounding = false;
-  int ops = 0;
+  bool sync = false, aligned = false, shape = false, popc = false, logic = false, rounding = false, matrix = false;
+  int ops = 0, spaces = 0;
   for (const auto& w : ins.q.words) {
     unsigned m = 0, n = 0, k = 0;
     char end = 0;
     if (w == "load" || w == "store" || w == "mma") {
       f.op = w == "load" ? WmmaForm::Op::load : w == "store" ? WmmaForm::Op::store : WmmaForm::Op::mma;
       ++ops;
-    } else if (w == "a" || w == "b" || w == "c" || w == "d") f.matrix = w[0];
+    } else if (w == "a" || w == "b" || w == "c" || w == "d") f.matrix = w[0], matrix = true;
     else if (w == "sync") sync = true;
     else if (w == "aligned") aligned = true;
     else if (w == "row" || w == "col") layouts.push_back(w == "row");
@@ -74,41 +75,62 @@ std::optional<WmmaForm> wmma_form(const Instruction& ins) {
     else if (w == "popc") popc = true;
     else if (w == "xor" || w == "and") logic = true, f.popc_and = w == "and";
     else if (w == "rn" || w == "rz" || w == "rm" || w == "rp") rounding = true;
-    else if (w == "global" || w == "shared" || w == "shared::cta") continue;
+    else if (w == "global" || w == "shared" || w == "shared::cta") ++spaces;
     else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k, shape = true;
     else if (w == "b1") types.push_back(kWmmaB1);
-    else if (w == "pred") return std::nullopt;
-    else if (auto t = ir::scalar_type_from_name(w)) types.push_back(*t);
-    else return std::nullopt;
+    else if (auto t = ir::scalar_type_from_name(w); t && w != "pred") types.push_back(*t);
+    else return "'." + w + "' is no qualifier of wmma";
   }
   // .aligned is "required from PTX ISA version 6.3 onwards, and considered implicit" before (9.7.14.4.3-5): the
-  // meaning is the same either way, so both spellings run.
-  (void)aligned;
-  if (ops != 1 || !sync || !shape) return std::nullopt;
+  // meaning is the same either way, so both spellings run where the module's version allows them.
+  if (ops != 1) return "wmma names one of .load, .store and .mma";
+  if (!sync) return "wmma needs .sync";
+  if (!aligned && ptx_version >= 63) return ".aligned is required from PTX ISA version 6.3 onwards";
+  if (spaces > 1) return "wmma.load / wmma.store name one state space at most";
+  if (f.op != WmmaForm::Op::mma && !matrix) return "wmma.load / wmma.store name the matrix (.a, .b, .c or .d)";
   const bool known_shape = (f.k == 16 && ((f.m == 16 && f.n == 16) || (f.m == 8 && f.n == 32) || (f.m == 32 && f.n == 8))) ||
                            (f.m == 16 && f.n == 16 && f.k == 8) || (f.m == 8 && f.n == 8 && (f.k == 4 || f.k == 32 || f.k == 128));
-  if (!known_shape) return std::nullopt;
+  if (!shape || !known_shape) return "wmma needs one of the shapes .m16n16k16, .m8n32k16, .m32n8k16, .m16n16k8, .m8n8k4, .m8n8k32, .m8n8k128";
   if (f.op != WmmaForm::Op::mma) {
-    const bool matrix_ok = f.op == WmmaForm::Op::load ? f.matrix != 'd' : f.matrix == 'd';
-    if (!matrix_ok || layouts.size() != 1 || types.size() != 1 || f.satfinite || popc || logic || rounding) return std::nullopt;
+    const bool load = f.op == WmmaForm::Op::load;
+    if (load ? f.matrix == 'd' : f.matrix != 'd') return load ? "wmma.load names the matrix .a, .b or .c" : "wmma.store names the matrix .d";
+    if (layouts.size() != 1) return "wmma.load / wmma.store name one layout, .row or .col";
+    if (types.size() != 1) return "wmma.load / wmma.store name one element type";
+    if (f.satfinite || popc || logic || rounding) return "wmma.load / wmma.store take no .satfinite, .popc, .xor, .and or rounding";
     f.row = layouts[0], f.type = types[0];
-    if (!memory_form_exists(f) || ins.operands.size() < 2 || ins.operands.size() > 3) return std::nullopt;
-    return f;
+    if (!memory_form_exists(f)) return "this matrix, shape, layout and element type are no combination the syntax lists";
+    if (ins.operands.size() < 2 || ins.operands.size() > 3) return "wmma.load / wmma.store take 2 or 3 operands";
+    return "";
   }
-  if (layouts.size() != 2 || ins.operands.size() != 4) return std::nullopt;
+  if (spaces) return "wmma.mma takes no state space";
+  if (layouts.size() != 2) return "wmma.mma names two layouts, .alayout and .blayout";
+  if (ins.operands.size() != 4) return "wmma.mma takes 4 operands, d, a, b, c";
   if (types.size() == 2) f.d = types[0], f.a = f.b = ST::f16, f.c = types[1];  // .atype/.btype implicitly .f16
   else if (types.size() == 4) f.d = types[0], f.a = types[1], f.b = types[2], f.c = types[3];
-  else return std::nullopt;
-  if (types.size() == 4 && f.a == ST::f16) return std::nullopt;  // the .f16 form names only .dtype.ctype
-  if (!mma_form_exists(f)) return std::nullopt;
-  if ((f.k == 32 || f.k == 128) && (!layouts[0] || layouts[1])) return std::nullopt;  // sub-byte: .row.col only
-  if ((f.k == 128) != (popc && logic)) return std::nullopt;                           // .b1: .xor/.and .popc
+  else return "wmma.mma names .dtype.ctype (.f16 multiplicands) or .dtype.atype.btype.ctype";
+  if (types.size() == 4 && f.a == ST::f16) return "the .f16 form of wmma.mma names only .dtype.ctype";
+  if (!mma_form_exists(f)) return "these types are no combination the syntax lists for this shape";
+  if ((f.k == 32 || f.k == 128) && (!layouts[0] || layouts[1])) return "the sub-byte and single-bit forms are .row.col only";
+  if ((f.k == 128) != (popc && logic)) return f.k == 128 ? "the .b1 form names .xor or .and, then .popc" : "only the .b1 form takes .xor, .and and .popc";
   if (rounding) {
-    if (f.d != ST::f64 || !ins.q.rounding) return std::nullopt;
+    if (f.d != ST::f64 || !ins.q.rounding) return "only the .f64 form takes a rounding";
     f.rounding = ins.q.rounding;
   }
+  return "";
+}
+}  // namespace
+
+std::optional<WmmaForm> wmma_form(const Instruction& ins) {
+  WmmaForm f;
+  if (!decode(ins, f, 0).empty()) return std::nullopt;
   return f;
 }
 
+std::string wmma_form_error(const Instruction& ins, unsigned ptx_version) {
+  if (ins.op != Opcode::wmma_) return "";
+  WmmaForm f;
+  const std::string why = decode(ins, f, ptx_version);
+  return why.empty() ? "" : "not a form of wmma: " + why + " (ISA 9.7.14.4.3-5)";
+}
 
 }  // namespace ptx::ir

@@ -7,6 +7,7 @@
 #include "semantics/ir/ir.hpp"
 
 #include <optional>
+#include <string>
 
 namespace ptx::ir {
 
@@ -35,5 +36,9 @@ WmmaDims wmma_dims(const WmmaForm& f, char x);
 
 // The form of `ins`, or nothing when it is not one 9.7.14.4.3-5 define: any unknown qualifier refuses it.
 std::optional<WmmaForm> wmma_form(const Instruction& ins);
+
+// Why a wmma instruction is no form 9.7.14.4.3-5 define (the IR checker's error), or "" (also for other opcodes).
+// `ptx_version` is the module's (major * 10 + minor; 0 when unknown): .aligned is required from 6.3.
+std::string wmma_form_error(const Instruction& ins, unsigned ptx_version);
 
 }  // namespace ptx::ir

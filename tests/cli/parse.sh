@@ -20,7 +20,7 @@ check "undefined label named" grep -q "undefined label 'missing_label'" "$tmp/er
 check "unknown instruction named" grep -q "unknown instruction 'frobnicate'" "$tmp/err"
 check "qualifier that add does not take" grep -q "unknown qualifier '.exch' for 'add'" "$tmp/err"
 check "add without a type" grep -q "undeclared.ptx:11:.*'add' takes 1 type qualifier, not 0" "$tmp/err"
-check "cvt with one type" grep -q "undeclared.ptx:12:.*'cvt' takes 2-3 type qualifiers, not 1" "$tmp/err"
+check "cvt with one type" grep -q "undeclared.ptx:12:.*'cvt' takes 2 type qualifiers, not 1" "$tmp/err"
 
 # Video selectors and vmad's `-` (ISA 9.7.18): only where each instruction's syntax puts them, located at the operand.
 "$ptxcheck" parse "$data/video_selector.ptx" >"$tmp/out" 2>"$tmp/err"; rc=$?

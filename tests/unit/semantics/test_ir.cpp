@@ -387,6 +387,25 @@ TEST_CASE("a memory order or scope is refused where no syntax block or example o
   expect_one_error_each(bad);
 }
 
+TEST_CASE("cvta and isspacep name one state space; cvt.pack its forms; cvt two types (ISA 9.7.9.19-22)") {
+  // 9.7.9.20 `cvta.space.size p, a`, `cvta.to.space.size p, a`; 9.7.9.19 `isspacep.space p, a`; .space = { .const,
+  // .global, .local, .shared{::cta, ::cluster}, .param{::entry} }. 9.7.9.22 `cvt.pack.sat.convertType.s32 d, a, b`
+  // (.u16, .s16) and `cvt.pack.sat.convertType.s32.b32 d, a, b, c` (.u2 ... .s8).
+  CHECK(body_errors("cvta.shared::cluster.u64 %rd1, %rd2;\n cvta.to.param::entry.u64 %rd1, %rd2;\n isspacep.const %p1, %rd1;\n"
+                    " cvt.pack.sat.u16.s32 %r1, %r2, %r3;\n cvt.pack.sat.s8.s32.b32 %r1, %r2, %r3, %r0;").empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {"cvta.u64 %rd1, %rd2;", "cvta names one state space of .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} (ISA 9.7.9.20)"},
+      {"cvta.to.global.shared.u64 %rd1, %rd2;",
+       "cvta names one state space of .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} (ISA 9.7.9.20)"},
+      {"isspacep %p1, %rd1;", "isspacep names one state space of .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} (ISA 9.7.9.19)"},
+      {"cvt.pack.u16.s32 %r1, %r2, %r3;",
+       "not a form of cvt.pack: cvt.pack.sat.convertType.s32 d, a, b with .convertType .u16 or .s16, or cvt.pack.sat.convertType.s32.b32 "
+       "d, a, b, c with .u2, .s2, .u4, .s4, .u8 or .s8 (ISA 9.7.9.22)"},
+      {"cvt.rn.f32.s32.s32 %f1, %r1;", "'cvt' takes 2 type qualifiers, not 3"},
+  };
+  expect_one_error_each(bad);
+}
+
 TEST_CASE("a type is refused where no syntax block or example of its opcode writes it (ISA 9.7)") {
   // The type lists of the syntax blocks: 9.7.1.1 add `.type = { .u16, .u32, .u64, .s16, .s32, .s64 }` (and its
   // float and SIMD forms), 9.7.8.1 and `{ .pred, .b16, .b32, .b64 }`, 9.7.8.6 shl `{ .b16, .b32, .b64 }`, 9.7.8.7 shr
@@ -486,7 +505,7 @@ TEST_CASE("memory-order qualifiers: only those each instruction's syntax lists (
   CHECK(errs("atom.sc.gpu.add.u32 %r1, [%rd1], 1;").at(0) == "'.sc' is no memory-order qualifier of atom (ISA 9.7.13.5)");
   CHECK(errs("fence.relaxed.gpu;").at(0) == "'.relaxed' is no memory-order qualifier of fence (ISA 9.7.13.4)");
   CHECK(errs("mbarrier.arrive.acquire.cta.shared.b64 %rd1, [bar];").at(0) ==
-        "'.acquire' is no memory-order qualifier of mbarrier.arrive (ISA 9.7.13.15.13)");
+        "'.acquire' is no memory-order qualifier of mbarrier.arrive (ISA 9.7.13.15.13-14)");
   CHECK(errs("mbarrier.test_wait.release.cta.shared.b64 %p0, [bar], %rd1;").at(0) ==
         "'.release' is no memory-order qualifier of mbarrier.test_wait/try_wait (ISA 9.7.13.15.16)");
   CHECK(errs("barrier.cluster.wait.relaxed;").at(0) == "'.relaxed' is no memory-order qualifier of barrier.cluster.wait (ISA 9.7.13.3)");

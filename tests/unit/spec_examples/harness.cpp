@@ -120,6 +120,12 @@ const Contradiction kContradictions[] = {
     {"'cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.xor.s32': .xor takes .b32, .b64, not .s32: "
      "the .and, .or, .xor row for .global (ISA 9.7.9.25.4.2)",
      "9.7.9.25.4.2's table: .and, .or, .xor into .global take .b32, .b64 (ptxas: \"Incorrect type '.s32' for operation '.xor'\")"},
+    {"not a form of tcgen05: .block_scale goes with .kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4 (and they with it) "
+     "(ISA 9.7.16.10.9)",
+     "9.7.16.10.9.1's example `tcgen05.mma.cta_group::1.kind::mxf8f6f4 ... [tmem_scaleA], [tmem_scaleB], p` leaves out "
+     ".block_scale, which every syntax line with scale operands writes (ptxas: \".block_scale modifier required\")"},
+    {"not a form of tcgen05: tcgen05.mma names one .cta_group (ISA 9.7.16.10.9)",
+     "9.7.16.11.1's example writes the syntax's placeholders `tcgen05.mma.cta_group.kind`, no .cta_group::1/2"},
 };
 
 bool contradicted(const ptxcheck::Diagnostic& e) {

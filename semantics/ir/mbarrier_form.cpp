@@ -1,0 +1,75 @@
+// The mbarrier forms (mbarrier_form.hpp), from the syntax blocks of ISA 9.7.13.15.9-17.
+#include "semantics/ir/mbarrier_form.hpp"
+
+#include "semantics/ir/types.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace ptx::ir {
+namespace {
+
+struct Allowed {
+  const char* what;       // the operation, for messages
+  const char* section;    // its section of 9.7.13.15
+  const char* scopes;     // the .scope words ("" none)
+  bool cluster_space;     // .shared::cluster besides .shared{::cta}
+  bool space;             // any state space at all
+};
+
+// Each operation's block: init and inval `{.shared{::cta}}.b64`; expect_tx and complete_tx `{.sem}{.scope}{.space}`
+// with .sem = {.relaxed} and both shared windows; arrive and arrive_drop `{.sem}{.scope}` with .sem = {.release,
+// .relaxed}, .noComplete only `{.release}{.cta}` in the CTA's window; test_wait and try_wait .sem = {.acquire,
+// .relaxed} in the CTA's window; pending_count `.b64` alone.
+Allowed allowed(const Instruction& in) {
+  switch (mbarrier_op(in)) {
+    case MbarrierOp::init: return {"mbarrier.init", "9.7.13.15.9", "", false, true};
+    case MbarrierOp::inval: return {"mbarrier.inval", "9.7.13.15.10", "", false, true};
+    case MbarrierOp::expect_tx: return {"mbarrier.expect_tx", "9.7.13.15.11", "cta cluster", true, true};
+    case MbarrierOp::complete_tx: return {"mbarrier.complete_tx", "9.7.13.15.12", "cta cluster", true, true};
+    case MbarrierOp::arrive: {
+      const bool drop = in.q.has_word("arrive_drop");
+      const char* section = drop ? "9.7.13.15.14" : "9.7.13.15.13";
+      if (in.q.has_word("noComplete")) return {"mbarrier.arrive.noComplete", section, "cta", false, true};
+      return {drop ? "mbarrier.arrive_drop" : "mbarrier.arrive", section, "cta cluster", true, true};
+    }
+    case MbarrierOp::wait: return {"mbarrier.test_wait / try_wait", "9.7.13.15.16", "cta cluster", false, true};
+    case MbarrierOp::pending_count: return {"mbarrier.pending_count", "9.7.13.15.17", "", false, false};
+    default: return {"", "", "", false, false};
+  }
+}
+
+bool listed(std::string_view list, std::string_view w) {
+  for (std::size_t at = 0; at <= list.size();) {
+    const auto end = std::min(list.find(' ', at), list.size());
+    if (list.substr(at, end - at) == w) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string mbarrier_form_error(const Instruction& in) {
+  if (in.op != Opcode::mbarrier_) return "";
+  const Allowed a = allowed(in);
+  if (!*a.what) return "";  // no operation named: the IR checker's check_form says so
+  const std::string where = std::string(" (ISA ") + a.section + ")";
+  if (in.q.types.size() != 1 || in.q.types[0].scalar != ScalarType::b64) return std::string(a.what) + " names one type, .b64" + where;
+  unsigned spaces = 0;
+  for (const auto& w : in.q.words) {
+    if (w == "reg" || w == "sreg" || !state_space_from_name(w)) continue;
+    ++spaces;
+    if (!a.space) return std::string(a.what) + " takes no state space" + where;
+    if (w != "shared" && w != "shared::cta" && !(a.cluster_space && w == "shared::cluster"))
+      return "'." + w + "' is no state space of " + a.what + where;
+  }
+  if (spaces > 1) return std::string(a.what) + " names one state space at most" + where;
+  // .sem: misc_forms.hpp's memory_order_error, the one table of memory orders per instruction.
+  static const char* kScopes[] = {"cta", "cluster", "gpu", "sys"};  // ir::Scope's order
+  if (in.q.scope && !listed(a.scopes, kScopes[static_cast<int>(*in.q.scope)]))
+    return "'." + std::string(kScopes[static_cast<int>(*in.q.scope)]) + "' is no .scope of " + a.what + where;
+  return "";
+}
+
+}  // namespace ptx::ir
