@@ -3,6 +3,7 @@
 #include "semantics/ir/build.hpp"
 #include "semantics/ir/async_copy_form.hpp"
 #include "semantics/ir/fence_form.hpp"
+#include "semantics/ir/launch_control_form.hpp"
 #include "semantics/ir/mbarrier_form.hpp"
 #include "semantics/ir/misc_forms.hpp"
 #include "semantics/ir/mma_form.hpp"
@@ -791,8 +792,8 @@ class Builder {
     check_misc(ins, out);
     check_video(ins, out);
     check_type_count(ins, out);
-    check_qualifier_classes(ins, out);
-    // The words' own check last, when nothing more specific was said of the instruction.
+    // The words' own checks last, when nothing more specific was said of the instruction.
+    if (errors_.size() == errors_before) check_qualifier_classes(ins, out);
     if (errors_.size() == errors_before) check_syntax_words(ins, out);
     if (errors_.size() == errors_before) check_target_notes(ins, out);
     fn_->body.push_back(std::move(out));
@@ -863,15 +864,15 @@ class Builder {
     // Each instruction family's rule, in its own file of semantics/ir: ld / st order and scope together
     // (9.7.9.8, 9.7.9.10), integer mul / mad modes, membar / fence forms (fence_form.hpp), setp / set operators and
     // atom / red operations per type and cp.reduce.async.bulk's table (operation_types.hpp), the forms of mma,
-    // wgmma, mbarrier, the cp.async family and tcgen05 (mma_form.hpp, wgmma_form.hpp, mbarrier_form.hpp,
-    // async_copy_form.hpp, tcgen05_form.hpp), cvta's and isspacep's one state space and cvt.pack's forms
-    // (misc_forms.hpp) and wmma's forms, whose .aligned depends on the module's version.
+    // wgmma, mbarrier, the cp.async family, tcgen05 and clusterlaunchcontrol (mma_form.hpp, wgmma_form.hpp,
+    // mbarrier_form.hpp, async_copy_form.hpp, tcgen05_form.hpp, launch_control_form.hpp), cvta's and isspacep's
+    // state space and cvt.pack's forms (misc_forms.hpp) and wmma's, whose .aligned depends on the module's version.
     using FamilyCheck = std::string (*)(const Instruction&);
     static constexpr FamilyCheck kFamilyChecks[] = {
         access_scope_error,        integer_mode_error, fence_form_error,   comparison_type_error,
         atomic_operation_type_error, bulk_reduction_type_error, mma_form_error, wgmma_form_error,
-        mbarrier_form_error,       async_copy_form_error, tcgen05_form_error, address_space_form_error,
-        cvt_pack_error};
+        mbarrier_form_error,       async_copy_form_error, tcgen05_form_error, launch_control_form_error,
+        address_space_form_error,  cvt_pack_error};
     for (const FamilyCheck check : kFamilyChecks)
       if (why.empty()) why = check(out);
     if (why.empty()) why = wmma_form_error(out, module_version());
@@ -903,6 +904,9 @@ class Builder {
         {"vector width", [](std::string_view w) { return w == "v2" || w == "v4" || w == "v8"; }, false},
         {"state space", [](std::string_view w) { return state_space_word(w).has_value(); }, true},
     };
+    // Two distinct state spaces: a destination and a source, only in the cp.async family and
+    // tensormap.cp_fenceproxy (9.7.9.25, 9.7.13.16); every other syntax line names one.
+    const bool two_spaces = out.op == Opcode::cp_ || out.op == Opcode::tensormap_;
     const auto& words = out.q.words;
     const std::string_view group = kOpcodes[static_cast<std::size_t>(out.op)].group;
     const bool value = group == "integer" || group == "float" || group == "compare" || group == "logic" ||
@@ -916,7 +920,7 @@ class Builder {
                                 " (ISA 9.7)");
         if (std::find(seen.begin(), seen.end(), w) != seen.end())
           return error(ins, "'." + w + "' is written twice in " + opcode_text(out) + " (ISA 9.7)");
-        if (!seen.empty() && !c.distinct_allowed)
+        if (!seen.empty() && !(c.distinct_allowed && two_spaces))
           return error(ins, opcode_text(out) + " names two of one kind, '." + std::string(seen[0]) + "' and '." + w + "' (one " + c.what +
                                 " at most, ISA 9.7)");
         seen.push_back(w);

@@ -56,15 +56,12 @@ std::string mbarrier_form_error(const Instruction& in) {
   if (!*a.what) return "";  // no operation named: the IR checker's check_form says so
   const std::string where = std::string(" (ISA ") + a.section + ")";
   if (in.q.types.size() != 1 || in.q.types[0].scalar != ScalarType::b64) return std::string(a.what) + " names one type, .b64" + where;
-  unsigned spaces = 0;
-  for (const auto& w : in.q.words) {
+  for (const auto& w : in.q.words) {  // (a second space is the IR checker's qualifier-class rule)
     if (w == "reg" || w == "sreg" || !state_space_from_name(w)) continue;
-    ++spaces;
     if (!a.space) return std::string(a.what) + " takes no state space" + where;
     if (w != "shared" && w != "shared::cta" && !(a.cluster_space && w == "shared::cluster"))
       return "'." + w + "' is no state space of " + a.what + where;
   }
-  if (spaces > 1) return std::string(a.what) + " names one state space at most" + where;
   // .sem: misc_forms.hpp's memory_order_error, the one table of memory orders per instruction.
   static const char* kScopes[] = {"cta", "cluster", "gpu", "sys"};  // ir::Scope's order
   if (in.q.scope && !listed(a.scopes, kScopes[static_cast<int>(*in.q.scope)]))

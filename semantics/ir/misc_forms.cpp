@@ -90,6 +90,18 @@ std::string access_scope_error(const Instruction& in) {
   // writes `st.relaxed.b32 [flag], 1;` (ptxas refuses it). The engines take it at .sys (memory_order.hpp).
   if (!ordered && in.q.scope)
     return "'" + text + "': a .scope goes only with .relaxed or " + (ld ? ".acquire" : ".release") + " in " + where;
+  // "The qualifiers .volatile, .relaxed and .acquire [.release] may be used only with .global and .shared spaces and
+  // with generic addressing ... Cache operations are not permitted with these qualifiers."
+  if (ordered || sem == M::volatile_) {
+    const auto space = in.q.space;
+    if (space && *space != StateSpace::global && *space != StateSpace::shared && *space != StateSpace::shared_cluster)
+      return "'" + text + "': ." + memory_semantics_name(sem) + " goes only with .global, .shared or generic addressing in " + where;
+    for (const char* cop : {"ca", "cg", "cs", "lu", "cv", "wb", "wt"})
+      if (in.q.has_word(cop)) return "'" + text + "': no cache operation goes with ." + memory_semantics_name(sem) + " in " + where;
+  }
+  // ld.global{.cop}.nc (9.7.9.9): .nc only on .global, without a memory order.
+  if (ld && in.q.has_word("nc") && (in.q.space != StateSpace::global || (in.q.semantics && sem != M::weak)))
+    return "'" + text + "': .nc is written ld.global{.cop}.nc, without a memory order (ISA 9.7.9.9)";
   return {};
 }
 
@@ -112,14 +124,14 @@ std::string integer_mode_error(const Instruction& in) {
 
 std::string address_space_form_error(const Instruction& in) {
   if (in.op != Opcode::cvta_ && in.op != Opcode::isspacep_) return {};
-  unsigned spaces = 0;
+  unsigned spaces = 0;  // (a second one is the IR checker's qualifier-class rule)
   for (const auto& w : in.q.words) {
     const bool listed = w == "const" || w == "global" || w == "local" || w == "shared" || w == "shared::cta" ||
                         w == "shared::cluster" || w == "param" || w == "param::entry";
     if (listed) ++spaces;
-    else if (w != "reg" && w != "sreg" && state_space_from_name(w)) spaces = 2;  // another space: no form either
+    else if (w != "reg" && w != "sreg" && state_space_from_name(w)) spaces = 0;  // another space: no form
   }
-  if (spaces == 1) return {};
+  if (spaces >= 1) return {};
   return std::string(opcode_name(in.op)) + " names one state space of .const, .global, .local, .shared{::cta, ::cluster}, " +
          ".param{::entry} (ISA " + (in.op == Opcode::cvta_ ? "9.7.9.20)" : "9.7.9.19)");
 }

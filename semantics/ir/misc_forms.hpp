@@ -31,7 +31,9 @@ std::string memory_order_error(const Instruction& in);
 // Why an ld or st pairs its memory order and scope in a way its syntax does not (empty when it does): a scope only
 // with .relaxed or .acquire (ld) / .release (st) (`ld.relaxed.scope`, 9.7.9.8; `st.release.scope`, 9.7.9.10), so
 // .weak and .volatile take none; .mmio only as `.mmio.relaxed.sys{.global}`. A .relaxed without its scope is let
-// through (the text's own 9.7.16.11.1 example writes one). st.async and st.bulk (9.7.9.12-13) are not checked here.
+// through (the text's own 9.7.16.11.1 example writes one). .volatile, .relaxed, .acquire and
+// .release only on .global, .shared or generic addresses and without a cache operation; .nc only as
+// ld.global{.cop}.nc without a memory order (9.7.9.9). st.async and st.bulk (9.7.9.12-13) are not checked here.
 std::string access_scope_error(const Instruction& in);
 
 // Why an integer mul, mad, mul24, mad24, mad.cc or madc lacks its mode or has two (empty when it has one): `.mode =

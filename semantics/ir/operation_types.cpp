@@ -124,12 +124,14 @@ std::string comparison_type_error(const Instruction& in) {
 }
 
 std::string atomic_operation_type_error(const Instruction& in) {
-  if ((in.op != Opcode::atom_ && in.op != Opcode::red_) || !in.q.atom_op || in.q.types.empty()) return {};
-  const AtomOp op = *in.q.atom_op;
-  const ScalarType t = in.q.types.back().scalar;
+  if ((in.op != Opcode::atom_ && in.op != Opcode::red_) || in.q.types.empty()) return {};
   const bool is_red = in.op == Opcode::red_;
   const bool async = is_red && in.q.has(Flag::async);
   const char* section = async ? "9.7.13.7" : is_red ? "9.7.13.6" : "9.7.13.5";
+  // The operation is no optional qualifier in any of the syntax lines (`atom{.sem}{.scope}{.space}.op.type`).
+  if (!in.q.atom_op) return quoted(in) + ": names no operation (.op, ISA " + section + ")";
+  const AtomOp op = *in.q.atom_op;
+  const ScalarType t = in.q.types.back().scalar;
   const std::string name = std::string(".") + atom_op_name(op);
   if (!async && in.q.vector_width > 1) return vector_atomic_error(in, op, t, section);
   // "When .sem is .release": the form without [mbar], to .global or generic addresses (9.7.13.7, Conditions).

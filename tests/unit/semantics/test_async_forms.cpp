@@ -134,3 +134,28 @@ TEST_CASE("tcgen05: what each operation's block requires") {
   };
   testing::expect_one_error_each([](const std::string& body) { return errors(body, "sm_100a"); }, bad);
 }
+
+TEST_CASE("clusterlaunchcontrol: the forms of 9.7.13.17-18") {
+  const std::vector<std::string> forms = {
+      "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [bar], [bar];",
+      "clusterlaunchcontrol.try_cancel.async.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [%rd1], [%rd2];",
+      "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %q1;",
+      "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, %r2, %r3, _}, %q1;",
+      "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 %r1, %q1;",
+  };
+  for (const auto& f : forms) {
+    CAPTURE(f);
+    CHECK(errors(" .reg .b128 %q<2>;\n " + f + "\n", "sm_100a").empty());
+  }
+  const std::pair<const char*, const char*> bad[] = {
+      {" clusterlaunchcontrol.try_cancel.shared::cta.mbarrier::complete_tx::bytes.b128 [bar], [bar];\n",
+       "not a form of clusterlaunchcontrol: try_cancel is written .try_cancel.async (ISA 9.7.13.17)"},
+      {" clusterlaunchcontrol.try_cancel.async.shared::cta.b128 [bar], [bar];\n",
+       "not a form of clusterlaunchcontrol: try_cancel names its completion mechanism, .mbarrier::complete_tx::bytes (ISA 9.7.13.17)"},
+      {" clusterlaunchcontrol.query_cancel.is_canceled.b128 %p1, %q1;\n",
+       "not a form of clusterlaunchcontrol: query_cancel.is_canceled is written .is_canceled.pred.b128 (ISA 9.7.13.18)"},
+      {" clusterlaunchcontrol.query_cancel.b32.b128 %r1, %q1;\n",
+       "not a form of clusterlaunchcontrol: query_cancel names one of .is_canceled, .get_first_ctaid and .get_first_ctaid::x/y/z (ISA 9.7.13.18)"},
+  };
+  testing::expect_one_error_each([](const std::string& body) { return errors(" .reg .b128 %q<2>;\n" + body, "sm_100a"); }, bad);
+}

@@ -387,7 +387,7 @@ TEST_CASE("a memory order or scope is refused where no syntax block or example o
   expect_one_error_each(bad);
 }
 
-TEST_CASE("cvta and isspacep name one state space; cvt.pack its forms; cvt two types (ISA 9.7.9.19-22)") {
+TEST_CASE("one state space; ld/st orders with spaces and cache operations; atom an operation; cvt.pack (ISA 9.7.9, 9.7.13.5)") {
   // 9.7.9.20 `cvta.space.size p, a`, `cvta.to.space.size p, a`; 9.7.9.19 `isspacep.space p, a`; .space = { .const,
   // .global, .local, .shared{::cta, ::cluster}, .param{::entry} }. 9.7.9.22 `cvt.pack.sat.convertType.s32 d, a, b`
   // (.u16, .s16) and `cvt.pack.sat.convertType.s32.b32 d, a, b, c` (.u2 ... .s8).
@@ -395,8 +395,17 @@ TEST_CASE("cvta and isspacep name one state space; cvt.pack its forms; cvt two t
                     " cvt.pack.sat.u16.s32 %r1, %r2, %r3;\n cvt.pack.sat.s8.s32.b32 %r1, %r2, %r3, %r0;").empty());
   const std::pair<const char*, const char*> bad[] = {
       {"cvta.u64 %rd1, %rd2;", "cvta names one state space of .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} (ISA 9.7.9.20)"},
-      {"cvta.to.global.shared.u64 %rd1, %rd2;",
-       "cvta names one state space of .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} (ISA 9.7.9.20)"},
+      {"cvta.to.global.shared.u64 %rd1, %rd2;", "cvta.to.global.shared.u64 names two of one kind, '.global' and '.shared' (one state space at most, ISA 9.7)"},
+      {"ld.global.u32.shared %r1, [%rd1];", "ld.global.u32.shared names two of one kind, '.global' and '.shared' (one state space at most, ISA 9.7)"},
+      {"atom.global.add.u32.shared %r1, [%rd1], 1;", "atom.global.add.u32.shared names two of one kind, '.global' and '.shared' (one state space at most, ISA 9.7)"},
+      // 9.7.9.8: ".volatile, .relaxed and .acquire may be used only with .global and .shared spaces and with generic
+      // addressing ... Cache operations are not permitted with these qualifiers"; 9.7.9.9 `ld.global{.cop}.nc`;
+      // 9.7.13.5 `atom{.sem}{.scope}{.space}.op.type`: the operation is not optional.
+      {"ld.acquire.gpu.param.u64 %rd1, [%rd2];", "'ld.acquire.gpu.param.u64': .acquire goes only with .global, .shared or generic addressing in ld (ISA 9.7.9.8)"},
+      {"ld.relaxed.gpu.global.cg.u32 %r1, [%rd1];", "'ld.relaxed.gpu.global.cg.u32': no cache operation goes with .relaxed in ld (ISA 9.7.9.8)"},
+      {"st.volatile.global.wt.u32 [%rd1], %r1;", "'st.volatile.global.wt.u32': no cache operation goes with .volatile in st (ISA 9.7.9.10)"},
+      {"ld.nc.u32 %r1, [%rd1];", "'ld.nc.u32': .nc is written ld.global{.cop}.nc, without a memory order (ISA 9.7.9.9)"},
+      {"atom.global.u32 %r1, [%rd1], 1;", "'atom.global.u32': names no operation (.op, ISA 9.7.13.5)"},
       {"isspacep %p1, %rd1;", "isspacep names one state space of .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} (ISA 9.7.9.19)"},
       {"cvt.pack.u16.s32 %r1, %r2, %r3;",
        "not a form of cvt.pack: cvt.pack.sat.convertType.s32 d, a, b with .convertType .u16 or .s16, or cvt.pack.sat.convertType.s32.b32 "
