@@ -3,8 +3,6 @@
 
 #include "semantics/ir/types.hpp"
 
-#include <algorithm>
-#include <string_view>
 
 namespace ptx::ir {
 namespace {
@@ -12,7 +10,7 @@ namespace {
 struct Allowed {
   const char* what;       // the operation, for messages
   const char* section;    // its section of 9.7.13.15
-  const char* scopes;     // the .scope words ("" none)
+  unsigned scopes;        // the .scope words it lists: 0 none, 1 .cta, 2 .cta and .cluster
   bool cluster_space;     // .shared::cluster besides .shared{::cta}
   bool space;             // any state space at all
 };
@@ -23,29 +21,20 @@ struct Allowed {
 // .relaxed} in the CTA's window; pending_count `.b64` alone.
 Allowed allowed(const Instruction& in) {
   switch (mbarrier_op(in)) {
-    case MbarrierOp::init: return {"mbarrier.init", "9.7.13.15.9", "", false, true};
-    case MbarrierOp::inval: return {"mbarrier.inval", "9.7.13.15.10", "", false, true};
-    case MbarrierOp::expect_tx: return {"mbarrier.expect_tx", "9.7.13.15.11", "cta cluster", true, true};
-    case MbarrierOp::complete_tx: return {"mbarrier.complete_tx", "9.7.13.15.12", "cta cluster", true, true};
+    case MbarrierOp::init: return {"mbarrier.init", "9.7.13.15.9", 0, false, true};
+    case MbarrierOp::inval: return {"mbarrier.inval", "9.7.13.15.10", 0, false, true};
+    case MbarrierOp::expect_tx: return {"mbarrier.expect_tx", "9.7.13.15.11", 2, true, true};
+    case MbarrierOp::complete_tx: return {"mbarrier.complete_tx", "9.7.13.15.12", 2, true, true};
     case MbarrierOp::arrive: {
       const bool drop = in.q.has_word("arrive_drop");
       const char* section = drop ? "9.7.13.15.14" : "9.7.13.15.13";
-      if (in.q.has_word("noComplete")) return {"mbarrier.arrive.noComplete", section, "cta", false, true};
-      return {drop ? "mbarrier.arrive_drop" : "mbarrier.arrive", section, "cta cluster", true, true};
+      if (in.q.has_word("noComplete")) return {"mbarrier.arrive.noComplete", section, 1, false, true};
+      return {drop ? "mbarrier.arrive_drop" : "mbarrier.arrive", section, 2, true, true};
     }
-    case MbarrierOp::wait: return {"mbarrier.test_wait / try_wait", "9.7.13.15.16", "cta cluster", false, true};
-    case MbarrierOp::pending_count: return {"mbarrier.pending_count", "9.7.13.15.17", "", false, false};
-    default: return {"", "", "", false, false};
+    case MbarrierOp::wait: return {"mbarrier.test_wait / try_wait", "9.7.13.15.16", 2, false, true};
+    case MbarrierOp::pending_count: return {"mbarrier.pending_count", "9.7.13.15.17", 0, false, false};
+    default: return {"", "", 0, false, false};
   }
-}
-
-bool listed(std::string_view list, std::string_view w) {
-  for (std::size_t at = 0; at <= list.size();) {
-    const auto end = std::min(list.find(' ', at), list.size());
-    if (list.substr(at, end - at) == w) return true;
-    at = end + 1;
-  }
-  return false;
 }
 
 }  // namespace
@@ -63,9 +52,12 @@ std::string mbarrier_form_error(const Instruction& in) {
       return "'." + w + "' is no state space of " + a.what + where;
   }
   // .sem: misc_forms.hpp's memory_order_error, the one table of memory orders per instruction.
-  static const char* kScopes[] = {"cta", "cluster", "gpu", "sys"};  // ir::Scope's order
-  if (in.q.scope && !listed(a.scopes, kScopes[static_cast<int>(*in.q.scope)]))
-    return "'." + std::string(kScopes[static_cast<int>(*in.q.scope)]) + "' is no .scope of " + a.what + where;
+  if (!in.q.scope) return "";
+  const Scope scope = *in.q.scope;
+  const bool listed = (scope == Scope::cta && a.scopes >= 1) || (scope == Scope::cluster && a.scopes >= 2);
+  if (listed) return "";
+  for (const auto& w : in.q.words)
+    if (w == "cta" || w == "cluster" || w == "gpu" || w == "sys") return "'." + w + "' is no .scope of " + a.what + where;
   return "";
 }
 
