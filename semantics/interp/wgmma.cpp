@@ -5,6 +5,7 @@
 #include "semantics/interp/machine.hpp"
 #include "semantics/interp/matrix_operand.hpp"
 #include "semantics/interp/sparse_a.hpp"
+#include "semantics/ir/matrix_shape.hpp"
 
 #include <bit>
 #include <cmath>
@@ -16,10 +17,8 @@ using ST = ir::ScalarType;
 
 // The shape word .m64nNkK of an instruction (9.7.15.2): N and K, or {0, 0}.
 std::pair<unsigned, unsigned> shape_nk(const Instruction& ins) {
-  for (const auto& w : ins.q.words) {
-    unsigned n = 0, k = 0;
-    if (w.size() > 4 && w.compare(0, 4, "m64n") == 0 && std::sscanf(w.c_str() + 4, "%uk%u", &n, &k) == 2) return {n, k};
-  }
+  for (const auto& w : ins.q.words)
+    if (const auto s = ir::matrix_shape(w); s && s->m == 64) return {s->n, s->k};
   return {0, 0};
 }
 

@@ -1,9 +1,9 @@
 // The mma forms (mma_form.hpp), from the syntax blocks of ISA 9.7.14.5.14 and 9.7.14.6.3, the restrictions below
 // them and Table 37 (9.7.14.5.12's block scaling).
 #include "semantics/ir/mma_form.hpp"
+#include "semantics/ir/matrix_shape.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -109,9 +109,7 @@ struct Written {
 // A word naming one of several choices (a shape, a variant, a kind, a scale size, an operation, a rounding) written
 // a second time; on/off modifiers written twice are the IR checker's generic rule (build.cpp).
 bool second_choice(const Written& w, const std::string& word) {
-  unsigned m = 0, n = 0, k = 0;
-  char end = 0;
-  if (std::sscanf(word.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) return w.shape;
+  if (matrix_shape(word)) return w.shape;
   if (word == "sp" || word == "sp::ordered_metadata") return w.s.sparse;
   if (word.rfind("kind::", 0) == 0) return !w.s.kind.empty();
   if (word.rfind("scale_vec::", 0) == 0) return w.s.scale_vec != 0;
@@ -122,14 +120,12 @@ bool second_choice(const Written& w, const std::string& word) {
 
 std::string read_words(const Instruction& ins, Written& w) {
   for (const auto& word : ins.q.words) {
-    unsigned m = 0, n = 0, k = 0;
-    char end = 0;
     if (second_choice(w, word)) return "'." + word + "' is a second choice of a qualifier mma takes once";
     if (word == "sync") w.sync = true;
     else if (word == "aligned") w.aligned = true;
     else if (word == "sp" || word == "sp::ordered_metadata") w.s.sparse = true, w.s.ordered_metadata = word != "sp";
     else if (word == "row" || word == "col") w.layouts.push_back(word == "row");
-    else if (std::sscanf(word.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) w.s.m = m, w.s.n = n, w.s.k = k, w.shape = true;
+    else if (const auto shape = matrix_shape(word)) w.s.m = shape->m, w.s.n = shape->n, w.s.k = shape->k, w.shape = true;
     else if (word == "satfinite") w.s.satfinite = true;
     else if (word == "rn" || word == "rz" || word == "rm" || word == "rp") w.s.rounding = ins.q.rounding;
     else if (word == "xor" || word == "and") w.s.bit_op = word;

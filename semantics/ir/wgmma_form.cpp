@@ -1,9 +1,9 @@
 // The wgmma forms (wgmma_form.hpp), from the syntax blocks of ISA 9.7.15.5.2, 9.7.15.6.3 and 9.7.15.7.1-3.
 #include "semantics/ir/wgmma_form.hpp"
+#include "semantics/ir/matrix_shape.hpp"
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -56,8 +56,6 @@ std::string decode(const Instruction& ins) {
   unsigned ops = 0, n = 0, k = 0, shapes = 0;
   bool sync = false, aligned = false, sparse = false, satfinite = false, bit_and = false, popc = false, mma = false;
   for (const auto& w : ins.q.words) {
-    unsigned m = 0;
-    char end = 0;
     if (w == "mma_async" || w == "fence" || w == "commit_group" || w == "wait_group") ++ops, mma = w == "mma_async";
     else if (w == "sync") sync = true;
     else if (w == "aligned") aligned = true;
@@ -65,7 +63,7 @@ std::string decode(const Instruction& ins) {
     else if (w == "satfinite") satfinite = true;
     else if (w == "and") bit_and = true;
     else if (w == "popc") popc = true;
-    else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3 && m == 64) ++shapes;
+    else if (const auto s = matrix_shape(w); s && s->m == 64) n = s->n, k = s->k, ++shapes;
     else if (one_of({"f16", "f32", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "s32", "b1"}, w)) types.push_back(w);
     else return "'." + w + "' is no qualifier of wgmma";
   }

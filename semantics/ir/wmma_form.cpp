@@ -1,7 +1,7 @@
 // The wmma instruction forms (wmma_form.hpp), from ISA 9.7.14.4.3-5's syntax blocks.
 #include "semantics/ir/wmma_form.hpp"
+#include "semantics/ir/matrix_shape.hpp"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -62,8 +62,6 @@ std::string decode(const Instruction& ins, WmmaForm& f, unsigned ptx_version) {
   bool sync = false, aligned = false, shape = false, popc = false, logic = false, rounding = false, matrix = false;
   int ops = 0, spaces = 0;
   for (const auto& w : ins.q.words) {
-    unsigned m = 0, n = 0, k = 0;
-    char end = 0;
     if (w == "load" || w == "store" || w == "mma") {
       f.op = w == "load" ? WmmaForm::Op::load : w == "store" ? WmmaForm::Op::store : WmmaForm::Op::mma;
       ++ops;
@@ -76,7 +74,7 @@ std::string decode(const Instruction& ins, WmmaForm& f, unsigned ptx_version) {
     else if (w == "xor" || w == "and") logic = true, f.popc_and = w == "and";
     else if (w == "rn" || w == "rz" || w == "rm" || w == "rp") rounding = true;
     else if (w == "global" || w == "shared" || w == "shared::cta") ++spaces;
-    else if (std::sscanf(w.c_str(), "m%un%uk%u%c", &m, &n, &k, &end) == 3) f.m = m, f.n = n, f.k = k, shape = true;
+    else if (const auto s = matrix_shape(w)) f.m = s->m, f.n = s->n, f.k = s->k, shape = true;
     else if (w == "b1") types.push_back(kWmmaB1);
     else if (auto t = ir::scalar_type_from_name(w); t && w != "pred") types.push_back(*t);
     else return "'." + w + "' is no qualifier of wmma";
