@@ -4,6 +4,7 @@
 
 #include "semantics/domain/concrete.hpp"
 #include "semantics/ir/ir.hpp"
+#include "semantics/ir/wmma_form.hpp"
 
 #include <optional>
 #include <string_view>
@@ -16,8 +17,10 @@ using ST = ir::ScalarType;
 // .e3m2x2, .e2m3x2 of the same formats (matrix_element_value decodes the container).
 inline bool is_f6f4(ST t) { return t == ST::e2m1x2 || t == ST::e3m2x2 || t == ST::e2m3x2; }
 
-// A qualifier word's element type: an IR scalar type, or one of the 6- and 4-bit types above.
+// A qualifier word's element type: an IR scalar type, one of the 6- and 4-bit types above, or .b1 (single-bit
+// elements, 9.7.14.5.14), no IR type either: it stands as ir::kWmmaB1 as in wmma.
 inline std::optional<ST> mma_type_word(std::string_view w) {
+  if (w == "b1") return ir::kWmmaB1;
   if (w == "e2m1") return ST::e2m1x2;
   if (w == "e3m2") return ST::e3m2x2;
   if (w == "e2m3") return ST::e2m3x2;
@@ -34,9 +37,11 @@ struct MmaForm {
   bool a_col = false, b_row = false;  // m8n8k4 .f16: .alayout .col, .blayout .row
   bool satfinite = false;
   domain::Rnd rnd = domain::Rnd::rn;  // .f64 only
+  enum class BitOp { none, xor_, and_ } bit_op = BitOp::none;  // .b1: .xor.popc / .and.popc
 
   unsigned bits(ST t) const {
     if (is_f6f4(t)) return 8;  // the container
+    if (t == ir::kWmmaB1) return 1;
     return t == ST::f64 ? 64 : t == ST::tf32 || t == ST::f32 || t == ST::s32 ? 32 : scalar_bits(t);
   }
   unsigned lanes() const { return quad ? 8 : 32; }  // lanes sharing one product
@@ -48,12 +53,15 @@ struct MmaForm {
 };
 
 // Fragment positions (row, column) of element i held by lane l. Every shape but m8n8k4 .f16 follows one pattern in
-// p, the elements of a multiplicand per 32 bits (1 for .tf32 and .f64): with g = l >> 2 and t = l % 4,
+// p, the elements of a multiplicand per 32 bits (1 for .tf32 and .f64, 32 for .b1): with g = l >> 2 and t = l % 4,
 //   A: row g + 8 ((i / p) % 2),  column p t + i % p + 4p (i / 2p)
 //   B: row p t + i % p + 4p (i / p),  column g
 //   C, D: row g + 8 (i / 2),  column 2t + i % 2
 // which is, shape by shape, the text of 9.7.14.5.2-11 (e.g. m16n8k16 .f16 A, 9.7.14.5.8: row g for i < 2 or 4 <= i < 6,
-// else g + 8; column 2t + (i & 1), + 8 for i >= 4). For M = 8 the row term of A and C is 0 (i < p, i < 2).
+// else g + 8; column 2t + (i & 1), + 8 for i >= 4). For M = 8 the row term of A and C is 0 (i < p, i < 2). The .b1
+// shapes (9.7.14.5.5, .12, .13) too: m16n8k256's A at column 32t + (i & 0x1F) + 128 for i >= 64, B at row
+// 32t + (i & 0x1F) + 128 for i >= 32. (The text's A formula writes "32t + i for i < 64", which its Figure 100 and the
+// m16n8k128 formula give as 32t + (i & 0x1F): a32..a63 lie in columns 0..127 of rows 8..15.)
 struct Pos {
   unsigned row, col;
 };

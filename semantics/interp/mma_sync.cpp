@@ -16,12 +16,12 @@ namespace {
 using namespace mma;
 
 // The form of `ins` when it is a dense form warp_mma runs: of the forms semantics/ir/mma_form.hpp decodes (the one
-// reading of 9.7.14.5.14's syntax), every one but .block_scale (.kind::mxf*) and the .b1 forms (.xor/.and .popc).
+// reading of 9.7.14.5.14's syntax), every one but .block_scale (.kind::mxf*).
 // .kind::f8f6f4's 6- and 4-bit types sit in 8-bit containers, so their fragments are those of the fp8 forms
 // (9.7.14.5.10).
 std::optional<MmaForm> mma_form(const Instruction& ins) {
   const auto s = ir::mma_syntax(ins);
-  if (!s || s->sparse || s->block_scale || !s->bit_op.empty()) return std::nullopt;
+  if (!s || s->sparse || s->block_scale) return std::nullopt;
   const auto d = mma_type_word(s->d), a = mma_type_word(s->a), b = mma_type_word(s->b), c = mma_type_word(s->c);
   if (!d || !a || !b || !c) return std::nullopt;
   MmaForm f;
@@ -31,6 +31,7 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
   f.quad = f.m == 8 && f.k == 4 && f.a == ST::f16;  // the only form with .alayout.blayout other than .row.col
   if (f.quad) f.a_col = !s->a_row, f.b_row = s->b_row;
   if (s->rounding) f.rnd = ops::rounding_mode(*s->rounding);
+  if (!s->bit_op.empty()) f.bit_op = s->bit_op == "and" ? MmaForm::BitOp::and_ : MmaForm::BitOp::xor_;
   return f;
 }
 
@@ -50,7 +51,9 @@ bool mma_sync_supported(const Instruction& ins) {
 // Each lane's A, B and C registers are read here, as every lane waits at the instruction. Accumulation, following
 // 9.7.14.5.14's "Precision and rounding": integers exactly, then wrapped modulo 2^32 or clamped with .satfinite;
 // .f64 as a chain of .f64 fma (C first, k ascending) in the instruction's rounding; the other types as the exact
-// products summed in f64 after C and rounded once, to nearest even (an order the text leaves open).
+// products summed in f64 after C and rounded once, to nearest even (an order the text leaves open). .b1: "the XOR,
+// AND respectively of a k-bit row of A with a k-bit column of B, then counts the number of set bits", added to C
+// (wrapping modulo 2^32, as the integer forms without .satfinite).
 void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
   if (is_mma_sparse(ins)) return warp_mma_sparse(w, group, ins);
   const auto form = mma_form(ins);  // find_unsupported refuses other forms before the run; kept for indirect calls
@@ -68,7 +71,9 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
       const std::uint64_t word = read(t, operand_reg(op, r), bits == 64 ? 64 : 32).u64();
       for (unsigned j = 0; j < per; ++j) {
         const std::uint64_t e = bits >= 32 ? word : (word >> (bits * j)) & ((1u << bits) - 1);
-        place(r * per + j, bits == 64 ? domain::bits_to_f64(e) : matrix_element_value(type, static_cast<std::uint32_t>(e)));
+        place(r * per + j, bits == 64 ? domain::bits_to_f64(e)
+                           : bits == 1 ? static_cast<double>(e)  // a .b1 element: its bit
+                                       : matrix_element_value(type, static_cast<std::uint32_t>(e)));
       }
     }
   };
@@ -91,7 +96,10 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
     auto b = [&](unsigned k) { return B[(q * K + k) * N + col]; };
     if (f.d == ST::s32) {
       std::int64_t acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(c));
-      for (unsigned k = 0; k < K; ++k) acc += static_cast<std::int64_t>(a(k)) * static_cast<std::int64_t>(b(k));
+      for (unsigned k = 0; k < K; ++k) {
+        const auto x = static_cast<std::int64_t>(a(k)), y = static_cast<std::int64_t>(b(k));
+        acc += f.bit_op == MmaForm::BitOp::none ? x * y : f.bit_op == MmaForm::BitOp::and_ ? (x & y) : (x ^ y);
+      }
       if (f.satfinite) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
       return static_cast<std::uint32_t>(acc);
     }

@@ -38,9 +38,20 @@ int t_(int l) { return l % 4; }
 Pos c_m16(int l, int i) { return {i < 2 ? g_(l) : g_(l) + 8, t_(l) * 2 + (i & 1)}; }  // every m16n8 C/D (9.7.14.5.6-11)
 Pos c_m8(int l, int i) { return {g_(l), t_(l) * 2 + (i & 1)}; }                         // m8n8k4 .f64, m8n8k16, m8n8k32
 
-// 9.7.14.5.2-11, keyed by shape and multiplicand kind: "16" = .f16/.bf16, "32" = .tf32, "64" = .f64, "8" = .s8/.u8 and
-// the fp8 types, "4" = .s4/.u4.
+// 9.7.14.5.2-13, keyed by shape and multiplicand kind: "16" = .f16/.bf16, "32" = .tf32, "64" = .f64, "8" = .s8/.u8 and
+// the fp8 types, "4" = .s4/.u4, "1" = .b1.
 Frag fragments(const std::string& shape, const std::string& kind) {
+  if (shape == "m8n8k128")  // 9.7.14.5.5
+    return {[](int l, int i) { return Pos{g_(l), t_(l) * 32 + i}; }, [](int l, int i) { return Pos{t_(l) * 32 + i, g_(l)}; }, c_m8};
+  if (shape == "m16n8k128")  // 9.7.14.5.12
+    return {[](int l, int i) { return Pos{i < 32 ? g_(l) : g_(l) + 8, t_(l) * 32 + (i & 0x1F)}; },
+            [](int l, int i) { return Pos{t_(l) * 32 + i, g_(l)}; }, c_m16};
+  if (shape == "m16n8k256")  // 9.7.14.5.13; A's column for i < 64 as Figure 100 draws it (32t + (i & 0x1F): the formula
+                             // writes 32t + i, which would put a32..a63 of T0 on T1's columns)
+    return {[](int l, int i) {
+              return Pos{(i < 32 || (64 <= i && i < 96)) ? g_(l) : g_(l) + 8, t_(l) * 32 + (i & 0x1F) + (i >= 64 ? 128 : 0)};
+            },
+            [](int l, int i) { return Pos{t_(l) * 32 + (i & 0x1F) + (i >= 32 ? 128 : 0), g_(l)}; }, c_m16};
   if (shape == "m8n8k4" && kind == "64")  // 9.7.14.5.2
     return {[](int l, int) { return Pos{g_(l), t_(l)}; }, [](int l, int) { return Pos{t_(l), g_(l)}; }, c_m8};
   if (shape == "m8n8k16")  // 9.7.14.5.3
@@ -97,6 +108,7 @@ int type_bits(const std::string& t) {
   if (t == "tf32" || t == "f32" || t == "s32") return 32;
   if (t == "f16" || t == "bf16") return 16;
   if (t == "s4" || t == "u4") return 4;
+  if (t == "b1") return 1;
   return 8;
 }
 const matrix_test::Type* fp_type(const std::string& t) {
@@ -108,6 +120,7 @@ const matrix_test::Type* fp_type(const std::string& t) {
 
 struct Form {
   std::string shape, d, a, b, c, alayout = "row", blayout = "col", extra;  // extra: ".satfinite", ".rz", ...
+  std::string bit_op;  // .b1: "xor" or "and", written after the types as 9.7.14.5.14's syntax does (".bitOp.popc")
   int m = 16, n = 8, k = 16;
   bool quad() const { return shape == "m8n8k4" && a == "f16"; }
   int lanes() const { return quad() ? 8 : 32; }
@@ -167,8 +180,8 @@ std::string kernel(const Form& f, const Regs& A, const Regs& B, const Regs& C, c
     for (int r = 0; r < n; ++r) v += (r ? ", %" : "%") + std::string(name) + std::to_string(r);
     return v + "}";
   };
-  s += "  mma.sync.aligned." + f.shape + "." + f.alayout + "." + f.blayout + f.extra + "." + f.d + "." + f.a + "." + f.b + "." + f.c + " " +
-       vec("d", D.count) + ", " + vec("a", A.count) + ", " + vec("b", B.count) + ", " + vec("c", C.count) + ";\n";
+  s += "  mma.sync.aligned." + f.shape + "." + f.alayout + "." + f.blayout + f.extra + "." + f.d + "." + f.a + "." + f.b + "." + f.c +
+       (f.bit_op.empty() ? "" : "." + f.bit_op + ".popc") + " " + vec("d", D.count) + ", " + vec("a", A.count) + ", " + vec("b", B.count) + ", " + vec("c", C.count) + ";\n";
   load("out", "d", dt, D, 8);
   s += "  ret;\n}\n";
   return s;
@@ -178,7 +191,7 @@ std::string kernel(const Form& f, const Regs& A, const Regs& B, const Regs& C, c
 // the interpreter drops), random for the integers. Returns the value and sets the encoding.
 double value(const std::string& t, std::mt19937& rng, std::uint64_t& enc) {
   const int bits = type_bits(t);
-  if (t == "s8" || t == "u8" || t == "s4" || t == "u4") {
+  if (t == "s8" || t == "u8" || t == "s4" || t == "u4" || t == "b1") {
     enc = rng() & ((1u << bits) - 1);
     const bool sgn = t[0] == 's' && (enc >> (bits - 1)) & 1;
     return static_cast<double>(static_cast<std::int64_t>(enc) - (sgn ? (1 << bits) : 0));
@@ -201,7 +214,7 @@ double value(const std::string& t, std::mt19937& rng, std::uint64_t& enc) {
 
 std::string kind(const std::string& t) {
   const int b = type_bits(t);
-  return b == 64 ? "64" : b == 32 ? "32" : b == 16 ? "16" : b == 4 ? "4" : "8";
+  return b == 64 ? "64" : b == 32 ? "32" : b == 16 ? "16" : b == 4 ? "4" : b == 1 ? "1" : "8";
 }
 
 // The test's expectation hooks: C's values (default: random small), and D from the exact sum (default: itself,
@@ -291,7 +304,12 @@ void check(const Form& f, unsigned seed = 1, const Inputs& opt = {}) {
       const Pos p = ld(l, i);
       const int q = product(l);
       double exact = c[(q * M + p.row) * N + p.col];
-      for (int k = 0; k < K; ++k) exact += a[(q * M + p.row) * K + k] * b[(q * K + k) * N + p.col];
+      for (int k = 0; k < K; ++k) {
+        const double x = a[(q * M + p.row) * K + k], y = b[(q * K + k) * N + p.col];
+        // .b1 (9.7.14.5.14): "the XOR, AND respectively of a k-bit row of A with a k-bit column of B, then counts the
+        // number of set bits in the result (popc)"; bits are 0 or 1 here, so per k: x != y, x * y
+        exact += f.bit_op == "xor" ? (x != y ? 1 : 0) : x * y;
+      }
       double want = exact;
       if (opt.expect) want = opt.expect(exact);
       else if (f.integer() && f.extra == ".satfinite") want = std::clamp(exact, -2147483648.0, 2147483647.0);
@@ -358,6 +376,33 @@ TEST_CASE("mma.sync 8-bit integers (9.7.14.5.3, 9-10): m8n8k16, m16n8k16, m16n8k
 TEST_CASE("mma.sync 4-bit integers (9.7.14.5.4, 10-11): m8n8k32, m16n8k32, m16n8k64, mixed signedness") {
   for (const char* s : {"m8n8k32", "m16n8k32", "m16n8k64"})
     for (auto [a, b] : {std::pair{"s4", "s4"}, {"u4", "u4"}, {"s4", "u4"}}) check(form(s, "s32", a, b, "s32"), 5);
+}
+
+TEST_CASE("mma.sync .b1 (9.7.14.5.5, 12-13): m8n8k128, m16n8k128, m16n8k256, .xor.popc and .and.popc") {
+  unsigned seed = 40;
+  for (const char* s : {"m8n8k128", "m16n8k128", "m16n8k256"})
+    for (const char* op : {"xor", "and"}) {
+      Form f = form(s, "s32", "b1", "b1", "s32");
+      f.bit_op = op;
+      check(f, seed++);
+    }
+  // Every bit set: .and counts K per element, .xor none, so D = C + K and D = C (hand-computed).
+  for (const char* op : {"xor", "and"}) {
+    Form f = form("m16n8k256", "s32", "b1", "b1", "s32");
+    f.bit_op = op;
+    Inputs o;
+    auto one = [](int, int, int, std::uint64_t& e) { e = 1; return 1.0; };
+    o.a_value = o.b_value = one;
+    o.c_value = [](int, int, int, std::uint64_t& e) { e = 7; return 7.0; };
+    o.expect = [op](double) { return std::string(op) == "and" ? 7.0 + 256 : 7.0; };
+    check(f, 50, o);
+  }
+  // The sum wraps modulo 2^32 as the integer forms without .satfinite do (the text names no clamp for .b1).
+  Form f = form("m16n8k128", "s32", "b1", "b1", "s32");
+  f.bit_op = "and";
+  Inputs o;
+  o.c_value = [](int, int, int, std::uint64_t& e) { e = static_cast<std::uint32_t>(INT32_MAX); return 2147483647.0; };
+  check(f, 51, o);
 }
 
 TEST_CASE("mma.sync integers near the s32 limits: wrapped without .satfinite, clamped with it") {
@@ -453,9 +498,10 @@ TEST_CASE("instruction_supported: the mma forms the interpreter runs, and those 
   // sub-byte multiplicands: the syntax's .atype and .btype apart (9.7.14.2's table says both .u4 or both .s4)
   CHECK(supported("mma.sync.aligned.m8n8k32.row.col.s32.s4.u4.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};"));
   CHECK(refused("mma.sync.aligned.m8n8k32.row.col.s32.s4.u8.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};", "these types and .kind are no combination"));
-  // single-bit, .kind::f8f6f4, block scaling and sparse forms are not modelled
-  CHECK_FALSE(supported("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};"));
-  CHECK_FALSE(supported("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r1, %r2}, {%r5, %r6, %r7, %r8};"));
+  // single-bit forms run with their register counts (A: 1, 2, 4 registers; B: 1, 1, 2); block scaling is not modelled
+  CHECK(supported("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};"));
+  CHECK(supported("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r1, %r2}, {%r5, %r6, %r7, %r8};"));
+  CHECK_FALSE(supported("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r1, %r2}, {%r5, %r6, %r7, %r8};"));
   CHECK(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};"));
   CHECK(refused("mma.sync.aligned.m16n8k16.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r5}, {%f5, %f6, %f7, %f8};", ".m16n8k16 is no shape of these types (the syntax lists .m16n8k32)"));
   CHECK(supported("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e2m1.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};"));
