@@ -6,6 +6,7 @@
 #include "semantics/interp/matrix_operand.hpp"
 #include "semantics/interp/sparse_a.hpp"
 #include "semantics/ir/matrix_shape.hpp"
+#include "semantics/ir/wmma_form.hpp"
 
 #include <bit>
 #include <cmath>
@@ -20,6 +21,21 @@ std::pair<unsigned, unsigned> shape_nk(const Instruction& ins) {
   for (const auto& w : ins.q.words)
     if (const auto s = ir::matrix_shape(w); s && s->m == 64) return {s->n, s->k};
   return {0, 0};
+}
+
+// A .b1 form (9.7.15.5.2: wgmma.mma_async .m64nNk256 .s32.b1.b1.and.popc). .b1 is no IR type: it stays a word.
+bool single_bit(const Instruction& ins) { return ins.q.has_word("b1"); }
+bool a_in_registers(const Instruction& ins) { return ins.operands.size() > 1 && ins.operands[1].kind == Operand::Kind::Vector; }
+
+// The .b1 forms warp_wgmma runs: A and B from shared-memory descriptors (9.7.15.5.1.10's canonical layouts with
+// T = 128 one-bit elements per 16 bytes, K-major: no imm-trans for .b1), D n/2 .s32 registers, N as the integer
+// lines list it (8, 16, 24, 32, then steps of 16). Not: A in registers (wgmma_unsupported_reason).
+bool single_bit_supported(const Instruction& ins) {
+  const auto [n, k] = shape_nk(ins);
+  const auto& o = ins.operands;
+  if (k != 256 || n == 0 || n > 256 || n % 8 || (n > 32 && n % 16) || o.size() != 4 || a_in_registers(ins)) return false;
+  if (ins.q.types.empty() || ins.q.types[0].scalar != ST::s32 || !ins.q.has_word("and") || !ins.q.has_word("popc")) return false;
+  return o[0].kind == Operand::Kind::Vector && o[0].elements.size() == n / 2 && ins.q.has_word("sync") && ins.q.has_word("aligned");
 }
 
 // The register slot (in Thread::regs) of a register operand.
@@ -75,6 +91,9 @@ bool wgmma_sparse_supported(const Instruction& ins) {
 }
 
 std::string wgmma_unsupported_reason(const Instruction& ins) {
+  if (ins.q.has_word("mma_async") && single_bit(ins) && a_in_registers(ins))
+    return "wgmma.mma_async .b1 with A in registers is not modelled: A's fragment layout (Figure 154) is an image in the text "
+           "(ISA 9.7.15.5.1.5); A from a shared-memory descriptor runs";
   if (!ins.q.has_word("mma_async") || !ins.q.has_word("sp") || ins.q.types.size() != 3) return "";
   const ST a = ins.q.types[1].scalar;
   const bool reg_a = ins.operands.size() > 1 && ins.operands[1].kind == Operand::Kind::Vector;
@@ -89,10 +108,11 @@ std::string wgmma_unsupported_reason(const Instruction& ins) {
 
 // The forms warp_wgmma runs (9.7.15.5.2's syntax): dense .f16/.bf16 (k16, with imm-trans for descriptor A),
 // .tf32 (k8), .e4m3/.e5m2 (k32) and .s8/.u8 (k32, .satfinite or not); A from registers or a descriptor; the
-// sparse forms of wgmma_sparse_supported. Not: .b1.
+// sparse forms of wgmma_sparse_supported; .b1 as single_bit_supported says.
 bool wgmma_supported(const Instruction& ins) {
   if (ins.q.has_word("fence") || ins.q.has_word("commit_group")) return ins.operands.empty();
   if (ins.q.has_word("wait_group")) return ins.operands.size() == 1 && ins.operands[0].kind == Operand::Kind::Immediate;
+  if (ins.q.has_word("mma_async") && single_bit(ins)) return single_bit_supported(ins);
   if (!ins.q.has_word("mma_async") || ins.q.types.size() != 3) return false;
   if (ins.q.has_word("sp")) return wgmma_sparse_supported(ins);
   const auto [n, k] = shape_nk(ins);
@@ -143,6 +163,9 @@ void Machine::exec_wgmma_lane(Thread& t, const Instruction& ins) {
 // (9.7.15.1). Register fragments (9.7.15.5.1.2-4, lane l: g = l / 4, c = l % 4): D element i at row g + 8 (i/2 % 2),
 // column 8 (i/4) + 2c + i%2; A: 16-bit element i at row g + 8 (i/2 % 2), column 2c + i%2 + 8 (i/4); tf32 element i
 // at row g + 8 (i%2), column c + 4 (i/2); 8-bit element i at row g + 8 (i/4 % 2), column 4c + i%4 + 16 (i/8).
+// .b1: D += popc(A's k-bit row AND B's k-bit column) (9.7.15.5.2), which for bits is the sum of their products;
+// element (mn, k) is bit k % 8 of the byte the canonical layout puts at k / 8 (16 bytes hold 128 elements, element
+// 0 in bit 0, as registers and wmma's memory fragments hold .b1).
 void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   auto lane_thread = [&](unsigned j) -> Thread& { return cta_->threads[w.lanes[j]]; };
   Thread& first = lane_thread(static_cast<unsigned>(std::countr_zero(group)));
@@ -153,10 +176,11 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
   if (opt_.observer) opt_.observer->async_op_issue(op, wgmma_issuers_, Observer::AsyncGroup::wgmma, ins);
   const auto& o = ins.operands;
   const auto [N, K] = shape_nk(ins);
-  const ST dt = ins.q.types[0].scalar, at = ins.q.types[1].scalar, bt = ins.q.types[2].scalar;
+  const bool b1 = single_bit(ins);
+  const ST dt = ins.q.types[0].scalar, at = b1 ? ir::kWmmaB1 : ins.q.types[1].scalar, bt = b1 ? ir::kWmmaB1 : ins.q.types[2].scalar;
   const bool reg_a = o[1].kind == Operand::Kind::Vector, is_int = dt == ST::s32, f16_d = dt == ST::f16;
   const std::size_t sp = ins.q.has_word("sp") ? 2 : 0;  // .sp: sp-meta and sp-sel follow b-desc (9.7.15.6.3)
-  const unsigned eb = matrix_elem_bytes(at), rank = (first.linear / 32) % 4;
+  const unsigned eb = b1 ? 1 : matrix_elem_bytes(at), rank = (first.linear / 32) % 4;
   // imm-scale-a/b (-1 negates) and, for the 16-bit types, imm-trans-a (with a descriptor A) and imm-trans-b (1:
   // MN-major), the last operands of the form (9.7.15.5.2, 9.7.15.6.3).
   auto imm = [&](std::size_t i) { return static_cast<std::int64_t>(o[i].imm); };
@@ -175,15 +199,16 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
       fail(Problem::Kind::unsupported, "wgmma.mma_async: a matrix descriptor's base offset (ISA 9.7.15.5.1.11) is not modelled", {&first});
       return 0;
     }
-    const std::uint64_t at = desc.address(mn, k, eb, mn_major);
+    const std::uint64_t at = desc.address(mn, b1 ? k / 8 : k, eb, mn_major);
     const std::uint8_t* p = stop_ ? nullptr : locate(first, StateSpace::shared, own_shared_base() + at, eb, false);
     if (p && opt_.observer) observe_async(op, first.top->fn, ins, MemoryAccess::Kind::read, StateSpace::shared, at, eb, cta_);
     std::uint32_t bits = 0;
     for (unsigned i = 0; p && i < eb; ++i) bits |= static_cast<std::uint32_t>(p[i]) << (8 * i);
-    return bits;
+    return b1 ? (bits >> (k % 8)) & 1 : bits;
   };
   auto load = [&](const MatrixDescriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) {
-    return matrix_element_value(type, load_bits(desc, mn, k, mn_major));
+    const std::uint32_t bits = load_bits(desc, mn, k, mn_major);
+    return b1 ? static_cast<double>(bits) : matrix_element_value(type, bits);
   };
   const MatrixDescriptor db = MatrixDescriptor::wgmma(bdesc);
   for (unsigned k = 0; k < K; ++k)

@@ -71,7 +71,8 @@ struct Case {
   bool sparse = false;  // wgmma.mma_async.sp: m64nNk64 (8-bit types) or m64nNk32 (16-bit), with sp-meta and sp-sel
   int sel = 0;          // sp-sel
   bool bad_meta = false;  // one metadata nibble names one position twice (9.7.15.6.1: undefined)
-  int k() const { return (sparse ? 64 : 32) / a.bytes; }
+  bool b1() const { return std::string(a.name) == "b1"; }
+  int k() const { return b1() ? 256 : (sparse ? 64 : 32) / a.bytes; }
   Smem sa, sb;
 };
 
@@ -108,7 +109,7 @@ std::string kernel(const Case& c) {
        "  add.u64 %rd6, %rd12, %rd13;\n";
   const bool fp = c.a.enc[2] != 0, trans = c.a.bytes == 2;
   std::string mma = std::string("  wgmma.mma_async") + (c.sparse ? ".sp" : "") + ".sync.aligned.m64n" + std::to_string(c.n) + "k" + std::to_string(k) + "." +
-                    c.dtype + "." + c.a.name + "." + c.b.name + (c.satfinite ? ".satfinite " : " ") + d + ", " +
+                    c.dtype + "." + c.a.name + "." + c.b.name + (c.b1() ? ".and.popc" : "") + (c.satfinite ? ".satfinite " : " ") + d + ", " +
                     (c.reg_a ? "{%a0, %a1, %a2, %a3}" : "%rd9") + ", %rd10" + (c.sparse ? ", %a4, " + std::to_string(c.sel) : "") + ", %p2";
   if (fp) mma += std::string(", ") + (c.neg_a ? "-1" : "1") + ", " + (c.neg_b ? "-1" : "1");
   if (trans && !c.reg_a) mma += c.trans_a ? ", 1" : ", 0";
@@ -181,6 +182,7 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
   in.A.assign(64 * K, 0);
   in.B.assign(K * c.n, 0);
   auto value = [&](const Type& t, std::uint32_t& bits) -> double {
+    if (c.b1()) return bits = rng() & 1, bits;
     if (!t.enc[2]) {
       bits = rng() & 0xff;
       return std::string(t.name) == "s8" ? static_cast<double>(static_cast<std::int8_t>(bits)) : static_cast<double>(bits);
@@ -194,12 +196,20 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
     REQUIRE(at + eb <= 16384);
     std::memcpy(in.img.data() + at, &bits, eb);
   };
+  // .b1 (9.7.15.5.1.10, T = 128 elements per 16 bytes): element (mn, k) is bit k % 8 of the byte the layout gives
+  // position k / 8, K-major (bit order low to high, as .b1 elements in registers)
+  auto put_bit = [&](const Smem& sm, long region, int mn, int k, std::uint32_t bit) {
+    const long at = sm.place(1, region, mn, k / 8);
+    REQUIRE(at < 16384);
+    in.img[at] |= static_cast<std::uint8_t>(bit << (k % 8));
+  };
   if (c.sparse) sparse_a(c, rng, in, value);
   for (int m = 0; m < 64 && !c.sparse; ++m)
     for (int k = 0; k < K; ++k) {
       std::uint32_t bits;
       in.A[m * K + k] = value(c.a, bits);
-      if (!c.reg_a) put(c.sa.place(c.a.bytes, 0, m, k), bits, c.a.bytes);
+      if (c.b1()) put_bit(c.sa, 0, m, k, bits);
+      else if (!c.reg_a) put(c.sa.place(c.a.bytes, 0, m, k), bits, c.a.bytes);
       else {
         for (int t = 0; t < 128; ++t)  // find the thread and element that hold (m, k)
           for (int i = 0; i < 16 / c.a.bytes; ++i)
@@ -215,7 +225,8 @@ Inputs inputs(const Case& c, std::mt19937& rng) {
     for (int n = 0; n < c.n; ++n) {
       std::uint32_t bits;
       in.B[k * c.n + n] = value(c.b, bits);
-      put(c.sb.place(c.b.bytes, 8192, n, k), bits, c.b.bytes);
+      if (c.b1()) put_bit(c.sb, 8192, n, k, bits);
+      else put(c.sb.place(c.b.bytes, 8192, n, k), bits, c.b.bytes);
     }
   in.dinit.resize(128 * regs);
   for (auto& w : in.dinit) {  // 0, +-1, +-2 in the D type
@@ -327,6 +338,25 @@ TEST_CASE("wgmma.mma_async tf32 (k8, low 13 bits dropped), e4m3/e5m2 (k32), s8/u
   SUBCASE("u8 x u8 .satfinite") { Case c{kU8, kU8}; c.dtype = "s32"; c.satfinite = true; c.sa = kmajor(32, true); c.sb = kmajor(32, false); check(c); }
 }
 
+// .b1 reads 32 bytes of each row of A and column of B (the canonical layouts in bytes, as for 8-bit K = 32). The
+// order of the bits within a byte is not pinned by this test: D is invariant under one permutation of k applied to
+// both A and B, and both are read alike.
+TEST_CASE("wgmma.mma_async .b1 (9.7.15.5.2): m64nNk256 .and.popc, descriptors in each swizzle mode, chained") {
+  const Type b1{"b1", 1, {}};
+  for (int sw : {0, 32, 64, 128})
+    for (int n : {8, 48}) {
+      Case c{b1, b1};
+      c.dtype = "s32";
+      c.n = n;
+      c.chain = n == 48;
+      c.sa = kmajor(sw, true, sw == 128 ? 64 : sw == 64 ? 32 : 0);
+      c.sb = kmajor(sw, false);
+      CAPTURE(sw);
+      CAPTURE(n);
+      check(c, 70 + sw + n);
+    }
+}
+
 TEST_CASE("wgmma.mma_async.sp m64nNk64 (9.7.15.6.2.3): 8-bit A in registers, sparse, against a host GEMM") {
   // B's 64 bytes of K a row fit a 128B or 64B swizzle row (K-major); the unswizzled and 32B test layouts hold 32.
   SUBCASE("e4m3 x e5m2, f32 D, negated A") { Case c{kE4M3, kE5M2}; c.sparse = c.reg_a = true; c.neg_a = true; c.sb = kmajor(64, false); check(c); }
@@ -393,7 +423,7 @@ TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and thos
   CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
   // 9.7.15.6 sparse: the 8-bit m64nNk64 forms with A in registers or a descriptor and .f16/.bf16 with A from a
   // descriptor run; .f16/.bf16 A in registers and .tf32 (A's register fragments are images in the text, the .tf32
-  // metadata figure is garbled) do not; the .b1 forms are not modelled
+  // metadata figure is garbled) do not
   CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.f32.e4m3.e5m2 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1;", regs));
   CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, %r1, 0, %p1;", regs));
   CHECK(supported("wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.u8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r1, 0, %p1;", regs));
@@ -408,7 +438,9 @@ TEST_CASE("instruction_supported: the wgmma forms the interpreter runs, and thos
   };
   CHECK(why("wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %r1, 0, %p1, 1, 1;").find("Figure 178") != std::string::npos);
   CHECK(why("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %r5, 0, %p1, 1, 1, 0;").find("Figure 175") != std::string::npos);
-  CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
+  CHECK(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;", regs));
+  // .b1 with A in registers: Figure 154 is an image
+  CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, %rd2, %p1;", regs));
   // a D vector of the wrong length for n8 (.f32: N/2 = 4 registers)
   CHECK_FALSE(supported("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6}, %rd1, %rd2, %p1, 1, 1, 0, 0;", regs));
 }
