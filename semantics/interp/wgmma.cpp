@@ -6,6 +6,7 @@
 #include "semantics/interp/matrix_operand.hpp"
 #include "semantics/interp/sparse_a.hpp"
 #include "semantics/ir/matrix_shape.hpp"
+#include "semantics/ir/wgmma_form.hpp"
 #include "semantics/ir/wmma_form.hpp"
 
 #include <bit>
@@ -29,11 +30,11 @@ bool a_in_registers(const Instruction& ins) { return ins.operands.size() > 1 && 
 
 // The .b1 forms warp_wgmma runs: A and B from shared-memory descriptors (9.7.15.5.1.10's canonical layouts with
 // T = 128 one-bit elements per 16 bytes, K-major: no imm-trans for .b1), D n/2 .s32 registers, N as the integer
-// lines list it (8, 16, 24, 32, then steps of 16). Not: A in registers (wgmma_unsupported_reason).
+// lines list it (ir::wgmma_n_listed). Not: A in registers (wgmma_unsupported_reason).
 bool single_bit_supported(const Instruction& ins) {
   const auto [n, k] = shape_nk(ins);
   const auto& o = ins.operands;
-  if (k != 256 || n == 0 || n > 256 || n % 8 || (n > 32 && n % 16) || o.size() != 4 || a_in_registers(ins)) return false;
+  if (k != 256 || !ir::wgmma_n_listed(n, true) || o.size() != 4 || a_in_registers(ins)) return false;
   if (ins.q.types.empty() || ins.q.types[0].scalar != ST::s32 || !ins.q.has_word("and") || !ins.q.has_word("popc")) return false;
   return o[0].kind == Operand::Kind::Vector && o[0].elements.size() == n / 2 && ins.q.has_word("sync") && ins.q.has_word("aligned");
 }
@@ -81,8 +82,8 @@ bool wgmma_sparse_supported(const Instruction& ins) {
   if ((a == ST::f16 && b == ST::f16 && (d == ST::f16 || d == ST::f32)) || (a == ST::bf16 && b == ST::bf16 && d == ST::f32))
     operands = reg_a ? 0 : 10, shape_k = 32;
   else if (fp8(a) && fp8(b) && (d == ST::f16 || d == ST::f32)) operands = 8;
-  else if (int8(a) && int8(b) && d == ST::s32 && (n <= 32 || n % 16 == 0)) operands = 6;
-  if (!operands || k != shape_k || n == 0 || n > 256 || n % 8 || o.size() != operands) return false;
+  else if (int8(a) && int8(b) && d == ST::s32) operands = 6;
+  if (!operands || k != shape_k || !ir::wgmma_n_listed(n, d == ST::s32) || o.size() != operands) return false;
   if (o[0].kind != Operand::Kind::Vector || o[0].elements.size() != (d == ST::f16 ? n / 4 : n / 2)) return false;
   if ((reg_a && o[1].elements.size() != 4) || o[3].kind != Operand::Kind::Register) return false;
   for (std::size_t i = 4; i < o.size(); ++i)  // sp-sel and the imm-* operands; scale-d (5) is a predicate
@@ -118,7 +119,7 @@ bool wgmma_supported(const Instruction& ins) {
   const auto [n, k] = shape_nk(ins);
   const ST d = ins.q.types[0].scalar, a = ins.q.types[1].scalar, b = ins.q.types[2].scalar;
   const auto& o = ins.operands;
-  if (n == 0 || n > 256 || n % 8 || o.empty() || o[0].kind != Operand::Kind::Vector) return false;
+  if (!ir::wgmma_n_listed(n, d == ST::s32) || o.empty() || o[0].kind != Operand::Kind::Vector) return false;
   const bool reg_a = o.size() > 1 && o[1].kind == Operand::Kind::Vector;
   if (reg_a && o[1].elements.size() != 4) return false;
   auto fp8 = [](ST t) { return t == ST::e4m3 || t == ST::e5m2; };
@@ -128,7 +129,7 @@ bool wgmma_supported(const Instruction& ins) {
     operands = k == 16 ? (reg_a ? 7 : 8) : 0;
   else if (a == ST::tf32 && b == ST::tf32 && d == ST::f32) operands = k == 8 ? 6 : 0;
   else if (fp8(a) && fp8(b) && (d == ST::f16 || d == ST::f32)) operands = k == 32 ? 6 : 0;
-  else if (int8(a) && int8(b) && d == ST::s32) operands = k == 32 && (n <= 32 || n % 16 == 0) ? 4 : 0;
+  else if (int8(a) && int8(b) && d == ST::s32) operands = k == 32 ? 4 : 0;
   if (!operands || o.size() != operands || o[0].elements.size() != (d == ST::f16 ? n / 4 : n / 2)) return false;
   for (std::size_t i = 4; i < o.size(); ++i)
     if (o[i].kind != Operand::Kind::Immediate) return false;

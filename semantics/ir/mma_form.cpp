@@ -1,6 +1,7 @@
 // The mma forms (mma_form.hpp), from the syntax blocks of ISA 9.7.14.5.14 and 9.7.14.6.3, the restrictions below
 // them and Table 37 (9.7.14.5.12's block scaling).
 #include "semantics/ir/mma_form.hpp"
+#include "semantics/ir/word_sets.hpp"
 #include "semantics/ir/matrix_shape.hpp"
 
 #include <algorithm>
@@ -9,17 +10,6 @@
 
 namespace ptx::ir {
 namespace {
-
-// A space-separated list of words ("f16 f32") and whether w is one of them.
-bool in(std::string_view list, std::string_view w) {
-  while (!list.empty()) {
-    const auto end = list.find(' ');
-    if (list.substr(0, end) == w) return true;
-    if (end == std::string_view::npos) break;
-    list.remove_prefix(end + 1);
-  }
-  return false;
-}
 
 constexpr std::string_view kF8 = "e4m3 e5m2", kF8F6F4 = "e4m3 e5m2 e3m2 e2m3 e2m1", kHalfOrSingle = "f16 f32";
 constexpr std::string_view kTypeWords = "f16 f32 f64 bf16 tf32 e4m3 e5m2 e3m2 e2m3 e2m1 u8 s8 u4 s4 b1 s32 ue8m0 ue4m3";
@@ -133,7 +123,7 @@ std::string read_words(const Instruction& ins, Written& w) {
     else if (word == "block_scale") w.s.block_scale = true;
     else if (word.rfind("kind::", 0) == 0) w.s.kind = word.substr(6);
     else if (word == "scale_vec::1X" || word == "scale_vec::2X" || word == "scale_vec::4X") w.s.scale_vec = unsigned(word[11] - '0');
-    else if (in(kTypeWords, word)) w.types.push_back(word);
+    else if (in_word_list(kTypeWords, word)) w.types.push_back(word);
     else return "'." + word + "' is no qualifier of mma";
   }
   if (!w.sync || !w.aligned) return "mma needs .sync and .aligned";
@@ -152,8 +142,8 @@ std::string read_words(const Instruction& ins, Written& w) {
 // Whether row r takes the instruction's types and .kind (shape and the rest aside).
 bool types_fit(const Row& r, const MmaSyntax& s) {
   const bool block = !r.scales.empty();
-  return r.sparse == s.sparse && r.kind == s.kind && block == s.block_scale && in(r.a, s.a) && in(r.b, s.b) &&
-         in(r.c, s.c) && in(r.d, s.d);
+  return r.sparse == s.sparse && r.kind == s.kind && block == s.block_scale && in_word_list(r.a, s.a) && in_word_list(r.b, s.b) &&
+         in_word_list(r.c, s.c) && in_word_list(r.d, s.d);
 }
 
 // The rest of row r's restrictions, given its types and shape fit.
@@ -191,7 +181,7 @@ std::string decode(const Instruction& ins, Written& w) {
   std::string first_error, shapes;
   for (const Row* r : fitting) {
     shapes += (shapes.empty() ? "" : " ") + std::string(r->shapes);
-    if (!in(r->shapes, shape)) continue;
+    if (!in_word_list(r->shapes, shape)) continue;
     const std::string why = row_error(*r, w);
     if (why.empty()) return "";
     if (first_error.empty()) first_error = why;

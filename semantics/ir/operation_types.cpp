@@ -1,5 +1,6 @@
 // The operation-type rules of operation_types.hpp, each from its section of ISA 9.0 (and 1.4 Table 80/81).
 #include "semantics/ir/operation_types.hpp"
+#include "semantics/ir/word_sets.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -11,8 +12,6 @@ namespace {
 
 using S = ScalarType;
 
-bool one_of(ScalarType t, std::initializer_list<ScalarType> set) { return std::find(set.begin(), set.end(), t) != set.end(); }
-bool one_of(ScalarType t, const std::vector<ScalarType>& set) { return std::find(set.begin(), set.end(), t) != set.end(); }
 
 std::string quoted(const Instruction& in) {
   std::string s = "'";
@@ -85,7 +84,7 @@ OperationTypes async_reduction_types(AtomOp op, bool release_form) {
 // atom and red with a vector qualifier: the table of 9.7.13.5 / 9.7.13.6.
 std::string vector_atomic_error(const Instruction& in, AtomOp op, ScalarType t, const char* section) {
   const unsigned width = in.q.vector_width;
-  const bool half = one_of(t, {S::f16, S::bf16}), packed = one_of(t, {S::f16x2, S::bf16x2});
+  const bool half = is_one_of(t, {S::f16, S::bf16}), packed = is_one_of(t, {S::f16x2, S::bf16x2});
   std::string why;
   if (t == S::f32) {
     if (op != AtomOp::add) why = ".f32 vectors take only .add";
@@ -139,10 +138,10 @@ std::string atomic_operation_type_error(const Instruction& in) {
   const OperationTypes allowed = async ? async_reduction_types(op, release_form) : scalar_atomic_types(op, is_red);
   if (allowed.types.empty())
     return quoted(in) + ": " + (async ? "red.async" : "red") + " has no " + name + " operation (its .op list, ISA " + section + ")";
-  if (!one_of(t, allowed.types))
+  if (!is_one_of(t, allowed.types))
     return quoted(in) + ": " + name + " takes " + type_list(allowed.types) + ", not ." + scalar_type_name(t) + ": " + allowed.why +
            " (ISA " + section + ")";
-  if (op == AtomOp::add && one_of(t, {S::f16, S::f16x2, S::bf16, S::bf16x2}) && !in.q.has(Flag::noftz))
+  if (op == AtomOp::add && is_one_of(t, {S::f16, S::f16x2, S::bf16, S::bf16x2}) && !in.q.has(Flag::noftz))
     return quoted(in) + ": .add on ." + scalar_type_name(t) + " requires the .noftz qualifier (ISA " + section + ")";
   return {};
 }
@@ -153,7 +152,7 @@ std::optional<AtomOp> bulk_reduction_op(const Instruction& in) {
   return std::nullopt;
 }
 
-bool bulk_reduction_allowed(AtomOp op, ScalarType t, bool to_global) { return one_of(t, bulk_reduction_types(op, to_global).types); }
+bool bulk_reduction_allowed(AtomOp op, ScalarType t, bool to_global) { return is_one_of(t, bulk_reduction_types(op, to_global).types); }
 
 std::string bulk_reduction_type_error(const Instruction& in) {
   if (in.op != Opcode::cp_ || !in.q.has_word("reduce") || !in.q.has_word("bulk") || in.q.has_word("tensor") || in.q.types.empty())
@@ -165,10 +164,10 @@ std::string bulk_reduction_type_error(const Instruction& in) {
   const OperationTypes allowed = bulk_reduction_types(*op, to_global);
   const std::string name = std::string(".") + atom_op_name(*op);
   if (allowed.types.empty()) return quoted(in) + ": " + name + " is no .redOp of cp.reduce.async.bulk (ISA 9.7.9.25.4.2)";
-  if (!one_of(t, allowed.types))
+  if (!is_one_of(t, allowed.types))
     return quoted(in) + ": " + name + " takes " + type_list(allowed.types) + ", not ." + scalar_type_name(t) + ": " + allowed.why +
            " (ISA 9.7.9.25.4.2)";
-  if (*op == AtomOp::add && one_of(t, {S::f16, S::bf16}) && !in.q.has(Flag::noftz))
+  if (*op == AtomOp::add && is_one_of(t, {S::f16, S::bf16}) && !in.q.has(Flag::noftz))
     return quoted(in) + ": .add on ." + scalar_type_name(t) + " requires the .noftz qualifier (ISA 9.7.9.25.4.2)";
   return {};
 }

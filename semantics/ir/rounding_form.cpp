@@ -1,5 +1,6 @@
 // The rounding rules of rounding_form.hpp, each quoted from its instruction's section of ISA 9.0 chapter 9.7.
 #include "semantics/ir/rounding_form.hpp"
+#include "semantics/ir/word_sets.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -7,25 +8,23 @@
 namespace ptx::ir {
 namespace {
 
-bool one_of(ScalarType t, std::initializer_list<ScalarType> set) { return std::find(set.begin(), set.end(), t) != set.end(); }
-
 bool is_integer_rounding(Rounding r) { return r == Rounding::rni || r == Rounding::rzi || r == Rounding::rmi || r == Rounding::rpi; }
 
 // cvt's .dtype = .atype list (9.7.9.21): the plain integers and floats of the first two syntax lines.
 bool is_plain_integer(ScalarType t) {
   using S = ScalarType;
-  return one_of(t, {S::u8, S::u16, S::u32, S::u64, S::s8, S::s16, S::s32, S::s64});
+  return is_one_of(t, {S::u8, S::u16, S::u32, S::u64, S::s8, S::s16, S::s32, S::s64});
 }
-bool is_plain_float(ScalarType t) { return one_of(t, {ScalarType::f16, ScalarType::bf16, ScalarType::f32, ScalarType::f64}); }
+bool is_plain_float(ScalarType t) { return is_one_of(t, {ScalarType::f16, ScalarType::bf16, ScalarType::f32, ScalarType::f64}); }
 
 // "All conversions involving .f16x2, .e4m3x2, ... and .ue8m0x2 instruction types" need a rounding (9.7.9.21).
 bool is_packed_format(ScalarType t) {
   using S = ScalarType;
-  return one_of(t, {S::f16x2, S::bf16x2, S::tf32, S::e4m3x2, S::e5m2x2, S::e2m1x2, S::e2m3x2, S::e3m2x2, S::e4m3x4,
+  return is_one_of(t, {S::f16x2, S::bf16x2, S::tf32, S::e4m3x2, S::e5m2x2, S::e2m1x2, S::e2m3x2, S::e3m2x2, S::e4m3x4,
                     S::e5m2x4, S::e2m1x4, S::e2m3x4, S::e3m2x4, S::ue8m0x2});
 }
 // ".satfinite modifier is mandatory for such conversions": to the .e*m*x2 and .e*m*x4 types (9.7.9.21).
-bool needs_satfinite(ScalarType t) { return is_packed_format(t) && !one_of(t, {ScalarType::f16x2, ScalarType::bf16x2, ScalarType::tf32, ScalarType::ue8m0x2}); }
+bool needs_satfinite(ScalarType t) { return is_packed_format(t) && !is_one_of(t, {ScalarType::f16x2, ScalarType::bf16x2, ScalarType::tf32, ScalarType::ue8m0x2}); }
 
 std::string quoted(const Instruction& in) { return "'" + opcode_text(in) + "'"; }
 
@@ -41,7 +40,7 @@ std::string cvt_rounding_error(const Instruction& in) {
   }
   if (!(is_plain_integer(d) || is_plain_float(d)) || !(is_plain_integer(a) || is_plain_float(a))) return {};
   const bool to_int = is_plain_integer(d), from_int = is_plain_integer(a);
-  if (!to_int && !from_int && one_of(d, {ScalarType::f16, ScalarType::bf16}) && one_of(a, {ScalarType::f16, ScalarType::bf16}) && d != a)
+  if (!to_int && !from_int && is_one_of(d, {ScalarType::f16, ScalarType::bf16}) && is_one_of(a, {ScalarType::f16, ScalarType::bf16}) && d != a)
     return {};  // .f16 <-> .bf16: not judged (rounding_form.hpp)
   const bool narrowing = !to_int && !from_int && scalar_bits(d) < scalar_bits(a);
   const bool integer_required = to_int && !from_int;  // Integer Notes: float-to-integer
@@ -64,7 +63,7 @@ RoundingFinding rounding_form_finding(const Instruction& in, ModuleLevel level) 
   const ScalarType t = in.q.types[0].scalar;
   const bool modern = level.version == 0 || level.version >= 14;  // "PTX ISA version 1.4 and later"
   if (in.op == Opcode::fma_ && !in.q.rounding) {
-    const bool half = one_of(t, {ScalarType::f16, ScalarType::f16x2, ScalarType::bf16, ScalarType::bf16x2});
+    const bool half = is_one_of(t, {ScalarType::f16, ScalarType::f16x2, ScalarType::bf16, ScalarType::bf16x2});
     return {false, quoted(in) + " needs a rounding: fma.rnd (ISA " + (half ? "9.7.4.4)" : "9.7.3.6)")};
   }
   if (in.op == Opcode::mad_ && !in.q.rounding) {

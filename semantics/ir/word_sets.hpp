@@ -1,0 +1,43 @@
+// Set lookups the IR checker's form rules share (mma_form, wgmma_form, tcgen05_form, operation_types,
+// rounding_form): whether a word or a type is one of a list, and how many words of a list an instruction names.
+#pragma once
+
+#include "semantics/ir/ir.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <string_view>
+
+namespace ptx::ir {
+
+inline bool is_one_of(std::string_view w, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), w) != set.end();
+}
+template <class Set>
+bool is_one_of(ScalarType t, const Set& set) {
+  return std::find(std::begin(set), std::end(set), t) != std::end(set);
+}
+inline bool is_one_of(ScalarType t, std::initializer_list<ScalarType> set) { return is_one_of<std::initializer_list<ScalarType>>(t, set); }
+
+// Whether w is a word of a space-separated list ("f16 f32"): the form tables write their type lists so.
+inline bool in_word_list(std::string_view list, std::string_view w) {
+  while (!list.empty()) {
+    const auto end = list.find(' ');
+    if (list.substr(0, end) == w) return true;
+    if (end == std::string_view::npos) break;
+    list.remove_prefix(end + 1);
+  }
+  return false;
+}
+
+// Whether the instruction names any of the words, and how many times it names words of the list.
+inline bool names_any(const Instruction& in, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return in.q.has_word(w); });
+}
+inline unsigned names_count(const Instruction& in, std::initializer_list<std::string_view> words) {
+  unsigned n = 0;
+  for (const auto& w : in.q.words) n += is_one_of(w, words);
+  return n;
+}
+
+}  // namespace ptx::ir
