@@ -166,11 +166,11 @@ void tensor_copy(Machine& m, BulkCopy& c, Thread& t) {
       if (in)
         if (const std::uint8_t* p = m.locate(t, StateSpace::global, global, eb, false)) std::memcpy(&v, p, eb), observe(AK::read, StateSpace::global, global);
       for (const SharedTarget& d : c.dsts) {
-        const std::uint64_t at = swizzled(d.offset + e * eb, map.swizzle);
+        const std::uint64_t at = swizzled(d.offset + e * eb, map.swizzle, map.atomicity);
         if (std::uint8_t* q = shared_bytes(d, at, eb)) std::memcpy(q, &v, eb), observe(AK::write, StateSpace::shared, at, d.cta);
       }
     } else if (in) {
-      const std::uint64_t at = swizzled(c.src + e * eb, map.swizzle);
+      const std::uint64_t at = swizzled(c.src + e * eb, map.swizzle, map.atomicity);
       const std::uint8_t* from = shared_bytes({c.cta, 0}, at, eb);
       std::uint8_t* to = from ? m.locate(t, StateSpace::global, global, eb, true) : nullptr;
       if (to) observe(AK::read, StateSpace::shared, at, c.cta), observe(c.reduce ? AK::reduction : AK::write, StateSpace::global, global);
@@ -519,10 +519,14 @@ static bool issue_tensor(Machine& m, Thread& t, const Instruction& ins, BulkCopy
   }
   const Operand& smem = load ? o[0] : o[1];
   const std::uint64_t a = m.address(t, smem);
-  const std::uint64_t align = swizzle_repeat(map->swizzle);
+  if (map->atomicity != kAtomicity16B && map->swizzle != kSwizzle128B) {
+    m.fail(Problem::Kind::illegal, c.name + ": a swizzle atomicity other than 16B goes with the 128B swizzle mode only (ISA 5.5.7, Table 14)", {&t});
+    return false;
+  }
+  const std::uint64_t align = box_alignment(map->swizzle, map->atomicity);
   if (a % align) {
     m.fail(Problem::Kind::misaligned, c.name + ": the shared memory box at " + std::to_string(a) + " is not " + std::to_string(align) +
-                                          "-byte aligned (16 bytes, ISA 5.5.3.1, or the repeat of the swizzle pattern, 5.5.7)", {&t});
+                                          "-byte aligned (ISA 5.5.3.1; 32 and 64 bytes with the 128B swizzle's 32- and 64-byte atomicity, 5.5.7)", {&t});
     return false;
   }
   if (!load) {

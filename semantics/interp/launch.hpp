@@ -64,7 +64,7 @@ struct Launch {
     std::uint64_t global_offset = 0;
     std::vector<std::uint64_t> global_dim, global_strides;  // rank, and rank - 1 byte strides
     std::vector<std::uint32_t> box_dim, element_strides;    // rank each
-    std::string interleave = "none", swizzle = "none", oob_fill = "none";  // swizzle: none 32B 64B 128B; oob_fill: none nan
+    std::string interleave = "none", swizzle = "none", oob_fill = "none";  // swizzle: none 32B 64B 128B 128B_atom_32B 128B_atom_64B; oob_fill: none nan
     // cuTensorMapEncodeIm2col's arguments instead of box_dim (ISA 5.5.4): the corners in W, H, D order (rank - 2
     // each), channels per pixel and pixels per column. A map with pixel_box_lower_corner is an im2col map.
     bool im2col = false;

@@ -118,7 +118,7 @@ bool read_launch_file(const std::string& path, Launch& out, std::string& error) 
 namespace {
 // A buffer's "tensor_maps": [{"at": BYTE, "data_type": T, "global": {"buffer": B, "offset": BYTES},
 // "global_dim": [...], "global_strides": [...], "box_dim": [...], "element_strides": [...], "interleave": "none",
-// "swizzle": "none|32B|64B|128B", "oob_fill": "none|nan"}]: cuTensorMapEncodeTiled's arguments; for an im2col map
+// "swizzle": "none|32B|64B|128B|128B_atom_32B|128B_atom_64B", "oob_fill": "none|nan"}]: cuTensorMapEncodeTiled's arguments; for an im2col map
 // cuTensorMapEncodeIm2col's: "pixel_box_lower_corner", "pixel_box_upper_corner", "channels_per_pixel",
 // "pixels_per_column" in place of "box_dim" (docs/async-copies.md).
 bool tensor_maps_from_json(const nlohmann::json& list, const std::string& buffer, std::size_t size, Launch& out, std::string& error) {

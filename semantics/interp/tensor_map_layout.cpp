@@ -29,7 +29,7 @@ const TensorDataType* data_type(std::string_view name) {
 }
 
 // Layout offsets (docs/async-copies.md). Bytes 103-119 hold the im2col fields (5.5.4.1).
-enum : std::size_t { kMode = 103, kChannels = 104, kPixels = 106, kLower = 108, kUpper = 114 };
+enum : std::size_t { kMode = 103, kChannels = 104, kPixels = 106, kLower = 108, kUpper = 114, kAtomicity = 120 };
 
 template <class T> void put(std::array<std::uint8_t, 128>& b, std::size_t at, T v) { std::memcpy(b.data() + at, &v, sizeof v); }
 template <class T> T get(const std::uint8_t* b, std::size_t at) {
@@ -73,6 +73,9 @@ constexpr const char* kInterleaveOpen =
     "5.5.6 names NC/8DHWC8 and NC/16HWC16 and groups C in 16- or 32-byte slices, but not which map dimension or "
     "coordinate indexes the slice and the channel in it, nor where a box lands in shared memory (Figures 23-24 only; "
     "its \"8 byte interleave ... 16 bytes\" also disagrees with Table 33's 16B/32B)";
+constexpr const char* kFlip8BOpen =
+    "5.5.7 says the 8-byte halves of each 16-byte unit flip \"at every alternate shared memory line\" without saying "
+    "which lines (Figure 36, an image)";
 
 }  // namespace
 
@@ -101,7 +104,8 @@ std::optional<TensorMapFields> decode_tensor_map(const std::uint8_t* b) {
   m.oob_nan = get<std::uint8_t>(b, 7) != 0;
   m.address = get<std::uint64_t>(b, 8);
   m.im2col = get<std::uint8_t>(b, kMode) == 1;
-  if (m.rank < 1 || m.rank > 5 || m.swizzle > kSwizzle96B || (m.im2col && m.rank < 3)) return std::nullopt;
+  m.atomicity = get<std::uint8_t>(b, kAtomicity);
+  if (m.rank < 1 || m.rank > 5 || m.swizzle > kSwizzle96B || m.atomicity > kAtomicity64B || (m.im2col && m.rank < 3)) return std::nullopt;
   for (unsigned i = 0; i < m.rank; ++i) {
     m.dim[i] = get<std::uint64_t>(b, 16 + 8 * i);
     m.stride[i] = i == 0 ? m.type->bytes : get<std::uint64_t>(b, 56 + 8 * (i - 1));
@@ -123,14 +127,17 @@ std::optional<TensorMapFields> decode_tensor_map(const std::uint8_t* b) {
 // The layout (docs/async-copies.md): magic u32 @0, type u8 @4, rank u8 @5, swizzle u8 @6, oob-nan u8 @7, global
 // address u64 @8, globalDim u64[5] @16, byte strides of dimensions 1..4 u64[4] @56, boxDim u16[5] @88,
 // elementStrides u8[5] @98, mode u8 @103 (0 tiled, 1 im2col), channelsPerPixel u16 @104, pixelsPerColumn u16
-// @106, pixelBoxLowerCorner s16[3] @108, pixelBoxUpperCorner s16[3] @114, zero to byte 127.
+// @106, pixelBoxLowerCorner s16[3] @108, pixelBoxUpperCorner s16[3] @114, swizzle atomicity u8 @120, zero to
+// byte 127.
 std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std::uint64_t address) {
   std::array<std::uint8_t, 128> b{};
   const TensorDataType* t = data_type(m.data_type);
   put<std::uint32_t>(b, 0, kTensorMapMagic);
   put<std::uint8_t>(b, 4, static_cast<std::uint8_t>(t - kDataTypes));
   put<std::uint8_t>(b, 5, static_cast<std::uint8_t>(m.global_dim.size()));
-  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? kSwizzle32B : m.swizzle == "64B" ? kSwizzle64B : m.swizzle == "128B" ? kSwizzle128B : kSwizzleNone);
+  const bool atom = m.swizzle == "128B_atom_32B" || m.swizzle == "128B_atom_64B";
+  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? kSwizzle32B : m.swizzle == "64B" ? kSwizzle64B : m.swizzle == "128B" || atom ? kSwizzle128B : kSwizzleNone);
+  put<std::uint8_t>(b, kAtomicity, m.swizzle == "128B_atom_32B" ? kAtomicity32B : m.swizzle == "128B_atom_64B" ? kAtomicity64B : kAtomicity16B);
   put<std::uint8_t>(b, 7, m.oob_fill == "nan");
   put<std::uint64_t>(b, 8, address);
   for (std::size_t i = 0; i < m.global_dim.size(); ++i) {
@@ -193,9 +200,9 @@ std::string replace_tensor_map_field(std::uint8_t* b, std::string_view field, un
     if (value == 1 || value == 2) return std::string("interleave_layout ") + (value == 1 ? "1 (16B interleave)" : "2 (32B interleave)") + " is not modelled: " + kInterleaveOpen;
     if (value != 0) return "interleave_layout must be 0 to 2 (Table 33)";
   } else if (field == "swizzle_atomicity" || field == "swizzle_atomicsity") {
-    static constexpr const char* kAtomicity[] = {"", "1 (32B atomicity)", "2 (32B atomicity with 8B flip)", "3 (64B atomicity)"};
-    if (value >= 1 && value <= 3) return std::string(field) + " " + kAtomicity[value] + " is not modelled (ISA 5.5.7 states the 128B sub-modes by example tables only)";
-    if (value != 0) return std::string(field) + " must be 0 to 3 (Table 33)";
+    if (value == kAtomicity32BFlip8B) return std::string(field) + " 2 (32B atomicity with 8B flip) is not modelled: " + kFlip8BOpen;
+    if (value > kAtomicity64B) return std::string(field) + " must be 0 to 3 (Table 33)";
+    set(kAtomicity, static_cast<std::uint8_t>(value));  // only with the 128B mode (Table 14): the copy checks
   } else {
     return "unknown field ." + std::string(field);
   }
@@ -217,8 +224,9 @@ std::string tensor_map_error(const Launch::TensorMap& m) {
   if (t->values > 1 && (m.global_dim[0] % t->values || m.box_dim[0] % t->values))
     return "global_dim[0] and box_dim[0] of a " + m.data_type + " tensor must be multiples of " + std::to_string(t->values) +
            " (they count 4-bit values; ISA 5.5.1.1 copies whole 64-bit containers)";
-  if (m.swizzle != "none" && m.swizzle != "32B" && m.swizzle != "64B" && m.swizzle != "128B")
-    return "swizzle '" + m.swizzle + "' is not modelled (none, 32B, 64B, 128B: the patterns ISA 5.5.7 states)";
+  if (m.swizzle == "128B_atom_32B_flip_8B") return "swizzle '128B_atom_32B_flip_8B' is not modelled: " + std::string(kFlip8BOpen);
+  if (m.swizzle != "none" && m.swizzle != "32B" && m.swizzle != "64B" && m.swizzle != "128B" && m.swizzle != "128B_atom_32B" && m.swizzle != "128B_atom_64B")
+    return "swizzle '" + m.swizzle + "' is none of none, 32B, 64B, 128B, 128B_atom_32B, 128B_atom_64B (the patterns ISA 5.5.7 states; 128B_atom_32B_flip_8B is not modelled)";
   if (m.oob_fill != "none" && m.oob_fill != "nan") return "oob_fill must be none or nan";
   if (m.oob_fill == "nan" && !t->is_float) return "oob_fill nan needs a floating-point data_type (cuTensorMapEncodeTiled)";
   if (m.global_offset % 16) return "the global address must be 16-byte aligned (cuTensorMapEncodeTiled)";
@@ -236,7 +244,7 @@ std::string tensor_map_error(const Launch::TensorMap& m) {
     return "box_dim[0] * element size must be a multiple of 16 bytes";
   }
   if (m.element_strides[0] != 1) return "element_strides[0] must be 1 without interleave (ISA 5.5.3.2)";
-  const unsigned span = m.swizzle == "32B" ? 32 : m.swizzle == "64B" ? 64 : m.swizzle == "128B" ? 128 : 0;
+  const unsigned span = m.swizzle == "32B" ? 32 : m.swizzle == "64B" ? 64 : m.swizzle.rfind("128B", 0) == 0 ? 128 : 0;
   if (span && inner > span) return "the box's inner dimension (" + std::to_string(inner) + " bytes) exceeds the swizzle span of " + m.swizzle;
   return "";
 }

@@ -19,7 +19,8 @@ namespace {
 // 16U4_ALIGN16B, 16U6_ALIGN16B; the padded two are refused with their reason, docs/async-copies.md).
 const char* const kDataTypes[] = {"u8",  "u16",     "u32",  "s32",      "u64",   "s64",       "f16",      "f32",
                                   "f64", "bf16",    "f32_ftz", "tf32", "tf32_ftz", "b4x16", "b4x16_p64", "b6x16_p32"};
-const char* const kSwizzles[] = {"none", "32B", "64B", "128B"};
+// CUtensorMapSwizzle's values 0-6 (cuda.h), as launch files name them.
+const char* const kSwizzles[] = {"none", "32B", "64B", "128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"};
 
 // The fields both encoders take alike.
 void set_common_fields(ptx::interp::Launch::TensorMap& m, CUtensorMapDataType type, cuuint32_t rank, const cuuint64_t* globalDim,

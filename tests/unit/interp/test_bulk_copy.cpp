@@ -294,6 +294,87 @@ TEST_CASE("cp.async.bulk.tensor: 32B, 64B and 128B swizzle move 16-byte chunks a
   }
 }
 
+// The 128B mode's 32- and 64-byte atomicity (5.5.7): the tables written out as "shared chunk q of a row holds the
+// box's chunk table[row][q]" in 16-byte chunks, four rows for 32B atomicity (the pattern repeats), two for 64B.
+TEST_CASE("cp.async.bulk.tensor: 128B swizzle with 32- and 64-byte atomicity moves units as 5.5.7's tables") {
+  const std::uint32_t k32[4][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 6, 7, 4, 5}, {4, 5, 6, 7, 0, 1, 2, 3}, {6, 7, 4, 5, 2, 3, 0, 1}};
+  const std::uint32_t k64[2][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {4, 5, 6, 7, 0, 1, 2, 3}};
+  for (const char* name : {"128B_atom_32B", "128B_atom_64B"})
+    for (std::uint32_t off : {0u, 64u, 128u}) {
+      const bool a32 = std::string(name) == "128B_atom_32B";
+      if (!a32 && off == 64) continue;
+      CAPTURE(name);
+      CAPTURE(off);
+      // A 32 x 6 box of u32: 128-byte rows, element e = 32 y + x; the tensor is 32 wide here.
+      Launch l = tile_launch("tile2d_at", 6, name);
+      std::vector<std::uint32_t> a(32 * 6);
+      for (std::uint32_t e = 0; e < a.size(); ++e) a[e] = 7000 + e;
+      l.buffers[2].second = words(a);
+      l.tensor_maps[0].global_dim = {32, 6};
+      l.tensor_maps[0].global_strides = {128};
+      l.tensor_maps[0].box_dim = {32, 6};
+      l.block = {192, 1, 1};
+      l.buffers[0].second.assign(4 * 192, 0);
+      l.params = {buf("out"), buf("tmap"), u32(off), u32(128 * 6)};
+      const RunResult r = run(bulk_module(), l);
+      REQUIRE_MESSAGE(r.ok(), r.problem.message);
+      for (std::uint32_t w = 0; w < 192; ++w) {  // word w of the box's bytes, at shared byte off + 4w
+        const std::uint32_t b = off + 4 * w, row = b / 128, q = (b / 16) % 8;  // rows and chunks of shared memory
+        const std::uint32_t chunk = a32 ? k32[row % 4][q] : k64[row % 2][q];
+        const std::uint32_t src = row * 128 + chunk * 16 + b % 16;  // the shared byte it would hold unswizzled
+        // (a box that starts within a row has units whose partners lie past its end: those bytes hold no element)
+        if (src >= off && src < off + 768) CHECK(word(r, 0, w) == 7000 + (src - off) / 4);
+      }
+    }
+  // 32-byte atomicity "requires 32 byte alignment at shared memory"; 64-byte 64.
+  for (auto [name, off] : {std::pair{"128B_atom_32B", 16u}, std::pair{"128B_atom_64B", 32u}}) {
+    Launch l = tile_launch("tile2d_at", 6, name);
+    l.tensor_maps[0].box_dim = {8, 6};
+    l.params = {buf("out"), buf("tmap"), u32(off), u32(32 * 6)};
+    const RunResult r = run(bulk_module(), l);
+    CHECK(r.problem.kind == Problem::Kind::misaligned);
+  }
+}
+
+// A box of a swizzled map that starts within the pattern's repeat: the rows of 5.5.7's table are rows of shared
+// memory (its address bits 7-9), so the pattern goes on from the row the box starts in (5.5.7: "The value of swizzle
+// base offset is 0 when the dstMem shared memory address is located at the following boundary: 128-Byte swizzle
+// 1024-Byte boundary ..."). CUTLASS 3's Hopper GEMMs place 128B-swizzled tiles so (at 384 bytes past a 1024-byte
+// boundary) and run on the hardware. Expectation: element
+// e = 8 y + x (byte 4e of the box, before swizzling) at shared address B = off + 4e lands at B with its chunk bits
+// 4-6 XORed with its row bits 7-9 (& 1 or 3 for 32B and 64B), written out from the table's rule here.
+TEST_CASE("cp.async.bulk.tensor: a swizzled box that starts within the repeat follows the address's row (ISA 5.5.7)") {
+  for (auto [name, mask] : {std::pair{"32B", 1u}, std::pair{"64B", 3u}, std::pair{"128B", 7u}})
+    for (std::uint32_t off : {0u, 128u, 384u, 896u}) {
+      CAPTURE(name);
+      CAPTURE(off);
+      Launch l = tile_launch("tile2d_at", 6, name);
+      l.params = {buf("out"), buf("tmap"), u32(off), u32(32 * 6)};
+      const RunResult r = run(bulk_module(), l);
+      REQUIRE_MESSAGE(r.ok(), r.problem.message);
+      for (std::uint32_t e = 0; e < 48; ++e) {
+        const std::uint32_t b = off + 4 * e, landed = b ^ (((b >> 7) & mask) << 4);
+        CHECK(word(r, 0, (landed - off) / 4) == 100 * (e / 8) + e % 8);
+      }
+    }
+  // 16 bytes suffice (5.5.3.1), with or without a swizzle: the row a chunk is in is its address's; 8 bytes do not.
+  for (const char* name : {"none", "128B"}) {
+    CAPTURE(name);
+    Launch l = tile_launch("tile2d_at", 6, name);
+    l.params = {buf("out"), buf("tmap"), u32(16), u32(32 * 6)};
+    const RunResult p = run(bulk_module(), l);
+    REQUIRE_MESSAGE(p.ok(), p.problem.message);
+    for (std::uint32_t e = 0; e < 48; ++e) {
+      const std::uint32_t b = 16 + 4 * e, landed = std::string(name) == "none" ? b : b ^ (((b >> 7) & 7) << 4);
+      CHECK(word(p, 0, (landed - 16) / 4) == 100 * (e / 8) + e % 8);
+    }
+    l.params = {buf("out"), buf("tmap"), u32(8), u32(32 * 6)};
+    const RunResult m = run(bulk_module(), l);
+    CHECK(m.problem.kind == Problem::Kind::misaligned);
+    CHECK(m.problem.message.find("not 16-byte aligned") != std::string::npos);
+  }
+}
+
 TEST_CASE("cp.async.bulk.tensor: OOB-NaN fill for a float tensor; elementStrides skip rows (ISA 5.5.3.2-3)") {
   // f32 map of the same bytes, oob_fill nan: an out-of-bound element reads the canonical NaN 0x7fffffff.
   Launch l = tile_launch("tile2d", 4, "none");
@@ -469,9 +550,10 @@ TEST_CASE("tensor maps: bad descriptions are refused; bytes that are no tensor m
   CHECK_FALSE(launch_from_json(j, l, error));
   CHECK(error.find("global_strides must be multiples of 16") != std::string::npos);
   j["buffers"]["tmap"]["tensor_maps"][0]["global_strides"] = {48};
-  j["buffers"]["tmap"]["tensor_maps"][0]["swizzle"] = "128B_atom_32B";
+  j["buffers"]["tmap"]["tensor_maps"][0]["swizzle"] = "128B_atom_32B_flip_8B";
   CHECK_FALSE(launch_from_json(j, l = {}, error));
   CHECK(error.find("is not modelled") != std::string::npos);
+  CHECK(error.find("every alternate shared memory line") != std::string::npos);
   j["buffers"]["tmap"]["tensor_maps"][0]["swizzle"] = "32B";
   j["buffers"]["tmap"]["tensor_maps"][0]["box_dim"] = {16, 4};  // 64 bytes wide: more than the 32B span
   CHECK_FALSE(launch_from_json(j, l = {}, error));
@@ -712,7 +794,7 @@ TEST_CASE("tensormap.replace: 96B swizzle (Table 33 value 4) is the 32B table on
   const auto map = decode_tensor_map(bytes.data());
   REQUIRE(map.has_value());
   CHECK(map->swizzle == 4u);
-  CHECK(swizzle_repeat(map->swizzle) == 256u);
+  CHECK(box_alignment(map->swizzle) == 256u);
   // 5.5.7's 96B example: global rows of 8 chunks of 16 bytes, the first 6 of each packed densely; shared chunk q
   // (8 a row) holds global chunk kShared[q].
   const std::uint32_t kShared[48] = {0,  1,  2,  3,  4,  5,  8,  9,  11, 10, 13, 12, 17, 16, 19, 18, 20, 21, 24, 25, 26, 27, 28, 29,
@@ -737,7 +819,8 @@ TEST_CASE("tensormap.replace: 96B swizzle (Table 33 value 4) is the 32B table on
     CHECK(why.find(v == 1 ? "16B interleave) is not modelled" : "32B interleave) is not modelled") != std::string::npos);
     CHECK(why.find("which map dimension or coordinate indexes the slice") != std::string::npos);
   }
-  CHECK(replace_tensor_map_field(bytes.data(), "swizzle_atomicity", 0, 3).find("64B atomicity) is not modelled") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "swizzle_atomicity", 0, 2).find("8B flip) is not modelled") != std::string::npos);
+  CHECK(replace_tensor_map_field(bytes.data(), "swizzle_atomicity", 0, 4).find("0 to 3") != std::string::npos);
   CHECK(replace_tensor_map_field(bytes.data(), "swizzle_mode", 0, 5).find("0 to 4") != std::string::npos);
   // tensormap.replace's only .mode is .tile: an im2col map is refused.
   Launch::TensorMap i = im2col_launch().tensor_maps[0];
