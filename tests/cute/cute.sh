@@ -7,8 +7,8 @@
 # engine, ISA 8.7.1), whose verdict must be the one tutorials.txt gives: `free`, `race` (wgmma_sm90 and 01_mma_sm100
 # read operands written through the generic proxy without fence.proxy.async, 9.7.15.5.2), or `unknown` with a reason
 # printed (03-05 rely on async-proxy accesses of two CTAs being ordered, which 8.9.5 does not say);
-# docs/race/async-proxy.md argues each. The entries of `how` program are not tutorials but the CUTLASS 3 GEMMs of
-# tests/cute/programs, checked the same way.
+# docs/race/async-proxy.md argues each. The entries of `how` program:NAME are not tutorials but the CUTLASS 3 GEMMs
+# of tests/cute/programs, checked the same way.
 # Each is passed (ran, matched, expected race verdict), failed, or unsupported: nvcc cannot build it, or ptxcheck
 # says which instruction or runtime call it does not implement.
 # Prints one line per tutorial and "N passed, N failed, N unsupported"; exits 1 when any failed, or when fewer

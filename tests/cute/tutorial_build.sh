@@ -11,9 +11,8 @@ tutorial_build_command() {
   [ "${PTX_ONLY:-0}" = 1 ] && target=(-gencode "arch=compute_${arch#sm_},code=compute_${arch#sm_}")
   build=(nvcc "$@" -lineinfo "${target[@]}" -std=c++17 --expt-relaxed-constexpr -I"$CORPUS/cutlass/include"
          -I"$CORPUS/cutlass/tools/util/include" -o "$output")
-  if [[ $how == program ]]; then  # one of tests/cute/programs, not a tutorial: -DPROGRAM_SM100 for sm_100a
-    build+=("$CUTE_DIR/programs/$source")
-    [[ $arch == sm_100a ]] && build+=(-DPROGRAM_SM100)
+  if [[ $how == program:* ]]; then  # one of tests/cute/programs, not a tutorial; program:NAME defines VARIANT_NAME
+    build+=(-DVARIANT_"${how#program:}" "$CUTE_DIR/programs/$source")
   elif [[ $how == gemm:* ]]; then
     local element=${how#gemm:}
     [[ $element == *:TN ]] && build+=(-DHARNESS_TN_ONLY) && element=${element%:TN}

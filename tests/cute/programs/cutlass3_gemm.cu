@@ -1,11 +1,18 @@
 // A CUTLASS 3 GEMM as a library user writes it (NVIDIA CUTLASS, ../shared/corpus/cutlass/include): the mainloop and
-// epilogue from CollectiveBuilder with automatic schedules, run through GemmUniversalAdapter, D = A * B + C checked
-// exactly against a host GEMM (small integer inputs: every sum is exact in f32). Built for sm_90a (Hopper: TMA
-// multicast across a 1x2 cluster, mbarrier pipelines, warp-specialized wgmma) or, with -DPROGRAM_SM100, for sm_100a
-// (Blackwell: 2-SM tcgen05.mma over a 2x1 cluster, Tensor Memory, a TMA epilogue with the 128B swizzle's 32-byte
-// atomicity). Not one of the CuTe tutorials: the kernels CUTLASS builds for users, which tests/cute/cute.sh runs
-// under ptxcheck exec --racecheck.
+// epilogue from CollectiveBuilder, run through GemmUniversalAdapter, D = A * B + C checked exactly against a host
+// GEMM (small integer inputs: every sum is exact in f32). Not one of the CuTe tutorials: the kernels CUTLASS builds
+// for users, which tests/cute/cute.sh runs under ptxcheck exec --racecheck. The variant is a macro
+// (tests/cute/tutorials.txt, `program:NAME` -> -DVARIANT_NAME):
+//   SM90            f16, automatic schedules: TMA multicast of B across a 1x2 cluster, mbarrier pipelines,
+//                   warp-specialized wgmma, the default epilogue
+//   SM100           f16, automatic schedules on sm_100a: 2-SM tcgen05.mma over a 2x1 cluster, Tensor Memory, a TMA
+//                   epilogue with the 128B swizzle's 32-byte atomicity
+//   PINGPONG        f16, two consumer warpgroups taking turns (KernelTmaWarpSpecializedPingpong), TMA epilogue
+//   FP8_STREAMK     e4m3, cooperative schedule with the stream-K tile scheduler (K split across CTAs, partial tiles
+//                   reduced through a workspace), TMA epilogue
+//   BF16_MN_MAJOR   bf16 A column-major and B row-major (MN-major wgmma operands), bf16 C and D
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include "cute/tensor.hpp"
@@ -14,38 +21,92 @@
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "cutlass/gemm/kernel/tile_scheduler.hpp"
 #include "cutlass/util/packed_stride.hpp"
 
 using namespace cute;
 
-#ifdef PROGRAM_SM100
-using Arch = cutlass::arch::Sm100;
-using TileShape = Shape<_256, _128, _64>;  // a 2-SM MMA tile: 128 rows in each CTA of the pair
-using ClusterShape = Shape<_2, _1, _1>;
-constexpr int M = 256, N = 256, K = 128;
+#if defined(VARIANT_SM90)
+#define GEMM_CLUSTER Shape<_1, _2, _1>
+#elif defined(VARIANT_SM100)
+#define GEMM_ARCH cutlass::arch::Sm100
+#define GEMM_TILE Shape<_256, _128, _64>  // a 2-SM MMA tile: 128 rows in each CTA of the pair
+#define GEMM_CLUSTER Shape<_2, _1, _1>
+#elif defined(VARIANT_PINGPONG)
+#define GEMM_TILE Shape<_64, _128, _64>
+#define GEMM_MAINLOOP cutlass::gemm::KernelTmaWarpSpecializedPingpong
+#define GEMM_EPILOGUE cutlass::epilogue::TmaWarpSpecialized
+#elif defined(VARIANT_FP8_STREAMK)
+#define GEMM_AB cutlass::float_e4m3_t
+#define GEMM_TILE Shape<_128, _128, _128>
+#define GEMM_MAINLOOP cutlass::gemm::KernelTmaWarpSpecializedCooperative
+#define GEMM_EPILOGUE cutlass::epilogue::TmaWarpSpecializedCooperative
+#define GEMM_SCHEDULER cutlass::gemm::StreamKScheduler
+#define GEMM_M 128
+#define GEMM_N 128
+#define GEMM_K 512
+#elif defined(VARIANT_BF16_MN_MAJOR)
+#define GEMM_AB cutlass::bfloat16_t
+#define GEMM_C cutlass::bfloat16_t
+#define GEMM_LAYOUT_A cutlass::layout::ColumnMajor
+#define GEMM_LAYOUT_B cutlass::layout::RowMajor
 #else
-using Arch = cutlass::arch::Sm90;
-using TileShape = Shape<_128, _128, _64>;
-using ClusterShape = Shape<_1, _2, _1>;  // B tiles multicast to both CTAs of the cluster
-constexpr int M = 128, N = 256, K = 128;
+#error "name a variant: -DVARIANT_SM90, _SM100, _PINGPONG, _FP8_STREAMK or _BF16_MN_MAJOR"
+#endif
+// What a variant does not name: f16 A and B, f32 C and D, A row-major and B column-major (both K-major), a 128x128x64
+// tile on one CTA, automatic schedules, 256x256x128.
+#ifndef GEMM_ARCH
+#define GEMM_ARCH cutlass::arch::Sm90
+#endif
+#ifndef GEMM_AB
+#define GEMM_AB cutlass::half_t
+#endif
+#ifndef GEMM_C
+#define GEMM_C float
+#endif
+#ifndef GEMM_LAYOUT_A
+#define GEMM_LAYOUT_A cutlass::layout::RowMajor
+#define GEMM_LAYOUT_B cutlass::layout::ColumnMajor
+#endif
+#ifndef GEMM_TILE
+#define GEMM_TILE Shape<_128, _128, _64>
+#endif
+#ifndef GEMM_CLUSTER
+#define GEMM_CLUSTER Shape<_1, _1, _1>
+#endif
+#ifndef GEMM_MAINLOOP
+#define GEMM_MAINLOOP cutlass::gemm::collective::KernelScheduleAuto
+#endif
+#ifndef GEMM_EPILOGUE
+#define GEMM_EPILOGUE cutlass::epilogue::collective::EpilogueScheduleAuto
+#endif
+#ifndef GEMM_SCHEDULER
+#define GEMM_SCHEDULER void
+#endif
+#ifndef GEMM_M
+#define GEMM_M 256
+#define GEMM_N 256
+#define GEMM_K 128
 #endif
 
-using ElementA = cutlass::half_t;  // row-major (K-major)
-using ElementB = cutlass::half_t;  // column-major (K-major)
-using ElementC = float;            // column-major
-using LayoutA = cutlass::layout::RowMajor;
-using LayoutB = cutlass::layout::ColumnMajor;
+using ElementAB = GEMM_AB;
+using ElementC = GEMM_C;
+using LayoutA = GEMM_LAYOUT_A;
+using LayoutB = GEMM_LAYOUT_B;
 using LayoutC = cutlass::layout::ColumnMajor;
-constexpr int kAlignAB = 8, kAlignC = 4;
+constexpr int M = GEMM_M, N = GEMM_N, K = GEMM_K;
+constexpr int kAlignAB = 16 / sizeof(ElementAB), kAlignC = 16 / sizeof(ElementC);
+constexpr bool kRowA = std::is_same_v<LayoutA, cutlass::layout::RowMajor>, kColB = std::is_same_v<LayoutB, cutlass::layout::ColumnMajor>;
 
 using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-    Arch, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape, cutlass::epilogue::collective::EpilogueTileAuto, float,
-    float, ElementC, LayoutC, kAlignC, ElementC, LayoutC, kAlignC, cutlass::epilogue::collective::EpilogueScheduleAuto>::CollectiveOp;
+    GEMM_ARCH, cutlass::arch::OpClassTensorOp, GEMM_TILE, GEMM_CLUSTER, cutlass::epilogue::collective::EpilogueTileAuto, float,
+    float, ElementC, LayoutC, kAlignC, ElementC, LayoutC, kAlignC, GEMM_EPILOGUE>::CollectiveOp;
 using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-    Arch, cutlass::arch::OpClassTensorOp, ElementA, LayoutA, kAlignAB, ElementB, LayoutB, kAlignAB, float, TileShape, ClusterShape,
-    cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
-    cutlass::gemm::collective::KernelScheduleAuto>::CollectiveOp;
-using GemmKernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, CollectiveMainloop, CollectiveEpilogue>;
+    GEMM_ARCH, cutlass::arch::OpClassTensorOp, ElementAB, LayoutA, kAlignAB, ElementAB, LayoutB, kAlignAB, float, GEMM_TILE,
+    GEMM_CLUSTER, cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
+    GEMM_MAINLOOP>::CollectiveOp;
+using GemmKernel =
+    cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, CollectiveMainloop, CollectiveEpilogue, GEMM_SCHEDULER>;
 using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
 
 template <class T>
@@ -57,22 +118,22 @@ T* to_device(const std::vector<T>& host) {
 }
 
 int main() {
-  std::vector<ElementA> A(M * K);
-  std::vector<ElementB> B(K * N);
-  std::vector<float> C(M * N), D(M * N), want(M * N);
-  for (int i = 0; i < M * K; ++i) A[i] = ElementA(float((i * 7) % 5) - 2.f);
-  for (int i = 0; i < K * N; ++i) B[i] = ElementB(float((i * 3) % 7) - 3.f);
-  for (int i = 0; i < M * N; ++i) C[i] = float(i % 3);
+  std::vector<ElementAB> A(M * K), B(K * N);
+  std::vector<ElementC> C(M * N), D(M * N);
+  std::vector<float> want(M * N);
+  for (int i = 0; i < M * K; ++i) A[i] = ElementAB(float((i * 7) % 5) - 2.f);
+  for (int i = 0; i < K * N; ++i) B[i] = ElementAB(float((i * 3) % 7) - 3.f);
+  for (int i = 0; i < M * N; ++i) C[i] = ElementC(float(i % 3));
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       float acc = 0;
-      for (int k = 0; k < K; ++k) acc += float(A[m * K + k]) * float(B[n * K + k]);
-      want[m + n * M] = acc + C[m + n * M];  // alpha = beta = 1
+      for (int k = 0; k < K; ++k) acc += float(A[kRowA ? m * K + k : m + k * M]) * float(B[kColB ? n * K + k : n + k * N]);
+      want[m + n * M] = float(ElementC(acc + float(C[m + n * M])));  // alpha = beta = 1, rounded to D's type
     }
-  ElementA* dA = to_device(A);
-  ElementB* dB = to_device(B);
-  float* dC = to_device(C);
-  float* dD = to_device(D);
+  ElementAB* dA = to_device(A);
+  ElementAB* dB = to_device(B);
+  ElementC* dC = to_device(C);
+  ElementC* dD = to_device(D);
   using Kernel = typename Gemm::GemmKernel;
   auto sA = cutlass::make_cute_packed_stride(typename Kernel::StrideA{}, {M, K, 1});
   auto sB = cutlass::make_cute_packed_stride(typename Kernel::StrideB{}, {N, K, 1});
@@ -95,10 +156,10 @@ int main() {
     std::printf("cutlass3_gemm: FAIL run %d, %s\n", int(run), cudaGetErrorString(sync));
     return 1;
   }
-  cudaMemcpy(D.data(), dD, D.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(D.data(), dD, D.size() * sizeof(ElementC), cudaMemcpyDeviceToHost);
   int wrong = 0;
   for (int i = 0; i < M * N; ++i)
-    if (D[i] != want[i] && wrong++ < 5) std::printf("D[%d] = %g, expected %g\n", i, D[i], want[i]);
+    if (float(D[i]) != want[i] && wrong++ < 5) std::printf("D[%d] = %g, expected %g\n", i, float(D[i]), want[i]);
   std::printf("cutlass3_gemm %dx%dx%d: %s (%d of %d elements wrong)\n", M, N, K, wrong ? "FAIL" : "PASS", wrong, M * N);
   return wrong != 0;
 }
