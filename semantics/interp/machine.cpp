@@ -42,9 +42,9 @@ std::uint32_t ranks_to_lanes(std::uint32_t ranks, std::uint32_t mask) {
     if ((ranks >> k) & 1) lanes |= m & (0u - m);
   return lanes;
 }
-// The instructions whose rendezvous is the warpgroup's (try_warpgroup_sync): wgmma.mma_async (9.7.15.5.2) and
-// setmaxnreg (9.7.19.5).
-bool warpgroup_rendezvous(ir::Opcode op) { return op == ir::Opcode::wgmma_ || op == ir::Opcode::setmaxnreg_; }
+// The instructions whose rendezvous is the warpgroup's (try_warpgroup_sync): wgmma.mma_async (9.7.15.5.2).
+// (setmaxnreg's .sync waits for the warp only, 9.7.19.5: setmaxnreg.cpp.)
+bool warpgroup_rendezvous(ir::Opcode op) { return op == ir::Opcode::wgmma_; }
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 std::uint64_t var_align(const ir::Variable& v) { return variable_alignment(v); }
 }  // namespace
@@ -669,7 +669,7 @@ bool Machine::exec_other(Warp& w, Group& g, const Instruction& ins, const Decode
         return exec_collective(w, g, ins, d, active);
       break;
     case ops::Effect::hint:
-      if (ins.op == Opcode::setmaxnreg_) return exec_collective(w, g, ins, d, active);  // 9.7.19.5: a warpgroup rendezvous
+      if (ins.op == Opcode::setmaxnreg_) return exec_collective(w, g, ins, d, active);  // 9.7.19.5: the warp's .sync
       break;
     default:
       break;
@@ -734,8 +734,7 @@ bool Machine::exec_collective(Warp& w, Group& g, const Instruction& ins, const D
       case Opcode::wgmma_:
         // ISA 9.7.15.5.2: a warpgroup collective; it runs when every live lane of the four warps has arrived (wgmma.cpp).
       case Opcode::setmaxnreg_:
-        // ISA 9.7.19.5 .sync.aligned: all threads of the warpgroup execute the same setmaxnreg; it changes only the
-        // warp's register allocation, which the interpreter does not model, so the rendezvous is its whole effect.
+        // ISA 9.7.19.5 .sync: the thread waits for every thread of its warp (setmaxnreg.cpp checks the warpgroup).
         t.sync_mask = live;
         break;
       case Opcode::tcgen05_:
@@ -792,7 +791,10 @@ void Machine::thread_exit(Thread& t) {
   if (t.status == Status::exited) return;
   t.status = Status::exited;
   cta_->exited++;
-  if (cta_->exited == cta_->threads.size()) tcgen05_tick();  // before the CTA's threads go
+  if (cta_->exited == cta_->threads.size()) {  // before the CTA's threads go
+    tcgen05_tick();
+    check_setmaxnreg_at_exit();
+  }
   if (cta_->exited == cta_->threads.size() && !cta_->tmem_allocations.empty())  // ISA 9.7.16.7.1
     fail(Problem::Kind::illegal, "the CTA exits with Tensor Memory still allocated (" + std::to_string(cta_->tmem_allocations.begin()->second) +
          " columns at column " + std::to_string(cta_->tmem_allocations.begin()->first) + "): tcgen05.dealloc must free every allocation before the kernel exits (ISA 9.7.16.7.1)", {&t});
@@ -907,8 +909,8 @@ void Machine::try_warp_sync(Warp& w) {
 
 // The warpgroup rendezvous (9.7.15.1: four contiguous warps). wgmma.mma_async is a warpgroup operation: its product
 // starts when all four warps have issued it, so no warp runs past it (and on to overwrite its shared-memory operands)
-// before the others have arrived, as on the hardware. setmaxnreg.sync.aligned (9.7.19.5) must be executed by all
-// warps of the warpgroup. Lanes that exited do not count; every other lane must wait at the same instruction.
+// before the others have arrived, as on the hardware. Lanes that exited do not count; every other lane must wait at
+// the same instruction.
 bool Machine::try_warpgroup_sync(Warp& w) {
   const std::size_t first = static_cast<std::size_t>(&w - cta_->warps.data()) / 4 * 4, last = std::min(first + 4, cta_->warps.size());
   const Instruction* ins = nullptr;
@@ -1018,6 +1020,7 @@ void Machine::complete_warp_sync(Warp& w, std::uint32_t group, const Instruction
     case Opcode::mma_: warp_mma(w, group, ins); break;
     case Opcode::wgmma_: warp_wgmma(w, group, ins); break;
     case Opcode::tcgen05_: warp_tcgen05(w, group, ins); break;
+    case Opcode::setmaxnreg_: record_setmaxnreg(w, ins); break;
     default:
       break;  // bar.warp.sync: only the rendezvous
   }

@@ -86,7 +86,11 @@ struct Warp {
   std::uint32_t syncing = 0;         // lanes waiting at a warp rendezvous
   std::uint32_t yielded = 0;         // lanes that took a backward branch while the warp was diverged
   bool diverged = false;             // the group being run is not every running lane of the warp
+  // The setmaxnreg operations the warp has executed, in order: the count, | kSetmaxnregInc for .inc (9.7.19.5: the
+  // warps of a warpgroup must execute the same ones; check_setmaxnreg).
+  std::vector<std::uint32_t> setmaxnreg_ops;
 };
+inline constexpr std::uint32_t kSetmaxnregInc = 1u << 16;
 
 // A converged group (step_warp): the lanes of one warp at the same (depth, function, pc), with their threads
 // and register files looked up once. It lasts until an instruction ends it, and every instruction that pushes or
@@ -497,7 +501,9 @@ class Machine {
   void tcgen05_shift(Thread& t, const Instruction& ins);  // tcgen05_shift.cpp
   bool tcgen05_collector(Thread& t, const Instruction& ins, const std::vector<double>& B);  // tcgen05_ws.cpp
   void tcgen05_ld_st(Warp& w, std::uint32_t group, const Instruction& ins);
-  bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async or setmaxnreg every live lane of w's warpgroup has reached
+  bool try_warpgroup_sync(Warp& w);  // runs a wgmma.mma_async every live lane of w's warpgroup has reached
+  void record_setmaxnreg(Warp& w, const Instruction& ins);  // setmaxnreg.cpp
+  void check_setmaxnreg_at_exit();
   std::vector<ThreadRef> wgmma_issuers_;  // the threads of the warpgroup whose wgmma.mma_async runs (observer)
   void do_call(Thread& t, const Instruction& ins);
   std::vector<CV> operand_elements(Thread& t, const Operand& a, const ir::Type& type);
