@@ -26,6 +26,7 @@ std::pair<unsigned, unsigned> shape_nk(const Instruction& ins) {
 
 // A .b1 form (9.7.15.5.2: wgmma.mma_async .m64nNk256 .s32.b1.b1.and.popc). .b1 is no IR type: it stays a word.
 bool single_bit(const Instruction& ins) { return ins.q.has_word("b1"); }
+// Whether A is given in registers (a vector operand) rather than by a shared-memory descriptor.
 bool a_in_registers(const Instruction& ins) { return ins.operands.size() > 1 && ins.operands[1].kind == Operand::Kind::Vector; }
 
 // The .b1 forms warp_wgmma runs: A and B from shared-memory descriptors (9.7.15.5.1.10's canonical layouts with
@@ -76,7 +77,7 @@ bool wgmma_sparse_supported(const Instruction& ins) {
   const auto& o = ins.operands;
   auto fp8 = [](ST t) { return t == ST::e4m3 || t == ST::e5m2; };
   auto int8 = [](ST t) { return t == ST::s8 || t == ST::u8; };
-  const bool reg_a = o.size() > 1 && o[1].kind == Operand::Kind::Vector;
+  const bool reg_a = a_in_registers(ins);
   std::size_t operands = 0;
   unsigned shape_k = 64;
   if ((a == ST::f16 && b == ST::f16 && (d == ST::f16 || d == ST::f32)) || (a == ST::bf16 && b == ST::bf16 && d == ST::f32))
@@ -97,7 +98,7 @@ std::string wgmma_unsupported_reason(const Instruction& ins) {
            "(ISA 9.7.15.5.1.5); A from a shared-memory descriptor runs";
   if (!ins.q.has_word("mma_async") || !ins.q.has_word("sp") || ins.q.types.size() != 3) return "";
   const ST a = ins.q.types[1].scalar;
-  const bool reg_a = ins.operands.size() > 1 && ins.operands[1].kind == Operand::Kind::Vector;
+  const bool reg_a = a_in_registers(ins);
   if (a == ST::tf32)
     return "wgmma.mma_async.sp .tf32 is not modelled: A's register fragment (Figure 177) is an image in the text and its metadata layout "
            "(Figure 178) is garbled (ISA 9.7.15.6.2.2)";
@@ -120,7 +121,7 @@ bool wgmma_supported(const Instruction& ins) {
   const ST d = ins.q.types[0].scalar, a = ins.q.types[1].scalar, b = ins.q.types[2].scalar;
   const auto& o = ins.operands;
   if (!ir::wgmma_n_listed(n, d == ST::s32) || o.empty() || o[0].kind != Operand::Kind::Vector) return false;
-  const bool reg_a = o.size() > 1 && o[1].kind == Operand::Kind::Vector;
+  const bool reg_a = a_in_registers(ins);
   if (reg_a && o[1].elements.size() != 4) return false;
   auto fp8 = [](ST t) { return t == ST::e4m3 || t == ST::e5m2; };
   auto int8 = [](ST t) { return t == ST::s8 || t == ST::u8; };
