@@ -19,6 +19,7 @@
 #include "cutlass/conv/kernel/conv_universal.hpp"
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "run_cutlass.cuh"
 
 using namespace cute;
 
@@ -47,13 +48,6 @@ using ProblemShape = cutlass::conv::ConvProblemShape<kOp, CollectiveMainloop::Di
 using ConvKernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>;
 using Conv = cutlass::conv::device::ConvUniversalAdapter<ConvKernel>;
 
-template <class T>
-T* dev(const std::vector<T>& h) {
-  T* p = nullptr;
-  cudaMalloc(&p, h.size() * sizeof(T));
-  cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return p;
-}
 int main() {
   // NHWC activation 1 x 10 x 10 x 64, filters 128 x 3 x 3 x 64, padding 1, stride 1: output 1 x 10 x 10 x 128
   const int N = 1, H = 10, W = 10, C = 64, K = 128, R = 3, S = 3, P = 10, Q = 10;
@@ -74,10 +68,10 @@ int main() {
           }
         want[(p * Q + q) * K + k] = acc + src[(p * Q + q) * K + k];
       }
-  auto dA = dev(act);
-  auto dB = dev(flt);
-  auto dC = dev(src);
-  auto dD = dev(out);
+  auto dA = to_device(act);
+  auto dB = to_device(flt);
+  auto dC = to_device(src);
+  auto dD = to_device(out);
   ProblemShape shape(cutlass::conv::Mode::kCrossCorrelation, {N, H, W, C}, {K, R, S, C}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
   using StrideC = typename ConvKernel::StrideC;
   using StrideD = typename ConvKernel::StrideD;
@@ -86,23 +80,7 @@ int main() {
   cute::get<0>(sC) = cute::make_tuple(int64_t(K), int64_t(Q * K), int64_t(P * Q * K));  // (q, p, n) of NPQK, packed
   cute::get<0>(sD) = cute::get<0>(sC);
   typename Conv::Arguments args{shape, {dA, dB}, {{1.f, 1.f}, dC, sC, dD, sD}};
-  Conv conv;
-  if (conv.can_implement(args) != cutlass::Status::kSuccess) {
-    std::printf("FAIL can_implement\n");
-    return 1;
-  }
-  void* ws = nullptr;
-  if (size_t b = Conv::get_workspace_size(args)) cudaMalloc(&ws, b);
-  if (conv.initialize(args, ws) != cutlass::Status::kSuccess) {
-    std::printf("FAIL initialize\n");
-    return 1;
-  }
-  auto st = conv.run();
-  auto e = cudaDeviceSynchronize();
-  if (st != cutlass::Status::kSuccess || e != cudaSuccess) {
-    std::printf("FAIL run %d %s\n", int(st), cudaGetErrorString(e));
-    return 1;
-  }
+  if (!run_operator<Conv>(args, "cutlass3_conv_fprop")) return 1;
   cudaMemcpy(out.data(), dD, out.size() * 4, cudaMemcpyDeviceToHost);
   int wrong = 0;
   for (size_t i = 0; i < out.size(); ++i)

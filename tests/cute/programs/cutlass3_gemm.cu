@@ -23,6 +23,7 @@
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 #include "cutlass/gemm/kernel/tile_scheduler.hpp"
 #include "cutlass/util/packed_stride.hpp"
+#include "run_cutlass.cuh"
 
 using namespace cute;
 
@@ -109,14 +110,6 @@ using GemmKernel =
     cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, CollectiveMainloop, CollectiveEpilogue, GEMM_SCHEDULER>;
 using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
 
-template <class T>
-T* to_device(const std::vector<T>& host) {
-  T* p = nullptr;
-  cudaMalloc(&p, host.size() * sizeof(T));
-  cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return p;
-}
-
 int main() {
   std::vector<ElementAB> A(M * K), B(K * N);
   std::vector<ElementC> C(M * N), D(M * N);
@@ -143,19 +136,7 @@ int main() {
   hw.device_id = 0;
   hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(0);
   typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1}, {dA, sA, dB, sB}, {{1.f, 1.f}, dC, sC, dD, sD}, hw};
-  Gemm gemm;
-  void* workspace = nullptr;
-  if (const size_t bytes = Gemm::get_workspace_size(args)) cudaMalloc(&workspace, bytes);
-  if (gemm.can_implement(args) != cutlass::Status::kSuccess || gemm.initialize(args, workspace) != cutlass::Status::kSuccess) {
-    std::printf("cutlass3_gemm: FAIL to set up the GEMM\n");
-    return 1;
-  }
-  const cutlass::Status run = gemm.run();
-  const cudaError_t sync = cudaDeviceSynchronize();
-  if (run != cutlass::Status::kSuccess || sync != cudaSuccess) {
-    std::printf("cutlass3_gemm: FAIL run %d, %s\n", int(run), cudaGetErrorString(sync));
-    return 1;
-  }
+  if (!run_operator<Gemm>(args, "cutlass3_gemm")) return 1;
   cudaMemcpy(D.data(), dD, D.size() * sizeof(ElementC), cudaMemcpyDeviceToHost);
   int wrong = 0;
   for (int i = 0; i < M * N; ++i)

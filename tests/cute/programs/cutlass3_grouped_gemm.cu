@@ -15,6 +15,7 @@
 #include "cutlass/gemm/group_array_problem_shape.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 #include "cutlass/util/packed_stride.hpp"
+#include "run_cutlass.cuh"
 
 using namespace cute;
 
@@ -53,13 +54,6 @@ using StrideA = typename Gemm::GemmKernel::InternalStrideA;
 using StrideB = typename Gemm::GemmKernel::InternalStrideB;
 using StrideC = typename Gemm::GemmKernel::InternalStrideC;
 using StrideD = typename Gemm::GemmKernel::InternalStrideD;
-template <class T>
-T* dev(const std::vector<T>& h) {
-  T* p = nullptr;
-  cudaMalloc(&p, h.size() * sizeof(T));
-  cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return p;
-}
 int main() {
   const int G = 3;
   const int dims[G][3] = {{128, 128, 64}, {256, 128, 128}, {128, 256, 192}};
@@ -90,25 +84,25 @@ int main() {
         for (int k = 0; k < K; ++k) a += float(A[m * K + k]) * float(B[n * K + k]);
         want[g][m + n * M] = a + C[m + n * M];
       }
-    pA.push_back(dev(A));
-    pB.push_back(dev(B));
-    pC.push_back(dev(C));
-    outs.push_back(dev(D));
+    pA.push_back(to_device(A));
+    pB.push_back(to_device(B));
+    pC.push_back(to_device(C));
+    outs.push_back(to_device(D));
     pD.push_back(outs.back());
     sA.push_back(cutlass::make_cute_packed_stride(StrideA{}, {M, K, 1}));
     sB.push_back(cutlass::make_cute_packed_stride(StrideB{}, {N, K, 1}));
     sC.push_back(cutlass::make_cute_packed_stride(StrideC{}, {M, N, 1}));
     sD.push_back(cutlass::make_cute_packed_stride(StrideD{}, {M, N, 1}));
   }
-  auto d_shapes = dev(shapes);
-  auto dpA = dev(pA);
-  auto dpB = dev(pB);
-  auto dpC = dev(pC);
-  auto dpD = dev(pD);
-  auto dsA = dev(sA);
-  auto dsB = dev(sB);
-  auto dsC = dev(sC);
-  auto dsD = dev(sD);
+  auto d_shapes = to_device(shapes);
+  auto dpA = to_device(pA);
+  auto dpB = to_device(pB);
+  auto dpC = to_device(pC);
+  auto dpD = to_device(pD);
+  auto dsA = to_device(sA);
+  auto dsB = to_device(sB);
+  auto dsC = to_device(sC);
+  auto dsD = to_device(sD);
   cutlass::KernelHardwareInfo hw;
   hw.device_id = 0;
   hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(0);
@@ -119,23 +113,7 @@ int main() {
                                 hw};
   args.epilogue.thread.alpha = 1.f;
   args.epilogue.thread.beta = 1.f;
-  Gemm gemm;
-  void* ws = nullptr;
-  if (size_t b = Gemm::get_workspace_size(args)) cudaMalloc(&ws, b);
-  if (gemm.can_implement(args) != cutlass::Status::kSuccess) {
-    std::printf("FAIL can_implement\n");
-    return 1;
-  }
-  if (gemm.initialize(args, ws) != cutlass::Status::kSuccess) {
-    std::printf("FAIL initialize\n");
-    return 1;
-  }
-  auto st = gemm.run();
-  auto e = cudaDeviceSynchronize();
-  if (st != cutlass::Status::kSuccess || e != cudaSuccess) {
-    std::printf("FAIL run %d %s\n", int(st), cudaGetErrorString(e));
-    return 1;
-  }
+  if (!run_operator<Gemm>(args, "cutlass3_grouped_gemm")) return 1;
   int wrong = 0;
   for (int g = 0; g < G; ++g) {
     std::vector<float> D(want[g].size());
