@@ -358,7 +358,7 @@ bool instruction_supported(const Instruction& ins) {
   switch (ops::effect_of(ins.op)) {
     case ops::Effect::value:  // mov of vectors (value_form: the engine's storage)
     case ops::Effect::memory: case ops::Effect::fence: case ops::Effect::hint:
-    case ops::Effect::warp: case ops::Effect::barrier:  // machine.cpp; setmaxnreg (a hint) too, a warpgroup rendezvous
+    case ops::Effect::warp: case ops::Effect::barrier:  // machine.cpp; setmaxnreg (a hint) too, the warp's rendezvous
     case ops::Effect::control:  // machine.cpp; brx's list resolved by the builder
     case ops::Effect::stack:    // 9.7.17 (stack.cpp)
     case ops::Effect::address:  // cvta, isspacep (exec.cpp), mapa, getctarank (cluster.cpp)

@@ -31,7 +31,7 @@ enum class Effect : std::uint8_t {
   matrix,        // mma, wmma, ldmatrix, stmatrix, movmatrix, wgmma, tcgen05 (9.7.14-16)
   stack,         // alloca, stacksave, stackrestore (9.7.17)
   hint,          // no effect on memory or other values: nanosleep, prefetch(u), applypriority, discard, pmevent, brkpt,
-                 // griddepcontrol, setmaxnreg (register allocation, a warpgroup rendezvous), createpolicy (an opaque
+                 // griddepcontrol, setmaxnreg (register allocation; the warp waits for its lanes), createpolicy (an opaque
                  // cache-policy value)
 };
 
