@@ -6,6 +6,7 @@
 
 #include "semantics/domain/concrete.hpp"
 #include "semantics/ir/ir.hpp"
+#include "semantics/ir/wmma_form.hpp"
 #include "semantics/ops/minifloat.hpp"
 
 #include <cmath>
@@ -24,9 +25,10 @@ inline unsigned matrix_elem_bytes(ir::ScalarType t) {
 }
 
 // The value of one A/B element of type t (bits in the low bits), exactly, as a double; integers as themselves
-// (.s4/.u4 only in mma.sync).
+// (.s4/.u4 only in mma.sync); a .b1 element (wmma, mma, wgmma; it stands as ir::kWmmaB1) as its bit.
 inline double matrix_element_value(ir::ScalarType t, std::uint32_t b) {
   using ST = ir::ScalarType;
+  if (t == ir::kWmmaB1) return b & 1;
   switch (t) {
     case ST::f16: return domain::fp_to_double(domain::FpFormat::f16, b & 0xffff);
     case ST::bf16: return domain::fp_to_double(domain::FpFormat::bf16, b & 0xffff);
@@ -110,6 +112,14 @@ struct MatrixDescriptor {
     return m;
   }
 };
+
+// One k-term of an integer MMA's sum (wmma, mma.sync): the product of the two elements, or for the .b1 forms
+// (9.7.14.4.5, 9.7.14.5.14: "the XOR, AND respectively of a k-bit row of A with a k-bit column of B, then counts the
+// number of set bits") the XOR or AND of the two bits, whose sum over k is that count.
+enum class BitOp { none, xor_, and_ };
+inline std::int64_t integer_mma_term(BitOp op, std::int64_t x, std::int64_t y) {
+  return op == BitOp::none ? x * y : op == BitOp::and_ ? (x & y) : (x ^ y);
+}
 
 // A floating-point accumulation rounded once: `acc` (exact products summed in f64) to an f32 or f16 result's bits,
 // to nearest even; NaN as the canonical 0x7fffffff / 0x7fff (docs/tensor-cores.md).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "semantics/domain/concrete.hpp"
+#include "semantics/interp/matrix_operand.hpp"
 #include "semantics/ir/ir.hpp"
 #include "semantics/ir/wmma_form.hpp"
 
@@ -37,7 +38,7 @@ struct MmaForm {
   bool a_col = false, b_row = false;  // m8n8k4 .f16: .alayout .col, .blayout .row
   bool satfinite = false;
   domain::Rnd rnd = domain::Rnd::rn;  // .f64 only
-  enum class BitOp { none, xor_, and_ } bit_op = BitOp::none;  // .b1: .xor.popc / .and.popc
+  BitOp bit_op = BitOp::none;  // .b1: .xor.popc / .and.popc
 
   unsigned bits(ST t) const {
     if (is_f6f4(t)) return 8;  // the container

@@ -31,7 +31,7 @@ std::optional<MmaForm> mma_form(const Instruction& ins) {
   f.quad = f.m == 8 && f.k == 4 && f.a == ST::f16;  // the only form with .alayout.blayout other than .row.col
   if (f.quad) f.a_col = !s->a_row, f.b_row = s->b_row;
   if (s->rounding) f.rnd = ops::rounding_mode(*s->rounding);
-  if (!s->bit_op.empty()) f.bit_op = s->bit_op == "and" ? MmaForm::BitOp::and_ : MmaForm::BitOp::xor_;
+  if (!s->bit_op.empty()) f.bit_op = s->bit_op == "and" ? BitOp::and_ : BitOp::xor_;
   return f;
 }
 
@@ -71,9 +71,7 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
       const std::uint64_t word = read(t, operand_reg(op, r), bits == 64 ? 64 : 32).u64();
       for (unsigned j = 0; j < per; ++j) {
         const std::uint64_t e = bits >= 32 ? word : (word >> (bits * j)) & ((1u << bits) - 1);
-        place(r * per + j, bits == 64 ? domain::bits_to_f64(e)
-                           : bits == 1 ? static_cast<double>(e)  // a .b1 element: its bit
-                                       : matrix_element_value(type, static_cast<std::uint32_t>(e)));
+        place(r * per + j, bits == 64 ? domain::bits_to_f64(e) : matrix_element_value(type, static_cast<std::uint32_t>(e)));
       }
     }
   };
@@ -96,10 +94,7 @@ void Machine::warp_mma(Warp& w, std::uint32_t group, const Instruction& ins) {
     auto b = [&](unsigned k) { return B[(q * K + k) * N + col]; };
     if (f.d == ST::s32) {
       std::int64_t acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(c));
-      for (unsigned k = 0; k < K; ++k) {
-        const auto x = static_cast<std::int64_t>(a(k)), y = static_cast<std::int64_t>(b(k));
-        acc += f.bit_op == MmaForm::BitOp::none ? x * y : f.bit_op == MmaForm::BitOp::and_ ? (x & y) : (x ^ y);
-      }
+      for (unsigned k = 0; k < K; ++k) acc += integer_mma_term(f.bit_op, static_cast<std::int64_t>(a(k)), static_cast<std::int64_t>(b(k)));
       if (f.satfinite) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
       return static_cast<std::uint32_t>(acc);
     }

@@ -209,8 +209,7 @@ void Machine::warp_wgmma(Warp& w, std::uint32_t group, const Instruction& ins) {
     return b1 ? (bits >> (k % 8)) & 1 : bits;
   };
   auto load = [&](const MatrixDescriptor& desc, unsigned mn, unsigned k, bool mn_major, ST type) {
-    const std::uint32_t bits = load_bits(desc, mn, k, mn_major);
-    return b1 ? static_cast<double>(bits) : matrix_element_value(type, bits);
+    return matrix_element_value(type, load_bits(desc, mn, k, mn_major));
   };
   const MatrixDescriptor db = MatrixDescriptor::wgmma(bdesc);
   for (unsigned k = 0; k < K; ++k)

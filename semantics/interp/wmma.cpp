@@ -142,7 +142,7 @@ void wmma_mma(Machine& m, Warp& w, std::uint32_t group, const Instruction& ins, 
     }
   };
   auto value = [](ST t, std::uint64_t e) {
-    return t == ST::f64 ? domain::bits_to_f64(e) : t == kB1 ? static_cast<double>(e) : matrix_element_value(t, static_cast<std::uint32_t>(e));
+    return t == ST::f64 ? domain::bits_to_f64(e) : matrix_element_value(t, static_cast<std::uint32_t>(e));
   };
   for (std::uint32_t mask = group; mask; mask &= mask - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(mask));
@@ -158,10 +158,8 @@ void wmma_mma(Machine& m, Warp& w, std::uint32_t group, const Instruction& ins, 
     auto b = [&](unsigned k) { return B[k * N + col]; };
     if (f.d == ST::s32) {
       std::int64_t acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(c));
-      for (unsigned k = 0; k < K; ++k) {
-        const auto x = static_cast<std::int64_t>(a(k)), y = static_cast<std::int64_t>(b(k));
-        acc += f.a != kB1 ? x * y : f.popc_and ? (x & y) : (x ^ y);
-      }
+      const BitOp op = f.a != kB1 ? BitOp::none : f.popc_and ? BitOp::and_ : BitOp::xor_;
+      for (unsigned k = 0; k < K; ++k) acc += integer_mma_term(op, static_cast<std::int64_t>(a(k)), static_cast<std::int64_t>(b(k)));
       if (f.satfinite) acc = std::clamp<std::int64_t>(acc, INT32_MIN, INT32_MAX);
       return static_cast<std::uint32_t>(acc);
     }
