@@ -193,6 +193,8 @@ RunResult run(const ir::Module& module, const Launch& launch, const Options& opt
 // Why a tensor map description breaks cuTensorMapEncodeTiled's requirements or is not modelled (empty when
 // it is fine; bulk_copy.cpp). Buffer names are checked by the caller.
 std::string tensor_map_error(const Launch::TensorMap& m);
+// The launch file's name of CUtensorMapSwizzle value `value` (cuda.h, 0-6: "none" ... "128B_atom_64B"), or nullptr.
+const char* tensor_map_swizzle_name(unsigned value);
 // The 128 bytes of tensor map `m` over the tensor at device address `address`, in the interpreter's layout
 // (bulk_copy.cpp, docs/async-copies.md): what the launch JSON's "tensor_maps" and ptxcheck exec's
 // cuTensorMapEncodeTiled write. `m` must pass tensor_map_error.

@@ -73,6 +73,25 @@ constexpr const char* kInterleaveOpen =
     "5.5.6 names NC/8DHWC8 and NC/16HWC16 and groups C in 16- or 32-byte slices, but not which map dimension or "
     "coordinate indexes the slice and the channel in it, nor where a box lands in shared memory (Figures 23-24 only; "
     "its \"8 byte interleave ... 16 bytes\" also disagrees with Table 33's 16B/32B)";
+// The launch file's swizzle names, in the order of CUtensorMapSwizzle's values 0-6 (cuda.h), with the mode and
+// atomicity each encodes (Table 33's numbering) and the span a box's inner dimension must fit in (cuda.h: "<= 32",
+// "<= 64", "<= 128" for every 128B one).
+struct SwizzleName {
+  const char* name;
+  unsigned mode, atomicity, span;
+};
+constexpr SwizzleName kSwizzleNames[] = {{"none", kSwizzleNone, kAtomicity16B, 0},
+                                         {"32B", kSwizzle32B, kAtomicity16B, 32},
+                                         {"64B", kSwizzle64B, kAtomicity16B, 64},
+                                         {"128B", kSwizzle128B, kAtomicity16B, 128},
+                                         {"128B_atom_32B", kSwizzle128B, kAtomicity32B, 128},
+                                         {"128B_atom_32B_flip_8B", kSwizzle128B, kAtomicity32BFlip8B, 128},
+                                         {"128B_atom_64B", kSwizzle128B, kAtomicity64B, 128}};
+const SwizzleName* swizzle_named(std::string_view name) {
+  for (const auto& z : kSwizzleNames)
+    if (name == z.name) return &z;
+  return nullptr;
+}
 constexpr const char* kFlip8BOpen =
     "5.5.7 says the 8-byte halves of each 16-byte unit flip \"at every alternate shared memory line\" without saying "
     "which lines (Figure 36, an image)";
@@ -91,6 +110,10 @@ std::string packed_to_containers(TensorMapFields& m, std::int64_t& coord0) {
   m.box[0] /= v;
   coord0 /= v;
   return "";
+}
+
+const char* tensor_map_swizzle_name(unsigned value) {
+  return value < std::size(kSwizzleNames) ? kSwizzleNames[value].name : nullptr;
 }
 
 std::optional<TensorMapFields> decode_tensor_map(const std::uint8_t* b) {
@@ -135,9 +158,9 @@ std::array<std::uint8_t, 128> encode_tensor_map(const Launch::TensorMap& m, std:
   put<std::uint32_t>(b, 0, kTensorMapMagic);
   put<std::uint8_t>(b, 4, static_cast<std::uint8_t>(t - kDataTypes));
   put<std::uint8_t>(b, 5, static_cast<std::uint8_t>(m.global_dim.size()));
-  const bool atom = m.swizzle == "128B_atom_32B" || m.swizzle == "128B_atom_64B";
-  put<std::uint8_t>(b, 6, m.swizzle == "32B" ? kSwizzle32B : m.swizzle == "64B" ? kSwizzle64B : m.swizzle == "128B" || atom ? kSwizzle128B : kSwizzleNone);
-  put<std::uint8_t>(b, kAtomicity, m.swizzle == "128B_atom_32B" ? kAtomicity32B : m.swizzle == "128B_atom_64B" ? kAtomicity64B : kAtomicity16B);
+  const SwizzleName* z = swizzle_named(m.swizzle);  // tensor_map_error has checked the name
+  put<std::uint8_t>(b, 6, static_cast<std::uint8_t>(z ? z->mode : kSwizzleNone));
+  put<std::uint8_t>(b, kAtomicity, static_cast<std::uint8_t>(z ? z->atomicity : kAtomicity16B));
   put<std::uint8_t>(b, 7, m.oob_fill == "nan");
   put<std::uint64_t>(b, 8, address);
   for (std::size_t i = 0; i < m.global_dim.size(); ++i) {
@@ -224,8 +247,9 @@ std::string tensor_map_error(const Launch::TensorMap& m) {
   if (t->values > 1 && (m.global_dim[0] % t->values || m.box_dim[0] % t->values))
     return "global_dim[0] and box_dim[0] of a " + m.data_type + " tensor must be multiples of " + std::to_string(t->values) +
            " (they count 4-bit values; ISA 5.5.1.1 copies whole 64-bit containers)";
-  if (m.swizzle == "128B_atom_32B_flip_8B") return "swizzle '128B_atom_32B_flip_8B' is not modelled: " + std::string(kFlip8BOpen);
-  if (m.swizzle != "none" && m.swizzle != "32B" && m.swizzle != "64B" && m.swizzle != "128B" && m.swizzle != "128B_atom_32B" && m.swizzle != "128B_atom_64B")
+  const SwizzleName* swizzle = swizzle_named(m.swizzle);
+  if (swizzle && swizzle->atomicity == kAtomicity32BFlip8B) return "swizzle '" + m.swizzle + "' is not modelled: " + kFlip8BOpen;
+  if (!swizzle)
     return "swizzle '" + m.swizzle + "' is none of none, 32B, 64B, 128B, 128B_atom_32B, 128B_atom_64B (the patterns ISA 5.5.7 states; 128B_atom_32B_flip_8B is not modelled)";
   if (m.oob_fill != "none" && m.oob_fill != "nan") return "oob_fill must be none or nan";
   if (m.oob_fill == "nan" && !t->is_float) return "oob_fill nan needs a floating-point data_type (cuTensorMapEncodeTiled)";
@@ -244,8 +268,8 @@ std::string tensor_map_error(const Launch::TensorMap& m) {
     return "box_dim[0] * element size must be a multiple of 16 bytes";
   }
   if (m.element_strides[0] != 1) return "element_strides[0] must be 1 without interleave (ISA 5.5.3.2)";
-  const unsigned span = m.swizzle == "32B" ? 32 : m.swizzle == "64B" ? 64 : m.swizzle.rfind("128B", 0) == 0 ? 128 : 0;
-  if (span && inner > span) return "the box's inner dimension (" + std::to_string(inner) + " bytes) exceeds the swizzle span of " + m.swizzle;
+  if (swizzle->span && inner > swizzle->span)
+    return "the box's inner dimension (" + std::to_string(inner) + " bytes) exceeds the swizzle span of " + m.swizzle;
   return "";
 }
 

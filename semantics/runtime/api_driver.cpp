@@ -19,8 +19,6 @@ namespace {
 // 16U4_ALIGN16B, 16U6_ALIGN16B; the padded two are refused with their reason, docs/async-copies.md).
 const char* const kDataTypes[] = {"u8",  "u16",     "u32",  "s32",      "u64",   "s64",       "f16",      "f32",
                                   "f64", "bf16",    "f32_ftz", "tf32", "tf32_ftz", "b4x16", "b4x16_p64", "b6x16_p32"};
-// CUtensorMapSwizzle's values 0-6 (cuda.h), as launch files name them.
-const char* const kSwizzles[] = {"none", "32B", "64B", "128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"};
 
 // The fields both encoders take alike.
 void set_common_fields(ptx::interp::Launch::TensorMap& m, CUtensorMapDataType type, cuuint32_t rank, const cuuint64_t* globalDim,
@@ -28,7 +26,8 @@ void set_common_fields(ptx::interp::Launch::TensorMap& m, CUtensorMapDataType ty
                        CUtensorMapSwizzle swizzle, CUtensorMapFloatOOBfill oobFill) {
   m.data_type = kDataTypes[type];
   m.interleave = interleave == CU_TENSOR_MAP_INTERLEAVE_NONE ? "none" : "interleaved";
-  m.swizzle = static_cast<unsigned>(swizzle) < std::size(kSwizzles) ? kSwizzles[swizzle] : "swizzle " + std::to_string(static_cast<int>(swizzle));
+  const char* name = ptx::interp::tensor_map_swizzle_name(static_cast<unsigned>(swizzle));
+  m.swizzle = name ? name : "swizzle " + std::to_string(static_cast<int>(swizzle));
   m.oob_fill = oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE ? "none" : "nan";
   m.global_dim.assign(globalDim, globalDim + rank);
   m.global_strides.assign(globalStrides, globalStrides + rank - 1);
