@@ -800,7 +800,7 @@ void Machine::thread_exit(Thread& t) {
          " columns at column " + std::to_string(cta_->tmem_allocations.begin()->first) + "): tcgen05.dealloc must free every allocation before the kernel exits (ISA 9.7.16.7.1)", {&t});
   check_barriers();
   complete_cluster_phase();
-  for (std::uint32_t j = t.warp / 4 * 4; j < t.warp / 4 * 4 + 4 && j < cta_->warps.size(); ++j)  // the warpgroup
+  for (auto [j, end] = cta_->warpgroup_of(t.warp); j < end; ++j)
     if (j == t.warp || cta_->warps[j].syncing) try_warp_sync(cta_->warps[j]);
 }
 
@@ -912,7 +912,7 @@ void Machine::try_warp_sync(Warp& w) {
 // before the others have arrived, as on the hardware. Lanes that exited do not count; every other lane must wait at
 // the same instruction.
 bool Machine::try_warpgroup_sync(Warp& w) {
-  const std::size_t first = static_cast<std::size_t>(&w - cta_->warps.data()) / 4 * 4, last = std::min(first + 4, cta_->warps.size());
+  const auto [first, last] = cta_->warpgroup_of(static_cast<std::size_t>(&w - cta_->warps.data()));
   const Instruction* ins = nullptr;
   for (std::size_t j = first; j < last; ++j)
     for (std::uint32_t lane : cta_->warps[j].lanes) {

@@ -12,6 +12,7 @@
 #include "semantics/ops/form.hpp"
 #include "semantics/ops/memory_access.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <functional>
@@ -20,6 +21,7 @@
 #include <memory_resource>
 #include <optional>
 #include <random>
+#include <utility>
 
 namespace ptx::interp {
 
@@ -193,6 +195,12 @@ struct Cta {
   std::array<std::uint32_t, 3> ctaid{};
   std::vector<Thread> threads;
   std::vector<Warp> warps;
+  // The warps [first, end) of the warpgroup that warp `warp` belongs to: four contiguous warps (ISA 9.7.15.1), fewer
+  // at the end of a CTA whose warp count is no multiple of four.
+  std::pair<std::size_t, std::size_t> warpgroup_of(std::size_t warp) const {
+    const std::size_t first = warp / 4 * 4;
+    return {first, std::min(first + 4, warps.size())};
+  }
   std::vector<std::uint8_t> shared;
   std::array<Barrier, 16> barriers{};
   std::map<std::uint64_t, Mbarrier> mbarriers;  // by shared-memory offset

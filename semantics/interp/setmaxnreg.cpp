@@ -24,8 +24,7 @@ void Machine::record_setmaxnreg(Warp& w, const Instruction& ins) {
   const std::uint32_t op = static_cast<std::uint32_t>(ins.operands[0].imm) | (ins.q.has(ir::Flag::maxnreg_inc) ? kSetmaxnregInc : 0);
   w.setmaxnreg_ops.push_back(op);
   const std::size_t k = w.setmaxnreg_ops.size() - 1, index = static_cast<std::size_t>(&w - cta_->warps.data());
-  const std::size_t first = index / 4 * 4, end = std::min(first + 4, cta_->warps.size());
-  for (std::size_t j = first; j < end; ++j) {
+  for (auto [j, end] = cta_->warpgroup_of(index); j < end; ++j) {
     const auto& other = cta_->warps[j].setmaxnreg_ops;
     if (j == index || other.size() <= k || other[k] == op) continue;
     fail(Problem::Kind::illegal,
@@ -40,8 +39,7 @@ void Machine::record_setmaxnreg(Warp& w, const Instruction& ins) {
 // When the CTA's last thread exits: every warp of a warpgroup has executed as many setmaxnreg operations.
 void Machine::check_setmaxnreg_at_exit() {
   for (std::size_t first = 0; first < cta_->warps.size() && !stop_; first += 4) {
-    const std::size_t end = std::min(first + 4, cta_->warps.size());
-    for (std::size_t j = first + 1; j < end; ++j) {
+    for (std::size_t j = first + 1, end = cta_->warpgroup_of(first).second; j < end; ++j) {
       const std::size_t a = cta_->warps[first].setmaxnreg_ops.size(), b = cta_->warps[j].setmaxnreg_ops.size();
       if (a == b) continue;
       const std::size_t more = a > b ? first : j, fewer = a > b ? j : first;
