@@ -66,6 +66,7 @@ inline double matrix_element_value(ir::ScalarType t, std::uint32_t b) {
 struct MatrixDescriptor {
   std::uint64_t start = 0, lbo = 0, sbo = 0;
   unsigned base = 0, width = 0;
+  bool atom32 = false;  // tcgen05 mode 1: the 128-byte swizzle with 32-byte atomicity (MN-major only)
 
   // wgmma (9.7.15.5.1.11): layout type in bits 62-63 (1 128B, 2 64B, 3 32B).
   static MatrixDescriptor wgmma(std::uint64_t d) {
@@ -75,18 +76,27 @@ struct MatrixDescriptor {
     return m;
   }
   // tcgen05 (9.7.16.4.1, Table 42): swizzling mode in bits 61-63: 0 none, 1 128B with 32-byte atomicity, 2 128B,
-  // 4 64B, 6 32B; 3, 5 and 7 are invalid. The caller checks the fixed fields and refuses mode 1 and bit 52.
+  // 4 64B, 6 32B; 3, 5 and 7 are invalid. The caller checks the fixed fields, bit 52 and mode 1's MN-major.
   static MatrixDescriptor tcgen05(std::uint64_t d) {
     MatrixDescriptor m = fields(d);
     static constexpr unsigned kWidth[8] = {0, 128, 128, 0, 64, 0, 32, 0};
     m.width = kWidth[(d >> 61) & 7];
+    m.atom32 = ((d >> 61) & 7) == 1;
     return m;
   }
 
   // The shared-memory address of element (mn, k) of an element size of eb bytes: the canonical layouts in bytes
   // (a core matrix is 8 rows of 16 bytes, or of the swizzle width), then the swizzle (Swizzle<1|2|3,4,3>) on the
   // address: bits 4.. of the 16-byte chunk XORed with the 128-byte row's index bits 7...
+  // With 32-byte atomicity (tcgen05 mode 1) the swizzle atom is 8 x 4 16-byte elements, MN-major (Table 55): four
+  // 128-byte rows of MN, one per k, the next four k SBO apart; and 32-byte chunks move, not 16-byte ones: chunk c of
+  // row r goes to c ^ (r % 4) (ISA 5.5.7, the 128-byte swizzle's 32-byte atomicity sub-mode table).
   std::uint64_t address(unsigned mn, unsigned k, unsigned eb, bool mn_major) const {
+    if (atom32) {
+      const unsigned mb = mn * eb;
+      const std::uint64_t a = start + mb % 128 + (mb / 128) * lbo + (k % 4) * 128 + (k / 4) * sbo;
+      return a ^ (((a >> 7) & 3) << 5);
+    }
     std::uint64_t off;
     if (!mn_major) {  // K-major: ((8,m),(T,2k)) : ((W, SBO), (1, LBO or T))
       const unsigned kb = k * eb;

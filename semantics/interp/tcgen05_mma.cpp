@@ -76,13 +76,14 @@ bool valid_n(unsigned n, bool i8, bool pair) {
 }
 
 // A shared-memory descriptor's fields the interpreter checks (Table 42): bits 46-48 hold 0b001; bit 52 (absolute
-// leading-dimension address, sm_103a) and swizzle mode 1 (128B with 32B atomicity) are not modelled; modes 3, 5, 7
-// are invalid. Empty when the descriptor is usable.
-std::pair<std::string, bool> descriptor_problem(std::uint64_t d) {  // (why, whether illegal rather than unsupported)
+// leading-dimension address, sm_103a) is not modelled; modes 3, 5, 7 are invalid; mode 1 (128B with 32B atomicity)
+// has an MN-major swizzle atom only (Table 55: "-" for K). Empty when the descriptor is usable for a matrix read
+// MN-major or K-major as `mn_major` says.
+std::pair<std::string, bool> descriptor_problem(std::uint64_t d, bool mn_major) {  // (why, whether illegal rather than unsupported)
   const unsigned mode = static_cast<unsigned>(d >> 61) & 7;
   if (((d >> 46) & 7) != 1) return {"bits 46-48 of a shared memory descriptor must hold 0b001 (Table 42)", true};
   if (mode == 3 || mode == 5 || mode == 7) return {"swizzling mode " + std::to_string(mode) + " is invalid (Table 42)", true};
-  if (mode == 1) return {"the 128-byte swizzle with 32-byte atomicity is not modelled", false};
+  if (mode == 1 && !mn_major) return {"the 128-byte swizzle with 32-byte atomicity (mode 1) has no K-major layout (Table 55)", true};
   if ((d >> 52) & 1) return {"the absolute leading-dimension address mode (sm_103a) is not modelled", false};
   if (((d >> 49) & 7) && mode) return {"a non-zero matrix base offset with a swizzle is not modelled", false};
   return {};
@@ -146,12 +147,21 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
     if (id.m == 128 && pair) return unsupported("M = 128 with .cta_group::2 (Layouts B and C, 9.7.16.10.5.2-3) is not modelled");
     return illegal("M = " + std::to_string(id.m) + " is not a shape of Table 41 (ISA 9.7.16.2.1)");
   }
-  if (ty.a == ST::tf32 && (id.transpose_a || id.transpose_b)) return unsupported(".kind::tf32 transposes need the 128B/32B-atomicity swizzle, not modelled");
   if (a_tmem && id.transpose_a) return unsupported("a transposed A in Tensor Memory is not modelled");
   const std::uint64_t adesc = a_tmem ? 0 : read(t, o[1], 64).u64(), bdesc = read(t, o[2], 64).u64();
-  for (std::uint64_t dsc : a_tmem ? std::vector<std::uint64_t>{bdesc} : std::vector<std::uint64_t>{adesc, bdesc}) {
-    const auto [why, is_illegal] = descriptor_problem(dsc);
+  std::vector<std::pair<std::uint64_t, bool>> descs{{bdesc, id.transpose_b}};  // each descriptor and whether it is MN-major
+  if (!a_tmem) descs.insert(descs.begin(), {adesc, id.transpose_a});
+  for (const auto& [dsc, mn_major] : descs) {
+    const auto [why, is_illegal] = descriptor_problem(dsc, mn_major);
     if (!why.empty()) return is_illegal ? illegal(why + " (ISA 9.7.16.4.1)") : unsupported(why);
+    // 9.7.16.10.1: "For .kind::tf32, the transpose operations on matrices A and B are supported only with 128B
+    // swizzling mode with 32B swizzle-atomicity."
+    // "For all other MMA-Kinds, the transpose operations on matrices A and B are not supported on 128B swizzling
+    // mode with 32B swizzle-atomicity."
+    const bool mode1 = ((dsc >> 61) & 7) == 1;
+    if (mn_major && (ty.a == ST::tf32) != mode1)
+      return illegal(ty.a == ST::tf32 ? ".kind::tf32 with a transposed (MN-major) matrix needs the 128B swizzle with 32B atomicity, mode 1 (ISA 9.7.16.10.1)"
+                                      : "a transposed (MN-major) matrix with the 128B swizzle with 32B atomicity (mode 1) is .kind::tf32's only (ISA 9.7.16.10.1)");
   }
   // Operands after idesc: an optional disable-output-lane vector (4 words, 8 with .cta_group::2), enable-input-d,
   // an optional scale-input-d immediate (.kind::f16 and tf32 only, in [0, 15]).

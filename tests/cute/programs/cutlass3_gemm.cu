@@ -11,6 +11,8 @@
 //   FP8_STREAMK     e4m3, cooperative schedule with the stream-K tile scheduler (K split across CTAs, partial tiles
 //                   reduced through a workspace), TMA epilogue
 //   BF16_MN_MAJOR   bf16 A column-major and B row-major (MN-major wgmma operands), bf16 C and D
+//   TF32_MN_MAJOR   f32 inputs as tf32 on sm_100a, A column-major and B row-major: 1-SM tcgen05.mma .kind::tf32
+//                   with transposed operands, so shared-memory descriptors in the 128B swizzle's 32B atomicity mode
 #include <cstdio>
 #include <type_traits>
 #include <vector>
@@ -51,8 +53,14 @@ using namespace cute;
 #define GEMM_C cutlass::bfloat16_t
 #define GEMM_LAYOUT_A cutlass::layout::ColumnMajor
 #define GEMM_LAYOUT_B cutlass::layout::RowMajor
+#elif defined(VARIANT_TF32_MN_MAJOR)
+#define GEMM_ARCH cutlass::arch::Sm100
+#define GEMM_AB float
+#define GEMM_LAYOUT_A cutlass::layout::ColumnMajor
+#define GEMM_LAYOUT_B cutlass::layout::RowMajor
+#define GEMM_TILE Shape<_128, _128, _32>
 #else
-#error "name a variant: -DVARIANT_SM90, _SM100, _PINGPONG, _FP8_STREAMK or _BF16_MN_MAJOR"
+#error "name a variant: -DVARIANT_SM90, _SM100, _PINGPONG, _FP8_STREAMK, _BF16_MN_MAJOR or _TF32_MN_MAJOR"
 #endif
 // What a variant does not name: f16 A and B, f32 C and D, A row-major and B column-major (both K-major), a 128x128x64
 // tile on one CTA, automatic schedules, 256x256x128.

@@ -46,14 +46,21 @@ inline std::uint32_t sign_bit(const Type& t) {
 const double kValue[5] = {0, 0.5, 1, 2, 3};
 
 // A matrix in shared memory: descriptor fields and its canonical layout (in elements, 9.7.15.5.1.10).
+// ISA 5.5.7, the 128-byte swizzle's 32-byte atomicity sub-mode, as its table prints it: in 128-byte line r % 4 of
+// the destination, position p (16 bytes each) holds the source's 16-byte element kAtom32Table[r % 4][p].
+constexpr int kAtom32Table[4][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 0, 1, 6, 7, 4, 5}, {4, 5, 6, 7, 0, 1, 2, 3}, {6, 7, 4, 5, 2, 3, 0, 1}};
+
 struct Smem {
   int swizzle = 0;  // bytes: 0, 32, 64, 128
   bool mn_major = false;
   long lbo = 0, sbo = 0, start = 0;  // bytes; start: from the 1024-aligned region
+  // tcgen05 mode 1, the 128-byte swizzle with 32-byte atomicity: MN-major swizzle atoms of 8 x 4 16-byte elements
+  // (Table 55), four k per atom, the table above as the swizzle.
+  bool atom32 = false;
   // tcgen05's encoding (9.7.16.4.1, Table 42): bits 46-48 hold 0b001, the swizzling mode is bits 61-63 (0 none,
   // 2 128B, 4 64B, 6 32B).
   std::uint64_t tcgen05_desc(long region) const {
-    const std::uint64_t mode = swizzle == 128 ? 2 : swizzle == 64 ? 4 : swizzle == 32 ? 6 : 0;
+    const std::uint64_t mode = atom32 ? 1 : swizzle == 128 ? 2 : swizzle == 64 ? 4 : swizzle == 32 ? 6 : 0;
     return (((region + start) & 0x3ffff) >> 4) | ((lbo & 0x3ffff) >> 4) << 16 | ((sbo & 0x3ffff) >> 4) << 32 | 1ull << 46 | mode << 61;
   }
   // wgmma's encoding (9.7.15.5.1.11): the layout type is bits 62-63 (1 128B, 2 64B, 3 32B).
@@ -73,9 +80,16 @@ struct Smem {
       km = {{8, T}, {big, lbo / eb}};
     } else {
       mnm = {{T, 1}, {S, T}, {big, lbo / eb}};
-      km = {{8, S * T}, {big, sbo / eb}};
+      km = {{atom32 ? 4 : 8, S * T}, {big, sbo / eb}};
     }
-    const long a = region + start + (eval(mnm, mn) + eval(km, k)) * eb;  // Swizzle<B,4,3> on the address
+    const long a = region + start + (eval(mnm, mn) + eval(km, k)) * eb;
+    if (atom32) {  // the element's 16-byte position in its line, found in the table's row for the line
+      const long line = a >> 7, element = (a >> 4) & 7;
+      int p = 0;
+      while (kAtom32Table[line % 4][p] != element) ++p;
+      return (line << 7) + p * 16 + (a & 15);
+    }
+    // Swizzle<B,4,3> on the address
     const long bits = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
     return a ^ (((a >> 7) & bits) << 4);
   }
@@ -90,6 +104,13 @@ inline Smem mnmajor(int swizzle, int mn_elems, int eb) {
   if (!swizzle) return Smem{0, true, mn_bytes / 16 * 128 + 256, 128, 0};  // LBO: the next 8 k, SBO: the next 16 bytes of MN
   const long atoms = (mn_bytes + swizzle - 1) / swizzle;
   return Smem{swizzle, true, 8L * swizzle, atoms * 8 * swizzle, 0};  // LBO: the next swizzle width of MN, SBO: next 8 k
+}
+// An MN-major matrix in tcgen05's mode 1 (Table 55's 8 x 4 atom): LBO the next 128 bytes of MN (an atom of 512
+// bytes), SBO the next four k.
+inline Smem mnmajor_atom32(int mn_elems, int eb) {
+  Smem s{128, true, 512, (mn_elems * eb + 127) / 128 * 512, 0};
+  s.atom32 = true;
+  return s;
 }
 // The value of a D element of type dtype (s32, f32, or f16 in half `half` of the word), exactly for the tests' values.
 inline double d_value(const std::string& dtype, std::uint64_t w, int half = 0) {

@@ -292,6 +292,9 @@ TEST_CASE("tcgen05.mma .kind::tf32 (low 13 bits dropped), f8f6f4 with e4m3/e5m2,
   SUBCASE("u8 x u8, saturating (bit 3)") { Case c{kU8, kU8}; c.dtype = "s32"; c.saturate = true; c.sa = kmajor_a(32); c.sb = kmajor(32, false); check(c); }
   // A in Tensor Memory (9.7.16.10.9.1 [a-tmem]): each thread stores its row of A with tcgen05.st at column n
   SUBCASE("tf32, A in Tensor Memory, negated, N = 64") { Case c{kTF32, kTF32}; c.a_tmem = true; c.neg_a = true; c.n = 64; c.sb = kmajor(128, false); check(c); }
+  // 9.7.16.10.1: tf32 transposes only with the 128B swizzle of 32B atomicity (mode 1; Table 55, ISA 5.5.7's table)
+  SUBCASE("tf32, A and B MN-major, mode 1") { Case c{kTF32, kTF32}; c.trans_a = c.trans_b = true; c.sa = mnmajor_atom32(128, 4); c.sb = mnmajor_atom32(c.n, 4); check(c); }
+  SUBCASE("tf32, B MN-major in mode 1, N = 64") { Case c{kTF32, kTF32}; c.n = 64; c.trans_b = true; c.sa = kmajor_a(128, 32); c.sb = mnmajor_atom32(64, 4); check(c); }
   SUBCASE("tf32, A in Tensor Memory, .cta_group::2 (M = 256)") { Case c{kTF32, kTF32}; c.a_tmem = true; c.pair = true; c.sb = kmajor(64, false); check(c); }
 }
 
@@ -416,6 +419,28 @@ TEST_CASE("tcgen05.mma: what the interpreter refuses, and the descriptors the sp
   const Ran lane = run_case(c, "  add.u32 %r17, %r10, 0x200000;\n  tcgen05.mma.cta_group::1.kind::f16 [%r17], %rd9, %rd10, %r12, %p2;");
   CHECK(lane.r.problem.kind == Problem::Kind::illegal);
   CHECK(problem(lane).find("lane 0") != std::string::npos);
+  // 9.7.16.10.1: a tf32 transpose in another swizzle mode, and mode 1 for another kind's transpose or a K-major
+  // matrix (Table 55 has no K-major atom for it)
+  Case tf32{kTF32, kTF32};
+  tf32.trans_a = true;
+  tf32.sa = mnmajor(128, 128, 4);
+  tf32.sb = kmajor(128, false);
+  const Ran tf_mode2 = run_case(tf32);
+  CHECK(tf_mode2.r.problem.kind == Problem::Kind::illegal);
+  CHECK(problem(tf_mode2).find("needs the 128B swizzle with 32B atomicity") != std::string::npos);
+  Case f16{kF16, kF16};
+  f16.trans_b = true;
+  f16.sa = kmajor_a(128);
+  f16.sb = mnmajor_atom32(f16.n, 2);
+  const Ran f16_mode1 = run_case(f16);
+  CHECK(f16_mode1.r.problem.kind == Problem::Kind::illegal);
+  CHECK(problem(f16_mode1).find("is .kind::tf32's only") != std::string::npos);
+  tf32.trans_a = false;
+  tf32.sa = mnmajor_atom32(128, 4);
+  tf32.sa.mn_major = false;
+  const Ran k_mode1 = run_case(tf32);
+  CHECK(k_mode1.r.problem.kind == Problem::Kind::illegal);
+  CHECK(problem(k_mode1).find("no K-major layout (Table 55)") != std::string::npos);
   // scale-input-d outside [0, 15]
   c.scale = 16;
   const Ran scale = run_case(c);
