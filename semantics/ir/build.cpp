@@ -9,12 +9,14 @@
 #include "semantics/ir/mma_form.hpp"
 #include "semantics/ir/operation_types.hpp"
 #include "semantics/ir/rounding_form.hpp"
+#include "semantics/ir/syntax_form.hpp"
 #include "semantics/ir/target_notes.hpp"
 #include "semantics/ir/tcgen05_form.hpp"
 #include "semantics/ir/opcode_operands.hpp"
 #include "semantics/ir/video_select.hpp"
 #include "semantics/ir/wgmma_form.hpp"
 #include "semantics/ir/wmma_form.hpp"
+#include "semantics/ir/word_sets.hpp"
 #include "semantics/support/names.hpp"
 
 #include <boost/variant/apply_visitor.hpp>
@@ -795,6 +797,14 @@ class Builder {
     // The words' own checks last, when nothing more specific was said of the instruction.
     if (errors_.size() == errors_before) check_qualifier_classes(ins, out);
     if (errors_.size() == errors_before) check_syntax_words(ins, out);
+    // Then the whole line: the types after the other words, and the forms whose syntax lines fix every word
+    // (syntax_form.hpp); a more specific finding above says more.
+    if (errors_.size() == errors_before)
+      for (auto check : {word_order_error, syntax_form_error})
+        if (auto why = check(out); !why.empty()) {
+          error(ins, why);
+          break;
+        }
     if (errors_.size() == errors_before) check_target_notes(ins, out);
     fn_->body.push_back(std::move(out));
   }
@@ -928,16 +938,14 @@ class Builder {
     }
     // Beyond those classes, a word no syntax block repeats: only types (`cvt.f32.f32`, `mma....s32.s8.s8.s32`) and
     // matrix layouts (`mma.sync.aligned.m8n8k4.row.row...`) come twice, so any other word twice is an error, but for
-    // the modifiers ptxas 13.0 reads once when written twice (tests/fuzz/ptxas_mutants.py: .sync .sat .satfinite
-    // .approx .relu .cc .NaN .uni; 9.7.5.3's own example writes `fma.rz.sat.f32.f16.sat`): a warning.
+    // the modifiers ptxas 13.0 reads once when written twice (word_sets.hpp, read_once_modifier): a warning.
     for (std::size_t i = 0; i < words.size(); ++i) {
       const std::string& w = words[i];
       if (scalar_type_from_name(w) || w == "row" || w == "col" || w == "b1" || w == "e2m1" || w == "e3m2" || w == "e2m3" ||
           std::find(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end(), w) == words.end())
         continue;
       const std::string message = "'." + w + "' is written twice in " + opcode_text(out) + " (ISA 9.7)";
-      static constexpr std::string_view kReadOnce[] = {"sync", "sat", "satfinite", "approx", "relu", "cc", "NaN", "uni"};
-      if (std::find(std::begin(kReadOnce), std::end(kReadOnce), w) != std::end(kReadOnce)) warning(ins, message + "; read once");
+      if (read_once_modifier(w)) warning(ins, message + "; read once");
       else error(ins, message);
       return;
     }

@@ -7,6 +7,7 @@ ptxcheck_unit_test(NAME semantics
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_operation_types.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_mma_form.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_async_forms.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_syntax_forms.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_load.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_install_layout.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/unit/semantics/test_names.cpp

@@ -126,6 +126,24 @@ const Contradiction kContradictions[] = {
      ".block_scale, which every syntax line with scale operands writes (ptxas: \".block_scale modifier required\")"},
     {"not a form of tcgen05: tcgen05.mma names one .cta_group (ISA 9.7.16.10.9)",
      "9.7.16.11.1's example writes the syntax's placeholders `tcgen05.mma.cta_group.kind`, no .cta_group::1/2"},
+    {"'suld.b.a1d.v2.b32' is no form of its syntax, suld.b.{1d|2d|3d|a1d|a2d}[.{ca|cg|cs|cv}][.{v2|v4}].{b8|b16|b32|b64}"
+     ".{trap|clamp|zero} (ISA 9.7.11.1)",
+     "9.7.11.1's example `suld.b.a1d.v2.b32` leaves out the .clamp its syntax line writes (ptxas: \"Clamp modifier required "
+     "for instruction 'suld.b'\")"},
+    {"'sust.b.a1d.v2.b64' is no form of its syntax, sust.b.{1d|2d|3d|a1d|a2d}[.{wb|cg|cs|wt}][.{v2|v4}].{b8|b16|b32|b64}"
+     ".{trap|clamp|zero} (ISA 9.7.11.2)",
+     "9.7.11.2's example `sust.b.a1d.v2.b64` leaves out the .clamp its syntax line writes (ptxas: \"Clamp modifier required "
+     "for instruction 'sust.b'\")"},
+    {"'suld.b.a2d.b32' is no form of its syntax, suld.b.{1d|2d|3d|a1d|a2d}[.{ca|cg|cs|cv}][.{v2|v4}].{b8|b16|b32|b64}"
+     ".{trap|clamp|zero} (ISA 9.7.11.1)",
+     "the same for 9.7.11.1's `suld.b.a2d.b32`"},
+    {"'sust.b.a2d.b32' is no form of its syntax, sust.b.{1d|2d|3d|a1d|a2d}[.{wb|cg|cs|wt}][.{v2|v4}].{b8|b16|b32|b64}"
+     ".{trap|clamp|zero} (ISA 9.7.11.2)",
+     "the same for 9.7.11.2's `sust.b.a2d.b32`"},
+    {"'sured.p.min.1d.u32.trap' is no form of its syntax, sured.p.{add|min|max|and|or}.{1d|2d|3d}.{b32|b64}.{trap|clamp|zero} "
+     "(ISA 9.7.11.3)",
+     "9.7.11.3's example `sured.p.min.1d.u32.trap` gives sured.p a .u32, where its .ctype is { .b32, .b64 } (ptxas: "
+     "\"Unexpected instruction types specified for 'sured.p'\")"},
 };
 
 bool contradicted(const ptxcheck::Diagnostic& e) {
