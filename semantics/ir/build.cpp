@@ -882,7 +882,7 @@ class Builder {
         access_scope_error,        integer_mode_error, fence_form_error,   comparison_type_error,
         atomic_operation_type_error, bulk_reduction_type_error, mma_form_error, wgmma_form_error,
         mbarrier_form_error,       async_copy_form_error, tcgen05_form_error, launch_control_form_error,
-        address_space_form_error,  cvt_pack_error};
+        address_space_form_error,  cvt_pack_error,     barrier_operand_error};
     for (const FamilyCheck check : kFamilyChecks)
       if (why.empty()) why = check(out);
     if (why.empty()) why = wmma_form_error(out, module_version());
@@ -1213,6 +1213,26 @@ class Builder {
 
   // Structural checks that hold for every instruction: the destination is writable, branch targets are
   // labels, memory instructions address memory (ISA 9.7: each instruction's syntax).
+  // ld, ldu and st move `.vec`'s count of elements: a vector operand of another size, or a scalar with `.v2/.v4/.v8`,
+  // is no form of theirs (9.7.9.8, 9.7.9.10, 9.7.9.11: `.vec` names the operand's elements; ptxas: "Argument vector
+  // size mismatch"). st.bulk takes no data operand.
+  void check_vector_operand(const ast::Instruction& ins, const Instruction& out) {
+    if (out.op != Opcode::ld_ && out.op != Opcode::ldu_ && out.op != Opcode::st_) return;
+    if (out.op == Opcode::st_ && out.q.has(Flag::bulk)) return;
+    const std::size_t at = out.op == Opcode::st_ ? 1 : 0;
+    if (at >= out.operands.size()) return;
+    const Operand& data = out.operands[at];
+    // A register of a vector type (`.reg .v4 .u32 r`, ISA 5.4.2) holds its elements; `r.w` is one of them.
+    std::size_t elements = data.kind == Operand::Kind::Vector ? data.elements.size() : 1;
+    if (data.kind == Operand::Kind::Register && data.component < 0 && data.reg >= 0)
+      elements = fn_->registers[static_cast<std::size_t>(data.reg)].type.vector;
+    if (elements == out.q.vector_width) return;
+    error(ins, "'" + opcode_text(out) + "' moves " + std::to_string(out.q.vector_width) + " element" +
+                   (out.q.vector_width == 1 ? "" : "s") + " but its data operand has " + std::to_string(elements) +
+                   " (ISA " + (out.op == Opcode::ld_ ? "9.7.9.8" : out.op == Opcode::ldu_ ? "9.7.9.10" : "9.7.9.11") +
+                   ": .vec gives the operand's count)");
+  }
+
   void check_operands(const ast::Instruction& ins, const Instruction& out) {
     auto is_writable = [](const Operand& o) {
       return o.kind == Operand::Kind::Register || o.kind == Operand::Kind::Sink || o.kind == Operand::Kind::Vector ||
@@ -1220,6 +1240,7 @@ class Builder {
     };
     const auto group = std::string_view(kOpcodes[static_cast<std::size_t>(out.op)].group);
     if (out.operands.empty()) return;
+    check_vector_operand(ins, out);
     switch (out.op) {
       case Opcode::st_: case Opcode::red_: case Opcode::sust_: case Opcode::sured_:
         if (out.operands[0].kind != Operand::Kind::Address) error(ins, std::string("'") + ins.opcode + "' needs an address as its first operand");

@@ -23,6 +23,25 @@ std::string setmaxnreg_error(const Instruction& in) {
   return {};
 }
 
+std::string barrier_operand_error(const Instruction& in) {
+  const auto ops = cta_barrier_operands(in);
+  if (!ops || ops->name >= in.operands.size()) return {};
+  // ISA 9.7.13.1: "Source operand a specifies a logical barrier resource as an immediate constant or register with
+  // value 0 through 15 ... When specifying a thread count, the value must be a multiple of the warp size. Note that a
+  // non-zero thread count is required for barrier{.cta}.arrive." Immediates are checked here, registers when run.
+  const Operand& a = in.operands[ops->name];
+  if (a.kind == Operand::Kind::Immediate && (a.imm < 0 || a.imm > 15))
+    return "barrier " + std::to_string(a.imm) + " of '" + opcode_text(in) + "' is outside 0 through 15 (ISA 9.7.13.1)";
+  if (ops->count < 0) return {};
+  const Operand& b = in.operands[static_cast<std::size_t>(ops->count)];
+  if (b.kind != Operand::Kind::Immediate) return {};
+  if (b.imm < 0 || b.imm % 32 != 0)
+    return "the thread count " + std::to_string(b.imm) + " of '" + opcode_text(in) + "' is not a multiple of the warp size (ISA 9.7.13.1)";
+  if (b.imm == 0 && in.q.has(Flag::arrive))
+    return "'" + opcode_text(in) + "' needs a non-zero thread count (ISA 9.7.13.1)";
+  return {};
+}
+
 std::string stack_form_error(const Instruction& in) {
   const std::string name = opcode_name(in.op);
   if (in.q.types.size() != 1 || (in.q.types[0].scalar != ScalarType::u32 && in.q.types[0].scalar != ScalarType::u64))

@@ -13,6 +13,10 @@ namespace ptx::ir {
 // .dec, .sync and .aligned are mandatory, and imm-reg-count is an integer constant in 24..256, a multiple of 8.
 std::string setmaxnreg_error(const Instruction& in);
 
+// Why a CTA barrier's immediate operands are out of range (empty when they are not, or are registers): the barrier
+// 0 through 15, a thread count a multiple of the warp size, non-zero for `.arrive` (9.7.13.1).
+std::string barrier_operand_error(const Instruction& in);
+
 // Why `alloca.type ptr, size{, immAlign}`, `stacksave.type d` or `stackrestore.type a` is malformed (empty when it is
 // not): .type is .u32 or .u64 (9.7.17.1-3); immAlign "is an integer constant, must be a power of 2 and must not
 // exceed 2^23" (9.7.17.3).

@@ -28,7 +28,7 @@ void check_refused(const std::string& instruction, const std::string& line, cons
   CAPTURE(instruction);
   const auto e = errors(instruction);
   REQUIRE(e.size() == 1);
-  const std::string opcode = instruction.substr(0, instruction.find(' '));
+  const std::string opcode = instruction.substr(0, instruction.find_first_of(" ;"));
   CHECK(e[0].rfind("'" + opcode + "' is no form of its syntax, ", 0) == 0);
   CHECK(e[0].find(line) != std::string::npos);
   CHECK(e[0].size() >= section.size() + 6);
@@ -62,6 +62,9 @@ TEST_CASE("syntax lines: the optional words each line allows are accepted") {
       "vote.sync.uni.pred %p1, %p2, -1;", "redux.sync.max.abs.NaN.f32 %f1, %f2, -1;", "match.all.sync.b64 %r1|%p1, %rd1, -1;",
       // 9.7.14.5.15: ldmatrix's sub-byte line
       "ldmatrix.sync.aligned.m16n16.x1.trans.shared::cta.b8x16.b4x16_p64 {%r1, %r2}, [smem];",
+      // 9.7.13.1-3: every barrier line's optional words
+      "barrier.cta.red.popc.aligned.u32 %r1, 1, 64, !%p2;", "bar.cta.arrive 1, 64;", "barrier.sync 0;",
+      "barrier.cluster.arrive.relaxed.aligned;", "barrier.cluster.wait;", "membar.proxy.async.shared::cta;", "membar.cta;",
       // modifiers out of the line's order, as ptxas takes them (a ZLUDA test, run on a GPU, writes this one)
       "ldmatrix.sync.aligned.x4.trans.m8n8.shared.b16 {%r1, %r2, %r3, %r4}, [smem];",
   };
@@ -100,6 +103,15 @@ TEST_CASE("syntax lines: a mandatory word left out, a second type, an extra word
   // cp.reduce.async.bulk names .bulk and its completion mechanism (9.7.9.25.4.2); .read is the bulk wait's (9.7.9.25.6.2)
   check_refused("cp.reduce.async.bulk.global.shared::cta.add.f32 [%rd1], [smem], 16;", ".bulk_group", "9.7.9.25.4.2");
   check_refused("cp.async.wait_group.read 0;", "cp.async.wait_group", "9.7.9.25.3.3");
+  // barrier.red.op{.aligned}.pred: the type (9.7.13.1); bar has no .aligned in any line; barrier.cluster.wait
+  // {.acquire} (9.7.13.3); bar.warp.sync takes no type (9.7.13.2)
+  check_refused("barrier.red.or %p1, 1, 64, !%p2;", "barrier[.cta].red.{and|or}[.aligned].pred", "9.7.13.1");
+  check_refused("bar.red.u32 %r1, 1, 64, %p1;", "bar[.cta].red.popc.u32 or bar[.cta].red.{and|or}.pred", "9.7.13.1");
+  check_refused("bar.arrive.sync 1, 64;", "bar[.cta].arrive", "9.7.13.1");
+  check_refused("barrier.cluster.wait.acquire.u32;", "barrier.cluster.wait[.acquire][.aligned]", "9.7.13.3");
+  check_refused("bar.warp.sync.u32 -1;", "bar.warp.sync", "9.7.13.2");
+  // membar.level names one level (9.7.13.4)
+  check_refused("membar.gl.sys;", "membar.{cta|gl|sys}", "9.7.13.4");
   // prefetch.global names its level (9.7.9.15); applypriority its eviction priority (9.7.9.16)
   check_refused("prefetch.global [%rd1];", "prefetch[.{global|local}].{L1|L2}", "9.7.9.15");
   check_refused("applypriority.global [%rd1], 128;", "applypriority[.global].L2::evict_normal", "9.7.9.16");
@@ -116,6 +128,18 @@ TEST_CASE("types come last: a memory order, scope, state space, .sync or .aligne
     const auto e = errors(text);
     CHECK(std::find(e.begin(), e.end(), why) != e.end());
   }
+  // ld / st: the data operand has .vec's count of elements (9.7.9.8, 9.7.9.11)
+  CHECK(errors("ld.global.u32 {%r1, %r2, %r3, %r4}, [%rd1];") ==
+        std::vector<std::string>{"'ld.global.u32' moves 1 element but its data operand has 4 (ISA 9.7.9.8: .vec gives the operand's count)"});
+  CHECK(errors("st.global.v2.b32 [%rd1], %r1;") ==
+        std::vector<std::string>{"'st.global.v2.b32' moves 2 elements but its data operand has 1 (ISA 9.7.9.11: .vec gives the operand's count)"});
+  CHECK(errors("ld.global.v2.u32 {%r1, _}, [%rd1];").empty());
+  // CTA barriers: barrier 0 through 15, a thread count that is a multiple of the warp size, non-zero on arrive (9.7.13.1)
+  CHECK(errors("bar.sync 16;") == std::vector<std::string>{"barrier 16 of 'bar.sync' is outside 0 through 15 (ISA 9.7.13.1)"});
+  CHECK(errors("barrier.sync.aligned 1, 48;") ==
+        std::vector<std::string>{"the thread count 48 of 'barrier.sync.aligned' is not a multiple of the warp size (ISA 9.7.13.1)"});
+  CHECK(errors("bar.arrive 1, 0;") == std::vector<std::string>{"'bar.arrive' needs a non-zero thread count (ISA 9.7.13.1)"});
+  CHECK(errors("bar.red.popc.u32 %r1, 15, 64, %p1;").empty());
   // atom and red: ptxas 13 takes the order (syntax_form.hpp)
   CHECK(errors("atom.global.add.u32.relaxed %r1, [%rd1], 1;").empty());
   CHECK(errors("red.global.add.u32.sys [%rd1], 1;").empty());

@@ -234,6 +234,10 @@ Declaration infer_declaration(const std::string& name, const std::vector<Use>& u
       return reg(bit_type(bits_of(t) / static_cast<unsigned>(u.elements)));
     if (u.role == Role::VectorElem && is_matrix(u.ins->opcode)) return reg(bits_of(t) == 64 ? ".b64" : ".b32");
     if (u.role == Role::AddressVectorElem) return reg(reg_type(type_words(*u.ins).empty() ? "b32" : type_words(*u.ins).back()));
+    // the data operand of ld / ldu / st .vN written as one name: a register of the vector type (ISA 5.4.2)
+    for (const char* vec : {"v2", "v4", "v8"})
+      if (u.role == Role::Plain && (u.ins->opcode == "ld" || u.ins->opcode == "ldu" || u.ins->opcode == "st") && has_word(*u.ins, vec))
+        return reg("." + std::string(vec) + " " + reg_type(t));
     if (u.role == Role::Plain || u.role == Role::VectorElem || u.role == Role::PredFirst) return reg(reg_type(t));
     if (u.role == Role::ParenElem) return reg(".b32");
   }
