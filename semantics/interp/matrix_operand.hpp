@@ -88,15 +88,10 @@ struct MatrixDescriptor {
   // The shared-memory address of element (mn, k) of an element size of eb bytes: the canonical layouts in bytes
   // (a core matrix is 8 rows of 16 bytes, or of the swizzle width), then the swizzle (Swizzle<1|2|3,4,3>) on the
   // address: bits 4.. of the 16-byte chunk XORed with the 128-byte row's index bits 7...
-  // With 32-byte atomicity (tcgen05 mode 1) the swizzle atom is 8 x 4 16-byte elements, MN-major (Table 55): four
-  // 128-byte rows of MN, one per k, the next four k SBO apart; and 32-byte chunks move, not 16-byte ones: chunk c of
-  // row r goes to c ^ (r % 4) (ISA 5.5.7, the 128-byte swizzle's 32-byte atomicity sub-mode table).
+  // With 32-byte atomicity (tcgen05 mode 1, MN-major only) the swizzle atom is 8 x 4 16-byte elements (Table 55):
+  // four k to an atom instead of eight, and 32-byte chunks move, not 16-byte ones: chunk c of 128-byte row r goes to
+  // c ^ (r % 4) (ISA 5.5.7, the 128-byte swizzle's 32-byte atomicity sub-mode table).
   std::uint64_t address(unsigned mn, unsigned k, unsigned eb, bool mn_major) const {
-    if (atom32) {
-      const unsigned mb = mn * eb;
-      const std::uint64_t a = start + mb % 128 + (mb / 128) * lbo + (k % 4) * 128 + (k / 4) * sbo;
-      return a ^ (((a >> 7) & 3) << 5);
-    }
     std::uint64_t off;
     if (!mn_major) {  // K-major: ((8,m),(T,2k)) : ((W, SBO), (1, LBO or T))
       const unsigned kb = k * eb;
@@ -104,11 +99,12 @@ struct MatrixDescriptor {
     } else if (!width) {  // MN-major interleaved: ((T,1,m),(8,k)) : ((1,T,SBO),(T,LBO))
       const unsigned mb = mn * eb;
       off = mb % 16 + (mb / 16) * sbo + (k % 8) * 16 + (k / 8) * lbo;
-    } else {  // MN-major swizzled: ((T,W/16,m),(8,k)) : ((1,T,LBO),(W/16*T,SBO))
-      const unsigned mb = mn * eb;
-      off = mb % width + (mb / width) * lbo + (k % 8) * width + (k / 8) * sbo;
+    } else {  // MN-major swizzled: ((T,W/16,m),(R,k)) : ((1,T,LBO),(W/16*T,SBO)), R = 8 k to an atom (4 with atom32)
+      const unsigned mb = mn * eb, rows = atom32 ? 4 : 8;
+      off = mb % width + (mb / width) * lbo + (k % rows) * width + (k / rows) * sbo;
     }
     const std::uint64_t a = start + off;
+    if (atom32) return a ^ (((a >> 7) & 3) << 5);
     return width ? a ^ (((a >> 7) & (width / 16 - 1)) << 4) : a;
   }
 

@@ -77,13 +77,21 @@ bool valid_n(unsigned n, bool i8, bool pair) {
 
 // A shared-memory descriptor's fields the interpreter checks (Table 42): bits 46-48 hold 0b001; bit 52 (absolute
 // leading-dimension address, sm_103a) is not modelled; modes 3, 5, 7 are invalid; mode 1 (128B with 32B atomicity)
-// has an MN-major swizzle atom only (Table 55: "-" for K). Empty when the descriptor is usable for a matrix read
-// MN-major or K-major as `mn_major` says.
-std::pair<std::string, bool> descriptor_problem(std::uint64_t d, bool mn_major) {  // (why, whether illegal rather than unsupported)
+// has an MN-major swizzle atom only (Table 55: "-" for K), and 9.7.16.10.1 ties it to .kind::tf32's transposes:
+// "For .kind::tf32, the transpose operations on matrices A and B are supported only with 128B swizzling mode with
+// 32B swizzle-atomicity. For all other MMA-Kinds, the transpose operations ... are not supported on" it.
+// Empty when the descriptor is usable for a matrix read MN-major or K-major as `mn_major` says; an illegal one's
+// reason names its section.
+std::pair<std::string, bool> descriptor_problem(std::uint64_t d, bool mn_major, bool tf32) {  // (why, whether illegal rather than unsupported)
   const unsigned mode = static_cast<unsigned>(d >> 61) & 7;
-  if (((d >> 46) & 7) != 1) return {"bits 46-48 of a shared memory descriptor must hold 0b001 (Table 42)", true};
-  if (mode == 3 || mode == 5 || mode == 7) return {"swizzling mode " + std::to_string(mode) + " is invalid (Table 42)", true};
-  if (mode == 1 && !mn_major) return {"the 128-byte swizzle with 32-byte atomicity (mode 1) has no K-major layout (Table 55)", true};
+  auto illegal = [](const std::string& why) { return std::pair<std::string, bool>{why + " (ISA 9.7.16.4.1)", true}; };
+  if (((d >> 46) & 7) != 1) return illegal("bits 46-48 of a shared memory descriptor must hold 0b001 (Table 42)");
+  if (mode == 3 || mode == 5 || mode == 7) return illegal("swizzling mode " + std::to_string(mode) + " is invalid (Table 42)");
+  if (mode == 1 && !mn_major) return illegal("the 128-byte swizzle with 32-byte atomicity (mode 1) has no K-major layout (Table 55)");
+  if (mn_major && tf32 != (mode == 1))
+    return {tf32 ? ".kind::tf32 with a transposed (MN-major) matrix needs the 128B swizzle with 32B atomicity, mode 1 (ISA 9.7.16.10.1)"
+                 : "a transposed (MN-major) matrix with the 128B swizzle with 32B atomicity (mode 1) is .kind::tf32's only (ISA 9.7.16.10.1)",
+            true};
   if ((d >> 52) & 1) return {"the absolute leading-dimension address mode (sm_103a) is not modelled", false};
   if (((d >> 49) & 7) && mode) return {"a non-zero matrix base offset with a swizzle is not modelled", false};
   return {};
@@ -152,16 +160,8 @@ void Machine::tcgen05_mma(Thread& t, const Instruction& ins) {
   std::vector<std::pair<std::uint64_t, bool>> descs{{bdesc, id.transpose_b}};  // each descriptor and whether it is MN-major
   if (!a_tmem) descs.insert(descs.begin(), {adesc, id.transpose_a});
   for (const auto& [dsc, mn_major] : descs) {
-    const auto [why, is_illegal] = descriptor_problem(dsc, mn_major);
-    if (!why.empty()) return is_illegal ? illegal(why + " (ISA 9.7.16.4.1)") : unsupported(why);
-    // 9.7.16.10.1: "For .kind::tf32, the transpose operations on matrices A and B are supported only with 128B
-    // swizzling mode with 32B swizzle-atomicity."
-    // "For all other MMA-Kinds, the transpose operations on matrices A and B are not supported on 128B swizzling
-    // mode with 32B swizzle-atomicity."
-    const bool mode1 = ((dsc >> 61) & 7) == 1;
-    if (mn_major && (ty.a == ST::tf32) != mode1)
-      return illegal(ty.a == ST::tf32 ? ".kind::tf32 with a transposed (MN-major) matrix needs the 128B swizzle with 32B atomicity, mode 1 (ISA 9.7.16.10.1)"
-                                      : "a transposed (MN-major) matrix with the 128B swizzle with 32B atomicity (mode 1) is .kind::tf32's only (ISA 9.7.16.10.1)");
+    const auto [why, is_illegal] = descriptor_problem(dsc, mn_major, ty.a == ST::tf32);
+    if (!why.empty()) return is_illegal ? illegal(why) : unsupported(why);
   }
   // Operands after idesc: an optional disable-output-lane vector (4 words, 8 with .cta_group::2), enable-input-d,
   // an optional scale-input-d immediate (.kind::f16 and tf32 only, in [0, 15]).

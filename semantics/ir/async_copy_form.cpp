@@ -2,6 +2,7 @@
 #include "semantics/ir/async_copy_form.hpp"
 
 #include "semantics/ir/types.hpp"
+#include "semantics/ir/word_sets.hpp"
 
 #include <string_view>
 #include <vector>
@@ -13,7 +14,7 @@ namespace {
 std::vector<std::string> spaces_of(const Instruction& in) {
   std::vector<std::string> spaces;
   for (const auto& w : in.q.words)
-    if (w != "reg" && w != "sreg" && state_space_from_name(w)) spaces.push_back(w);
+    if (state_space_word(w)) spaces.push_back(w);
   return spaces;
 }
 

@@ -37,8 +37,6 @@ using ptxcheck::Diagnostic;
 
 // Qualifier words by class (defined with decode_qualifiers below).
 std::optional<Rounding> rounding_from(std::string_view w);
-std::optional<ir::Scope> scope_from(std::string_view w);
-std::optional<StateSpace> state_space_word(std::string_view w);
 
 struct OpcodeInfo {
   const char* name;
@@ -907,7 +905,7 @@ class Builder {
   void check_qualifier_classes(const ast::Instruction& ins, const Instruction& out) {
     struct Class { const char* what; bool (*is)(std::string_view); bool distinct_allowed; };
     static constexpr Class kClasses[] = {
-        {"scope", [](std::string_view w) { return scope_from(w).has_value(); }, false},
+        {"scope", [](std::string_view w) { return scope_word(w).has_value(); }, false},
         // .mmio comes with .relaxed (ld.mmio.relaxed.sys, 9.7.9.8): it is counted apart.
         {"memory order", [](std::string_view w) { return w != "mmio" && memory_semantics_from_name(w).has_value(); }, false},
         {"rounding", [](std::string_view w) { return rounding_from(w).has_value(); }, false},
@@ -965,7 +963,7 @@ class Builder {
     for (const auto& w : out.q.words) {
       const bool space = state_space_word(w).has_value(), flag = flag_from_name(w) && !compare_op_from_name(w);
       const bool type = types_listed && scalar_type_from_name(w).has_value();
-      const bool order = memory_semantics_from_name(w).has_value() || scope_from(w).has_value();  // `cvta.shared.u64.relaxed`
+      const bool order = memory_semantics_from_name(w).has_value() || scope_word(w).has_value();  // `cvta.shared.u64.relaxed`
       if (!(space || flag || type || order) || std::binary_search(allowed.begin(), allowed.end(), std::string_view(w))) continue;
       const std::string op = opcode_name(out.op);
       return error(ins, "'." + w + "' is no " + (type ? "type" : "qualifier") + " of " + op + ": no syntax block or example of " + op +
@@ -1267,20 +1265,9 @@ class Builder {
 }  // namespace
 
 namespace {
-// A state space an instruction may name: .reg and .sreg are declarations' spaces, never an instruction's.
-std::optional<StateSpace> state_space_word(std::string_view w) {
-  if (w == "reg" || w == "sreg") return std::nullopt;
-  return state_space_from_name(w);
-}
-
 std::optional<Rounding> rounding_from(std::string_view w) {
   static const char* names[] = {"rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi"};
   for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<Rounding>(i);
-  return std::nullopt;
-}
-std::optional<ir::Scope> scope_from(std::string_view w) {
-  static const char* names[] = {"cta", "cluster", "gpu", "sys"};
-  for (std::size_t i = 0; i < std::size(names); ++i) if (w == names[i]) return static_cast<ir::Scope>(i);
   return std::nullopt;
 }
 }  // namespace
@@ -1314,7 +1301,7 @@ std::vector<std::string> decode_qualifiers(Opcode op, const std::vector<std::str
       if (auto a = atom_op_from_name(w)) { q.atom_op = *a; continue; }
     }
     if (auto m = memory_semantics_from_name(w)) { q.semantics = *m; continue; }
-    if (auto s = scope_from(w)) { q.scope = *s; continue; }
+    if (auto s = scope_word(w)) { q.scope = *s; continue; }
     if (w == "gl") { q.scope = ir::Scope::gpu; q.flags.push_back(Flag::gl); continue; }
     if (auto f = flag_from_name(w)) { q.flags.push_back(*f); continue; }
     // tld4's .g / .a components (9.7.10.4), tex.base (9.7.10.3), txq.force_unnormalized_coords (9.7.10.5) and

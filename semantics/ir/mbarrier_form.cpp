@@ -2,6 +2,7 @@
 #include "semantics/ir/mbarrier_form.hpp"
 
 #include "semantics/ir/types.hpp"
+#include "semantics/ir/word_sets.hpp"
 
 
 namespace ptx::ir {
@@ -46,7 +47,7 @@ std::string mbarrier_form_error(const Instruction& in) {
   const std::string where = std::string(" (ISA ") + a.section + ")";
   if (in.q.types.size() != 1 || in.q.types[0].scalar != ScalarType::b64) return std::string(a.what) + " names one type, .b64" + where;
   for (const auto& w : in.q.words) {  // (a second space is the IR checker's qualifier-class rule)
-    if (w == "reg" || w == "sreg" || !state_space_from_name(w)) continue;
+    if (!state_space_word(w)) continue;
     if (!a.space) return std::string(a.what) + " takes no state space" + where;
     if (w != "shared" && w != "shared::cta" && !(a.cluster_space && w == "shared::cluster"))
       return "'." + w + "' is no state space of " + a.what + where;
@@ -57,7 +58,7 @@ std::string mbarrier_form_error(const Instruction& in) {
   const bool listed = (scope == Scope::cta && a.scopes >= 1) || (scope == Scope::cluster && a.scopes >= 2);
   if (listed) return "";
   for (const auto& w : in.q.words)
-    if (w == "cta" || w == "cluster" || w == "gpu" || w == "sys") return "'." + w + "' is no .scope of " + a.what + where;
+    if (scope_word(w)) return "'." + w + "' is no .scope of " + a.what + where;
   return "";
 }
 

@@ -2,6 +2,7 @@
 #include "semantics/ir/misc_forms.hpp"
 
 #include "semantics/ir/types.hpp"
+#include "semantics/ir/word_sets.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -148,7 +149,7 @@ std::string address_space_form_error(const Instruction& in) {
     const bool listed = w == "const" || w == "global" || w == "local" || w == "shared" || w == "shared::cta" ||
                         w == "shared::cluster" || w == "param" || w == "param::entry";
     if (listed) ++spaces;
-    else if (w != "reg" && w != "sreg" && state_space_from_name(w)) spaces = 0;  // another space: no form
+    else if (state_space_word(w)) spaces = 0;  // another space: no form
   }
   if (spaces >= 1) return {};
   return std::string(opcode_name(in.op)) + " names one state space of .const, .global, .local, .shared{::cta, ::cluster}, " +

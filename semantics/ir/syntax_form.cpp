@@ -156,9 +156,7 @@ std::string word_order_error(const Instruction& in) {
       continue;
     }
     if (!type) continue;
-    const bool space = w != "reg" && w != "sreg" && state_space_from_name(w).has_value();
-    const bool scope = w == "cta" || w == "cluster" || w == "gpu" || w == "sys";
-    if (space || scope || memory_semantics_from_name(w) || w == "sync" || w == "aligned")
+    if (state_space_word(w) || scope_word(w) || memory_semantics_from_name(w) || w == "sync" || w == "aligned")
       return "'." + w + "' follows the type '." + *type + "' in " + opcode_text(in) +
              ": every syntax line of ISA 9.7 writes it before the types";
   }

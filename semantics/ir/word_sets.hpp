@@ -3,9 +3,11 @@
 #pragma once
 
 #include "semantics/ir/ir.hpp"
+#include "semantics/ir/types.hpp"
 
 #include <algorithm>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 
 namespace ptx::ir {
@@ -38,6 +40,19 @@ inline unsigned names_count(const Instruction& in, std::initializer_list<std::st
   unsigned n = 0;
   for (const auto& w : in.q.words) n += is_one_of(w, words);
   return n;
+}
+
+// A state space an instruction may name: .reg and .sreg are declarations' spaces, never an instruction's.
+inline std::optional<StateSpace> state_space_word(std::string_view w) {
+  if (w == "reg" || w == "sreg") return std::nullopt;
+  return state_space_from_name(w);
+}
+// The scope a qualifier word names (ISA 8.5: .cta, .cluster, .gpu, .sys).
+inline std::optional<Scope> scope_word(std::string_view w) {
+  static constexpr std::string_view kNames[] = {"cta", "cluster", "gpu", "sys"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    if (w == kNames[i]) return static_cast<Scope>(i);
+  return std::nullopt;
 }
 
 // The modifiers ptxas 13.0 reads once when written twice (tests/fuzz/ptxas_mutants.py; 9.7.5.3's own example writes
